@@ -1,0 +1,5 @@
+#ifndef CVIPS_H
+#define CVIPS_H
+#include <stddef.h>
+int cvips_probe(void);
+#endif

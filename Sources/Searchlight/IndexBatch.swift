@@ -1,0 +1,45 @@
+/// Changes to apply to an index in one transaction: all of them land, or none.
+///
+/// ```swift
+/// var batch = IndexBatch()
+/// batch.upsert(item)
+/// batch.delete("old-note", domain: "notes")
+/// try index.apply(batch)
+/// ```
+public struct IndexBatch: Sendable {
+    /// One change.
+    public enum Change: Sendable {
+        /// Insert the item, or replace every attribute (and the thumbnail) of the item with its identifier.
+        case upsert(SearchableItem)
+        /// Delete one item.
+        case delete(domain: String, identifier: ItemIdentifier)
+        /// Delete the item `identifier` and every item below it (`identifier/…`), as when a folder is deleted.
+        case deleteTree(domain: String, identifier: ItemIdentifier)
+        /// Re-key the item `from` and every item below it (`from/…`) to `to`, keeping their attributes,
+        /// as when a file or folder is renamed or moved. Items already at the new keys are replaced.
+        case move(domain: String, from: ItemIdentifier, to: ItemIdentifier)
+    }
+
+    /// The changes, applied in order.
+    public var changes: [Change] = []
+    /// Per-domain state to store with the batch (an indexer's bookmark), applied last.
+    public var domainStates: [String: String] = [:]
+
+    public init() {}
+
+    /// The number of changes.
+    public var count: Int { changes.count }
+    /// Whether there is nothing to apply.
+    public var isEmpty: Bool { changes.isEmpty && domainStates.isEmpty }
+
+    public mutating func upsert(_ item: SearchableItem) { changes.append(.upsert(item)) }
+    public mutating func delete(_ identifier: ItemIdentifier, domain: String) {
+        changes.append(.delete(domain: domain, identifier: identifier))
+    }
+    public mutating func deleteTree(_ identifier: ItemIdentifier, domain: String) {
+        changes.append(.deleteTree(domain: domain, identifier: identifier))
+    }
+    public mutating func move(_ from: ItemIdentifier, to: ItemIdentifier, domain: String) {
+        changes.append(.move(domain: domain, from: from, to: to))
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+
+extension SearchableIndex {
+    /// Items whose name words contain, for every query word, a word that starts with it.
+    ///
+    /// Query words are split like names (`quarterlyRep` counts as `quarterly rep`); matching
+    /// ignores case and diacritics. Results are ranked: items where every word matches a whole
+    /// word come before prefix matches; then matches in the name before the title, keywords and
+    /// folder names; then the most recently modified; then by identifier.
+    ///
+    /// - Parameters:
+    ///   - words: The query words.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results, when given.
+    /// - Throws: ``SearchlightError`` `.invalidQuery` when the words hold no letter or digit.
+    public func search(words: [String], domain: String? = nil, limit: Int? = nil) throws -> [IndexedItem] {
+        let tokens = try Self.nameQueryTokens(words)
+        return try read { db in
+            var candidates = try Self.nameCandidates(tokens, domain: domain, in: db)
+            candidates.sort()
+            if let limit, candidates.count > limit { candidates.removeLast(candidates.count - limit) }
+            return try Self.fetchItems(ids: candidates.map(\.id), in: db)
+        }
+    }
+
+    /// The number of items ``search(words:domain:limit:)`` would return without a limit.
+    public func countMatches(words: [String], domain: String? = nil) throws -> Int {
+        let tokens = try Self.nameQueryTokens(words)
+        return try read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM item_words JOIN item ON item.id = item_words.rowid
+                WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
+                """, arguments: Self.nameArguments(tokens, domain: domain)) ?? 0
+        }
+    }
+
+    static let inDomain = "(:domain IS NULL OR item.domainId = (SELECT id FROM domain WHERE name = :domain))"
+
+    /// The folded words of a name query.
+    static func nameQueryTokens(_ words: [String]) throws -> [String] {
+        let tokens = words.flatMap(NameTokenizer.words(in:))
+        guard !tokens.isEmpty else {
+            throw SearchlightError(.invalidQuery, "the search words contain no letter or digit")
+        }
+        return tokens
+    }
+
+    /// An FTS5 query asking every token as a prefix of a word in any column.
+    static func nameMatchExpression(_ tokens: [String]) -> String {
+        tokens.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " AND ")
+    }
+
+    static func nameArguments(_ tokens: [String], domain: String?) -> StatementArguments {
+        ["match": nameMatchExpression(tokens), "domain": domain, "now": Date().timeIntervalSince1970]
+    }
+
+    static func nameCandidates(_ tokens: [String], domain: String?, in db: Database) throws -> [NameMatch] {
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT item.id, item.identifier, item.displayName, item.title, item.keywords, item.modificationDate
+            FROM item_words JOIN item ON item.id = item_words.rowid
+            WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
+            """, arguments: nameArguments(tokens, domain: domain))
+        var matches: [NameMatch] = []
+        while let row = try cursor.next() {
+            let identifier: Data = row[1]
+            let id = ItemIdentifier(bytes: Array(identifier))
+            let fields: [[String]] = [
+                NameTokenizer.words(in: (row[2] as String?) ?? ""),
+                NameTokenizer.words(in: (row[3] as String?) ?? ""),
+                NameTokenizer.words(in: (row[4] as String?) ?? ""),
+                id.parentComponents.flatMap(NameTokenizer.words(in:)),
+            ]
+            matches.append(NameMatch(id: row[0], identifier: id, modificationDate: row[5] ?? 0,
+                                     tokens: tokens, fields: fields))
+        }
+        return matches
+    }
+
+    /// Full items for `ids`, in the order of `ids`.
+    static func fetchItems(ids: [Int64], in db: Database) throws -> [IndexedItem] {
+        guard !ids.isEmpty else { return [] }
+        var byID: [Int64: IndexedItem] = [:]
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT item.id AS rowID, \(itemColumns) FROM item \(itemJoins) WHERE item.id IN (\(placeholders))
+                """, arguments: StatementArguments(Array(chunk)))
+            for row in rows { byID[row["rowID"]] = IndexedItem(row: row) }
+        }
+        return ids.compactMap { byID[$0] }
+    }
+}
+
+/// How well one item matches a name query; sorts best first.
+struct NameMatch: Comparable {
+    let id: Int64
+    let identifier: ItemIdentifier
+    let modificationDate: Double
+    /// Query words matched only as a prefix, never as a whole word.
+    let prefixOnlyCount: Int
+    /// For each query word, the best field it matched (0 name, 1 title, 2 keywords, 3 folders), summed.
+    let fieldRank: Int
+
+    init(id: Int64, identifier: ItemIdentifier, modificationDate: Double, tokens: [String], fields: [[String]]) {
+        self.id = id
+        self.identifier = identifier
+        self.modificationDate = modificationDate
+        var prefixOnly = 0
+        var rank = 0
+        for token in tokens {
+            let whole = fields.firstIndex { $0.contains(token) }
+            let prefix = fields.firstIndex { $0.contains { $0.hasPrefix(token) } }
+            if whole == nil { prefixOnly += 1 }
+            rank += whole ?? prefix ?? fields.count
+        }
+        prefixOnlyCount = prefixOnly
+        fieldRank = rank
+    }
+
+    static func < (lhs: NameMatch, rhs: NameMatch) -> Bool {
+        if lhs.prefixOnlyCount != rhs.prefixOnlyCount { return lhs.prefixOnlyCount < rhs.prefixOnlyCount }
+        if lhs.fieldRank != rhs.fieldRank { return lhs.fieldRank < rhs.fieldRank }
+        if lhs.modificationDate != rhs.modificationDate { return lhs.modificationDate > rhs.modificationDate }
+        return lhs.identifier < rhs.identifier
+    }
+
+    static func == (lhs: NameMatch, rhs: NameMatch) -> Bool { lhs.id == rhs.id }
+}

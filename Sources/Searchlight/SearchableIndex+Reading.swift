@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+
+extension SearchableIndex {
+    /// The columns every item fetch selects, in the order ``IndexedItem/init(row:)`` reads them.
+    static let itemColumns = """
+        item.identifier, domain.name AS domain, item.displayName, item.title, item.contentType,
+        item.contentDescription, item.keywords, item.textContent, item.size, item.modificationDate,
+        item.creationDate, item.pixelWidth, item.pixelHeight, item.expirationDate, item.changeStamp,
+        item.failure, thumbnail.format AS tFormat, thumbnail.width AS tWidth, thumbnail.height AS tHeight,
+        length(thumbnail.bytes) AS tBytes
+        """
+    static let itemJoins = """
+        JOIN domain ON domain.id = item.domainId
+        LEFT JOIN thumbnail ON thumbnail.itemId = item.id
+        """
+    static let notExpired = "(item.expirationDate IS NULL OR item.expirationDate > :now)"
+
+    /// One item, with its thumbnail bytes, or `nil` if the domain has no such item.
+    public func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem? {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT \(Self.itemColumns), thumbnail.bytes AS tData FROM item \(Self.itemJoins)
+                WHERE domain.name = :domain AND item.identifier = :id AND \(Self.notExpired)
+                """, arguments: ["domain": domain, "id": Data(identifier.bytes), "now": Date().timeIntervalSince1970])
+            return row.map(IndexedItem.init(row:))
+        }
+    }
+
+    /// The items that have `identifier` in any domain (or in `domain` when given).
+    public func items(withIdentifier identifier: ItemIdentifier, domain: String? = nil) throws -> [IndexedItem] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.itemColumns), thumbnail.bytes AS tData FROM item \(Self.itemJoins)
+                WHERE item.identifier = :id AND (:domain IS NULL OR domain.name = :domain) AND \(Self.notExpired)
+                ORDER BY domain.name
+                """, arguments: ["domain": domain, "id": Data(identifier.bytes), "now": Date().timeIntervalSince1970])
+                .map(IndexedItem.init(row:))
+        }
+    }
+
+    /// Calls `body` with every item (of `domain` when given), ordered by domain then identifier,
+    /// without holding them all in memory. Return `false` from `body` to stop.
+    public func forEachItem(domain: String? = nil, _ body: (IndexedItem) throws -> Bool) throws {
+        try read { db in
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT \(Self.itemColumns) FROM item \(Self.itemJoins)
+                WHERE (:domain IS NULL OR domain.name = :domain) AND \(Self.notExpired)
+                ORDER BY item.domainId, item.identifier
+                """, arguments: ["domain": domain, "now": Date().timeIntervalSince1970])
+            while let row = try cursor.next() {
+                if try !body(IndexedItem(row: row)) { break }
+            }
+        }
+    }
+
+    /// A page of the identifiers and change stamps of a domain, in identifier (byte) order,
+    /// starting after `identifier`. An indexer walks its source in the same order and merges.
+    public func changeStamps(domain: String, after identifier: ItemIdentifier?, limit: Int) throws
+        -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)]
+    {
+        try read { db in
+            guard let domainID = try domainID(domain, in: db, create: false) else { return [] }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT identifier, changeStamp FROM item
+                WHERE domainId = ? AND identifier > ? ORDER BY identifier LIMIT ?
+                """, arguments: [domainID, Data(identifier?.bytes ?? []), limit])
+            return rows.map { row in
+                let id: Data = row[0]
+                let stamp: Data? = row[1]
+                return (ItemIdentifier(bytes: Array(id)), stamp.map { Array($0) })
+            }
+        }
+    }
+
+    /// The thumbnail of an item, if it has one.
+    public func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail? {
+        try item(identifier, domain: domain)?.item.attributeSet.thumbnail
+    }
+
+    /// The names of the domains, sorted.
+    public func domains() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT name FROM domain ORDER BY name") }
+    }
+
+    /// What the index holds, per domain.
+    public func statistics() throws -> IndexStatistics {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT domain.name, domain.lastUpdateDate, domain.state,
+                    (SELECT count(*) FROM item WHERE item.domainId = domain.id) AS items,
+                    (SELECT count(*) FROM item WHERE item.domainId = domain.id AND failure IS NOT NULL) AS failures,
+                    (SELECT count(*) FROM thumbnail JOIN item ON item.id = thumbnail.itemId
+                        WHERE item.domainId = domain.id) AS thumbnails
+                FROM domain ORDER BY domain.name
+                """)
+            let domains = rows.map { row in
+                IndexStatistics.Domain(
+                    name: row["name"], itemCount: row["items"], failureCount: row["failures"],
+                    thumbnailCount: row["thumbnails"],
+                    lastUpdateDate: (row["lastUpdateDate"] as Double?).map(Date.init(timeIntervalSince1970:)),
+                    state: row["state"])
+            }
+            let pageCount = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            return IndexStatistics(path: path, byteCount: Int64(pageCount * pageSize), domains: domains)
+        }
+    }
+
+    /// The recorded failures of a domain (or of every domain), most recent identifiers first.
+    public func failures(domain: String? = nil, limit: Int = 100) throws -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT domain.name, item.identifier, item.failure FROM item JOIN domain ON domain.id = item.domainId
+                WHERE item.failure IS NOT NULL AND (:domain IS NULL OR domain.name = :domain)
+                ORDER BY domain.name, item.identifier LIMIT :limit
+                """, arguments: ["domain": domain, "limit": limit])
+                .map { row in
+                    let id: Data = row[1]
+                    return (row[0], ItemIdentifier(bytes: Array(id)), row[2])
+                }
+        }
+    }
+}
+
+extension IndexedItem {
+    /// Reads a row selected with ``SearchableIndex/itemColumns``.
+    init(row: Row) {
+        var attributes = AttributeSet(contentType: row["contentType"])
+        attributes.displayName = row["displayName"]
+        attributes.title = row["title"]
+        attributes.contentDescription = row["contentDescription"]
+        if let keywords: String = row["keywords"] {
+            attributes.keywords = keywords.split(separator: SearchableIndex.keywordSeparator).map(String.init)
+        }
+        attributes.textContent = row["textContent"]
+        attributes.size = row["size"]
+        attributes.contentModificationDate = (row["modificationDate"] as Double?).map(Date.init(timeIntervalSince1970:))
+        attributes.contentCreationDate = (row["creationDate"] as Double?).map(Date.init(timeIntervalSince1970:))
+        attributes.pixelWidth = row["pixelWidth"]
+        attributes.pixelHeight = row["pixelHeight"]
+        var info: ThumbnailInfo?
+        if let format: String = row["tFormat"] {
+            info = ThumbnailInfo(format: format, width: row["tWidth"], height: row["tHeight"], byteCount: row["tBytes"])
+            if row.hasColumn("tData"), let data: Data = row["tData"] {
+                attributes.thumbnail = Thumbnail(format: format, width: row["tWidth"], height: row["tHeight"], bytes: Array(data))
+            }
+        }
+        let identifier: Data = row["identifier"]
+        let stamp: Data? = row["changeStamp"]
+        let item = SearchableItem(
+            uniqueIdentifier: ItemIdentifier(bytes: Array(identifier)),
+            domainIdentifier: row["domain"],
+            attributeSet: attributes,
+            expirationDate: (row["expirationDate"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            changeStamp: stamp.map { Array($0) },
+            failure: row["failure"])
+        self.init(item: item, thumbnailInfo: info)
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+
+extension SearchableIndex {
+    /// Inserts or replaces items, in one transaction.
+    public func indexItems(_ items: [SearchableItem]) throws {
+        var batch = IndexBatch()
+        for item in items { batch.upsert(item) }
+        try apply(batch)
+    }
+
+    /// Deletes the items with the given identifiers from a domain.
+    public func deleteItems(withIdentifiers identifiers: [ItemIdentifier], domain: String) throws {
+        var batch = IndexBatch()
+        for identifier in identifiers { batch.delete(identifier, domain: domain) }
+        try apply(batch)
+    }
+
+    /// Deletes every item of the given domains, and the domains themselves.
+    /// - Returns: The number of items deleted.
+    @discardableResult
+    public func deleteAllItems(inDomains domains: [String]) throws -> Int {
+        try write { db in
+            var deleted = 0
+            for domain in domains {
+                guard let id = try domainID(domain, in: db, create: false) else { continue }
+                try db.execute(sql: "DELETE FROM item WHERE domainId = ?", arguments: [id])
+                deleted += db.changesCount
+                try db.execute(sql: "DELETE FROM domain WHERE id = ?", arguments: [id])
+            }
+            return deleted
+        }
+    }
+
+    /// Deletes every item and domain.
+    /// - Returns: The number of items deleted.
+    @discardableResult
+    public func deleteAllItems() throws -> Int {
+        try write { db in
+            try db.execute(sql: "DELETE FROM item")
+            let deleted = db.changesCount
+            try db.execute(sql: "DELETE FROM domain")
+            return deleted
+        }
+    }
+
+    /// Applies a batch of changes in one transaction, then forgets expired items.
+    public func apply(_ batch: IndexBatch) throws {
+        guard !batch.isEmpty else { return }
+        try write { db in
+            var writer = BatchWriter(db: db)
+            for change in batch.changes {
+                switch change {
+                case .upsert(let item): try writer.upsert(item)
+                case .delete(let domain, let identifier): try writer.delete(identifier, domain: domain)
+                case .deleteTree(let domain, let identifier): try writer.deleteTree(identifier, domain: domain)
+                case .move(let domain, let from, let to): try writer.move(from, to: to, domain: domain)
+                }
+            }
+            for (domain, state) in batch.domainStates.sorted(by: { $0.key < $1.key }) {
+                let id = try writer.domainID(domain)
+                try db.execute(sql: "UPDATE domain SET state = ? WHERE id = ?", arguments: [state, id])
+            }
+            try db.execute(sql: "DELETE FROM item WHERE expirationDate <= ?",
+                           arguments: [Date().timeIntervalSince1970])
+        }
+    }
+
+    /// Records that a domain was brought up to date now (shown by `status`).
+    public func markUpdated(domain: String, date: Date = Date()) throws {
+        try write { db in
+            let id = try domainID(domain, in: db, create: true)!
+            try db.execute(sql: "UPDATE domain SET lastUpdateDate = ? WHERE id = ?",
+                           arguments: [date.timeIntervalSince1970, id])
+        }
+    }
+
+    /// Stores an indexer's state for a domain (any text, such as JSON).
+    public func setState(_ state: String?, domain: String) throws {
+        try write { db in
+            let id = try domainID(domain, in: db, create: true)!
+            try db.execute(sql: "UPDATE domain SET state = ? WHERE id = ?", arguments: [state, id])
+        }
+    }
+
+    /// The id of a domain's row, created when missing if `create`.
+    func domainID(_ name: String, in db: Database, create: Bool) throws -> Int64? {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [name]) {
+            return id
+        }
+        guard create else { return nil }
+        try db.execute(sql: "INSERT INTO domain(name) VALUES (?)", arguments: [name])
+        return db.lastInsertedRowID
+    }
+}
+
+/// Writes the changes of one batch inside its transaction, with its statements prepared once.
+struct BatchWriter {
+    let db: Database
+    private var domainIDs: [String: Int64] = [:]
+
+    init(db: Database) { self.db = db }
+
+    mutating func domainID(_ name: String) throws -> Int64 {
+        if let id = domainIDs[name] { return id }
+        var id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [name])
+        if id == nil {
+            try db.execute(sql: "INSERT INTO domain(name) VALUES (?)", arguments: [name])
+            id = db.lastInsertedRowID
+        }
+        domainIDs[name] = id!
+        return id!
+    }
+
+    mutating func upsert(_ item: SearchableItem) throws {
+        let domain = try domainID(item.domainIdentifier)
+        let a = item.attributeSet
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO item(domainId, identifier, displayName, title, contentType, contentDescription,
+                keywords, textContent, size, modificationDate, creationDate, pixelWidth, pixelHeight,
+                expirationDate, changeStamp, failure)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(domainId, identifier) DO UPDATE SET
+                displayName = excluded.displayName, title = excluded.title,
+                contentType = excluded.contentType, contentDescription = excluded.contentDescription,
+                keywords = excluded.keywords, textContent = excluded.textContent, size = excluded.size,
+                modificationDate = excluded.modificationDate, creationDate = excluded.creationDate,
+                pixelWidth = excluded.pixelWidth, pixelHeight = excluded.pixelHeight,
+                expirationDate = excluded.expirationDate, changeStamp = excluded.changeStamp,
+                failure = excluded.failure
+            RETURNING id
+            """)
+        let keywords = a.keywords.isEmpty ? nil : a.keywords.joined(separator: String(SearchableIndex.keywordSeparator))
+        let arguments: StatementArguments = [
+            domain, Data(item.uniqueIdentifier.bytes), a.displayName, a.title, a.contentType,
+            a.contentDescription, keywords, a.textContent, a.size,
+            a.contentModificationDate?.timeIntervalSince1970, a.contentCreationDate?.timeIntervalSince1970,
+            a.pixelWidth, a.pixelHeight, item.expirationDate?.timeIntervalSince1970,
+            item.changeStamp.map { Data($0) }, item.failure,
+        ]
+        let itemID = try Int64.fetchOne(statement, arguments: arguments)!
+        try db.cachedStatement(sql: "DELETE FROM thumbnail WHERE itemId = ?").execute(arguments: [itemID])
+        if let thumbnail = a.thumbnail, !thumbnail.bytes.isEmpty {
+            try db.cachedStatement(sql: "INSERT INTO thumbnail(itemId, format, width, height, bytes) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [itemID, thumbnail.format, thumbnail.width, thumbnail.height, Data(thumbnail.bytes)])
+        }
+    }
+
+    mutating func delete(_ identifier: ItemIdentifier, domain: String) throws {
+        let domain = try domainID(domain)
+        try db.cachedStatement(sql: "DELETE FROM item WHERE domainId = ? AND identifier = ?")
+            .execute(arguments: [domain, Data(identifier.bytes)])
+    }
+
+    mutating func deleteTree(_ identifier: ItemIdentifier, domain: String) throws {
+        try delete(identifier, domain: domain)
+        let domain = try domainID(domain)
+        let (low, high) = SearchableIndex.descendantRange(of: identifier)
+        try db.cachedStatement(sql: "DELETE FROM item WHERE domainId = ? AND identifier >= ? AND identifier < ?")
+            .execute(arguments: [domain, low, high])
+    }
+
+    mutating func move(_ from: ItemIdentifier, to: ItemIdentifier, domain: String) throws {
+        guard from != to else { return }
+        // Whatever stands at the destination is replaced, as rename(2) replaces it.
+        try deleteTree(to, domain: domain)
+        let domainID = try domainID(domain)
+        let newName = String(decoding: to.lastComponent, as: UTF8.self)
+        try db.cachedStatement(sql: "UPDATE item SET identifier = ?, displayName = ? WHERE domainId = ? AND identifier = ?")
+            .execute(arguments: [Data(to.bytes), newName, domainID, Data(from.bytes)])
+        let (low, high) = SearchableIndex.descendantRange(of: from)
+        // Descendants keep their names; only the prefix of their identifiers changes.
+        try db.cachedStatement(sql: """
+            UPDATE item SET identifier = CAST(CAST(? AS BLOB) || substr(identifier, ?) AS BLOB)
+            WHERE domainId = ? AND identifier >= ? AND identifier < ?
+            """)
+            .execute(arguments: [Data(to.bytes), from.bytes.count + 1, domainID, low, high])
+    }
+}
+
+extension SearchableIndex {
+    /// The bounds of the identifiers below `identifier` (`identifier/…`): `[id + "/", id + "0")`.
+    static func descendantRange(of identifier: ItemIdentifier) -> (Data, Data) {
+        (Data(identifier.bytes + [UInt8(ascii: "/")]), Data(identifier.bytes + [UInt8(ascii: "0")]))
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import Logging
+
+/// A persistent, searchable index of items, in the shape of CoreSpotlight's `CSSearchableIndex`.
+///
+/// The index is one SQLite file in WAL mode: any number of processes may read it while one
+/// writes, and readers are never blocked. Items are grouped in domains and identified within
+/// their domain by an ``ItemIdentifier``.
+///
+/// ```swift
+/// let index = try SearchableIndex(path: "/tmp/notes.sqlite")
+/// try index.indexItems([item])
+/// let results = try index.search(words: ["shop"])
+/// ```
+public final class SearchableIndex: Sendable {
+    /// The path of the index file.
+    public let path: String
+    /// Whether this handle only reads.
+    public let isReadOnly: Bool
+    let database: DatabasePool
+    let logger: Logger
+
+    /// Opens the index at `path`, creating it (with owner-only permissions) unless `readOnly`.
+    ///
+    /// - Parameters:
+    ///   - path: The SQLite file of the index.
+    ///   - readOnly: Open an existing index for reading only; never creates nor migrates it.
+    ///   - logger: Where the index reports what it does.
+    /// - Throws: ``SearchlightError`` with code `.noIndex` when a read-only index does not
+    ///   exist, `.cannotOpenIndex` when the file cannot be created or opened.
+    public init(path: String, readOnly: Bool = false, logger: Logger = Logger(label: "searchlight.index")) throws {
+        self.path = path
+        self.isReadOnly = readOnly
+        self.logger = logger
+        if readOnly {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw SearchlightError(.noIndex, "no index at \(path); run `searchlight scan FOLDER` first")
+            }
+        } else {
+            try Self.createPrivateFile(at: path)
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.foreignKeysEnabled = true
+        configuration.label = "searchlight"
+        configuration.prepareDatabase { db in
+            SearchableIndex.registerFunctions(in: db)
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            database = try DatabasePool(path: path, configuration: configuration)
+            if !readOnly {
+                try Self.migrator.migrate(database)
+            } else if try !database.read({ try $0.tableExists("item") }) {
+                throw SearchlightError(.noIndex, "\(path) is not a Searchlight index")
+            }
+        } catch let error as SearchlightError {
+            throw error
+        } catch {
+            throw SearchlightError(.cannotOpenIndex, "cannot open index", path: path, underlying: error)
+        }
+    }
+
+    /// Creates the folders of `path` (mode 0700) and the file itself (mode 0600) if missing.
+    static func createPrivateFile(at path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw SearchlightError(.cannotOpenIndex, "cannot create the index folder", path: folder, underlying: error)
+            }
+        }
+        let fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let code = errno
+            throw SearchlightError(.cannotOpenIndex, "cannot create the index", path: path,
+                                   underlying: SystemCallError(name: "open", errno: code))
+        }
+        close(fd)
+    }
+
+    /// Runs `body` in a write transaction, turning database errors into ``SearchlightError``.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.write(body)
+        } catch let error as SearchlightError {
+            throw error
+        } catch {
+            throw SearchlightError(.database, "cannot write to the index", path: path, underlying: error)
+        }
+    }
+
+    /// Runs `body` in a read transaction, turning database errors into ``SearchlightError``.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch let error as SearchlightError {
+            throw error
+        } catch {
+            throw SearchlightError(.database, "cannot read the index", path: path, underlying: error)
+        }
+    }
+}
+
+/// A failed system call, with its errno.
+struct SystemCallError: Error, CustomStringConvertible {
+    var name: String
+    var errno: Int32
+    var description: String { "\(name): \(String(cString: strerror(errno)))" }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// An item to index: an identifier unique within its domain, and its attributes.
+///
+/// The shape of CoreSpotlight's `CSSearchableItem`.
+///
+/// ```swift
+/// var attributes = AttributeSet(contentType: "text/plain")
+/// attributes.displayName = "Shopping list"
+/// let item = SearchableItem(uniqueIdentifier: "list-1", domainIdentifier: "notes", attributeSet: attributes)
+/// ```
+public struct SearchableItem: Hashable, Sendable {
+    /// Unique within ``domainIdentifier``.
+    public var uniqueIdentifier: ItemIdentifier
+    /// The group the item belongs to; a file indexer uses one domain per root.
+    public var domainIdentifier: String
+    /// What is searchable about the item.
+    public var attributeSet: AttributeSet
+    /// When the index forgets the item on its own; `nil` keeps it until deleted.
+    public var expirationDate: Date?
+    /// An opaque token the indexer stores with the item to tell later whether its source
+    /// changed (a file indexer stores inode, size and times). Not searchable.
+    public var changeStamp: [UInt8]?
+    /// Why deriving the attributes failed, when it did. The item stays searchable by what is known.
+    public var failure: String?
+
+    public init(
+        uniqueIdentifier: ItemIdentifier,
+        domainIdentifier: String,
+        attributeSet: AttributeSet,
+        expirationDate: Date? = nil,
+        changeStamp: [UInt8]? = nil,
+        failure: String? = nil
+    ) {
+        self.uniqueIdentifier = uniqueIdentifier
+        self.domainIdentifier = domainIdentifier
+        self.attributeSet = attributeSet
+        self.expirationDate = expirationDate
+        self.changeStamp = changeStamp
+        self.failure = failure
+    }
+}

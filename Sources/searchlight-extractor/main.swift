@@ -1,0 +1,1 @@
+import CVips; print(cvips_probe())
