@@ -71,7 +71,7 @@ let package = Package(
         ),
         .testTarget(name: "SearchlightTests", dependencies: ["Searchlight"]),
         .testTarget(name: "SearchlightFilesTests", dependencies: ["SearchlightFiles"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["Searchlight"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["searchlight"]),
     ],
     swiftLanguageModes: [.v6]
 )

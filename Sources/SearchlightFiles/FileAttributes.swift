@@ -51,15 +51,18 @@ public enum FileAttributes {
                 if seen.insert(word).inserted { keywords.append(word) }
             }
         }
-        add(NameTokenizer.words(in: name), skippingNoise: false)
-        if let contentType {
-            let tree = ContentTypeTree.tree(of: contentType)
-            add(NameTokenizer.words(in: contentType), skippingNoise: true)
-            add(tree.filter { $0.hasPrefix("public.") }.map { String($0.dropFirst("public.".count)) }
-                .flatMap(NameTokenizer.words(in:)), skippingNoise: true)
-        }
-        if let description {
-            add(NameTokenizer.words(in: description), skippingNoise: true)
+        let nameWords = NameTokenizer.words(in: name)
+        let typeWords = contentType.map { type in
+            NameTokenizer.words(in: type) + ContentTypeTree.tree(of: type).filter { $0.hasPrefix("public.") }
+                .flatMap { NameTokenizer.words(in: String($0.dropFirst("public.".count))) }
+        } ?? []
+        let descriptionWords = description.map(NameTokenizer.words(in:)) ?? []
+        add(nameWords, skippingNoise: false)
+        add(typeWords, skippingNoise: true)
+        add(descriptionWords, skippingNoise: true)
+        // Too few telling words: take the common ones too, rather than fewer than five.
+        if keywords.count < 5 {
+            add((typeWords + descriptionWords).filter { !["item", "public", "vnd", "x"].contains($0) }, skippingNoise: false)
         }
         return keywords
     }

@@ -17,4 +17,10 @@ struct SearchlightCommand: AsyncParsableCommand {
             StatusCommand.self, RemoveCommand.self,
         ]
     )
+
+    /// Without a subcommand there is nothing to do: that is a usage error.
+    func run() async throws {
+        StandardError.write(Self.helpMessage() + "\n")
+        throw ExitCode(64)
+    }
 }

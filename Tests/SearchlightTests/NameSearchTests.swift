@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import Searchlight
+
+@Suite("Name-word search")
+struct NameSearchTests {
+    func ids(_ items: [IndexedItem]) -> [String] { items.map { $0.item.uniqueIdentifier.lossyString } }
+
+    func fixture() throws -> TemporaryIndex {
+        let fixture = try TemporaryIndex()
+        try fixture.index.indexItems([
+            note("Quarterly Report 2024.pdf", modified: 10),
+            note("reports/summary.txt", modified: 20),
+            note("Résumé.pdf", modified: 5),
+            note("testWORD_various-2024.docx", modified: 1),
+            note("notes/rep.txt", modified: 2),
+            note("misc/thing.txt", title: "Report on things", modified: 3),
+            note("misc/tagged.txt", keywords: ["report"], modified: 4),
+            note("会议记录.md", modified: 6),
+            note("other-domain.txt", domain: "mail", name: "quarterly.txt", modified: 7),
+        ])
+        return fixture
+    }
+
+    @Test func everyWordMustMatchAsAPrefix() throws {
+        let fixture = try fixture()
+        #expect(ids(try fixture.index.search(words: ["quarterly", "rep"])) == ["Quarterly Report 2024.pdf"])
+        #expect(ids(try fixture.index.search(words: ["test", "word", "2024"])) == ["testWORD_various-2024.docx"])
+        #expect(ids(try fixture.index.search(words: ["testWORD"])) == ["testWORD_various-2024.docx"])
+        #expect(try fixture.index.search(words: ["quarterly", "nothing"]).isEmpty)
+    }
+
+    @Test func ignoresCaseAndDiacritics() throws {
+        let fixture = try fixture()
+        #expect(ids(try fixture.index.search(words: ["resume"])) == ["Résumé.pdf"])
+        #expect(ids(try fixture.index.search(words: ["RÉSUMÉ"])) == ["Résumé.pdf"])
+        #expect(ids(try fixture.index.search(words: ["会议"])) == ["会议记录.md"])
+    }
+
+    @Test func ranksWholeWordsThenNamesThenTitlesKeywordsFolders() throws {
+        let fixture = try fixture()
+        let results = ids(try fixture.index.search(words: ["report"], domain: "notes"))
+        // Whole word in the name, then in the title, keywords, folder; then the prefix match "reports/".
+        #expect(results == ["Quarterly Report 2024.pdf", "misc/thing.txt", "misc/tagged.txt", "reports/summary.txt"])
+        let rep = ids(try fixture.index.search(words: ["rep"], domain: "notes"))
+        #expect(rep.first == "notes/rep.txt")
+    }
+
+    @Test func filtersByDomainAndLimits() throws {
+        let fixture = try fixture()
+        #expect(ids(try fixture.index.search(words: ["quarterly"])).count == 2)
+        #expect(ids(try fixture.index.search(words: ["quarterly"], domain: "mail")) == ["other-domain.txt"])
+        #expect(try fixture.index.search(words: ["quarterly"], limit: 1).count == 1)
+        #expect(try fixture.index.countMatches(words: ["quarterly"]) == 2)
+    }
+
+    @Test func wordsWithoutLettersOrDigitsAreAnError() throws {
+        let fixture = try fixture()
+        #expect(throws: SearchlightError.self) { try fixture.index.search(words: ["--", "*"]) }
+        // FTS5 syntax in words is taken literally, never as query syntax.
+        #expect(try fixture.index.search(words: ["NOT", "\"", "OR"]).isEmpty)
+    }
+}
