@@ -31,6 +31,8 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
+        // statx(2), which Swift's Glibc module hides behind _GNU_SOURCE.
+        .target(name: "CFileSystem"),
         // A small C layer over libvips' variadic calls, which Swift cannot call.
         .target(name: "CVips", dependencies: ["CLibVips"]),
         .target(
@@ -45,6 +47,7 @@ let package = Package(
             dependencies: [
                 "Searchlight",
                 "CMagic",
+                "CFileSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -56,15 +56,18 @@ extension SearchableIndex {
 
     /// A page of the identifiers and change stamps of a domain, in identifier (byte) order,
     /// starting after `identifier`. An indexer walks its source in the same order and merges.
-    public func changeStamps(domain: String, after identifier: ItemIdentifier?, limit: Int) throws
+    public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier? = nil,
+                             limit: Int) throws
         -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)]
     {
         try read { db in
             guard let domainID = try domainID(domain, in: db, create: false) else { return [] }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT identifier, changeStamp FROM item
-                WHERE domainId = ? AND identifier > ? ORDER BY identifier LIMIT ?
-                """, arguments: [domainID, Data(identifier?.bytes ?? []), limit])
+                WHERE domainId = ? AND identifier > ? AND (? IS NULL OR identifier < ?)
+                ORDER BY identifier LIMIT ?
+                """, arguments: [domainID, Data(identifier?.bytes ?? []), upperBound.map { Data($0.bytes) },
+                                 upperBound.map { Data($0.bytes) }, limit])
             return rows.map { row in
                 let id: Data = row[0]
                 let stamp: Data? = row[1]
@@ -81,6 +84,17 @@ extension SearchableIndex {
     /// The names of the domains, sorted.
     public func domains() throws -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT name FROM domain ORDER BY name") }
+    }
+
+    /// Each domain's stored state (see ``setState(_:domain:)``), by domain name.
+    public func domainStates() throws -> [String: String] {
+        try read { db in
+            var states: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, state FROM domain WHERE state IS NOT NULL") {
+                states[row[0]] = row[1]
+            }
+            return states
+        }
     }
 
     /// What the index holds, per domain.

@@ -45,7 +45,7 @@ public enum SurrogateEscape {
     }
 
     /// The length of the valid UTF-8 sequence starting at `index`, or 0 if none starts there.
-    static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+    public static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
         let first = bytes[index]
         let length: Int
         var lower: UInt8 = 0x80, upper: UInt8 = 0xBF

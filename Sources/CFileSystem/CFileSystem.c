@@ -1,0 +1,34 @@
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sys/stat.h>
+#include "CFileSystem.h"
+
+static int fill(int status, const struct statx *buffer, cfs_stat *result) {
+    if (status != 0) return status;
+    result->inode = buffer->stx_ino;
+    result->size = buffer->stx_size;
+    result->blocks = buffer->stx_blocks;
+    result->mode = buffer->stx_mode;
+    result->device_major = buffer->stx_dev_major;
+    result->device_minor = buffer->stx_dev_minor;
+    result->modification_seconds = buffer->stx_mtime.tv_sec;
+    result->modification_nanoseconds = buffer->stx_mtime.tv_nsec;
+    result->change_seconds = buffer->stx_ctime.tv_sec;
+    result->change_nanoseconds = buffer->stx_ctime.tv_nsec;
+    result->has_birth_time = (buffer->stx_mask & STATX_BTIME) != 0;
+    result->birth_seconds = result->has_birth_time ? buffer->stx_btime.tv_sec : 0;
+    result->birth_nanoseconds = result->has_birth_time ? buffer->stx_btime.tv_nsec : 0;
+    return 0;
+}
+
+int cfs_statx_nofollow(int dirfd, const char *path, cfs_stat *result) {
+    struct statx buffer;
+    int status = statx(dirfd, path, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, STATX_BASIC_STATS | STATX_BTIME, &buffer);
+    return fill(status, &buffer, result);
+}
+
+int cfs_fstatx(int fd, cfs_stat *result) {
+    struct statx buffer;
+    int status = statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &buffer);
+    return fill(status, &buffer, result);
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Searchlight
+
+/// Derives the attribute set of a file from its name, its status and libmagic's answers.
+public enum FileAttributes {
+    /// The attributes of a file.
+    ///
+    /// - Parameters:
+    ///   - relativePath: The file's path relative to its root.
+    ///   - status: Its `statx` status.
+    ///   - contentType: libmagic's MIME type, when known.
+    ///   - contentDescription: libmagic's description, when known.
+    public static func make(
+        relativePath: ItemIdentifier, status: FileStatus, contentType: String?, contentDescription: String?
+    ) -> AttributeSet {
+        let name = String(decoding: relativePath.lastComponent, as: UTF8.self)
+        var attributes = AttributeSet(contentType: contentType)
+        attributes.displayName = name
+        attributes.title = title(fromFileName: name)
+        attributes.contentDescription = contentDescription
+        attributes.size = Int64(status.size)
+        attributes.contentModificationDate = status.modificationDate
+        attributes.contentCreationDate = status.birthDate
+        attributes.keywords = keywords(name: name, contentType: contentType, description: contentDescription)
+        return attributes
+    }
+
+    /// The file name without its extension (`Report.final.pdf` → `Report.final`); a name that is
+    /// only an extension (`.profile`) keeps it.
+    public static func title(fromFileName name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// Words too common in MIME types and libmagic's descriptions to describe anything.
+    static let noiseWords: Set<String> = [
+        "vnd", "x", "application", "data", "with", "and", "the", "of", "for", "version", "bit", "to",
+        "openxmlformats", "officedocument", "document", "ms", "octet", "stream", "inode", "text", "very",
+        "long", "lines", "no", "line", "terminators", "crlf", "lf", "a", "an", "in", "at", "by",
+        "item", "content", "public", "plain",
+    ]
+
+    /// 5 to 10 words: the words of the name, then of the type, then of libmagic's description.
+    public static func keywords(name: String, contentType: String?, description: String?) -> [String] {
+        var keywords: [String] = []
+        var seen = Set<String>()
+        func add(_ words: [String], skippingNoise: Bool) {
+            for word in words where keywords.count < 10 {
+                guard word.count > 1, !(skippingNoise && noiseWords.contains(word)),
+                      !word.allSatisfy(\.isNumber) || !skippingNoise else { continue }
+                if seen.insert(word).inserted { keywords.append(word) }
+            }
+        }
+        add(NameTokenizer.words(in: name), skippingNoise: false)
+        if let contentType {
+            let tree = ContentTypeTree.tree(of: contentType)
+            add(NameTokenizer.words(in: contentType), skippingNoise: true)
+            add(tree.filter { $0.hasPrefix("public.") }.map { String($0.dropFirst("public.".count)) }
+                .flatMap(NameTokenizer.words(in:)), skippingNoise: true)
+        }
+        if let description {
+            add(NameTokenizer.words(in: description), skippingNoise: true)
+        }
+        return keywords
+    }
+}

@@ -1,0 +1,75 @@
+import CMagic
+import Glibc
+import Logging
+import Searchlight
+
+/// Identifies files with libmagic and derives their attribute sets. One per worker thread:
+/// it owns its libmagic handles.
+public final class FileInspector {
+    private let mimeType: Magic
+    private let description: Magic
+
+    /// Opens this inspector's libmagic handles.
+    /// - Throws: ``InspectionError`` when libmagic's database cannot be loaded.
+    public init() throws(InspectionError) {
+        mimeType = try Magic(flags: MAGIC_MIME_TYPE)
+        description = try Magic(flags: MAGIC_NONE)
+    }
+
+    /// What the inspection of one file found.
+    public enum Outcome {
+        /// The file's item, possibly with a recorded failure (an unreadable file keeps its name).
+        case item(SearchableItem, FileStatus)
+        /// The file is gone or is no longer a regular file: nothing to index.
+        case vanished
+    }
+
+    /// Inspects the file at `relativePath` below `root` and builds its item.
+    ///
+    /// The file is opened with `O_NOFOLLOW | O_NONBLOCK` (a FIFO swapped in cannot block us) and
+    /// identified through the open descriptor; the status used is that of the open file.
+    public func inspect(_ relativePath: ItemIdentifier, in root: RootFolder, domain: String) -> Outcome {
+        let descriptor = DirectoryWalker.Level.withCString(relativePath.bytes) { path in
+            openat(root.descriptor, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        }
+        if descriptor < 0 {
+            let error = FileSystemError("open", path: relativePath, errno: errno)
+            if error.errno == ENOENT || error.errno == ELOOP || error.errno == ENOTDIR { return .vanished }
+            // Unreadable: keep what the directory entry tells, and record why.
+            guard let status = try? statusWithoutOpening(relativePath, in: root), status.kind == .regular else {
+                return .vanished
+            }
+            return .item(item(relativePath, domain: domain, status: status, type: nil, description: nil,
+                              failure: error.description), status)
+        }
+        defer { close(descriptor) }
+        guard let status = try? FileStatus.of(descriptor: descriptor, path: relativePath), status.kind == .regular else {
+            return .vanished
+        }
+        do {
+            let type = try mimeType.identify(descriptor: descriptor)
+            let text = try description.identify(descriptor: descriptor)
+            return .item(item(relativePath, domain: domain, status: status, type: type, description: text, failure: nil), status)
+        } catch {
+            return .item(item(relativePath, domain: domain, status: status, type: nil, description: nil,
+                              failure: "libmagic: \(error)"), status)
+        }
+    }
+
+    private func statusWithoutOpening(_ relativePath: ItemIdentifier, in root: RootFolder) throws -> FileStatus {
+        try DirectoryWalker.Level.withCString(relativePath.bytes) { path throws(FileSystemError) in
+            try FileStatus.of(path, in: root.descriptor, path: relativePath)
+        }
+    }
+
+    private func item(
+        _ relativePath: ItemIdentifier, domain: String, status: FileStatus, type: String?, description: String?,
+        failure: String?
+    ) -> SearchableItem {
+        SearchableItem(
+            uniqueIdentifier: relativePath, domainIdentifier: domain,
+            attributeSet: FileAttributes.make(relativePath: relativePath, status: status, contentType: type,
+                                              contentDescription: description),
+            changeStamp: status.changeStamp, failure: failure)
+    }
+}

@@ -1,0 +1,74 @@
+import CFileSystem
+import Foundation
+import Glibc
+import Searchlight
+
+/// What `statx(2)` says of a directory entry, without following symbolic links.
+public struct FileStatus: Sendable, Equatable {
+    /// The kind of directory entry.
+    public enum Kind: Sendable, Equatable {
+        case regular, directory, symbolicLink, other
+    }
+
+    public var kind: Kind
+    public var inode: UInt64
+    public var size: UInt64
+    /// Bytes actually allocated (512-byte blocks × 512): less than `size` for a sparse file.
+    public var allocatedSize: UInt64
+    public var device: UInt64
+    public var modificationNanoseconds: Int64
+    public var changeNanoseconds: Int64
+    public var birthNanoseconds: Int64?
+
+    init(_ raw: cfs_stat) {
+        switch raw.mode & UInt32(S_IFMT) {
+        case UInt32(S_IFREG): kind = .regular
+        case UInt32(S_IFDIR): kind = .directory
+        case UInt32(S_IFLNK): kind = .symbolicLink
+        default: kind = .other
+        }
+        inode = raw.inode
+        size = raw.size
+        allocatedSize = raw.blocks * 512
+        device = UInt64(raw.device_major) << 32 | UInt64(raw.device_minor)
+        modificationNanoseconds = raw.modification_seconds * 1_000_000_000 + Int64(raw.modification_nanoseconds)
+        changeNanoseconds = raw.change_seconds * 1_000_000_000 + Int64(raw.change_nanoseconds)
+        birthNanoseconds = raw.has_birth_time != 0
+            ? raw.birth_seconds * 1_000_000_000 + Int64(raw.birth_nanoseconds) : nil
+    }
+
+    /// The status of `name` in the directory `directory`, without following a final symbolic link.
+    /// The corresponding C function is `statx(2)`.
+    public static func of(_ name: UnsafePointer<CChar>, in directory: Int32, path: ItemIdentifier? = nil) throws(FileSystemError) -> FileStatus {
+        var raw = cfs_stat()
+        _ = try retryingOnInterrupt("statx", path: path) { cfs_statx_nofollow(directory, name, &raw) }
+        return FileStatus(raw)
+    }
+
+    /// The status of an open descriptor. The corresponding C function is `statx(2)`.
+    public static func of(descriptor: Int32, path: ItemIdentifier? = nil) throws(FileSystemError) -> FileStatus {
+        var raw = cfs_stat()
+        _ = try retryingOnInterrupt("statx", path: path) { cfs_fstatx(descriptor, &raw) }
+        return FileStatus(raw)
+    }
+
+    /// The change stamp stored with an item: inode, size, mtime and ctime (nanoseconds).
+    /// A file is re-inspected only when its stamp differs from the stored one.
+    public var changeStamp: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for value in [inode, size, UInt64(bitPattern: modificationNanoseconds), UInt64(bitPattern: changeNanoseconds)] {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        return bytes
+    }
+
+    public var modificationDate: Date { Date(nanosecondsSince1970: modificationNanoseconds) }
+    public var birthDate: Date? { birthNanoseconds.map(Date.init(nanosecondsSince1970:)) }
+}
+
+extension Date {
+    init(nanosecondsSince1970 nanoseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(nanoseconds) / 1_000_000_000)
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+import Logging
+import Searchlight
+import Synchronization
+
+/// Reconciles a root folder (or a folder below it) into the index: adds new files, re-inspects
+/// changed ones, removes vanished ones, and skips unchanged ones after a `statx`.
+///
+/// Data flows one way, over three kinds of threads:
+/// 1. the walker walks the tree in byte order and merges it with the index's identifiers
+///    (also in byte order), so that vanished and unchanged files are found in constant memory;
+/// 2. inspector threads, one per core, each with its own libmagic handles, identify new and
+///    changed files (libmagic is the cost of a scan: everything else hides behind it);
+/// 3. the calling thread writes the results in batches, by count and by time, so that a killed
+///    scan loses at most its last batch and the next run carries on without duplicates.
+public final class FolderScanner: Sendable {
+    /// How a scan runs.
+    public struct Options: Sendable {
+        /// The domain of the root's items.
+        public var domain: String
+        /// Threads that run libmagic (and wait on thumbnail workers).
+        public var inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        /// A batch is written when it holds this many changes...
+        public var batchSize = 1000
+        /// ...or when its oldest change is this old.
+        public var batchInterval: TimeInterval = 1
+        /// What the walk skips.
+        public var walk = DirectoryWalker.Options()
+
+        public init(domain: String) { self.domain = domain }
+    }
+
+    /// Makes extra attributes (a thumbnail, text) for an inspected item, on an inspector thread.
+    public typealias Enricher = @Sendable (inout SearchableItem, RootFolder) -> Void
+
+    let index: SearchableIndex
+    let root: RootFolder
+    let options: Options
+    let logger: Logger
+    let enricher: Enricher?
+    private let stopRequested = Atomic<Bool>(false)
+
+    public init(index: SearchableIndex, root: RootFolder, options: Options, logger: Logger, enricher: Enricher? = nil) {
+        self.index = index
+        self.root = root
+        self.options = options
+        self.logger = logger
+        self.enricher = enricher
+    }
+
+    /// Asks a running reconcile to stop soon; what was inspected is still written.
+    public func stop() { stopRequested.store(true, ordering: .relaxed) }
+
+    var isStopping: Bool { stopRequested.load(ordering: .relaxed) }
+
+    /// Reconciles the folder `subtree` (the whole root when empty) and returns what changed.
+    ///
+    /// - Parameter progress: Called on the calling thread after each batch, and about every
+    ///   tenth of a second, with the counts so far.
+    /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
+    ///   and folders are counted, never thrown.
+    public func reconcile(subtree: ItemIdentifier = ItemIdentifier(bytes: []),
+                          progress: ((ScanSummary) -> Void)? = nil) throws -> ScanSummary {
+        let started = Date()
+        let jobs = BlockingQueue<Job>(capacity: 512)
+        let results = BlockingQueue<Finding>(capacity: 4096)
+        let producers = Mutex(options.inspectorCount + 1)
+        let finish: @Sendable () -> Void = {
+            if producers.withLock({ count in count -= 1; return count == 0 }) { results.close() }
+        }
+        var threads: [Thread] = []
+        let walkerDone = DispatchSemaphore(value: 0)
+        let walker = Thread { [self] in
+            defer { jobs.close(); finish(); walkerDone.signal() }
+            do {
+                try walkAndMerge(subtree, jobs: jobs, results: results)
+            } catch {
+                results.put(.fatal(error))
+            }
+        }
+        walker.name = "searchlight-walker"
+        walker.stackSize = 4 << 20
+        threads.append(walker)
+        let inspectorsDone = DispatchSemaphore(value: 0)
+        for number in 0..<options.inspectorCount {
+            let thread = Thread { [self] in
+                defer { finish(); inspectorsDone.signal() }
+                inspect(jobs: jobs, results: results)
+            }
+            thread.name = "searchlight-inspector-\(number)"
+            threads.append(thread)
+        }
+        for thread in threads { thread.start() }
+
+        var summary = ScanSummary()
+        var fatal: (any Error)?
+        do {
+            try write(results: results, summary: &summary, progress: progress)
+        } catch {
+            fatal = error
+        }
+        if fatal != nil {
+            // Unblock and drain the producers so that every thread ends before we return.
+            stop()
+            jobs.close()
+            while results.take().element != nil {}
+        }
+        walkerDone.wait()
+        for _ in 0..<options.inspectorCount { inspectorsDone.wait() }
+        summary.seconds = Date().timeIntervalSince(started)
+        summary.interrupted = isStopping
+        if let fatal { throw fatal }
+        if !summary.interrupted && subtree.bytes.isEmpty {
+            try index.markUpdated(domain: options.domain)
+        }
+        return summary
+    }
+
+    // MARK: - Steps
+
+    /// A file for the inspectors.
+    struct Job: Sendable {
+        var path: ItemIdentifier
+        /// Whether the index holds an item for it (so a vanished file must be deleted).
+        var isIndexed: Bool
+    }
+
+    /// What the walker and the inspectors hand to the writer.
+    enum Finding: Sendable {
+        case unchanged
+        case upsert(SearchableItem, isNew: Bool)
+        case delete(ItemIdentifier)
+        case unreadable(ItemIdentifier, String)
+        case fatal(any Error)
+    }
+
+    private func walkAndMerge(_ subtree: ItemIdentifier, jobs: BlockingQueue<Job>, results: BlockingQueue<Finding>) throws {
+        var indexed = try IndexStampCursor(index: index, domain: options.domain, below: subtree)
+        let walker = DirectoryWalker(root: root, options: options.walk)
+        struct Stopped: Error {}
+        // Items before `path` in byte order that the walk did not meet are gone.
+        func deleteIndexed(before path: ItemIdentifier) throws {
+            while let head = try indexed.peek(), head.identifier < path {
+                results.put(.delete(head.identifier))
+                indexed.advance()
+            }
+        }
+        do {
+            try walker.walk(from: subtree) { event in
+                if isStopping { throw Stopped() }
+                switch event {
+                case .directory:
+                    break
+                case .file(let path, let status):
+                    try deleteIndexed(before: path)
+                    if let head = try indexed.peek(), head.identifier == path {
+                        indexed.advance()
+                        if head.changeStamp == status.changeStamp {
+                            results.put(.unchanged)
+                            return
+                        }
+                        if !jobs.put(Job(path: path, isIndexed: true)) { throw Stopped() }
+                    } else if !jobs.put(Job(path: path, isIndexed: false)) {
+                        throw Stopped()
+                    }
+                case .unreadable(let path, let error):
+                    logger.warning("cannot read \(error.description); its items are kept as they are")
+                    results.put(.unreadable(path, error.description))
+                    try deleteIndexed(before: path)
+                    // Keep what the index knows below an unreadable folder: we cannot see it.
+                    let below = SearchableIndexRange(below: path)
+                    while let head = try indexed.peek(), head.identifier == path || below.contains(head.identifier) {
+                        indexed.advance()
+                    }
+                }
+            }
+        } catch is Stopped {
+            return
+        }
+        if isStopping { return }
+        while let head = try indexed.peek() {
+            results.put(.delete(head.identifier))
+            indexed.advance()
+        }
+    }
+
+    private func inspect(jobs: BlockingQueue<Job>, results: BlockingQueue<Finding>) {
+        let inspector: FileInspector
+        do {
+            inspector = try FileInspector()
+        } catch {
+            results.put(.fatal(error))
+            jobs.close()
+            return
+        }
+        while let job = jobs.take().element {
+            if isStopping { continue }
+            switch inspector.inspect(job.path, in: root, domain: options.domain) {
+            case .vanished:
+                if job.isIndexed { results.put(.delete(job.path)) }
+            case .item(var item, _):
+                if item.failure == nil, let enricher { enricher(&item, root) }
+                results.put(.upsert(item, isNew: !job.isIndexed))
+            }
+        }
+    }
+
+    private func write(results: BlockingQueue<Finding>, summary: inout ScanSummary,
+                       progress: ((ScanSummary) -> Void)?) throws {
+        var batch = IndexBatch()
+        var batchStarted = Date()
+        var lastProgress = Date.distantPast
+        func flush() throws {
+            try index.apply(batch)
+            batch = IndexBatch()
+            batchStarted = Date()
+        }
+        while true {
+            let (finding, timedOut) = results.take(until: Date().addingTimeInterval(0.1))
+            if let finding {
+                switch finding {
+                case .unchanged:
+                    summary.unchanged += 1
+                case .upsert(let item, let isNew):
+                    if isNew { summary.added += 1 } else { summary.updated += 1 }
+                    if let failure = item.failure {
+                        summary.failed += 1
+                        logger.warning("cannot identify \(item.uniqueIdentifier.lossyString.debugDescription): \(failure)")
+                    }
+                    batch.upsert(item)
+                case .delete(let path):
+                    summary.removed += 1
+                    batch.delete(path, domain: options.domain)
+                case .unreadable:
+                    summary.failed += 1
+                case .fatal(let error):
+                    throw error
+                }
+            } else if !timedOut {
+                break
+            }
+            let now = Date()
+            if batch.count >= options.batchSize || (!batch.isEmpty && now.timeIntervalSince(batchStarted) >= options.batchInterval) {
+                try flush()
+            }
+            if let progress, now.timeIntervalSince(lastProgress) >= 0.1 {
+                lastProgress = now
+                progress(summary)
+            }
+        }
+        try flush()
+        progress?(summary)
+    }
+}
+
+/// The identifiers strictly below a folder: `[folder/, folder0)` in byte order.
+struct SearchableIndexRange {
+    let lower: ItemIdentifier
+    let upper: ItemIdentifier
+
+    init(below folder: ItemIdentifier) {
+        lower = ItemIdentifier(bytes: folder.bytes + [0x2F])
+        upper = ItemIdentifier(bytes: folder.bytes + [0x30])
+    }
+
+    func contains(_ identifier: ItemIdentifier) -> Bool { identifier >= lower && identifier < upper }
+}

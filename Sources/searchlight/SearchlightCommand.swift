@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// `searchlight`: Spotlight for Linux.
+@main
+struct SearchlightCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "searchlight",
+        abstract: "Index folders of documents and find files by the words in their names.",
+        discussion: """
+            The index lives in --index PATH, else $SEARCHLIGHT_INDEX, else \
+            $XDG_DATA_HOME/searchlight/index.sqlite (~/.local/share/searchlight/index.sqlite).
+            Exit status: 0 on success (no results is success), 64 for a usage error or a \
+            malformed query, 1 for any other failure.
+            """,
+        subcommands: [
+            ScanCommand.self, SearchCommand.self, ListCommand.self, ShowCommand.self,
+            StatusCommand.self, RemoveCommand.self,
+        ]
+    )
+}

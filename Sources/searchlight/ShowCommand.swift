@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Searchlight
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print every attribute of one item, like mdls.",
+        discussion: "ID is the item's path relative to its root. Without --domain, every domain holding ID is shown."
+    )
+
+    @Argument(help: "The item's identifier: its path relative to its root.")
+    var id: String
+
+    @Option(help: ArgumentHelp("The item's domain.", valueName: "name"))
+    var domain: String?
+
+    @Flag(help: "Print the item as one JSON object.")
+    var json = false
+
+    @OptionGroup var indexOptions: IndexOptions
+
+    func run() throws {
+        let index = try indexOptions.openForReading()
+        let identifier = ItemIdentifier(bytes: RawArgument.bytes(of: id))
+        let items = try CommandFailure.wrap { try index.items(withIdentifier: identifier, domain: domain) }
+        guard !items.isEmpty else {
+            throw CommandFailure.fail("no item \(id.debugDescription)\(domain.map { " in domain \($0.debugDescription)" } ?? "")")
+        }
+        let printer = try ItemPrinter(format: .json, index: index)
+        for (position, indexed) in items.enumerated() {
+            if json {
+                printer.print(indexed)
+                continue
+            }
+            if position > 0 { printer.output.write("\n") }
+            printer.output.write(describe(indexed, printer: printer))
+        }
+        printer.flush()
+    }
+
+    /// `name = value` lines, in the manner of mdls.
+    func describe(_ indexed: IndexedItem, printer: ItemPrinter) -> String {
+        let item = indexed.item
+        let a = item.attributeSet
+        func quoted(_ text: String?) -> String { text.map { $0.debugDescription } ?? "(null)" }
+        func date(_ date: Date?) -> String { date.map { $0.formatted(.iso8601) } ?? "(null)" }
+        var rows: [(String, String)] = [
+            ("id", quoted(item.uniqueIdentifier.lossyString)),
+            ("domain", quoted(item.domainIdentifier)),
+            ("path", quoted(printer.absolutePath(item).map { String(decoding: $0, as: UTF8.self) })),
+            ("displayName", quoted(a.displayName)),
+            ("title", quoted(a.title)),
+            ("contentType", quoted(a.contentType)),
+            ("contentTypeTree", "(" + a.contentTypeTree.map(\.debugDescription).joined(separator: ", ") + ")"),
+            ("contentDescription", quoted(a.contentDescription)),
+            ("keywords", "(" + a.keywords.map(\.debugDescription).joined(separator: ", ") + ")"),
+            ("size", a.size.map(String.init) ?? "(null)"),
+            ("contentModificationDate", date(a.contentModificationDate)),
+            ("contentCreationDate", date(a.contentCreationDate)),
+            ("pixelWidth", a.pixelWidth.map(String.init) ?? "(null)"),
+            ("pixelHeight", a.pixelHeight.map(String.init) ?? "(null)"),
+        ]
+        if let info = indexed.thumbnailInfo {
+            rows.append(("thumbnail", "\(info.format) \(info.width)×\(info.height), \(info.byteCount) bytes"))
+        } else {
+            rows.append(("thumbnail", "(null)"))
+        }
+        if let text = a.textContent {
+            rows.append(("textContent", quoted(String(text.prefix(200)) + (text.count > 200 ? "…" : ""))))
+        }
+        if let expiration = item.expirationDate { rows.append(("expirationDate", date(expiration))) }
+        rows.append(("failure", quoted(item.failure)))
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + " = " + $0.1 }
+            .joined(separator: "\n") + "\n"
+    }
+}
