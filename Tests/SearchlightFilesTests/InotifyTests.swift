@@ -352,6 +352,32 @@ struct InotifyTests {
         #expect(rounds == 50)
     }
 
+    @Test func eventSequenceLosesNothingWhileAWriterRacesIt() async throws {
+        defer { directory.remove() }
+        try inotify.addWatch(directory.filePath, for: .closeWrite)
+        let inotify = self.inotify
+        let directory = self.directory
+        let count = 500
+        let consumer = Task {
+            var names = Set<[UInt8]>()
+            for try await batch in inotify.events(maximumBatchSize: 7) {
+                for event in batch { names.insert(event.name) }
+                if names.count == count { break }
+            }
+            return names.count
+        }
+        // Writes from another thread while the consumer alternates between reading and
+        // waiting, so that writes land in every phase of the wait.
+        let writer = Task.detached {
+            for index in 0..<count {
+                try writeFile(directory("race-\(index)"))
+                if index % 10 == 0 { await Task.yield() }
+            }
+        }
+        try await writer.value
+        #expect(try await withDeadline { try await consumer.value } == count)
+    }
+
     // MARK: Limits and errors
 
     @Test func watchLimitIsReadable() throws {
