@@ -1,0 +1,137 @@
+@preconcurrency import Dispatch
+import Synchronization
+
+extension Inotify {
+    /// The events of this instance as an asynchronous sequence of batches.
+    ///
+    /// Each batch holds the events that were queued when the descriptor became readable
+    /// (at least one, about `maximumBatchSize` at most). While nothing happens the iterating
+    /// task is suspended and no thread waits or polls: readability is watched by the
+    /// system's event loop (epoll, through a dispatch source).
+    ///
+    /// The sequence ends (returns `nil`) when the iterating task is cancelled, and throws
+    /// when reading fails. It never closes the descriptor: watches can still be added and
+    /// events read after it ends. Events are read only when the iterator asks for the next
+    /// batch, so a slow consumer leaves them in the kernel's queue, where an overflow is
+    /// reported as ``InotifyEventMask/queueOverflow`` rather than growing memory here.
+    ///
+    /// ```swift
+    /// for try await batch in inotify.events() {
+    ///     if batch.contains(where: \.isQueueOverflow) { rescan() }
+    ///     …
+    /// }
+    /// ```
+    ///
+    /// - Parameter maximumBatchSize: After how many events to stop reading more into one
+    ///   batch.
+    public func events(maximumBatchSize: Int = 4096) -> InotifyEventBatches {
+        InotifyEventBatches(inotify: self, maximumBatchSize: max(1, maximumBatchSize))
+    }
+}
+
+/// The events of an ``Inotify`` instance as an asynchronous sequence of batches; see
+/// ``Inotify/events(maximumBatchSize:)``.
+public struct InotifyEventBatches: AsyncSequence, Sendable {
+    public typealias Element = [InotifyEvent]
+    public typealias Failure = InotifyError
+
+    let inotify: Inotify
+    let maximumBatchSize: Int
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(inotify: inotify, maximumBatchSize: maximumBatchSize)
+    }
+
+    /// Reads a batch when events are queued, and waits for readability when not.
+    public struct Iterator: AsyncIteratorProtocol {
+        public typealias Element = [InotifyEvent]
+        public typealias Failure = InotifyError
+
+        let inotify: Inotify
+        let maximumBatchSize: Int
+        /// Where the readability handlers run; they only resume the waiting task.
+        let queue = DispatchQueue(label: "searchlight.inotify.events")
+        var isFinished = false
+
+        public mutating func next() async throws(InotifyError) -> [InotifyEvent]? {
+            try await next(isolation: nil)
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(InotifyError) -> [InotifyEvent]? {
+            while !isFinished {
+                if Task.isCancelled { break }
+                let batch: [InotifyEvent]
+                do {
+                    batch = try inotify.readEvents(upTo: maximumBatchSize)
+                } catch {
+                    isFinished = true
+                    throw error
+                }
+                if !batch.isEmpty { return batch }
+                // Reading first and waiting second cannot miss a wake-up: dispatch watches
+                // the descriptor level-triggered, so events queued between the empty read
+                // and the start of the wait make the wait return at once.
+                await ReadabilityWait.wait(for: inotify, on: queue)
+            }
+            isFinished = true
+            return nil
+        }
+    }
+}
+
+/// One wait until an inotify descriptor is readable or the waiting task is cancelled.
+///
+/// A fresh dispatch read source per wait keeps the life cycle simple: it is activated when
+/// the wait starts and cancelled when the wait ends, so no source is ever suspended while
+/// the consumer works, and none outlives its wait.
+private final class ReadabilityWait: Sendable {
+    private enum State {
+        case idle
+        case waiting(CheckedContinuation<Void, Never>, any DispatchSourceRead)
+        case done
+    }
+
+    private let state = Mutex<State>(.idle)
+
+    static func wait(for inotify: Inotify, on queue: DispatchQueue) async {
+        let wait = ReadabilityWait()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                wait.start(inotify: inotify, queue: queue, continuation: continuation)
+            }
+        } onCancel: {
+            wait.finish()
+        }
+    }
+
+    private func start(inotify: Inotify, queue: DispatchQueue, continuation: CheckedContinuation<Void, Never>) {
+        state.withLock { state in
+            guard case .idle = state else {
+                // Cancelled before the wait began.
+                continuation.resume()
+                return
+            }
+            let source = DispatchSource.makeReadSource(fileDescriptor: inotify.descriptor.rawValue, queue: queue)
+            source.setEventHandler { self.finish() }
+            // Dispatch may watch the descriptor until the cancel handler runs: holding the
+            // instance until then keeps the descriptor from being closed (and its number
+            // reused) under it.
+            source.setCancelHandler { withExtendedLifetime(inotify) {} }
+            // The event handler takes the lock too, so it cannot run before the state is set.
+            source.activate()
+            state = .waiting(continuation, source)
+        }
+    }
+
+    /// Ends the wait, once: from the event handler or from task cancellation.
+    func finish() {
+        let waiting = state.withLock { state -> (CheckedContinuation<Void, Never>, any DispatchSourceRead)? in
+            defer { state = .done }
+            guard case .waiting(let continuation, let source) = state else { return nil }
+            return (continuation, source)
+        }
+        guard let (continuation, source) = waiting else { return }
+        source.cancel()
+        continuation.resume()
+    }
+}
