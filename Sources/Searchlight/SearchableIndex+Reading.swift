@@ -76,6 +76,20 @@ extension SearchableIndex {
         }
     }
 
+    /// The change stamp of one item: `nil` when the domain has no such item, `.some(nil)` when
+    /// the item has no stamp.
+    public func changeStamp(of identifier: ItemIdentifier, domain: String) throws -> [UInt8]?? {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT item.changeStamp FROM item JOIN domain ON domain.id = item.domainId
+                WHERE domain.name = ? AND item.identifier = ?
+                """, arguments: [domain, Data(identifier.bytes)])
+            guard let row else { return nil }
+            let stamp: Data? = row[0]
+            return .some(stamp.map { Array($0) })
+        }
+    }
+
     /// The thumbnail of an item, if it has one.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail? {
         try item(identifier, domain: domain)?.item.attributeSet.thumbnail

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Logging
 import Searchlight
 import Synchronization
@@ -60,7 +61,34 @@ public final class FolderScanner: Sendable {
     /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
     ///   and folders are counted, never thrown.
     public func reconcile(subtree: ItemIdentifier = ItemIdentifier(bytes: []),
+                          onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil,
                           progress: ((ScanSummary) -> Void)? = nil) throws -> ScanSummary {
+        var summary = try run(progress: progress) { jobs, results in
+            try self.walkAndMerge(subtree, onDirectory: onDirectory, jobs: jobs, results: results)
+        }
+        if !summary.interrupted && subtree.bytes.isEmpty {
+            try index.markUpdated(domain: options.domain)
+        }
+        summary.interrupted = isStopping
+        return summary
+    }
+
+    /// Brings the items of `paths` up to date, as after file-system events: a path that is a
+    /// regular file is inspected unless its change stamp is as indexed; a path that is gone or
+    /// is no longer a regular file loses its item (and the items below it).
+    /// Directories among `paths` are not walked: reconcile them as subtrees.
+    public func refresh(_ paths: [ItemIdentifier], progress: ((ScanSummary) -> Void)? = nil) throws -> ScanSummary {
+        try run(progress: progress) { jobs, results in
+            try self.statAndCompare(paths, jobs: jobs, results: results)
+        }
+    }
+
+    /// Runs the pipeline: `produce` (on its own thread) feeds jobs and findings, inspector
+    /// threads inspect, the calling thread writes.
+    private func run(progress: ((ScanSummary) -> Void)?,
+                     produce: @escaping @Sendable (BlockingQueue<Job>, BlockingQueue<Finding>) throws -> Void)
+        throws -> ScanSummary
+    {
         let started = Date()
         let jobs = BlockingQueue<Job>(capacity: 512)
         let results = BlockingQueue<Finding>(capacity: 4096)
@@ -73,7 +101,7 @@ public final class FolderScanner: Sendable {
         let walker = Thread { [self] in
             defer { jobs.close(); finish(); walkerDone.signal() }
             do {
-                try walkAndMerge(subtree, jobs: jobs, results: results)
+                try produce(jobs, results)
             } catch {
                 results.put(.fatal(error))
             }
@@ -110,9 +138,6 @@ public final class FolderScanner: Sendable {
         summary.seconds = Date().timeIntervalSince(started)
         summary.interrupted = isStopping
         if let fatal { throw fatal }
-        if !summary.interrupted && subtree.bytes.isEmpty {
-            try index.markUpdated(domain: options.domain)
-        }
         return summary
     }
 
@@ -130,11 +155,13 @@ public final class FolderScanner: Sendable {
         case unchanged
         case upsert(SearchableItem, isNew: Bool)
         case delete(ItemIdentifier)
+        case deleteTree(ItemIdentifier)
         case unreadable(ItemIdentifier, String)
         case fatal(any Error)
     }
 
-    private func walkAndMerge(_ subtree: ItemIdentifier, jobs: BlockingQueue<Job>, results: BlockingQueue<Finding>) throws {
+    private func walkAndMerge(_ subtree: ItemIdentifier, onDirectory: (@Sendable (ItemIdentifier) -> Void)?,
+                              jobs: BlockingQueue<Job>, results: BlockingQueue<Finding>) throws {
         var indexed = try IndexStampCursor(index: index, domain: options.domain, below: subtree)
         let walker = DirectoryWalker(root: root, options: options.walk)
         struct Stopped: Error {}
@@ -149,8 +176,9 @@ public final class FolderScanner: Sendable {
             try walker.walk(from: subtree) { event in
                 if isStopping { throw Stopped() }
                 switch event {
-                case .directory:
-                    break
+                case .directory(let path, _):
+                    // Called before the folder is listed: a watch added here misses nothing.
+                    onDirectory?(path)
                 case .file(let path, let status):
                     try deleteIndexed(before: path)
                     if let head = try indexed.peek(), head.identifier == path {
@@ -181,6 +209,38 @@ public final class FolderScanner: Sendable {
         while let head = try indexed.peek() {
             results.put(.delete(head.identifier))
             indexed.advance()
+        }
+    }
+
+    private func statAndCompare(_ paths: [ItemIdentifier], jobs: BlockingQueue<Job>,
+                                results: BlockingQueue<Finding>) throws {
+        for path in paths {
+            if isStopping { return }
+            if options.walk.excluded.contains(path) { continue }
+            let status: FileStatus?
+            do {
+                status = try DirectoryWalker.Level.withCString(path.bytes) { name throws(FileSystemError) in
+                    try FileStatus.of(name, in: root.descriptor, path: path)
+                }
+            } catch where error.errno == ENOENT || error.errno == ENOTDIR {
+                status = nil
+            } catch {
+                // Cannot look (a folder on the way is unreadable): keep what the index knows.
+                logger.warning("cannot read \(error.description); its item is kept as it is")
+                results.put(.unreadable(path, error.description))
+                continue
+            }
+            let stored = try index.changeStamp(of: path, domain: options.domain)
+            guard let status, status.kind == .regular else {
+                // Gone, or no longer a file: its item (and anything once below it) goes.
+                if stored != nil || status == nil { results.put(.deleteTree(path)) }
+                continue
+            }
+            if let stored, stored == status.changeStamp {
+                results.put(.unchanged)
+            } else if !jobs.put(Job(path: path, isIndexed: stored != nil)) {
+                return
+            }
         }
     }
 
@@ -231,6 +291,8 @@ public final class FolderScanner: Sendable {
                 case .delete(let path):
                     summary.removed += 1
                     batch.delete(path, domain: options.domain)
+                case .deleteTree(let path):
+                    batch.deleteTree(path, domain: options.domain)
                 case .unreadable:
                     summary.failed += 1
                 case .fatal(let error):

@@ -20,3 +20,21 @@ public struct ScanSummary: Sendable, Codable, Equatable {
     /// Files seen by the walk so far.
     public var walked: Int { added + updated + unchanged }
 }
+
+extension ScanSummary {
+    /// Adds the counts and time of another reconcile to these.
+    public mutating func add(_ other: ScanSummary) {
+        added += other.added
+        updated += other.updated
+        removed += other.removed
+        unchanged += other.unchanged
+        failed += other.failed
+        seconds += other.seconds
+        interrupted = interrupted || other.interrupted
+    }
+
+    /// `3 added, 1 updated, 0 removed, 12 unchanged, 0 failed`.
+    public var counts: String {
+        "\(added) added, \(updated) updated, \(removed) removed, \(unchanged) unchanged, \(failed) failed"
+    }
+}

@@ -46,7 +46,7 @@ struct ScanCommand: ParsableCommand {
             bar = ProgressBar(estimatedTotal: known ?? 0)
         }
         let summary = try CommandFailure.wrap {
-            try scanner.reconcile { summary in bar?.draw(summary) }
+            try scanner.reconcile(progress: { summary in bar?.draw(summary) })
         }
         bar?.clear()
         try CommandFailure.wrap {

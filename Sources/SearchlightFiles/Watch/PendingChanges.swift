@@ -1,0 +1,137 @@
+import Searchlight
+
+/// Turns a window of inotify events into the work that brings the index in step with the disk.
+///
+/// Events are taken in order. What changes the structure of the tree is recorded as index
+/// changes in that order: a rename or move within the root (paired by cookie) re-keys the
+/// item and, for a folder, all its descendants, without re-extracting them; a deleted folder
+/// deletes its subtree and drops the pending work below it. Everything else is coalesced into
+/// two sets handled once per window: paths to ``refresh`` (a burst of writes to one file is
+/// one refresh; a file created then deleted costs one `statx`) and folders to ``crawl`` (new
+/// or moved-in folders, walked after their watches are added). A move whose other half never
+/// came is a move out of the root (a delete) or into it (a create).
+struct PendingChanges {
+    /// Index changes in event order; a `nil` is a move out that turned out to be a rename.
+    private(set) var changes: [IndexBatch.Change?] = []
+    /// Paths whose files to stat and re-inspect if changed, or delete if gone.
+    private(set) var refresh: Set<ItemIdentifier> = []
+    /// Folders to walk (watching their subfolders first) and reconcile.
+    private(set) var crawl: Set<ItemIdentifier> = []
+    /// The kernel's queue overflowed: events were lost, the root must be reconciled.
+    private(set) var overflowed = false
+    /// The root itself was deleted, moved or unmounted.
+    private(set) var rootGone = false
+
+    let domain: String
+    let rootWatch: WatchDescriptor
+    let excluded: Set<ItemIdentifier>
+    /// Moves seen from one side only, by cookie: where they came from and their placeholder.
+    private var unpairedMoves: [UInt32: (path: ItemIdentifier, isDirectory: Bool, change: Int)] = [:]
+
+    init(domain: String, rootWatch: WatchDescriptor, excluded: Set<ItemIdentifier>) {
+        self.domain = domain
+        self.rootWatch = rootWatch
+        self.excluded = excluded
+    }
+
+    /// Whether there is nothing to do.
+    var isEmpty: Bool { changes.isEmpty && refresh.isEmpty && crawl.isEmpty && !overflowed && !rootGone }
+
+    /// The structural index changes, in order.
+    var batch: IndexBatch {
+        var batch = IndexBatch()
+        batch.changes = changes.compactMap { $0 }
+        return batch
+    }
+
+    /// Takes one event into account, keeping `table` in step with renamed and deleted folders.
+    mutating func add(_ event: InotifyEvent, table: inout WatchTable) {
+        let mask = event.mask
+        if mask.contains(.queueOverflow) {
+            overflowed = true
+            return
+        }
+        if event.watch == rootWatch && !mask.isDisjoint(with: [.deleteSelf, .moveSelf, .unmount, .ignored]) {
+            rootGone = true
+            return
+        }
+        if mask.contains(.ignored) {
+            _ = table.remove(event.watch)
+            return
+        }
+        // Events on a watched folder itself are reported, with a name, by its parent.
+        guard !event.name.isEmpty, let folder = table.path(for: event.watch) else { return }
+        // Hidden names are not indexed (editors' swap files among them).
+        if event.name.first == UInt8(ascii: ".") { return }
+        let path = ItemIdentifier(bytes: WatchTable.path(of: event.name, inDirectory: folder))
+        if excluded.contains(path) { return }
+        let isDirectory = event.isDirectory
+
+        if mask.contains(.movedFrom) {
+            // A delete unless the other half arrives: then the placeholder is cleared.
+            unpairedMoves[event.cookie] = (path, isDirectory, changes.count)
+            changes.append(.deleteTree(domain: domain, identifier: path))
+        } else if mask.contains(.movedTo) {
+            if let from = unpairedMoves.removeValue(forKey: event.cookie) {
+                changes[from.change] = nil
+                changes.append(.move(domain: domain, from: from.path, to: path))
+                rekeyPending(from: from.path, to: path)
+                if isDirectory {
+                    _ = table.moveSubtree(from: from.path.bytes, to: path.bytes)
+                } else {
+                    // Its name changed, and with it its title and keywords.
+                    refresh.insert(path)
+                }
+            } else if isDirectory {
+                crawl.insert(path)
+            } else {
+                refresh.insert(path)
+            }
+        } else if mask.contains(.delete) {
+            dropPending(below: path)
+            if isDirectory {
+                changes.append(.deleteTree(domain: domain, identifier: path))
+                _ = table.removeSubtree(at: path.bytes)
+            } else {
+                refresh.insert(path)
+            }
+        } else if mask.contains(.create) && isDirectory {
+            crawl.insert(path)
+        } else if !mask.isDisjoint(with: [.create, .closeWrite, .attrib, .modify]) && !isDirectory {
+            refresh.insert(path)
+        }
+    }
+
+    /// Ends the window: moves whose other half never came went out of the root. Their folders'
+    /// watches are dropped from `table` and returned, to be removed from the kernel (it keeps
+    /// watching a folder moved elsewhere).
+    mutating func resolveUnpairedMoves(table: inout WatchTable) -> [WatchDescriptor] {
+        var stale: [WatchDescriptor] = []
+        for (_, move) in unpairedMoves where move.isDirectory {
+            stale += table.removeSubtree(at: move.path.bytes).map(\.watch)
+        }
+        unpairedMoves.removeAll()
+        return stale
+    }
+
+    private mutating func dropPending(below path: ItemIdentifier) {
+        refresh = refresh.filter { !Self.isPath($0, inSubtreeAt: path) }
+        crawl = crawl.filter { !Self.isPath($0, inSubtreeAt: path) }
+    }
+
+    private mutating func rekeyPending(from old: ItemIdentifier, to new: ItemIdentifier) {
+        func rekey(_ set: Set<ItemIdentifier>) -> Set<ItemIdentifier> {
+            Set(set.map { path in
+                guard Self.isPath(path, inSubtreeAt: old) else { return path }
+                return ItemIdentifier(bytes: new.bytes + path.bytes.dropFirst(old.bytes.count))
+            })
+        }
+        refresh = rekey(refresh)
+        crawl = rekey(crawl)
+    }
+
+    /// Whether `path` is `ancestor` or below it.
+    static func isPath(_ path: ItemIdentifier, inSubtreeAt ancestor: ItemIdentifier) -> Bool {
+        WatchTable.isPath(path.bytes, inSubtreeAt: ancestor.bytes)
+    }
+}
