@@ -121,6 +121,8 @@ public struct DirectoryWalker {
                 throw error
             }
             defer { closedir(directory) }
+            // The duplicate shares its offset with `descriptor`: start from the beginning.
+            rewinddir(directory)
             var entries: [Entry] = []
             while true {
                 errno = 0

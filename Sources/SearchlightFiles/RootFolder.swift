@@ -42,7 +42,11 @@ public final class RootFolder: Sendable {
     /// symbolic link in its last component.
     func openDirectory(_ relativePath: ItemIdentifier) throws(FileSystemError) -> Int32 {
         if relativePath.bytes.isEmpty {
-            return try retryingOnInterrupt("dup", path: relativePath) { dup(descriptor) }
+            // Not dup(2): a duplicate shares the directory offset, so a second walk would
+            // start where the first one ended. "." opens a description of its own.
+            return try retryingOnInterrupt("open", path: relativePath) {
+                openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            }
         }
         return try DirectoryWalker.Level.withCString(relativePath.bytes) { name throws(FileSystemError) in
             try retryingOnInterrupt("open", path: relativePath) {

@@ -139,6 +139,20 @@ struct FolderScannerTests {
         #expect(try fixture.indexedNames() == ["thing/inside.txt"])
     }
 
+    @Test func oneScannerReconcilesTheSameRootAgainAndAgain() throws {
+        let fixture = try ScanFixture()
+        fixture.tree.write("a.txt")
+        fixture.tree.write("sub/b.txt")
+        let root = try RootFolder(path: fixture.tree.path)
+        let scanner = FolderScanner(index: fixture.index, root: root, options: .init(domain: fixture.domain),
+                                    logger: Logger(label: "t"))
+        #expect(try scanner.reconcile().added == 2)
+        // A second walk of the same open root must see every entry again.
+        #expect(try scanner.reconcile().unchanged == 2)
+        #expect(try scanner.reconcile(subtree: "sub").unchanged == 1)
+        #expect(try fixture.indexedNames() == ["a.txt", "sub/b.txt"])
+    }
+
     @Test func reconcilesOnlyASubtreeWhenAsked() throws {
         let fixture = try ScanFixture()
         fixture.tree.write("a/one.txt")

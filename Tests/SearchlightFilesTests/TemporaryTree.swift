@@ -18,6 +18,12 @@ final class TemporaryTree {
 
     /// Writes `contents` to the relative path `name` (raw bytes allowed), creating folders.
     func write(_ name: [UInt8], _ contents: String = "hello\n") {
+        precondition(tryWrite(name, contents), "cannot create \(String(decoding: name, as: UTF8.self)): errno \(errno)")
+    }
+
+    /// Like `write`, but says whether it worked instead of stopping the test (for random operations).
+    @discardableResult
+    func tryWrite(_ name: [UInt8], _ contents: String = "hello\n") -> Bool {
         let full = Array(path.utf8) + [0x2F] + name
         if let slash = name.lastIndex(of: 0x2F) {
             mkdirs(Array(name[..<slash]))
@@ -25,9 +31,10 @@ final class TemporaryTree {
         let fd = (full + [0]).withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         }
-        precondition(fd >= 0, "cannot create \(String(decoding: full, as: UTF8.self)): errno \(errno)")
+        guard fd >= 0 else { return false }
         _ = Array(contents.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         close(fd)
+        return true
     }
 
     func write(_ name: String, _ contents: String = "hello\n") { write(Array(name.utf8), contents) }

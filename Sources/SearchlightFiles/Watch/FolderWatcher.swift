@@ -117,7 +117,8 @@ public final class FolderWatcher: Service, Sendable {
             }
             group.addTask {
                 while !Task.isCancelled {
-                    try await Task.sleep(for: self.options.rescanInterval)
+                    try? await Task.sleep(for: self.options.rescanInterval)
+                    if Task.isCancelled { return }
                     if self.state.withLock({ !$0.degraded.isEmpty }) { self.inbox.requestRescan() }
                 }
             }
@@ -147,10 +148,12 @@ public final class FolderWatcher: Service, Sendable {
     /// Applies one window of events. Runs on a thread of its own, never on the cooperative pool.
     private func process(_ events: [InotifyEvent], rescanDegraded: Bool, rootWatch: WatchDescriptor) throws {
         var changes = PendingChanges(domain: options.scan.domain, rootWatch: rootWatch, excluded: options.scan.walk.excluded)
-        let stale = state.withLock { state in
+        state.withLock { state in
             for event in events { changes.add(event, table: &state.table) }
-            return changes.resolveUnpairedMoves(table: &state.table)
         }
+        if !changes.unpairedFolders.isEmpty && !changes.crawl.isEmpty { adoptMovedFolders(&changes) }
+        let stale = state.withLock { changes.resolveUnpairedMoves(table: &$0.table) }
+        logger.debug("window of \(events.count) events: \(changes)")
         for watch in stale { try? inotify.removeWatch(watch) }
         if changes.rootGone { throw WatchError.rootGone(root.path) }
         notifier.notify("STATUS=indexing \(events.count) changes")
@@ -172,28 +175,76 @@ public final class FolderWatcher: Service, Sendable {
         writeHealth(running: true)
     }
 
+    /// Finds folders that moved away into a new, not yet watched folder: inotify reports only
+    /// the move's first half, but watching the new folders hands back the moved folder's own
+    /// watch descriptor (a watch belongs to an inode).
+    private func adoptMovedFolders(_ changes: inout PendingChanges) {
+        var wanted: [WatchDescriptor: ItemIdentifier] = state.withLock { state in
+            var watches: [WatchDescriptor: ItemIdentifier] = [:]
+            for folder in changes.unpairedFolders {
+                if let watch = state.table.watch(forPath: folder.bytes) { watches[watch] = folder }
+            }
+            return watches
+        }
+        struct AllFound: Error {}
+        func check(_ path: ItemIdentifier) throws {
+            guard let watch = try? inotify.addWatch(pathBytes: root.absolutePath(of: path)) else { return }
+            if let old = wanted.removeValue(forKey: watch) {
+                logger.debug("\(old.lossyString) moved to \(path.lossyString)")
+                state.withLock { changes.adoptMove(from: old, to: path, table: &$0.table) }
+            } else {
+                state.withLock { _ = $0.table.insert(watch, path: path.bytes) }
+            }
+            if wanted.isEmpty { throw AllFound() }
+        }
+        let walker = DirectoryWalker(root: root, options: options.scan.walk)
+        for folder in Self.outermost(changes.crawl) where !wanted.isEmpty {
+            do {
+                try check(folder)
+                try walker.walk(from: folder) { event in
+                    if case .directory(let path, _) = event { try check(path) }
+                }
+            } catch {
+                break
+            }
+        }
+    }
+
+    /// The folders of `folders` that are not below another one of them.
+    static func outermost(_ folders: Set<ItemIdentifier>) -> [ItemIdentifier] {
+        folders.filter { folder in
+            !folders.contains { $0 != folder && PendingChanges.isPath(folder, inSubtreeAt: $0) }
+        }.sorted()
+    }
+
     /// Walks new folders (watching them first) and refreshes changed files.
     private func crawlAndRefresh(_ changes: PendingChanges) throws -> ScanSummary {
-        var crawl = changes.crawl
-        var files: [ItemIdentifier] = []
-        for path in changes.refresh.sorted() where !crawl.contains(where: { PendingChanges.isPath(path, inSubtreeAt: $0) }) {
+        // What a path is now decides how it is handled, not what the events said it was:
+        // a folder may have become a file (or vanished) since.
+        func isDirectory(_ path: ItemIdentifier) -> Bool {
             let status = try? DirectoryWalker.Level.withCString(path.bytes) { name throws(FileSystemError) in
                 try FileStatus.of(name, in: root.descriptor, path: path)
             }
-            if status?.kind == .directory { crawl.insert(path) } else { files.append(path) }
+            return status?.kind == .directory
+        }
+        var crawl: Set<ItemIdentifier> = []
+        var files: Set<ItemIdentifier> = []
+        for path in changes.crawl {
+            if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
+        }
+        for path in changes.refresh where !crawl.contains(where: { PendingChanges.isPath(path, inSubtreeAt: $0) }) {
+            if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
         }
         var summary = ScanSummary()
         // Only the outermost folders: a walk covers what is below it.
-        let folders = crawl.filter { folder in
-            !crawl.contains { $0 != folder && PendingChanges.isPath(folder, inSubtreeAt: $0) }
-        }
-        for folder in folders.sorted() {
+        for folder in Self.outermost(crawl) {
             // A file that stood where this folder now stands is gone.
             try index.deleteItems(withIdentifiers: [folder], domain: options.scan.domain)
             watchDirectory(folder)
             summary.add(try scanner.reconcile(subtree: folder, onDirectory: watchDirectory))
         }
-        if !files.isEmpty { summary.add(try scanner.refresh(files)) }
+        let outsideCrawls = files.filter { file in !crawl.contains { PendingChanges.isPath(file, inSubtreeAt: $0) } }
+        if !outsideCrawls.isEmpty { summary.add(try scanner.refresh(outsideCrawls.sorted())) }
         return summary
     }
 

@@ -10,7 +10,7 @@ import Searchlight
 /// one refresh; a file created then deleted costs one `statx`) and folders to ``crawl`` (new
 /// or moved-in folders, walked after their watches are added). A move whose other half never
 /// came is a move out of the root (a delete) or into it (a create).
-struct PendingChanges {
+struct PendingChanges: CustomStringConvertible {
     /// Index changes in event order; a `nil` is a move out that turned out to be a rename.
     private(set) var changes: [IndexBatch.Change?] = []
     /// Paths whose files to stat and re-inspect if changed, or delete if gone.
@@ -72,7 +72,7 @@ struct PendingChanges {
             unpairedMoves[event.cookie] = (path, isDirectory, changes.count)
             changes.append(.deleteTree(domain: domain, identifier: path))
         } else if mask.contains(.movedTo) {
-            if let from = unpairedMoves.removeValue(forKey: event.cookie) {
+            if let from = unpairedMoves.removeValue(forKey: event.cookie), !isInsideMovedAwayFolder(from.path) {
                 changes[from.change] = nil
                 changes.append(.move(domain: domain, from: from.path, to: path))
                 rekeyPending(from: from.path, to: path)
@@ -83,6 +83,9 @@ struct PendingChanges {
                     refresh.insert(path)
                 }
             } else if isDirectory {
+                // Moved in from outside, or from inside a folder whose own move is not
+                // resolved yet (where its items are in the index is not known): its source
+                // keeps its delete, and it is walked as new.
                 crawl.insert(path)
             } else {
                 refresh.insert(path)
@@ -100,6 +103,32 @@ struct PendingChanges {
         } else if !mask.isDisjoint(with: [.create, .closeWrite, .attrib, .modify]) && !isDirectory {
             refresh.insert(path)
         }
+    }
+
+    /// Whether `path` lies in a folder that moved away and whose destination is not known yet.
+    private func isInsideMovedAwayFolder(_ path: ItemIdentifier) -> Bool {
+        unpairedMoves.values.contains { $0.isDirectory && Self.isPath(path, inSubtreeAt: $0.path) }
+    }
+
+    /// Folders moved away whose destination is not known (yet).
+    var unpairedFolders: Set<ItemIdentifier> {
+        Set(unpairedMoves.values.filter(\.isDirectory).map(\.path))
+    }
+
+    /// A folder moved away turned out to be at `to`: moved into a folder too new to be
+    /// watched, so inotify could not report where it went, but its watch (the same inode)
+    /// was found there. Its pending delete becomes a move: its items are re-keyed, not
+    /// re-extracted.
+    mutating func adoptMove(from: ItemIdentifier, to: ItemIdentifier, table: inout WatchTable) {
+        guard let (cookie, move) = unpairedMoves.first(where: { $0.value.path == from && $0.value.isDirectory }) else {
+            return
+        }
+        unpairedMoves[cookie] = nil
+        changes[move.change] = .move(domain: domain, from: from, to: to)
+        // No re-keying of pending work: this is learnt at the end of the window, and work
+        // pending under `from` may be for new files made there after the move. The
+        // destination is crawled anyway.
+        _ = table.moveSubtree(from: from.bytes, to: to.bytes)
     }
 
     /// Ends the window: moves whose other half never came went out of the root. Their folders'
@@ -128,6 +157,20 @@ struct PendingChanges {
         }
         refresh = rekey(refresh)
         crawl = rekey(crawl)
+    }
+
+    var description: String {
+        let structure = changes.compactMap { change -> String? in
+            switch change {
+            case .move(_, let from, let to): "move \(from) → \(to)"
+            case .deleteTree(_, let identifier): "delete tree \(identifier)"
+            case .delete(_, let identifier): "delete \(identifier)"
+            case .upsert(let item): "upsert \(item.uniqueIdentifier)"
+            case nil: nil
+            }
+        }
+        return "changes \(structure), refresh \(refresh.map(\.lossyString).sorted()), "
+            + "crawl \(crawl.map(\.lossyString).sorted())\(overflowed ? ", overflow" : "")"
     }
 
     /// Whether `path` is `ancestor` or below it.

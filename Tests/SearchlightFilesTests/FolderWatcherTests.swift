@@ -1,0 +1,192 @@
+import Foundation
+import Glibc
+import Searchlight
+import Testing
+@testable import SearchlightFiles
+
+@Suite("Folder watcher", .serialized)
+struct FolderWatcherTests {
+    @Test func indexesWhatExistsThenFollowsCreatesWritesAndDeletes() async throws {
+        let fixture = try WatchFixture(prepare: { $0.write("before.txt") })
+        try await fixture.start()
+        #expect(try fixture.indexed() == ["before.txt"])
+        fixture.tree.write("new.txt", "one\n")
+        await fixture.settles(to: ["before.txt", "new.txt"])
+        fixture.tree.write("new.txt", "one two three\n")
+        #expect(await eventually { (try? fixture.indexedSizes())?["new.txt"] == 14 })
+        fixture.tree.remove("before.txt")
+        await fixture.settles(to: ["new.txt"])
+        try await fixture.stop()
+    }
+
+    @Test func newFoldersAreWatchedBeforeTheyAreListed() async throws {
+        let fixture = try WatchFixture()
+        try await fixture.start()
+        // Created faster than events can be handled: found by listing after the watch exists.
+        shell("sh", "-c", "mkdir -p '\(fixture.tree.path)/a/b/c' && touch '\(fixture.tree.path)/a/b/c/f.txt'")
+        fixture.outside.write("src/one.txt")
+        fixture.outside.write("src/deep/er/two.txt")
+        shell("cp", "-a", fixture.outside.url("src"), fixture.tree.url("copy"))
+        await fixture.settles(to: ["a/b/c/f.txt", "copy/one.txt", "copy/deep/er/two.txt"])
+        // The new folders are watched: a later file in the deepest one is seen.
+        fixture.tree.write("copy/deep/er/three.txt")
+        await fixture.settles(to: ["a/b/c/f.txt", "copy/one.txt", "copy/deep/er/two.txt", "copy/deep/er/three.txt"])
+        try await fixture.stop()
+    }
+
+    @Test func folderRenamesReKeyDescendantsWithoutReExtracting() async throws {
+        let fixture = try WatchFixture(prepare: { tree in
+            for index in 0..<30 { tree.write("projects/alpha/doc \(index).txt") }
+            tree.write("projects/alpha/sub/deep.txt")
+        })
+        try await fixture.start()
+        let inspected = fixture.counter.total
+        #expect(inspected == 31)
+        fixture.tree.mkdirs("archive")
+        fixture.tree.rename("projects/alpha", "archive/alpha-2024")
+        var expected = Set((0..<30).map { "archive/alpha-2024/doc \($0).txt" })
+        expected.insert("archive/alpha-2024/sub/deep.txt")
+        await fixture.settles(to: expected)
+        #expect(fixture.counter.total == inspected, "descendants of a moved folder must not be re-extracted")
+        // Folder words follow: the new folder name finds the files.
+        #expect(try fixture.index.search(words: ["alpha", "2024", "deep"]).count == 1)
+        // The moved folder is still watched under its new name.
+        fixture.tree.write("archive/alpha-2024/sub/later.txt")
+        expected.insert("archive/alpha-2024/sub/later.txt")
+        await fixture.settles(to: expected)
+        // A file rename re-inspects that one file (its name, title and keywords change).
+        fixture.tree.rename("archive/alpha-2024/doc 0.txt", "archive/alpha-2024/renamed.txt")
+        expected.remove("archive/alpha-2024/doc 0.txt")
+        expected.insert("archive/alpha-2024/renamed.txt")
+        await fixture.settles(to: expected)
+        try await fixture.stop()
+    }
+
+    @Test func movesOutOfAndIntoTheRootAreDeletesAndCrawls() async throws {
+        let fixture = try WatchFixture(prepare: { tree in
+            tree.write("keep.txt")
+            tree.write("leaving/a.txt")
+            tree.write("leaving/b/c.txt")
+        })
+        try await fixture.start()
+        shell("mv", fixture.tree.url("leaving"), fixture.outside.url("left"))
+        await fixture.settles(to: ["keep.txt"])
+        // Files changed in the moved-out folder are not ours any more.
+        fixture.outside.write("left/b/new.txt")
+        shell("mv", fixture.outside.url("left"), fixture.tree.url("back"))
+        await fixture.settles(to: ["keep.txt", "back/a.txt", "back/b/c.txt", "back/b/new.txt"])
+        shell("mv", fixture.tree.url("keep.txt"), fixture.outside.url("keep.txt"))
+        await fixture.settles(to: ["back/a.txt", "back/b/c.txt", "back/b/new.txt"])
+        try await fixture.stop()
+    }
+
+    @Test func recursiveDeletesAndTypeSwaps() async throws {
+        let fixture = try WatchFixture(prepare: { tree in
+            for index in 0..<20 { tree.write("tree/x\(index % 4)/f\(index).txt") }
+            tree.write("thing")
+        })
+        try await fixture.start()
+        shell("rm", "-rf", fixture.tree.url("tree"))
+        await fixture.settles(to: ["thing"])
+        fixture.tree.remove("thing")
+        fixture.tree.write("thing/inside.txt")
+        await fixture.settles(to: ["thing/inside.txt"])
+        shell("rm", "-rf", fixture.tree.url("thing"))
+        fixture.tree.write("thing", "a file again\n")
+        await fixture.settles(to: ["thing"])
+        try await fixture.stop()
+    }
+
+    @Test func atomicReplaceSavesLeaveOneItemWithTheNewContent() async throws {
+        let fixture = try WatchFixture(prepare: { $0.write("report.txt", "old\n") })
+        try await fixture.start()
+        // Write a temporary file, rename it over the target.
+        fixture.tree.write("report.txt.tmp-123", "new contents\n")
+        fixture.tree.rename("report.txt.tmp-123", "report.txt")
+        #expect(await eventually { (try? fixture.indexedSizes()) == ["report.txt": 13] })
+        // vim's backup dance: rename to file~, write a new file, delete the backup.
+        fixture.tree.rename("report.txt", "report.txt~")
+        fixture.tree.write("report.txt", "edited in vim\n")
+        fixture.tree.remove("report.txt~")
+        #expect(await eventually { (try? fixture.indexedSizes()) == ["report.txt": 14] })
+        try await fixture.stop()
+    }
+
+    @Test func burstsAreCoalescedAndShortLivedFilesLeaveNothing() async throws {
+        // A long settle time puts each burst in one window, whatever the machine's speed.
+        let fixture = try WatchFixture({ options in
+            options.settleInterval = .milliseconds(400)
+            options.maximumDelay = .seconds(30)
+        })
+        try await fixture.start()
+        for round in 0..<200 { fixture.tree.write("busy.log", String(repeating: "x", count: round + 1)) }
+        fixture.tree.write("flash.txt")
+        fixture.tree.remove("flash.txt")
+        fixture.tree.write("gone/soon/inner.txt")
+        shell("rm", "-rf", fixture.tree.url("gone"))
+        await fixture.settles(to: ["busy.log"])
+        #expect(fixture.counter.count("busy.log") == 1)
+        #expect(fixture.counter.count("flash.txt") == 0)
+        #expect(fixture.counter.count("gone/soon/inner.txt") == 0)
+        #expect(try fixture.indexedSizes() == ["busy.log": 200])
+        try await fixture.stop()
+    }
+
+    @Test func anOverflowReconcilesTheRoot() async throws {
+        let fixture = try WatchFixture(prepare: { $0.write("real.txt") })
+        try await fixture.start()
+        // Events the kernel dropped: an item for a file that is not there.
+        try fixture.index.indexItems([SearchableItem(uniqueIdentifier: "phantom.txt", domainIdentifier: fixture.domain,
+                                                     attributeSet: AttributeSet())])
+        fixture.watcher.inbox.append([InotifyEvent(watch: .none, mask: .queueOverflow)])
+        await fixture.settles(to: ["real.txt"])
+        #expect(fixture.watcher.overflowCount == 1)
+        #expect(fixture.log.all.contains { $0.contains("overflowed") })
+        #expect(await eventually { (try? fixture.index.domainState(fixture.domain))??.watch?.overflows == 1 })
+        try await fixture.stop()
+    }
+
+    @Test func reachingTheWatchLimitDegradesAndRescansPeriodically() async throws {
+        let fixture = try WatchFixture({ options in
+            options.maximumWatches = 3
+            options.rescanInterval = .milliseconds(300)
+        }, prepare: { tree in
+            for index in 0..<6 { tree.write("folder\(index)/file.txt") }
+        })
+        try await fixture.start()
+        #expect(fixture.watcher.watchCount == 3)
+        #expect(!fixture.watcher.degradedSubtrees.isEmpty)
+        #expect(fixture.log.all.filter { $0.contains("max_user_watches") }.count == 1)
+        let health = try #require(try fixture.index.domainState(fixture.domain)?.watch)
+        #expect(health.watchesUsed == 3 && health.watchLimit == 3 && !health.degradedSubtrees.isEmpty)
+        // A change in an unwatched folder is found by the periodic rescan.
+        fixture.tree.write("folder5/late.txt")
+        var expected = Set((0..<6).map { "folder\($0)/file.txt" })
+        expected.insert("folder5/late.txt")
+        await fixture.settles(to: expected)
+        try await fixture.stop()
+    }
+
+    @Test func theRootDisappearingStopsTheWatchAndLeavesTheIndexAlone() async throws {
+        let fixture = try WatchFixture(prepare: { $0.write("a.txt"); $0.write("sub/b.txt") })
+        try await fixture.start()
+        shell("mv", fixture.tree.path, fixture.outside.url("moved-root"))
+        let outcome = await fixture.outcome()
+        guard case .failure(let error) = outcome else {
+            Issue.record("the watch went on after its root moved away")
+            return
+        }
+        #expect(error is WatchError)
+        #expect(try fixture.indexed() == ["a.txt", "sub/b.txt"])
+    }
+
+    @Test func theIndexLivingUnderTheRootIsNeverIndexed() async throws {
+        let fixture = try WatchFixture(indexInsideRoot: true, prepare: { $0.write("doc.txt") })
+        try await fixture.start()
+        fixture.tree.write("second.txt")
+        await fixture.settles(to: ["doc.txt", "second.txt"])
+        #expect(fixture.counter.count("index.sqlite") == 0)
+        #expect(fixture.counter.count("index.sqlite-wal") == 0)
+        try await fixture.stop()
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Glibc
+import Logging
+import Searchlight
+import Synchronization
+import Testing
+@testable import SearchlightFiles
+
+/// Counts inspections per path: proves what was (not) re-extracted.
+final class InspectionCounter: Sendable {
+    private let counts = Mutex<[ItemIdentifier: Int]>([:])
+    func record(_ path: ItemIdentifier) { counts.withLock { $0[path, default: 0] += 1 } }
+    func count(_ path: String) -> Int { counts.withLock { $0[ItemIdentifier(path)] ?? 0 } }
+    var total: Int { counts.withLock { $0.values.reduce(0, +) } }
+}
+
+/// Keeps log messages for checks.
+final class LogRecorder: Sendable {
+    let messages = Mutex<[String]>([])
+    var all: [String] { messages.withLock { $0 } }
+
+    struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var logLevel: Logger.Level = .debug
+        var metadata: Logger.Metadata = [:]
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) { recorder.messages.withLock { $0.append("\(event.level): \(event.message)") } }
+    }
+
+    var logger: Logger { Logger(label: "test") { _ in Handler(recorder: self) } }
+}
+
+/// A live watcher on a real temporary tree, with a real index.
+final class WatchFixture {
+    let tree = TemporaryTree("watch")
+    let outside = TemporaryTree("outside")
+    let indexFolder = TemporaryTree("watch-index")
+    let index: SearchableIndex
+    let counter = InspectionCounter()
+    let log = LogRecorder()
+    let watcher: FolderWatcher
+    private var task: Task<Void, any Error>?
+    let domain = "watched"
+
+    init(indexInsideRoot: Bool = false, _ configure: (inout FolderWatcher.Options) -> Void = { _ in },
+         prepare: (TemporaryTree) -> Void = { _ in }) throws {
+        prepare(tree)
+        index = try SearchableIndex(path: (indexInsideRoot ? tree.path : indexFolder.path) + "/index.sqlite")
+        let root = try RootFolder(path: tree.path)
+        var options = FolderWatcher.Options(scan: FolderScanner.Options(domain: domain))
+        options.scan.walk.excluded = IndexFiles.relativePaths(of: index.path, below: root)
+        options.settleInterval = .milliseconds(50)
+        configure(&options)
+        let counter = self.counter
+        watcher = try FolderWatcher(index: index, root: root, options: options, logger: log.logger,
+                                    enricher: { item, _ in counter.record(item.uniqueIdentifier) })
+    }
+
+    /// Starts the watcher and waits until it is ready.
+    func start() async throws {
+        let watcher = self.watcher
+        task = Task { try await watcher.run() }
+        // Readiness shows in the health it records, as `status` shows it.
+        let started = await eventually { (try? self.index.domainState(self.domain))??.watch?.running == true }
+        #expect(started, "the watcher did not become ready")
+    }
+
+    func stop() async throws {
+        task?.cancel()
+        _ = try await task?.value
+    }
+
+    /// The outcome of the watcher's run, once it ended by itself.
+    func outcome(timeout: TimeInterval = 20) async -> Result<Void, any Error>? {
+        guard let task else { return nil }
+        return await task.result
+    }
+
+    deinit { task?.cancel() }
+
+    /// Identifiers in the index, as strings.
+    func indexed() throws -> [String] {
+        var all: [String] = []
+        try index.forEachItem(domain: domain) { all.append($0.item.uniqueIdentifier.lossyString); return true }
+        return all
+    }
+
+    /// Regular, visible files on disk with their sizes: what the index must hold.
+    func onDisk() throws -> [String: Int64] {
+        var files: [String: Int64] = [:]
+        let root = try RootFolder(path: tree.path)
+        try DirectoryWalker(root: root, options: .init(excluded: IndexFiles.relativePaths(of: index.path, below: root)))
+            .walk { event in
+                if case .file(let path, let status) = event { files[path.lossyString] = Int64(status.size) }
+            }
+        return files
+    }
+
+    /// Identifiers and sizes in the index.
+    func indexedSizes() throws -> [String: Int64] {
+        var items: [String: Int64] = [:]
+        try index.forEachItem(domain: domain) { items[$0.item.uniqueIdentifier.lossyString] = $0.item.attributeSet.size; return true }
+        return items
+    }
+
+    /// Waits until the index holds exactly `expected` (by identifier).
+    @discardableResult
+    func settles(to expected: Set<String>, timeout: TimeInterval = 20) async -> Bool {
+        let settled = await eventually(timeout: timeout) { (try? Set(self.indexed())) == expected }
+        if !settled { Issue.record("index \((try? self.indexed()) ?? []) never became \(expected.sorted())") }
+        return settled
+    }
+
+    /// Waits until the index agrees with a fresh walk of the disk, names and sizes.
+    @discardableResult
+    func settlesToDisk(timeout: TimeInterval = 20) async -> Bool {
+        await eventually(timeout: timeout) { (try? self.onDisk()) == (try? self.indexedSizes()) }
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes, suspending (not blocking) between
+/// polls so that the watcher's tasks run; never a bare sleep.
+func eventually(timeout: TimeInterval = 20, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+/// Runs a command (cp, mv) for file operations that are easier said in shell.
+func shell(_ arguments: String...) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    try? process.run()
+    process.waitUntilExit()
+    precondition(process.terminationStatus == 0, "\(arguments) failed")
+}
