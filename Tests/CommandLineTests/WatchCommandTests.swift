@@ -1,0 +1,85 @@
+import Foundation
+import Glibc
+import Testing
+
+@Suite("searchlight watch", .serialized)
+struct WatchCommandTests {
+    let tree = TemporaryTree("watch-cli")
+    let work = TemporaryTree("watch-cli-index")
+    var index: String { work.path + "/index.sqlite" }
+
+    /// Starts `searchlight watch` with its stderr in a file, and waits for its "watching" line.
+    func startWatch(environment: [String: String] = [:]) throws -> (Process, String) {
+        let log = work.path + "/watch-\(UUID().uuidString).log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Searchlight.binary)
+        process.arguments = ["watch", tree.path, "--no-thumbnails"]
+        var env = ProcessInfo.processInfo.environment
+        env["SEARCHLIGHT_INDEX"] = index
+        env.merge(environment) { $1 }
+        process.environment = env
+        process.standardError = handle
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let ready = waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching") }
+        #expect(ready, "no 'watching' line: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        return (process, log)
+    }
+
+    func listed() -> Set<String> { Set((try? Searchlight.run(["list"], index: index).lines) ?? []) }
+
+    @Test func followsChangesAndStopsCleanlyOnSIGTERM() throws {
+        tree.write("first.txt")
+        let socket = NotifySocket(path: work.path + "/notify.sock")
+        let (watch, log) = try startWatch(environment: ["NOTIFY_SOCKET": socket.path])
+        let ready = socket.receive(containing: "READY=1")
+        #expect(ready != nil)
+        #expect(ready?.joined().contains("STATUS=") == true)
+        #expect(listed() == ["first.txt"])
+        tree.write("reports/Quarterly Report.txt")
+        #expect(waitUntil { listed() == ["first.txt", "reports/Quarterly Report.txt"] })
+        #expect(try Searchlight.run(["search", "quarterly"], index: index).lines == ["reports/Quarterly Report.txt"])
+        let status = try Searchlight.run(["status"], index: index).output
+        #expect(status.contains("watch:       running"))
+        #expect(status.contains("degraded:    none"))
+        kill(watch.processIdentifier, SIGTERM)
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 0)
+        #expect(socket.receive(containing: "STOPPING=1") != nil)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(!text.contains("Backtrac"))
+        #expect(try Searchlight.run(["status"], index: index).output.contains("not running"))
+    }
+
+    @Test func theRootDisappearingExitsWith1AndLeavesTheIndex() throws {
+        tree.write("kept.txt")
+        let (watch, log) = try startWatch()
+        let outside = TemporaryTree("moved")
+        #expect(rename(tree.path, outside.path + "/root") == 0)
+        #expect(waitUntil { !watch.isRunning })
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 1)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("moved away"))
+        #expect(listed() == ["kept.txt"])
+        _ = rename(outside.path + "/root", tree.path)
+    }
+
+    @Test func aKilledWatchRestartsAndConverges() throws {
+        tree.write("a.txt")
+        var (watch, _) = try startWatch()
+        tree.write("b/c.txt")
+        #expect(waitUntil { listed() == ["a.txt", "b/c.txt"] })
+        kill(watch.processIdentifier, SIGKILL)
+        watch.waitUntilExit()
+        // Changes while nobody watches are found by the restart's reconcile.
+        tree.remove("a.txt")
+        tree.write("d.txt")
+        (watch, _) = try startWatch()
+        #expect(listed() == ["b/c.txt", "d.txt"])
+        kill(watch.processIdentifier, SIGINT)
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 0)
+    }
+}
