@@ -34,22 +34,31 @@ struct InotifyTests {
         #expect(!events.contains { $0.mask.contains(.modify) })
     }
 
-    @Test("names come back byte for byte", arguments: [
-        [0x66, 0xFF, 0xFE, 0x2E, 0x74, 0x78, 0x74] as [UInt8],   // not UTF-8
-        Array("line\nbreak.txt".utf8),
-        Array("Résumé — 2024 📄.pdf".utf8),
-        Array(repeating: UInt8(ascii: "n"), count: 250) + Array(".text".utf8),   // 255 bytes, NAME_MAX
-        Array("a".utf8),
-        Array("sixteen-bytes-xx".utf8),   // exactly fills a 16-byte padded slot: len is 32
-    ])
-    func namesAreByteExact(name: [UInt8]) throws {
+    /// A file name as raw bytes, shown by what is special about it in the test report.
+    struct Name: CustomTestStringConvertible, Sendable {
+        var bytes: [UInt8]
+        var testDescription: String
+
+        static let all = [
+            Name(bytes: [0x66, 0xFF, 0xFE, 0x2E, 0x74, 0x78, 0x74], testDescription: "not UTF-8"),
+            Name(bytes: Array("line\nbreak.txt".utf8), testDescription: "a newline"),
+            Name(bytes: Array("Résumé — 2024 📄.pdf".utf8), testDescription: "multi-byte UTF-8"),
+            Name(bytes: Array(repeating: UInt8(ascii: "n"), count: 250) + Array(".text".utf8),
+                 testDescription: "255 bytes (NAME_MAX)"),
+            Name(bytes: Array("a".utf8), testDescription: "one byte"),
+            Name(bytes: Array("sixteen-bytes-xx".utf8), testDescription: "16 bytes: len is 32"),
+        ]
+    }
+
+    @Test("names come back byte for byte", arguments: Name.all)
+    func namesAreByteExact(name: Name) throws {
         defer { directory.remove() }
         let watch = try inotify.addWatch(directory.filePath)
-        try writeFile(directory(name))
+        try writeFile(directory(name.bytes))
 
-        let events = try waitUntil(inotify) { $0.contains(.closeWrite, name) }
-        #expect(events.contains(.create, name, on: watch))
-        #expect(events.allSatisfy { $0.name == name })
+        let events = try waitUntil(inotify) { $0.contains(.closeWrite, name.bytes) }
+        #expect(events.contains(.create, name.bytes, on: watch))
+        #expect(events.allSatisfy { $0.name == name.bytes })
     }
 
     @Test func makingADirectoryReportsCreateIsDirectory() throws {

@@ -40,7 +40,8 @@ import SystemPackage
 ///
 /// The instance owns its descriptor and closes it when it is deinitialized. It has no
 /// mutable state of its own, so it can be shared between tasks: adding and removing watches
-/// from one while another iterates ``events(maximumBatchSize:)`` is fine.
+/// from one while another iterates ``events(maximumBatchSize:)`` is fine. Events should
+/// have one reader, though: two readers would each get part of them.
 ///
 /// ```swift
 /// let inotify = try Inotify()

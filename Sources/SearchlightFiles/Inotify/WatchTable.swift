@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The directories an inotify instance watches: watch descriptor to path and back.
 ///
 /// Paths are relative to the root and kept as raw bytes (a Linux name need not be UTF-8);
@@ -135,8 +141,8 @@ public struct WatchTable: Sendable {
     /// `new`, as when a directory is renamed or moved within the root: a watch at `old`
     /// moves to `new`, one at `old/x/y` to `new/x/y`. Watch descriptors do not change.
     ///
-    /// Visits every entry once to find the subtree (a few milliseconds for 100 000
-    /// directories), then updates only the moved ones. Moving the root (the empty path)
+    /// Visits every entry once to find the subtree (well under a millisecond per move with
+    /// 100 000 directories in a release build), then updates only the moved ones. Moving the root (the empty path)
     /// does nothing.
     ///
     /// - Returns: The watches recorded at the new paths before the move and now forgotten
@@ -170,8 +176,14 @@ public struct WatchTable: Sendable {
     /// (the empty path).
     public static func isPath(_ path: [UInt8], inSubtreeAt ancestor: [UInt8]) -> Bool {
         if ancestor.isEmpty { return true }
-        guard path.count >= ancestor.count, path.starts(with: ancestor) else { return false }
-        return path.count == ancestor.count || path[ancestor.count] == UInt8(ascii: "/")
+        guard path.count >= ancestor.count else { return false }
+        if path.count > ancestor.count, path[ancestor.count] != UInt8(ascii: "/") { return false }
+        // Compare as memory: this runs once per watch on every directory move.
+        return path.withUnsafeBytes { pathBytes in
+            ancestor.withUnsafeBytes { ancestorBytes in
+                memcmp(pathBytes.baseAddress!, ancestorBytes.baseAddress!, ancestorBytes.count) == 0
+            }
+        }
     }
 
     /// The path of the entry `name` inside the directory at `directory`, both relative to
