@@ -33,6 +33,8 @@ let package = Package(
         ),
         // A small C layer over libvips' variadic calls, which Swift cannot call.
         .target(name: "CVips", dependencies: ["CLibVips"]),
+        // The wire format between the indexer and its extraction workers, shared by both.
+        .target(name: "ExtractionProtocol"),
         .target(
             name: "Searchlight",
             dependencies: [
@@ -45,6 +47,7 @@ let package = Package(
             dependencies: [
                 "Searchlight",
                 "CMagic",
+                "ExtractionProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -60,14 +63,24 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .executableTarget(name: "searchlight-extractor", dependencies: ["CVips"]),
+        .executableTarget(name: "searchlight-extractor", dependencies: ["CVips", "ExtractionProtocol"]),
+        // Thumbnails per second through ExtractorPool; run by Benchmarks/thumbnails.sh.
+        .executableTarget(
+            name: "thumbnail-bench",
+            dependencies: ["SearchlightFiles", "searchlight-extractor"],
+            path: "Benchmarks/ThumbnailBench"
+        ),
         .executableTarget(
             name: "NotesIndex",
             dependencies: ["Searchlight"],
             path: "Examples/NotesIndex"
         ),
         .testTarget(name: "SearchlightTests", dependencies: ["Searchlight"]),
-        .testTarget(name: "SearchlightFilesTests", dependencies: ["SearchlightFiles"]),
+        .testTarget(
+            name: "SearchlightFilesTests",
+            // The extractor is a dependency so that it is built next to the tests.
+            dependencies: ["SearchlightFiles", "searchlight-extractor"]
+        ),
         .testTarget(name: "CommandLineTests", dependencies: ["Searchlight"]),
     ],
     swiftLanguageModes: [.v6]
