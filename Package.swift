@@ -79,7 +79,15 @@ let package = Package(
         .testTarget(
             name: "SearchlightFilesTests",
             // The extractor is a dependency so that it is built next to the tests.
-            dependencies: ["SearchlightFiles", "searchlight-extractor"]
+            dependencies: [
+                "Searchlight",
+                "SearchlightFiles",
+                "ExtractionProtocol",
+                "searchlight-extractor",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "CommandLineTests", dependencies: ["Searchlight"]),
     ],

@@ -80,3 +80,28 @@ func setAddressSpaceLimit(_ bytes: UInt64) throws(WorkerSystemError) {
 func printError(_ text: String) {
     try? writeAll(2, Array(text.utf8))
 }
+
+/// Sets `RLIMIT_CORE` to 0. The corresponding C function is `setrlimit(2)`.
+func disableCoreDumps() {
+    var limit = rlimit(rlim_cur: 0, rlim_max: 0)
+    _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &limit)
+}
+
+/// Exits when the indexer that started us dies, even while a decoder is stuck.
+///
+/// End of input covers a live worker; this covers one that hangs inside a decoder
+/// after its parent was killed (`kill -9`). `PR_SET_PDEATHSIG` is not used because
+/// it fires when the parent *thread* that spawned us exits, and the pool spawns
+/// workers from its callers' threads.
+func exitWhenOrphaned() {
+    let parent = UnsafeMutableRawPointer(bitPattern: Int(getppid()))
+    var thread = pthread_t()
+    _ = pthread_create(&thread, nil, { argument in
+        let parent = pid_t(Int(bitPattern: argument))
+        while true {
+            sleep(1)
+            if getppid() != parent { _exit(70) }
+        }
+    }, parent)
+    pthread_detach(thread)
+}

@@ -29,6 +29,10 @@ if let limit = options.memoryLimit {
     }
 }
 
+// No core files from hostile inputs, and a crash ends the process at once.
+disableCoreDumps()
+exitWhenOrphaned()
+
 guard cvips_initialize(CommandLine.unsafeArgv[0]) == 0 else {
     printError("searchlight-extractor: cannot start libvips: \(takeVipsError())\n")
     exit(1)
