@@ -130,6 +130,21 @@ struct ExtractorPoolTests {
         Self.expectThumbnail(pool.thumbnail(ofFileAt: Self.fixture("photo.jpg")), original: (400, 300))
     }
 
+    @Test("A FIFO, a folder and a symbolic link are refused without blocking")
+    func specialFiles() throws {
+        let pool = try Self.makePool(workers: 1, deadline: .seconds(5))
+        defer { pool.shutdown() }
+        let folder = try TemporaryFolder()
+        let fifo = folder.url.appending(path: "fifo.jpg").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let link = folder.url.appending(path: "link.jpg").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Self.fixture("photo.jpg").string)
+        Self.expectFailure(pool.thumbnail(ofFileAt: FilePath(fifo)), .unreadable, containing: "not a regular file")
+        Self.expectFailure(pool.thumbnail(ofFileAt: FilePath(folder.url.path)), .unreadable)
+        Self.expectFailure(pool.thumbnail(ofFileAt: FilePath(link)), .unreadable)
+        Self.expectThumbnail(pool.thumbnail(ofFileAt: Self.fixture("photo.jpg")), original: (400, 300))
+    }
+
     @Test("A decompression bomb is refused before decoding")
     func decompressionBomb() throws {
         let pool = try Self.makePool()
