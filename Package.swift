@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "CFileSystem"),
         // A small C layer over libvips' variadic calls, which Swift cannot call.
         .target(name: "CVips", dependencies: ["CLibVips"]),
+        // The wire format between the indexer and its extraction workers, shared by both.
+        .target(name: "ExtractionProtocol"),
         .target(
             name: "Searchlight",
             dependencies: [
@@ -48,6 +50,7 @@ let package = Package(
                 "Searchlight",
                 "CMagic",
                 "CFileSystem",
+                "ExtractionProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -63,15 +66,33 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .executableTarget(name: "searchlight-extractor", dependencies: ["CVips"]),
+        .executableTarget(name: "searchlight-extractor", dependencies: ["CVips", "ExtractionProtocol"]),
+        // Thumbnails per second through ExtractorPool; run by Benchmarks/thumbnails.sh.
+        .executableTarget(
+            name: "thumbnail-bench",
+            dependencies: ["SearchlightFiles", "searchlight-extractor"],
+            path: "Benchmarks/ThumbnailBench"
+        ),
         .executableTarget(
             name: "NotesIndex",
             dependencies: ["Searchlight"],
             path: "Examples/NotesIndex"
         ),
         .testTarget(name: "SearchlightTests", dependencies: ["Searchlight"]),
-        .testTarget(name: "SearchlightFilesTests", dependencies: ["SearchlightFiles"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["searchlight"]),
+        .testTarget(
+            name: "SearchlightFilesTests",
+            // The extractor is a dependency so that it is built next to the tests.
+            dependencies: [
+                "Searchlight",
+                "SearchlightFiles",
+                "ExtractionProtocol",
+                "searchlight-extractor",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "searchlight-extractor"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,180 @@
-#include <vips/vips.h>
 #include "CVips.h"
-int cvips_probe(void) { return VIPS_INIT("x"); }
+
+#include <stdlib.h>
+#include <string.h>
+#include <vips/vips.h>
+
+// Loader base classes we trust with files from disk. Blocking or unblocking a
+// class applies to its subclasses (File, Buffer, Source). Debian's 8.14 marks
+// the poppler PDF, rsvg SVG and libjxl loaders as untrusted, so
+// `vips_block_untrusted_set(TRUE)` blocks them; we allow them again by name.
+// Everything else untrusted (ImageMagick, OpenSlide, FITS, Matlab, raw, CSV,
+// PPM, Radiance, Analyze, OpenEXR, JPEG 2000, vips' own format) stays blocked.
+static const char *const allowed_loaders[] = {
+    "VipsForeignLoadJpeg",
+    "VipsForeignLoadPng",
+    "VipsForeignLoadNsgif",
+    "VipsForeignLoadWebp",
+    "VipsForeignLoadTiff",
+    "VipsForeignLoadHeif",
+    "VipsForeignLoadSvg",
+    "VipsForeignLoadPdf",
+    "VipsForeignLoadJxl",
+};
+
+static char *take_error(void) {
+    const char *buffer = vips_error_buffer();
+    char *copy = g_strdup(buffer != NULL && buffer[0] != '\0' ? buffer : "unknown libvips error");
+    vips_error_clear();
+    // libvips ends each message with a newline; one line reads better.
+    size_t length = strlen(copy);
+    while (length > 0 && (copy[length - 1] == '\n' || copy[length - 1] == ' ')) {
+        copy[--length] = '\0';
+    }
+    for (size_t i = 0; i < length; i++) {
+        if (copy[i] == '\n') copy[i] = ' ';
+    }
+    return copy;
+}
+
+char *cvips_copy_error(void) {
+    char *message = take_error();
+    char *copy = strdup(message);
+    g_free(message);
+    return copy;
+}
+
+const char *cvips_version(void) {
+    return vips_version_string();
+}
+
+int cvips_initialize(const char *program_name) {
+    if (VIPS_INIT(program_name != NULL ? program_name : "searchlight-extractor") != 0) {
+        return -1;
+    }
+    // One-shot thumbnails never hit the operation cache; it only holds memory.
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
+    // Parallelism comes from our own worker processes.
+    vips_concurrency_set(1);
+    vips_block_untrusted_set(TRUE);
+    for (size_t i = 0; i < sizeof(allowed_loaders) / sizeof(allowed_loaders[0]); i++) {
+        vips_operation_block_set(allowed_loaders[i], FALSE);
+    }
+    return 0;
+}
+
+static gboolean is_vector_loader(const char *loader) {
+    return vips_isprefix("VipsForeignLoadPdf", loader) || vips_isprefix("VipsForeignLoadSvg", loader);
+}
+
+static gboolean is_blocked(const char *loader) {
+    GType type = g_type_from_name(loader);
+    if (type == 0) return FALSE;
+    VipsOperationClass *class = VIPS_OPERATION_CLASS(g_type_class_ref(type));
+    gboolean blocked = (class->flags & VIPS_OPERATION_BLOCKED) != 0;
+    g_type_class_unref(class);
+    return blocked;
+}
+
+static void fail(cvips_thumbnail_result *result, cvips_status status, char *message) {
+    result->status = status;
+    g_free(result->error);
+    result->error = message;
+}
+
+void cvips_thumbnail_descriptor(int descriptor, int max_edge, int64_t max_pixels,
+                                int quality, cvips_thumbnail_result *result) {
+    memset(result, 0, sizeof(*result));
+
+    // libvips opens the file again through /proc/self/fd: that name has no
+    // "[options]" suffix to misparse, whatever the real name (not UTF-8, ending
+    // in "]"). The file loaders are used rather than the VipsSource ones because
+    // in 8.14 the PNG source loader only warns on truncated data despite "fail_on".
+    char *name = g_strdup_printf("/proc/self/fd/%d", descriptor);
+    VipsImage *header = NULL;
+    VipsImage *thumbnail = NULL;
+    VipsImage *pixels = NULL;
+    void *buffer = NULL;
+    size_t length = 0;
+
+    // Returns the loader that would be used, blocked or not.
+    const char *loader = vips_foreign_find_load(name);
+    if (loader == NULL) {
+        // libvips' text would name /proc/self/fd/N, which tells the reader nothing.
+        vips_error_clear();
+        fail(result, CVIPS_NOT_AN_IMAGE, g_strdup("not in a known image format"));
+        goto done;
+    }
+    result->loader = g_strdup(loader);
+    if (is_blocked(loader)) {
+        fail(result, CVIPS_NOT_AN_IMAGE,
+             g_strdup_printf("%s: format not allowed (untrusted loader)", loader));
+        goto done;
+    }
+
+    if (!is_vector_loader(loader)) {
+        // Only the header is read here: no pixel is decoded before the check.
+        header = vips_image_new_from_file(name, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+        if (header == NULL) {
+            fail(result, CVIPS_DECODE_FAILED, take_error());
+            goto done;
+        }
+        int width = vips_image_get_width(header);
+        int height = vips_image_get_height(header);
+        result->original_width = width;
+        result->original_height = height;
+        if (max_pixels > 0 && (int64_t)width * (int64_t)height > max_pixels) {
+            fail(result, CVIPS_TOO_LARGE,
+                 g_strdup_printf("image of %dx%d pixels exceeds the limit of %" G_GINT64_FORMAT " pixels",
+                                 width, height, (gint64)max_pixels));
+            goto done;
+        }
+        g_object_unref(header);
+        header = NULL;
+    }
+
+    if (vips_thumbnail(name, &thumbnail, max_edge,
+                       "height", max_edge,
+                       "size", VIPS_SIZE_DOWN,
+                       // A truncated file fails instead of giving a half-grey picture;
+                       // lesser decoder warnings (common in real photos) are tolerated.
+                       "fail_on", VIPS_FAIL_ON_TRUNCATED,
+                       NULL) != 0) {
+        fail(result, CVIPS_DECODE_FAILED, take_error());
+        goto done;
+    }
+    // Decode into memory first: pixel errors surface here, whereas the WebP
+    // buffer writer in 8.14 can succeed on a pipeline that failed (a blank picture).
+    pixels = vips_image_copy_memory(thumbnail);
+    if (pixels == NULL) {
+        fail(result, CVIPS_DECODE_FAILED, take_error());
+        goto done;
+    }
+    if (vips_image_write_to_buffer(pixels, ".webp", &buffer, &length,
+                                   "Q", quality,
+                                   "strip", TRUE,
+                                   NULL) != 0) {
+        fail(result, CVIPS_ENCODE_FAILED, take_error());
+        goto done;
+    }
+    result->status = CVIPS_OK;
+    result->bytes = buffer;
+    result->length = length;
+    result->width = vips_image_get_width(thumbnail);
+    result->height = vips_image_get_height(thumbnail);
+
+done:
+    if (header != NULL) g_object_unref(header);
+    if (thumbnail != NULL) g_object_unref(thumbnail);
+    if (pixels != NULL) g_object_unref(pixels);
+    g_free(name);
+}
+
+void cvips_thumbnail_result_clear(cvips_thumbnail_result *result) {
+    g_free(result->bytes);
+    g_free(result->loader);
+    g_free(result->error);
+    memset(result, 0, sizeof(*result));
+}

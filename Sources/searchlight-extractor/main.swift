@@ -1,1 +1,42 @@
-import CVips; print(cvips_probe())
+// searchlight-extractor: the worker process that decodes untrusted files for the
+// indexer. It reads ExtractionRequest frames on standard input, answers each with
+// one ExtractionResponse frame on standard output, and exits at end of input.
+// The indexer (ExtractorPool in SearchlightFiles) enforces deadlines and
+// restarts it when it hangs or crashes; this process only bounds its own memory.
+//
+// Usage: searchlight-extractor [--memory-limit BYTES] [--max-pixels N] [--quality Q]
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import CVips
+import ExtractionProtocol
+
+let options: ExtractorOptions
+do {
+    options = try ExtractorOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    printError("searchlight-extractor: \(error)\n")
+    exit(64)
+}
+
+if let limit = options.memoryLimit {
+    do {
+        try setAddressSpaceLimit(limit)
+    } catch {
+        printError("searchlight-extractor: \(error)\n")
+        exit(1)
+    }
+}
+
+// No core files from hostile inputs, and a crash ends the process at once.
+disableCoreDumps()
+exitWhenOrphaned()
+
+guard cvips_initialize(CommandLine.unsafeArgv[0]) == 0 else {
+    printError("searchlight-extractor: cannot start libvips: \(takeVipsError())\n")
+    exit(1)
+}
+
+let worker = ExtractorWorker(options: options, testMode: ExtractorTestMode(environment: getenv("SEARCHLIGHT_EXTRACTOR_TEST_MODE")))
+exit(worker.run(input: 0, output: 1))

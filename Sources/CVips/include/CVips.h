@@ -1,5 +1,82 @@
 #ifndef CVIPS_H
 #define CVIPS_H
+
+// A small, non-variadic C layer over libvips for the extraction worker.
+//
+// Swift cannot call C functions declared with `...` (vips_thumbnail_source,
+// vips_image_write_to_buffer, ...), so this target does those calls and hands
+// back plain structs. Only `searchlight-extractor` links it.
+
 #include <stddef.h>
-int cvips_probe(void);
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Outcome codes of `cvips_thumbnail_descriptor`.
+typedef enum {
+    CVIPS_OK = 0,
+    /// No allowed loader recognises the bytes (not an image, or a blocked format).
+    CVIPS_NOT_AN_IMAGE = 1,
+    /// The header claims more pixels than the limit: a possible decompression bomb.
+    CVIPS_TOO_LARGE = 2,
+    /// A loader recognised the file but decoding failed (corrupt or truncated data).
+    CVIPS_DECODE_FAILED = 3,
+    /// Encoding the thumbnail failed.
+    CVIPS_ENCODE_FAILED = 4,
+} cvips_status;
+
+/// The result of one thumbnail. Release with `cvips_thumbnail_result_clear`.
+typedef struct {
+    cvips_status status;
+    /// Encoded thumbnail (WebP), allocated by GLib; NULL on failure.
+    unsigned char *bytes;
+    size_t length;
+    /// Size of the thumbnail in pixels.
+    int width;
+    int height;
+    /// Size of the original image in pixels, 0 when unknown (vector formats: PDF, SVG).
+    int original_width;
+    int original_height;
+    /// The loader's class name (for example "VipsForeignLoadJpegSource"), or NULL.
+    char *loader;
+    /// libvips' error text on failure (GLib-allocated), else NULL.
+    char *error;
+} cvips_thumbnail_result;
+
+/// Starts libvips once for this process: operation cache off, one thread per
+/// image, untrusted loaders blocked and the mainstream loaders (JPEG, PNG, GIF,
+/// WebP, TIFF, HEIF/AVIF, SVG, PDF, JPEG XL) explicitly allowed again.
+///
+/// Returns 0 on success, -1 on failure (then `cvips_copy_error` tells why).
+int cvips_initialize(const char *program_name);
+
+/// Thumbnails the image readable from `descriptor` (a regular file, positioned
+/// anywhere: it is read from its start) so that its longest edge is at most
+/// `max_edge` pixels (never upscaled), and encodes it as WebP with quality
+/// `quality` and metadata stripped.
+///
+/// Raster images whose header claims more than `max_pixels` pixels are refused
+/// with `CVIPS_TOO_LARGE` before any pixel is decoded. Vector formats (PDF, SVG)
+/// are rendered at the thumbnail's scale, so the limit does not apply to them.
+///
+/// The descriptor is not closed. Always call `cvips_thumbnail_result_clear`.
+void cvips_thumbnail_descriptor(int descriptor, int max_edge, int64_t max_pixels,
+                                int quality, cvips_thumbnail_result *result);
+
+/// Frees what `result` owns and zeroes it.
+void cvips_thumbnail_result_clear(cvips_thumbnail_result *result);
+
+/// A malloc-allocated copy of libvips' error buffer (free with `free`), and
+/// clears the buffer.
+char *cvips_copy_error(void);
+
+/// libvips' version as "major.minor.micro" (static storage).
+const char *cvips_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif

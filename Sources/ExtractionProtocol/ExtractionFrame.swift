@@ -1,0 +1,99 @@
+// The wire format between the indexer and `searchlight-extractor`.
+//
+// Both sides import this module, so the format is defined once. Every message is
+// a frame: a 4-byte little-endian payload length, then the payload. A payload
+// starts with the protocol version and the message kind; the rest depends on
+// the message (see ``ExtractionRequest`` and ``ExtractionResponse``). Integers
+// are little-endian; byte strings are a 4-byte length followed by the bytes.
+
+/// Framing constants and helpers shared by both ends of the extractor channel.
+public enum ExtractionFrame {
+    /// The version byte that starts every payload.
+    public static let version: UInt8 = 1
+    /// Bytes of the length prefix.
+    public static let headerSize = 4
+    /// The largest payload either side accepts; larger lengths mean a broken peer.
+    public static let maximumPayloadSize = 64 << 20
+
+    /// Returns the payload length announced by a 4-byte frame header.
+    public static func payloadLength<Bytes: Collection<UInt8>>(header: Bytes) throws(ExtractionProtocolError) -> Int {
+        guard header.count == headerSize else { throw ExtractionProtocolError("short frame header") }
+        var length = 0
+        for (shift, byte) in header.enumerated() { length |= Int(byte) << (8 * shift) }
+        guard length <= maximumPayloadSize else {
+            throw ExtractionProtocolError("frame of \(length) bytes exceeds \(maximumPayloadSize)")
+        }
+        return length
+    }
+
+    /// Wraps a payload into a frame (length prefix + payload).
+    static func frame(_ payload: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(headerSize + payload.count)
+        var writer = WireWriter()
+        writer.append(UInt32(payload.count))
+        bytes.append(contentsOf: writer.bytes)
+        bytes.append(contentsOf: payload)
+        return bytes
+    }
+}
+
+/// A malformed or unexpected message on the extractor channel.
+public struct ExtractionProtocolError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { "extractor protocol error: \(message)" }
+}
+
+/// Appends little-endian integers and length-prefixed byte strings.
+struct WireWriter {
+    var bytes: [UInt8] = []
+
+    mutating func append(_ value: UInt8) { bytes.append(value) }
+
+    mutating func append<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func appendBytes<Bytes: Collection<UInt8>>(_ value: Bytes) {
+        append(UInt32(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    mutating func appendString(_ value: String) { appendBytes(Array(value.utf8)) }
+}
+
+/// Reads what ``WireWriter`` wrote, checking bounds.
+struct WireReader {
+    let bytes: [UInt8]
+    var offset: Int
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        self.offset = 0
+    }
+
+    mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) throws(ExtractionProtocolError) -> T {
+        let size = MemoryLayout<T>.size
+        guard bytes.count - offset >= size else { throw ExtractionProtocolError("truncated payload") }
+        var value: T = 0
+        for index in 0..<size { value |= T(truncatingIfNeeded: bytes[offset + index]) << (8 * index) }
+        offset += size
+        return value
+    }
+
+    mutating func readBytes() throws(ExtractionProtocolError) -> [UInt8] {
+        let count = Int(try read(UInt32.self))
+        guard bytes.count - offset >= count else { throw ExtractionProtocolError("truncated byte string") }
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
+    }
+
+    mutating func readString() throws(ExtractionProtocolError) -> String {
+        String(decoding: try readBytes(), as: UTF8.self)
+    }
+
+    func expectEnd() throws(ExtractionProtocolError) {
+        guard offset == bytes.count else { throw ExtractionProtocolError("\(bytes.count - offset) trailing bytes") }
+    }
+}

@@ -1,0 +1,46 @@
+/// One job for a worker: extract `kind` from the file at `path`.
+///
+/// Payload layout after the version byte:
+/// `kind u8, jobID u64, limit u32, path bytes(u32 length + bytes)`.
+public struct ExtractionRequest: Sendable, Hashable {
+    /// Chosen by the supervisor; echoed in the response.
+    public var jobID: UInt64
+    /// The raw value of an ``ExtractionKind``, kept raw so an unknown kind can still be answered.
+    public var kindRawValue: UInt8
+    /// The file's path as raw bytes (file names need not be UTF-8), without a NUL.
+    public var path: [UInt8]
+    /// A kind-specific bound: the longest edge for thumbnails.
+    public var limit: UInt32
+
+    public var kind: ExtractionKind? { ExtractionKind(rawValue: kindRawValue) }
+
+    public init(jobID: UInt64, kind: ExtractionKind, path: [UInt8], limit: UInt32) {
+        self.jobID = jobID
+        self.kindRawValue = kind.rawValue
+        self.path = path
+        self.limit = limit
+    }
+
+    /// The complete frame (length prefix included).
+    public func encodedFrame() -> [UInt8] {
+        var writer = WireWriter()
+        writer.append(ExtractionFrame.version)
+        writer.append(kindRawValue)
+        writer.append(jobID)
+        writer.append(limit)
+        writer.appendBytes(path)
+        return ExtractionFrame.frame(writer.bytes)
+    }
+
+    /// Decodes a payload (the frame without its length prefix).
+    public init(payload: [UInt8]) throws(ExtractionProtocolError) {
+        var reader = WireReader(payload)
+        let version = try reader.read(UInt8.self)
+        guard version == ExtractionFrame.version else { throw ExtractionProtocolError("unknown version \(version)") }
+        kindRawValue = try reader.read()
+        jobID = try reader.read()
+        limit = try reader.read()
+        path = try reader.readBytes()
+        try reader.expectEnd()
+    }
+}

@@ -1,0 +1,92 @@
+/// Why a worker could not extract what was asked.
+public enum ExtractionFailureCode: UInt8, Sendable, Hashable {
+    /// No allowed decoder recognises the file.
+    case notAnImage = 1
+    /// The image claims more pixels than the worker's limit (a decompression bomb).
+    case tooLarge = 2
+    /// A decoder recognised the file but could not decode it (corrupt, truncated).
+    case decodeFailed = 3
+    /// The file could not be opened or is not a regular file.
+    case unreadable = 4
+    /// The worker does not know the requested kind.
+    case unsupported = 5
+    /// Anything else inside the worker (encoding failed, out of memory).
+    case internalError = 6
+}
+
+/// A worker's answer to one ``ExtractionRequest``.
+///
+/// Payload layout after the version byte:
+/// `kind u8, jobID u64, status u8 (0 ok, else an ExtractionFailureCode),
+/// originalWidth u32, originalHeight u32 (0 when unknown)`, then when ok
+/// `format string, width u32, height u32, bytes`, else `message string`.
+public struct ExtractionResponse: Sendable, Hashable {
+    public enum Outcome: Sendable, Hashable {
+        /// An encoded picture.
+        case thumbnail(format: String, width: Int, height: Int, bytes: [UInt8])
+        case failure(ExtractionFailureCode, message: String)
+    }
+
+    public var jobID: UInt64
+    public var kindRawValue: UInt8
+    /// The source image's size in pixels, when the decoder knows it.
+    public var originalWidth: Int
+    public var originalHeight: Int
+    public var outcome: Outcome
+
+    public init(jobID: UInt64, kindRawValue: UInt8, originalWidth: Int = 0, originalHeight: Int = 0, outcome: Outcome) {
+        self.jobID = jobID
+        self.kindRawValue = kindRawValue
+        self.originalWidth = originalWidth
+        self.originalHeight = originalHeight
+        self.outcome = outcome
+    }
+
+    /// The complete frame (length prefix included).
+    public func encodedFrame() -> [UInt8] {
+        var writer = WireWriter()
+        writer.append(ExtractionFrame.version)
+        writer.append(kindRawValue)
+        writer.append(jobID)
+        switch outcome {
+        case .thumbnail: writer.append(UInt8(0))
+        case .failure(let code, _): writer.append(code.rawValue)
+        }
+        writer.append(UInt32(clamping: originalWidth))
+        writer.append(UInt32(clamping: originalHeight))
+        switch outcome {
+        case .thumbnail(let format, let width, let height, let bytes):
+            writer.appendString(format)
+            writer.append(UInt32(clamping: width))
+            writer.append(UInt32(clamping: height))
+            writer.appendBytes(bytes)
+        case .failure(_, let message):
+            writer.appendString(message)
+        }
+        return ExtractionFrame.frame(writer.bytes)
+    }
+
+    /// Decodes a payload (the frame without its length prefix).
+    public init(payload: [UInt8]) throws(ExtractionProtocolError) {
+        var reader = WireReader(payload)
+        let version = try reader.read(UInt8.self)
+        guard version == ExtractionFrame.version else { throw ExtractionProtocolError("unknown version \(version)") }
+        kindRawValue = try reader.read()
+        jobID = try reader.read()
+        let status = try reader.read(UInt8.self)
+        originalWidth = Int(try reader.read(UInt32.self))
+        originalHeight = Int(try reader.read(UInt32.self))
+        if status == 0 {
+            let format = try reader.readString()
+            let width = Int(try reader.read(UInt32.self))
+            let height = Int(try reader.read(UInt32.self))
+            outcome = .thumbnail(format: format, width: width, height: height, bytes: try reader.readBytes())
+        } else {
+            guard let code = ExtractionFailureCode(rawValue: status) else {
+                throw ExtractionProtocolError("unknown status \(status)")
+            }
+            outcome = .failure(code, message: try reader.readString())
+        }
+        try reader.expectEnd()
+    }
+}

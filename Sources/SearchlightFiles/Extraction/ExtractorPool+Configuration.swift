@@ -1,0 +1,102 @@
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ExtractorPool {
+    /// How many workers to run and how they are bounded.
+    public struct Configuration: Sendable {
+        /// Worker processes, hence files decoded at once. Default 2.
+        public var workerCount: Int
+        /// How long one file may take before its worker is killed. Default 10 s.
+        public var deadline: Duration
+        /// Each worker's address-space limit (`RLIMIT_AS`), in bytes; nil for none. Default 2 GiB.
+        ///
+        /// It is virtual memory, not resident memory: libvips, GLib and the C library
+        /// reserve address space they never touch, so this is a ceiling against runaway
+        /// decoders, not a budget.
+        public var memoryLimit: Int?
+        /// Raster images with more pixels than this are refused before decoding. Default 256 M.
+        public var maxPixels: Int
+        /// Longest edge of thumbnails in pixels. Default 256.
+        public var thumbnailSize: Int
+        /// WebP quality of thumbnails. Default 75.
+        public var thumbnailQuality: Int
+        /// The `searchlight-extractor` executable; nil to locate it (see ``resolvedExtractorPath()``).
+        public var extractorPath: FilePath?
+        /// How long a worker may take to exit after its input is closed, before it is killed.
+        public var shutdownGracePeriod: Duration
+        /// Variables added to the workers' environment (tests use `SEARCHLIGHT_EXTRACTOR_TEST_MODE`).
+        public var environment: [String: String]
+        /// Keep the workers' standard error (libvips warnings) instead of discarding it.
+        public var inheritsStandardError: Bool
+
+        public init(
+            workerCount: Int = 2,
+            deadline: Duration = .seconds(10),
+            memoryLimit: Int? = 2 << 30,
+            maxPixels: Int = 256_000_000,
+            thumbnailSize: Int = 256,
+            thumbnailQuality: Int = 75,
+            extractorPath: FilePath? = nil,
+            shutdownGracePeriod: Duration = .seconds(2),
+            environment: [String: String] = [:],
+            inheritsStandardError: Bool = false
+        ) {
+            self.workerCount = max(1, workerCount)
+            self.deadline = deadline
+            self.memoryLimit = memoryLimit
+            self.maxPixels = maxPixels
+            self.thumbnailSize = thumbnailSize
+            self.thumbnailQuality = thumbnailQuality
+            self.extractorPath = extractorPath
+            self.shutdownGracePeriod = shutdownGracePeriod
+            self.environment = environment
+            self.inheritsStandardError = inheritsStandardError
+        }
+
+        /// The extractor to run: ``extractorPath`` if set, else `$SEARCHLIGHT_EXTRACTOR`,
+        /// else `searchlight-extractor` in the folder of the running executable
+        /// (`/proc/self/exe`).
+        public func resolvedExtractorPath() -> FilePath {
+            if let extractorPath { return extractorPath }
+            if let variable = getenv("SEARCHLIGHT_EXTRACTOR"), variable.pointee != 0 {
+                return FilePath(platformString: variable)
+            }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            guard length > 0 else { return FilePath("searchlight-extractor") }
+            buffer[length] = 0
+            var folder = FilePath(platformString: buffer)
+            folder.removeLastComponent()
+            return folder.appending("searchlight-extractor")
+        }
+
+        /// The worker's command line after the executable.
+        var workerArguments: [String] {
+            var arguments = [
+                "--max-pixels", String(max(0, maxPixels)),
+                "--quality", String(min(max(thumbnailQuality, 0), 100)),
+            ]
+            if let memoryLimit, memoryLimit > 0 {
+                arguments += ["--memory-limit", String(memoryLimit)]
+            }
+            return arguments
+        }
+    }
+}
+
+extension Duration {
+    /// "10 s", "1.5 s", "250 ms": for failure messages.
+    var shortDescription: String {
+        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        return "\(Double(milliseconds) / 1000) s"
+    }
+
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,199 @@
+import Dispatch
+import ExtractionProtocol
+import Logging
+import Searchlight
+import Synchronization
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Supervised `searchlight-extractor` worker processes that decode untrusted files.
+///
+/// Decoders (libvips and, later, text extractors) never run in the indexer: each job
+/// goes to a worker process over a socket. A worker that overruns the deadline is
+/// killed (`SIGKILL`) and one that crashes is reaped; either is replaced for the next
+/// job, and the file gets a failure with its reason. Each worker also caps its own
+/// address space. Calls block the calling thread (at most about the deadline, plus
+/// the wait for a free worker), so call from your own threads, not from the Swift
+/// concurrency pool. Any number of threads may call at once; ``Configuration/workerCount``
+/// jobs run at a time and the others wait for a worker.
+///
+/// ```swift
+/// let pool = try ExtractorPool(configuration: .init(workerCount: 2), logger: logger)
+/// defer { pool.shutdown() }
+/// switch pool.thumbnail(ofFileAt: "/home/me/Pictures/cat.jpg") {
+/// case .success(let extracted): store(extracted.thumbnail)
+/// case .failure(let failure): record(failure.message) // "timed out after 10 s"
+/// }
+/// ```
+public final class ExtractorPool: Sendable {
+    public let configuration: Configuration
+    /// The worker executable in use.
+    public let extractorPath: FilePath
+    private let logger: Logger
+    /// Counts idle workers: a caller takes one before touching `state`.
+    private let idleWorkers: DispatchSemaphore
+    private let state: Mutex<State>
+
+    private struct State: ~Copyable {
+        var idle: [ExtractorProcess]
+        var isShutDown = false
+    }
+
+    /// Starts the workers.
+    ///
+    /// - Parameters:
+    ///   - configuration: worker count, deadline, limits, where the extractor is.
+    ///   - logger: receives worker restarts (`notice`) and shutdown problems.
+    /// - Throws: ``ExtractorSystemError`` when the extractor cannot be started
+    ///   (for example `posix_spawn /usr/bin/searchlight-extractor: No such file or directory`).
+    public init(configuration: Configuration = Configuration(), logger: Logger) throws(ExtractorSystemError) {
+        self.configuration = configuration
+        self.extractorPath = configuration.resolvedExtractorPath()
+        self.logger = logger
+        var environment = Self.inheritedEnvironment(excluding: Set(configuration.environment.keys))
+        environment += configuration.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        var workers: [ExtractorProcess] = []
+        for _ in 0..<configuration.workerCount {
+            let worker = ExtractorProcess(
+                executable: extractorPath,
+                arguments: configuration.workerArguments,
+                environment: environment,
+                inheritsStandardError: configuration.inheritsStandardError
+            )
+            do {
+                try worker.start()
+            } catch {
+                for started in workers { started.stop(grace: .zero) }
+                throw error
+            }
+            workers.append(worker)
+        }
+        self.idleWorkers = DispatchSemaphore(value: workers.count)
+        self.state = Mutex(State(idle: workers))
+    }
+
+    deinit {
+        // Normally `shutdown()` did this already; never leave processes behind.
+        state.withLock { state in
+            for worker in state.idle { worker.terminate() }
+            state.idle.removeAll()
+        }
+    }
+
+    /// Makes a thumbnail of the file at `path`, blocking until it is done or has failed.
+    ///
+    /// - Parameter path: an absolute path; its bytes are passed through unchanged.
+    /// - Returns: the WebP thumbnail (longest edge at most ``Configuration/thumbnailSize``,
+    ///   never upscaled) with the original pixel size when known, or the reason for failure.
+    public func thumbnail(ofFileAt path: FilePath) -> Result<ExtractedThumbnail, ExtractionFailure> {
+        let bytes = path.withPlatformString { pointer in
+            Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+        }
+        return thumbnail(ofFileAtPathBytes: bytes)
+    }
+
+    /// Makes a thumbnail of the file whose path is `path`, as raw bytes (no NUL).
+    public func thumbnail(ofFileAtPathBytes path: [UInt8]) -> Result<ExtractedThumbnail, ExtractionFailure> {
+        let limit = UInt32(clamping: configuration.thumbnailSize)
+        return extract(.thumbnail, path: path, limit: limit).flatMap { response in
+            switch response.outcome {
+            case .thumbnail(let format, let width, let height, let bytes):
+                return .success(ExtractedThumbnail(
+                    thumbnail: Thumbnail(format: format, width: width, height: height, bytes: bytes),
+                    pixelWidth: response.originalWidth > 0 ? response.originalWidth : nil,
+                    pixelHeight: response.originalHeight > 0 ? response.originalHeight : nil
+                ))
+            case .failure(let code, let message):
+                return .failure(Self.failure(code, message))
+            }
+        }
+    }
+
+    /// Runs one job on an idle worker, starting a new worker first if the last one died.
+    func extract(_ kind: ExtractionKind, path: [UInt8], limit: UInt32) -> Result<ExtractionResponse, ExtractionFailure> {
+        guard !path.contains(0) else {
+            return .failure(ExtractionFailure(.unreadable, "unreadable: path contains a NUL byte"))
+        }
+        idleWorkers.wait()
+        let worker: ExtractorProcess? = state.withLock { state in
+            state.isShutDown ? nil : state.idle.removeLast()
+        }
+        guard let worker else {
+            idleWorkers.signal()
+            return .failure(ExtractionFailure(.unavailable, "extractor pool is shut down"))
+        }
+        defer {
+            state.withLock { $0.idle.append(worker) }
+            idleWorkers.signal()
+        }
+        if !worker.isRunning {
+            do {
+                try worker.start()
+            } catch {
+                logger.error("cannot restart extractor", metadata: ["error": "\(error)"])
+                return .failure(ExtractionFailure(.unavailable, "extractor unavailable: \(error)"))
+            }
+        }
+        let result = worker.run(kind: kind, path: path, limit: limit, deadline: configuration.deadline)
+        if case .failure(let failure) = result {
+            logger.notice("extractor worker replaced", metadata: [
+                "path": "\(String(decoding: path, as: UTF8.self))",
+                "reason": "\(failure.message)",
+            ])
+        }
+        return result
+    }
+
+    /// Stops the workers: closes their input so they exit, and kills those still running
+    /// after ``Configuration/shutdownGracePeriod``. Waits for jobs in progress (each ends by
+    /// its deadline). Later calls fail with ``ExtractionFailure/Reason-swift.enum/unavailable``.
+    /// Calling it again does nothing.
+    public func shutdown() {
+        let alreadyShutDown = state.withLock { state in
+            defer { state.isShutDown = true }
+            return state.isShutDown
+        }
+        guard !alreadyShutDown else { return }
+        // Take every worker back, waiting for the busy ones to finish their job.
+        var workers: [ExtractorProcess] = []
+        for _ in 0..<configuration.workerCount {
+            idleWorkers.wait()
+            if let worker = state.withLock({ $0.idle.popLast() }) { workers.append(worker) }
+        }
+        for worker in workers {
+            let status = worker.stop(grace: configuration.shutdownGracePeriod)
+            if status != .exited(0) && status != .unknown {
+                logger.warning("extractor did not exit cleanly", metadata: ["status": "\(status)"])
+            }
+        }
+        // Let callers that are waiting see the shut-down state and return.
+        for _ in 0..<configuration.workerCount { idleWorkers.signal() }
+    }
+
+    private static func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionFailure {
+        switch code {
+        case .notAnImage: ExtractionFailure(.notAnImage, "not an image: \(message)")
+        case .tooLarge: ExtractionFailure(.tooLarge, "too large: \(message)")
+        case .decodeFailed: ExtractionFailure(.decodeFailed, "cannot decode: \(message)")
+        case .unreadable: ExtractionFailure(.unreadable, "unreadable: \(message)")
+        case .unsupported: ExtractionFailure(.unsupported, "unsupported: \(message)")
+        case .internalError: ExtractionFailure(.internalError, "extractor error: \(message)")
+        }
+    }
+
+    /// This process's environment as `NAME=value` strings, minus `excluded` names.
+    private static func inheritedEnvironment(excluding excluded: Set<String>) -> [String] {
+        var result: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+            if !excluded.contains(name) { result.append(text) }
+            cursor += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The command-line options of the worker.
+struct ExtractorOptions {
+    /// The address-space limit (`RLIMIT_AS`) in bytes, or nil to keep the inherited one.
+    var memoryLimit: UInt64?
+    /// Raster images with more pixels than this are refused before decoding.
+    var maxPixels: Int64 = 256_000_000
+    /// WebP quality of thumbnails.
+    var quality: Int32 = 75
+
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(arguments: [String]) throws(UsageError) {
+        var remaining = arguments[...]
+        func value(for name: String) throws(UsageError) -> UInt64 {
+            guard let text = remaining.popFirst(), let number = UInt64(text) else {
+                throw UsageError(description: "\(name) needs a non-negative integer")
+            }
+            return number
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--memory-limit":
+                let limit = try value(for: argument)
+                memoryLimit = limit == 0 ? nil : limit
+            case "--max-pixels":
+                maxPixels = Int64(clamping: try value(for: argument))
+            case "--quality":
+                quality = Int32(clamping: min(try value(for: argument), 100))
+            default:
+                throw UsageError(description: "unknown argument '\(argument)'")
+            }
+        }
+    }
+}
+
+/// Test-only behaviour, from `SEARCHLIGHT_EXTRACTOR_TEST_MODE`:
+/// `hang-on:<substring>` sleeps forever and `crash-on:<substring>` aborts when a
+/// requested path contains the substring. Several entries are separated by `;`.
+/// Tests use it to prove that the supervisor survives such workers.
+struct ExtractorTestMode {
+    var hangOn: [[UInt8]] = []
+    var crashOn: [[UInt8]] = []
+
+    init(environment value: UnsafeMutablePointer<CChar>?) {
+        guard let value else { return }
+        for entry in String(cString: value).split(separator: ";") {
+            if entry.hasPrefix("hang-on:") {
+                hangOn.append(Array(entry.dropFirst("hang-on:".count).utf8))
+            } else if entry.hasPrefix("crash-on:") {
+                crashOn.append(Array(entry.dropFirst("crash-on:".count).utf8))
+            }
+        }
+    }
+
+    /// Hangs or crashes if `path` asks for it; returns otherwise.
+    func apply(to path: [UInt8]) {
+        if crashOn.contains(where: { path.contains(subsequence: $0) }) {
+            abort()
+        }
+        if hangOn.contains(where: { path.contains(subsequence: $0) }) {
+            while true { pause() }
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    func contains(subsequence needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return false }
+        guard needle.count <= count else { return false }
+        for start in 0...(count - needle.count) where self[start..<start + needle.count].elementsEqual(needle) {
+            return true
+        }
+        return false
+    }
+}
