@@ -19,8 +19,7 @@ struct ScanCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The domain of the folder's items (default: its canonical path).", valueName: "name"))
     var domain: String?
 
-    @Flag(help: "Do not make thumbnails.")
-    var noThumbnails = false
+    @OptionGroup var thumbnails: ThumbnailOptions
 
     @Flag(help: "Print the summary as JSON.")
     var json = false
@@ -34,7 +33,10 @@ struct ScanCommand: ParsableCommand {
         let domain = self.domain ?? rootFolder.path
         var options = FolderScanner.Options(domain: domain)
         options.walk.excluded = IndexFiles.relativePaths(of: index.path, below: rootFolder)
-        let scanner = FolderScanner(index: index, root: rootFolder, options: options, logger: logger)
+        let thumbnailer = try thumbnails.makeThumbnailer(workers: options.inspectorCount, logger: logger)
+        defer { thumbnailer?.shutdown() }
+        let scanner = FolderScanner(index: index, root: rootFolder, options: options, logger: logger,
+                                    enricher: thumbnailer?.enricher)
         let previous = try CommandFailure.wrap { try index.domainState(domain) }
         try CommandFailure.wrap {
             try index.setState(DomainState(root: rootFolder.path, lastScan: previous?.lastScan,

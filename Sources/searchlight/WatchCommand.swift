@@ -23,8 +23,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The domain of the folder's items (default: its canonical path).", valueName: "name"))
     var domain: String?
 
-    @Flag(help: "Do not make thumbnails.")
-    var noThumbnails = false
+    @OptionGroup var thumbnails: ThumbnailOptions
 
     @Option(help: ArgumentHelp("Seconds between rescans of folders that could not be watched.", valueName: "seconds"))
     var rescanInterval: Int = 300
@@ -48,9 +47,12 @@ struct WatchCommand: AsyncParsableCommand {
         options.scan.walk.excluded = IndexFiles.relativePaths(of: index.path, below: rootFolder)
         options.rescanInterval = .seconds(rescanInterval)
         options.maximumWatches = maxWatches
+        let thumbnailer = try thumbnails.makeThumbnailer(workers: options.scan.inspectorCount, logger: logger)
+        defer { thumbnailer?.shutdown() }
         let watcher: FolderWatcher
         do {
             watcher = try FolderWatcher(index: index, root: rootFolder, options: options, logger: logger,
+                                        enricher: thumbnailer?.enricher,
                                         notifier: SystemdNotifier(environment: ProcessInfo.processInfo.environment))
         } catch {
             throw CommandFailure.fail("cannot start watching: \(error)")

@@ -1,0 +1,53 @@
+import Logging
+import Searchlight
+
+/// Gives images, PDFs and SVGs a thumbnail during a scan, through supervised extraction
+/// workers: a file that hangs or crashes its decoder costs a worker, never the indexer.
+///
+/// Its ``enrich(_:in:)`` is a ``FolderScanner/Enricher``: it runs on the scanner's inspector
+/// threads and blocks on the pool, off the Swift cooperative pool.
+public final class Thumbnailer: Sendable {
+    /// The content types (libmagic's) whose files get a thumbnail: those of the loaders
+    /// libvips is allowed to use.
+    public static let contentTypes: Set<String> = [
+        "image/jpeg", "image/png", "image/gif", "image/webp", "image/tiff", "image/heic", "image/heif",
+        "image/avif", "image/jxl", "image/svg+xml", "application/pdf",
+    ]
+
+    let pool: ExtractorPool
+
+    /// Starts the extraction workers.
+    /// - Throws: ``ExtractorSystemError`` when the worker executable cannot be started.
+    public init(configuration: ExtractorPool.Configuration, logger: Logger) throws {
+        pool = try ExtractorPool(configuration: configuration, logger: logger)
+    }
+
+    /// Whether files of `contentType` get a thumbnail.
+    public static func makesThumbnail(for contentType: String?) -> Bool {
+        contentType.map(contentTypes.contains) ?? false
+    }
+
+    /// Adds a thumbnail (and pixel size) to `item`, or records why there is none.
+    public func enrich(_ item: inout SearchableItem, in root: RootFolder) {
+        guard Self.makesThumbnail(for: item.attributeSet.contentType) else { return }
+        switch pool.thumbnail(ofFileAtPathBytes: root.absolutePath(of: item.uniqueIdentifier)) {
+        case .success(let extracted):
+            item.attributeSet.thumbnail = extracted.thumbnail
+            item.attributeSet.pixelWidth = extracted.pixelWidth
+            item.attributeSet.pixelHeight = extracted.pixelHeight
+        case .failure(let failure) where failure.isTransient:
+            // Says nothing about the file: left without a thumbnail, not marked as failed.
+            break
+        case .failure(let failure):
+            item.failure = "thumbnail: \(failure.message)"
+        }
+    }
+
+    /// The enricher to give a ``FolderScanner`` or a ``FolderWatcher``.
+    public var enricher: FolderScanner.Enricher {
+        { [self] item, root in enrich(&item, in: root) }
+    }
+
+    /// Stops the workers.
+    public func shutdown() { pool.shutdown() }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Thumbnails through the built binary: real images made by libvips' own tools, real workers.
+@Suite("searchlight thumbnails", .serialized)
+struct ThumbnailCommandTests {
+    let tree = TemporaryTree("thumbs-cli")
+    let work = TemporaryTree("thumbs-cli-index")
+    var index: String { work.path + "/index.sqlite" }
+
+    /// Makes an image with the `vips` command (libvips-tools).
+    func makeImage(_ name: String, width: Int = 640, height: Int = 480) {
+        if let slash = name.lastIndex(of: "/") { tree.mkdirs(String(name[..<slash])) }
+        let temporary = work.path + "/noise.v"
+        shell("vips", "gaussnoise", temporary, "\(width)", "\(height)", "--mean", "128", "--sigma", "40")
+        shell("vips", "cast", temporary, tree.url(name), "uchar")
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+        if environment.isEmpty { return try Searchlight.run(arguments, index: index) }
+        let assignments = environment.map { "\($0.key)=\($0.value)" }
+        return try Searchlight.run(arguments, index: index, prefix: ["/usr/bin/env"] + assignments)
+    }
+
+    func json(_ id: String) throws -> [String: Any] {
+        let result = try run(["show", id, "--json"])
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+    }
+
+    @Test func imagesGetThumbnailsThatFollowTheirFiles() throws {
+        makeImage("photo.png", width: 1000, height: 500)
+        makeImage("holiday/tall.jpg", width: 300, height: 900)
+        tree.write("notes.txt")
+        // A PNG whose data is corrupt (a fixture of the extractor's tests).
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("SearchlightFilesTests/Fixtures")
+        try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent("corrupt.png").path, toPath: tree.url("broken.png"))
+        var result = try run(["scan", tree.path, "--json"])
+        #expect(result.status == 0)
+        let photo = try json("photo.png")
+        let thumbnail = try #require(photo["thumbnail"] as? [String: Any])
+        #expect(thumbnail["format"] as? String == "webp")
+        #expect(thumbnail["width"] as? Int == 256 && thumbnail["height"] as? Int == 128)
+        #expect(photo["pixelWidth"] as? Int == 1000 && photo["pixelHeight"] as? Int == 500)
+        let tall = try #require(try json("holiday/tall.jpg")["thumbnail"] as? [String: Any])
+        #expect(tall["height"] as? Int == 256 && tall["width"] as? Int == 85)
+        #expect(try json("notes.txt")["thumbnail"] is NSNull)
+        // A broken image is recorded as failed, with its reason, and counted.
+        let broken = try json("broken.png")
+        #expect((broken["failure"] as? String)?.hasPrefix("thumbnail:") == true)
+        #expect(try run(["status"]).output.contains("failures:    1"))
+
+        // The stored bytes are a real image of the announced size.
+        let written = work.path + "/photo.webp"
+        #expect(try run(["thumbnail", "photo.png", "-o", written]).status == 0)
+        let header = try Searchlight.run([], index: index, prefix: ["/usr/bin/env", "vipsheader", written])
+        #expect(header.output.contains("256x128"))
+        #expect(try run(["thumbnail", "notes.txt", "-o", written]).status == 1)
+
+        // Unchanged files keep their thumbnails; a changed file gets a new one; a deleted one loses it.
+        result = try run(["scan", tree.path, "--json"])
+        #expect(try run(["status", "--json"]).output.contains("\"thumbnails\":2"))
+        makeImage("photo.png", width: 200, height: 400)
+        #expect(try run(["scan", tree.path]).status == 0)
+        let changed = try #require(try json("photo.png")["thumbnail"] as? [String: Any])
+        #expect(changed["width"] as? Int == 128 && changed["height"] as? Int == 256)
+        tree.remove("holiday/tall.jpg")
+        #expect(try run(["scan", tree.path]).status == 0)
+        #expect(try run(["status", "--json"]).output.contains("\"thumbnails\":1"))
+        #expect(try run(["scan", tree.path, "--no-thumbnails"]).status == 0)
+    }
+
+    @Test func aHangingDecoderIsKilledAtItsDeadlineAndTheScanFinishes() throws {
+        makeImage("fine-1.png")
+        makeImage("stuck.png")
+        makeImage("fine-2.png")
+        let result = try run(["scan", tree.path, "--decoder-deadline", "1"],
+                             environment: ["SEARCHLIGHT_EXTRACTOR_TEST_MODE": "hang-on:stuck"])
+        #expect(result.status == 0)
+        #expect(try json("fine-1.png")["thumbnail"] is [String: Any])
+        #expect(try json("fine-2.png")["thumbnail"] is [String: Any])
+        let stuck = try json("stuck.png")
+        #expect(stuck["thumbnail"] is NSNull)
+        #expect((stuck["failure"] as? String)?.contains("timed out") == true)
+        // Retried only when it changes: a rescan does not try it again.
+        let again = try run(["scan", tree.path, "--json", "--decoder-deadline", "1"],
+                            environment: ["SEARCHLIGHT_EXTRACTOR_TEST_MODE": "hang-on:stuck"])
+        #expect(again.output.contains("\"unchanged\":3"))
+    }
+
+    @Test func aCrashingDecoderIsRestartedAndLaterFilesStillGetThumbnails() throws {
+        makeImage("a-first.png")
+        makeImage("b-crash.png")
+        for index in 0..<4 { makeImage("c-after-\(index).png") }
+        let result = try run(["scan", tree.path], environment: ["SEARCHLIGHT_EXTRACTOR_TEST_MODE": "crash-on:b-crash"])
+        #expect(result.status == 0)
+        #expect((try json("b-crash.png")["failure"] as? String)?.contains("crashed") == true)
+        for index in 0..<4 { #expect(try json("c-after-\(index).png")["thumbnail"] is [String: Any]) }
+        #expect(try json("a-first.png")["thumbnail"] is [String: Any])
+    }
+}
+
+/// Runs a command and requires it to succeed.
+func shell(_ arguments: String...) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    try? process.run()
+    process.waitUntilExit()
+    precondition(process.terminationStatus == 0, "\(arguments) failed")
+}
