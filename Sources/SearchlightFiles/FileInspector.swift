@@ -49,11 +49,27 @@ public final class FileInspector {
         do {
             let type = try mimeType.identify(descriptor: descriptor)
             let text = try description.identify(descriptor: descriptor)
-            return .item(item(relativePath, domain: domain, status: status, type: type, description: text, failure: nil), status)
+            var found = item(relativePath, domain: domain, status: status, type: type, description: text, failure: nil)
+            if let name = found.attributeSet.displayName, DocumentTitle.applies(contentType: type, fileName: name),
+               let title = DocumentTitle.title(in: Self.firstBytes(of: descriptor), contentType: type, fileName: name) {
+                found.attributeSet.title = title
+            }
+            return .item(found, status)
         } catch {
             return .item(item(relativePath, domain: domain, status: status, type: nil, description: nil,
                               failure: "libmagic: \(error)"), status)
         }
+    }
+
+    /// The first ``DocumentTitle/bytesRead`` bytes of an open file. The corresponding C function is `pread(2)`.
+    static func firstBytes(of descriptor: Int32) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: DocumentTitle.bytesRead)
+        var count = 0
+        while true {
+            count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+            if count >= 0 || errno != EINTR { break }
+        }
+        return Array(buffer.prefix(max(0, count)))
     }
 
     private func statusWithoutOpening(_ relativePath: ItemIdentifier, in root: RootFolder) throws -> FileStatus {

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The `watch` rows of the benchmark:
+#   1. a burst of N file creations (default 10 000, in 100 folders) under a running `watch`:
+#      seconds from the first creation until every file is searchable, compared with `scan`
+#      of the same files into a fresh index (target: no slower);
+#   2. CPU used by an idle `watch` of a tree of F folders (default 10 000) during S seconds
+#      (default 30), from /proc/PID/stat (target: about nothing).
+# Usage: Benchmarks/watch.sh [--files N] [--folders F] [--idle-seconds S] [--runs R] [--searchlight BIN] [--markdown FILE]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+files=10000 folders=10000 idle=30 runs=3 binary="" markdown=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --files) files=$2; shift 2 ;;
+    --folders) folders=$2; shift 2 ;;
+    --idle-seconds) idle=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --searchlight) binary=$2; shift 2 ;;
+    --markdown) markdown=$2; shift 2 ;;
+    -h|--help) sed -n 2,9p "$0"; exit 0 ;;
+    *) echo "unknown option $1" >&2; exit 64 ;;
+  esac
+done
+for tool in python3; do command -v $tool >/dev/null || { echo "missing $tool" >&2; exit 1; }; done
+if [ -z "$binary" ]; then
+  swift build -c release --product searchlight >/dev/null
+  swift build -c release --product searchlight-extractor >/dev/null
+  binary=.build/release/searchlight
+fi
+work=Benchmarks/work/watch
+rm -rf "$work" && mkdir -p "$work"
+ticks=$(getconf CLK_TCK)
+
+# Creates $files small files in 100 folders under $1, as fast as Python can.
+make_burst() {
+  python3 - "$1" "$files" <<'PY'
+import os, sys
+root, count = sys.argv[1], int(sys.argv[2])
+for i in range(count):
+    folder = os.path.join(root, f"batch-{i % 100:03d}")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, f"Burst note {i:05d} quarterlyReport.txt"), "w") as f:
+        f.write(f"note {i}\n")
+PY
+}
+
+# Starts a watch of $1 into index $2, waits for its "watching" line, prints its pid.
+start_watch() {
+  "$binary" watch "$1" --index "$2" --no-thumbnails 2> "$2.log" &
+  local pid=$!
+  for _ in $(seq 3000); do grep -q watching "$2.log" 2>/dev/null && break; sleep 0.01; done
+  grep -q watching "$2.log" || { echo "watch did not start: $(cat "$2.log")" >&2; exit 1; }
+  echo $pid
+}
+
+median() { python3 -c "import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))" "$@"; }
+
+burst_times=() scan_times=()
+for run in $(seq "$runs"); do
+  root="$work/burst-$run" index="$work/burst-$run.sqlite"
+  mkdir -p "$root"
+  pid=$(start_watch "$root" "$index")
+  start=$(date +%s.%N)
+  make_burst "$root"
+  until [ "$("$binary" list --count --index "$index" 2>/dev/null || echo 0)" -ge "$files" ]; do sleep 0.02; done
+  end=$(date +%s.%N)
+  kill -TERM "$pid"; wait "$pid" || true
+  burst_times+=("$(python3 -c "print($end - $start)")")
+  # The same files, scanned into a fresh index.
+  start=$(date +%s.%N)
+  "$binary" scan "$root" --index "$work/scan-$run.sqlite" --no-thumbnails >/dev/null
+  end=$(date +%s.%N)
+  scan_times+=("$(python3 -c "print($end - $start)")")
+done
+burst=$(median "${burst_times[@]}")
+scan=$(median "${scan_times[@]}")
+
+# Idle CPU over a tree of $folders folders.
+python3 - "$work/idle" "$folders" <<'PY'
+import os, sys
+root, count = sys.argv[1], int(sys.argv[2])
+for i in range(count):
+    os.makedirs(os.path.join(root, f"d{i // 100:03d}", f"sub{i % 100:02d}"), exist_ok=True)
+PY
+pid=$(start_watch "$work/idle" "$work/idle.sqlite")
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+before=$(cpu "$pid")
+sleep "$idle"
+after=$(cpu "$pid")
+watches=$("$binary" status --json --index "$work/idle.sqlite" | python3 -c "import json,sys; print(json.load(sys.stdin)['domains'][0]['watch']['watchesUsed'])")
+rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
+kill -TERM "$pid"; wait "$pid" || true
+idle_cpu=$(python3 -c "print(($after - $before) / $ticks)")
+
+table=$(cat <<TABLE
+| measure | searchlight | reference | ratio | target |
+|---|---|---|---|---|
+| burst of $files creations under \`watch\`, until all searchable (median of $runs) | $(printf %.2f "$burst") s | \`scan\` of the same files: $(printf %.2f "$scan") s | $(python3 -c "print(f'{$burst / $scan:.2f}')") | ≤ 1 |
+| CPU of an idle \`watch\` over $folders folders ($watches watches, $(( rss / 1024 )) MB resident) during $idle s | $(printf %.3f "$idle_cpu") s | — | — | ≈ 0 |
+TABLE
+)
+echo "$table"
+[ -z "$markdown" ] || echo "$table" > "$markdown"
