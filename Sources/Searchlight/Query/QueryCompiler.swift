@@ -149,23 +149,51 @@ struct QueryCompiler {
             return "(\(column) IS NOT NULL AND \(column) \(op.rawValue == "==" ? "=" : op.rawValue) \(value))"
         }
 
-        var tests: [String] = []
-        if op == .equal, modifiers.isWordMatch, let wordsColumn = Self.wordsColumn(attribute) {
-            let prefixes = QueryTextMatcher.wordPrefixes(of: pattern)
+        var tests: [String] = attribute == .contentTypeTree ? [] : ["\(column) IS NOT NULL"]
+        if op == .equal, let wordsColumn = Self.wordsColumn(attribute) {
+            // Words that must start a word of the column: those of a `w`/`t` value, or of an
+            // exact keyword (same case, so the same word boundaries).
+            var prefixes: [String] = []
+            if modifiers.isWordMatch {
+                prefixes = QueryTextMatcher.wordPrefixes(of: pattern)
+            } else if attribute == .keywords, !pattern.hasWildcard, !modifiers.contains(.caseInsensitive) {
+                prefixes = NameTokenizer.words(in: pattern.text)
+            }
             if !prefixes.isEmpty {
                 let match = prefixes.map { "\(wordsColumn) : \"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }
                     .joined(separator: " AND ")
                 tests.append("item.id IN (SELECT rowid FROM item_words WHERE item_words MATCH \(bind(match)))")
+                if Self.fullTextIndexDecides(pattern, modifiers) { return "(" + tests.joined(separator: " AND ") + ")" }
             }
         }
         if op == .equal, modifiers.isEmpty, pattern.isPrefixPattern, !isList, attribute != .path {
             let prefix = pattern.literalPrefix
             tests.append("\(column) >= \(bind(prefix)) AND \(column) < \(bind(prefix + "\u{10FFFF}"))")
         }
+        if op == .equal, modifiers.isEmpty, attribute != .path, attribute != .contentTypeTree,
+           let longest = pattern.components.compactMap({ if case .literal(let text) = $0 { text } else { nil } })
+               .max(by: { $0.utf8.count < $1.utf8.count }) {
+            // Matching compares bytes, so each literal is a substring of a matching value (of
+            // the joined list, for keywords): SQLite's instr() rejects most rows cheaply.
+            tests.append("instr(\(column), \(bind(longest))) > 0")
+        }
         let flags = modifiers.rawValue | (isList ? QueryFunctions.listFlag : 0)
         tests.append("searchlight_test(\(column), \(bind(QueryFunctions.code(of: op))), "
                      + "\(bind(pattern.encoded)), \(bind(flags)))")
         return "(" + tests.joined(separator: " AND ") + ")"
+    }
+
+    /// Whether the full-text index alone answers a `w`/`t` match, with no need to check rows:
+    /// case- and diacritic-insensitive, and every word of the value a plain ASCII word (so
+    /// FTS5's tokens and ``NameTokenizer``'s words start at the same places), and either
+    /// tokenized or a single word.
+    static func fullTextIndexDecides(_ pattern: QueryPattern, _ modifiers: QueryStringModifiers) -> Bool {
+        guard modifiers.isSuperset(of: [.caseInsensitive, .diacriticInsensitive]), modifiers.isWordMatch else { return false }
+        let words = QueryTextMatcher.words(of: pattern)
+        guard !words.isEmpty, modifiers.contains(.wordBased) ? words.count == 1 : true else { return false }
+        return words.allSatisfy { word in
+            !word.hasWildcard && word.text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        }
     }
 
     /// `contentTypeTree == value` as conditions on `contentType`, when the value is a type

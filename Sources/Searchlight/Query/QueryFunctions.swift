@@ -17,22 +17,25 @@ enum QueryFunctions {
     }
 
     static func register(in db: Database) {
-        // Each row calls the function with the same pattern: keep the prepared matchers of
-        // this connection, a few at most.
-        let cache = Mutex<[String: QueryTextMatcher]>([:])
+        // Each row calls the function with the same pattern: keep the matcher of the last
+        // pattern this connection used (a statement with several patterns alternates among a
+        // few, so keep a handful).
+        let cache = Mutex<[(opCode: Int, flags: Int, encoded: String, matcher: QueryTextMatcher)]>([])
         db.add(function: DatabaseFunction("searchlight_test", argumentCount: 4, pure: true) { values in
+            if values[0].isNull { return false }
             guard let opCode = Int.fromDatabaseValue(values[1]),
                   QueryPredicate.Operator.allCases.indices.contains(opCode),
                   let encoded = String.fromDatabaseValue(values[2]),
                   let flags = Int.fromDatabaseValue(values[3]) else { return false }
-            let key = "\(opCode) \(flags) \(encoded)"
-            let matcher = cache.withLock { matchers in
-                if let matcher = matchers[key] { return matcher }
+            let matcher = cache.withLock { entries in
+                if let entry = entries.first(where: { $0.opCode == opCode && $0.flags == flags && $0.encoded == encoded }) {
+                    return entry.matcher
+                }
                 let matcher = QueryTextMatcher(
                     op: QueryPredicate.Operator.allCases[opCode], pattern: QueryPattern(encoded: encoded),
                     modifiers: QueryStringModifiers(rawValue: flags & 15), isList: flags & listFlag != 0)
-                if matchers.count >= 64 { matchers.removeAll() }
-                matchers[key] = matcher
+                if entries.count >= 8 { entries.removeFirst() }
+                entries.append((opCode, flags, encoded, matcher))
                 return matcher
             }
             switch values[0].storage {

@@ -108,21 +108,23 @@ public struct QueryPattern: Hashable, Sendable, CustomStringConvertible {
         return result + "\""
     }
 
-    /// Whether `text` matches the whole pattern.
+    /// Whether `text` matches the whole pattern, comparing UTF-8 bytes (as SQLite's `=` does).
     func matches(_ text: String) -> Bool {
-        WildcardMatcher.matches(Array(text), tokens(Array.init))
+        WildcardMatcher.matches(Array(text.utf8), byteTokens)
     }
 
     /// Whether `bytes` match the whole pattern, comparing literals by their UTF-8 bytes.
     func matches(bytes: [UInt8]) -> Bool {
-        WildcardMatcher.matches(bytes, tokens { Array($0.utf8) })
+        WildcardMatcher.matches(bytes, byteTokens)
     }
 
-    private func tokens<Element>(_ elements: (String) -> [Element]) -> [WildcardMatcher.Token<Element>] {
-        components.flatMap { component -> [WildcardMatcher.Token<Element>] in
+    /// The pattern as UTF-8 bytes and wildcards. UTF-8 is self-synchronizing, so a literal
+    /// never matches inside another character and byte matching equals character matching.
+    var byteTokens: [WildcardMatcher.Token<UInt8>] {
+        components.flatMap { component -> [WildcardMatcher.Token<UInt8>] in
             switch component {
             case .wildcard: [.wildcard]
-            case .literal(let text): elements(text).map { .element($0) }
+            case .literal(let text): text.utf8.map { .element($0) }
             }
         }
     }

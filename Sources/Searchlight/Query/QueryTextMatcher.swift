@@ -21,11 +21,11 @@ struct QueryTextMatcher: Sendable {
     let modifiers: QueryStringModifiers
     let isList: Bool
     /// The original pattern, for byte-wise matching of identifiers.
-    private let rawPattern: QueryPattern
+    private let rawTokens: [WildcardMatcher.Token<UInt8>]
     /// The pattern folded as the modifiers say.
-    private let pattern: QueryPattern
+    private let tokens: [WildcardMatcher.Token<UInt8>]
     /// The value's words (``words(of:)``), each as a whole-word and as a prefix pattern.
-    private let words: [(whole: QueryPattern, prefix: QueryPattern)]
+    private let words: [(whole: [WildcardMatcher.Token<UInt8>], prefix: [WildcardMatcher.Token<UInt8>])]
     /// Literal pieces that must appear in the text when `w`/`t` matching is case- or diacritic-sensitive.
     private let requiredPieces: [String]
     private let orderingKey: [UInt8]
@@ -34,9 +34,9 @@ struct QueryTextMatcher: Sendable {
         self.op = op
         self.modifiers = modifiers
         self.isList = isList
-        self.rawPattern = pattern
-        self.pattern = pattern.mapLiterals { Self.fold($0, modifiers) }
-        self.words = Self.words(of: pattern).map { ($0, QueryPattern($0.components + [.wildcard])) }
+        self.rawTokens = pattern.byteTokens
+        self.tokens = pattern.mapLiterals { Self.fold($0, modifiers) }.byteTokens
+        self.words = Self.words(of: pattern).map { ($0.byteTokens, $0.byteTokens + [.wildcard]) }
         if modifiers.isSuperset(of: [.caseInsensitive, .diacriticInsensitive]) {
             requiredPieces = []
         } else {
@@ -67,8 +67,8 @@ struct QueryTextMatcher: Sendable {
     func matches(bytes: [UInt8]) -> Bool {
         guard modifiers.isEmpty else { return matches(String(decoding: bytes, as: UTF8.self)) }
         switch op {
-        case .equal: return rawPattern.matches(bytes: bytes)
-        case .notEqual: return !rawPattern.matches(bytes: bytes)
+        case .equal: return WildcardMatcher.matches(bytes, rawTokens)
+        case .notEqual: return !WildcardMatcher.matches(bytes, rawTokens)
         default: return compare(bytes)
         }
     }
@@ -92,25 +92,25 @@ struct QueryTextMatcher: Sendable {
     }
 
     private func isEqual(_ text: String) -> Bool {
-        guard modifiers.isWordMatch else { return pattern.matches(Self.fold(text, modifiers)) }
+        guard modifiers.isWordMatch else { return WildcardMatcher.matches(Array(Self.fold(text, modifiers).utf8), tokens) }
         guard !words.isEmpty else { return false }
         if !requiredPieces.isEmpty {
             let folded = Self.fold(text, modifiers)
             guard requiredPieces.allSatisfy({ folded.contains($0) }) else { return false }
         }
-        let textWords = NameTokenizer.words(in: text)
+        let textWords = NameTokenizer.words(in: text).map { Array($0.utf8) }
         if modifiers.contains(.wordBased) {
             guard textWords.count >= words.count else { return false }
             let found = (0...(textWords.count - words.count)).contains { start in
                 words.indices.allSatisfy { j in
                     let candidate = textWords[start + j]
-                    return j == words.count - 1 ? words[j].prefix.matches(candidate) : words[j].whole.matches(candidate)
+                    return WildcardMatcher.matches(candidate, j == words.count - 1 ? words[j].prefix : words[j].whole)
                 }
             }
             guard found else { return false }
         }
         if modifiers.contains(.tokenized) {
-            guard words.allSatisfy({ word in textWords.contains { word.prefix.matches($0) } }) else { return false }
+            guard words.allSatisfy({ word in textWords.contains { WildcardMatcher.matches($0, word.prefix) } }) else { return false }
         }
         return true
     }

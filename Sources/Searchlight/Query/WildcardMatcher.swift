@@ -1,11 +1,11 @@
 /// Matches sequences against patterns of elements and wildcards, in O(n·m) at worst.
 enum WildcardMatcher {
-    enum Token<Element> {
+    enum Token<Element: Sendable>: Sendable {
         case element(Element)
         case wildcard
     }
 
-    static func matches<Element: Equatable>(_ text: [Element], _ pattern: [Token<Element>]) -> Bool {
+    static func matches<Element: Equatable & Sendable>(_ text: [Element], _ pattern: [Token<Element>]) -> Bool {
         var t = 0, p = 0
         var starP = -1, starT = 0
         while t < text.count {
