@@ -206,6 +206,17 @@ struct QueryCompilerTests {
         }
     }
 
+    @Test func longQueriesRun() throws {
+        let fixture = QueryFixture.shared
+        // Deeper than SQLite's expression depth limit (1000) if compiled as one chain.
+        let sizes = (0..<1000).map { _ in "size==10" }.joined(separator: "||")
+        #expect(try fixture.keys(sizes) == ["J"])
+        let many = (0..<600).map { "size == \($0 * 2)" }.joined(separator: " || ")
+        #expect(try fixture.keys(many) == ["K", "J", "P", "F", "I"].sorted())
+        let names = (0..<250).map { "!(displayName == \"x\($0)*\"cd)" }.joined(separator: " && ")
+        #expect(try fixture.index.countQuery(names) == 16)
+    }
+
     @Test func everyUserValueIsABoundParameter() throws {
         let explanation = try QueryFixture.shared.index.explainQuery(
             #"title == "x'; DROP TABLE item; --"cd || size > 123456 || contentType == 'zz/top'"#)

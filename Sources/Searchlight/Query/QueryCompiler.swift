@@ -30,10 +30,18 @@ struct QueryCompiler {
     mutating func condition(for expression: QueryExpression) -> String {
         switch expression {
         case .predicate(let predicate): condition(for: predicate)
-        case .and(let operands): "(" + operands.map { condition(for: $0) }.joined(separator: " AND ") + ")"
-        case .or(let operands): "(" + operands.map { condition(for: $0) }.joined(separator: " OR ") + ")"
+        case .and(let operands): Self.balanced(operands.map { condition(for: $0) }, "AND")
+        case .or(let operands): Self.balanced(operands.map { condition(for: $0) }, "OR")
         case .not(let operand): "(NOT " + condition(for: operand) + ")"
         }
+    }
+
+    /// `(a OP b OP …)`, nested in halves when long: SQLite parses `a OR b OR c…` as a chain
+    /// whose depth would exceed its limit of 1000 for long queries.
+    private static func balanced(_ parts: [String], _ op: String) -> String {
+        guard parts.count > 16 else { return "(" + parts.joined(separator: " \(op) ") + ")" }
+        let middle = parts.count / 2
+        return "(" + balanced(Array(parts[..<middle]), op) + " \(op) " + balanced(Array(parts[middle...]), op) + ")"
     }
 
     /// The parameters as GRDB arguments.
