@@ -44,11 +44,6 @@ struct QueryCompiler {
         return "(" + balanced(Array(parts[..<middle]), op) + " \(op) " + balanced(Array(parts[middle...]), op) + ")"
     }
 
-    /// The parameters as GRDB arguments.
-    var arguments: [String: DatabaseValue] {
-        Dictionary(parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-    }
-
     private mutating func bind(_ value: some DatabaseValueConvertible) -> String {
         let name = "p\(parameters.count + 1)"
         parameters.append((name, value.databaseValue))

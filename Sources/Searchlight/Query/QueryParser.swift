@@ -307,7 +307,6 @@ public struct QueryParser {
     }
 
     private mutating func parseDate() throws(QueryParseError) -> QueryDate {
-        let start = position
         guard consume("$time.") else { throw error(expected: "`$time.`") }
         let nameStart = position
         var name = ""
@@ -330,7 +329,6 @@ public struct QueryParser {
             throw error(expected: "now, today, yesterday, this_week, this_month, this_year or iso after `$time.`",
                         found: name.isEmpty ? describeFound() : "`\(name)`")
         }
-        _ = start
         let afterName = position
         skipSpaces()
         guard consume("(") else {
