@@ -75,13 +75,14 @@ extension SearchableIndex {
                 END;
                 """)
         }
+        migrator.registerMigration("v2-query", migrate: createQueryIndexes)
         return migrator
     }
 
     /// Keywords are stored joined by this separator, which no keyword contains.
     static let keywordSeparator: Character = "\u{1F}"
 
-    /// Registers the SQL functions the triggers use.
+    /// Registers the SQL functions the triggers and compiled queries use.
     static func registerFunctions(in db: Database) {
         db.add(function: DatabaseFunction("searchlight_words", argumentCount: 1, pure: true) { values in
             guard let text = String.fromDatabaseValue(values[0]) else { return nil }
@@ -92,5 +93,6 @@ extension SearchableIndex {
             let folders = ItemIdentifier(bytes: Array(data)).parentComponents
             return folders.map(NameTokenizer.joinedWords(in:)).joined(separator: " ")
         })
+        QueryFunctions.register(in: db)
     }
 }

@@ -1,0 +1,124 @@
+import Foundation
+
+extension QueryExpression {
+    /// Whether `item` satisfies the expression, evaluated in Swift with the same rules as the
+    /// SQL the index runs.
+    ///
+    /// - Parameters:
+    ///   - now: The instant `$time` values are relative to.
+    ///   - calendar: The calendar that defines days, weeks, months and years.
+    public func matches(_ item: IndexedItem, now: Date = Date(), calendar: Calendar = .current) -> Bool {
+        switch self {
+        case .predicate(let predicate): !predicate.matchingAttributes(of: item, now: now, calendar: calendar).isEmpty
+        case .and(let operands): operands.allSatisfy { $0.matches(item, now: now, calendar: calendar) }
+        case .or(let operands): operands.contains { $0.matches(item, now: now, calendar: calendar) }
+        case .not(let operand): !operand.matches(item, now: now, calendar: calendar)
+        }
+    }
+
+    /// The predicates that hold for `item` and count toward its match (those not under a `!`),
+    /// with the attributes that satisfied each: why a result was returned.
+    ///
+    /// ```swift
+    /// let expression = try QueryExpression(parsing: #"* == "canon"cdw"#)
+    /// expression.explanation(for: item) // [* == "canon"cdw (title, keywords)]
+    /// ```
+    public func explanation(for item: IndexedItem, now: Date = Date(), calendar: Calendar = .current) -> [QueryMatch] {
+        switch self {
+        case .predicate(let predicate):
+            let attributes = predicate.matchingAttributes(of: item, now: now, calendar: calendar)
+            return attributes.isEmpty ? [] : [QueryMatch(predicate: predicate, attributes: attributes)]
+        case .and(let operands), .or(let operands):
+            return operands.flatMap { $0.explanation(for: item, now: now, calendar: calendar) }
+        case .not:
+            return []
+        }
+    }
+}
+
+extension QueryPredicate {
+    /// The attributes of `item` that satisfy the predicate: empty when it does not hold.
+    func matchingAttributes(of item: IndexedItem, now: Date, calendar: Calendar) -> [QueryAttribute] {
+        if attribute == .anyText {
+            guard case .comparison(let op, let value) = test, let (pattern, modifiers) = value.stringPattern else { return [] }
+            let matching = QueryAttribute.textAttributes.filter {
+                QueryPredicate(attribute: $0, test: .comparison(.equal, .string(pattern, modifiers)))
+                    .holds(for: item, now: now, calendar: calendar)
+            }
+            if op == .notEqual { return matching.isEmpty ? [.anyText] : [] }
+            return matching
+        }
+        return holds(for: item, now: now, calendar: calendar) ? [attribute] : []
+    }
+
+    private func holds(for item: IndexedItem, now: Date, calendar: Calendar) -> Bool {
+        let attributes = item.item.attributeSet
+        switch attribute.kind {
+        case .number, .date:
+            let number: Double? = switch attribute {
+            case .size: attributes.size.map(Double.init)
+            case .pixelWidth: attributes.pixelWidth.map(Double.init)
+            case .pixelHeight: attributes.pixelHeight.map(Double.init)
+            case .contentModificationDate: attributes.contentModificationDate?.timeIntervalSince1970
+            case .contentCreationDate: attributes.contentCreationDate?.timeIntervalSince1970
+            default: nil
+            }
+            guard let number else { return false }
+            return holds(number: number, now: now, calendar: calendar)
+        case .text, .textList, .identifier:
+            switch test {
+            case .comparison(let op, let value):
+                return holds(string: item, op, value)
+            case .inRange(let low, let high):
+                return holds(string: item, .greaterOrEqual, low) && holds(string: item, .lessOrEqual, high)
+            }
+        }
+    }
+
+    private func holds(string item: IndexedItem, _ op: QueryPredicate.Operator, _ value: QueryValue) -> Bool {
+        guard let (pattern, modifiers) = value.stringPattern else { return false }
+        let attributes = item.item.attributeSet
+        let matcher = QueryTextMatcher(op: op, pattern: pattern, modifiers: modifiers,
+                                       isList: attribute.kind == .textList)
+        let text: String?
+        switch attribute {
+        case .displayName: text = attributes.displayName
+        case .title: text = attributes.title
+        case .contentType: text = attributes.contentType
+        case .contentDescription: text = attributes.contentDescription
+        case .textContent: text = attributes.textContent
+        case .domain: text = item.item.domainIdentifier
+        case .keywords: return matcher.matches(elements: attributes.keywords)
+        case .contentTypeTree: return matcher.matches(elements: attributes.contentTypeTree)
+        case .path: return matcher.matches(bytes: item.item.uniqueIdentifier.bytes)
+        default: text = nil
+        }
+        return text.map(matcher.matches) ?? false
+    }
+
+    private func holds(number: Double, now: Date, calendar: Calendar) -> Bool {
+        func bounds(_ value: QueryValue) -> (start: Double, end: Double)? {
+            switch value {
+            case .number(let number): (number, number)
+            case .date(let date): date.interval(now: now, calendar: calendar)
+            case .string, .exactString: nil
+            }
+        }
+        switch test {
+        case .comparison(let op, let value):
+            guard let (start, end) = bounds(value) else { return false }
+            let isInstant = start == end
+            switch op {
+            case .equal: return isInstant ? number == start : number >= start && number < end
+            case .notEqual: return isInstant ? number != start : number < start || number >= end
+            case .less: return number < start
+            case .lessOrEqual: return number <= start
+            case .greater: return number > start
+            case .greaterOrEqual: return number >= start
+            }
+        case .inRange(let low, let high):
+            guard let low = bounds(low), let high = bounds(high) else { return false }
+            return number >= low.start && (high.start == high.end ? number <= high.start : number < high.end)
+        }
+    }
+}

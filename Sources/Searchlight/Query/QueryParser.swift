@@ -1,0 +1,487 @@
+import Foundation
+
+/// Parses Spotlight query strings into ``QueryExpression``s.
+///
+/// The grammar, loosest binding first:
+///
+/// ```
+/// query      := and ( "||" and )*
+/// and        := unary ( "&&" unary )*
+/// unary      := "!" unary | primary
+/// primary    := "(" query ")" | "InRange" "(" attribute "," value "," value ")"
+///             | attribute op value
+/// attribute  := "*" | a name of QueryAttribute or a kMDItem… alias
+/// op         := ( "==" | "!=" | "<" | ">" | "<=" | ">=" ) [ "[" modifiers "]" ]
+/// value      := '"' text '"' modifiers | "'" text "'" | number | "$time." date
+/// ```
+///
+/// The parser never crashes nor loops: queries longer than ``maximumLength`` characters and
+/// nesting deeper than ``maximumDepth`` levels are reported as errors.
+public struct QueryParser {
+    /// The longest query accepted, in characters.
+    public static let maximumLength = 10_000
+    /// The deepest nesting of parentheses and `!` accepted.
+    public static let maximumDepth = 200
+    /// The largest `$time` offset accepted, in its unit.
+    static let maximumOffset = 1_000_000_000
+
+    /// Parses `query`.
+    ///
+    /// - Throws: ``QueryParseError`` with the column where the query went wrong.
+    public static func parse(_ query: String) throws(QueryParseError) -> QueryExpression {
+        var parser = QueryParser(query: query)
+        return try parser.parseQuery()
+    }
+
+    private let query: String
+    private let characters: [Character]
+    private var position = 0
+    private var depth = 0
+
+    private init(query: String) {
+        self.query = query
+        // Beyond the limit only the prefix is kept, so that no work depends on the input's size.
+        self.characters = Array(query.prefix(Self.maximumLength + 1))
+    }
+
+    // MARK: - Expressions
+
+    private mutating func parseQuery() throws(QueryParseError) -> QueryExpression {
+        if characters.count > Self.maximumLength {
+            throw error(at: Self.maximumLength, expected: "a query of at most \(Self.maximumLength) characters",
+                        found: "a longer query")
+        }
+        skipSpaces()
+        if isAtEnd { throw error(expected: "a predicate such as `title == \"report*\"cd`") }
+        let expression = try parseOr()
+        skipSpaces()
+        if !isAtEnd {
+            throw error(expected: "`&&`, `||` or the end of the query")
+        }
+        return expression
+    }
+
+    private mutating func parseOr() throws(QueryParseError) -> QueryExpression {
+        var operands = [try parseAnd()]
+        while skipSpaces(), consume("||") { operands.append(try parseAnd()) }
+        return operands.count == 1 ? operands[0] : .or(operands)
+    }
+
+    private mutating func parseAnd() throws(QueryParseError) -> QueryExpression {
+        var operands = [try parseUnary()]
+        while skipSpaces(), consume("&&") { operands.append(try parseUnary()) }
+        return operands.count == 1 ? operands[0] : .and(operands)
+    }
+
+    private mutating func parseUnary() throws(QueryParseError) -> QueryExpression {
+        skipSpaces()
+        if peek("!") && !peek("!=") {
+            try enterNesting()
+            position += 1
+            let operand = try parseUnary()
+            depth -= 1
+            return .not(operand)
+        }
+        return try parsePrimary()
+    }
+
+    private mutating func parsePrimary() throws(QueryParseError) -> QueryExpression {
+        skipSpaces()
+        if peek("(") {
+            try enterNesting()
+            position += 1
+            let expression = try parseOr()
+            skipSpaces()
+            guard consume(")") else { throw error(expected: "`)`, `&&` or `||`") }
+            depth -= 1
+            return expression
+        }
+        let start = position
+        if let word = peekWord(), word.lowercased() == "inrange" {
+            position += word.count
+            skipSpaces()
+            if peek("(") { return .predicate(try parseInRange()) }
+            position = start
+        }
+        return .predicate(try parsePredicate())
+    }
+
+    private mutating func enterNesting() throws(QueryParseError) {
+        depth += 1
+        if depth > Self.maximumDepth {
+            throw error(expected: "at most \(Self.maximumDepth) nested parentheses or `!`", found: "deeper nesting")
+        }
+    }
+
+    // MARK: - Predicates
+
+    private mutating func parsePredicate() throws(QueryParseError) -> QueryPredicate {
+        let attribute = try parseAttribute()
+        skipSpaces()
+        let operatorStart = position
+        guard let op = parseOperator() else {
+            throw error(expected: "a comparison operator (==, !=, <, >, <=, >=)")
+        }
+        if attribute == .anyText && op != .equal && op != .notEqual {
+            throw error(at: operatorStart, expected: "`==` or `!=` after `*`", found: "`\(op.rawValue)`")
+        }
+        let legacyModifiers = try parseLegacyModifiers()
+        skipSpaces()
+        var value = try parseValue(for: attribute)
+        if let (modifiersStart, modifiers) = legacyModifiers {
+            guard let (pattern, existing) = value.value.stringPattern else {
+                throw error(at: modifiersStart, expected: "an operator without modifiers before a number or date",
+                            found: "`[`")
+            }
+            value.value = .string(pattern, existing.union(modifiers))
+        }
+        return QueryPredicate(attribute: attribute, test: .comparison(op, value.value))
+    }
+
+    private mutating func parseInRange() throws(QueryParseError) -> QueryPredicate {
+        position += 1  // "("
+        skipSpaces()
+        let attributeStart = position
+        let attribute = try parseAttribute()
+        if attribute == .anyText {
+            throw error(at: attributeStart, expected: "a named attribute in InRange", found: "`*`")
+        }
+        skipSpaces()
+        guard consume(",") else { throw error(expected: "`,`") }
+        skipSpaces()
+        let low = try parseValue(for: attribute)
+        skipSpaces()
+        guard consume(",") else { throw error(expected: "`,`") }
+        skipSpaces()
+        let high = try parseValue(for: attribute)
+        skipSpaces()
+        guard consume(")") else { throw error(expected: "`)`") }
+        return QueryPredicate(attribute: attribute, test: .inRange(low.value, high.value))
+    }
+
+    private mutating func parseAttribute() throws(QueryParseError) -> QueryAttribute {
+        skipSpaces()
+        if consume("*") { return .anyText }
+        guard let name = peekWord(), name.first?.isLetter == true || name.first == "_" else {
+            throw error(expected: "an attribute name, `*`, `(`, `!` or `InRange`")
+        }
+        guard let attribute = QueryAttribute(name: name) else {
+            throw error(expected: "an attribute name (displayName, title, contentType, contentTypeTree, "
+                        + "contentDescription, keywords, textContent, size, contentModificationDate, "
+                        + "contentCreationDate, pixelWidth, pixelHeight, path, domain or a kMDItem… name)")
+        }
+        position += name.count
+        return attribute
+    }
+
+    private mutating func parseOperator() -> QueryPredicate.Operator? {
+        for op in [QueryPredicate.Operator.equal, .notEqual, .lessOrEqual, .greaterOrEqual, .less, .greater]
+        where consume(op.rawValue) {
+            return op
+        }
+        return nil
+    }
+
+    /// `[cd]` right after an operator: the legacy form of modifiers.
+    private mutating func parseLegacyModifiers() throws(QueryParseError) -> (Int, QueryStringModifiers)? {
+        guard peek("[") else { return nil }
+        let start = position
+        position += 1
+        var modifiers: QueryStringModifiers = []
+        while !isAtEnd, characters[position] != "]" {
+            guard let modifier = QueryStringModifiers(letter: characters[position]) else {
+                throw error(expected: "a modifier (c, d, w or t) or `]`")
+            }
+            modifiers.insert(modifier)
+            position += 1
+        }
+        guard consume("]") else { throw error(expected: "`]`") }
+        return (start, modifiers)
+    }
+
+    // MARK: - Values
+
+    private mutating func parseValue(for attribute: QueryAttribute) throws(QueryParseError) -> (column: Int, value: QueryValue) {
+        let start = position
+        let value: QueryValue
+        guard !isAtEnd else { throw error(expected: "a value (a \"string\", a 'string', a number or a $time date)") }
+        switch characters[position] {
+        case "\"": value = try parseDoubleQuoted()
+        case "'": value = .exactString(try parseQuoted(closingWith: "'", wildcards: false).text)
+        case "$": value = .date(try parseDate())
+        case "-", "+", ".", "0"..."9": value = .number(try parseNumber())
+        default: throw error(expected: "a value (a \"string\", a 'string', a number or a $time date)")
+        }
+        switch (attribute.kind, value) {
+        case (.text, .string), (.text, .exactString), (.textList, .string), (.textList, .exactString),
+             (.identifier, .string), (.identifier, .exactString), (.number, .number), (.date, .date), (.date, .number):
+            return (start, value)
+        case (.number, _):
+            throw error(at: start, expected: "a number for \(attribute)", found: "\(value)")
+        case (.date, _):
+            throw error(at: start, expected: "a $time date or a number of seconds since 1970 for \(attribute)",
+                        found: "\(value)")
+        default:
+            throw error(at: start, expected: "a quoted string for \(attribute)", found: "\(value)")
+        }
+    }
+
+    private mutating func parseDoubleQuoted() throws(QueryParseError) -> QueryValue {
+        let (_, pattern) = try parseQuoted(closingWith: "\"", wildcards: true)
+        var modifiers: QueryStringModifiers = []
+        while !isAtEnd, characters[position].isLetter {
+            guard let modifier = QueryStringModifiers(letter: characters[position]) else {
+                throw error(expected: "a string modifier (c, d, w or t)")
+            }
+            modifiers.insert(modifier)
+            position += 1
+        }
+        return .string(pattern, modifiers)
+    }
+
+    /// A quoted string starting at the current position; `\` escapes a quote, a backslash or `*`.
+    private mutating func parseQuoted(closingWith quote: Character, wildcards: Bool) throws(QueryParseError)
+        -> (text: String, pattern: QueryPattern)
+    {
+        let start = position
+        position += 1
+        var components: [QueryPattern.Component] = []
+        var literal = ""
+        var text = ""
+        while true {
+            guard !isAtEnd else {
+                throw error(at: start, expected: "a closing `\(quote)` for the string that starts here",
+                            found: "end of query")
+            }
+            let character = characters[position]
+            if character == quote {
+                position += 1
+                break
+            }
+            if character == "\\" {
+                position += 1
+                guard !isAtEnd, ["\"", "'", "\\", "*"].contains(characters[position]) else {
+                    throw error(at: position - 1, expected: "`\\\"`, `\\'`, `\\\\` or `\\*`",
+                                found: isAtEnd ? "end of query" : "`\\\(characters[position])`")
+                }
+                literal.append(characters[position])
+                text.append(characters[position])
+            } else if character == "*" && wildcards {
+                components.append(.literal(literal))
+                components.append(.wildcard)
+                literal = ""
+                text.append(character)
+            } else {
+                literal.append(character)
+                text.append(character)
+            }
+            position += 1
+        }
+        components.append(.literal(literal))
+        return (text, QueryPattern(components))
+    }
+
+    private mutating func parseNumber() throws(QueryParseError) -> Double {
+        let start = position
+        if peek("-") || peek("+") { position += 1 }
+        var digits = 0
+        while !isAtEnd, characters[position].isASCII, characters[position].isNumber {
+            position += 1
+            digits += 1
+        }
+        if peek(".") {
+            position += 1
+            var fraction = 0
+            while !isAtEnd, characters[position].isASCII, characters[position].isNumber {
+                position += 1
+                fraction += 1
+            }
+            guard fraction > 0 else { throw error(expected: "a digit after the decimal point") }
+            digits += fraction
+        }
+        guard digits > 0 else { throw error(expected: "a digit") }
+        guard position - start <= 40, let number = Double(String(characters[start..<position])), number.isFinite else {
+            throw error(at: start, expected: "a number of at most 40 characters", found: "a longer number")
+        }
+        return number
+    }
+
+    private mutating func parseDate() throws(QueryParseError) -> QueryDate {
+        guard consume("$time.") else { throw error(expected: "`$time.`") }
+        let nameStart = position
+        var name = ""
+        while !isAtEnd, characters[position].isLetter || characters[position] == "_" {
+            name.append(characters[position])
+            position += 1
+        }
+        if name == "iso" { return try parseISODate() }
+        let make: ((Int) -> QueryDate)? = switch name {
+        case "now": { .now(offset: $0) }
+        case "today": { .today(offset: $0) }
+        case "yesterday": { .yesterday(offset: $0) }
+        case "this_week": { .thisWeek(offset: $0) }
+        case "this_month": { .thisMonth(offset: $0) }
+        case "this_year": { .thisYear(offset: $0) }
+        default: nil
+        }
+        guard let make else {
+            position = nameStart
+            throw error(expected: "now, today, yesterday, this_week, this_month, this_year or iso after `$time.`",
+                        found: name.isEmpty ? describeFound() : "`\(name)`")
+        }
+        let afterName = position
+        skipSpaces()
+        guard consume("(") else {
+            position = afterName
+            return make(0)
+        }
+        skipSpaces()
+        let offsetStart = position
+        var negative = false
+        if consume("-") { negative = true } else { _ = consume("+") }
+        var magnitude = 0
+        var digits = 0
+        while !isAtEnd, characters[position].isASCII, let digit = characters[position].wholeNumberValue {
+            digits += 1
+            if digits > 10 || magnitude * 10 + digit > Self.maximumOffset {
+                throw error(at: offsetStart, expected: "an offset between -\(Self.maximumOffset) and \(Self.maximumOffset)",
+                            found: "a larger number")
+            }
+            magnitude = magnitude * 10 + digit
+            position += 1
+        }
+        guard digits > 0 else { throw error(expected: "an integer offset such as -7") }
+        skipSpaces()
+        guard consume(")") else { throw error(expected: "`)`") }
+        return make(negative ? -magnitude : magnitude)
+    }
+
+    /// `(2025-06-18)`, `(2025-06-18T14:00)`, `(2025-06-18T14:00:00.5+02:00)`…; UTC when no zone is given.
+    private mutating func parseISODate() throws(QueryParseError) -> QueryDate {
+        skipSpaces()
+        guard consume("(") else { throw error(expected: "`(` after `$time.iso`") }
+        skipSpaces()
+        let start = position
+        while !isAtEnd, characters[position] != ")", !characters[position].isWhitespace { position += 1 }
+        let text = String(characters[start..<position])
+        guard let date = Self.isoDate(text) else {
+            throw error(at: start, expected: "an ISO 8601 date such as 2025-06-18T14:00:00Z",
+                        found: text.isEmpty ? describeFound() : "`\(text)`")
+        }
+        skipSpaces()
+        guard consume(")") else { throw error(expected: "`)`") }
+        return .iso(date)
+    }
+
+    static func isoDate(_ text: String) -> Date? {
+        var scanner = Array(text.utf8)[...]
+        func number(_ count: Int) -> Int? {
+            guard scanner.count >= count else { return nil }
+            var value = 0
+            for byte in scanner.prefix(count) {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            scanner = scanner.dropFirst(count)
+            return value
+        }
+        func consume(_ byte: UInt8) -> Bool {
+            guard scanner.first == byte else { return false }
+            scanner = scanner.dropFirst()
+            return true
+        }
+        guard let year = number(4), consume(UInt8(ascii: "-")), let month = number(2),
+              consume(UInt8(ascii: "-")), let day = number(2) else { return nil }
+        var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
+        var fraction = 0.0
+        var zoneOffset = 0
+        if consume(UInt8(ascii: "T")) || consume(UInt8(ascii: "t")) {
+            guard let hour = number(2), consume(UInt8(ascii: ":")), let minute = number(2) else { return nil }
+            components.hour = hour
+            components.minute = minute
+            if consume(UInt8(ascii: ":")) {
+                guard let second = number(2) else { return nil }
+                components.second = second
+                if consume(UInt8(ascii: ".")) {
+                    var digits = ""
+                    while let byte = scanner.first, (48...57).contains(byte), digits.count < 9 {
+                        digits.append(Character(Unicode.Scalar(byte)))
+                        scanner = scanner.dropFirst()
+                    }
+                    guard !digits.isEmpty, let value = Double("0." + digits) else { return nil }
+                    fraction = value
+                }
+            }
+            if consume(UInt8(ascii: "Z")) || consume(UInt8(ascii: "z")) {
+            } else if let sign = scanner.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                scanner = scanner.dropFirst()
+                guard let hours = number(2) else { return nil }
+                _ = consume(UInt8(ascii: ":"))
+                guard let minutes = number(2), hours <= 23, minutes <= 59 else { return nil }
+                zoneOffset = (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+            }
+        }
+        guard scanner.isEmpty, (1...12).contains(month), (1...31).contains(day), components.hour! <= 23,
+              components.minute! <= 59, components.second! <= 60 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        guard let date = calendar.date(from: components),
+              calendar.component(.day, from: date) == day else { return nil }
+        return date.addingTimeInterval(fraction - Double(zoneOffset))
+    }
+
+    // MARK: - Scanning
+
+    private var isAtEnd: Bool { position >= characters.count }
+
+    @discardableResult
+    private mutating func skipSpaces() -> Bool {
+        while !isAtEnd, characters[position].isWhitespace { position += 1 }
+        return true
+    }
+
+    private func peek(_ text: String) -> Bool {
+        var index = position
+        for character in text {
+            guard index < characters.count, characters[index] == character else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    private mutating func consume(_ text: String) -> Bool {
+        guard peek(text) else { return false }
+        position += text.count
+        return true
+    }
+
+    /// The run of letters, digits and underscores at the current position, if any.
+    private func peekWord() -> String? {
+        var index = position
+        while index < characters.count, characters[index].isLetter || characters[index].isNumber || characters[index] == "_" {
+            index += 1
+        }
+        return index > position ? String(characters[position..<index]) : nil
+    }
+
+    private func describeFound() -> String {
+        guard !isAtEnd else { return "end of query" }
+        if let word = peekWord() { return "`\(word.prefix(30))`" }
+        let character = characters[position]
+        for op in ["==", "!=", "<=", ">=", "&&", "||"] where peek(op) { return "`\(op)`" }
+        if character.isWhitespace { return "a space" }
+        return "`\(character)`"
+    }
+
+    private func error(expected: String) -> QueryParseError {
+        error(at: position, expected: expected, found: describeFound())
+    }
+
+    private func error(expected: String, found: String) -> QueryParseError {
+        error(at: position, expected: expected, found: found)
+    }
+
+    private func error(at index: Int, expected: String, found: String) -> QueryParseError {
+        QueryParseError(query: query, column: index + 1, expected: expected, found: found)
+    }
+}

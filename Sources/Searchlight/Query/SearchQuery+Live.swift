@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+
+extension SearchQuery {
+    /// The results of the query, then how they change as the index changes, until the task
+    /// that iterates is cancelled: `mdfind -live`.
+    ///
+    /// The first element holds every current result in ``QueryResultChange/added``. Afterwards
+    /// the index is checked every `interval`; when any process has committed a change (SQLite's
+    /// `PRAGMA data_version`), the query runs again and an element is delivered if its results
+    /// differ. Changes committed together arrive together.
+    ///
+    /// ```swift
+    /// for try await change in SearchQuery(queryString: #"displayName == "*.pdf"c"#).liveResults(in: index) {
+    ///     for item in change.added { print("+", item.item.uniqueIdentifier) }
+    ///     for item in change.removed { print("-", item.item.uniqueIdentifier) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - index: The index to watch.
+    ///   - domain: Only this domain, when given.
+    ///   - interval: How often to check the index for changes.
+    /// - Returns: A stream that throws ``QueryParseError`` when the query is malformed and
+    ///   ``SearchlightError`` when the index cannot be read.
+    public func liveResults(in index: SearchableIndex, domain: String? = nil,
+                            checkingEvery interval: Duration = .seconds(1)) -> AsyncThrowingStream<QueryResultChange, any Error> {
+        let queryString = self.queryString
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let expression = try QueryExpression(parsing: queryString)
+                    // data_version changes when *another* connection commits, so it is asked
+                    // of a connection of our own that never writes.
+                    var configuration = Configuration()
+                    configuration.readonly = true
+                    let watcher = try DatabaseQueue(path: index.path, configuration: configuration)
+                    var version: Int?
+                    var current: [ItemKey: IndexedItem] = [:]
+                    while !Task.isCancelled {
+                        let newVersion = try await watcher.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+                        if newVersion != version {
+                            let isInitial = version == nil
+                            version = newVersion
+                            let items = try await index.asyncRead { db in
+                                let ids = try index.queryRowIDs(expression, domain: domain, now: Date(), calendar: .current, in: db)
+                                return try SearchableIndex.fetchItems(ids: ids, in: db)
+                            }
+                            let change = Self.change(from: &current, to: items, isInitial: isInitial)
+                            if isInitial || !change.added.isEmpty || !change.removed.isEmpty || !change.updated.isEmpty {
+                                continuation.yield(change)
+                            }
+                        }
+                        try await Task.sleep(for: interval)
+                    }
+                    continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private struct ItemKey: Hashable {
+        var domain: String
+        var identifier: ItemIdentifier
+        init(_ item: IndexedItem) {
+            domain = item.item.domainIdentifier
+            identifier = item.item.uniqueIdentifier
+        }
+    }
+
+    private static func change(from current: inout [ItemKey: IndexedItem], to items: [IndexedItem],
+                               isInitial: Bool) -> QueryResultChange {
+        var added: [IndexedItem] = [], updated: [IndexedItem] = []
+        var next: [ItemKey: IndexedItem] = [:]
+        for item in items {
+            let key = ItemKey(item)
+            next[key] = item
+            if let previous = current[key] {
+                if previous != item { updated.append(item) }
+            } else {
+                added.append(item)
+            }
+        }
+        let removed = current.filter { next[$0.key] == nil }.map(\.value).sorted {
+            $0.item.domainIdentifier != $1.item.domainIdentifier
+                ? $0.item.domainIdentifier < $1.item.domainIdentifier
+                : $0.item.uniqueIdentifier < $1.item.uniqueIdentifier
+        }
+        current = next
+        return QueryResultChange(isInitial: isInitial, added: added, removed: removed, updated: updated)
+    }
+}

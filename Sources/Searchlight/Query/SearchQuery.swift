@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+
+/// A query whose results arrive in batches, in the shape of CoreSpotlight's `CSSearchQuery`.
+///
+/// Iterate ``results(in:domain:)`` as CSSearchQuery's found-items handler would be called:
+/// each element is a batch of items, most recently modified first. Cancelling the task that
+/// iterates stops the query (the iteration throws `CancellationError`).
+///
+/// ```swift
+/// let query = SearchQuery(queryString: #"contentTypeTree == "image" && pixelWidth >= 1000"#,
+///                         attributes: ["displayName", "pixelWidth"])
+/// for try await batch in query.results(in: index) {
+///     for item in batch { print(item.item.uniqueIdentifier) }
+/// }
+/// ```
+public struct SearchQuery: Sendable {
+    /// The query string, in the syntax of ``QueryParser``.
+    public let queryString: String
+    /// The attributes the caller needs, as CSSearchQuery's `fetchAttributes`. Results carry
+    /// every stored attribute (thumbnail bytes excepted) whatever this holds.
+    public let attributes: [String]
+    /// The largest number of items per batch.
+    public var batchSize: Int = 100
+
+    /// Creates a query; the string is parsed when the results are first asked for.
+    public init(queryString: String, attributes: [String] = []) {
+        self.queryString = queryString
+        self.attributes = attributes
+    }
+
+    /// The matching items of `index` (of `domain`, when given), in batches.
+    ///
+    /// The set of matching items is taken once, when the first batch is asked for; items
+    /// deleted afterwards are left out of later batches.
+    /// Iterating throws ``QueryParseError`` when the query is malformed, ``SearchlightError``
+    /// when the index cannot be read, `CancellationError` when the task is cancelled.
+    public func results(in index: SearchableIndex, domain: String? = nil) -> Results {
+        Results(query: self, index: index, domain: domain)
+    }
+
+    /// The batches of results of a ``SearchQuery``.
+    public struct Results: AsyncSequence, Sendable {
+        public typealias Element = [IndexedItem]
+        let query: SearchQuery
+        let index: SearchableIndex
+        let domain: String?
+
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(query: query, index: index, domain: domain)
+        }
+
+        /// Fetches one batch per call to `next()`.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let query: SearchQuery
+            let index: SearchableIndex
+            let domain: String?
+            private var rowIDs: [Int64]?
+            private var offset = 0
+
+            init(query: SearchQuery, index: SearchableIndex, domain: String?) {
+                self.query = query
+                self.index = index
+                self.domain = domain
+            }
+
+            public mutating func next() async throws -> [IndexedItem]? {
+                try Task.checkCancellation()
+                if rowIDs == nil {
+                    let expression = try QueryExpression(parsing: query.queryString)
+                    let (index, domain) = (self.index, self.domain)
+                    let now = Date()
+                    rowIDs = try await index.asyncRead { db in
+                        try index.queryRowIDs(expression, domain: domain, now: now, calendar: .current, in: db)
+                    }
+                }
+                while let rowIDs, offset < rowIDs.count {
+                    try Task.checkCancellation()
+                    let batch = Array(rowIDs[offset..<Swift.min(offset + Swift.max(1, query.batchSize), rowIDs.count)])
+                    offset += batch.count
+                    let items = try await index.asyncRead { db in try SearchableIndex.fetchItems(ids: batch, in: db) }
+                    if !items.isEmpty { return items }
+                }
+                return nil
+            }
+        }
+    }
+}
+
+extension SearchableIndex {
+    /// Runs `body` in a read transaction off the cooperative thread pool, turning database
+    /// errors into ``SearchlightError``.
+    func asyncRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await database.read(body)
+        } catch let error as SearchlightError {
+            throw error
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw SearchlightError(.database, "cannot read the index", path: path, underlying: error)
+        }
+    }
+}
