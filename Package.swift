@@ -74,6 +74,11 @@ let package = Package(
             path: "Benchmarks/ThumbnailBench"
         ),
         .executableTarget(
+            name: "query-bench",
+            dependencies: ["Searchlight"],
+            path: "Benchmarks/QueryBench"
+        ),
+        .executableTarget(
             name: "NotesIndex",
             dependencies: ["Searchlight"],
             path: "Examples/NotesIndex"

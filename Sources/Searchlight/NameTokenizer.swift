@@ -14,6 +14,7 @@ import Foundation
 public enum NameTokenizer {
     /// The folded words of `name`, in order.
     public static func words(in name: String) -> [String] {
+        if let words = asciiWords(in: name) { return words }
         var words: [String] = []
         var current = ""
         var previous: CharacterClass = .separator
@@ -46,6 +47,54 @@ public enum NameTokenizer {
         }
         flush(&current, into: &words)
         return words
+    }
+
+    /// The same split for a name that is all ASCII, on its bytes: most names, several times faster.
+    static func asciiWords(in name: String) -> [String]? {
+        var name = name
+        name.makeContiguousUTF8()
+        return name.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            func kind(_ byte: UInt8) -> CharacterClass {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): .lowercase
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): .uppercase
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): .digit
+                default: .separator
+                }
+            }
+            var words: [String] = []
+            var start = -1
+            var previous = CharacterClass.separator
+            func flush(_ end: Int) {
+                if start >= 0 {
+                    words.append(String(decoding: bytes[start..<end], as: UTF8.self).lowercased())
+                    start = -1
+                }
+            }
+            for index in 0..<bytes.count {
+                let current = kind(bytes[index])
+                if current == .separator {
+                    flush(index)
+                } else {
+                    let boundary: Bool
+                    switch (previous, current) {
+                    case (.lowercase, .uppercase), (.digit, .uppercase), (.digit, .lowercase),
+                         (.uppercase, .digit), (.lowercase, .digit):
+                        boundary = true
+                    case (.uppercase, .uppercase):
+                        boundary = index + 1 < bytes.count && kind(bytes[index + 1]) == .lowercase
+                    default:
+                        boundary = false
+                    }
+                    if boundary { flush(index) }
+                    if start < 0 { start = index }
+                }
+                previous = current
+            }
+            flush(bytes.count)
+            return words
+        } ?? nil
     }
 
     /// The words of `name` joined by single spaces: the text given to the full-text index.

@@ -24,6 +24,18 @@ extension SearchableIndex {
         }
     }
 
+    /// The domains and identifiers of what ``search(words:domain:limit:)`` returns, in the same
+    /// order, without fetching the items: for output that prints paths only.
+    public func searchIdentifiers(words: [String], domain: String? = nil, limit: Int? = nil) throws -> [ItemIdentifier] {
+        let tokens = try Self.nameQueryTokens(words)
+        return try read { db in
+            var candidates = try Self.nameCandidates(tokens, domain: domain, in: db)
+            candidates.sort()
+            if let limit, candidates.count > limit { candidates.removeLast(candidates.count - limit) }
+            return candidates.map(\.identifier)
+        }
+    }
+
     /// The number of items ``search(words:domain:limit:)`` would return without a limit.
     public func countMatches(words: [String], domain: String? = nil) throws -> Int {
         let tokens = try Self.nameQueryTokens(words)
@@ -65,14 +77,13 @@ extension SearchableIndex {
         while let row = try cursor.next() {
             let identifier: Data = row[1]
             let id = ItemIdentifier(bytes: Array(identifier))
-            let fields: [[String]] = [
-                NameTokenizer.words(in: (row[2] as String?) ?? ""),
-                NameTokenizer.words(in: (row[3] as String?) ?? ""),
-                NameTokenizer.words(in: (row[4] as String?) ?? ""),
-                id.parentComponents.flatMap(NameTokenizer.words(in:)),
-            ]
-            matches.append(NameMatch(id: row[0], identifier: id, modificationDate: row[5] ?? 0,
-                                     tokens: tokens, fields: fields))
+            let title: String? = row[3]
+            let keywords: String? = row[4]
+            matches.append(NameMatch(id: row[0], identifier: id, modificationDate: row[5] ?? 0, tokens: tokens,
+                                     name: NameTokenizer.words(in: (row[2] as String?) ?? "")) {
+                [NameTokenizer.words(in: title ?? ""), NameTokenizer.words(in: keywords ?? ""),
+                 id.parentComponents.flatMap(NameTokenizer.words(in:))]
+            })
         }
         return matches
     }
@@ -102,10 +113,19 @@ struct NameMatch: Comparable {
     /// For each query word, the best field it matched (0 name, 1 title, 2 keywords, 3 folders), summed.
     let fieldRank: Int
 
-    init(id: Int64, identifier: ItemIdentifier, modificationDate: Double, tokens: [String], fields: [[String]]) {
+    /// Ranks a candidate. Most candidates match every word as a whole word of their name, the
+    /// best rank there is: the other fields are only split into words when that is not so.
+    init(id: Int64, identifier: ItemIdentifier, modificationDate: Double, tokens: [String], name: [String],
+         otherFields: () -> [[String]]) {
         self.id = id
         self.identifier = identifier
         self.modificationDate = modificationDate
+        if tokens.allSatisfy(name.contains) {
+            prefixOnlyCount = 0
+            fieldRank = 0
+            return
+        }
+        let fields = [name] + otherFields()
         var prefixOnly = 0
         var rank = 0
         for token in tokens {

@@ -8,6 +8,9 @@ enum CommandFailure {
     static func wrap<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let error as QueryParseError {
+            StandardError.write("searchlight: \(error)\n\(error.caretDisplay)\n")
+            throw ExitCode(64)
         } catch let error as SearchlightError {
             StandardError.write("searchlight: \(error)\n")
             throw ExitCode(error.code == .invalidQuery ? 64 : 1)

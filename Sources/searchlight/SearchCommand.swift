@@ -32,9 +32,19 @@ struct SearchCommand: ParsableCommand {
         if output.count {
             let count = try CommandFailure.wrap { try index.countMatches(words: words, domain: domain) }
             printer.printCount(output.limit.map { min($0, count) } ?? count)
-        } else {
+        } else if output.format == .json {
             let items = try CommandFailure.wrap { try index.search(words: words, domain: domain, limit: output.limit) }
             for item in items { printer.print(item) }
+        } else {
+            // Paths only: no need to fetch the items.
+            let terminator: UInt8 = output.format == .nulTerminated ? 0 : 0x0A
+            let identifiers = try CommandFailure.wrap {
+                try index.searchIdentifiers(words: words, domain: domain, limit: output.limit)
+            }
+            for identifier in identifiers {
+                printer.output.write(identifier.bytes)
+                printer.output.write([terminator])
+            }
         }
         printer.flush()
     }

@@ -14,7 +14,7 @@ struct SearchlightCommand: AsyncParsableCommand {
             """,
         subcommands: [
             ScanCommand.self, SearchCommand.self, ListCommand.self, ShowCommand.self,
-            StatusCommand.self, RemoveCommand.self, WatchCommand.self, ThumbnailCommand.self,
+            StatusCommand.self, RemoveCommand.self, WatchCommand.self, ThumbnailCommand.self, QueryCommand.self,
         ]
     )
 

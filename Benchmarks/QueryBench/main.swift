@@ -1,0 +1,129 @@
+// query-bench: in-process latency of name search and of the query language on a large index.
+//
+//   query-bench --items 1000000 --index Benchmarks/work/query-1M.sqlite [--repeats 50]
+//
+// Builds the index once with the Searchlight library (synthetic items shaped like a file
+// tree: realistic names, types, dates, sizes, pixel sizes), reuses it afterwards, then times
+// each search and query `repeats` times and prints p50 and p95 in milliseconds, with the
+// number of results. Times are measured, never asserted.
+import Foundation
+import Searchlight
+
+var items = 1_000_000
+var path = "Benchmarks/work/query-bench.sqlite"
+var repeats = 50
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--items": items = Int(arguments.popFirst() ?? "") ?? items
+    case "--index": path = arguments.popFirst() ?? path
+    case "--repeats": repeats = Int(arguments.popFirst() ?? "") ?? repeats
+    default:
+        FileHandle.standardError.write(Data("usage: query-bench [--items N] [--index PATH] [--repeats N]\n".utf8))
+        exit(64)
+    }
+}
+
+/// A deterministic generator, so that every run builds the same index.
+struct Generator {
+    var state: UInt64 = 0x5EED
+    mutating func next(_ bound: Int) -> Int {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Int((state >> 33) % UInt64(bound))
+    }
+}
+
+let words = ["report", "invoice", "holiday", "photo", "budget", "meeting", "notes", "draft", "final", "summary",
+             "project", "design", "contract", "résumé", "letter", "plan", "review", "scan", "backup", "agenda",
+             "quarterly", "annual", "client", "team", "travel", "recipe", "manual", "slides", "thesis", "canon",
+             "Zürich", "café", "Müller", "отчёт", "会议", "xylophone"]
+let types: [(String, String, String)] = [
+    ("txt", "text/plain", "ASCII text"), ("md", "text/plain", "UTF-8 Unicode text"),
+    ("pdf", "application/pdf", "PDF document, version 1.4"), ("jpg", "image/jpeg", "JPEG image data, JFIF standard 1.01"),
+    ("png", "image/png", "PNG image data, 8-bit/color RGBA"), ("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "Microsoft Word 2007+"),
+    ("json", "application/json", "JSON text data"), ("html", "text/html", "HTML document, ASCII text"),
+]
+
+@MainActor
+func makeIndex() throws -> SearchableIndex {
+    let exists = FileManager.default.fileExists(atPath: path)
+    let index = try SearchableIndex(path: path)
+    if exists, (try index.statistics().domains.first?.itemCount ?? 0) == items { return index }
+    try index.deleteAllItems()
+    var random = Generator()
+    let now = Date().timeIntervalSince1970
+    let started = Date()
+    for chunk in stride(from: 0, to: items, by: 5000) {
+        var batch = IndexBatch()
+        for number in chunk..<min(chunk + 5000, items) {
+            let type = types[random.next(types.count)]
+            var name = ""
+            for position in 0..<(1 + random.next(3)) {
+                let word = words[random.next(words.count)]
+                name += position == 0 ? word.capitalized : (random.next(2) == 0 ? " " + word : word.capitalized)
+            }
+            if random.next(3) == 0 { name += " \(2015 + random.next(11))" }
+            name += " \(number).\(type.0)"
+            let folder = "\(words[random.next(words.count)])/\(words[random.next(words.count)])-\(number / 100)"
+            var attributes = AttributeSet(contentType: type.1)
+            attributes.displayName = name
+            attributes.title = String(name.dropLast(type.0.count + 1))
+            attributes.contentDescription = type.2
+            attributes.keywords = NameTokenizer.words(in: name) + [type.0]
+            attributes.size = Int64(random.next(5_000_000))
+            attributes.contentModificationDate = Date(timeIntervalSince1970: now - Double(random.next(3 * 365 * 86_400)))
+            if type.1.hasPrefix("image/") {
+                attributes.pixelWidth = 320 + random.next(6000)
+                attributes.pixelHeight = 240 + random.next(4000)
+            }
+            batch.upsert(SearchableItem(uniqueIdentifier: ItemIdentifier(folder + "/" + name), domainIdentifier: "bench",
+                                        attributeSet: attributes, changeStamp: Array(repeating: 7, count: 32)))
+        }
+        try index.apply(batch)
+    }
+    let bytes = try index.statistics().byteCount
+    print(String(format: "built %d items in %.1f s: %.0f bytes per item", items, Date().timeIntervalSince(started),
+                 Double(bytes) / Double(items)))
+    return index
+}
+
+@MainActor
+func measure(_ label: String, _ body: () throws -> Int) rethrows {
+    var times: [Double] = []
+    var count = 0
+    for _ in 0..<repeats {
+        let start = ContinuousClock.now
+        count = try body()
+        let elapsed = ContinuousClock.now - start
+        times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+    times.sort()
+    let p50 = times[times.count / 2]
+    let p95 = times[min(times.count - 1, Int(Double(times.count) * 0.95))]
+    print("| \(label) | \(count) | \(String(format: "%.2f", p50)) | \(String(format: "%.2f", p95)) |")
+}
+
+do {
+    let index = try makeIndex()
+    print("\n| in process, \(items) items, \(repeats) runs | results | p50 ms | p95 ms |\n|---|---|---|---|")
+    for query in [["xylophone"], ["quarterly", "rep"], ["zurich"], ["report"]] {
+        try measure("search \(query.joined(separator: " ")) (first 100)") {
+            try index.searchIdentifiers(words: query, limit: 100).count
+        }
+    }
+    try measure("search report (count)") { try index.countMatches(words: ["report"]) }
+    let queries = [
+        ("selective: contentType == \"image/png\" (first 100)", #"contentType == "image/png""#),
+        ("wildcard: displayName == \"*xylophone*\"c (first 100)", #"displayName == "*xylophone*"c"#),
+        ("word: * == \"canon\"cdw (first 100)", #"* == "canon"cdw"#),
+        ("date range: last 7 days (first 100)", "contentModificationDate > $time.today(-7)"),
+        ("compound (first 100)", #"(title == "report*"cd || keywords == "invoice"c) && contentModificationDate > $time.this_year && size > 1000000"#),
+        ("image and pixels (first 100)", #"contentTypeTree == "image" && pixelWidth >= 4000"#),
+    ]
+    for (label, query) in queries {
+        try measure(label) { try index.query(query, limit: 100).count }
+    }
+} catch {
+    FileHandle.standardError.write(Data("query-bench: \(error)\n".utf8))
+    exit(1)
+}

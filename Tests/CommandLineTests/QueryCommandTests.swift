@@ -1,0 +1,106 @@
+import Foundation
+import Glibc
+import Testing
+
+@Suite("searchlight query", .serialized)
+struct QueryCommandTests {
+    let tree = TemporaryTree("query-cli")
+    let work = TemporaryTree("query-cli-index")
+    var index: String { work.path + "/index.sqlite" }
+
+    func scanFixture() throws {
+        tree.write("Reports/Quarterly report 2024.md", "# Quarterly Report\n\nRevenue grew.\n")
+        tree.write("Reports/old-report.txt", "an old report\n")
+        tree.write("Photos/Canon EOS notes.txt", "camera settings\n")
+        tree.write("Résumé.txt", "curriculum vitae\n")
+        tree.write("data.json", "{\"a\": 1}\n")
+        #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
+        // An old modification date for one file.
+        var times = [timespec(tv_sec: 946_684_800, tv_nsec: 0), timespec(tv_sec: 946_684_800, tv_nsec: 0)]
+        _ = utimensat(AT_FDCWD, tree.url("Reports/old-report.txt"), &times, 0)
+        #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
+    }
+
+    func query(_ text: String, _ extra: [String] = []) throws -> CommandResult {
+        try Searchlight.run(["query", text] + extra, index: index)
+    }
+
+    @Test func theSpecificationsExamplesWork() throws {
+        try scanFixture()
+        #expect(try query(#"title == "quarterly*"cd && contentModificationDate > $time.today(-7)"#).lines
+                == ["Reports/Quarterly report 2024.md"])
+        #expect(try query(#"* == "canon"cdw"#).lines == ["Photos/Canon EOS notes.txt"])
+        #expect(try query(#"displayName == "resume*"cd"#).lines == ["Résumé.txt"])
+        #expect(try query(#"contentType == "application/json""#).lines == ["data.json"])
+        #expect(try query(#"contentModificationDate < $time.iso(2001-01-01T00:00:00Z)"#).lines == ["Reports/old-report.txt"])
+        #expect(try query(#"path == "Reports/*" && !(displayName == "*old*")"#).lines == ["Reports/Quarterly report 2024.md"])
+        #expect(try query(#"contentTypeTree == "text""#, ["--count"]).lines == ["4"])
+        #expect(try query(#"contentTypeTree == "image" && pixelWidth >= 1000"#).lines.isEmpty)
+        let json = try query(#"displayName == "*.txt"c"#, ["--json"])
+        #expect(json.lines.count == 3)
+        for line in json.lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
+        let nul = try query(#"displayName == "data.json""#, ["-0"])
+        #expect(nul.stdout == Array("data.json".utf8) + [0])
+    }
+
+    @Test func explainShowsTheSQLAndWhatMatched() throws {
+        try scanFixture()
+        let result = try query(#"* == "canon"cdw"#, ["--explain"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("SELECT"))
+        #expect(result.output.contains("matched:"))
+        #expect(result.output.contains("displayName"))
+    }
+
+    @Test func malformedQueriesExit64WithTheColumn() throws {
+        try scanFixture()
+        for (text, column) in [(#"title == "unterminated"#, 10), ("title === 3", 9), ("nosuch == 1", 1), ("(size > 3", 10)] {
+            let result = try query(text)
+            #expect(result.status == 64, "\(text)")
+            #expect(result.stderr.contains("column \(column)"), "\(text): \(result.stderr)")
+            let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count >= 3)
+            if lines.count >= 3 {
+                #expect(lines[1] == Substring(text))
+                #expect(lines[2] == Substring(String(repeating: " ", count: column - 1) + "^"))
+            }
+            #expect(!result.stderr.contains("Backtrac"))
+        }
+    }
+
+    @Test func liveQueriesReportItemsEnteringAndLeaving() throws {
+        try scanFixture()
+        let out = Pipe()
+        let live = try Searchlight.start(["query", #"displayName == "*invoice*"cd"#, "--live"], index: index,
+                                         stdout: out.fileHandleForWriting)
+        try out.fileHandleForWriting.close()
+        let received = OutputCollector(out.fileHandleForReading)
+        tree.write("Invoice 7.txt")
+        #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
+        #expect(waitUntil { received.text.contains("+ Invoice 7.txt") }, "\(received.text)")
+        tree.remove("Invoice 7.txt")
+        #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
+        #expect(waitUntil { received.text.contains("- Invoice 7.txt") }, "\(received.text)")
+        kill(live.processIdentifier, SIGINT)
+        live.waitUntilExit()
+    }
+}
+
+/// Collects what a pipe delivers, as it comes.
+final class OutputCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    init(_ handle: FileHandle) {
+        let thread = Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
+                lock.withLock { data.append(chunk) }
+            }
+        }
+        thread.start()
+    }
+
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}
