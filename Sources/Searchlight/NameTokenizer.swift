@@ -16,13 +16,24 @@ public enum NameTokenizer {
     public static func words(in name: String) -> [String] {
         if let words = asciiWords(in: name) { return words }
         var words: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var previous: CharacterClass = .separator
-        let characters = Array(name)
-        for (index, character) in characters.enumerated() {
-            let kind = CharacterClass(character)
+        let scalars = Array(name.unicodeScalars)
+        func flush() {
+            guard !current.isEmpty else { return }
+            words.append(fold(String(current)))
+            current = String.UnicodeScalarView()
+        }
+        for (index, scalar) in scalars.enumerated() {
+            let kind = CharacterClass(scalar)
+            if kind == .mark {
+                // A combining mark belongs to the letter before it.
+                if previous == .separator { continue }
+                current.append(scalar)
+                continue
+            }
             if kind == .separator {
-                flush(&current, into: &words)
+                flush()
                 previous = kind
                 continue
             }
@@ -34,18 +45,19 @@ public enum NameTokenizer {
                  (.uppercase, .ideograph), (.lowercase, .ideograph), (.other, .ideograph), (.digit, .ideograph):
                 boundary = true
             case (.uppercase, .uppercase):
-                // "HTMLParser": the "P" starts a new word when a lowercase letter follows it.
-                if index + 1 < characters.count, CharacterClass(characters[index + 1]) == .lowercase {
-                    boundary = true
-                }
+                // "HTMLParser": the "P" starts a new word when a lowercase letter follows it
+                // (after any combining marks).
+                var next = index + 1
+                while next < scalars.count, CharacterClass(scalars[next]) == .mark { next += 1 }
+                if next < scalars.count, CharacterClass(scalars[next]) == .lowercase { boundary = true }
             default:
                 break
             }
-            if boundary { flush(&current, into: &words) }
-            current.append(character)
+            if boundary { flush() }
+            current.append(scalar)
             previous = kind
         }
-        flush(&current, into: &words)
+        flush()
         return words
     }
 
@@ -68,7 +80,13 @@ public enum NameTokenizer {
             var previous = CharacterClass.separator
             func flush(_ end: Int) {
                 if start >= 0 {
-                    words.append(String(decoding: bytes[start..<end], as: UTF8.self).lowercased())
+                    words.append(String(unsafeUninitializedCapacity: end - start) { buffer in
+                        for offset in 0..<(end - start) {
+                            let byte = bytes[start + offset]
+                            buffer[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+                        }
+                        return end - start
+                    })
                     start = -1
                 }
             }
@@ -120,25 +138,25 @@ public enum NameTokenizer {
     }
 
     private enum CharacterClass: Equatable {
-        case separator, lowercase, uppercase, digit, ideograph, other
+        case separator, lowercase, uppercase, digit, ideograph, other, mark
 
-        init(_ character: Character) {
-            if character.isNumber, character.isASCII || character.unicodeScalars.first?.properties.numericType == .decimal {
-                self = .digit
-            } else if character.isLetter {
-                if character.unicodeScalars.first?.properties.isIdeographic == true {
-                    self = .ideograph
-                } else if character.isUppercase {
-                    self = .uppercase
-                } else if character.isLowercase {
-                    self = .lowercase
-                } else {
-                    self = .other
+        /// One general-category lookup per scalar (ASCII without any).
+        init(_ scalar: Unicode.Scalar) {
+            switch scalar.value {
+            case 0x61...0x7A: self = .lowercase
+            case 0x41...0x5A: self = .uppercase
+            case 0x30...0x39: self = .digit
+            case 0..<0x80: self = .separator
+            default:
+                switch scalar.properties.generalCategory {
+                case .lowercaseLetter: self = .lowercase
+                case .uppercaseLetter, .titlecaseLetter: self = .uppercase
+                case .decimalNumber: self = .digit
+                case .otherLetter: self = scalar.properties.isIdeographic ? .ideograph : .other
+                case .modifierLetter, .letterNumber, .otherNumber: self = .other
+                case .nonspacingMark, .spacingMark, .enclosingMark: self = .mark
+                default: self = .separator
                 }
-            } else if character.isNumber {
-                self = .other
-            } else {
-                self = .separator
             }
         }
     }

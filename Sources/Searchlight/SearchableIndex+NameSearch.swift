@@ -60,7 +60,12 @@ extension SearchableIndex {
 
     /// An FTS5 query asking every token as a prefix of a word in any column.
     static func nameMatchExpression(_ tokens: [String]) -> String {
-        tokens.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " AND ")
+        tokens.map { quoted($0) + "*" }.joined(separator: " AND ")
+    }
+
+    /// A token as an FTS5 string: never query syntax.
+    static func quoted(_ token: String) -> String {
+        "\"" + token.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     static func nameArguments(_ tokens: [String], domain: String?) -> StatementArguments {
@@ -68,6 +73,10 @@ extension SearchableIndex {
     }
 
     static func nameCandidates(_ tokens: [String], domain: String?, in db: Database) throws -> [NameMatch] {
+        // The full-text index knows which items have every word whole in their name, the best
+        // rank: those need no splitting of their fields here.
+        let wholeInName = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
+                                                 arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
         let cursor = try Row.fetchCursor(db, sql: """
             SELECT item.id, item.identifier, item.displayName, item.title, item.keywords, item.modificationDate
             FROM item_words JOIN item ON item.id = item_words.rowid
@@ -77,6 +86,11 @@ extension SearchableIndex {
         while let row = try cursor.next() {
             let identifier: Data = row[1]
             let id = ItemIdentifier(bytes: Array(identifier))
+            let rowID: Int64 = row[0]
+            if wholeInName.contains(rowID) {
+                matches.append(NameMatch(best: rowID, identifier: id, modificationDate: row[5] ?? 0))
+                continue
+            }
             let title: String? = row[3]
             let keywords: String? = row[4]
             matches.append(NameMatch(id: row[0], identifier: id, modificationDate: row[5] ?? 0, tokens: tokens,
@@ -112,6 +126,15 @@ struct NameMatch: Comparable {
     let prefixOnlyCount: Int
     /// For each query word, the best field it matched (0 name, 1 title, 2 keywords, 3 folders), summed.
     let fieldRank: Int
+
+    /// A candidate known to match every word whole in its name: the best rank.
+    init(best id: Int64, identifier: ItemIdentifier, modificationDate: Double) {
+        self.id = id
+        self.identifier = identifier
+        self.modificationDate = modificationDate
+        prefixOnlyCount = 0
+        fieldRank = 0
+    }
 
     /// Ranks a candidate. Most candidates match every word as a whole word of their name, the
     /// best rank there is: the other fields are only split into words when that is not so.

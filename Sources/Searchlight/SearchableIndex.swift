@@ -18,7 +18,9 @@ public final class SearchableIndex: Sendable {
     public let path: String
     /// Whether this handle only reads.
     public let isReadOnly: Bool
-    let database: DatabasePool
+    /// A pool (a writer and concurrent readers) for a writable index; one read-only
+    /// connection for a read-only one, which is all a query command needs and opens faster.
+    let database: any DatabaseWriter
     let logger: Logger
 
     /// Opens the index at `path`, creating it (with owner-only permissions) unless `readOnly`.
@@ -46,10 +48,16 @@ public final class SearchableIndex: Sendable {
         configuration.label = "searchlight"
         configuration.prepareDatabase { db in
             SearchableIndex.registerFunctions(in: db)
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
         do {
-            database = try DatabasePool(path: path, configuration: configuration)
+            if readOnly {
+                // In WAL mode a read-only connection still never waits for a writer.
+                configuration.readonly = true
+                database = try DatabaseQueue(path: path, configuration: configuration)
+            } else {
+                database = try DatabasePool(path: path, configuration: configuration)
+            }
             if !readOnly {
                 try Self.migrator.migrate(database)
             } else if try !database.read({ try $0.tableExists("item") }) {
