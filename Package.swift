@@ -83,7 +83,9 @@ let package = Package(
             dependencies: ["Searchlight"],
             path: "Examples/NotesIndex"
         ),
-        .testTarget(name: "SearchlightTests", dependencies: ["Searchlight"]),
+        // Helpers shared by the test targets (temporary trees, commands, seeded randomness).
+        .target(name: "SearchlightTestSupport", path: "Tests/Support"),
+        .testTarget(name: "SearchlightTests", dependencies: ["Searchlight", "SearchlightTestSupport"]),
         .testTarget(
             name: "SearchlightFilesTests",
             // The extractor is a dependency so that it is built next to the tests.
@@ -92,12 +94,13 @@ let package = Package(
                 "SearchlightFiles",
                 "ExtractionProtocol",
                 "searchlight-extractor",
+                "SearchlightTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "searchlight-extractor"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "searchlight-extractor", "SearchlightTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,24 +15,26 @@ extension SearchableIndex {
     ///   - limit: At most this many results, when given.
     /// - Throws: ``SearchlightError`` `.invalidQuery` when the words hold no letter or digit.
     public func search(words: [String], domain: String? = nil, limit: Int? = nil) throws -> [IndexedItem] {
-        let tokens = try Self.nameQueryTokens(words)
-        return try read { db in
-            var candidates = try Self.nameCandidates(tokens, domain: domain, in: db)
-            candidates.sort()
-            if let limit, candidates.count > limit { candidates.removeLast(candidates.count - limit) }
-            return try Self.fetchItems(ids: candidates.map(\.id), in: db)
+        try rankedMatches(words: words, domain: domain, limit: limit) { db, matches in
+            try Self.fetchItems(ids: matches.map(\.id), in: db)
         }
     }
 
     /// The domains and identifiers of what ``search(words:domain:limit:)`` returns, in the same
     /// order, without fetching the items: for output that prints paths only.
     public func searchIdentifiers(words: [String], domain: String? = nil, limit: Int? = nil) throws -> [ItemIdentifier] {
+        try rankedMatches(words: words, domain: domain, limit: limit) { _, matches in matches.map(\.identifier) }
+    }
+
+    /// The ranked matches of a name query, best first, handed to `body` inside the read.
+    private func rankedMatches<T>(words: [String], domain: String?, limit: Int?,
+                                  _ body: (Database, [NameMatch]) throws -> T) throws -> T {
         let tokens = try Self.nameQueryTokens(words)
         return try read { db in
             var candidates = try Self.nameCandidates(tokens, domain: domain, in: db)
             candidates.sort()
             if let limit, candidates.count > limit { candidates.removeLast(candidates.count - limit) }
-            return candidates.map(\.identifier)
+            return try body(db, candidates)
         }
     }
 

@@ -25,15 +25,5 @@ struct ConsoleLogHandler: LogHandler {
 
 /// Unbuffered writes to standard error, shared by the log and the progress bar.
 enum StandardError {
-    static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 { if errno == EINTR { continue } else { return } }
-                offset += written
-            }
-        }
-    }
+    static func write(_ text: String) { StandardOutput.writeAll(Array(text.utf8), to: 2) }
 }

@@ -16,14 +16,20 @@ final class StandardOutput {
     func write(_ text: String) { write(text.utf8) }
 
     func flush() {
-        buffer.withUnsafeBytes { raw in
+        Self.writeAll(buffer, to: 1)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes every byte to `descriptor`, retrying after EINTR; gives up on any other error
+    /// (a closed pipe: the reader is gone). The corresponding C function is `write(2)`.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = Glibc.write(1, raw.baseAddress! + offset, raw.count - offset)
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 { if errno == EINTR { continue } else { return } }
                 offset += written
             }
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }

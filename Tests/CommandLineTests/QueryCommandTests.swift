@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SearchlightTestSupport
 import Testing
 
 @Suite("searchlight query", .serialized)

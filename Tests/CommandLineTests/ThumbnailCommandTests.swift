@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SearchlightTestSupport
 import Testing
 
 /// Thumbnails through the built binary: real images made by libvips' own tools, real workers.
@@ -99,15 +100,4 @@ struct ThumbnailCommandTests {
         for index in 0..<4 { #expect(try json("c-after-\(index).png")["thumbnail"] is [String: Any]) }
         #expect(try json("a-first.png")["thumbnail"] is [String: Any])
     }
-}
-
-/// Runs a command and requires it to succeed.
-func shell(_ arguments: String...) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    try? process.run()
-    process.waitUntilExit()
-    precondition(process.terminationStatus == 0, "\(arguments) failed")
 }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import Searchlight
+import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
 

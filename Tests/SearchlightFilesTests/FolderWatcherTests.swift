@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Searchlight
+import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
 

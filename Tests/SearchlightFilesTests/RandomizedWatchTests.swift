@@ -1,20 +1,8 @@
 import Foundation
 import Glibc
+import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
-
-/// A small deterministic generator (SplitMix64), so that a seed replays the same operations.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random file operations on a live watcher; after each round the index must equal a fresh
 /// walk of the disk, names and sizes. `SEARCHLIGHT_RANDOM_SEEDS=1,2,3` and

@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import Searchlight
 import Synchronization
+import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
 
@@ -130,14 +131,4 @@ func eventually(timeout: TimeInterval = 20, _ condition: () -> Bool) async -> Bo
         try? await Task.sleep(for: .milliseconds(10))
     }
     return condition()
-}
-
-/// Runs a command (cp, mv) for file operations that are easier said in shell.
-func shell(_ arguments: String...) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    try? process.run()
-    process.waitUntilExit()
-    precondition(process.terminationStatus == 0, "\(arguments) failed")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightTestSupport
 import Testing
 @testable import Searchlight
 
@@ -149,7 +150,7 @@ struct QueryParserTests {
     /// QueryParseError whose column lies within the query; each that parses must round-trip
     /// and give the same items from SQL as from Swift evaluation.
     @Test func randomAndMutatedQueriesParseOrFailCleanly() throws {
-        var random = SplitMix64(seed: 0x5EA7C4_11647)
+        var random = SeededGenerator(seed: 0x5EA7C4_11647)
         let fragments = [
             "title", "displayName", "keywords", "size", "contentModificationDate", "contentTypeTree", "path", "domain",
             "*", "kMDItemFSSize", "InRange(", "==", "!=", "<", ">", "<=", ">=", "==[cd]", "&&", "||", "!", "(", ")", ",",
@@ -213,16 +214,6 @@ struct QueryParserTests {
     }
 }
 
-/// A small deterministic pseudo-random generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededGenerator {
     mutating func next(below bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
 }

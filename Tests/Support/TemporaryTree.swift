@@ -2,10 +2,12 @@ import Foundation
 import Glibc
 
 /// A real temporary folder for a test, removed (permissions restored first) afterwards.
-final class TemporaryTree {
-    let path: String
+/// Test helpers shared by the test targets: real temporary folders, shell commands, seeded
+/// randomness.
+public final class TemporaryTree {
+    public let path: String
 
-    init(_ label: String = "tree") {
+    public init(_ label: String = "tree") {
         var template = Array((FileManager.default.temporaryDirectory.path + "/searchlight-\(label)-XXXXXX").utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         path = String(cString: created!)
@@ -17,13 +19,13 @@ final class TemporaryTree {
     }
 
     /// Writes `contents` to the relative path `name` (raw bytes allowed), creating folders.
-    func write(_ name: [UInt8], _ contents: String = "hello\n") {
+    public func write(_ name: [UInt8], _ contents: String = "hello\n") {
         precondition(tryWrite(name, contents), "cannot create \(String(decoding: name, as: UTF8.self)): errno \(errno)")
     }
 
     /// Like `write`, but says whether it worked instead of stopping the test (for random operations).
     @discardableResult
-    func tryWrite(_ name: [UInt8], _ contents: String = "hello\n") -> Bool {
+    public func tryWrite(_ name: [UInt8], _ contents: String = "hello\n") -> Bool {
         let full = Array(path.utf8) + [0x2F] + name
         if let slash = name.lastIndex(of: 0x2F) {
             mkdirs(Array(name[..<slash]))
@@ -37,9 +39,9 @@ final class TemporaryTree {
         return true
     }
 
-    func write(_ name: String, _ contents: String = "hello\n") { write(Array(name.utf8), contents) }
+    public func write(_ name: String, _ contents: String = "hello\n") { write(Array(name.utf8), contents) }
 
-    func mkdirs(_ name: [UInt8]) {
+    public func mkdirs(_ name: [UInt8]) {
         var prefix: [UInt8] = []
         for component in name.split(separator: 0x2F) {
             prefix += (prefix.isEmpty ? [] : [0x2F]) + component
@@ -48,13 +50,37 @@ final class TemporaryTree {
         }
     }
 
-    func mkdirs(_ name: String) { mkdirs(Array(name.utf8)) }
+    public func mkdirs(_ name: String) { mkdirs(Array(name.utf8)) }
 
-    func url(_ name: String) -> String { path + "/" + name }
+    public func url(_ name: String) -> String { path + "/" + name }
 
-    func remove(_ name: String) { try? FileManager.default.removeItem(atPath: url(name)) }
+    public func remove(_ name: String) { try? FileManager.default.removeItem(atPath: url(name)) }
 
-    func rename(_ from: String, _ to: String) {
+    public func rename(_ from: String, _ to: String) {
         precondition(Glibc.rename(url(from), url(to)) == 0, "rename failed: errno \(errno)")
+    }
+}
+
+/// Runs a command (cp, mv, vips…) and stops the test if it fails.
+public func shell(_ arguments: String...) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    try? process.run()
+    process.waitUntilExit()
+    precondition(process.terminationStatus == 0, "\(arguments) failed")
+}
+
+/// A small deterministic generator (SplitMix64), so that a seed replays the same choices.
+public struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
