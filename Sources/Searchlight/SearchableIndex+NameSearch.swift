@@ -31,6 +31,9 @@ extension SearchableIndex {
                                   _ body: (Database, [NameMatch]) throws -> T) throws -> T {
         let tokens = try Self.nameQueryTokens(words)
         return try read { db in
+            if let limit, limit > 0, let best = try Self.bestMatchesByDate(tokens, domain: domain, limit: limit, in: db) {
+                return try body(db, best)
+            }
             var candidates = try Self.nameCandidates(tokens, domain: domain, in: db)
             candidates.sort()
             if let limit, candidates.count > limit { candidates.removeLast(candidates.count - limit) }
@@ -102,6 +105,50 @@ extension SearchableIndex {
             })
         }
         return matches
+    }
+
+    /// The first `limit` results when the best rank alone fills them, else `nil`.
+    ///
+    /// Items with every word whole in their name rank first, and among them the most recently
+    /// modified: SQLite walks the modification-date index newest first and stops after `limit`
+    /// such items, instead of ranking every candidate (a common word matches a large part of
+    /// a big index). Items that tie with the last one on date are all fetched, so that the
+    /// order by identifier among them is exact.
+    static func bestMatchesByDate(_ tokens: [String], domain: String?, limit: Int, in db: Database) throws -> [NameMatch]? {
+        let whole = "name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"
+        let best = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?", arguments: [whole]))
+        guard best.count >= limit else { return nil }
+        var domainID: Int64?
+        if let domain {
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [domain]) else {
+                return []
+            }
+            domainID = id
+        }
+        let now = Date().timeIntervalSince1970
+        // The date index alone (it holds the row ids): only hits are looked up in the table.
+        let newestFirst = try Row.fetchCursor(db, sql: """
+            SELECT id, modificationDate FROM item INDEXED BY item_by_modification_date
+            WHERE modificationDate > 0 ORDER BY modificationDate DESC
+            """)
+        let details = try db.cachedStatement(sql: "SELECT identifier, domainId, expirationDate FROM item WHERE id = ?")
+        var matches: [NameMatch] = []
+        var boundary: Double?
+        while let row = try newestFirst.next() {
+            let id: Int64 = row[0]
+            let date: Double = row[1]
+            if let boundary, date < boundary { break }
+            guard best.contains(id), let detail = try Row.fetchOne(details, arguments: [id]) else { continue }
+            if let domainID, detail[1] as Int64 != domainID { continue }
+            if let expiration: Double = detail[2], expiration <= now { continue }
+            let identifier: Data = detail[0]
+            matches.append(NameMatch(best: id, identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
+            // Keep going through the items dated like the last one: ties are ordered by identifier.
+            if matches.count == limit { boundary = date }
+        }
+        guard boundary != nil else { return nil }
+        matches.sort()
+        return Array(matches.prefix(limit))
     }
 
     /// Full items for `ids`, in the order of `ids`.

@@ -60,4 +60,26 @@ struct NameSearchTests {
         // FTS5 syntax in words is taken literally, never as query syntax.
         #expect(try fixture.index.search(words: ["NOT", "\"", "OR"]).isEmpty)
     }
+
+    @Test func theFirstResultsOfALimitedSearchAreThoseOfTheFullRanking() throws {
+        let fixture = try TemporaryIndex()
+        var items: [SearchableItem] = []
+        for number in 0..<400 {
+            // Many ties on date, some items in another domain, some expired, some prefix-only.
+            var item = note("folder \(number % 7)/Report \(number).txt", domain: number % 5 == 0 ? "mail" : "notes",
+                            modified: Double(1 + (number * 7919) % 37),
+                            expires: number % 11 == 0 ? Date(timeIntervalSinceNow: -10) : nil)
+            if number % 3 == 0 { item.attributeSet.displayName = "Reports \(number).txt" }
+            items.append(item)
+        }
+        try fixture.index.indexItems(items)
+        for domain in [nil, "notes", "mail"] as [String?] {
+            let full = ids(try fixture.index.search(words: ["report"], domain: domain))
+            for limit in [1, 5, 20, 100] {
+                #expect(ids(try fixture.index.search(words: ["report"], domain: domain, limit: limit)) == Array(full.prefix(limit)))
+                #expect(try fixture.index.searchIdentifiers(words: ["report"], domain: domain, limit: limit).map(\.lossyString)
+                        == Array(full.prefix(limit)))
+            }
+        }
+    }
 }
