@@ -47,7 +47,8 @@ PY
 
 # Starts a watch of $1 into index $2, waits for its "watching" line, prints its pid.
 start_watch() {
-  "$binary" watch "$1" --index "$2" --no-thumbnails 2> "$2.log" &
+  # Its stdout must not be the $(…) that called us, or that would wait for the watch to end.
+  "$binary" watch "$1" --index "$2" --no-thumbnails > /dev/null 2> "$2.log" &
   local pid=$!
   for _ in $(seq 3000); do grep -q watching "$2.log" 2>/dev/null && break; sleep 0.01; done
   grep -q watching "$2.log" || { echo "watch did not start: $(cat "$2.log")" >&2; exit 1; }
@@ -65,7 +66,7 @@ for run in $(seq "$runs"); do
   make_burst "$root"
   until [ "$("$binary" list --count --index "$index" 2>/dev/null || echo 0)" -ge "$files" ]; do sleep 0.02; done
   end=$(date +%s.%N)
-  kill -TERM "$pid"; wait "$pid" || true
+  kill -TERM "$pid"; while kill -0 "$pid" 2>/dev/null; do sleep 0.02; done
   burst_times+=("$(python3 -c "print($end - $start)")")
   # The same files, scanned into a fresh index.
   start=$(date +%s.%N)
@@ -90,7 +91,7 @@ sleep "$idle"
 after=$(cpu "$pid")
 watches=$("$binary" status --json --index "$work/idle.sqlite" | python3 -c "import json,sys; print(json.load(sys.stdin)['domains'][0]['watch']['watchesUsed'])")
 rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status")
-kill -TERM "$pid"; wait "$pid" || true
+kill -TERM "$pid"; while kill -0 "$pid" 2>/dev/null; do sleep 0.02; done
 idle_cpu=$(python3 -c "print(($after - $before) / $ticks)")
 
 table=$(cat <<TABLE
