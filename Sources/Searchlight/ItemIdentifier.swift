@@ -45,6 +45,20 @@ public struct ItemIdentifier: Hashable, Sendable, Comparable, CustomStringConver
         return bytes[..<slash].split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The bounds of the identifiers strictly below this one as a folder (`self/…`), in byte
+    /// order: from `self/` (included; never an identifier itself) to `self0` (excluded), since
+    /// `0` follows `/`. Moves and deletes of a subtree, and merges of a walk with the index,
+    /// select a folder's items with it.
+    public var descendantBounds: (lower: ItemIdentifier, upper: ItemIdentifier) {
+        (ItemIdentifier(bytes: bytes + [UInt8(ascii: "/")]), ItemIdentifier(bytes: bytes + [UInt8(ascii: "0")]))
+    }
+
+    /// Whether `identifier` lies strictly below this one as a folder.
+    public func isAncestor(of identifier: ItemIdentifier) -> Bool {
+        let (lower, upper) = descendantBounds
+        return identifier >= lower && identifier < upper
+    }
+
     public static func < (lhs: ItemIdentifier, rhs: ItemIdentifier) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }

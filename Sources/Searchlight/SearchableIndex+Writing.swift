@@ -181,6 +181,7 @@ struct BatchWriter {
 extension SearchableIndex {
     /// The bounds of the identifiers below `identifier` (`identifier/…`): `[id + "/", id + "0")`.
     static func descendantRange(of identifier: ItemIdentifier) -> (Data, Data) {
-        (Data(identifier.bytes + [UInt8(ascii: "/")]), Data(identifier.bytes + [UInt8(ascii: "0")]))
+        let (lower, upper) = identifier.descendantBounds
+        return (Data(lower.bytes), Data(upper.bytes))
     }
 }

@@ -63,13 +63,12 @@ public final class FolderScanner: Sendable {
     public func reconcile(subtree: ItemIdentifier = ItemIdentifier(bytes: []),
                           onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil,
                           progress: ((ScanSummary) -> Void)? = nil) throws -> ScanSummary {
-        var summary = try run(progress: progress) { jobs, results in
+        let summary = try run(progress: progress) { jobs, results in
             try self.walkAndMerge(subtree, onDirectory: onDirectory, jobs: jobs, results: results)
         }
         if !summary.interrupted && subtree.bytes.isEmpty {
             try index.markUpdated(domain: options.domain)
         }
-        summary.interrupted = isStopping
         return summary
     }
 
@@ -196,8 +195,7 @@ public final class FolderScanner: Sendable {
                     results.put(.unreadable(path, error.description))
                     try deleteIndexed(before: path)
                     // Keep what the index knows below an unreadable folder: we cannot see it.
-                    let below = SearchableIndexRange(below: path)
-                    while let head = try indexed.peek(), head.identifier == path || below.contains(head.identifier) {
+                    while let head = try indexed.peek(), head.identifier == path || path.isAncestor(of: head.identifier) {
                         indexed.advance()
                     }
                 }
@@ -313,17 +311,4 @@ public final class FolderScanner: Sendable {
         try flush()
         progress?(summary)
     }
-}
-
-/// The identifiers strictly below a folder: `[folder/, folder0)` in byte order.
-struct SearchableIndexRange {
-    let lower: ItemIdentifier
-    let upper: ItemIdentifier
-
-    init(below folder: ItemIdentifier) {
-        lower = ItemIdentifier(bytes: folder.bytes + [0x2F])
-        upper = ItemIdentifier(bytes: folder.bytes + [0x30])
-    }
-
-    func contains(_ identifier: ItemIdentifier) -> Bool { identifier >= lower && identifier < upper }
 }

@@ -21,9 +21,10 @@ struct IndexStampCursor {
             upperBound = nil
             try load(after: nil)
         } else {
-            // `prefix/` itself is never an identifier, so "after it" means "from it".
-            upperBound = ItemIdentifier(bytes: prefix.bytes + [0x30])
-            try load(after: ItemIdentifier(bytes: prefix.bytes + [0x2F]))
+            // The lower bound is never an identifier itself, so "after it" means "from it".
+            let (lower, upper) = prefix.descendantBounds
+            upperBound = upper
+            try load(after: lower)
         }
     }
 
