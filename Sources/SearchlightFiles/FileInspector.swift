@@ -1,4 +1,3 @@
-import CMagic
 import Glibc
 import Logging
 import Searchlight
@@ -6,14 +5,12 @@ import Searchlight
 /// Identifies files with libmagic and derives their attribute sets. One per worker thread:
 /// it owns its libmagic handles.
 public final class FileInspector {
-    private let mimeType: Magic
-    private let description: Magic
+    private let identifier: ContentIdentifier
 
     /// Opens this inspector's libmagic handles.
     /// - Throws: ``InspectionError`` when libmagic's database cannot be loaded.
     public init() throws(InspectionError) {
-        mimeType = try Magic(flags: MAGIC_MIME_TYPE)
-        description = try Magic(flags: MAGIC_NONE)
+        identifier = try ContentIdentifier()
     }
 
     /// What the inspection of one file found.
@@ -47,8 +44,8 @@ public final class FileInspector {
             return .vanished
         }
         do {
-            let type = try mimeType.identify(descriptor: descriptor)
-            let text = try description.identify(descriptor: descriptor)
+            let identity = try identifier.identify(descriptor: descriptor)
+            let (type, text) = (identity.contentType, identity.description)
             var found = item(relativePath, domain: domain, status: status, type: type, description: text, failure: nil)
             if let name = found.attributeSet.displayName, DocumentTitle.applies(contentType: type, fileName: name),
                let title = DocumentTitle.title(in: Self.firstBytes(of: descriptor), contentType: type, fileName: name) {
