@@ -6,7 +6,7 @@ SWIFT ?= swift
 DEMO_INDEX := .build/demo/index.sqlite
 SEARCHLIGHT := .build/debug/searchlight
 
-.PHONY: demo test setup build bench bench-quick clean
+.PHONY: demo test setup build bench bench-quick bench-full clean
 
 setup:
 	@./.ci/install-dependencies
@@ -27,6 +27,9 @@ test: setup
 
 bench: setup
 	./Benchmarks/run.sh
+
+bench-full: setup
+	./Benchmarks/run.sh --full --markdown Benchmarks/work/full.md
 
 bench-quick: setup
 	./Benchmarks/run.sh --quick

@@ -109,6 +109,15 @@ def tree_table(folder, run):
     lines.append(f"| peak memory (RSS) of a first scan | {scan_mb:.1f} MB | `file`: {file_mb:.1f} MB | "
                  f"| ≤ {PEAK_MEMORY_TARGET_MB} MB at 1 M files | {verdict(scan_mb <= PEAK_MEMORY_TARGET_MB)} |")
 
+    agreement = os.path.join(folder, "agreement.env")
+    if os.path.exists(agreement):
+        checked = read_env(agreement)
+        n = int(checked["checked"])
+        lines.append(f"| same answer as libmagic in `file` (every k-th file, {number(n)} files) "
+                     f"| types {checked['types_agree']}/{n}, descriptions {checked['descriptions_agree']}/{n} "
+                     f"| `file --mime-type -b`, `file -b` | | all | "
+                     f"{verdict(int(checked['types_agree']) == n and int(checked['descriptions_agree']) == n)} |")
+
     index_bytes = int(tree["index_bytes"])
     per_file = index_bytes / files
     db_per_file = int(tree["plocate_db_bytes"]) / files
@@ -119,6 +128,38 @@ def tree_table(folder, run):
     return lines
 
 
+def memory_growth(folders):
+    """Peak memory of the generated trees side by side: it must not grow with the tree."""
+    generated = []
+    for folder in folders:
+        tree = read_env(os.path.join(folder, "tree.env"))
+        if tree["label"].startswith("generated tree"):
+            generated.append((int(tree["files"]), int(tree["scan_rss_kb"]) / 1024))
+    if len(generated) < 2:
+        return []
+    generated.sort()
+    (small_files, small_mb), (large_files, large_mb) = generated[0], generated[-1]
+    growth = large_mb / small_mb
+    return [
+        "### Peak memory as the tree grows",
+        "",
+        "| measure | smaller tree | larger tree | growth | target | target |",
+        "|---|---|---|--:|---|---|",
+        f"| peak RSS of a first scan | {number(small_files)} files: {small_mb:.1f} MB "
+        f"| {number(large_files)} files: {large_mb:.1f} MB | {growth:.2f}× "
+        f"| ≤ {PEAK_MEMORY_TARGET_MB} MB, flat | {verdict(large_mb <= PEAK_MEMORY_TARGET_MB and growth <= 1.25)} |",
+        "",
+    ]
+
+
+def section(results, name, title):
+    path = os.path.join(results, name)
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [f"### {title}", "", f.read().rstrip("\n"), ""]
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: report.py RESULTS_FOLDER")
@@ -126,12 +167,18 @@ def main():
     run = read_env(os.path.join(results, "run.env"))
     out = [
         f"Measured {run['date']} at commit `{run['commit']}` on {run['os']}, {run['cpu']}, {run['memory']} RAM.",
-        f"{run['tools']}. Medians of {run['runs']} runs ({run['search_runs']} for searches) after one warm-up run,"
-        " warm page cache; ± is the standard deviation. Ratio = searchlight / reference.",
+        f"{run['tools']}. Medians of {run['runs']} runs ({run['search_runs']} for searches, after 3 warm-up runs; rescans after the run that made the index;"
+        " scans after one read of every file), warm page cache; ± is the standard deviation."
+        " Ratio = searchlight / reference. Peak memory: the largest of the timed runs.",
         "",
     ]
-    for folder in sorted(glob.glob(os.path.join(results, "tree*")), key=lambda p: int(p.rsplit("tree", 1)[1])):
+    folders = sorted(glob.glob(os.path.join(results, "tree*")), key=lambda p: int(p.rsplit("tree", 1)[1]))
+    for folder in folders:
         out += tree_table(folder, run)
+    out += memory_growth(folders)
+    out += section(results, "thumbnails.md", "Thumbnails (`Benchmarks/thumbnails.sh`)")
+    out += section(results, "watch.md", "`watch` (`Benchmarks/watch.sh`)")
+    out += section(results, "in-process.md", "In process, 1 000 000 items (`query-bench`)")
     print("\n".join(out))
 
 

@@ -16,6 +16,10 @@ usage: Benchmarks/run.sh [options]
 Builds searchlight in release mode, generates (or reuses) a tree of mixed files, and measures
 searchlight against `file`, `updatedb.plocate` and `plocate` on the same tree.
 
+  --full              the whole SPEC §6 benchmark: generated trees of 1 000 000 and 100 000 files
+                      (memory must stay flat between them), /usr/share, a documents folder,
+                      thumbnails vs vipsthumbnail, a burst under watch, in-process search at 1 M
+  --documents DIR     the folder of real documents --full measures (default /usr/share/doc)
   --files N           files in the generated tree (default 50000)
   --seed N            seed of the generated tree (default 42)
   --tree DIR          benchmark an existing folder instead of a generated tree
@@ -36,17 +40,20 @@ die() { echo "run.sh: $*" >&2; exit 1; }
 usage_error() { echo "run.sh: $*" >&2; echo "try 'Benchmarks/run.sh --help'" >&2; exit 64; }
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 
-files="" seed=42 tree="" with_usr_share=0 runs="" words="" quick=0 markdown="" bin=""
+files="" seed=42 tree="" with_usr_share=0 runs="" words="" quick=0 markdown="" bin="" full=0
+documents=/usr/share/doc
 while (($#)); do
     case "$1" in
-        --files|--seed|--tree|--runs|--words|--markdown|--searchlight)
+        --files|--seed|--tree|--runs|--words|--markdown|--searchlight|--documents)
             (($# >= 2)) || usage_error "$1 needs a value"
             case "$1" in
                 --files) files="$2" ;; --seed) seed="$2" ;; --tree) tree="$2" ;; --runs) runs="$2" ;;
                 --words) words="$2" ;; --markdown) markdown="$2" ;; --searchlight) bin="$2" ;;
+                --documents) documents="$2" ;;
             esac
             shift 2 ;;
         --with-usr-share) with_usr_share=1; shift ;;
+        --full) full=1; with_usr_share=1; shift ;;
         --quick) quick=1; shift ;;
         -h|--help) usage; exit 0 ;;
         *) usage_error "unknown option '$1'" ;;
@@ -59,6 +66,8 @@ is_count "$files" || usage_error "--files wants a positive number, not '$files'"
 is_count "$runs" && ((runs >= 3)) || usage_error "--runs wants a number of at least 3, not '$runs'"
 [[ "$seed" =~ ^[0-9]+$ ]] || usage_error "--seed wants a number, not '$seed'"
 [[ -z "$tree" || -d "$tree" ]] || usage_error "--tree: '$tree' is not a folder"
+((!full)) || [[ -d "$documents" ]] || usage_error "--documents: '$documents' is not a folder"
+((!full || !quick)) || usage_error "--full and --quick exclude each other"
 search_runs=$((runs * 4 > 20 ? runs * 4 : 20))
 
 # --- Tools ------------------------------------------------------------------------------------
@@ -81,8 +90,9 @@ say() { echo "$*" >&2; echo "$*" >>"$log"; }
 
 # --- Build ------------------------------------------------------------------------------------
 if [[ -z "$bin" ]]; then
-    say "building searchlight (swift build -c release)…"
-    if ! (cd "$repo" && swift build -c release --product searchlight) >>"$log" 2>&1; then
+    # Statically linked Swift runtime and Foundation: 2 ms less to start than dynamic linking.
+    say "building searchlight (swift build -c release --static-swift-stdlib)…"
+    if ! (cd "$repo" && swift build -c release --static-swift-stdlib --product searchlight) >>"$log" 2>&1; then
         tail -n 25 "$log" >&2
         die "the release build failed (full log: $log)"
     fi
@@ -99,26 +109,39 @@ if [[ -n "$tree" ]]; then
     roots+=("$(realpath "$tree")")
     tree_words+=("${words:-readme report 2024}")
 else
-    generated="$work/tree-$files-seed$seed"
-    # The stamp records the generator that made the tree, so an outdated tree is remade.
+    # The stamp records the generator that made a tree, so an outdated tree is remade.
     generator_id="$(sha256sum "$here/make_tree.py" | cut -c1-16)"
-    if [[ "$(cat "$generated.done" 2>/dev/null)" != "$generator_id" ]]; then
-        rm -rf "$generated" "$generated.done"
-        say "generating $files files (seed $seed) in $generated…"
-        python3 "$here/make_tree.py" --files "$files" --seed "$seed" "$generated" 2>>"$log" \
-            || die "generating the tree failed (log: $log)"
-        echo "$generator_id" >"$generated.done"
+    generate() {
+        local count="$1" generated="$work/tree-$1-seed$seed"
+        if [[ "$(cat "$generated.done" 2>/dev/null)" != "$generator_id" ]]; then
+            rm -rf "$generated" "$generated.done"
+            say "generating $count files (seed $seed) in $generated…"
+            python3 "$here/make_tree.py" --files "$count" --seed "$seed" "$generated" 2>>"$log" \
+                || die "generating the tree failed (log: $log)"
+            echo "$generator_id" >"$generated.done"
+        else
+            say "reusing $generated"
+        fi
+        labels+=("generated tree, $count files, seed $seed")
+        roots+=("$generated")
+        tree_words+=("${words:-report resume 2024 xylophone}")
+    }
+    if ((full)); then
+        generate 1000000
+        generate 100000
     else
-        say "reusing $generated"
+        generate "$files"
     fi
-    labels+=("generated tree, $files files, seed $seed")
-    roots+=("$generated")
-    tree_words+=("${words:-report resume 2024 xylophone}")
 fi
 if ((with_usr_share)); then
     labels+=("/usr/share")
     roots+=("/usr/share")
     tree_words+=("${words:-readme copyright icon}")
+fi
+if ((full)); then
+    labels+=("documents $(realpath "$documents")")
+    roots+=("$(realpath "$documents")")
+    tree_words+=("${words:-readme license index}")
 fi
 
 # Quotes a word for hyperfine's command lines (POSIX shell quoting, which hyperfine also
@@ -166,18 +189,27 @@ for i in "${!roots[@]}"; do
     fresh="$d/fresh.sqlite" index="$d/index.sqlite" db="$d/plocate.db"
     clean_fresh="rm -f $(q "$fresh") $(q "$fresh-wal") $(q "$fresh-shm")"
 
-    say "(a) first scan vs file --mime-type, $runs runs…"
-    bench "$d/first-scan" --runs "$runs" --warmup 1 \
-        --prepare "$clean_fresh" -n "searchlight scan" "$(q "$bin") scan $(q "$root") --index $(q "$fresh") --no-thumbnails" \
-        --prepare "true" -n "file" "file --mime-type -b -f $(q "$d/files.txt")"
+    # Reads every file once, so that the first timed run finds them in the page cache as the
+    # others do (no warm-up run: on a million files it would cost ten minutes).
+    say "(a) warming the page cache…"
+    tr '\n' '\0' <"$d/files.txt" | xargs -0 cat -- >/dev/null 2>&1 || true
 
-    say "(d) peak memory of a first scan, index size…"
-    eval "$clean_fresh"
-    /usr/bin/time -f %M -o "$d/scan-rss.txt" "$bin" scan "$root" --index "$fresh" --no-thumbnails >"$d/scan.out" 2>&1 \
-        || { tail -n 5 "$d/scan.out" >&2; die "searchlight scan failed (output: $d/scan.out)"; }
-    /usr/bin/time -f %M -o "$d/file-rss.txt" file --mime-type -b -f "$d/files.txt" >/dev/null 2>&1 || true
+    # Every timed run goes through GNU time, which appends its peak resident set size (KB).
+    say "(a) first scan vs file --mime-type, $runs runs, peak memory of each…"
+    rm -f "$d/scan-rss.txt" "$d/file-rss.txt"
+    rss() { echo "/usr/bin/time -f %M -a -o $(q "$1")"; }
+    bench "$d/first-scan" --runs "$runs" \
+        --prepare "$clean_fresh" -n "searchlight scan" \
+        "$(rss "$d/scan-rss.txt") $(q "$bin") scan $(q "$root") --index $(q "$fresh") --no-thumbnails" \
+        --prepare "true" -n "file" "$(rss "$d/file-rss.txt") file --mime-type -b -f $(q "$d/files.txt")"
+
+    # The index of the last timed run.
     index_bytes=$(( $(stat -c %s "$fresh") + $(stat -c %s "$fresh-wal" 2>/dev/null || echo 0) ))
-    items="$("$bin" list --index "$fresh" -0 2>/dev/null | tr -cd '\000' | wc -c)" || items="?"
+    items="$("$bin" list --index "$fresh" --count 2>/dev/null | tr -dc '0-9')" || items="?"
+
+    say "(a) what libmagic says of a sample of the files, vs what the index holds…"
+    python3 "$here/agreement.py" --files "$d/files.txt" --searchlight "$bin" --index "$fresh" \
+        --sample 2000 --out "$d/agreement" 2>>"$log" || die "the agreement check failed (log: $log)"
 
     say "(b) unchanged rescan vs updatedb.plocate, $runs runs…"
     # The warm-up run makes the index and the plocate database; the timed runs find nothing new.
@@ -206,12 +238,29 @@ for i in "${!roots[@]}"; do
         echo "folders=$folders"
         echo "bytes=$bytes"
         echo "items=$items"
-        echo "scan_rss_kb=$(tail -n1 "$d/scan-rss.txt")"
-        echo "file_rss_kb=$(tail -n1 "$d/file-rss.txt")"
+        echo "scan_rss_kb=$(sort -n "$d/scan-rss.txt" | tail -n1)"
+        echo "file_rss_kb=$(sort -n "$d/file-rss.txt" | tail -n1)"
         echo "index_bytes=$index_bytes"
         echo "plocate_db_bytes=$db_bytes"
     } >"$d/tree.env"
 done
+
+if ((full)); then
+    say ""
+    say "(e) thumbnails vs vipsthumbnail, $runs runs…"
+    (cd "$repo" && "$here/thumbnails.sh" --runs "$runs" --markdown "$results/thumbnails.md") >"$results/thumbnails.log" 2>&1 \
+        || { tail -n 20 "$results/thumbnails.log" >&2; die "the thumbnail benchmark failed"; }
+    say "(f) a burst of 10 000 creations under watch vs scan, $runs runs…"
+    (cd "$repo" && "$here/watch.sh" --runs "$runs" --searchlight "$bin" --markdown "$results/watch.md") >"$results/watch.log" 2>&1 \
+        || { tail -n 20 "$results/watch.log" >&2; die "the watch benchmark failed"; }
+    say "(g) in-process search and queries at 1 000 000 items…"
+    (cd "$repo" && swift build -c release --static-swift-stdlib --product query-bench) >>"$log" 2>&1 \
+        || die "building query-bench failed (log: $log)"
+    "$(cd "$repo" && swift build -c release --show-bin-path)/query-bench" --items 1000000 \
+        --index "$work/query-1M.sqlite" --repeats 50 >"$results/in-process.log" 2>&1 \
+        || { tail -n 20 "$results/in-process.log" >&2; die "query-bench failed"; }
+    grep '^|' "$results/in-process.log" >"$results/in-process.md"
+fi
 
 say ""
 python3 "$here/report.py" "$results" >"$results/table.md"

@@ -24,8 +24,8 @@ while [ $# -gt 0 ]; do
 done
 for tool in python3; do command -v $tool >/dev/null || { echo "missing $tool" >&2; exit 1; }; done
 if [ -z "$binary" ]; then
-  swift build -c release --product searchlight >/dev/null
-  swift build -c release --product searchlight-extractor >/dev/null
+  swift build -c release --static-swift-stdlib --product searchlight >/dev/null
+  swift build -c release --static-swift-stdlib --product searchlight-extractor >/dev/null
   binary=.build/release/searchlight
 fi
 work=Benchmarks/work/watch
