@@ -96,6 +96,8 @@ extension SearchableIndex {
                 matches.append(NameMatch(best: rowID, identifier: id, modificationDate: row[5] ?? 0))
                 continue
             }
+            // The stored title and keywords lack only what the name gives (``StoredText``):
+            // words that rank at least as well from the name.
             let title: String? = row[3]
             let keywords: String? = row[4]
             matches.append(NameMatch(id: row[0], identifier: id, modificationDate: row[5] ?? 0, tokens: tokens,

@@ -6,11 +6,13 @@ import GRDB
 ///
 /// The compiler prefers conditions SQLite can answer from an index:
 /// - exact strings (single-quoted, or double-quoted without wildcard or modifier) compare the
-///   column directly: `item.contentType = :p1` uses `item_by_content_type`;
+///   column directly: `content_kind.contentType = :p1` uses `content_kind_by_type`, then
+///   `item_by_kind` finds the items of the matching kinds;
 /// - `"prefix*"` without modifiers adds a range on the column;
 /// - `w` and `t` on `displayName`, `title` and `keywords` preselect candidates through the
-///   `item_words` full-text index before the exact check;
-/// - `contentTypeTree == "image"` becomes a range over `contentType`;
+///   `item_words` full-text index before the exact check (the index alone decides for
+///   `displayName`: a title or keywords derived from the name have their words there);
+/// - `contentTypeTree == "image"` becomes a range over `content_kind.contentType`;
 /// - numbers and dates compare the typed columns.
 /// Everything else is checked by the `searchlight_test` SQL function (``QueryTextMatcher``).
 /// Conditions never evaluate to SQL `NULL`, so `NOT` is plain Boolean negation.
@@ -83,11 +85,11 @@ struct QueryCompiler {
     static func column(_ attribute: QueryAttribute) -> String {
         switch attribute {
         case .displayName: "item.displayName"
-        case .title: "item.title"
-        case .contentType: "item.contentType"
-        case .contentTypeTree: "searchlight_type_tree(item.contentType)"
-        case .contentDescription: "item.contentDescription"
-        case .keywords: "item.keywords"
+        case .title: "searchlight_title(item.title, item.displayName, item.derived)"
+        case .contentType: "content_kind.contentType"
+        case .contentTypeTree: "searchlight_type_tree(content_kind.contentType)"
+        case .contentDescription: "content_kind.contentDescription"
+        case .keywords: "searchlight_keywords(item.keywords, item.displayName, item.derived)"
         case .textContent: "item.textContent"
         case .size: "item.size"
         case .contentModificationDate: "item.modificationDate"
@@ -100,15 +102,19 @@ struct QueryCompiler {
         }
     }
 
-    /// The FTS5 column of `item_words` that holds an attribute's words, if any.
-    private static func wordsColumn(_ attribute: QueryAttribute) -> String? {
+    /// The FTS5 columns of `item_words` that hold an attribute's words, if any. A title or
+    /// keywords derived from the name (``StoredText``) have their words in `name` only.
+    private static func wordsColumns(_ attribute: QueryAttribute) -> String? {
         switch attribute {
         case .displayName: "name"
-        case .title: "title"
-        case .keywords: "keywords"
+        case .title: "{name title}"
+        case .keywords: "{name keywords}"
         default: nil
         }
     }
+
+    /// The attributes held by the `content_kind` row an item references.
+    private static let contentKindAttributes: Set<QueryAttribute> = [.contentType, .contentTypeTree, .contentDescription]
 
     private func interval(_ value: QueryValue) -> (start: Double, end: Double) {
         switch value {
@@ -135,8 +141,18 @@ struct QueryCompiler {
         return "(\(column) IS NOT NULL AND \(test))"
     }
 
+    /// A string comparison; on the content kind of the item for the attributes it holds, so
+    /// that `content_kind_by_type` then `item_by_kind` answer exact and prefix types.
     private mutating func stringCondition(_ attribute: QueryAttribute, _ op: QueryPredicate.Operator,
                                           _ pattern: QueryPattern, _ modifiers: QueryStringModifiers) -> String {
+        let condition = valueCondition(attribute, op, pattern, modifiers)
+        guard Self.contentKindAttributes.contains(attribute) else { return condition }
+        // Every item has a kind, so the test is never NULL.
+        return "(item.kindId IN (SELECT content_kind.id FROM content_kind WHERE \(condition)))"
+    }
+
+    private mutating func valueCondition(_ attribute: QueryAttribute, _ op: QueryPredicate.Operator,
+                                         _ pattern: QueryPattern, _ modifiers: QueryStringModifiers) -> String {
         let column = Self.column(attribute)
         let isList = attribute.kind == .textList
         let isOrdering = op != .equal && op != .notEqual
@@ -153,7 +169,7 @@ struct QueryCompiler {
         }
 
         var tests: [String] = attribute == .contentTypeTree ? [] : ["\(column) IS NOT NULL"]
-        if op == .equal, let wordsColumn = Self.wordsColumn(attribute) {
+        if op == .equal, let wordsColumns = Self.wordsColumns(attribute) {
             // Words that must start a word of the column: those of a `w`/`t` value, or of an
             // exact keyword (same case, so the same word boundaries).
             var prefixes: [String] = []
@@ -163,10 +179,12 @@ struct QueryCompiler {
                 prefixes = NameTokenizer.words(in: pattern.text)
             }
             if !prefixes.isEmpty {
-                let match = prefixes.map { "\(wordsColumn) : \"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }
+                let match = prefixes.map { "\(wordsColumns) : \"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }
                     .joined(separator: " AND ")
                 tests.append("item.id IN (SELECT rowid FROM item_words WHERE item_words MATCH \(bind(match)))")
-                if Self.fullTextIndexDecides(pattern, modifiers) { return "(" + tests.joined(separator: " AND ") + ")" }
+                if attribute == .displayName, Self.fullTextIndexDecides(pattern, modifiers) {
+                    return "(" + tests.joined(separator: " AND ") + ")"
+                }
             }
         }
         if op == .equal, modifiers.isEmpty, pattern.isPrefixPattern, !isList, attribute != .path {
@@ -208,9 +226,9 @@ struct QueryCompiler {
     private mutating func contentTypeTreeCondition(_ value: String) -> String? {
         guard !value.isEmpty, value == value.lowercased(), !value.hasPrefix("public.") else { return nil }
         if value.contains("/") {
-            return "(item.contentType IS NOT NULL AND item.contentType = \(bind(value)))"
+            return "(content_kind.contentType IS NOT NULL AND content_kind.contentType = \(bind(value)))"
         }
-        return "(item.contentType IS NOT NULL AND (item.contentType = \(bind(value)) OR "
-            + "(item.contentType >= \(bind(value + "/")) AND item.contentType < \(bind(value + "0")))))"
+        return "(content_kind.contentType IS NOT NULL AND (content_kind.contentType = \(bind(value)) OR "
+            + "(content_kind.contentType >= \(bind(value + "/")) AND content_kind.contentType < \(bind(value + "0")))))"
     }
 }

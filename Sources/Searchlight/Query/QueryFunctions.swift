@@ -8,6 +8,9 @@ import Synchronization
 ///   satisfies a string comparison (``QueryTextMatcher``); `0` for `NULL`.
 /// - `searchlight_type_tree(contentType)`: ``ContentTypeTree/tree(of:)`` as a list joined by
 ///   the keyword separator.
+/// - `searchlight_title(title, displayName, derived)` and
+///   `searchlight_keywords(keywords, displayName, derived)`: an item's title and joined
+///   keywords from their stored form (``StoredText``).
 enum QueryFunctions {
     /// Added to the modifier bits of `flags` when the value is a list.
     static let listFlag = 16
@@ -46,9 +49,21 @@ enum QueryFunctions {
             case .double(let number): return matcher.matches(String(number))
             }
         })
+        db.add(function: DatabaseFunction("searchlight_title", argumentCount: 3, pure: true) { values in
+            storedText(values).title(displayName: String.fromDatabaseValue(values[1]))
+        })
+        db.add(function: DatabaseFunction("searchlight_keywords", argumentCount: 3, pure: true) { values in
+            storedText(values).joinedKeywords(displayName: String.fromDatabaseValue(values[1]))
+        })
         db.add(function: DatabaseFunction("searchlight_type_tree", argumentCount: 1, pure: true) { values in
             ContentTypeTree.tree(of: String.fromDatabaseValue(values[0]))
                 .joined(separator: String(QueryTextMatcher.listSeparator))
         })
+    }
+
+    /// The stored title or keywords (first argument) and `derived` bits (third) of an item.
+    private static func storedText(_ values: [DatabaseValue]) -> StoredText {
+        let stored = String.fromDatabaseValue(values[0])
+        return StoredText(title: stored, keywords: stored, derived: Int.fromDatabaseValue(values[2]) ?? 0)
     }
 }

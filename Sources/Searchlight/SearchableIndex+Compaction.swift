@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+
+/// An item's content type and description: stored once in `content_kind`, which items
+/// reference by id, because a few hundred pairs describe most of a disk.
+struct ContentKind: Hashable {
+    var type: String?
+    var description: String?
+}
+
+extension SearchableIndex {
+    /// Migration v3: items reference a `content_kind` row instead of repeating their type and
+    /// description, and leave out the title and keywords their display name gives
+    /// (``StoredText``). The `item` table is rebuilt with the same row ids, so thumbnails
+    /// keep their items; the full-text index is rebuilt from the new rows.
+    static func compactItems(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE content_kind (
+                id INTEGER PRIMARY KEY,
+                contentType TEXT,
+                contentDescription TEXT
+            );
+            CREATE INDEX content_kind_by_type ON content_kind(contentType, contentDescription);
+            CREATE TABLE item_compact (
+                id INTEGER PRIMARY KEY,
+                domainId INTEGER NOT NULL REFERENCES domain(id) ON DELETE CASCADE,
+                identifier BLOB NOT NULL,
+                displayName TEXT,
+                title TEXT,
+                kindId INTEGER NOT NULL REFERENCES content_kind(id),
+                keywords TEXT,
+                derived INTEGER NOT NULL DEFAULT 0,
+                textContent TEXT,
+                size INTEGER,
+                modificationDate REAL,
+                creationDate REAL,
+                pixelWidth INTEGER,
+                pixelHeight INTEGER,
+                expirationDate REAL,
+                changeStamp BLOB,
+                failure TEXT
+            );
+            """)
+        try copyToCompactItems(db)
+        try db.execute(sql: """
+            DROP TABLE item;
+            ALTER TABLE item_compact RENAME TO item;
+            CREATE UNIQUE INDEX item_by_identifier ON item(domainId, identifier);
+            CREATE INDEX item_by_expiration ON item(expirationDate) WHERE expirationDate IS NOT NULL;
+            CREATE INDEX item_by_failure ON item(domainId) WHERE failure IS NOT NULL;
+            CREATE INDEX item_by_kind ON item(kindId);
+            CREATE INDEX item_by_modification_date ON item(modificationDate);
+            INSERT INTO item_words(item_words) VALUES ('delete-all');
+            INSERT INTO item_words(rowid, name, title, keywords, folders)
+                SELECT id, searchlight_words(displayName), searchlight_words(title),
+                    searchlight_words(keywords), searchlight_folder_words(identifier)
+                FROM item;
+            """ + wordsTriggersSQL)
+    }
+
+    /// Copies every row of the v2 `item` table into `item_compact`, in its compact form.
+    private static func copyToCompactItems(_ db: Database) throws {
+        var writer = BatchWriter(db: db)
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO item_compact(id, domainId, identifier, displayName, title, kindId, keywords, derived,
+                textContent, size, modificationDate, creationDate, pixelWidth, pixelHeight, expirationDate,
+                changeStamp, failure)
+            SELECT id, domainId, identifier, displayName, :title, :kindId, :keywords, :derived,
+                textContent, size, modificationDate, creationDate, pixelWidth, pixelHeight, expirationDate,
+                changeStamp, failure
+            FROM item WHERE id = :id
+            """)
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT id, displayName, title, keywords, contentType, contentDescription FROM item
+            """)
+        while let row = try rows.next() {
+            var attributes = AttributeSet()
+            attributes.displayName = row["displayName"]
+            attributes.title = row["title"]
+            if let keywords: String = row["keywords"] {
+                attributes.keywords = keywords.split(separator: keywordSeparator).map(String.init)
+            }
+            let text = StoredText(attributes)
+            let kindID = try writer.kindID(ContentKind(type: row["contentType"], description: row["contentDescription"]))
+            try insert.execute(arguments: [
+                "id": row["id"] as Int64, "title": text.title, "kindId": kindID, "keywords": text.keywords,
+                "derived": text.derived,
+            ])
+        }
+    }
+}
