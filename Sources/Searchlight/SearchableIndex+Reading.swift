@@ -5,7 +5,7 @@ extension SearchableIndex {
     /// The columns every item fetch selects, in the order ``IndexedItem/init(row:)`` reads them.
     static let itemColumns = """
         item.identifier, domain.name AS domain, item.displayName, item.title, content_kind.contentType,
-        content_kind.contentDescription, item.keywords, item.derived, item.textContent, item.size, item.modificationDate,
+        content_kind.contentDescription, content_kind.keywords, item.derived, item.textContent, item.size, item.modificationDate,
         item.creationDate, item.pixelWidth, item.pixelHeight, item.expirationDate, item.changeStamp,
         item.failure, thumbnail.format AS tFormat, thumbnail.width AS tWidth, thumbnail.height AS tHeight,
         length(thumbnail.bytes) AS tBytes

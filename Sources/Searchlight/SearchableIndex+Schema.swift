@@ -6,9 +6,9 @@ extension SearchableIndex {
     ///
     /// - `domain`: one row per domain, with what its indexer wants to remember about it.
     /// - `item`: one row per item; its typed columns serve queries. Since v3 it stores its
-    ///   content type and description as a `content_kind` row, and no title or keywords that
-    ///   its display name gives (``StoredText``).
-    /// - `content_kind`: each (content type, description) pair once.
+    ///   content type, description and keywords as a `content_kind` row, and no title or
+    ///   keywords that its display name gives (``StoredText``).
+    /// - `content_kind`: each (content type, description, keywords) once (``ContentKind``).
     /// - `item_words`: a contentless FTS5 index of the words of each item's name, title,
     ///   keywords and folders. SQL triggers keep it in step with `item`, through the
     ///   `searchlight_words` functions registered on every connection, so every write path
@@ -70,7 +70,7 @@ extension SearchableIndex {
         );
         """
 
-    /// The triggers that keep `item_words` in step with `item`.
+    /// The triggers that keep `item_words` in step with `item`, until v3.
     static let wordsTriggersSQL = """
         CREATE TRIGGER item_words_insert AFTER INSERT ON item BEGIN
             INSERT INTO item_words(rowid, name, title, keywords, folders) VALUES (

@@ -28,6 +28,7 @@ extension SearchableIndex {
                 deleted += db.changesCount
                 try db.execute(sql: "DELETE FROM domain WHERE id = ?", arguments: [id])
             }
+            try Self.deleteUnusedContentKinds(in: db)
             return deleted
         }
     }
@@ -40,6 +41,7 @@ extension SearchableIndex {
             try db.execute(sql: "DELETE FROM item")
             let deleted = db.changesCount
             try db.execute(sql: "DELETE FROM domain")
+            try Self.deleteUnusedContentKinds(in: db)
             return deleted
         }
     }
@@ -83,6 +85,12 @@ extension SearchableIndex {
         }
     }
 
+    /// Forgets the content kinds no item has any more (kinds are otherwise kept: few, and
+    /// likely to come back).
+    static func deleteUnusedContentKinds(in db: Database) throws {
+        try db.execute(sql: "DELETE FROM content_kind WHERE id NOT IN (SELECT kindId FROM item)")
+    }
+
     /// The id of a domain's row, created when missing if `create`.
     func domainID(_ name: String, in db: Database, create: Bool) throws -> Int64? {
         if let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [name]) {
@@ -116,12 +124,12 @@ struct BatchWriter {
     /// The id of a content kind's row, created when missing.
     mutating func kindID(_ kind: ContentKind) throws -> Int64 {
         if let id = kindIDs[kind] { return id }
-        let arguments: StatementArguments = [kind.type, kind.description]
+        let arguments: StatementArguments = [kind.type, kind.description, kind.keywords]
         var id = try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT id FROM content_kind WHERE contentType IS ? AND contentDescription IS ?
+            SELECT id FROM content_kind WHERE contentType IS ? AND contentDescription IS ? AND keywords IS ?
             """), arguments: arguments)
         if id == nil {
-            try db.cachedStatement(sql: "INSERT INTO content_kind(contentType, contentDescription) VALUES (?, ?)")
+            try db.cachedStatement(sql: "INSERT INTO content_kind(contentType, contentDescription, keywords) VALUES (?, ?, ?)")
                 .execute(arguments: arguments)
             id = db.lastInsertedRowID
         }
@@ -133,12 +141,12 @@ struct BatchWriter {
         let domain = try domainID(item.domainIdentifier)
         let a = item.attributeSet
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO item(domainId, identifier, displayName, title, kindId, keywords, derived, textContent,
+            INSERT INTO item(domainId, identifier, displayName, title, kindId, derived, textContent,
                 size, modificationDate, creationDate, pixelWidth, pixelHeight, expirationDate, changeStamp, failure)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(domainId, identifier) DO UPDATE SET
                 displayName = excluded.displayName, title = excluded.title, kindId = excluded.kindId,
-                keywords = excluded.keywords, derived = excluded.derived, textContent = excluded.textContent,
+                derived = excluded.derived, textContent = excluded.textContent,
                 size = excluded.size, modificationDate = excluded.modificationDate,
                 creationDate = excluded.creationDate, pixelWidth = excluded.pixelWidth,
                 pixelHeight = excluded.pixelHeight, expirationDate = excluded.expirationDate,
@@ -146,10 +154,9 @@ struct BatchWriter {
             RETURNING id
             """)
         let text = StoredText(a)
-        let kind = try kindID(ContentKind(type: a.contentType, description: a.contentDescription))
+        let kind = try kindID(ContentKind(type: a.contentType, description: a.contentDescription, keywords: text.keywords))
         let arguments: StatementArguments = [
-            domain, Data(item.uniqueIdentifier.bytes), a.displayName, text.title, kind, text.keywords,
-            text.derived, a.textContent, a.size,
+            domain, Data(item.uniqueIdentifier.bytes), a.displayName, text.title, kind, text.derived, a.textContent, a.size,
             a.contentModificationDate?.timeIntervalSince1970, a.contentCreationDate?.timeIntervalSince1970,
             a.pixelWidth, a.pixelHeight, item.expirationDate?.timeIntervalSince1970,
             item.changeStamp.map { Data($0) }, item.failure,

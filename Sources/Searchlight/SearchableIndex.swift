@@ -30,7 +30,8 @@ public final class SearchableIndex: Sendable {
     ///   - readOnly: Open an existing index for reading only; never creates nor migrates it.
     ///   - logger: Where the index reports what it does.
     /// - Throws: ``SearchlightError`` with code `.noIndex` when a read-only index does not
-    ///   exist, `.cannotOpenIndex` when the file cannot be created or opened.
+    ///   exist, `.cannotOpenIndex` when the file cannot be created or opened, or when a
+    ///   read-only index still has an older schema (opening it writable upgrades it).
     public init(path: String, readOnly: Bool = false, logger: Logger = Logger(label: "searchlight.index")) throws {
         self.path = path
         self.isReadOnly = readOnly
@@ -62,6 +63,10 @@ public final class SearchableIndex: Sendable {
                 try Self.migrator.migrate(database)
             } else if try !database.read({ try $0.tableExists("item") }) {
                 throw SearchlightError(.noIndex, "\(path) is not a Searchlight index")
+            } else if try !database.read(Self.migrator.hasCompletedMigrations) {
+                // Only a writer upgrades an index; reading an older schema would fail on every query.
+                throw SearchlightError(.cannotOpenIndex, "the index at \(path) was written by an older Searchlight; "
+                                       + "run `searchlight scan FOLDER` once to upgrade it")
             }
         } catch let error as SearchlightError {
             throw error

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// A file's title is usually its name without extension, and its keywords usually start with
 /// its name's words. Storing (and indexing) those again would cost about a fifth of the
-/// index, so the `item` table keeps only the rest and a bit set, `derived`, that says what to
-/// rebuild from the display name:
+/// index, so the index keeps only the rest (the title in `item`, the other keywords in the
+/// item's ``ContentKind``) and a bit set, `item.derived`, that says what to rebuild from the
+/// display name:
 ///
 /// | bit | meaning |
 /// |---|---|

@@ -113,6 +113,23 @@ struct CompactStorageTests {
         #expect(try index.query(#"title == "new name""#).count == 1)
     }
 
+    @Test func contentKindsAreSharedAndForgottenWithTheirLastItem() throws {
+        let fixture = try TemporaryIndex()
+        let index = fixture.index
+        func kindCount() throws -> Int {
+            try index.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM content_kind") ?? 0 }
+        }
+        try index.indexItems([file("a.txt"), file("b.txt"), file("c.png", description: "PNG", type: "image/png")])
+        #expect(try kindCount() == 2)
+        try index.indexItems([SearchableItem(uniqueIdentifier: ItemIdentifier("c"), domainIdentifier: "other",
+                                             attributeSet: AttributeSet(contentType: "image/png"))])
+        #expect(try kindCount() == 3)
+        try index.deleteAllItems(inDomains: ["files"])
+        #expect(try kindCount() == 1)
+        try index.deleteAllItems()
+        #expect(try kindCount() == 0)
+    }
+
     @Test func upgradesAVersion2Index() throws {
         let fixture = try TemporaryIndex()
         let path = fixture.folder + "/v2.sqlite"
@@ -137,6 +154,8 @@ struct CompactStorageTests {
         }
         try queue.close()
 
+        // Readers never migrate: they say how to upgrade.
+        #expect(throws: SearchlightError.self) { _ = try SearchableIndex(path: path, readOnly: true) }
         let index = try SearchableIndex(path: path)
         let report = try #require(try index.item(ItemIdentifier("docs/Quarterly report.pdf"), domain: "files"))
         #expect(report.item.attributeSet.title == "Quarterly report")

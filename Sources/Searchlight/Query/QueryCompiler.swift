@@ -89,7 +89,7 @@ struct QueryCompiler {
         case .contentType: "content_kind.contentType"
         case .contentTypeTree: "searchlight_type_tree(content_kind.contentType)"
         case .contentDescription: "content_kind.contentDescription"
-        case .keywords: "searchlight_keywords(item.keywords, item.displayName, item.derived)"
+        case .keywords: "searchlight_keywords(content_kind.keywords, item.displayName, item.derived)"
         case .textContent: "item.textContent"
         case .size: "item.size"
         case .contentModificationDate: "item.modificationDate"
