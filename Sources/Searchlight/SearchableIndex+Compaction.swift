@@ -10,6 +10,20 @@ struct ContentKind: Hashable {
     var description: String?
     /// Keywords joined by ``SearchableIndex/keywordSeparator``.
     var keywords: String?
+
+    /// A 64-bit FNV-1a hash of the three values, the same in every process: the column that
+    /// finds a kind's row. Indexing the values themselves would cost as much as the rows,
+    /// and some descriptions (libmagic's, with sizes and dimensions in them) are nearly unique.
+    var digest: Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for value in [type, description, keywords] {
+            // A tag before each value keeps `nil` apart from "" and values from one another.
+            for byte in [value == nil ? 0 : 1] + Array((value ?? "").utf8) + [0xFF] {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+        }
+        return Int64(bitPattern: hash)
+    }
 }
 
 extension SearchableIndex {
@@ -23,9 +37,11 @@ extension SearchableIndex {
                 id INTEGER PRIMARY KEY,
                 contentType TEXT,
                 contentDescription TEXT,
-                keywords TEXT
+                keywords TEXT,
+                digest INTEGER NOT NULL
             );
-            CREATE INDEX content_kind_by_type ON content_kind(contentType, contentDescription, keywords);
+            CREATE INDEX content_kind_by_digest ON content_kind(digest);
+            CREATE INDEX content_kind_by_type ON content_kind(contentType);
             CREATE TABLE item_compact (
                 id INTEGER PRIMARY KEY,
                 domainId INTEGER NOT NULL REFERENCES domain(id) ON DELETE CASCADE,

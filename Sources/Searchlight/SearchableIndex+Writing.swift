@@ -124,13 +124,15 @@ struct BatchWriter {
     /// The id of a content kind's row, created when missing.
     mutating func kindID(_ kind: ContentKind) throws -> Int64 {
         if let id = kindIDs[kind] { return id }
-        let arguments: StatementArguments = [kind.type, kind.description, kind.keywords]
+        let arguments: StatementArguments = [kind.digest, kind.type, kind.description, kind.keywords]
         var id = try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT id FROM content_kind WHERE contentType IS ? AND contentDescription IS ? AND keywords IS ?
+            SELECT id FROM content_kind
+            WHERE digest = ? AND contentType IS ? AND contentDescription IS ? AND keywords IS ?
             """), arguments: arguments)
         if id == nil {
-            try db.cachedStatement(sql: "INSERT INTO content_kind(contentType, contentDescription, keywords) VALUES (?, ?, ?)")
-                .execute(arguments: arguments)
+            try db.cachedStatement(sql: """
+                INSERT INTO content_kind(digest, contentType, contentDescription, keywords) VALUES (?, ?, ?, ?)
+                """).execute(arguments: arguments)
             id = db.lastInsertedRowID
         }
         kindIDs[kind] = id!

@@ -130,6 +130,19 @@ struct CompactStorageTests {
         #expect(try kindCount() == 0)
     }
 
+    @Test func contentKindDigestsTellValuesApart() {
+        let kinds = [ContentKind(type: nil, description: nil, keywords: nil),
+                     ContentKind(type: "", description: nil, keywords: nil),
+                     ContentKind(type: nil, description: "", keywords: nil),
+                     ContentKind(type: "ab", description: nil, keywords: nil),
+                     ContentKind(type: "a", description: "b", keywords: nil),
+                     ContentKind(type: "text/plain", description: "ASCII text", keywords: "ascii")]
+        #expect(Set(kinds.map(\.digest)).count == kinds.count)
+        // Stable across processes: not Swift's seeded hashing.
+        #expect(ContentKind(type: "text/plain", description: nil, keywords: nil).digest
+                == ContentKind(type: "text/plain", description: nil, keywords: nil).digest)
+    }
+
     @Test func upgradesAVersion2Index() throws {
         let fixture = try TemporaryIndex()
         let path = fixture.folder + "/v2.sqlite"
