@@ -100,6 +100,21 @@ struct CompactStorageTests {
         #expect(try index.search(words: ["beach"]).map(\.item.attributeSet.displayName) == ["holiday.png"])
     }
 
+    @Test func queriesRebuildDerivedTitlesAsReadingDoes() throws {
+        let fixture = try TemporaryIndex()
+        let index = fixture.index
+        let names = ["a.b.pdf", ".profile", "noext", "..", "a.", "é.txt", "x.\u{301}y.md", "日本.語.txt", "a..b", "d.tar.gz"]
+        try index.indexItems(names.map { file($0) })
+        for name in names {
+            let title = AttributeSet.title(fromFileName: name)
+            let stored = try #require(try index.item(ItemIdentifier(name), domain: "files"))
+            #expect(stored.item.attributeSet.title == title)
+            let escaped = title.replacingOccurrences(of: "'", with: "\\'")
+            let found = try index.query("title == '\(escaped)'").compactMap(\.item.attributeSet.displayName)
+            #expect(found == [name], "\(name) → \(title)")
+        }
+    }
+
     @Test func renamingRederivesTitleAndKeywords() throws {
         let fixture = try TemporaryIndex()
         let index = fixture.index

@@ -102,6 +102,18 @@ struct QueryCompiler {
         }
     }
 
+    /// A cheap stand-in for a column rebuilt by a function (``StoredText``), for the
+    /// conditions that only reject rows early: a derived title is the start of the display
+    /// name, so what starts or contains a title also starts or contains that stand-in.
+    /// `nil` when there is none (keywords' words are folded).
+    private static func prefilterColumn(_ attribute: QueryAttribute) -> String? {
+        switch attribute {
+        case .title: "coalesce(item.title, item.displayName)"
+        case .keywords: nil
+        default: column(attribute)
+        }
+    }
+
     /// The FTS5 columns of `item_words` that hold an attribute's words, if any. A title or
     /// keywords derived from the name (``StoredText``) have their words in `name` only.
     private static func wordsColumns(_ attribute: QueryAttribute) -> String? {
@@ -156,6 +168,11 @@ struct QueryCompiler {
         let column = Self.column(attribute)
         let isList = attribute.kind == .textList
         let isOrdering = op != .equal && op != .notEqual
+        // A title or keywords rebuilt from the name (``StoredText``) cost a function call at
+        // each mention of the column: conditions on them mention it once, after the
+        // full-text preselection and the cheap tests on ``prefilterColumn(_:)``.
+        let isComputed = attribute == .title || attribute == .keywords
+        let prefilter = Self.prefilterColumn(attribute)
         let caseAndDiacritics = modifiers.intersection([.caseInsensitive, .diacriticInsensitive])
 
         // Exact comparisons straight on the column, so that SQLite can use its indexes.
@@ -165,10 +182,16 @@ struct QueryCompiler {
         }
         if !isList, (isOrdering && caseAndDiacritics.isEmpty) || (modifiers.isEmpty && !pattern.hasWildcard) {
             let value = attribute == .path ? bind(Data(pattern.text.utf8)) : bind(pattern.text)
-            return "(\(column) IS NOT NULL AND \(column) \(op.rawValue == "==" ? "=" : op.rawValue) \(value))"
+            let comparison = "\(column) \(op.rawValue == "==" ? "=" : op.rawValue) \(value)"
+            guard isComputed else { return "(\(column) IS NOT NULL AND \(comparison))" }
+            if op == .equal, let prefilter {
+                return "(instr(\(prefilter), \(value)) = 1 AND ifnull(\(comparison), 0))"
+            }
+            return "ifnull(\(comparison), 0)"
         }
 
-        var tests: [String] = attribute == .contentTypeTree ? [] : ["\(column) IS NOT NULL"]
+        // `searchlight_test` is false for NULL: the NULL test only spares it the call.
+        var tests: [String] = attribute == .contentTypeTree || isComputed ? [] : ["\(column) IS NOT NULL"]
         if op == .equal, let wordsColumns = Self.wordsColumns(attribute) {
             // Words that must start a word of the column: those of a `w`/`t` value, or of an
             // exact keyword (same case, so the same word boundaries).
@@ -187,16 +210,16 @@ struct QueryCompiler {
                 }
             }
         }
-        if op == .equal, modifiers.isEmpty, pattern.isPrefixPattern, !isList, attribute != .path {
+        if op == .equal, modifiers.isEmpty, pattern.isPrefixPattern, !isList, attribute != .path, let prefilter {
             let prefix = pattern.literalPrefix
-            tests.append("\(column) >= \(bind(prefix)) AND \(column) < \(bind(prefix + "\u{10FFFF}"))")
+            tests.append("\(prefilter) >= \(bind(prefix)) AND \(prefilter) < \(bind(prefix + "\u{10FFFF}"))")
         }
-        if op == .equal, modifiers.isEmpty, attribute != .path, attribute != .contentTypeTree,
+        if op == .equal, modifiers.isEmpty, attribute != .path, attribute != .contentTypeTree, let prefilter,
            let longest = pattern.components.compactMap({ if case .literal(let text) = $0 { text } else { nil } })
                .max(by: { $0.utf8.count < $1.utf8.count }) {
             // Matching compares bytes, so each literal is a substring of a matching value (of
             // the joined list, for keywords): SQLite's instr() rejects most rows cheaply.
-            tests.append("instr(\(column), \(bind(longest))) > 0")
+            tests.append("instr(\(prefilter), \(bind(longest))) > 0")
         }
         let flags = modifiers.rawValue | (isList ? QueryFunctions.listFlag : 0)
         tests.append("searchlight_test(\(column), \(bind(QueryFunctions.code(of: op))), "

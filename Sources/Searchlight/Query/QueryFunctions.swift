@@ -50,20 +50,18 @@ enum QueryFunctions {
             }
         })
         db.add(function: DatabaseFunction("searchlight_title", argumentCount: 3, pure: true) { values in
-            storedText(values).title(displayName: String.fromDatabaseValue(values[1]))
+            StoredText(title: String.fromDatabaseValue(values[0]), keywords: nil,
+                       derived: Int.fromDatabaseValue(values[2]) ?? 0)
+                .title(displayName: String.fromDatabaseValue(values[1]))
         })
         db.add(function: DatabaseFunction("searchlight_keywords", argumentCount: 3, pure: true) { values in
-            storedText(values).joinedKeywords(displayName: String.fromDatabaseValue(values[1]))
+            StoredText(title: nil, keywords: String.fromDatabaseValue(values[0]),
+                       derived: Int.fromDatabaseValue(values[2]) ?? 0)
+                .joinedKeywords(displayName: String.fromDatabaseValue(values[1]))
         })
         db.add(function: DatabaseFunction("searchlight_type_tree", argumentCount: 1, pure: true) { values in
             ContentTypeTree.tree(of: String.fromDatabaseValue(values[0]))
                 .joined(separator: String(QueryTextMatcher.listSeparator))
         })
-    }
-
-    /// The stored title or keywords (first argument) and `derived` bits (third) of an item.
-    private static func storedText(_ values: [DatabaseValue]) -> StoredText {
-        let stored = String.fromDatabaseValue(values[0])
-        return StoredText(title: stored, keywords: stored, derived: Int.fromDatabaseValue(values[2]) ?? 0)
     }
 }
