@@ -185,6 +185,8 @@ struct CompactStorageTests {
         // Readers never migrate: they say how to upgrade.
         #expect(throws: SearchlightError.self) { _ = try SearchableIndex(path: path, readOnly: true) }
         let index = try SearchableIndex(path: path)
+        let freePages = try index.read { try Int.fetchOne($0, sql: "PRAGMA freelist_count") }
+        #expect(freePages == 0)
         let report = try #require(try index.item(ItemIdentifier("docs/Quarterly report.pdf"), domain: "files"))
         #expect(report.item.attributeSet.title == "Quarterly report")
         #expect(report.item.attributeSet.keywords == ["quarterly", "report", "pdf"])
