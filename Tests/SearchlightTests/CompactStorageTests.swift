@@ -96,6 +96,13 @@ struct CompactStorageTests {
         #expect(try names(#"keywords == "image""#) == ["holiday.png"])
         #expect(try names(#"keywords == "holiday"cdw"#) == ["holiday.png"])
         #expect(try names(#"* == "ascii"cd"#) == ["notes.txt"])
+        #expect(try names(#"keywords == "*uart*"c"#) == ["Quarterly report.pdf"])
+        #expect(try names(#"keywords == "QUART*"c"#) == ["Quarterly report.pdf"])
+        #expect(try names(#"keywords == "QUART*""#) == [])
+        #expect(try names(#"keywords == "*olid*"cd"#) == ["holiday.png"])
+        #expect(try names(#"keywords == "*ocum*"c"#) == ["Quarterly report.pdf"])
+        #expect(try names(#"keywords != "ascii""#) == ["Quarterly report.pdf", "holiday.png"])
+        #expect(try names(#"keywords > "quarterly""#) == ["Quarterly report.pdf", "notes.txt"])
         #expect(try names(#"* == "quarterly"cdw"#) == ["Quarterly report.pdf"])
         #expect(try index.search(words: ["beach"]).map(\.item.attributeSet.displayName) == ["holiday.png"])
     }
@@ -103,8 +110,11 @@ struct CompactStorageTests {
     @Test func queriesRebuildDerivedTitlesAsReadingDoes() throws {
         let fixture = try TemporaryIndex()
         let index = fixture.index
-        let names = ["a.b.pdf", ".profile", "noext", "..", "a.", "é.txt", "x.\u{301}y.md", "日本.語.txt", "a..b", "d.tar.gz"]
+        let names = ["a.b.pdf", ".profile", "noext", "..", "a.", "é.txt", "x.\u{301}y.md", "日本.語.txt", "a..b", "d.tar.gz",
+                     "Résumé Brûlée.odt"]
         try index.indexItems(names.map { file($0) })
+        #expect(try index.query(#"keywords == "*resu*"cd"#).compactMap(\.item.attributeSet.displayName)
+                == ["Résumé Brûlée.odt"])
         for name in names {
             let title = AttributeSet.title(fromFileName: name)
             let stored = try #require(try index.item(ItemIdentifier(name), domain: "files"))

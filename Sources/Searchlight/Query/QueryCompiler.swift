@@ -222,9 +222,38 @@ struct QueryCompiler {
             tests.append("instr(\(prefilter), \(bind(longest))) > 0")
         }
         let flags = modifiers.rawValue | (isList ? QueryFunctions.listFlag : 0)
-        tests.append("searchlight_test(\(column), \(bind(QueryFunctions.code(of: op))), "
-                     + "\(bind(pattern.encoded)), \(bind(flags)))")
+        let arguments = "\(bind(QueryFunctions.code(of: op))), \(bind(pattern.encoded)), \(bind(flags))"
+        if attribute == .keywords, op != .notEqual {
+            // Some keyword matches: one of the kind's, or one of the name's. Rebuilding the
+            // name's costs more than the test: only for names that could hold a match.
+            var nameTests = ["item.derived & \(StoredText.derivedKeywords) != 0"]
+            if let literal = Self.asciiLiteral(pattern, modifiers, op) {
+                nameTests.append("(length(item.displayName) != length(CAST(item.displayName AS BLOB)) "
+                                 + "OR instr(lower(item.displayName), \(bind(literal.lowercased()))) > 0)")
+            }
+            nameTests.append("searchlight_test(searchlight_name_keywords(item.displayName), \(arguments))")
+            var kindTests = ["searchlight_test(content_kind.keywords, \(arguments))"]
+            if modifiers.isEmpty, let literal = Self.asciiLiteral(pattern, modifiers, op) {
+                kindTests.insert("instr(content_kind.keywords, \(bind(literal))) > 0", at: 0)
+            }
+            tests.append("((" + kindTests.joined(separator: " AND ") + ") OR ("
+                         + nameTests.joined(separator: " AND ") + "))")
+        } else {
+            tests.append("searchlight_test(\(column), \(arguments))")
+        }
         return "(" + tests.joined(separator: " AND ") + ")"
+    }
+
+    /// The longest literal of a `==` pattern that any match holds as is (but for case), when it
+    /// is ASCII and the modifiers at most `c` and `d`: an ASCII name's keywords are lowercase
+    /// pieces of it, so a name whose lowercase lacks the literal has no matching keyword.
+    private static func asciiLiteral(_ pattern: QueryPattern, _ modifiers: QueryStringModifiers,
+                                     _ op: QueryPredicate.Operator) -> String? {
+        guard op == .equal, modifiers.isSubset(of: [.caseInsensitive, .diacriticInsensitive]) else { return nil }
+        let literals = pattern.components.compactMap { if case .literal(let text) = $0 { text } else { nil } }
+        guard let longest = literals.max(by: { $0.utf8.count < $1.utf8.count }),
+              !longest.isEmpty, longest.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
+        return longest
     }
 
     /// Whether the full-text index alone answers a `w`/`t` match, with no need to check rows:

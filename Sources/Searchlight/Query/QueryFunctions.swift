@@ -10,7 +10,8 @@ import Synchronization
 ///   the keyword separator.
 /// - `searchlight_title(title, displayName, derived)` and
 ///   `searchlight_keywords(keywords, displayName, derived)`: an item's title and joined
-///   keywords from their stored form (``StoredText``).
+///   keywords from their stored form (``StoredText``); `searchlight_name_keywords(displayName)`
+///   the keywords a name gives (``StoredText/nameKeywords(of:)``), joined.
 enum QueryFunctions {
     /// Added to the modifier bits of `flags` when the value is a list.
     static let listFlag = 16
@@ -58,6 +59,11 @@ enum QueryFunctions {
             StoredText(title: nil, keywords: String.fromDatabaseValue(values[0]),
                        derived: Int.fromDatabaseValue(values[2]) ?? 0)
                 .joinedKeywords(displayName: String.fromDatabaseValue(values[1]))
+        })
+        db.add(function: DatabaseFunction("searchlight_name_keywords", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0]).map {
+                StoredText.nameKeywords(of: $0).joined(separator: String(SearchableIndex.keywordSeparator))
+            }
         })
         db.add(function: DatabaseFunction("searchlight_type_tree", argumentCount: 1, pure: true) { values in
             ContentTypeTree.tree(of: String.fromDatabaseValue(values[0]))
