@@ -44,4 +44,12 @@ public struct AttributeSet: Hashable, Sendable {
     /// The content type and its parents, most specific first, e.g.
     /// `["image/jpeg", "image", "public.image", "public.data", "public.item"]`.
     public var contentTypeTree: [String] { ContentTypeTree.tree(of: contentType) }
+
+    /// The title a file has when its format gives none: its name without the extension
+    /// (`Report.final.pdf` → `Report.final`); a name that is only an extension (`.profile`)
+    /// keeps it. The index stores such a title as derived from the display name.
+    public static func title(fromFileName name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
 }

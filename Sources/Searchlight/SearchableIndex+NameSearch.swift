@@ -83,8 +83,8 @@ extension SearchableIndex {
         let wholeInName = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
                                                  arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
         let cursor = try Row.fetchCursor(db, sql: """
-            SELECT item.id, item.identifier, item.displayName, item.title, item.keywords, item.modificationDate
-            FROM item_words JOIN item ON item.id = item_words.rowid
+            SELECT item.id, item.identifier, item.displayName, item.title, content_kind.keywords, item.modificationDate
+            FROM item_words JOIN item ON item.id = item_words.rowid JOIN content_kind ON content_kind.id = item.kindId
             WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
             """, arguments: nameArguments(tokens, domain: domain))
         var matches: [NameMatch] = []
@@ -96,6 +96,8 @@ extension SearchableIndex {
                 matches.append(NameMatch(best: rowID, identifier: id, modificationDate: row[5] ?? 0))
                 continue
             }
+            // The stored title and keywords lack only what the name gives (``StoredText``):
+            // words that rank at least as well from the name.
             let title: String? = row[3]
             let keywords: String? = row[4]
             matches.append(NameMatch(id: row[0], identifier: id, modificationDate: row[5] ?? 0, tokens: tokens,

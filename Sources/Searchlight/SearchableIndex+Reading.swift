@@ -4,14 +4,15 @@ import GRDB
 extension SearchableIndex {
     /// The columns every item fetch selects, in the order ``IndexedItem/init(row:)`` reads them.
     static let itemColumns = """
-        item.identifier, domain.name AS domain, item.displayName, item.title, item.contentType,
-        item.contentDescription, item.keywords, item.textContent, item.size, item.modificationDate,
+        item.identifier, domain.name AS domain, item.displayName, item.title, content_kind.contentType,
+        content_kind.contentDescription, content_kind.keywords, item.derived, item.textContent, item.size, item.modificationDate,
         item.creationDate, item.pixelWidth, item.pixelHeight, item.expirationDate, item.changeStamp,
         item.failure, thumbnail.format AS tFormat, thumbnail.width AS tWidth, thumbnail.height AS tHeight,
         length(thumbnail.bytes) AS tBytes
         """
     static let itemJoins = """
         JOIN domain ON domain.id = item.domainId
+        JOIN content_kind ON content_kind.id = item.kindId
         LEFT JOIN thumbnail ON thumbnail.itemId = item.id
         """
     static let notExpired = "(item.expirationDate IS NULL OR item.expirationDate > :now)"
@@ -156,11 +157,10 @@ extension IndexedItem {
     init(row: Row) {
         var attributes = AttributeSet(contentType: row["contentType"])
         attributes.displayName = row["displayName"]
-        attributes.title = row["title"]
+        let text = StoredText(title: row["title"], keywords: row["keywords"], derived: row["derived"])
+        attributes.title = text.title(displayName: attributes.displayName)
+        attributes.keywords = text.keywords(displayName: attributes.displayName)
         attributes.contentDescription = row["contentDescription"]
-        if let keywords: String = row["keywords"] {
-            attributes.keywords = keywords.split(separator: SearchableIndex.keywordSeparator).map(String.init)
-        }
         attributes.textContent = row["textContent"]
         attributes.size = row["size"]
         attributes.contentModificationDate = (row["modificationDate"] as Double?).map(Date.init(timeIntervalSince1970:))

@@ -5,7 +5,10 @@ extension SearchableIndex {
     /// The schema, created and evolved by GRDB's migrator.
     ///
     /// - `domain`: one row per domain, with what its indexer wants to remember about it.
-    /// - `item`: one row per item; its typed columns serve queries.
+    /// - `item`: one row per item; its typed columns serve queries. Since v3 it stores its
+    ///   content type, description and keywords as a `content_kind` row, and no title or
+    ///   keywords that its display name gives (``StoredText``).
+    /// - `content_kind`: each (content type, description, keywords) once (``ContentKind``).
     /// - `item_words`: a contentless FTS5 index of the words of each item's name, title,
     ///   keywords and folders. SQL triggers keep it in step with `item`, through the
     ///   `searchlight_words` functions registered on every connection, so every write path
@@ -50,34 +53,44 @@ extension SearchableIndex {
                     height INTEGER NOT NULL,
                     bytes BLOB NOT NULL
                 );
-                CREATE VIRTUAL TABLE item_words USING fts5(
-                    name, title, keywords, folders,
-                    content='', columnsize=0, detail=column, prefix='2 3',
-                    tokenize='unicode61 remove_diacritics 2'
-                );
-                CREATE TRIGGER item_words_insert AFTER INSERT ON item BEGIN
-                    INSERT INTO item_words(rowid, name, title, keywords, folders) VALUES (
-                        new.id, searchlight_words(new.displayName), searchlight_words(new.title),
-                        searchlight_words(new.keywords), searchlight_folder_words(new.identifier));
-                END;
-                CREATE TRIGGER item_words_delete AFTER DELETE ON item BEGIN
-                    INSERT INTO item_words(item_words, rowid, name, title, keywords, folders) VALUES (
-                        'delete', old.id, searchlight_words(old.displayName), searchlight_words(old.title),
-                        searchlight_words(old.keywords), searchlight_folder_words(old.identifier));
-                END;
-                CREATE TRIGGER item_words_update AFTER UPDATE OF displayName, title, keywords, identifier ON item BEGIN
-                    INSERT INTO item_words(item_words, rowid, name, title, keywords, folders) VALUES (
-                        'delete', old.id, searchlight_words(old.displayName), searchlight_words(old.title),
-                        searchlight_words(old.keywords), searchlight_folder_words(old.identifier));
-                    INSERT INTO item_words(rowid, name, title, keywords, folders) VALUES (
-                        new.id, searchlight_words(new.displayName), searchlight_words(new.title),
-                        searchlight_words(new.keywords), searchlight_folder_words(new.identifier));
-                END;
                 """)
+            try db.execute(sql: wordsTableSQL + wordsTriggersSQL)
         }
         migrator.registerMigration("v2-query", migrate: createQueryIndexes)
+        migrator.registerMigration("v3-compact", migrate: compactItems)
         return migrator
     }
+
+    /// The full-text index of the words of each item (see ``migrator``).
+    static let wordsTableSQL = """
+        CREATE VIRTUAL TABLE item_words USING fts5(
+            name, title, keywords, folders,
+            content='', columnsize=0, detail=column, prefix='2 3',
+            tokenize='unicode61 remove_diacritics 2'
+        );
+        """
+
+    /// The triggers that keep `item_words` in step with `item`, until v3.
+    static let wordsTriggersSQL = """
+        CREATE TRIGGER item_words_insert AFTER INSERT ON item BEGIN
+            INSERT INTO item_words(rowid, name, title, keywords, folders) VALUES (
+                new.id, searchlight_words(new.displayName), searchlight_words(new.title),
+                searchlight_words(new.keywords), searchlight_folder_words(new.identifier));
+        END;
+        CREATE TRIGGER item_words_delete AFTER DELETE ON item BEGIN
+            INSERT INTO item_words(item_words, rowid, name, title, keywords, folders) VALUES (
+                'delete', old.id, searchlight_words(old.displayName), searchlight_words(old.title),
+                searchlight_words(old.keywords), searchlight_folder_words(old.identifier));
+        END;
+        CREATE TRIGGER item_words_update AFTER UPDATE OF displayName, title, keywords, identifier ON item BEGIN
+            INSERT INTO item_words(item_words, rowid, name, title, keywords, folders) VALUES (
+                'delete', old.id, searchlight_words(old.displayName), searchlight_words(old.title),
+                searchlight_words(old.keywords), searchlight_folder_words(old.identifier));
+            INSERT INTO item_words(rowid, name, title, keywords, folders) VALUES (
+                new.id, searchlight_words(new.displayName), searchlight_words(new.title),
+                searchlight_words(new.keywords), searchlight_folder_words(new.identifier));
+        END;
+        """
 
     /// Keywords are stored joined by this separator, which no keyword contains.
     static let keywordSeparator: Character = "\u{1F}"

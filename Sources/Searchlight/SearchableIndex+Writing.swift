@@ -28,6 +28,7 @@ extension SearchableIndex {
                 deleted += db.changesCount
                 try db.execute(sql: "DELETE FROM domain WHERE id = ?", arguments: [id])
             }
+            try Self.deleteUnusedContentKinds(in: db)
             return deleted
         }
     }
@@ -40,6 +41,7 @@ extension SearchableIndex {
             try db.execute(sql: "DELETE FROM item")
             let deleted = db.changesCount
             try db.execute(sql: "DELETE FROM domain")
+            try Self.deleteUnusedContentKinds(in: db)
             return deleted
         }
     }
@@ -83,6 +85,12 @@ extension SearchableIndex {
         }
     }
 
+    /// Forgets the content kinds no item has any more (kinds are otherwise kept: few, and
+    /// likely to come back).
+    static func deleteUnusedContentKinds(in db: Database) throws {
+        try db.execute(sql: "DELETE FROM content_kind WHERE id NOT IN (SELECT kindId FROM item)")
+    }
+
     /// The id of a domain's row, created when missing if `create`.
     func domainID(_ name: String, in db: Database, create: Bool) throws -> Int64? {
         if let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [name]) {
@@ -98,6 +106,7 @@ extension SearchableIndex {
 struct BatchWriter {
     let db: Database
     private var domainIDs: [String: Int64] = [:]
+    private var kindIDs: [ContentKind: Int64] = [:]
 
     init(db: Database) { self.db = db }
 
@@ -112,28 +121,44 @@ struct BatchWriter {
         return id!
     }
 
+    /// The id of a content kind's row, created when missing.
+    mutating func kindID(_ kind: ContentKind) throws -> Int64 {
+        if let id = kindIDs[kind] { return id }
+        let arguments: StatementArguments = [kind.digest, kind.type, kind.description, kind.keywords]
+        var id = try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT id FROM content_kind
+            WHERE digest = ? AND contentType IS ? AND contentDescription IS ? AND keywords IS ?
+            """), arguments: arguments)
+        if id == nil {
+            try db.cachedStatement(sql: """
+                INSERT INTO content_kind(digest, contentType, contentDescription, keywords) VALUES (?, ?, ?, ?)
+                """).execute(arguments: arguments)
+            id = db.lastInsertedRowID
+        }
+        kindIDs[kind] = id!
+        return id!
+    }
+
     mutating func upsert(_ item: SearchableItem) throws {
         let domain = try domainID(item.domainIdentifier)
         let a = item.attributeSet
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO item(domainId, identifier, displayName, title, contentType, contentDescription,
-                keywords, textContent, size, modificationDate, creationDate, pixelWidth, pixelHeight,
-                expirationDate, changeStamp, failure)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO item(domainId, identifier, displayName, title, kindId, derived, textContent,
+                size, modificationDate, creationDate, pixelWidth, pixelHeight, expirationDate, changeStamp, failure)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(domainId, identifier) DO UPDATE SET
-                displayName = excluded.displayName, title = excluded.title,
-                contentType = excluded.contentType, contentDescription = excluded.contentDescription,
-                keywords = excluded.keywords, textContent = excluded.textContent, size = excluded.size,
-                modificationDate = excluded.modificationDate, creationDate = excluded.creationDate,
-                pixelWidth = excluded.pixelWidth, pixelHeight = excluded.pixelHeight,
-                expirationDate = excluded.expirationDate, changeStamp = excluded.changeStamp,
-                failure = excluded.failure
+                displayName = excluded.displayName, title = excluded.title, kindId = excluded.kindId,
+                derived = excluded.derived, textContent = excluded.textContent,
+                size = excluded.size, modificationDate = excluded.modificationDate,
+                creationDate = excluded.creationDate, pixelWidth = excluded.pixelWidth,
+                pixelHeight = excluded.pixelHeight, expirationDate = excluded.expirationDate,
+                changeStamp = excluded.changeStamp, failure = excluded.failure
             RETURNING id
             """)
-        let keywords = a.keywords.isEmpty ? nil : a.keywords.joined(separator: String(SearchableIndex.keywordSeparator))
+        let text = StoredText(a)
+        let kind = try kindID(ContentKind(type: a.contentType, description: a.contentDescription, keywords: text.keywords))
         let arguments: StatementArguments = [
-            domain, Data(item.uniqueIdentifier.bytes), a.displayName, a.title, a.contentType,
-            a.contentDescription, keywords, a.textContent, a.size,
+            domain, Data(item.uniqueIdentifier.bytes), a.displayName, text.title, kind, text.derived, a.textContent, a.size,
             a.contentModificationDate?.timeIntervalSince1970, a.contentCreationDate?.timeIntervalSince1970,
             a.pixelWidth, a.pixelHeight, item.expirationDate?.timeIntervalSince1970,
             item.changeStamp.map { Data($0) }, item.failure,

@@ -30,7 +30,8 @@ public final class SearchableIndex: Sendable {
     ///   - readOnly: Open an existing index for reading only; never creates nor migrates it.
     ///   - logger: Where the index reports what it does.
     /// - Throws: ``SearchlightError`` with code `.noIndex` when a read-only index does not
-    ///   exist, `.cannotOpenIndex` when the file cannot be created or opened.
+    ///   exist, `.cannotOpenIndex` when the file cannot be created or opened, or when a
+    ///   read-only index still has an older schema (opening it writable upgrades it).
     public init(path: String, readOnly: Bool = false, logger: Logger = Logger(label: "searchlight.index")) throws {
         self.path = path
         self.isReadOnly = readOnly
@@ -59,14 +60,28 @@ public final class SearchableIndex: Sendable {
                 database = try DatabasePool(path: path, configuration: configuration)
             }
             if !readOnly {
-                try Self.migrator.migrate(database)
+                try Self.migrate(database)
             } else if try !database.read({ try $0.tableExists("item") }) {
                 throw SearchlightError(.noIndex, "\(path) is not a Searchlight index")
+            } else if try !database.read(Self.migrator.hasCompletedMigrations) {
+                // Only a writer upgrades an index; reading an older schema would fail on every query.
+                throw SearchlightError(.cannotOpenIndex, "the index at \(path) was written by an older Searchlight; "
+                                       + "run `searchlight scan FOLDER` once to upgrade it")
             }
         } catch let error as SearchlightError {
             throw error
         } catch {
             throw SearchlightError(.cannotOpenIndex, "cannot open index", path: path, underlying: error)
+        }
+    }
+
+    /// Brings the schema up to date. An index that the `v3-compact` migration just rebuilt is
+    /// vacuumed once: its old item table left a third of the file as free pages.
+    static func migrate(_ database: any DatabaseWriter) throws {
+        let applied = try database.read { try migrator.appliedIdentifiers($0) }
+        try migrator.migrate(database)
+        if !applied.isEmpty, !applied.contains("v3-compact") {
+            try database.vacuum()
         }
     }
 

@@ -26,10 +26,9 @@ public enum FileAttributes {
     }
 
     /// The file name without its extension (`Report.final.pdf` → `Report.final`); a name that is
-    /// only an extension (`.profile`) keeps it.
+    /// only an extension (`.profile`) keeps it. See ``AttributeSet/title(fromFileName:)``.
     public static func title(fromFileName name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
+        AttributeSet.title(fromFileName: name)
     }
 
     /// Words too common in MIME types and libmagic's descriptions to describe anything.

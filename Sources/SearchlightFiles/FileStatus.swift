@@ -54,13 +54,35 @@ public struct FileStatus: Sendable, Equatable {
 
     /// The change stamp stored with an item: inode, size, mtime and ctime (nanoseconds).
     /// A file is re-inspected only when its stamp differs from the stored one.
+    ///
+    /// The four numbers are packed as LEB128 varints, ctime as its zigzag difference from
+    /// mtime (often tiny): about 20 bytes rather than 32.
     public var changeStamp: [UInt8] {
+        let delta = changeNanoseconds &- modificationNanoseconds
         var bytes: [UInt8] = []
         bytes.reserveCapacity(32)
-        for value in [inode, size, UInt64(bitPattern: modificationNanoseconds), UInt64(bitPattern: changeNanoseconds)] {
-            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        for value in [inode, size, UInt64(bitPattern: modificationNanoseconds), UInt64(bitPattern: (delta << 1) ^ (delta >> 63))] {
+            var rest = value
+            while rest >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+                rest >>= 7
+            }
+            bytes.append(UInt8(rest))
         }
         return bytes
+    }
+
+    /// Whether `stored` is this status's change stamp, packed or in the fixed 32-byte form that
+    /// indexes written before the packed one hold (so that upgrading re-inspects nothing).
+    public func hasChangeStamp(_ stored: [UInt8]?) -> Bool {
+        guard let stored else { return false }
+        if stored == changeStamp { return true }
+        guard stored.count == 32 else { return false }
+        var fixed: [UInt8] = []
+        for value in [inode, size, UInt64(bitPattern: modificationNanoseconds), UInt64(bitPattern: changeNanoseconds)] {
+            withUnsafeBytes(of: value.littleEndian) { fixed.append(contentsOf: $0) }
+        }
+        return stored == fixed
     }
 
     public var modificationDate: Date { Date(nanosecondsSince1970: modificationNanoseconds) }

@@ -182,7 +182,7 @@ public final class FolderScanner: Sendable {
                     try deleteIndexed(before: path)
                     if let head = try indexed.peek(), head.identifier == path {
                         indexed.advance()
-                        if head.changeStamp == status.changeStamp {
+                        if status.hasChangeStamp(head.changeStamp) {
                             results.put(.unchanged)
                             return
                         }
@@ -234,7 +234,7 @@ public final class FolderScanner: Sendable {
                 if stored != nil || status == nil { results.put(.deleteTree(path)) }
                 continue
             }
-            if let stored, stored == status.changeStamp {
+            if let stored, status.hasChangeStamp(stored) {
                 results.put(.unchanged)
             } else if !jobs.put(Job(path: path, isIndexed: stored != nil)) {
                 return

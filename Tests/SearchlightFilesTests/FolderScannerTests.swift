@@ -75,7 +75,29 @@ struct FolderScannerTests {
         #expect((5...10).contains(a.keywords.count))
         #expect(a.keywords.starts(with: ["quarterly", "report", "2024", "json"]))
         #expect(a.contentModificationDate != nil)
-        #expect(item.changeStamp?.count == 32)
+        let descriptor = open(fixture.tree.path + "/notes/Quarterly_report-2024.json", O_RDONLY)
+        defer { close(descriptor) }
+        let status = try FileStatus.of(descriptor: descriptor)
+        #expect(item.changeStamp == status.changeStamp)
+        #expect((item.changeStamp?.count ?? 0) < 32)
+    }
+
+    @Test func acceptsTheFixedSizeChangeStampsOfOlderIndexes() throws {
+        let tree = TemporaryTree()
+        tree.write("a.txt", "a")
+        let descriptor = open(tree.path + "/a.txt", O_RDONLY)
+        defer { close(descriptor) }
+        let status = try FileStatus.of(descriptor: descriptor)
+        var fixed: [UInt8] = []
+        for value in [status.inode, status.size, UInt64(bitPattern: status.modificationNanoseconds),
+                      UInt64(bitPattern: status.changeNanoseconds)] {
+            withUnsafeBytes(of: value.littleEndian) { fixed.append(contentsOf: $0) }
+        }
+        #expect(status.hasChangeStamp(fixed))
+        #expect(status.hasChangeStamp(status.changeStamp))
+        fixed[8] ^= 1
+        #expect(!status.hasChangeStamp(fixed))
+        #expect(!status.hasChangeStamp(nil))
     }
 
     @Test func keepsStrangeNamesAsRawBytes() throws {

@@ -6,11 +6,13 @@ import GRDB
 ///
 /// The compiler prefers conditions SQLite can answer from an index:
 /// - exact strings (single-quoted, or double-quoted without wildcard or modifier) compare the
-///   column directly: `item.contentType = :p1` uses `item_by_content_type`;
+///   column directly: `content_kind.contentType = :p1` uses `content_kind_by_type`, then
+///   `item_by_kind` finds the items of the matching kinds;
 /// - `"prefix*"` without modifiers adds a range on the column;
 /// - `w` and `t` on `displayName`, `title` and `keywords` preselect candidates through the
-///   `item_words` full-text index before the exact check;
-/// - `contentTypeTree == "image"` becomes a range over `contentType`;
+///   `item_words` full-text index before the exact check (the index alone decides for
+///   `displayName`: a title or keywords derived from the name have their words there);
+/// - `contentTypeTree == "image"` becomes a range over `content_kind.contentType`;
 /// - numbers and dates compare the typed columns.
 /// Everything else is checked by the `searchlight_test` SQL function (``QueryTextMatcher``).
 /// Conditions never evaluate to SQL `NULL`, so `NOT` is plain Boolean negation.
@@ -83,11 +85,11 @@ struct QueryCompiler {
     static func column(_ attribute: QueryAttribute) -> String {
         switch attribute {
         case .displayName: "item.displayName"
-        case .title: "item.title"
-        case .contentType: "item.contentType"
-        case .contentTypeTree: "searchlight_type_tree(item.contentType)"
-        case .contentDescription: "item.contentDescription"
-        case .keywords: "item.keywords"
+        case .title: "searchlight_title(item.title, item.displayName, item.derived)"
+        case .contentType: "content_kind.contentType"
+        case .contentTypeTree: "searchlight_type_tree(content_kind.contentType)"
+        case .contentDescription: "content_kind.contentDescription"
+        case .keywords: "searchlight_keywords(content_kind.keywords, item.displayName, item.derived)"
         case .textContent: "item.textContent"
         case .size: "item.size"
         case .contentModificationDate: "item.modificationDate"
@@ -100,15 +102,31 @@ struct QueryCompiler {
         }
     }
 
-    /// The FTS5 column of `item_words` that holds an attribute's words, if any.
-    private static func wordsColumn(_ attribute: QueryAttribute) -> String? {
+    /// A cheap stand-in for a column rebuilt by a function (``StoredText``), for the
+    /// conditions that only reject rows early: a derived title is the start of the display
+    /// name, so what starts or contains a title also starts or contains that stand-in.
+    /// `nil` when there is none (keywords' words are folded).
+    private static func prefilterColumn(_ attribute: QueryAttribute) -> String? {
+        switch attribute {
+        case .title: "coalesce(item.title, item.displayName)"
+        case .keywords: nil
+        default: column(attribute)
+        }
+    }
+
+    /// The FTS5 columns of `item_words` that hold an attribute's words, if any. A title or
+    /// keywords derived from the name (``StoredText``) have their words in `name` only.
+    private static func wordsColumns(_ attribute: QueryAttribute) -> String? {
         switch attribute {
         case .displayName: "name"
-        case .title: "title"
-        case .keywords: "keywords"
+        case .title: "{name title}"
+        case .keywords: "{name keywords}"
         default: nil
         }
     }
+
+    /// The attributes held by the `content_kind` row an item references.
+    private static let contentKindAttributes: Set<QueryAttribute> = [.contentType, .contentTypeTree, .contentDescription]
 
     private func interval(_ value: QueryValue) -> (start: Double, end: Double) {
         switch value {
@@ -135,11 +153,26 @@ struct QueryCompiler {
         return "(\(column) IS NOT NULL AND \(test))"
     }
 
+    /// A string comparison; on the content kind of the item for the attributes it holds, so
+    /// that `content_kind_by_type` then `item_by_kind` answer exact and prefix types.
     private mutating func stringCondition(_ attribute: QueryAttribute, _ op: QueryPredicate.Operator,
                                           _ pattern: QueryPattern, _ modifiers: QueryStringModifiers) -> String {
+        let condition = valueCondition(attribute, op, pattern, modifiers)
+        guard Self.contentKindAttributes.contains(attribute) else { return condition }
+        // Every item has a kind, so the test is never NULL.
+        return "(item.kindId IN (SELECT content_kind.id FROM content_kind WHERE \(condition)))"
+    }
+
+    private mutating func valueCondition(_ attribute: QueryAttribute, _ op: QueryPredicate.Operator,
+                                         _ pattern: QueryPattern, _ modifiers: QueryStringModifiers) -> String {
         let column = Self.column(attribute)
         let isList = attribute.kind == .textList
         let isOrdering = op != .equal && op != .notEqual
+        // A title or keywords rebuilt from the name (``StoredText``) cost a function call at
+        // each mention of the column: conditions on them mention it once, after the
+        // full-text preselection and the cheap tests on ``prefilterColumn(_:)``.
+        let isComputed = attribute == .title || attribute == .keywords
+        let prefilter = Self.prefilterColumn(attribute)
         let caseAndDiacritics = modifiers.intersection([.caseInsensitive, .diacriticInsensitive])
 
         // Exact comparisons straight on the column, so that SQLite can use its indexes.
@@ -149,11 +182,17 @@ struct QueryCompiler {
         }
         if !isList, (isOrdering && caseAndDiacritics.isEmpty) || (modifiers.isEmpty && !pattern.hasWildcard) {
             let value = attribute == .path ? bind(Data(pattern.text.utf8)) : bind(pattern.text)
-            return "(\(column) IS NOT NULL AND \(column) \(op.rawValue == "==" ? "=" : op.rawValue) \(value))"
+            let comparison = "\(column) \(op.rawValue == "==" ? "=" : op.rawValue) \(value)"
+            guard isComputed else { return "(\(column) IS NOT NULL AND \(comparison))" }
+            if op == .equal, let prefilter {
+                return "(instr(\(prefilter), \(value)) = 1 AND ifnull(\(comparison), 0))"
+            }
+            return "ifnull(\(comparison), 0)"
         }
 
-        var tests: [String] = attribute == .contentTypeTree ? [] : ["\(column) IS NOT NULL"]
-        if op == .equal, let wordsColumn = Self.wordsColumn(attribute) {
+        // `searchlight_test` is false for NULL: the NULL test only spares it the call.
+        var tests: [String] = attribute == .contentTypeTree || isComputed ? [] : ["\(column) IS NOT NULL"]
+        if op == .equal, let wordsColumns = Self.wordsColumns(attribute) {
             // Words that must start a word of the column: those of a `w`/`t` value, or of an
             // exact keyword (same case, so the same word boundaries).
             var prefixes: [String] = []
@@ -163,27 +202,58 @@ struct QueryCompiler {
                 prefixes = NameTokenizer.words(in: pattern.text)
             }
             if !prefixes.isEmpty {
-                let match = prefixes.map { "\(wordsColumn) : \"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }
+                let match = prefixes.map { "\(wordsColumns) : \"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }
                     .joined(separator: " AND ")
                 tests.append("item.id IN (SELECT rowid FROM item_words WHERE item_words MATCH \(bind(match)))")
-                if Self.fullTextIndexDecides(pattern, modifiers) { return "(" + tests.joined(separator: " AND ") + ")" }
+                if attribute == .displayName, Self.fullTextIndexDecides(pattern, modifiers) {
+                    return "(" + tests.joined(separator: " AND ") + ")"
+                }
             }
         }
-        if op == .equal, modifiers.isEmpty, pattern.isPrefixPattern, !isList, attribute != .path {
+        if op == .equal, modifiers.isEmpty, pattern.isPrefixPattern, !isList, attribute != .path, let prefilter {
             let prefix = pattern.literalPrefix
-            tests.append("\(column) >= \(bind(prefix)) AND \(column) < \(bind(prefix + "\u{10FFFF}"))")
+            tests.append("\(prefilter) >= \(bind(prefix)) AND \(prefilter) < \(bind(prefix + "\u{10FFFF}"))")
         }
-        if op == .equal, modifiers.isEmpty, attribute != .path, attribute != .contentTypeTree,
+        if op == .equal, modifiers.isEmpty, attribute != .path, attribute != .contentTypeTree, let prefilter,
            let longest = pattern.components.compactMap({ if case .literal(let text) = $0 { text } else { nil } })
                .max(by: { $0.utf8.count < $1.utf8.count }) {
             // Matching compares bytes, so each literal is a substring of a matching value (of
             // the joined list, for keywords): SQLite's instr() rejects most rows cheaply.
-            tests.append("instr(\(column), \(bind(longest))) > 0")
+            tests.append("instr(\(prefilter), \(bind(longest))) > 0")
         }
         let flags = modifiers.rawValue | (isList ? QueryFunctions.listFlag : 0)
-        tests.append("searchlight_test(\(column), \(bind(QueryFunctions.code(of: op))), "
-                     + "\(bind(pattern.encoded)), \(bind(flags)))")
+        let arguments = "\(bind(QueryFunctions.code(of: op))), \(bind(pattern.encoded)), \(bind(flags))"
+        if attribute == .keywords, op != .notEqual {
+            // Some keyword matches: one of the kind's, or one of the name's. Rebuilding the
+            // name's costs more than the test: only for names that could hold a match.
+            var nameTests = ["item.derived & \(StoredText.derivedKeywords) != 0"]
+            if let literal = Self.asciiLiteral(pattern, modifiers, op) {
+                nameTests.append("(length(item.displayName) != length(CAST(item.displayName AS BLOB)) "
+                                 + "OR instr(lower(item.displayName), \(bind(literal.lowercased()))) > 0)")
+            }
+            nameTests.append("searchlight_test(searchlight_name_keywords(item.displayName), \(arguments))")
+            var kindTests = ["searchlight_test(content_kind.keywords, \(arguments))"]
+            if modifiers.isEmpty, let literal = Self.asciiLiteral(pattern, modifiers, op) {
+                kindTests.insert("instr(content_kind.keywords, \(bind(literal))) > 0", at: 0)
+            }
+            tests.append("((" + kindTests.joined(separator: " AND ") + ") OR ("
+                         + nameTests.joined(separator: " AND ") + "))")
+        } else {
+            tests.append("searchlight_test(\(column), \(arguments))")
+        }
         return "(" + tests.joined(separator: " AND ") + ")"
+    }
+
+    /// The longest literal of a `==` pattern that any match holds as is (but for case), when it
+    /// is ASCII and the modifiers at most `c` and `d`: an ASCII name's keywords are lowercase
+    /// pieces of it, so a name whose lowercase lacks the literal has no matching keyword.
+    private static func asciiLiteral(_ pattern: QueryPattern, _ modifiers: QueryStringModifiers,
+                                     _ op: QueryPredicate.Operator) -> String? {
+        guard op == .equal, modifiers.isSubset(of: [.caseInsensitive, .diacriticInsensitive]) else { return nil }
+        let literals = pattern.components.compactMap { if case .literal(let text) = $0 { text } else { nil } }
+        guard let longest = literals.max(by: { $0.utf8.count < $1.utf8.count }),
+              !longest.isEmpty, longest.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
+        return longest
     }
 
     /// Whether the full-text index alone answers a `w`/`t` match, with no need to check rows:
@@ -208,9 +278,9 @@ struct QueryCompiler {
     private mutating func contentTypeTreeCondition(_ value: String) -> String? {
         guard !value.isEmpty, value == value.lowercased(), !value.hasPrefix("public.") else { return nil }
         if value.contains("/") {
-            return "(item.contentType IS NOT NULL AND item.contentType = \(bind(value)))"
+            return "(content_kind.contentType IS NOT NULL AND content_kind.contentType = \(bind(value)))"
         }
-        return "(item.contentType IS NOT NULL AND (item.contentType = \(bind(value)) OR "
-            + "(item.contentType >= \(bind(value + "/")) AND item.contentType < \(bind(value + "0")))))"
+        return "(content_kind.contentType IS NOT NULL AND (content_kind.contentType = \(bind(value)) OR "
+            + "(content_kind.contentType >= \(bind(value + "/")) AND content_kind.contentType < \(bind(value + "0")))))"
     }
 }

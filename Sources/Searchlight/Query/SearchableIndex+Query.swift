@@ -12,6 +12,8 @@ extension SearchableIndex {
     ///   and results come in modification order, so a `LIMIT` can stop early.
     /// `size`, `pixelWidth`, `pixelHeight` and `creationDate` get none: their predicates are
     /// rarely selective alone and are checked on the rows the other conditions select.
+    /// (`v3-compact` replaces `item_by_content_type` with `item_by_kind`, over the `content_kind`
+    /// row that holds the type.)
     static func createQueryIndexes(_ db: Database) throws {
         try db.execute(sql: """
             CREATE INDEX item_by_content_type ON item(contentType);
@@ -68,9 +70,9 @@ extension SearchableIndex {
     /// The SQL that ``query(_:domain:limit:)`` runs, its parameters and SQLite's plan, for people:
     ///
     /// ```
-    /// SELECT … FROM item … WHERE (item.contentType IS NOT NULL AND item.contentType = :p1) AND … 
+    /// SELECT … FROM item … WHERE (item.kindId IN (SELECT content_kind.id FROM content_kind WHERE …
     /// -- :p1 = 'image/png'
-    /// -- plan: SEARCH item USING INDEX item_by_content_type (contentType=?)
+    /// -- plan: SEARCH item USING INDEX item_by_kind (kindId=?)
     /// ```
     ///
     /// - Throws: ``QueryParseError`` when the query is malformed; ``SearchlightError`` when the

@@ -1,0 +1,86 @@
+import Foundation
+
+/// An item's title and keywords as the index stores them: without what its display name
+/// already says.
+///
+/// A file's title is usually its name without extension, and its keywords usually start with
+/// its name's words. Storing (and indexing) those again would cost about a fifth of the
+/// index, so the index keeps only the rest (the title in `item`, the other keywords in the
+/// item's ``ContentKind``) and a bit set, `item.derived`, that says what to rebuild from the
+/// display name:
+///
+/// | bit | meaning |
+/// |---|---|
+/// | ``derivedTitle`` | the title is ``AttributeSet/title(fromFileName:)`` of the display name; `title` is `NULL` |
+/// | ``derivedKeywords`` | the keywords are ``nameKeywords(of:)`` of the display name, then the stored ones |
+///
+/// Reading gives back exactly the attributes that were written. When an item is renamed in
+/// place (``IndexBatch/move(_:to:domain:)``), what is derived follows its new name.
+struct StoredText: Equatable {
+    /// The `derived` bit of a title rebuilt from the display name.
+    static let derivedTitle = 1
+    /// The `derived` bit of keywords that start with the display name's words.
+    static let derivedKeywords = 2
+
+    /// The stored title: `nil` when absent or derived.
+    var title: String?
+    /// The stored keywords, joined by ``SearchableIndex/keywordSeparator``: `nil` when there are none left.
+    var keywords: String?
+    /// Which attributes are rebuilt from the display name.
+    var derived: Int
+
+    /// The stored form of what `attributes` says.
+    init(_ attributes: AttributeSet) {
+        var title = attributes.title
+        var keywords = attributes.keywords
+        var derived = 0
+        if let name = attributes.displayName {
+            if let stored = title, stored == AttributeSet.title(fromFileName: name) {
+                title = nil
+                derived |= Self.derivedTitle
+            }
+            let nameKeywords = Self.nameKeywords(of: name)
+            if !nameKeywords.isEmpty, keywords.starts(with: nameKeywords) {
+                keywords.removeFirst(nameKeywords.count)
+                derived |= Self.derivedKeywords
+            }
+        }
+        self.init(title: title, keywords: Self.joined(keywords), derived: derived)
+    }
+
+    /// Stored columns, as read from a row.
+    init(title: String?, keywords: String?, derived: Int) {
+        self.title = title
+        self.keywords = keywords
+        self.derived = derived
+    }
+
+    /// The title, rebuilt from `displayName` when derived.
+    func title(displayName: String?) -> String? {
+        guard derived & Self.derivedTitle != 0, let displayName else { return title }
+        return AttributeSet.title(fromFileName: displayName)
+    }
+
+    /// The keywords, starting with those of `displayName` when derived.
+    func keywords(displayName: String?) -> [String] {
+        let stored = keywords.map { $0.split(separator: SearchableIndex.keywordSeparator).map(String.init) } ?? []
+        guard derived & Self.derivedKeywords != 0, let displayName else { return stored }
+        return Self.nameKeywords(of: displayName) + stored
+    }
+
+    /// The keywords joined as the `keywords` column and the query functions hold them.
+    func joinedKeywords(displayName: String?) -> String? {
+        Self.joined(keywords(displayName: displayName))
+    }
+
+    /// The words of a name that a file's keywords start with: each word of more than one
+    /// character, once, in order (as `FileAttributes.keywords` takes them).
+    static func nameKeywords(of name: String) -> [String] {
+        var seen = Set<String>()
+        return NameTokenizer.words(in: name).filter { $0.count > 1 && seen.insert($0).inserted }
+    }
+
+    private static func joined(_ keywords: [String]) -> String? {
+        keywords.isEmpty ? nil : keywords.joined(separator: String(SearchableIndex.keywordSeparator))
+    }
+}
