@@ -45,11 +45,34 @@ extension SearchableIndex {
     public func countMatches(words: [String], domain: String? = nil) throws -> Int {
         let tokens = try Self.nameQueryTokens(words)
         return try read { db in
-            try Int.fetchOne(db, sql: """
+            if try Self.everyItemCounts(domain: domain, in: db) {
+                // The full-text index has one row per item: no item needs looking up.
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM item_words WHERE item_words MATCH ?",
+                                        arguments: [Self.nameMatchExpression(tokens)]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM item_words JOIN item ON item.id = item_words.rowid
                 WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
                 """, arguments: Self.nameArguments(tokens, domain: domain)) ?? 0
         }
+    }
+
+    /// Whether every item is in `domain` (any, when `nil`) and none has expired: then counting
+    /// matches needs no look at the items.
+    static func everyItemCounts(domain: String?, in db: Database) throws -> Bool {
+        let expired = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM item WHERE expirationDate IS NOT NULL AND expirationDate <= ?)
+            """, arguments: [Date().timeIntervalSince1970]) ?? true
+        guard !expired else { return false }
+        guard let domain else { return true }
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [domain]) else {
+            return false
+        }
+        // Two seeks in the (domainId, identifier) index.
+        let otherDomains = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM item WHERE domainId < :id) OR EXISTS (SELECT 1 FROM item WHERE domainId > :id)
+            """, arguments: ["id": id]) ?? true
+        return !otherDomains
     }
 
     static let inDomain = "(:domain IS NULL OR item.domainId = (SELECT id FROM domain WHERE name = :domain))"
@@ -107,48 +130,103 @@ extension SearchableIndex {
         return matches
     }
 
-    /// The first `limit` results when the best rank alone fills them, else `nil`.
+    /// The first `limit` results when the best rank any candidate can have fills them, else `nil`.
     ///
-    /// Items with every word whole in their name rank first, and among them the most recently
-    /// modified: SQLite walks the modification-date index newest first and stops after `limit`
-    /// such items, instead of ranking every candidate (a common word matches a large part of
-    /// a big index). Items that tie with the last one on date are all fetched, so that the
-    /// order by identifier among them is exact.
-    static func bestMatchesByDate(_ tokens: [String], domain: String?, limit: Int, in db: Database) throws -> [NameMatch]? {
-        let whole = "name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"
-        let best = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?", arguments: [whole]))
-        guard best.count >= limit else { return nil }
-        var domainID: Int64?
-        if let domain {
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [domain]) else {
-                return []
-            }
-            domainID = id
+    /// Items of the best rank come first, and among them the most recently modified, so the
+    /// first page never needs the other candidates ranked (a common word matches a large part
+    /// of a big index). How the page is found depends on how many items have that rank, which
+    /// the first rows of the full-text match tell (see ``PageStrategy``).
+    ///
+    /// - Parameter forced: The strategy to use whatever the estimate says: for tests.
+    static func bestMatchesByDate(_ tokens: [String], domain: String?, limit: Int, in db: Database,
+                                  strategy forced: PageStrategy? = nil) throws -> [NameMatch]? {
+        let tier = try BestNameTier(tokens, in: db)
+        let members = try Int64.fetchCursor(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
+                                            arguments: [tier.expression])
+        var sample: [Int64] = []
+        while sample.count < PageStrategy.sampleSize, let id = try members.next() { sample.append(id) }
+        guard sample.count >= limit else { return nil }
+        guard let filter = try ItemFilter(domain: domain, in: db) else { return [] }
+        switch try forced ?? PageStrategy(sample: sample, limit: limit, in: db) {
+        case .sortMembers:
+            // The rest of the members follow the sample: the match is evaluated once.
+            while let id = try members.next() { sample.append(id) }
+            return try pageSorting(members: sample, filter: filter, limit: limit, in: db)
+        case .walkReadingNames(let budget):
+            if let page = try pageReadingNames(tier, filter: filter, limit: limit, budget: budget, in: db) { return page }
+            fallthrough
+        case .walkCheckingMembers:
+            let members = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
+                                                 arguments: [tier.expression]))
+            return try pageByDate(filter: filter, limit: limit, in: db) { id, _ in members.contains(id) }
         }
-        let now = Date().timeIntervalSince1970
-        // The date index alone (it holds the row ids): only hits are looked up in the table.
+    }
+
+    /// The page among few items: SQLite looks each one up and sorts them newest first.
+    static func pageSorting(members: [Int64], filter: ItemFilter, limit: Int, in db: Database) throws -> [NameMatch]? {
+        // The row ids travel as one JSON array; `ifnull` keeps SQLite from walking the date
+        // index, since the members are few.
+        let newestFirst = try Row.fetchCursor(db, sql: """
+            SELECT id, ifnull(modificationDate, 0), identifier FROM item
+            WHERE id IN (SELECT value FROM json_each(:members))
+              AND (:domainID IS NULL OR domainId = :domainID) AND \(notExpired)
+            ORDER BY 2 DESC
+            """, arguments: ["members": "[" + members.map(String.init).joined(separator: ",") + "]",
+                             "domainID": filter.domainID, "now": filter.now])
+        var page = PageCollector(limit: limit)
+        while let row = try newestFirst.next() {
+            let date: Double = row[1]
+            guard page.wants(date) else { break }
+            let identifier: Data = row[2]
+            page.add(NameMatch(best: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
+        }
+        return page.result
+    }
+
+    /// The page met walking the date index newest first and checking each item's name words
+    /// against `tier`; `nil` when `budget` items are visited first.
+    static func pageReadingNames(_ tier: BestNameTier, filter: ItemFilter, limit: Int, budget: Int,
+                                 in db: Database) throws -> [NameMatch]? {
+        let newestFirst = try Row.fetchCursor(db, sql: """
+            SELECT id, modificationDate, displayName, identifier, domainId, expirationDate
+            FROM item INDEXED BY item_by_modification_date
+            WHERE modificationDate > 0 ORDER BY modificationDate DESC
+            """)
+        var page = PageCollector(limit: limit)
+        var folds = FoldMemo()
+        var visited = 0
+        while let row = try newestFirst.next() {
+            visited += 1
+            if visited > budget { return nil }
+            let date: Double = row[1]
+            guard page.wants(date) else { break }
+            guard tier.admits(nameBytes: row.dataNoCopy(atIndex: 2), folding: { folds.fold($0) }), filter.admits(domainID: row[4], expiration: row[5]) else { continue }
+            let identifier: Data = row[3]
+            page.add(NameMatch(best: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
+        }
+        return page.result
+    }
+
+    /// The page met walking the date index newest first, keeping the items `isMember` admits.
+    /// The index alone holds the row ids: only members are looked up in the table.
+    static func pageByDate(filter: ItemFilter, limit: Int, in db: Database,
+                           isMember: (Int64, Double) -> Bool) throws -> [NameMatch]? {
         let newestFirst = try Row.fetchCursor(db, sql: """
             SELECT id, modificationDate FROM item INDEXED BY item_by_modification_date
             WHERE modificationDate > 0 ORDER BY modificationDate DESC
             """)
         let details = try db.cachedStatement(sql: "SELECT identifier, domainId, expirationDate FROM item WHERE id = ?")
-        var matches: [NameMatch] = []
-        var boundary: Double?
+        var page = PageCollector(limit: limit)
         while let row = try newestFirst.next() {
             let id: Int64 = row[0]
             let date: Double = row[1]
-            if let boundary, date < boundary { break }
-            guard best.contains(id), let detail = try Row.fetchOne(details, arguments: [id]) else { continue }
-            if let domainID, detail[1] as Int64 != domainID { continue }
-            if let expiration: Double = detail[2], expiration <= now { continue }
+            guard page.wants(date) else { break }
+            guard isMember(id, date), let detail = try Row.fetchOne(details, arguments: [id]),
+                  filter.admits(domainID: detail[1], expiration: detail[2]) else { continue }
             let identifier: Data = detail[0]
-            matches.append(NameMatch(best: id, identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
-            // Keep going through the items dated like the last one: ties are ordered by identifier.
-            if matches.count == limit { boundary = date }
+            page.add(NameMatch(best: id, identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
         }
-        guard boundary != nil else { return nil }
-        matches.sort()
-        return Array(matches.prefix(limit))
+        return page.result
     }
 
     /// Full items for `ids`, in the order of `ids`.
@@ -218,4 +296,181 @@ struct NameMatch: Comparable {
     }
 
     static func == (lhs: NameMatch, rhs: NameMatch) -> Bool { lhs.id == rhs.id }
+}
+
+/// The best rank a candidate of a name query can have, and which items have it.
+///
+/// A query word that no item has as a whole word, in any field, can only ever match as a
+/// prefix; any other word may match whole. So no candidate ranks better than one with every
+/// word in its name, whole when the word can be: the items of ``expression``.
+struct BestNameTier {
+    /// Words the best items have whole in their name.
+    let wholeTokens: [String]
+    /// Words no item has whole: the best items have a name word starting with each.
+    let prefixTokens: [String]
+    private let wholeBytes: [[UInt8]]
+    private let prefixBytes: [[UInt8]]
+
+    init(_ tokens: [String], in db: Database) throws {
+        var whole: [String] = []
+        var prefix: [String] = []
+        for token in tokens {
+            let somewhereWhole = try Int64.fetchOne(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ? LIMIT 1",
+                                                    arguments: [SearchableIndex.quoted(token)]) != nil
+            if somewhereWhole { whole.append(token) } else { prefix.append(token) }
+        }
+        wholeTokens = whole
+        prefixTokens = prefix
+        wholeBytes = whole.map { Array($0.utf8) }
+        prefixBytes = prefix.map { Array($0.utf8) }
+    }
+
+    /// An FTS5 query for the items of this rank.
+    var expression: String {
+        let words = wholeTokens.map(SearchableIndex.quoted) + prefixTokens.map { SearchableIndex.quoted($0) + "*" }
+        return "name : (" + words.joined(separator: " AND ") + ")"
+    }
+
+    /// Whether an item with this name, as UTF-8 bytes, has this rank: an ASCII name (most of
+    /// them) is checked on its bytes, without making strings; the others are split into words
+    /// with `fold`.
+    func admits(nameBytes data: Data?, folding fold: (String) -> String) -> Bool {
+        guard let data else { return admits(words: []) }
+        return data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var wholeFound = Array(repeating: false, count: wholeBytes.count)
+            var prefixFound = Array(repeating: false, count: prefixBytes.count)
+            let isASCII = NameTokenizer.forEachASCIIWord(in: bytes) { range in
+                let word = UnsafeBufferPointer(rebasing: bytes[range])
+                for (index, token) in wholeBytes.enumerated() where !wholeFound[index] {
+                    wholeFound[index] = token.count == word.count && Self.word(word, startsWith: token)
+                }
+                for (index, token) in prefixBytes.enumerated() where !prefixFound[index] {
+                    prefixFound[index] = token.count <= word.count && Self.word(word, startsWith: token)
+                }
+            }
+            guard isASCII else {
+                return admits(words: NameTokenizer.words(in: String(decoding: bytes, as: UTF8.self), folding: fold))
+            }
+            return !wholeFound.contains(false) && !prefixFound.contains(false)
+        }
+    }
+
+    private func admits(words: [String]) -> Bool {
+        wholeTokens.allSatisfy(words.contains) && prefixTokens.allSatisfy { token in
+            words.contains { $0.hasPrefix(token) }
+        }
+    }
+
+    /// Whether `word` (ASCII, any case) starts with `token` (folded), which is no longer.
+    private static func word(_ word: UnsafeBufferPointer<UInt8>, startsWith token: [UInt8]) -> Bool {
+        for index in token.indices where NameTokenizer.lowercased(word[index]) != token[index] { return false }
+        return true
+    }
+}
+
+/// What every result must be besides a match: in the domain asked for, if any, and not expired.
+struct ItemFilter {
+    let domainID: Int64?
+    let now = Date().timeIntervalSince1970
+
+    /// The filter for `domain`, or `nil` when no such domain exists (nothing can match).
+    init?(domain: String?, in db: Database) throws {
+        guard let domain else {
+            domainID = nil
+            return
+        }
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [domain]) else {
+            return nil
+        }
+        domainID = id
+    }
+
+    func admits(domainID: Int64, expiration: Double?) -> Bool {
+        if let wanted = self.domainID, wanted != domainID { return false }
+        if let expiration, expiration <= now { return false }
+        return true
+    }
+}
+
+/// The first `limit` results of one rank, offered newest first.
+///
+/// Items dated like the `limit`-th are all taken, since ties on date are ordered by identifier;
+/// the result is then sorted and cut to `limit`.
+struct PageCollector {
+    let limit: Int
+    private var matches: [NameMatch] = []
+    private var boundary: Double?
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Whether an item of this date may still belong to the page.
+    func wants(_ date: Double) -> Bool { boundary.map { date >= $0 } ?? true }
+
+    mutating func add(_ match: NameMatch) {
+        matches.append(match)
+        if matches.count == limit { boundary = match.modificationDate }
+    }
+
+    /// The page, or `nil` when fewer than `limit` items were offered.
+    var result: [NameMatch]? {
+        guard boundary != nil else { return nil }
+        return Array(matches.sorted().prefix(limit))
+    }
+}
+
+/// The folds of the words met so far: names share words, and folding non-ASCII text is slow.
+struct FoldMemo {
+    private var folds: [String: String] = [:]
+
+    mutating func fold(_ word: String) -> String {
+        if let folded = folds[word] { return folded }
+        let folded = NameTokenizer.fold(word)
+        folds[word] = folded
+        return folded
+    }
+}
+
+/// How the first page of the best rank is found, chosen by how many items have that rank.
+///
+/// Sorting the members costs a table lookup for each; walking the date index newest first
+/// and checking row ids against the set of members costs reading every member from the
+/// full-text index (cheap) and visiting about `limit / density` index entries; walking and
+/// reading each visited item's name costs a table lookup per entry but reads no member
+/// list. So few members are sorted, many are met by reading names, and the middle uses the
+/// set. The sample is the first rows of the full-text match, in row-id order: how far into
+/// the row ids it reached tells the density.
+enum PageStrategy: Equatable {
+    case sortMembers
+    case walkCheckingMembers
+    /// Gives up, for the member set, after visiting `budget` entries.
+    case walkReadingNames(budget: Int)
+
+    /// Full-text rows read to estimate how many items have the best rank.
+    static let sampleSize = 1024
+
+    init(sample: [Int64], limit: Int, in db: Database) throws {
+        guard sample.count >= Self.sampleSize, let last = sample.last,
+              let bounds = try Row.fetchOne(db, sql: "SELECT (SELECT min(id) FROM item), (SELECT max(id) FROM item)"),
+              let first: Int64 = bounds[0], let maximum: Int64 = bounds[1] else {
+            self = .sortMembers
+            return
+        }
+        let span = Double(max(1, maximum - first + 1))
+        let density = min(1, Double(sample.count) / Double(max(1, last - first + 1)))
+        let members = density * span
+        // Measured costs, relative to visiting one date-index entry: a member read from the
+        // full-text index ~0.6, a table lookup ~6, a table lookup and name check ~8.
+        let visits = Double(limit) / density
+        let sorting = 6 * members
+        let checking = 0.6 * members + visits
+        let reading = 8 * visits
+        if sorting <= min(checking, reading) {
+            self = .sortMembers
+        } else if checking <= reading {
+            self = .walkCheckingMembers
+        } else {
+            self = .walkReadingNames(budget: Int(min(4 * visits, span)))
+        }
+    }
 }
