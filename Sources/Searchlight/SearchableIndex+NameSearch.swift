@@ -193,14 +193,14 @@ extension SearchableIndex {
             WHERE modificationDate > 0 ORDER BY modificationDate DESC
             """)
         var page = PageCollector(limit: limit)
-        var folds = FoldMemo()
+        var folds = NameFolds()
         var visited = 0
         while let row = try newestFirst.next() {
             visited += 1
             if visited > budget { return nil }
             let date: Double = row[1]
             guard page.wants(date) else { break }
-            guard tier.admits(nameBytes: row.dataNoCopy(atIndex: 2), folding: { folds.fold($0) }), filter.admits(domainID: row[4], expiration: row[5]) else { continue }
+            guard tier.admits(nameBytes: row.dataNoCopy(atIndex: 2), folds: &folds), filter.admits(domainID: row[4], expiration: row[5]) else { continue }
             let identifier: Data = row[3]
             page.add(NameMatch(best: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
         }
@@ -310,6 +310,8 @@ struct BestNameTier {
     let prefixTokens: [String]
     private let wholeBytes: [[UInt8]]
     private let prefixBytes: [[UInt8]]
+    /// The query words that are ASCII: a name word they match, folded, holds them as they are.
+    private let asciiTokens: [[UInt8]]
 
     init(_ tokens: [String], in db: Database) throws {
         var whole: [String] = []
@@ -323,6 +325,7 @@ struct BestNameTier {
         prefixTokens = prefix
         wholeBytes = whole.map { Array($0.utf8) }
         prefixBytes = prefix.map { Array($0.utf8) }
+        asciiTokens = (wholeBytes + prefixBytes).filter { $0.allSatisfy { $0 < 0x80 } }
     }
 
     /// An FTS5 query for the items of this rank.
@@ -333,8 +336,8 @@ struct BestNameTier {
 
     /// Whether an item with this name, as UTF-8 bytes, has this rank: an ASCII name (most of
     /// them) is checked on its bytes, without making strings; the others are split into words
-    /// with `fold`.
-    func admits(nameBytes data: Data?, folding fold: (String) -> String) -> Bool {
+    /// only when their folded text holds every ASCII query word.
+    func admits(nameBytes data: Data?, folds: inout NameFolds) -> Bool {
         guard let data else { return admits(words: []) }
         return data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -350,7 +353,9 @@ struct BestNameTier {
                 }
             }
             guard isASCII else {
-                return admits(words: NameTokenizer.words(in: String(decoding: bytes, as: UTF8.self), folding: fold))
+                let folded = folds.foldedScalars(of: bytes)
+                guard asciiTokens.allSatisfy({ folded.contains($0) }) else { return false }
+                return admits(words: NameTokenizer.words(in: String(decoding: bytes, as: UTF8.self)) { folds.fold($0) })
             }
             return !wholeFound.contains(false) && !prefixFound.contains(false)
         }
@@ -419,15 +424,54 @@ struct PageCollector {
     }
 }
 
-/// The folds of the words met so far: names share words, and folding non-ASCII text is slow.
-struct FoldMemo {
-    private var folds: [String: String] = [:]
+/// The folds met so far while checking names: names share words and letters, and folding
+/// non-ASCII text is slow.
+struct NameFolds {
+    private var words: [String: String] = [:]
+    private var scalars: [UInt32: [UInt8]] = [:]
+    private var buffer: [UInt8] = []
 
+    /// ``NameTokenizer/fold(_:)``, remembered.
     mutating func fold(_ word: String) -> String {
-        if let folded = folds[word] { return folded }
+        if let folded = words[word] { return folded }
         let folded = NameTokenizer.fold(word)
-        folds[word] = folded
+        words[word] = folded
         return folded
+    }
+
+    /// The UTF-8 of a name folded scalar by scalar (`Zürich` → `zurich`).
+    ///
+    /// Folding a word gives its scalars' folds in order, but for combining marks that swap
+    /// places; so an ASCII query word that matches a word of the name, folded, is found in
+    /// this text as it is: a name whose text lacks one needs no splitting into words.
+    mutating func foldedScalars(of bytes: UnsafeBufferPointer<UInt8>) -> ArraySlice<UInt8> {
+        buffer.removeAll(keepingCapacity: true)
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            if scalar.isASCII {
+                buffer.append(NameTokenizer.lowercased(UInt8(scalar.value)))
+            } else if let folded = scalars[scalar.value] {
+                buffer.append(contentsOf: folded)
+            } else {
+                let folded = Array(NameTokenizer.fold(String(scalar)).utf8)
+                scalars[scalar.value] = folded
+                buffer.append(contentsOf: folded)
+            }
+        }
+        return buffer[...]
+    }
+}
+
+extension ArraySlice<UInt8> {
+    /// Whether `part` occurs in these bytes.
+    func contains(_ part: [UInt8]) -> Bool {
+        guard part.count <= count else { return false }
+        guard !part.isEmpty else { return true }
+        var start = startIndex
+        while start + part.count <= endIndex {
+            if self[start] == part[0] && self[start..<(start + part.count)].elementsEqual(part) { return true }
+            start += 1
+        }
+        return false
     }
 }
 
