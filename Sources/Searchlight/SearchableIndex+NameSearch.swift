@@ -31,10 +31,12 @@ extension SearchableIndex {
                                   _ body: (Database, [NameMatch]) throws -> T) throws -> T {
         let tokens = try Self.nameQueryTokens(words)
         return try read { db in
-            if let limit, limit > 0, let best = try Self.bestMatchesByDate(tokens, domain: domain, limit: limit, in: db) {
+            var wholeInName: Set<Int64>?
+            if let limit, limit > 0, let best = try Self.bestMatchesByDate(tokens, domain: domain, limit: limit, in: db,
+                                                                            wholeInName: { wholeInName = $0 }) {
                 return try body(db, best)
             }
-            var candidates = try Self.nameCandidates(tokens, domain: domain, in: db)
+            var candidates = try Self.nameCandidates(tokens, domain: domain, wholeInName: wholeInName, in: db)
             candidates.sort()
             if let limit, candidates.count > limit { candidates.removeLast(candidates.count - limit) }
             return try body(db, candidates)
@@ -100,11 +102,15 @@ extension SearchableIndex {
         ["match": nameMatchExpression(tokens), "domain": domain, "now": Date().timeIntervalSince1970]
     }
 
-    static func nameCandidates(_ tokens: [String], domain: String?, in db: Database) throws -> [NameMatch] {
+    /// Every candidate of a name query, ranked, in no order.
+    ///
+    /// - Parameter known: The items that have every word whole in their name, when already read.
+    static func nameCandidates(_ tokens: [String], domain: String?, wholeInName known: Set<Int64>? = nil,
+                               in db: Database) throws -> [NameMatch] {
         // The full-text index knows which items have every word whole in their name, the best
         // rank: those need no splitting of their fields here.
-        let wholeInName = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
-                                                 arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
+        let wholeInName = try known ?? Set(Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
+                                                          arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
         let cursor = try Row.fetchCursor(db, sql: """
             SELECT item.id, item.identifier, item.displayName, item.title, item.keywords, item.modificationDate
             FROM item_words JOIN item ON item.id = item_words.rowid
@@ -137,15 +143,22 @@ extension SearchableIndex {
     /// of a big index). How the page is found depends on how many items have that rank, which
     /// the first rows of the full-text match tell (see ``PageStrategy``).
     ///
-    /// - Parameter forced: The strategy to use whatever the estimate says: for tests.
+    /// - Parameters:
+    ///   - forced: The strategy to use whatever the estimate says: for tests.
+    ///   - wholeInName: Told the items that have every word whole in their name when they are
+    ///     too few for a page, so that ranking every candidate need not read them again.
     static func bestMatchesByDate(_ tokens: [String], domain: String?, limit: Int, in db: Database,
-                                  strategy forced: PageStrategy? = nil) throws -> [NameMatch]? {
+                                  strategy forced: PageStrategy? = nil,
+                                  wholeInName: (Set<Int64>) -> Void = { _ in }) throws -> [NameMatch]? {
         let tier = try BestNameTier(tokens, in: db)
         let members = try Int64.fetchCursor(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
                                             arguments: [tier.expression])
         var sample: [Int64] = []
         while sample.count < PageStrategy.sampleSize, let id = try members.next() { sample.append(id) }
-        guard sample.count >= limit else { return nil }
+        guard sample.count >= limit else {
+            if tier.prefixTokens.isEmpty, sample.count < PageStrategy.sampleSize { wholeInName(Set(sample)) }
+            return nil
+        }
         guard let filter = try ItemFilter(domain: domain, in: db) else { return [] }
         switch try forced ?? PageStrategy(sample: sample, limit: limit, in: db) {
         case .sortMembers:
