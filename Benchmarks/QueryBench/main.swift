@@ -124,7 +124,7 @@ do {
     print("\n| in process, \(items) items, \(repeats) runs | results | p50 ms | p95 ms | CPU p50 ms | CPU p95 ms |\n|---|---|---|---|---|---|")
     // A common word, a prefix last word, a folded one, a very common one, a rare one (one item's
     // number) and three words at once.
-    for query in only.map { [$0] } ?? [["xylophone"], ["quarterly", "rep"], ["zurich"], ["report"], ["424242"], ["canon", "budget", "2019"]] {
+    for query in only.map({ [$0] }) ?? [["xylophone"], ["quarterly", "rep"], ["zurich"], ["report"], ["424242"], ["canon", "budget", "2019"]] {
         try measure("search \(query.joined(separator: " ")) (first 100)") {
             try index.searchIdentifiers(words: query, limit: 100).count
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SearchableIndex {
     /// Items whose name words contain, for every query word, a word that starts with it.
@@ -200,21 +201,28 @@ extension SearchableIndex {
     /// against `tier`; `nil` when `budget` items are visited first.
     static func pageReadingNames(_ tier: BestNameTier, filter: ItemFilter, limit: Int, budget: Int,
                                  in db: Database) throws -> [NameMatch]? {
-        let newestFirst = try Row.fetchCursor(db, sql: """
-            SELECT id, modificationDate, displayName, identifier, domainId, expirationDate
+        let statement = try db.makeStatement(sql: """
+            SELECT id, modificationDate, displayName, domainId, expirationDate, identifier
             FROM item INDEXED BY item_by_modification_date
             WHERE modificationDate > 0 ORDER BY modificationDate DESC
             """)
+        let newestFirst = try Row.fetchCursor(statement)
+        // Most visited rows are not admitted: their columns are read in place, without decoding.
+        let columns = statement.sqliteStatement
         var page = PageCollector(limit: limit)
         var folds = NameFolds()
         var visited = 0
         while let row = try newestFirst.next() {
             visited += 1
             if visited > budget { return nil }
-            let date: Double = row[1]
+            let date = sqlite3_column_double(columns, 1)
             guard page.wants(date) else { break }
-            guard tier.admits(nameBytes: row.dataNoCopy(atIndex: 2), folds: &folds), filter.admits(domainID: row[4], expiration: row[5]) else { continue }
-            let identifier: Data = row[3]
+            let name = UnsafeBufferPointer(start: sqlite3_column_text(columns, 2),
+                                           count: Int(sqlite3_column_bytes(columns, 2)))
+            let expiration = sqlite3_column_type(columns, 4) == SQLITE_NULL ? nil : sqlite3_column_double(columns, 4)
+            guard tier.admits(nameBytes: name, folds: &folds),
+                  filter.admits(domainID: sqlite3_column_int64(columns, 3), expiration: expiration) else { continue }
+            let identifier: Data = row[5]
             page.add(NameMatch(best: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
         }
         return page.result
@@ -350,28 +358,25 @@ struct BestNameTier {
     /// Whether an item with this name, as UTF-8 bytes, has this rank: an ASCII name (most of
     /// them) is checked on its bytes, without making strings; the others are split into words
     /// only when their folded text holds every ASCII query word.
-    func admits(nameBytes data: Data?, folds: inout NameFolds) -> Bool {
-        guard let data else { return admits(words: []) }
-        return data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var wholeFound = Array(repeating: false, count: wholeBytes.count)
-            var prefixFound = Array(repeating: false, count: prefixBytes.count)
-            let isASCII = NameTokenizer.forEachASCIIWord(in: bytes) { range in
-                let word = UnsafeBufferPointer(rebasing: bytes[range])
-                for (index, token) in wholeBytes.enumerated() where !wholeFound[index] {
-                    wholeFound[index] = token.count == word.count && Self.word(word, startsWith: token)
-                }
-                for (index, token) in prefixBytes.enumerated() where !prefixFound[index] {
-                    prefixFound[index] = token.count <= word.count && Self.word(word, startsWith: token)
-                }
+    func admits(nameBytes bytes: UnsafeBufferPointer<UInt8>, folds: inout NameFolds) -> Bool {
+        // One bit per query word found, whole words first: no allocation per name.
+        let tokens = wholeBytes.count + prefixBytes.count
+        var found: UInt64 = 0
+        let checkedOnBytes = tokens <= 64 && NameTokenizer.forEachASCIIWord(in: bytes) { range in
+            let word = UnsafeBufferPointer(rebasing: bytes[range])
+            for (index, token) in wholeBytes.enumerated() where token.count == word.count {
+                if Self.word(word, startsWith: token) { found |= 1 << index }
             }
-            guard isASCII else {
-                let folded = folds.foldedScalars(of: bytes)
-                guard asciiTokens.allSatisfy({ folded.contains($0) }) else { return false }
-                return admits(words: NameTokenizer.words(in: String(decoding: bytes, as: UTF8.self)) { folds.fold($0) })
+            for (index, token) in prefixBytes.enumerated() where token.count <= word.count {
+                if Self.word(word, startsWith: token) { found |= 1 << (wholeBytes.count + index) }
             }
-            return !wholeFound.contains(false) && !prefixFound.contains(false)
         }
+        guard checkedOnBytes else {
+            let folded = folds.foldedScalars(of: bytes)
+            guard asciiTokens.allSatisfy({ folded.contains($0) }) else { return false }
+            return admits(words: NameTokenizer.words(in: String(decoding: bytes, as: UTF8.self)) { folds.fold($0) })
+        }
+        return found.nonzeroBitCount == tokens
     }
 
     private func admits(words: [String]) -> Bool {
