@@ -48,10 +48,15 @@ public final class SearchableIndex: Sendable {
         configuration.label = "searchlight"
         configuration.prepareDatabase { db in
             SearchableIndex.registerFunctions(in: db)
-            // Searches read rows scattered over the file: mapped, a page costs a memory access
-            // instead of a read(2) and a copy.
-            try db.execute(sql: "PRAGMA mmap_size = \(SearchableIndex.mappedBytes)")
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            } else {
+                // Searches read rows scattered over the file: mapped, a page costs a memory
+                // access instead of a read(2) and a copy. Only for read-only opens (`search`,
+                // `query`): mapped pages count in the resident size, which scanning and
+                // watching keep small.
+                try db.execute(sql: "PRAGMA mmap_size = \(SearchableIndex.mappedBytes)")
+            }
         }
         do {
             if readOnly {
