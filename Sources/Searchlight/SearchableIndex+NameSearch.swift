@@ -118,6 +118,9 @@ extension SearchableIndex {
             WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
             """, arguments: nameArguments(tokens, domain: domain))
         var matches: [NameMatch] = []
+        // Candidates share words (their folders' above all): each is folded once.
+        var folds = NameFolds()
+        func words(_ text: String?) -> [String] { NameTokenizer.words(in: text ?? "") { folds.fold($0) } }
         while let row = try cursor.next() {
             let identifier: Data = row[1]
             let id = ItemIdentifier(bytes: Array(identifier))
@@ -129,9 +132,8 @@ extension SearchableIndex {
             let title: String? = row[3]
             let keywords: String? = row[4]
             matches.append(NameMatch(id: row[0], identifier: id, modificationDate: row[5] ?? 0, tokens: tokens,
-                                     name: NameTokenizer.words(in: (row[2] as String?) ?? "")) {
-                [NameTokenizer.words(in: title ?? ""), NameTokenizer.words(in: keywords ?? ""),
-                 id.parentComponents.flatMap(NameTokenizer.words(in:))]
+                                     name: words(row[2])) {
+                [words(title), words(keywords), id.parentComponents.flatMap(words)]
             })
         }
         return matches
