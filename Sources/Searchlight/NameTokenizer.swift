@@ -14,6 +14,12 @@ import Foundation
 public enum NameTokenizer {
     /// The folded words of `name`, in order.
     public static func words(in name: String) -> [String] {
+        words(in: name, folding: fold)
+    }
+
+    /// The words of `name`, each non-ASCII one folded by `fold`: a caller splitting many names
+    /// can remember the folds of the words it has met (``fold(_:)`` is slow on non-ASCII text).
+    static func words(in name: String, folding fold: (String) -> String) -> [String] {
         if let words = asciiWords(in: name) { return words }
         var words: [String] = []
         var current = String.UnicodeScalarView()
@@ -66,53 +72,68 @@ public enum NameTokenizer {
         var name = name
         name.makeContiguousUTF8()
         return name.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            func kind(_ byte: UInt8) -> CharacterClass {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"): .lowercase
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): .uppercase
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): .digit
-                default: .separator
-                }
-            }
             var words: [String] = []
-            var start = -1
-            var previous = CharacterClass.separator
-            func flush(_ end: Int) {
-                if start >= 0 {
-                    words.append(String(unsafeUninitializedCapacity: end - start) { buffer in
-                        for offset in 0..<(end - start) {
-                            let byte = bytes[start + offset]
-                            buffer[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-                        }
-                        return end - start
-                    })
-                    start = -1
-                }
+            let isASCII = forEachASCIIWord(in: bytes) { range in
+                words.append(String(unsafeUninitializedCapacity: range.count) { buffer in
+                    for offset in 0..<range.count { buffer[offset] = lowercased(bytes[range.lowerBound + offset]) }
+                    return range.count
+                })
             }
-            for index in 0..<bytes.count {
-                let current = kind(bytes[index])
-                if current == .separator {
-                    flush(index)
-                } else {
-                    let boundary: Bool
-                    switch (previous, current) {
-                    case (.lowercase, .uppercase), (.digit, .uppercase), (.digit, .lowercase),
-                         (.uppercase, .digit), (.lowercase, .digit):
-                        boundary = true
-                    case (.uppercase, .uppercase):
-                        boundary = index + 1 < bytes.count && kind(bytes[index + 1]) == .lowercase
-                    default:
-                        boundary = false
-                    }
-                    if boundary { flush(index) }
-                    if start < 0 { start = index }
-                }
-                previous = current
-            }
-            flush(bytes.count)
-            return words
+            return isASCII ? words : nil
         } ?? nil
+    }
+
+    /// Calls `body` with the byte range of each word of a name held as UTF-8 `bytes`, in order,
+    /// when the name is all ASCII; returns `false`, calling `body` never, when it is not.
+    ///
+    /// The words are those of ``words(in:)``, not yet lowercased: a name can be checked
+    /// against query words without making strings.
+    static func forEachASCIIWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) -> Bool {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+        func kind(_ byte: UInt8) -> CharacterClass {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): .lowercase
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): .uppercase
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): .digit
+            default: .separator
+            }
+        }
+        var start = -1
+        var previous = CharacterClass.separator
+        func flush(_ end: Int) {
+            if start >= 0 {
+                body(start..<end)
+                start = -1
+            }
+        }
+        for index in 0..<bytes.count {
+            let current = kind(bytes[index])
+            if current == .separator {
+                flush(index)
+            } else {
+                let boundary: Bool
+                switch (previous, current) {
+                case (.lowercase, .uppercase), (.digit, .uppercase), (.digit, .lowercase),
+                     (.uppercase, .digit), (.lowercase, .digit):
+                    boundary = true
+                case (.uppercase, .uppercase):
+                    boundary = index + 1 < bytes.count && kind(bytes[index + 1]) == .lowercase
+                default:
+                    boundary = false
+                }
+                if boundary { flush(index) }
+                if start < 0 { start = index }
+            }
+            previous = current
+        }
+        flush(bytes.count)
+        return true
+    }
+
+    /// An ASCII byte in lowercase.
+    @inline(__always)
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
     /// The words of `name` joined by single spaces: the text given to the full-text index.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SearchableIndex {
     /// Items whose name words contain, for every query word, a word that starts with it.
@@ -31,10 +32,12 @@ extension SearchableIndex {
                                   _ body: (Database, [NameMatch]) throws -> T) throws -> T {
         let tokens = try Self.nameQueryTokens(words)
         return try read { db in
-            if let limit, limit > 0, let best = try Self.bestMatchesByDate(tokens, domain: domain, limit: limit, in: db) {
+            var wholeInName: Set<Int64>?
+            if let limit, limit > 0, let best = try Self.bestMatchesByDate(tokens, domain: domain, limit: limit, in: db,
+                                                                            wholeInName: { wholeInName = $0 }) {
                 return try body(db, best)
             }
-            var candidates = try Self.nameCandidates(tokens, domain: domain, in: db)
+            var candidates = try Self.nameCandidates(tokens, domain: domain, wholeInName: wholeInName, in: db)
             candidates.sort()
             if let limit, candidates.count > limit { candidates.removeLast(candidates.count - limit) }
             return try body(db, candidates)
@@ -45,11 +48,34 @@ extension SearchableIndex {
     public func countMatches(words: [String], domain: String? = nil) throws -> Int {
         let tokens = try Self.nameQueryTokens(words)
         return try read { db in
-            try Int.fetchOne(db, sql: """
+            if try Self.everyItemCounts(domain: domain, in: db) {
+                // The full-text index has one row per item: no item needs looking up.
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM item_words WHERE item_words MATCH ?",
+                                        arguments: [Self.nameMatchExpression(tokens)]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM item_words JOIN item ON item.id = item_words.rowid
                 WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
                 """, arguments: Self.nameArguments(tokens, domain: domain)) ?? 0
         }
+    }
+
+    /// Whether every item is in `domain` (any, when `nil`) and none has expired: then counting
+    /// matches needs no look at the items.
+    static func everyItemCounts(domain: String?, in db: Database) throws -> Bool {
+        let expired = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM item WHERE expirationDate IS NOT NULL AND expirationDate <= ?)
+            """, arguments: [Date().timeIntervalSince1970]) ?? true
+        guard !expired else { return false }
+        guard let domain else { return true }
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [domain]) else {
+            return false
+        }
+        // Two seeks in the (domainId, identifier) index.
+        let otherDomains = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM item WHERE domainId < :id) OR EXISTS (SELECT 1 FROM item WHERE domainId > :id)
+            """, arguments: ["id": id]) ?? true
+        return !otherDomains
     }
 
     static let inDomain = "(:domain IS NULL OR item.domainId = (SELECT id FROM domain WHERE name = :domain))"
@@ -77,17 +103,24 @@ extension SearchableIndex {
         ["match": nameMatchExpression(tokens), "domain": domain, "now": Date().timeIntervalSince1970]
     }
 
-    static func nameCandidates(_ tokens: [String], domain: String?, in db: Database) throws -> [NameMatch] {
+    /// Every candidate of a name query, ranked, in no order.
+    ///
+    /// - Parameter known: The items that have every word whole in their name, when already read.
+    static func nameCandidates(_ tokens: [String], domain: String?, wholeInName known: Set<Int64>? = nil,
+                               in db: Database) throws -> [NameMatch] {
         // The full-text index knows which items have every word whole in their name, the best
         // rank: those need no splitting of their fields here.
-        let wholeInName = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
-                                                 arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
+        let wholeInName = try known ?? Set(Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
+                                                          arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
         let cursor = try Row.fetchCursor(db, sql: """
             SELECT item.id, item.identifier, item.displayName, item.title, content_kind.keywords, item.modificationDate
             FROM item_words JOIN item ON item.id = item_words.rowid JOIN content_kind ON content_kind.id = item.kindId
             WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
             """, arguments: nameArguments(tokens, domain: domain))
         var matches: [NameMatch] = []
+        // Candidates share words (their folders' above all): each is folded once.
+        var folds = NameFolds()
+        func words(_ text: String?) -> [String] { NameTokenizer.words(in: text ?? "") { folds.fold($0) } }
         while let row = try cursor.next() {
             let identifier: Data = row[1]
             let id = ItemIdentifier(bytes: Array(identifier))
@@ -101,56 +134,124 @@ extension SearchableIndex {
             let title: String? = row[3]
             let keywords: String? = row[4]
             matches.append(NameMatch(id: row[0], identifier: id, modificationDate: row[5] ?? 0, tokens: tokens,
-                                     name: NameTokenizer.words(in: (row[2] as String?) ?? "")) {
-                [NameTokenizer.words(in: title ?? ""), NameTokenizer.words(in: keywords ?? ""),
-                 id.parentComponents.flatMap(NameTokenizer.words(in:))]
+                                     name: words(row[2])) {
+                [words(title), words(keywords), id.parentComponents.flatMap(words)]
             })
         }
         return matches
     }
 
-    /// The first `limit` results when the best rank alone fills them, else `nil`.
+    /// The first `limit` results when the best rank any candidate can have fills them, else `nil`.
     ///
-    /// Items with every word whole in their name rank first, and among them the most recently
-    /// modified: SQLite walks the modification-date index newest first and stops after `limit`
-    /// such items, instead of ranking every candidate (a common word matches a large part of
-    /// a big index). Items that tie with the last one on date are all fetched, so that the
-    /// order by identifier among them is exact.
-    static func bestMatchesByDate(_ tokens: [String], domain: String?, limit: Int, in db: Database) throws -> [NameMatch]? {
-        let whole = "name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"
-        let best = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?", arguments: [whole]))
-        guard best.count >= limit else { return nil }
-        var domainID: Int64?
-        if let domain {
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [domain]) else {
-                return []
-            }
-            domainID = id
+    /// Items of the best rank come first, and among them the most recently modified, so the
+    /// first page never needs the other candidates ranked (a common word matches a large part
+    /// of a big index). How the page is found depends on how many items have that rank, which
+    /// the first rows of the full-text match tell (see ``PageStrategy``).
+    ///
+    /// - Parameters:
+    ///   - forced: The strategy to use whatever the estimate says: for tests.
+    ///   - wholeInName: Told the items that have every word whole in their name when they are
+    ///     too few for a page, so that ranking every candidate need not read them again.
+    static func bestMatchesByDate(_ tokens: [String], domain: String?, limit: Int, in db: Database,
+                                  strategy forced: PageStrategy? = nil,
+                                  wholeInName: (Set<Int64>) -> Void = { _ in }) throws -> [NameMatch]? {
+        let tier = try BestNameTier(tokens, in: db)
+        let members = try Int64.fetchCursor(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
+                                            arguments: [tier.expression])
+        var sample: [Int64] = []
+        while sample.count < PageStrategy.sampleSize, let id = try members.next() { sample.append(id) }
+        guard sample.count >= limit else {
+            if tier.prefixTokens.isEmpty, sample.count < PageStrategy.sampleSize { wholeInName(Set(sample)) }
+            return nil
         }
-        let now = Date().timeIntervalSince1970
-        // The date index alone (it holds the row ids): only hits are looked up in the table.
+        guard let filter = try ItemFilter(domain: domain, in: db) else { return [] }
+        switch try forced ?? PageStrategy(sample: sample, limit: limit, in: db) {
+        case .sortMembers:
+            // The rest of the members follow the sample: the match is evaluated once.
+            while let id = try members.next() { sample.append(id) }
+            return try pageSorting(members: sample, filter: filter, limit: limit, in: db)
+        case .walkReadingNames(let budget):
+            if let page = try pageReadingNames(tier, filter: filter, limit: limit, budget: budget, in: db) { return page }
+            fallthrough
+        case .walkCheckingMembers:
+            let members = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
+                                                 arguments: [tier.expression]))
+            return try pageByDate(filter: filter, limit: limit, in: db) { id, _ in members.contains(id) }
+        }
+    }
+
+    /// The page among few items: SQLite looks each one up and sorts them newest first.
+    static func pageSorting(members: [Int64], filter: ItemFilter, limit: Int, in db: Database) throws -> [NameMatch]? {
+        // The row ids travel as one JSON array; `ifnull` keeps SQLite from walking the date
+        // index, since the members are few.
+        let newestFirst = try Row.fetchCursor(db, sql: """
+            SELECT id, ifnull(modificationDate, 0), identifier FROM item
+            WHERE id IN (SELECT value FROM json_each(:members))
+              AND (:domainID IS NULL OR domainId = :domainID) AND \(notExpired)
+            ORDER BY 2 DESC
+            """, arguments: ["members": "[" + members.map(String.init).joined(separator: ",") + "]",
+                             "domainID": filter.domainID, "now": filter.now])
+        var page = PageCollector(limit: limit)
+        while let row = try newestFirst.next() {
+            let date: Double = row[1]
+            guard page.wants(date) else { break }
+            let identifier: Data = row[2]
+            page.add(NameMatch(best: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
+        }
+        return page.result
+    }
+
+    /// The page met walking the date index newest first and checking each item's name words
+    /// against `tier`; `nil` when `budget` items are visited first.
+    static func pageReadingNames(_ tier: BestNameTier, filter: ItemFilter, limit: Int, budget: Int,
+                                 in db: Database) throws -> [NameMatch]? {
+        let statement = try db.makeStatement(sql: """
+            SELECT id, modificationDate, displayName, domainId, expirationDate, identifier
+            FROM item INDEXED BY item_by_modification_date
+            WHERE modificationDate > 0 ORDER BY modificationDate DESC
+            """)
+        let newestFirst = try Row.fetchCursor(statement)
+        // Most visited rows are not admitted: their columns are read in place, without decoding.
+        let columns = statement.sqliteStatement
+        var page = PageCollector(limit: limit)
+        var folds = NameFolds()
+        var visited = 0
+        while let row = try newestFirst.next() {
+            visited += 1
+            if visited > budget { return nil }
+            let date = sqlite3_column_double(columns, 1)
+            guard page.wants(date) else { break }
+            let name = UnsafeBufferPointer(start: sqlite3_column_text(columns, 2),
+                                           count: Int(sqlite3_column_bytes(columns, 2)))
+            let expiration = sqlite3_column_type(columns, 4) == SQLITE_NULL ? nil : sqlite3_column_double(columns, 4)
+            guard tier.admits(nameBytes: name, folds: &folds),
+                  filter.admits(domainID: sqlite3_column_int64(columns, 3), expiration: expiration) else { continue }
+            let identifier: Data = row[5]
+            page.add(NameMatch(best: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
+        }
+        return page.result
+    }
+
+    /// The page met walking the date index newest first, keeping the items `isMember` admits.
+    /// The index alone holds the row ids: only members are looked up in the table.
+    static func pageByDate(filter: ItemFilter, limit: Int, in db: Database,
+                           isMember: (Int64, Double) -> Bool) throws -> [NameMatch]? {
         let newestFirst = try Row.fetchCursor(db, sql: """
             SELECT id, modificationDate FROM item INDEXED BY item_by_modification_date
             WHERE modificationDate > 0 ORDER BY modificationDate DESC
             """)
         let details = try db.cachedStatement(sql: "SELECT identifier, domainId, expirationDate FROM item WHERE id = ?")
-        var matches: [NameMatch] = []
-        var boundary: Double?
+        var page = PageCollector(limit: limit)
         while let row = try newestFirst.next() {
             let id: Int64 = row[0]
             let date: Double = row[1]
-            if let boundary, date < boundary { break }
-            guard best.contains(id), let detail = try Row.fetchOne(details, arguments: [id]) else { continue }
-            if let domainID, detail[1] as Int64 != domainID { continue }
-            if let expiration: Double = detail[2], expiration <= now { continue }
+            guard page.wants(date) else { break }
+            guard isMember(id, date), let detail = try Row.fetchOne(details, arguments: [id]),
+                  filter.admits(domainID: detail[1], expiration: detail[2]) else { continue }
             let identifier: Data = detail[0]
-            matches.append(NameMatch(best: id, identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
-            // Keep going through the items dated like the last one: ties are ordered by identifier.
-            if matches.count == limit { boundary = date }
+            page.add(NameMatch(best: id, identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
         }
-        guard boundary != nil else { return nil }
-        matches.sort()
-        return Array(matches.prefix(limit))
+        return page.result
     }
 
     /// Full items for `ids`, in the order of `ids`.

@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+
+/// The best rank a candidate of a name query can have, and which items have it.
+///
+/// A query word that no item has as a whole word, in any field, can only ever match as a
+/// prefix; any other word may match whole. So no candidate ranks better than one with every
+/// word in its name, whole when the word can be: the items of ``expression``.
+struct BestNameTier {
+    /// Words the best items have whole in their name.
+    let wholeTokens: [String]
+    /// Words no item has whole: the best items have a name word starting with each.
+    let prefixTokens: [String]
+    private let wholeBytes: [[UInt8]]
+    private let prefixBytes: [[UInt8]]
+    /// The query words that are ASCII: a name word they match, folded, holds them as they are.
+    private let asciiTokens: [[UInt8]]
+
+    init(_ tokens: [String], in db: Database) throws {
+        var whole: [String] = []
+        var prefix: [String] = []
+        for token in tokens {
+            let somewhereWhole = try Int64.fetchOne(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ? LIMIT 1",
+                                                    arguments: [SearchableIndex.quoted(token)]) != nil
+            if somewhereWhole { whole.append(token) } else { prefix.append(token) }
+        }
+        wholeTokens = whole
+        prefixTokens = prefix
+        wholeBytes = whole.map { Array($0.utf8) }
+        prefixBytes = prefix.map { Array($0.utf8) }
+        asciiTokens = (wholeBytes + prefixBytes).filter { $0.allSatisfy { $0 < 0x80 } }
+    }
+
+    /// An FTS5 query for the items of this rank.
+    var expression: String {
+        let words = wholeTokens.map(SearchableIndex.quoted) + prefixTokens.map { SearchableIndex.quoted($0) + "*" }
+        return "name : (" + words.joined(separator: " AND ") + ")"
+    }
+
+    /// Whether an item with this name, as UTF-8 bytes, has this rank: an ASCII name (most of
+    /// them) is checked on its bytes, without making strings; the others are split into words
+    /// only when their folded text holds every ASCII query word.
+    func admits(nameBytes bytes: UnsafeBufferPointer<UInt8>, folds: inout NameFolds) -> Bool {
+        // One bit per query word found, whole words first: no allocation per name.
+        let tokens = wholeBytes.count + prefixBytes.count
+        var found: UInt64 = 0
+        let checkedOnBytes = tokens <= 64 && NameTokenizer.forEachASCIIWord(in: bytes) { range in
+            let word = UnsafeBufferPointer(rebasing: bytes[range])
+            for (index, token) in wholeBytes.enumerated() where token.count == word.count {
+                if Self.word(word, startsWith: token) { found |= 1 << index }
+            }
+            for (index, token) in prefixBytes.enumerated() where token.count <= word.count {
+                if Self.word(word, startsWith: token) { found |= 1 << (wholeBytes.count + index) }
+            }
+        }
+        guard checkedOnBytes else {
+            let folded = folds.foldedScalars(of: bytes)
+            guard asciiTokens.allSatisfy({ folded.contains($0) }) else { return false }
+            return admits(words: NameTokenizer.words(in: String(decoding: bytes, as: UTF8.self)) { folds.fold($0) })
+        }
+        return found.nonzeroBitCount == tokens
+    }
+
+    private func admits(words: [String]) -> Bool {
+        wholeTokens.allSatisfy(words.contains) && prefixTokens.allSatisfy { token in
+            words.contains { $0.hasPrefix(token) }
+        }
+    }
+
+    /// Whether `word` (ASCII, any case) starts with `token` (folded), which is no longer.
+    private static func word(_ word: UnsafeBufferPointer<UInt8>, startsWith token: [UInt8]) -> Bool {
+        for index in token.indices where NameTokenizer.lowercased(word[index]) != token[index] { return false }
+        return true
+    }
+}

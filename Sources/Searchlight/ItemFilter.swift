@@ -1,0 +1,26 @@
+import Foundation
+import GRDB
+
+/// What every result must be besides a match: in the domain asked for, if any, and not expired.
+struct ItemFilter {
+    let domainID: Int64?
+    let now = Date().timeIntervalSince1970
+
+    /// The filter for `domain`, or `nil` when no such domain exists (nothing can match).
+    init?(domain: String?, in db: Database) throws {
+        guard let domain else {
+            domainID = nil
+            return
+        }
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [domain]) else {
+            return nil
+        }
+        domainID = id
+    }
+
+    func admits(domainID: Int64, expiration: Double?) -> Bool {
+        if let wanted = self.domainID, wanted != domainID { return false }
+        if let expiration, expiration <= now { return false }
+        return true
+    }
+}

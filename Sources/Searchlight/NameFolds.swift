@@ -1,0 +1,50 @@
+/// The folds met so far while checking names: names share words and letters, and folding
+/// non-ASCII text is slow.
+struct NameFolds {
+    private var words: [String: String] = [:]
+    private var scalars: [UInt32: [UInt8]] = [:]
+    private var buffer: [UInt8] = []
+
+    /// ``NameTokenizer/fold(_:)``, remembered.
+    mutating func fold(_ word: String) -> String {
+        if let folded = words[word] { return folded }
+        let folded = NameTokenizer.fold(word)
+        words[word] = folded
+        return folded
+    }
+
+    /// The UTF-8 of a name folded scalar by scalar (`Zürich` → `zurich`).
+    ///
+    /// Folding a word gives its scalars' folds in order, but for combining marks that swap
+    /// places; so an ASCII query word that matches a word of the name, folded, is found in
+    /// this text as it is: a name whose text lacks one needs no splitting into words.
+    mutating func foldedScalars(of bytes: UnsafeBufferPointer<UInt8>) -> ArraySlice<UInt8> {
+        buffer.removeAll(keepingCapacity: true)
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            if scalar.isASCII {
+                buffer.append(NameTokenizer.lowercased(UInt8(scalar.value)))
+            } else if let folded = scalars[scalar.value] {
+                buffer.append(contentsOf: folded)
+            } else {
+                let folded = Array(NameTokenizer.fold(String(scalar)).utf8)
+                scalars[scalar.value] = folded
+                buffer.append(contentsOf: folded)
+            }
+        }
+        return buffer[...]
+    }
+}
+
+extension ArraySlice<UInt8> {
+    /// Whether `part` occurs in these bytes.
+    func contains(_ part: [UInt8]) -> Bool {
+        guard part.count <= count else { return false }
+        guard !part.isEmpty else { return true }
+        var start = startIndex
+        while start + part.count <= endIndex {
+            if self[start] == part[0] && self[start..<(start + part.count)].elementsEqual(part) { return true }
+            start += 1
+        }
+        return false
+    }
+}
