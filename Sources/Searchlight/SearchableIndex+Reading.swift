@@ -90,6 +90,37 @@ extension SearchableIndex {
         }
     }
 
+    /// The change stamps of those of `identifiers` that are items of `domain`, read at once
+    /// (an indexer that follows file-system events looks up many paths in each batch). An
+    /// identifier that is no item is absent from the result; an item without a stamp maps to
+    /// `nil`.
+    public func changeStamps(of identifiers: [ItemIdentifier], domain: String) throws -> [ItemIdentifier: [UInt8]?] {
+        guard !identifiers.isEmpty else { return [:] }
+        return try read { db in
+            guard let domainID = try domainID(domain, in: db, create: false) else { return [:] }
+            var stamps: [ItemIdentifier: [UInt8]?] = [:]
+            // Well below SQLite's limit on bound parameters.
+            let chunkSize = 500
+            var start = identifiers.startIndex
+            while start < identifiers.endIndex {
+                let chunk = identifiers[start..<min(start + chunkSize, identifiers.endIndex)]
+                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                var arguments: [(any DatabaseValueConvertible)?] = [domainID]
+                arguments += chunk.map { Data($0.bytes) }
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT identifier, changeStamp FROM item WHERE domainId = ? AND identifier IN (\(placeholders))
+                    """, arguments: StatementArguments(arguments))
+                while let row = try rows.next() {
+                    let identifier: Data = row[0]
+                    let stamp: Data? = row[1]
+                    stamps[ItemIdentifier(bytes: Array(identifier))] = .some(stamp.map { Array($0) })
+                }
+                start += chunk.count
+            }
+            return stamps
+        }
+    }
+
     /// The thumbnail of an item, if it has one.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail? {
         try item(identifier, domain: domain)?.item.attributeSet.thumbnail

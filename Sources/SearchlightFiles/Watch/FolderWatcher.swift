@@ -11,8 +11,9 @@ import Synchronization
 ///
 /// Data flows one way: inotify events → a window of coalesced changes (``PendingChanges``) →
 /// structural index changes (moves, subtree deletes) in one transaction → crawls of new
-/// folders and refreshes of changed files through the ``FolderScanner`` pipeline (libmagic on
-/// its own threads, batched writes) → queryable.
+/// folders and refreshes of changed files in one run of the ``FolderScanner`` pipeline
+/// (libmagic on inspector threads that live as long as the watch, batched writes) →
+/// queryable.
 ///
 /// Every folder is watched before it is listed, so nothing created in it can be missed. When
 /// the kernel's queue overflows the root is reconciled; when the watch limit is reached the
@@ -97,7 +98,20 @@ public final class FolderWatcher: Service, Sendable {
         logger.notice("stopped watching \(root.path)")
     }
 
+    /// Keeps the scanner's inspector threads for the whole watch, so that a burst handled a
+    /// window at a time does not start threads and load libmagic's database every window.
     private func follow() async throws {
+        try await Self.blocking { try self.scanner.startInspectors() }
+        do {
+            try await followChanges()
+        } catch {
+            _ = try? await Self.blocking { self.scanner.stopInspectors() }
+            throw error
+        }
+        _ = try? await Self.blocking { self.scanner.stopInspectors() }
+    }
+
+    private func followChanges() async throws {
         let rootWatch = try inotify.addWatch(pathBytes: Array(root.path.utf8))
         state.withLock { state in
             state.rootWatch = rootWatch
@@ -212,9 +226,7 @@ public final class FolderWatcher: Service, Sendable {
 
     /// The folders of `folders` that are not below another one of them.
     static func outermost(_ folders: Set<ItemIdentifier>) -> [ItemIdentifier] {
-        folders.filter { folder in
-            !folders.contains { $0 != folder && PendingChanges.isPath(folder, inSubtreeAt: $0) }
-        }.sorted()
+        folders.filter { !PendingChanges.hasAncestor($0, in: folders) }.sorted()
     }
 
     /// Walks new folders (watching them first) and refreshes changed files.
@@ -232,20 +244,17 @@ public final class FolderWatcher: Service, Sendable {
         for path in changes.crawl {
             if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
         }
-        for path in changes.refresh where !crawl.contains(where: { PendingChanges.isPath(path, inSubtreeAt: $0) }) {
+        for path in changes.refresh where !PendingChanges.isPath(path, inSubtreeOfAnyOf: crawl) {
             if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
         }
-        var summary = ScanSummary()
         // Only the outermost folders: a walk covers what is below it.
-        for folder in Self.outermost(crawl) {
-            // A file that stood where this folder now stands is gone.
-            try index.deleteItems(withIdentifiers: [folder], domain: options.scan.domain)
-            watchDirectory(folder)
-            summary.add(try scanner.reconcile(subtree: folder, onDirectory: watchDirectory))
-        }
-        let outsideCrawls = files.filter { file in !crawl.contains { PendingChanges.isPath(file, inSubtreeAt: $0) } }
-        if !outsideCrawls.isEmpty { summary.add(try scanner.refresh(outsideCrawls.sorted())) }
-        return summary
+        let folders = Self.outermost(crawl)
+        // A file that stood where one of these folders now stands is gone.
+        if !folders.isEmpty { try index.deleteItems(withIdentifiers: folders, domain: options.scan.domain) }
+        for folder in folders { watchDirectory(folder) }
+        let outsideCrawls = files.filter { !PendingChanges.isPath($0, inSubtreeOfAnyOf: crawl) }
+        if folders.isEmpty && outsideCrawls.isEmpty { return ScanSummary() }
+        return try scanner.update(subtrees: folders, files: outsideCrawls.sorted(), onDirectory: watchDirectory)
     }
 
     /// Tries again to watch the folders that could not be, and reconciles them.

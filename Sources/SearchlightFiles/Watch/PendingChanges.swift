@@ -177,4 +177,20 @@ struct PendingChanges: CustomStringConvertible {
     static func isPath(_ path: ItemIdentifier, inSubtreeAt ancestor: ItemIdentifier) -> Bool {
         WatchTable.isPath(path.bytes, inSubtreeAt: ancestor.bytes)
     }
+
+    /// Whether `path` is one of `folders` or below one of them. Costs a lookup per level of
+    /// `path`, not a comparison per folder: a burst brings thousands of paths and folders.
+    static func isPath(_ path: ItemIdentifier, inSubtreeOfAnyOf folders: Set<ItemIdentifier>) -> Bool {
+        folders.contains(path) || hasAncestor(path, in: folders)
+    }
+
+    /// Whether a folder above `path` is one of `folders` (the root, the empty path, included).
+    static func hasAncestor(_ path: ItemIdentifier, in folders: Set<ItemIdentifier>) -> Bool {
+        guard !folders.isEmpty, !path.bytes.isEmpty else { return false }
+        if folders.contains(ItemIdentifier(bytes: [])) { return true }
+        for (offset, byte) in path.bytes.enumerated() where byte == UInt8(ascii: "/") {
+            if folders.contains(ItemIdentifier(bytes: Array(path.bytes[..<offset]))) { return true }
+        }
+        return false
+    }
 }
