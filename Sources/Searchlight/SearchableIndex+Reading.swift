@@ -39,6 +39,16 @@ extension SearchableIndex {
         }
     }
 
+    /// How many items there are (of `domain` when given), without reading them: what
+    /// `list --count` prints, and what a caller that waits for an index to fill polls.
+    public func itemCount(domain: String? = nil) throws -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM item WHERE \(Self.inDomain) AND \(Self.notExpired)
+                """, arguments: ["domain": domain, "now": Date().timeIntervalSince1970]) ?? 0
+        }
+    }
+
     /// Calls `body` with every item (of `domain` when given), ordered by domain then identifier,
     /// without holding them all in memory. Return `false` from `body` to stop.
     public func forEachItem(domain: String? = nil, _ body: (IndexedItem) throws -> Bool) throws {

@@ -26,8 +26,12 @@ public final class FolderWatcher: Service, Sendable {
         public var scan: FolderScanner.Options
         /// A window of events is processed after this much quiet...
         public var settleInterval: Duration = .milliseconds(100)
-        /// ...or once its first event is this old, whichever comes first.
+        /// ...or once its first event is this old...
         public var maximumDelay: Duration = .seconds(1)
+        /// ...or once it holds this many events, whichever comes first: a burst is not
+        /// worth waiting for (there is little to coalesce in it, and the inspectors would
+        /// idle), it flows through in windows of about this size while it lasts.
+        public var maximumWindowEvents = 1024
         /// How often folders that could not be watched are rescanned.
         public var rescanInterval: Duration = .seconds(300)
         /// At most this many watches, below the kernel's own limit (`nil`: the kernel's).
@@ -145,15 +149,20 @@ public final class FolderWatcher: Service, Sendable {
 
     /// Waits for events, lets them settle, and processes them a window at a time.
     private func processWindows(rootWatch: WatchDescriptor) async throws {
+        var lastWindowEnded = ContinuousClock.now
         for await _ in inbox.wakeups {
-            // Let a burst settle: a quiet spell, but never more than the maximum delay.
-            while !inbox.isStopRequested, let ages = inbox.ages(),
-                  ages.quiet < options.settleInterval, ages.pending < options.maximumDelay {
+            // Let changes settle: a quiet spell, but never more than the maximum delay, and
+            // not while a burst is piling up. Events that came while the last window was being
+            // processed have waited already: during a burst, windows follow without a pause.
+            while !inbox.isStopRequested, !inbox.hasEvents(before: lastWindowEnded), let ages = inbox.ages(),
+                  ages.quiet < options.settleInterval, ages.pending < options.maximumDelay,
+                  inbox.pendingCount < options.maximumWindowEvents {
                 try? await Task.sleep(for: min(options.settleInterval - ages.quiet, options.maximumDelay - ages.pending))
             }
             let (events, rescan) = inbox.drain()
             if !events.isEmpty || rescan {
                 try await Self.blocking { try self.process(events, rescanDegraded: rescan, rootWatch: rootWatch) }
+                lastWindowEnded = .now
             }
             if inbox.isStopRequested || Task.isCancelled { return }
         }
