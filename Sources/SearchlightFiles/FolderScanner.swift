@@ -124,7 +124,7 @@ public final class FolderScanner: Sendable {
         }
     }
 
-    /// Hands a job to the inspectors, waiting for room; `false` once they are stopping.
+    /// Hands a job to the inspectors, waiting for room; `false` once they are closed.
     typealias Submit = @Sendable (Job) -> Bool
 
     /// Runs the pipeline: `produce` (on its own thread) feeds jobs and findings, the
