@@ -17,3 +17,22 @@ struct PendingChangesSubtreeTests {
         #expect(FolderWatcher.outermost(folders) == ["a", "b/c", "x-y"])
     }
 }
+
+@Suite("Pending changes: folder moves")
+struct PendingChangesFolderMoveTests {
+    @Test func aFolderRenamedWithinTheRootIsReKeyedThenWalked() {
+        let root = WatchDescriptor(rawValue: 1)
+        var table = WatchTable()
+        _ = table.insert(root, path: [])
+        _ = table.insert(WatchDescriptor(rawValue: 2), path: Array("old".utf8))
+        var changes = PendingChanges(domain: "d", rootWatch: root, excluded: [])
+        changes.add(InotifyEvent(watch: root, mask: [.movedFrom, .isDirectory], cookie: 7, name: Array("old".utf8)),
+                    table: &table)
+        changes.add(InotifyEvent(watch: root, mask: [.movedTo, .isDirectory], cookie: 7, name: Array("new".utf8)),
+                    table: &table)
+        #expect(changes.batch.changes.count == 1)
+        // A file looked for under the old name in an earlier window is found by the walk.
+        #expect(changes.crawl == ["new"])
+        #expect(table.watch(forPath: Array("new".utf8)) == WatchDescriptor(rawValue: 2))
+    }
+}

@@ -78,6 +78,10 @@ struct PendingChanges: CustomStringConvertible {
                 rekeyPending(from: from.path, to: path)
                 if isDirectory {
                     _ = table.moveSubtree(from: from.path.bytes, to: path.bytes)
+                    // Its items are re-keyed, and then it is walked: an earlier window may
+                    // have looked for a new file in it under its old name after the move, when
+                    // the file was already here. The walk re-inspects nothing unchanged.
+                    crawl.insert(path)
                 } else {
                     // Its name changed, and with it its title and keywords.
                     refresh.insert(path)
