@@ -40,6 +40,16 @@ extension SearchableIndex {
         }
     }
 
+    /// How many items there are (of `domain` when given), without reading them: what
+    /// `list --count` prints, and what a caller that waits for an index to fill polls.
+    public func itemCount(domain: String? = nil) throws -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM item WHERE \(Self.inDomain) AND \(Self.notExpired)
+                """, arguments: ["domain": domain, "now": Date().timeIntervalSince1970]) ?? 0
+        }
+    }
+
     /// Calls `body` with every item (of `domain` when given), ordered by domain then identifier,
     /// without holding them all in memory. Return `false` from `body` to stop.
     public func forEachItem(domain: String? = nil, _ body: (IndexedItem) throws -> Bool) throws {
@@ -88,6 +98,37 @@ extension SearchableIndex {
             guard let row else { return nil }
             let stamp: Data? = row[0]
             return .some(stamp.map { Array($0) })
+        }
+    }
+
+    /// The change stamps of those of `identifiers` that are items of `domain`, read at once
+    /// (an indexer that follows file-system events looks up many paths in each batch). An
+    /// identifier that is no item is absent from the result; an item without a stamp maps to
+    /// `nil`.
+    public func changeStamps(of identifiers: [ItemIdentifier], domain: String) throws -> [ItemIdentifier: [UInt8]?] {
+        guard !identifiers.isEmpty else { return [:] }
+        return try read { db in
+            guard let domainID = try domainID(domain, in: db, create: false) else { return [:] }
+            var stamps: [ItemIdentifier: [UInt8]?] = [:]
+            // Well below SQLite's limit on bound parameters.
+            let chunkSize = 500
+            var start = identifiers.startIndex
+            while start < identifiers.endIndex {
+                let chunk = identifiers[start..<min(start + chunkSize, identifiers.endIndex)]
+                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                var arguments: [(any DatabaseValueConvertible)?] = [domainID]
+                arguments += chunk.map { Data($0.bytes) }
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT identifier, changeStamp FROM item WHERE domainId = ? AND identifier IN (\(placeholders))
+                    """, arguments: StatementArguments(arguments))
+                while let row = try rows.next() {
+                    let identifier: Data = row[0]
+                    let stamp: Data? = row[1]
+                    stamps[ItemIdentifier(bytes: Array(identifier))] = .some(stamp.map { Array($0) })
+                }
+                start += chunk.count
+            }
+            return stamps
         }
     }
 

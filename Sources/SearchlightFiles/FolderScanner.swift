@@ -11,7 +11,9 @@ import Synchronization
 /// 1. the walker walks the tree in byte order and merges it with the index's identifiers
 ///    (also in byte order), so that vanished and unchanged files are found in constant memory;
 /// 2. inspector threads, one per core, each with its own libmagic handles, identify new and
-///    changed files (libmagic is the cost of a scan: everything else hides behind it);
+///    changed files (libmagic is the cost of a scan: everything else hides behind it); they
+///    live for one run, or, after ``startInspectors()``, for every run until
+///    ``stopInspectors()`` (a watcher's many small runs then share them);
 /// 3. the calling thread writes the results in batches, by count and by time, so that a killed
 ///    scan loses at most its last batch and the next run carries on without duplicates.
 public final class FolderScanner: Sendable {
@@ -40,6 +42,8 @@ public final class FolderScanner: Sendable {
     let logger: Logger
     let enricher: Enricher?
     private let stopRequested = Atomic<Bool>(false)
+    /// Inspector threads kept between runs, if started.
+    private let keptInspectors = Mutex<InspectorPool?>(nil)
 
     public init(index: SearchableIndex, root: RootFolder, options: Options, logger: Logger, enricher: Enricher? = nil) {
         self.index = index
@@ -54,6 +58,29 @@ public final class FolderScanner: Sendable {
 
     var isStopping: Bool { stopRequested.load(ordering: .relaxed) }
 
+    /// Starts inspector threads (with their libmagic handles) that every later run uses,
+    /// until ``stopInspectors()``; without them each run starts its own. For a caller that
+    /// runs many small reconciles and refreshes, such as a watcher.
+    /// - Throws: ``InspectionError`` when libmagic's database cannot be loaded.
+    public func startInspectors() throws {
+        let pool = try InspectorPool(count: options.inspectorCount)
+        let replaced = keptInspectors.withLock { kept in
+            defer { kept = pool }
+            return kept
+        }
+        replaced?.close()
+    }
+
+    /// Ends the inspector threads started by ``startInspectors()`` once they have finished
+    /// what they hold, and waits for them. Blocks: call it off the cooperative pool.
+    public func stopInspectors() {
+        let pool = keptInspectors.withLock { kept in
+            defer { kept = nil }
+            return kept
+        }
+        pool?.close()
+    }
+
     /// Reconciles the folder `subtree` (the whole root when empty) and returns what changed.
     ///
     /// - Parameter progress: Called on the calling thread after each batch, and about every
@@ -63,8 +90,8 @@ public final class FolderScanner: Sendable {
     public func reconcile(subtree: ItemIdentifier = ItemIdentifier(bytes: []),
                           onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil,
                           progress: ((ScanSummary) -> Void)? = nil) throws -> ScanSummary {
-        let summary = try run(progress: progress) { jobs, results in
-            try self.walkAndMerge(subtree, onDirectory: onDirectory, jobs: jobs, results: results)
+        let summary = try run(progress: progress) { submit, results in
+            try self.walkAndMerge(subtree, onDirectory: onDirectory, submit: submit, results: results)
         }
         if !summary.interrupted && subtree.bytes.isEmpty {
             try index.markUpdated(domain: options.domain)
@@ -77,47 +104,68 @@ public final class FolderScanner: Sendable {
     /// is no longer a regular file loses its item (and the items below it).
     /// Directories among `paths` are not walked: reconcile them as subtrees.
     public func refresh(_ paths: [ItemIdentifier], progress: ((ScanSummary) -> Void)? = nil) throws -> ScanSummary {
-        try run(progress: progress) { jobs, results in
-            try self.statAndCompare(paths, jobs: jobs, results: results)
+        try run(progress: progress) { submit, results in
+            try self.statAndCompare(paths, submit: submit, results: results)
         }
     }
 
-    /// Runs the pipeline: `produce` (on its own thread) feeds jobs and findings, inspector
-    /// threads inspect, the calling thread writes.
+    /// Reconciles the folders `subtrees` (as ``reconcile(subtree:onDirectory:progress:)``)
+    /// and refreshes `files` (as ``refresh(_:progress:)``) in one run of the pipeline: the
+    /// work of one window of file-system events, with no idle inspectors between its parts.
+    /// No path of `files` may lie in one of `subtrees`, and no subtree in another.
+    public func update(subtrees: [ItemIdentifier], files: [ItemIdentifier],
+                       onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil) throws -> ScanSummary {
+        try run(progress: nil) { submit, results in
+            for subtree in subtrees {
+                if self.isStopping { return }
+                try self.walkAndMerge(subtree, onDirectory: onDirectory, submit: submit, results: results)
+            }
+            try self.statAndCompare(files, submit: submit, results: results)
+        }
+    }
+
+    /// Hands a job to the inspectors, waiting for room; `false` once they are closed.
+    typealias Submit = @Sendable (Job) -> Bool
+
+    /// Runs the pipeline: `produce` (on its own thread) feeds jobs and findings, the
+    /// inspectors (kept ones, or threads started for this run) inspect, the calling thread
+    /// writes.
     private func run(progress: ((ScanSummary) -> Void)?,
-                     produce: @escaping @Sendable (BlockingQueue<Job>, BlockingQueue<Finding>) throws -> Void)
+                     produce: @escaping @Sendable (_ submit: Submit, BlockingQueue<Finding>) throws -> Void)
         throws -> ScanSummary
     {
         let started = Date()
-        let jobs = BlockingQueue<Job>(capacity: 512)
+        let kept = keptInspectors.withLock { $0 }
+        let inspectors = try kept ?? InspectorPool(count: options.inspectorCount)
+        defer { if kept == nil { inspectors.close() } }
         let results = BlockingQueue<Finding>(capacity: 4096)
-        let producers = Mutex(options.inspectorCount + 1)
+        // The producer and each job in the inspectors' hands: the last to finish closes
+        // `results`, which ends the writer.
+        let unfinished = Mutex(1)
         let finish: @Sendable () -> Void = {
-            if producers.withLock({ count in count -= 1; return count == 0 }) { results.close() }
+            if unfinished.withLock({ count in count -= 1; return count == 0 }) { results.close() }
         }
-        var threads: [Thread] = []
-        let walkerDone = DispatchSemaphore(value: 0)
-        let walker = Thread { [self] in
-            defer { jobs.close(); finish(); walkerDone.signal() }
+        let submit: Submit = { [self] job in
+            unfinished.withLock { $0 += 1 }
+            let queued = inspectors.submit { inspector in
+                defer { finish() }
+                self.inspect(job, with: inspector, results: results)
+            }
+            if !queued { finish() }
+            return queued
+        }
+        let producerDone = DispatchSemaphore(value: 0)
+        let producer = Thread {
+            defer { finish(); producerDone.signal() }
             do {
-                try produce(jobs, results)
+                try produce(submit, results)
             } catch {
                 results.put(.fatal(error))
             }
         }
-        walker.name = "searchlight-walker"
-        walker.stackSize = 4 << 20
-        threads.append(walker)
-        let inspectorsDone = DispatchSemaphore(value: 0)
-        for number in 0..<options.inspectorCount {
-            let thread = Thread { [self] in
-                defer { finish(); inspectorsDone.signal() }
-                inspect(jobs: jobs, results: results)
-            }
-            thread.name = "searchlight-inspector-\(number)"
-            threads.append(thread)
-        }
-        for thread in threads { thread.start() }
+        producer.name = "searchlight-walker"
+        producer.stackSize = 4 << 20
+        producer.start()
 
         var summary = ScanSummary()
         var fatal: (any Error)?
@@ -127,13 +175,12 @@ public final class FolderScanner: Sendable {
             fatal = error
         }
         if fatal != nil {
-            // Unblock and drain the producers so that every thread ends before we return.
+            // The producer and the inspectors see the stop and skip what is left; drain their
+            // findings so that every one of them is done before we return.
             stop()
-            jobs.close()
             while results.take().element != nil {}
         }
-        walkerDone.wait()
-        for _ in 0..<options.inspectorCount { inspectorsDone.wait() }
+        producerDone.wait()
         summary.seconds = Date().timeIntervalSince(started)
         summary.interrupted = isStopping
         if let fatal { throw fatal }
@@ -160,7 +207,7 @@ public final class FolderScanner: Sendable {
     }
 
     private func walkAndMerge(_ subtree: ItemIdentifier, onDirectory: (@Sendable (ItemIdentifier) -> Void)?,
-                              jobs: BlockingQueue<Job>, results: BlockingQueue<Finding>) throws {
+                              submit: Submit, results: BlockingQueue<Finding>) throws {
         var indexed = try IndexStampCursor(index: index, domain: options.domain, below: subtree)
         let walker = DirectoryWalker(root: root, options: options.walk)
         struct Stopped: Error {}
@@ -186,8 +233,8 @@ public final class FolderScanner: Sendable {
                             results.put(.unchanged)
                             return
                         }
-                        if !jobs.put(Job(path: path, isIndexed: true)) { throw Stopped() }
-                    } else if !jobs.put(Job(path: path, isIndexed: false)) {
+                        if !submit(Job(path: path, isIndexed: true)) { throw Stopped() }
+                    } else if !submit(Job(path: path, isIndexed: false)) {
                         throw Stopped()
                     }
                 case .unreadable(let path, let error):
@@ -210,25 +257,43 @@ public final class FolderScanner: Sendable {
         }
     }
 
-    private func statAndCompare(_ paths: [ItemIdentifier], jobs: BlockingQueue<Job>,
+    /// Paths whose change stamps are looked up in one read.
+    static let lookupBatchSize = 512
+
+    private func statAndCompare(_ paths: [ItemIdentifier], submit: Submit,
                                 results: BlockingQueue<Finding>) throws {
+        var start = paths.startIndex
+        while start < paths.endIndex {
+            let end = min(start + Self.lookupBatchSize, paths.endIndex)
+            if try !statAndCompare(paths[start..<end], submit: submit, results: results) { return }
+            start = end
+        }
+    }
+
+    /// Compares a batch of paths with the index, looking their stamps up in one read.
+    /// Returns `false` when the scan is stopping.
+    private func statAndCompare(_ paths: ArraySlice<ItemIdentifier>, submit: Submit,
+                                results: BlockingQueue<Finding>) throws -> Bool {
+        var statuses: [(path: ItemIdentifier, status: FileStatus?)] = []
         for path in paths {
-            if isStopping { return }
+            if isStopping { return false }
             if options.walk.excluded.contains(path) { continue }
-            let status: FileStatus?
             do {
-                status = try DirectoryWalker.Level.withCString(path.bytes) { name throws(FileSystemError) in
+                let status = try DirectoryWalker.Level.withCString(path.bytes) { name throws(FileSystemError) in
                     try FileStatus.of(name, in: root.descriptor, path: path)
                 }
+                statuses.append((path, status))
             } catch where error.errno == ENOENT || error.errno == ENOTDIR {
-                status = nil
+                statuses.append((path, nil))
             } catch {
                 // Cannot look (a folder on the way is unreadable): keep what the index knows.
                 logger.warning("cannot read \(error.description); its item is kept as it is")
                 results.put(.unreadable(path, error.description))
-                continue
             }
-            let stored = try index.changeStamp(of: path, domain: options.domain)
+        }
+        let stamps = try index.changeStamps(of: statuses.map(\.path), domain: options.domain)
+        for (path, status) in statuses {
+            let stored = stamps[path]
             guard let status, status.kind == .regular else {
                 // Gone, or no longer a file: its item (and anything once below it) goes.
                 if stored != nil || status == nil { results.put(.deleteTree(path)) }
@@ -236,30 +301,22 @@ public final class FolderScanner: Sendable {
             }
             if let stored, status.hasChangeStamp(stored) {
                 results.put(.unchanged)
-            } else if !jobs.put(Job(path: path, isIndexed: stored != nil)) {
-                return
+            } else if !submit(Job(path: path, isIndexed: stored != nil)) {
+                return false
             }
         }
+        return true
     }
 
-    private func inspect(jobs: BlockingQueue<Job>, results: BlockingQueue<Finding>) {
-        let inspector: FileInspector
-        do {
-            inspector = try FileInspector()
-        } catch {
-            results.put(.fatal(error))
-            jobs.close()
-            return
-        }
-        while let job = jobs.take().element {
-            if isStopping { continue }
-            switch inspector.inspect(job.path, in: root, domain: options.domain) {
-            case .vanished:
-                if job.isIndexed { results.put(.delete(job.path)) }
-            case .item(var item, _):
-                if item.failure == nil, let enricher { enricher(&item, root) }
-                results.put(.upsert(item, isNew: !job.isIndexed))
-            }
+    /// Inspects one job's file with the inspector of the thread it runs on.
+    private func inspect(_ job: Job, with inspector: FileInspector, results: BlockingQueue<Finding>) {
+        if isStopping { return }
+        switch inspector.inspect(job.path, in: root, domain: options.domain) {
+        case .vanished:
+            if job.isIndexed { results.put(.delete(job.path)) }
+        case .item(var item, _):
+            if item.failure == nil, let enricher { enricher(&item, root) }
+            results.put(.upsert(item, isNew: !job.isIndexed))
         }
     }
 

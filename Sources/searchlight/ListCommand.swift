@@ -16,16 +16,22 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let index = try indexOptions.openForReading()
         let printer = try ItemPrinter(format: output.format, index: index)
+        if output.count {
+            // Counted by the index, not by reading every item: scripts poll this.
+            let count = try CommandFailure.wrap { try index.itemCount(domain: domain) }
+            printer.printCount(min(count, output.limit ?? .max))
+            printer.flush()
+            return
+        }
         var printed = 0
         try CommandFailure.wrap {
             try index.forEachItem(domain: domain) { item in
                 if let limit = output.limit, printed >= limit { return false }
                 printed += 1
-                if !output.count { printer.print(item) }
+                printer.print(item)
                 return true
             }
         }
-        if output.count { printer.printCount(printed) }
         printer.flush()
     }
 }

@@ -26,6 +26,12 @@ final class ScanFixture {
         return try FolderScanner(index: index, root: root, options: options, logger: Logger(label: "test")).reconcile()
     }
 
+    /// A scanner of the tree into the index, with default options.
+    func makeScanner() throws -> FolderScanner {
+        FolderScanner(index: index, root: try RootFolder(path: tree.path), options: .init(domain: domain),
+                      logger: Logger(label: "test"))
+    }
+
     /// Every identifier in the index, in byte order, as raw bytes.
     func indexed() throws -> [[UInt8]] {
         var all: [[UInt8]] = []
@@ -166,9 +172,7 @@ struct FolderScannerTests {
         let fixture = try ScanFixture()
         fixture.tree.write("a.txt")
         fixture.tree.write("sub/b.txt")
-        let root = try RootFolder(path: fixture.tree.path)
-        let scanner = FolderScanner(index: fixture.index, root: root, options: .init(domain: fixture.domain),
-                                    logger: Logger(label: "t"))
+        let scanner = try fixture.makeScanner()
         #expect(try scanner.reconcile().added == 2)
         // A second walk of the same open root must see every entry again.
         #expect(try scanner.reconcile().unchanged == 2)
@@ -184,9 +188,7 @@ struct FolderScannerTests {
         fixture.tree.remove("a/one.txt")
         fixture.tree.remove("b/two.txt")
         fixture.tree.write("a/three.txt")
-        let root = try RootFolder(path: fixture.tree.path)
-        let scanner = FolderScanner(index: fixture.index, root: root, options: .init(domain: fixture.domain),
-                                    logger: Logger(label: "t"))
+        let scanner = try fixture.makeScanner()
         let summary = try scanner.reconcile(subtree: "a")
         #expect(summary.added == 1 && summary.removed == 1)
         #expect(try fixture.indexedNames() == ["a/three.txt", "b/two.txt"])
@@ -210,5 +212,37 @@ struct FolderScannerTests {
         #expect(summary.added == expected.count)
         #expect(try fixture.indexed() == expected.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
         #expect(try fixture.scan().unchanged == expected.count)
+    }
+
+    @Test func keptInspectorsServeEveryRunUntilStopped() throws {
+        let fixture = try ScanFixture()
+        fixture.tree.write("a.txt")
+        fixture.tree.write("new/b.txt")
+        fixture.tree.write("new/deeper/c.txt")
+        fixture.tree.write("other/d.txt")
+        let scanner = try fixture.makeScanner()
+        try scanner.startInspectors()
+        defer { scanner.stopInspectors() }
+        // One run for folders and files together, as a watcher's window does.
+        var summary = try scanner.update(subtrees: ["new"], files: ["a.txt", "gone.txt", "other/d.txt"])
+        #expect((summary.added, summary.removed) == (4, 0))
+        #expect(try fixture.indexedNames() == ["a.txt", "new/b.txt", "new/deeper/c.txt", "other/d.txt"])
+        fixture.tree.remove("other/d.txt")
+        fixture.tree.write("a.txt", "changed, and longer\n")
+        summary = try scanner.refresh(["a.txt", "other/d.txt"])
+        #expect(summary.updated == 1)
+        #expect(try scanner.reconcile().unchanged == 3)
+        #expect(try fixture.indexedNames() == ["a.txt", "new/b.txt", "new/deeper/c.txt"])
+    }
+
+    @Test func refreshLooksUpMoreStampsThanOneReadHolds() throws {
+        let fixture = try ScanFixture()
+        let names = (0..<(FolderScanner.lookupBatchSize + 40)).map { "many/file \($0).txt" }
+        for name in names { fixture.tree.write(name, name) }
+        try fixture.scan()
+        let scanner = try fixture.makeScanner()
+        fixture.tree.write(names.last!, "changed")
+        let summary = try scanner.refresh(names.map { ItemIdentifier($0) } + ["many/missing.txt"])
+        #expect((summary.unchanged, summary.updated) == (names.count - 1, 1))
     }
 }

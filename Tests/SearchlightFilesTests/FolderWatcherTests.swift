@@ -7,6 +7,18 @@ import Testing
 
 @Suite("Folder watcher", .serialized)
 struct FolderWatcherTests {
+    /// A watch whose windows end after `quiet` without events, `delay` after their first
+    /// event, or at `events` events, whichever comes first.
+    static func fixture(windowsEndAfter quiet: Duration, orAfter delay: Duration, orAt events: Int) throws
+        -> WatchFixture
+    {
+        try WatchFixture({ options in
+            options.settleInterval = quiet
+            options.maximumDelay = delay
+            options.maximumWindowEvents = events
+        })
+    }
+
     @Test func indexesWhatExistsThenFollowsCreatesWritesAndDeletes() async throws {
         let fixture = try WatchFixture(prepare: { $0.write("before.txt") })
         try await fixture.start()
@@ -115,10 +127,7 @@ struct FolderWatcherTests {
 
     @Test func burstsAreCoalescedAndShortLivedFilesLeaveNothing() async throws {
         // A long settle time puts each burst in one window, whatever the machine's speed.
-        let fixture = try WatchFixture({ options in
-            options.settleInterval = .milliseconds(400)
-            options.maximumDelay = .seconds(30)
-        })
+        let fixture = try Self.fixture(windowsEndAfter: .milliseconds(400), orAfter: .seconds(30), orAt: 100_000)
         try await fixture.start()
         for round in 0..<200 { fixture.tree.write("busy.log", String(repeating: "x", count: round + 1)) }
         fixture.tree.write("flash.txt")
@@ -130,6 +139,21 @@ struct FolderWatcherTests {
         #expect(fixture.counter.count("flash.txt") == 0)
         #expect(fixture.counter.count("gone/soon/inner.txt") == 0)
         #expect(try fixture.indexedSizes() == ["busy.log": 200])
+        try await fixture.stop()
+    }
+
+    @Test func aBurstLargerThanAWindowFlowsThroughWindowAfterWindow() async throws {
+        // The size of a window ends it while the burst lasts (there is no quiet spell); the
+        // delay ends the last one.
+        let fixture = try Self.fixture(windowsEndAfter: .seconds(30), orAfter: .seconds(2), orAt: 64)
+        try await fixture.start()
+        var expected: Set<String> = []
+        for number in 0..<600 {
+            let name = "burst-\(number % 6)/note \(number).txt"
+            fixture.tree.write(name, "note \(number)\n")
+            expected.insert(name)
+        }
+        await fixture.settles(to: expected)
         try await fixture.stop()
     }
 

@@ -11,8 +11,9 @@ import Synchronization
 ///
 /// Data flows one way: inotify events → a window of coalesced changes (``PendingChanges``) →
 /// structural index changes (moves, subtree deletes) in one transaction → crawls of new
-/// folders and refreshes of changed files through the ``FolderScanner`` pipeline (libmagic on
-/// its own threads, batched writes) → queryable.
+/// folders and refreshes of changed files in one run of the ``FolderScanner`` pipeline
+/// (libmagic on inspector threads that live as long as the watch, batched writes) →
+/// queryable.
 ///
 /// Every folder is watched before it is listed, so nothing created in it can be missed. When
 /// the kernel's queue overflows the root is reconciled; when the watch limit is reached the
@@ -25,8 +26,12 @@ public final class FolderWatcher: Service, Sendable {
         public var scan: FolderScanner.Options
         /// A window of events is processed after this much quiet...
         public var settleInterval: Duration = .milliseconds(100)
-        /// ...or once its first event is this old, whichever comes first.
+        /// ...or once its first event is this old...
         public var maximumDelay: Duration = .seconds(1)
+        /// ...or once it holds this many events, whichever comes first: a burst is not
+        /// worth waiting for (there is little to coalesce in it, and the inspectors would
+        /// idle), it flows through in windows of about this size while it lasts.
+        public var maximumWindowEvents = 1024
         /// How often folders that could not be watched are rescanned.
         public var rescanInterval: Duration = .seconds(300)
         /// At most this many watches, below the kernel's own limit (`nil`: the kernel's).
@@ -97,7 +102,20 @@ public final class FolderWatcher: Service, Sendable {
         logger.notice("stopped watching \(root.path)")
     }
 
+    /// Keeps the scanner's inspector threads for the whole watch, so that a burst handled a
+    /// window at a time does not start threads and load libmagic's database every window.
     private func follow() async throws {
+        try await Self.blocking { try self.scanner.startInspectors() }
+        do {
+            try await followChanges()
+        } catch {
+            _ = try? await Self.blocking { self.scanner.stopInspectors() }
+            throw error
+        }
+        _ = try? await Self.blocking { self.scanner.stopInspectors() }
+    }
+
+    private func followChanges() async throws {
         let rootWatch = try inotify.addWatch(pathBytes: Array(root.path.utf8))
         state.withLock { state in
             state.rootWatch = rootWatch
@@ -131,15 +149,20 @@ public final class FolderWatcher: Service, Sendable {
 
     /// Waits for events, lets them settle, and processes them a window at a time.
     private func processWindows(rootWatch: WatchDescriptor) async throws {
+        var lastWindowEnded = ContinuousClock.now
         for await _ in inbox.wakeups {
-            // Let a burst settle: a quiet spell, but never more than the maximum delay.
-            while !inbox.isStopRequested, let ages = inbox.ages(),
-                  ages.quiet < options.settleInterval, ages.pending < options.maximumDelay {
+            // Let changes settle: a quiet spell, but never more than the maximum delay, and
+            // not while a burst is piling up. Events that came while the last window was being
+            // processed have waited already: during a burst, windows follow without a pause.
+            while !inbox.isStopRequested, !inbox.hasEvents(before: lastWindowEnded), let ages = inbox.ages(),
+                  ages.quiet < options.settleInterval, ages.pending < options.maximumDelay,
+                  inbox.pendingCount < options.maximumWindowEvents {
                 try? await Task.sleep(for: min(options.settleInterval - ages.quiet, options.maximumDelay - ages.pending))
             }
             let (events, rescan) = inbox.drain()
             if !events.isEmpty || rescan {
                 try await Self.blocking { try self.process(events, rescanDegraded: rescan, rootWatch: rootWatch) }
+                lastWindowEnded = .now
             }
             if inbox.isStopRequested || Task.isCancelled { return }
         }
@@ -212,9 +235,7 @@ public final class FolderWatcher: Service, Sendable {
 
     /// The folders of `folders` that are not below another one of them.
     static func outermost(_ folders: Set<ItemIdentifier>) -> [ItemIdentifier] {
-        folders.filter { folder in
-            !folders.contains { $0 != folder && PendingChanges.isPath(folder, inSubtreeAt: $0) }
-        }.sorted()
+        folders.filter { !PendingChanges.hasAncestor($0, in: folders) }.sorted()
     }
 
     /// Walks new folders (watching them first) and refreshes changed files.
@@ -232,20 +253,17 @@ public final class FolderWatcher: Service, Sendable {
         for path in changes.crawl {
             if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
         }
-        for path in changes.refresh where !crawl.contains(where: { PendingChanges.isPath(path, inSubtreeAt: $0) }) {
+        for path in changes.refresh where !PendingChanges.isPath(path, inSubtreeOfAnyOf: crawl) {
             if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
         }
-        var summary = ScanSummary()
         // Only the outermost folders: a walk covers what is below it.
-        for folder in Self.outermost(crawl) {
-            // A file that stood where this folder now stands is gone.
-            try index.deleteItems(withIdentifiers: [folder], domain: options.scan.domain)
-            watchDirectory(folder)
-            summary.add(try scanner.reconcile(subtree: folder, onDirectory: watchDirectory))
-        }
-        let outsideCrawls = files.filter { file in !crawl.contains { PendingChanges.isPath(file, inSubtreeAt: $0) } }
-        if !outsideCrawls.isEmpty { summary.add(try scanner.refresh(outsideCrawls.sorted())) }
-        return summary
+        let folders = Self.outermost(crawl)
+        // A file that stood where one of these folders now stands is gone.
+        if !folders.isEmpty { try index.deleteItems(withIdentifiers: folders, domain: options.scan.domain) }
+        for folder in folders { watchDirectory(folder) }
+        let outsideCrawls = files.filter { !PendingChanges.isPath($0, inSubtreeOfAnyOf: crawl) }
+        if folders.isEmpty && outsideCrawls.isEmpty { return ScanSummary() }
+        return try scanner.update(subtrees: folders, files: outsideCrawls.sorted(), onDirectory: watchDirectory)
     }
 
     /// Tries again to watch the folders that could not be, and reconciles them.

@@ -78,6 +78,10 @@ struct PendingChanges: CustomStringConvertible {
                 rekeyPending(from: from.path, to: path)
                 if isDirectory {
                     _ = table.moveSubtree(from: from.path.bytes, to: path.bytes)
+                    // Its items are re-keyed, and then it is walked: an earlier window may
+                    // have looked for a new file in it under its old name after the move, when
+                    // the file was already here. The walk re-inspects nothing unchanged.
+                    crawl.insert(path)
                 } else {
                     // Its name changed, and with it its title and keywords.
                     refresh.insert(path)
@@ -176,5 +180,21 @@ struct PendingChanges: CustomStringConvertible {
     /// Whether `path` is `ancestor` or below it.
     static func isPath(_ path: ItemIdentifier, inSubtreeAt ancestor: ItemIdentifier) -> Bool {
         WatchTable.isPath(path.bytes, inSubtreeAt: ancestor.bytes)
+    }
+
+    /// Whether `path` is one of `folders` or below one of them. Costs a lookup per level of
+    /// `path`, not a comparison per folder: a burst brings thousands of paths and folders.
+    static func isPath(_ path: ItemIdentifier, inSubtreeOfAnyOf folders: Set<ItemIdentifier>) -> Bool {
+        folders.contains(path) || hasAncestor(path, in: folders)
+    }
+
+    /// Whether a folder above `path` is one of `folders` (the root, the empty path, included).
+    static func hasAncestor(_ path: ItemIdentifier, in folders: Set<ItemIdentifier>) -> Bool {
+        guard !folders.isEmpty, !path.bytes.isEmpty else { return false }
+        if folders.contains(ItemIdentifier(bytes: [])) { return true }
+        for (offset, byte) in path.bytes.enumerated() where byte == UInt8(ascii: "/") {
+            if folders.contains(ItemIdentifier(bytes: Array(path.bytes[..<offset]))) { return true }
+        }
+        return false
     }
 }

@@ -52,6 +52,11 @@ final class WatchInbox: Sendable {
         }
     }
 
+    /// Whether a pending event came before `instant`.
+    func hasEvents(before instant: ContinuousClock.Instant) -> Bool {
+        state.withLock { state in state.firstAt.map { $0 < instant } ?? false }
+    }
+
     /// Takes every pending event, and whether a rescan was asked for.
     func drain() -> (events: [InotifyEvent], rescan: Bool) {
         state.withLock { state in
