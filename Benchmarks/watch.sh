@@ -57,7 +57,7 @@ start_watch() {
 
 median() { python3 -c "import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))" "$@"; }
 
-burst_times=() scan_times=()
+burst_times=() scan_times=() create_times=()
 for run in $(seq "$runs"); do
   root="$work/burst-$run" index="$work/burst-$run.sqlite"
   mkdir -p "$root"
@@ -73,9 +73,17 @@ for run in $(seq "$runs"); do
   "$binary" scan "$root" --index "$work/scan-$run.sqlite" --no-thumbnails >/dev/null
   end=$(date +%s.%N)
   scan_times+=("$(python3 -c "print($end - $start)")")
+  # What the burst costs to create with nobody watching: without `watch`, files are
+  # searchable after they are all created and a scan has run.
+  start=$(date +%s.%N)
+  make_burst "$work/unwatched-$run"
+  end=$(date +%s.%N)
+  create_times+=("$(python3 -c "print($end - $start)")")
+  rm -rf "$work/unwatched-$run"
 done
 burst=$(median "${burst_times[@]}")
 scan=$(median "${scan_times[@]}")
+create=$(median "${create_times[@]}")
 
 # Idle CPU over a tree of $folders folders.
 python3 - "$work/idle" "$folders" <<'PY'
@@ -97,7 +105,8 @@ idle_cpu=$(python3 -c "print(($after - $before) / $ticks)")
 table=$(cat <<TABLE
 | measure | searchlight | reference | ratio | target |
 |---|---|---|---|---|
-| burst of $files creations under \`watch\`, until all searchable (median of $runs) | $(printf %.2f "$burst") s | \`scan\` of the same files: $(printf %.2f "$scan") s | $(python3 -c "print(f'{$burst / $scan:.2f}')") | ≤ 1 |
+| burst of $files creations under \`watch\`, from the first creation until all searchable (median of $runs) | $(printf %.2f "$burst") s | \`scan\` of the same files: $(printf %.2f "$scan") s | $(python3 -c "print(f'{$burst / $scan:.2f}')") | ≤ 1 |
+| the same, against creating them unwatched and then scanning | $(printf %.2f "$burst") s | creating them ($(printf %.2f "$create") s) + \`scan\`: $(python3 -c "print(f'{$create + $scan:.2f}')") s | $(python3 -c "print(f'{$burst / ($create + $scan):.2f}')") | (context) |
 | CPU of an idle \`watch\` over $folders folders ($watches watches, $(( rss / 1024 )) MB resident) during $idle s | $(printf %.3f "$idle_cpu") s | — | — | ≈ 0 |
 TABLE
 )
