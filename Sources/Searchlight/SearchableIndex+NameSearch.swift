@@ -37,10 +37,8 @@ extension SearchableIndex {
                                                                             wholeInName: { wholeInName = $0 }) {
                 return try body(db, best)
             }
-            var candidates = try Self.nameCandidates(tokens, domain: domain, wholeInName: wholeInName, in: db)
-            candidates.sort()
-            if let limit, candidates.count > limit { candidates.removeLast(candidates.count - limit) }
-            return try body(db, candidates)
+            let candidates = try Self.nameCandidates(tokens, domain: domain, wholeInName: wholeInName, in: db)
+            return try body(db, candidates.ranked(limit: limit.map { Swift.max($0, 0) }))
         }
     }
 
@@ -107,8 +105,8 @@ extension SearchableIndex {
     ///
     /// - Parameters:
     ///   - known: The items that have every word whole in their name, when already read.
-    ///   - onBytes: Whether ASCII candidates are ranked on their bytes (``ASCIIFieldRank``)
-    ///     rather than split into words: `false` for tests.
+    ///   - onBytes: Whether candidates are ranked on their bytes (``CandidateRank``) rather
+    ///     than split into words as strings: `false` for tests.
     static func nameCandidates(_ tokens: [String], domain: String?, wholeInName known: Set<Int64>? = nil,
                                rankingOnBytes onBytes: Bool = true, in db: Database) throws -> [NameMatch] {
         // The full-text index knows which items have every word whole in their name, the best
@@ -124,7 +122,7 @@ extension SearchableIndex {
         let cursor = try Row.fetchCursor(statement)
         // Columns are read in place: most candidates are ranked on their bytes.
         let columns = statement.sqliteStatement
-        let asciiRank = onBytes ? ASCIIFieldRank(tokens) : nil
+        var onBytesRank = onBytes ? CandidateRank(tokens) : nil
         var matches: [NameMatch] = []
         // Candidates share words (their folders' above all): each is folded once.
         var folds = NameFolds()
@@ -140,8 +138,8 @@ extension SearchableIndex {
                 continue
             }
             let folders = UnsafeBufferPointer(rebasing: identifier[..<(identifier.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
-            if let rank = asciiRank?.rank(name: Self.text(columns, 2), title: Self.text(columns, 3),
-                                          keywords: Self.text(columns, 4), folders: folders) {
+            if let rank = onBytesRank?.rank(name: Self.text(columns, 2), title: Self.text(columns, 3),
+                                            keywords: Self.text(columns, 4), folders: folders) {
                 matches.append(NameMatch(id: rowID, identifier: id, modificationDate: date,
                                          prefixOnlyCount: rank.prefixOnlyCount, fieldRank: rank.fieldRank))
                 continue
@@ -310,7 +308,7 @@ struct NameMatch: Comparable {
         fieldRank = 0
     }
 
-    /// A candidate ranked already (by ``ASCIIFieldRank``).
+    /// A candidate ranked already (by ``CandidateRank``).
     init(id: Int64, identifier: ItemIdentifier, modificationDate: Double, prefixOnlyCount: Int, fieldRank: Int) {
         self.id = id
         self.identifier = identifier

@@ -131,11 +131,12 @@ struct NameSearchPageTests {
             let tokens = try SearchableIndex.nameQueryTokens(words)
             for domain in [nil, "notes"] as [String?] {
                 let (bytes, split, wholeInName) = try fixture.index.read { db in
-                    let whole = try SearchableIndex.nameCandidates(tokens, domain: domain, wholeInName: [], in: db).sorted()
-                    return (whole,
+                    // Ranked with compact keys against `sorted()`.
+                    let onBytes = try SearchableIndex.nameCandidates(tokens, domain: domain, wholeInName: [], in: db)
+                    return (onBytes.ranked(),
                             try SearchableIndex.nameCandidates(tokens, domain: domain, wholeInName: [],
                                                                rankingOnBytes: false, in: db).sorted(),
-                            try SearchableIndex.nameCandidates(tokens, domain: domain, in: db).sorted())
+                            try SearchableIndex.nameCandidates(tokens, domain: domain, in: db).ranked())
                 }
                 #expect(bytes.map(\.identifier) == split.map(\.identifier), "\(words) in \(domain ?? "all")")
                 #expect(bytes.map(\.fieldRank) == split.map(\.fieldRank), "\(words) in \(domain ?? "all")")
