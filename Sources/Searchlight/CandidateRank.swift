@@ -9,6 +9,9 @@ struct CandidateRank {
     private let tokens: [String]
     /// The same, as UTF-8.
     private let tokenBytes: [[UInt8]]
+    /// Whether every query word is ASCII: then a field's folded text that holds none of them
+    /// has no word matching one (see ``NameFolds/foldedScalars(of:)``).
+    private let asciiTokens: Bool
     /// Folds met so far: candidates share words (their folders' above all).
     private var folds = NameFolds()
 
@@ -17,6 +20,7 @@ struct CandidateRank {
         guard tokens.count <= 64 else { return nil }
         self.tokens = tokens
         tokenBytes = tokens.map { Array($0.utf8) }
+        asciiTokens = tokenBytes.allSatisfy { $0.allSatisfy { $0 < 0x80 } }
     }
 
     /// `(prefixOnlyCount, fieldRank)` of ``NameMatch`` for these fields, as UTF-8.
@@ -52,6 +56,10 @@ struct CandidateRank {
             }
         }
         guard !isASCII else { return (whole, prefix) }
+        if asciiTokens {
+            let folded = folds.foldedScalars(of: bytes)
+            guard tokenBytes.contains(where: { folded.contains($0) }) else { return (0, 0) }
+        }
         let words = NameTokenizer.words(in: String(decoding: bytes, as: UTF8.self)) { folds.fold($0) }
         for (index, token) in tokens.enumerated() {
             if words.contains(token) { whole |= 1 << index }
