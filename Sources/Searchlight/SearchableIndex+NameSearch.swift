@@ -37,10 +37,8 @@ extension SearchableIndex {
                                                                             wholeInName: { wholeInName = $0 }) {
                 return try body(db, best)
             }
-            var candidates = try Self.nameCandidates(tokens, domain: domain, wholeInName: wholeInName, in: db)
-            candidates.sort()
-            if let limit, candidates.count > limit { candidates.removeLast(candidates.count - limit) }
-            return try body(db, candidates)
+            let candidates = try Self.nameCandidates(tokens, domain: domain, wholeInName: wholeInName, in: db)
+            return try body(db, candidates.ranked(limit: limit.map { Swift.max($0, 0) }))
         }
     }
 
@@ -105,40 +103,62 @@ extension SearchableIndex {
 
     /// Every candidate of a name query, ranked, in no order.
     ///
-    /// - Parameter known: The items that have every word whole in their name, when already read.
+    /// - Parameters:
+    ///   - known: The items that have every word whole in their name, when already read.
+    ///   - onBytes: Whether candidates are ranked on their bytes (``CandidateRank``) rather
+    ///     than split into words as strings: `false` for tests.
     static func nameCandidates(_ tokens: [String], domain: String?, wholeInName known: Set<Int64>? = nil,
-                               in db: Database) throws -> [NameMatch] {
+                               rankingOnBytes onBytes: Bool = true, in db: Database) throws -> [NameMatch] {
         // The full-text index knows which items have every word whole in their name, the best
         // rank: those need no splitting of their fields here.
         let wholeInName = try known ?? Set(Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
                                                           arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
-        let cursor = try Row.fetchCursor(db, sql: """
+        let statement = try db.makeStatement(sql: """
             SELECT item.id, item.identifier, item.displayName, item.title, content_kind.keywords, item.modificationDate
             FROM item_words JOIN item ON item.id = item_words.rowid JOIN content_kind ON content_kind.id = item.kindId
             WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
-            """, arguments: nameArguments(tokens, domain: domain))
+            """)
+        statement.arguments = nameArguments(tokens, domain: domain)
+        let cursor = try Row.fetchCursor(statement)
+        // Columns are read in place: most candidates are ranked on their bytes.
+        let columns = statement.sqliteStatement
+        var onBytesRank = onBytes ? CandidateRank(tokens) : nil
         var matches: [NameMatch] = []
         // Candidates share words (their folders' above all): each is folded once.
         var folds = NameFolds()
         func words(_ text: String?) -> [String] { NameTokenizer.words(in: text ?? "") { folds.fold($0) } }
         while let row = try cursor.next() {
-            let identifier: Data = row[1]
+            let rowID = sqlite3_column_int64(columns, 0)
+            let identifier = UnsafeBufferPointer(start: sqlite3_column_blob(columns, 1)?.assumingMemoryBound(to: UInt8.self),
+                                                 count: Int(sqlite3_column_bytes(columns, 1)))
             let id = ItemIdentifier(bytes: Array(identifier))
-            let rowID: Int64 = row[0]
+            let date = sqlite3_column_double(columns, 5)
             if wholeInName.contains(rowID) {
-                matches.append(NameMatch(best: rowID, identifier: id, modificationDate: row[5] ?? 0))
+                matches.append(NameMatch(best: rowID, identifier: id, modificationDate: date))
+                continue
+            }
+            let folders = UnsafeBufferPointer(rebasing: identifier[..<(identifier.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
+            if let rank = onBytesRank?.rank(name: Self.text(columns, 2), title: Self.text(columns, 3),
+                                            keywords: Self.text(columns, 4), folders: folders) {
+                matches.append(NameMatch(id: rowID, identifier: id, modificationDate: date,
+                                         prefixOnlyCount: rank.prefixOnlyCount, fieldRank: rank.fieldRank))
                 continue
             }
             // The stored title and keywords lack only what the name gives (``StoredText``):
             // words that rank at least as well from the name.
             let title: String? = row[3]
             let keywords: String? = row[4]
-            matches.append(NameMatch(id: row[0], identifier: id, modificationDate: row[5] ?? 0, tokens: tokens,
+            matches.append(NameMatch(id: rowID, identifier: id, modificationDate: date, tokens: tokens,
                                      name: words(row[2])) {
                 [words(title), words(keywords), id.parentComponents.flatMap(words)]
             })
         }
         return matches
+    }
+
+    /// The UTF-8 bytes of a text column of the current row, empty when `NULL`.
+    private static func text(_ statement: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: sqlite3_column_text(statement, column), count: Int(sqlite3_column_bytes(statement, column)))
     }
 
     /// The first `limit` results when the best rank any candidate can have fills them, else `nil`.
@@ -286,6 +306,15 @@ struct NameMatch: Comparable {
         self.modificationDate = modificationDate
         prefixOnlyCount = 0
         fieldRank = 0
+    }
+
+    /// A candidate ranked already (by ``CandidateRank``).
+    init(id: Int64, identifier: ItemIdentifier, modificationDate: Double, prefixOnlyCount: Int, fieldRank: Int) {
+        self.id = id
+        self.identifier = identifier
+        self.modificationDate = modificationDate
+        self.prefixOnlyCount = prefixOnlyCount
+        self.fieldRank = fieldRank
     }
 
     /// Ranks a candidate. Most candidates match every word as a whole word of their name, the

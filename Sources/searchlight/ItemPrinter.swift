@@ -22,14 +22,11 @@ final class ItemPrinter {
         let id = indexed.item.uniqueIdentifier.bytes
         switch format {
         case .lines:
-            output.write(id)
-            output.write([0x0A])
+            output.writeLine(id, terminator: 0x0A)
         case .nulTerminated:
-            output.write(id)
-            output.write([0])
+            output.writeLine(id, terminator: 0)
         case .json:
-            output.write(json(indexed).finished)
-            output.write([0x0A])
+            output.writeLine(json(indexed).finished, terminator: 0x0A)
         }
     }
 

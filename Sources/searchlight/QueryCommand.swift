@@ -69,7 +69,7 @@ struct QueryCommand: AsyncParsableCommand {
             if let marker { printer.output.write(marker + " ") }
             printer.output.write(item.item.uniqueIdentifier.bytes)
             if explain { printer.output.write("\t(matched: " + matched.joined(separator: "; ") + ")") }
-            printer.output.write([0x0A])
+            printer.output.write(byte: 0x0A)
         case .nulTerminated:
             printer.print(item)
         }

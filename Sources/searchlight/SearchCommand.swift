@@ -41,10 +41,7 @@ struct SearchCommand: ParsableCommand {
             let identifiers = try CommandFailure.wrap {
                 try index.searchIdentifiers(words: words, domain: domain, limit: output.limit)
             }
-            for identifier in identifiers {
-                printer.output.write(identifier.bytes)
-                printer.output.write([terminator])
-            }
+            for identifier in identifiers { printer.output.writeLine(identifier.bytes, terminator: terminator) }
         }
         printer.flush()
     }

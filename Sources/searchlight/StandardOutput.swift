@@ -15,6 +15,18 @@ final class StandardOutput {
 
     func write(_ text: String) { write(text.utf8) }
 
+    /// Writes one byte: a line's terminator, without an array of its own.
+    func write(byte: UInt8) {
+        buffer.append(byte)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes `bytes`, then `terminator`.
+    func writeLine(_ bytes: [UInt8], terminator: UInt8) {
+        buffer.append(contentsOf: bytes)
+        write(byte: terminator)
+    }
+
     func flush() {
         Self.writeAll(buffer, to: 1)
         buffer.removeAll(keepingCapacity: true)

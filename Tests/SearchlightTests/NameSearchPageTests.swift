@@ -122,4 +122,29 @@ struct NameSearchPageTests {
             }
         }
     }
+
+    @Test(arguments: [1, 2, 5] as [UInt64])
+    func rankingOnBytesRanksLikeSplittingIntoWords(seed: UInt64) throws {
+        let fixture = try randomIndex(seed: seed)
+        var rankedOnBytes = 0
+        for words in Self.queries + [["budget", "planning"], ["rep", "2019"], ["canon", "re", "plan"]] {
+            let tokens = try SearchableIndex.nameQueryTokens(words)
+            for domain in [nil, "notes"] as [String?] {
+                let (bytes, split, wholeInName) = try fixture.index.read { db in
+                    // Ranked with compact keys against `sorted()`.
+                    let onBytes = try SearchableIndex.nameCandidates(tokens, domain: domain, wholeInName: [], in: db)
+                    return (onBytes.ranked(),
+                            try SearchableIndex.nameCandidates(tokens, domain: domain, wholeInName: [],
+                                                               rankingOnBytes: false, in: db).sorted(),
+                            try SearchableIndex.nameCandidates(tokens, domain: domain, in: db).ranked())
+                }
+                #expect(bytes.map(\.identifier) == split.map(\.identifier), "\(words) in \(domain ?? "all")")
+                #expect(bytes.map(\.fieldRank) == split.map(\.fieldRank), "\(words) in \(domain ?? "all")")
+                #expect(bytes.map(\.prefixOnlyCount) == split.map(\.prefixOnlyCount), "\(words) in \(domain ?? "all")")
+                #expect(wholeInName.map(\.identifier) == split.map(\.identifier), "\(words) in \(domain ?? "all")")
+                rankedOnBytes += bytes.count
+            }
+        }
+        #expect(rankedOnBytes > 1000)
+    }
 }
