@@ -198,7 +198,8 @@ public final class FolderScanner: Sendable {
 
     /// What the walker and the inspectors hand to the writer.
     enum Finding: Sendable {
-        case unchanged
+        /// This many files were found as indexed.
+        case unchanged(Int)
         case upsert(SearchableItem, isNew: Bool)
         case delete(ItemIdentifier)
         case deleteTree(ItemIdentifier)
@@ -209,6 +210,8 @@ public final class FolderScanner: Sendable {
     private func walkAndMerge(_ subtree: ItemIdentifier, onDirectory: (@Sendable (ItemIdentifier) -> Void)?,
                               submit: Submit, results: BlockingQueue<Finding>) throws {
         var indexed = try IndexStampCursor(index: index, domain: options.domain, below: subtree)
+        var unchanged = UnchangedTally(results: results)
+        defer { unchanged.handOver() }
         let walker = DirectoryWalker(root: root, options: options.walk)
         struct Stopped: Error {}
         // Items before `path` in byte order that the walk did not meet are gone.
@@ -230,7 +233,7 @@ public final class FolderScanner: Sendable {
                     if let head = try indexed.peek(), head.identifier == path {
                         indexed.advance()
                         if status.hasChangeStamp(head.changeStamp) {
-                            results.put(.unchanged)
+                            unchanged.add()
                             return
                         }
                         if !submit(Job(path: path, isIndexed: true)) { throw Stopped() }
@@ -254,6 +257,28 @@ public final class FolderScanner: Sendable {
         while let head = try indexed.peek() {
             results.put(.delete(head.identifier))
             indexed.advance()
+        }
+    }
+
+    /// Counts unchanged files and hands them to the writer a few thousand at a time: a
+    /// rescan's files are nearly all unchanged, and one queue hand-over (a lock and a wake-up)
+    /// each cost more than the comparison.
+    struct UnchangedTally {
+        static let handOverCount = 4096
+        let results: BlockingQueue<Finding>
+        private var count = 0
+
+        init(results: BlockingQueue<Finding>) { self.results = results }
+
+        mutating func add() {
+            count += 1
+            if count >= Self.handOverCount { handOver() }
+        }
+
+        mutating func handOver() {
+            guard count > 0 else { return }
+            results.put(.unchanged(count))
+            count = 0
         }
     }
 
@@ -292,6 +317,8 @@ public final class FolderScanner: Sendable {
             }
         }
         let stamps = try index.changeStamps(of: statuses.map(\.path), domain: options.domain)
+        var unchanged = UnchangedTally(results: results)
+        defer { unchanged.handOver() }
         for (path, status) in statuses {
             let stored = stamps[path]
             guard let status, status.kind == .regular else {
@@ -300,7 +327,7 @@ public final class FolderScanner: Sendable {
                 continue
             }
             if let stored, status.hasChangeStamp(stored) {
-                results.put(.unchanged)
+                unchanged.add()
             } else if !submit(Job(path: path, isIndexed: stored != nil)) {
                 return false
             }
@@ -334,8 +361,8 @@ public final class FolderScanner: Sendable {
             let (finding, timedOut) = results.take(until: Date().addingTimeInterval(0.1))
             if let finding {
                 switch finding {
-                case .unchanged:
-                    summary.unchanged += 1
+                case .unchanged(let count):
+                    summary.unchanged += count
                 case .upsert(let item, let isNew):
                     if isNew { summary.added += 1 } else { summary.updated += 1 }
                     if let failure = item.failure {
