@@ -105,36 +105,21 @@ final class ExtractorProcess: @unchecked Sendable {
         nextJobID &+= 1
         let request = ExtractionRequest(jobID: jobID, kind: kind, path: path, limit: limit)
 
-        switch send(request.encodedFrame(), until: end, clock: clock) {
-        case .done:
-            break
-        case .timedOut:
-            _ = terminate()
-            return .failure(ExtractionFailure(.timedOut, "timed out after \(deadline.shortDescription)"))
-        case .closed:
-            return .failure(crashFailure())
+        if let failure = failure(send(request.encodedFrame(), until: end, clock: clock), deadline: deadline) {
+            return .failure(failure)
         }
 
         var header: [UInt8] = []
-        switch receive(count: ExtractionFrame.headerSize, into: &header, until: end, clock: clock) {
-        case .done: break
-        case .timedOut:
-            _ = terminate()
-            return .failure(ExtractionFailure(.timedOut, "timed out after \(deadline.shortDescription)"))
-        case .closed:
-            return .failure(crashFailure())
+        if let failure = failure(receive(count: ExtractionFrame.headerSize, into: &header, until: end, clock: clock),
+                                 deadline: deadline) {
+            return .failure(failure)
         }
         let response: ExtractionResponse
         do {
             let length = try ExtractionFrame.payloadLength(header: header)
             var payload: [UInt8] = []
-            switch receive(count: length, into: &payload, until: end, clock: clock) {
-            case .done: break
-            case .timedOut:
-                _ = terminate()
-                return .failure(ExtractionFailure(.timedOut, "timed out after \(deadline.shortDescription)"))
-            case .closed:
-                return .failure(crashFailure())
+            if let failure = failure(receive(count: length, into: &payload, until: end, clock: clock), deadline: deadline) {
+                return .failure(failure)
             }
             response = try ExtractionResponse(payload: payload)
         } catch {
@@ -149,6 +134,19 @@ final class ExtractorProcess: @unchecked Sendable {
     }
 
     private enum Progress { case done, timedOut, closed }
+
+    /// What went wrong with a send or a receive, if anything; a worker that timed out is killed.
+    private func failure(_ progress: Progress, deadline: Duration) -> ExtractionFailure? {
+        switch progress {
+        case .done:
+            return nil
+        case .timedOut:
+            _ = terminate()
+            return ExtractionFailure(.timedOut, "timed out after \(deadline.shortDescription)")
+        case .closed:
+            return crashFailure()
+        }
+    }
 
     /// Writes all of `bytes`. The corresponding C functions are `poll(2)` and `send(2)`.
     private func send(_ bytes: [UInt8], until end: ContinuousClock.Instant, clock: ContinuousClock) -> Progress {
