@@ -11,6 +11,29 @@ struct ContentKind: Hashable {
     /// Keywords joined by ``SearchableIndex/keywordSeparator``.
     var keywords: String?
 
+    /// Kinds are equal when their bytes are, as in the database (Swift's string equality
+    /// would equate canonically equivalent texts and give one of them the other's row).
+    static func == (left: ContentKind, right: ContentKind) -> Bool {
+        sameBytes(left.type, right.type) && sameBytes(left.description, right.description)
+            && sameBytes(left.keywords, right.keywords)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for value in [type, description, keywords] {
+            hasher.combine(value == nil)
+            value?.utf8.forEach { hasher.combine($0) }
+            hasher.combine(0xFF as UInt8)
+        }
+    }
+
+    private static func sameBytes(_ left: String?, _ right: String?) -> Bool {
+        switch (left, right) {
+        case (nil, nil): true
+        case let (left?, right?): left.utf8.elementsEqual(right.utf8)
+        default: false
+        }
+    }
+
     /// A 64-bit FNV-1a hash of the three values, the same in every process: the column that
     /// finds a kind's row. Indexing the values themselves would cost as much as the rows,
     /// and some descriptions (libmagic's, with sizes and dimensions in them) are nearly unique.

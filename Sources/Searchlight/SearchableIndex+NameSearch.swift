@@ -194,9 +194,10 @@ extension SearchableIndex {
             if let page = try pageReadingNames(tier, filter: filter, limit: limit, budget: budget, in: db) { return page }
             fallthrough
         case .walkCheckingMembers:
-            let members = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
-                                                 arguments: [tier.expression]))
-            return try pageByDate(filter: filter, limit: limit, in: db) { id, _ in members.contains(id) }
+            // The rest of the members follow the sample: the match is evaluated once.
+            var memberSet = Set(sample)
+            while let id = try members.next() { memberSet.insert(id) }
+            return try pageByDate(filter: filter, limit: limit, in: db) { id, _ in memberSet.contains(id) }
         }
     }
 

@@ -29,18 +29,20 @@ struct StoredText: Equatable {
     /// Which attributes are rebuilt from the display name.
     var derived: Int
 
-    /// The stored form of what `attributes` says.
+    /// The stored form of what `attributes` says. Texts are compared byte for byte, not as
+    /// Swift strings (which equate `é` with `e` and a combining accent): what is read back
+    /// must be the very bytes written.
     init(_ attributes: AttributeSet) {
         var title = attributes.title
         var keywords = attributes.keywords
         var derived = 0
         if let name = attributes.displayName {
-            if let stored = title, stored == AttributeSet.title(fromFileName: name) {
+            if let stored = title, stored.utf8.elementsEqual(AttributeSet.title(fromFileName: name).utf8) {
                 title = nil
                 derived |= Self.derivedTitle
             }
             let nameKeywords = Self.nameKeywords(of: name)
-            if !nameKeywords.isEmpty, keywords.starts(with: nameKeywords) {
+            if !nameKeywords.isEmpty, keywords.starts(with: nameKeywords, by: { $0.utf8.elementsEqual($1.utf8) }) {
                 keywords.removeFirst(nameKeywords.count)
                 derived |= Self.derivedKeywords
             }

@@ -42,6 +42,24 @@ struct CompactStorageTests {
         }
     }
 
+    /// `é` as one scalar and as `e` plus a combining accent are equal Swift strings but other
+    /// bytes: neither a title nor a kind may come back with the other form's bytes.
+    @Test func keepsTheBytesOfCanonicallyEquivalentTexts() throws {
+        let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+        var attributes = AttributeSet()
+        attributes.displayName = decomposed + ".txt"
+        attributes.title = composed
+        let stored = StoredText(attributes)
+        #expect(Array(stored.title(displayName: attributes.displayName!)!.utf8) == Array(composed.utf8))
+
+        let index = try SearchableIndex(path: NSTemporaryDirectory() + "canonical-\(UUID()).sqlite")
+        try index.indexItems([file("a.txt", description: composed), file("b.txt", description: decomposed)])
+        let descriptions = try ["a.txt", "b.txt"].map {
+            try index.item(ItemIdentifier($0), domain: "files")?.item.attributeSet.contentDescription
+        }
+        #expect(descriptions.map { $0.map { Array($0.utf8) } } == [Array(composed.utf8), Array(decomposed.utf8)])
+    }
+
     @Test func derivesWhatTheNameGives() {
         var attributes = AttributeSet()
         attributes.displayName = "Quarterly report.pdf"
