@@ -32,6 +32,13 @@ public struct IndexBatch: Sendable {
     /// Whether there is nothing to apply.
     public var isEmpty: Bool { changes.isEmpty && domainStates.isEmpty }
 
+    /// Whether a change may remove an item (a move replaces what it lands on).
+    var removesItems: Bool {
+        changes.contains { change in
+            if case .upsert = change { false } else { true }
+        }
+    }
+
     public mutating func upsert(_ item: SearchableItem) { changes.append(.upsert(item)) }
     public mutating func delete(_ identifier: ItemIdentifier, domain: String) {
         changes.append(.delete(domain: domain, identifier: identifier))

@@ -173,6 +173,28 @@ struct CompactStorageTests {
         #expect(try kindCount() == 0)
     }
 
+    /// A kind no item uses any more goes with the batch that removed its last item, or, when an
+    /// item changed away from it, when its domain is next marked up to date (after a scan).
+    @Test func kindsLeftBehindAreForgotten() throws {
+        let fixture = try TemporaryIndex()
+        let index = fixture.index
+        func kinds() throws -> Set<String> {
+            try index.read { db in Set(try String.fetchAll(db, sql: "SELECT contentDescription FROM content_kind")) }
+        }
+        try index.indexItems([file("a.png", description: "PNG image data, 10 x 10"),
+                              file("b.png", description: "PNG image data, 20 x 20")])
+        try index.deleteItems(withIdentifiers: [ItemIdentifier("b.png")], domain: "files")
+        #expect(try kinds() == ["PNG image data, 10 x 10"])
+        try index.indexItems([file("a.png", description: "PNG image data, 30 x 30")])
+        try index.markUpdated(domain: "files")
+        #expect(try kinds() == ["PNG image data, 30 x 30"])
+        var batch = IndexBatch()
+        batch.upsert(file("c.png", description: "PNG image data, 40 x 40"))
+        batch.move(ItemIdentifier("c.png"), to: ItemIdentifier("a.png"), domain: "files")
+        try index.apply(batch)
+        #expect(try kinds() == ["PNG image data, 40 x 40"])
+    }
+
     @Test func contentKindDigestsTellValuesApart() {
         let kinds = [ContentKind(type: nil, description: nil, keywords: nil),
                      ContentKind(type: "", description: nil, keywords: nil),
