@@ -47,10 +47,10 @@ struct BestNameTier {
         let checkedOnBytes = tokens <= 64 && NameTokenizer.forEachASCIIWord(in: bytes) { range in
             let word = UnsafeBufferPointer(rebasing: bytes[range])
             for (index, token) in wholeBytes.enumerated() where token.count == word.count {
-                if Self.word(word, startsWith: token) { found |= 1 << index }
+                if NameTokenizer.bytes(word, at: 0, startWith: token) { found |= 1 << index }
             }
             for (index, token) in prefixBytes.enumerated() where token.count <= word.count {
-                if Self.word(word, startsWith: token) { found |= 1 << (wholeBytes.count + index) }
+                if NameTokenizer.bytes(word, at: 0, startWith: token) { found |= 1 << (wholeBytes.count + index) }
             }
         }
         guard checkedOnBytes else {
@@ -65,11 +65,5 @@ struct BestNameTier {
         wholeTokens.allSatisfy(words.contains) && prefixTokens.allSatisfy { token in
             words.contains { $0.hasPrefix(token) }
         }
-    }
-
-    /// Whether `word` (ASCII, any case) starts with `token` (folded), which is no longer.
-    private static func word(_ word: UnsafeBufferPointer<UInt8>, startsWith token: [UInt8]) -> Bool {
-        for index in token.indices where NameTokenizer.lowercased(word[index]) != token[index] { return false }
-        return true
     }
 }

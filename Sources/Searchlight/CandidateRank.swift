@@ -50,7 +50,7 @@ struct CandidateRank {
         var prefix: UInt64 = 0
         let isASCII = NameTokenizer.forEachASCIIWord(in: bytes) { range in
             for (index, token) in tokenBytes.enumerated() where token.count <= range.count {
-                guard Self.word(bytes, at: range.lowerBound, startsWith: token) else { continue }
+                guard NameTokenizer.bytes(bytes, at: range.lowerBound, startWith: token) else { continue }
                 prefix |= 1 << index
                 if token.count == range.count { whole |= 1 << index }
             }
@@ -75,12 +75,5 @@ struct CandidateRank {
         if bits.2 & bit != 0 { return 2 }
         if bits.3 & bit != 0 { return 3 }
         return nil
-    }
-
-    /// Whether the word at `start` of `bytes` (ASCII, any case) starts with `token` (folded),
-    /// which it is no shorter than.
-    private static func word(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, startsWith token: [UInt8]) -> Bool {
-        for index in token.indices where NameTokenizer.lowercased(bytes[start + index]) != token[index] { return false }
-        return true
     }
 }

@@ -12,7 +12,7 @@ struct ItemFilter {
             domainID = nil
             return
         }
-        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [domain]) else {
+        guard let id = try SearchableIndex.domainID(named: domain, in: db) else {
             return nil
         }
         domainID = id

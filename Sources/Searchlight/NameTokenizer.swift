@@ -136,6 +136,14 @@ public enum NameTokenizer {
         (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
+    /// Whether the bytes from `start` begin with `token` (lowercase ASCII) when lowercased;
+    /// the caller makes sure there are at least `token.count` of them.
+    @inline(__always)
+    static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, startWith token: [UInt8]) -> Bool {
+        for index in token.indices where lowercased(bytes[start + index]) != token[index] { return false }
+        return true
+    }
+
     /// The words of `name` joined by single spaces: the text given to the full-text index.
     public static func joinedWords(in name: String) -> String {
         words(in: name).joined(separator: " ")

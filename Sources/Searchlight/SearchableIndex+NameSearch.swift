@@ -66,7 +66,7 @@ extension SearchableIndex {
             """, arguments: [Date().timeIntervalSince1970]) ?? true
         guard !expired else { return false }
         guard let domain else { return true }
-        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [domain]) else {
+        guard let id = try domainID(named: domain, in: db) else {
             return false
         }
         // Two seeks in the (domainId, identifier) index.

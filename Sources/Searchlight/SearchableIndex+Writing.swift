@@ -98,9 +98,14 @@ extension SearchableIndex {
             """)
     }
 
+    /// The id of the row of the domain `name`, if there is one.
+    static func domainID(named name: String, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [name])
+    }
+
     /// The id of a domain's row, created when missing if `create`.
     func domainID(_ name: String, in db: Database, create: Bool) throws -> Int64? {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [name]) {
+        if let id = try Self.domainID(named: name, in: db) {
             return id
         }
         guard create else { return nil }
@@ -119,7 +124,7 @@ struct BatchWriter {
 
     mutating func domainID(_ name: String) throws -> Int64 {
         if let id = domainIDs[name] { return id }
-        var id = try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [name])
+        var id = try SearchableIndex.domainID(named: name, in: db)
         if id == nil {
             try db.execute(sql: "INSERT INTO domain(name) VALUES (?)", arguments: [name])
             id = db.lastInsertedRowID
