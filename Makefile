@@ -1,12 +1,29 @@
-# The two commands of the README:
-#   make demo   installs what is missing, builds, scans Examples/Documents into a throwaway index, searches it
-#   make test   installs what is missing, builds, runs the whole test suite
+# The commands of the README:
+#   make demo      installs what is missing, builds, scans Examples/Documents into a throwaway index, searches it
+#   make test      installs what is missing, builds, runs the whole test suite
+#   make install   builds in release mode (Swift runtime linked statically) and installs into PREFIX
+#                  (default ~/.local): the two executables, the man page, shell completions and the
+#                  systemd user unit; make uninstall removes them
 
 SWIFT ?= swift
 DEMO_INDEX := .build/demo/index.sqlite
 SEARCHLIGHT := .build/debug/searchlight
 
-.PHONY: demo test setup build bench bench-quick bench-full clean
+.PHONY: demo test setup build bench bench-quick bench-full clean release install uninstall check-install
+
+PREFIX ?= $(HOME)/.local
+BINDIR := $(PREFIX)/bin
+MANDIR := $(PREFIX)/share/man/man1
+BASH_COMPLETIONS := $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS := $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETIONS := $(PREFIX)/share/fish/vendor_completions.d
+# systemd looks for user units in $XDG_DATA_HOME/systemd/user and PREFIX/share/systemd/user.
+UNITDIR := $(PREFIX)/share/systemd/user
+RELEASE := .build/release
+MANUAL := .build/plugins/GenerateManual/outputs/searchlight/searchlight.1
+INSTALLED := $(BINDIR)/searchlight $(BINDIR)/searchlight-extractor $(MANDIR)/searchlight.1 \
+	$(BASH_COMPLETIONS)/searchlight $(ZSH_COMPLETIONS)/_searchlight $(FISH_COMPLETIONS)/searchlight.fish \
+	$(UNITDIR)/searchlight-watch.service
 
 setup:
 	@./.ci/install-dependencies
@@ -19,7 +36,12 @@ demo: build
 	$(SEARCHLIGHT) scan Examples/Documents --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) search report --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) search resume --index $(DEMO_INDEX) --json
+	$(SEARCHLIGHT) search lighthouse --index $(DEMO_INDEX)
+	$(SEARCHLIGHT) query 'kMDItemTextContent == "*subscription plan*"cd' --index $(DEMO_INDEX)
+	$(SEARCHLIGHT) show "Quarterly Report 2024.pdf" --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) status --index $(DEMO_INDEX)
+	@echo
+	@echo "Browse: $(SEARCHLIGHT) serve --index $(DEMO_INDEX)   then open http://127.0.0.1:8765"
 
 test: setup
 	$(SWIFT) build --build-tests
@@ -33,6 +55,31 @@ bench-full: setup
 
 bench-quick: setup
 	./Benchmarks/run.sh --quick
+
+# The man page comes from the argument parser's generate-manual plugin. The plugin builds the
+# tool it documents; the debug build (the one `make build` and `make test` make, incremental)
+# has the same options and help as the release one and costs no second release build.
+release:
+	$(SWIFT) package --disable-sandbox generate-manual --configuration debug --authors "Searchlight"
+	$(SWIFT) build -c release --static-swift-stdlib --product searchlight
+	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-extractor
+
+install: release
+	install -d $(BINDIR) $(MANDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS) $(UNITDIR)
+	install -m755 $(RELEASE)/searchlight $(RELEASE)/searchlight-extractor $(BINDIR)/
+	install -m644 $(MANUAL) $(MANDIR)/searchlight.1
+	$(RELEASE)/searchlight --generate-completion-script bash > $(BASH_COMPLETIONS)/searchlight
+	$(RELEASE)/searchlight --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_searchlight
+	$(RELEASE)/searchlight --generate-completion-script fish > $(FISH_COMPLETIONS)/searchlight.fish
+	sed 's|@BINDIR@|$(abspath $(BINDIR))|g' Examples/systemd/searchlight-watch.service > $(UNITDIR)/searchlight-watch.service
+	@echo "installed searchlight $$($(BINDIR)/searchlight --version) into $(PREFIX)"
+
+uninstall:
+	rm -f $(INSTALLED)
+
+# Installs into a temporary prefix and checks what was installed (run by .ci/run).
+check-install:
+	./.ci/check-install
 
 clean:
 	rm -rf .build

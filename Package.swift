@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Searchlight", targets: ["Searchlight"]),
         .library(name: "SearchlightFiles", targets: ["SearchlightFiles"]),
+        .library(name: "SearchlightPostgres", targets: ["SearchlightPostgres"]),
         .executable(name: "searchlight", targets: ["searchlight"]),
         .executable(name: "searchlight-extractor", targets: ["searchlight-extractor"]),
     ],
@@ -16,6 +17,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        // The web page and JSON API; without swift-configuration (the default trait), which we do not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // libmagic, found through pkg-config.
@@ -31,16 +37,71 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
+        // zlib, for the stored text of items (already loaded by Foundation on Linux).
+        .systemLibrary(
+            name: "CSystemZlib",
+            path: "Sources/CSystemZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // poppler's GLib interface (PDF metadata and text); only the extractor links it.
+        .systemLibrary(
+            name: "CPoppler",
+            path: "Sources/CPoppler",
+            pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"])]
+        ),
+        // libgsf (OLE2 compound files), found through pkg-config; used only through COLE2.
+        .systemLibrary(
+            name: "CLibGsf",
+            path: "Sources/CLibGsf",
+            pkgConfig: "libgsf-1",
+            providers: [.apt(["libgsf-1-dev"])]
+        ),
+        // Summary information and streams of Word, Excel and PowerPoint 97-2003 files; libgsf's
+        // headers (which include libxml2's and ICU's) stay in its .c file.
+        .target(name: "COLE2", dependencies: ["CLibGsf"]),
         // statx(2), which Swift's Glibc module hides behind _GNU_SOURCE.
         .target(name: "CFileSystem"),
         // A small C layer over libvips' variadic calls, which Swift cannot call.
         .target(name: "CVips", dependencies: ["CLibVips"]),
+        // libxml2, found through pkg-config; only the extractor links it (through CXML and CXMLReader).
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Sources/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // HTML and XML to text through libxml2's SAX parsers, with no entity expansion,
+        // DTD loading or network; libxml2's headers stay in its .c file.
+        .target(name: "CXML", dependencies: ["CLibXML2"]),
+        // libxml2's streaming reader for office, EPUB and XMP parts, with the same guards.
+        .target(name: "CXMLReader", dependencies: ["CLibXML2"]),
+        // ICU's charset detection, conversion and word breaks. ICU's headers collide with
+        // Foundation's copy when imported in Swift, so only this target's .c file includes them.
+        .target(
+            name: "CICU",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
         // The wire format between the indexer and its extraction workers, shared by both.
         .target(name: "ExtractionProtocol"),
+        // The system-call layer: one EINTR retry, errno as swift-system's Errno.
+        .target(name: "SystemCalls", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "Searchlight",
             dependencies: [
+                "CSystemZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // The shared index on PostgreSQL (SPEC §9): the same operations as SearchableIndex.
+        .target(
+            name: "SearchlightPostgres",
+            dependencies: [
+                "Searchlight",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -51,9 +112,34 @@ let package = Package(
                 "CMagic",
                 "CFileSystem",
                 "ExtractionProtocol",
+                "SystemCalls",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // Debug builds forward SEARCHLIGHT_EXTRACTOR_TEST_MODE to the workers; release builds do not.
+            swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))]
+        ),
+        // The JSON object of an item and of the index's status, shared by the CLI's --json and the web API.
+        .target(name: "SearchlightJSON", dependencies: ["Searchlight", "SearchlightFiles"]),
+        // The web page and JSON API of `searchlight serve` (Hummingbird), run as a Service.
+        .target(
+            name: "SearchlightServer",
+            dependencies: [
+                "Searchlight",
+                "SearchlightFiles",
+                "SearchlightJSON",
+                "SystemCalls",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [
+                .embedInCode("Assets/index.html"),
+                .embedInCode("Assets/style.css"),
+                .embedInCode("Assets/app.js"),
+                .embedInCode("Assets/openapi.json"),
             ]
         ),
         .executableTarget(
@@ -61,12 +147,47 @@ let package = Package(
             dependencies: [
                 "Searchlight",
                 "SearchlightFiles",
+                "SearchlightJSON",
+                "SearchlightServer",
+                "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        .executableTarget(name: "searchlight-extractor", dependencies: ["CVips", "ExtractionProtocol"]),
+        // What the worker reads from inside documents and photos (PDF, OOXML, ODF, EPUB, RTF,
+        // legacy Office through Debian's converters, EXIF). Linked by the worker, never by `searchlight`.
+        .target(
+            name: "DocumentExtraction",
+            dependencies: [
+                "CPoppler",
+                "CXMLReader",
+                "COLE2",
+                "CVips",
+                "ExtractionProtocol",
+                "SystemCalls",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .executableTarget(
+            name: "searchlight-extractor",
+            dependencies: ["CVips", "CXML", "CICU", "ExtractionProtocol", "DocumentExtraction", "SystemCalls"],
+            // The test hooks (SEARCHLIGHT_EXTRACTOR_TEST_MODE) exist only in debug builds.
+            swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))]
+        ),
+        // PDF text extraction timed against pdftotext; run by Benchmarks/documents.sh.
+        .executableTarget(
+            name: "document-bench",
+            dependencies: [
+                "DocumentExtraction",
+                "ExtractionProtocol",
+                "SearchlightFiles",
+                "searchlight-extractor",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/DocumentBench"
+        ),
         // Thumbnails per second through ExtractorPool; run by Benchmarks/thumbnails.sh.
         .executableTarget(
             name: "thumbnail-bench",
@@ -78,6 +199,12 @@ let package = Package(
             dependencies: ["Searchlight"],
             path: "Benchmarks/QueryBench"
         ),
+        // The PostgreSQL index against the SQLite index; run by Benchmarks/postgres.sh.
+        .executableTarget(
+            name: "postgres-bench",
+            dependencies: ["Searchlight", "SearchlightPostgres"],
+            path: "Benchmarks/PostgresBench"
+        ),
         .executableTarget(
             name: "NotesIndex",
             dependencies: ["Searchlight"],
@@ -85,7 +212,16 @@ let package = Package(
         ),
         // Helpers shared by the test targets (temporary trees, commands, seeded randomness).
         .target(name: "SearchlightTestSupport", path: "Tests/Support"),
-        .testTarget(name: "SearchlightTests", dependencies: ["Searchlight", "SearchlightTestSupport"]),
+        // The PostgreSQL tests live here too, so that they run the query table of the SQLite tests.
+        .testTarget(
+            name: "SearchlightTests",
+            dependencies: [
+                "Searchlight",
+                "SearchlightPostgres",
+                "SearchlightTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .testTarget(
             name: "SearchlightFilesTests",
             // The extractor is a dependency so that it is built next to the tests.
@@ -100,7 +236,30 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "CommandLineTests", dependencies: ["searchlight", "searchlight-extractor", "SearchlightTestSupport"]),
+        .testTarget(
+            name: "DocumentExtractionTests",
+            dependencies: ["DocumentExtraction", "ExtractionProtocol", "SearchlightTestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "CommandLineTests",
+            // The library writes indexes with content directly, so that search tests need no extractor.
+            dependencies: ["searchlight", "searchlight-extractor", "Searchlight", "SearchlightTestSupport"],
+            // The page's browser test drives chromium with this script.
+            exclude: ["Browser"]
+        ),
+        .testTarget(
+            name: "SearchlightServerTests",
+            dependencies: [
+                "Searchlight",
+                "SearchlightFiles",
+                "SearchlightServer",
+                "SearchlightTestSupport",
+                // Built next to the tests: the fixture's scan makes real thumbnails.
+                "searchlight-extractor",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

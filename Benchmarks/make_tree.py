@@ -6,7 +6,7 @@
 The same seed and file count give the same names, contents and modification times. Folders hold
 about ten files each and nest up to six levels. Names look like a person's documents: words,
 camelCase, digits and dates, diacritics and a few non-Latin scripts. Contents match the
-extension: text, Markdown with a heading, HTML with a title, JSON, CSV, source code, random
+extension: text (a few KB each of Zipf-distributed words, see `paragraphs`), Markdown with a heading, HTML with a title, JSON, CSV, source code, random
 binaries, and copies of the real images, PDFs and zip of Examples/Documents, so that libmagic
 does the same work it does on real files.
 """
@@ -17,7 +17,7 @@ import random
 import shutil
 import sys
 
-GENERATOR_VERSION = 1  # bump when the output for a given seed changes
+GENERATOR_VERSION = 2  # bump when the output for a given seed changes
 
 WORDS = """report quarterly annual budget invoice receipt contract letter notes meeting minutes
 agenda summary draft final review plan project proposal presentation slides chapter thesis
@@ -71,7 +71,6 @@ def main():
         sys.exit(f"make_tree: {args.out} already exists")
     samples = load_samples(args.samples)
     rng = random.Random(args.seed)
-    texts = [paragraphs(rng) for _ in range(300)]
     blobs = [rng.randbytes(rng.choice([512, 2048, 4096, 8192])) for _ in range(64)]
 
     os.makedirs(args.out)
@@ -91,7 +90,7 @@ def main():
             name = f"{stem} ({rng.randint(2, 99)}).{suffix}" if dot else f"{name} {rng.randint(2, 99)}"
         used.add((folder, name))
         path = os.path.join(folder, name)
-        write_content(rng, path, kind, name, texts, blobs, samples)
+        write_content(rng, path, kind, name, blobs, samples)
         mtime = start + rng.randrange(span)
         os.utime(path, (mtime, mtime))
     print(f"make_tree: {args.files} files in {len(folders)} folders under {args.out}", file=sys.stderr)
@@ -179,18 +178,56 @@ def file_name(rng, kind, ext):
     return f"{stem}.{ext}"
 
 
-def paragraphs(rng):
-    words = WORDS + ACCENTED
-    return "\n\n".join(
-        " ".join(rng.choice(words) for _ in range(rng.randint(20, 120))).capitalize() + "."
-        for _ in range(rng.randint(1, 12)))
+# The words of documents' text: English function words first (the most frequent), then the
+# name words, then pseudo-words made of syllables for the long tail. Word k (from 1) is drawn
+# with probability proportional to 1 / k^1.07 (Zipf's law), as in real text.
+FUNCTION_WORDS = """the of and to a in is that for it as was with be by on not he this are or his
+from at which but have an they you were her she there been one all we their has would when if so
+no will more can who its out up about them into than other some what only time could these also
+""".split()
+SYLLABLES = "ka lo mi ne ra tu se vo pa di fe gu ha ji ko lu ma ni po qu ri sa te vi wa xe yo zu".split()
 
 
-def write_content(rng, path, kind, name, texts, blobs, samples):
+def text_vocabulary(size=20_000):
+    words = list(dict.fromkeys(FUNCTION_WORDS + WORDS + [w.lower() for w in ACCENTED]))
+    vocabulary_rng = random.Random(7)
+    seen = set(words)
+    while len(words) < size:
+        word = "".join(vocabulary_rng.choice(SYLLABLES) for _ in range(vocabulary_rng.randint(2, 4)))
+        if word not in seen:
+            seen.add(word)
+            words.append(word)
+    return words
+
+
+TEXT_VOCABULARY = text_vocabulary()
+ZIPF_WEIGHTS = [1 / (k ** 1.07) for k in range(1, len(TEXT_VOCABULARY) + 1)]
+CUMULATIVE_WEIGHTS = list(__import__("itertools").accumulate(ZIPF_WEIGHTS))
+
+
+def paragraphs(rng, words=None):
+    """A document's text: a few KB of Zipf-distributed words in sentences and paragraphs."""
+    count = words or rng.randint(300, 900)
+    drawn = rng.choices(TEXT_VOCABULARY, cum_weights=CUMULATIVE_WEIGHTS, k=count)
+    out, position = [], 0
+    while position < count:
+        paragraph = []
+        for _ in range(rng.randint(2, 6)):
+            length = rng.randint(8, 25)
+            sentence = " ".join(drawn[position:position + length])
+            position += length
+            if sentence:
+                paragraph.append(sentence[0].upper() + sentence[1:] + ".")
+        out.append(" ".join(paragraph))
+    return "\n\n".join(out)
+
+
+def write_content(rng, path, kind, name, blobs, samples):
     if kind in samples:
         shutil.copyfile(rng.choice(samples[kind]), path)
         return
-    text = rng.choice(texts)
+    # Each document its own text, so that a content index is as large as on real documents.
+    text = paragraphs(rng) if kind in ("text", "markdown", "html") else ""
     title = name.rsplit(".", 1)[0]
     if kind == "markdown":
         data = f"# {title}\n\n{text}\n"

@@ -77,7 +77,7 @@ def tree_table(folder, run):
 
     (_, scan, scan_sd), (_, file_cmd, file_sd) = medians(os.path.join(folder, "first-scan.json"))
     ratio = scan / file_cmd
-    lines.append(f"| first scan, no thumbnails | {spread(scan, scan_sd)} ({number(round(files / scan))} files/s) "
+    lines.append(f"| first scan, no thumbnails, no content | {spread(scan, scan_sd)} ({number(round(files / scan))} files/s) "
                  f"| `file --mime-type -b -f LIST`: {spread(file_cmd, file_sd)} ({number(round(files / file_cmd))} files/s) "
                  f"| {ratio:.2f} | ≤ {FIRST_SCAN_TARGET} | {verdict(ratio <= FIRST_SCAN_TARGET)} |")
 
@@ -121,7 +121,7 @@ def tree_table(folder, run):
     index_bytes = int(tree["index_bytes"])
     per_file = index_bytes / files
     db_per_file = int(tree["plocate_db_bytes"]) / files
-    lines.append(f"| index size, no thumbnails | {per_file:.0f} B/file ({index_bytes / 1e6:.1f} MB) "
+    lines.append(f"| index size, no thumbnails, no content | {per_file:.0f} B/file ({index_bytes / 1e6:.1f} MB) "
                  f"| plocate database: {db_per_file:.0f} B/file | "
                  f"| ≤ {INDEX_BYTES_TARGET} B/file | {verdict(per_file <= INDEX_BYTES_TARGET)} |")
     lines.append("")

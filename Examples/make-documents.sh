@@ -31,6 +31,14 @@ def write(name, text):
     with open(os.path.join(out, name), "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
 
+# Its name gives nothing away: only a search of the text ("lighthouse") finds it.
+write("holiday/saturday-notes.txt", """Saturday, Brittany
+
+A grey morning. We walked along the cliffs of the Pointe du Raz to the old lighthouse,
+whose keeper's cottage is now a small museum of foghorns and lenses. Crêpes in Audierne
+afterwards, then the long drive back with the windows down.
+""")
+
 write("testWORD_various-2024.txt", """testWORD various 2024
 ====================
 

@@ -1,6 +1,7 @@
 // query-bench: in-process latency of name search and of the query language on a large index.
 //
 //   query-bench --items 1000000 --index Benchmarks/work/query-1M.sqlite [--repeats 50] [--only "WORDS"] [--all]
+//   query-bench --content --items 100000 --index Benchmarks/work/content-100k.sqlite
 //
 // Builds the index once with the Searchlight library (synthetic items shaped like a file
 // tree: realistic names, types, dates, sizes, pixel sizes), reuses it afterwards, then times
@@ -8,6 +9,9 @@
 // number of results, and the same percentiles of the CPU time of the searching thread (wall
 // time counts other work sharing the machine too). `--only` times that one name search and
 // stops, for profiling; `--all` times each name search without a limit too. Times are measured, never asserted.
+// `--content` gives every item a text (300–900 words drawn from a 20 000-word vocabulary by
+// Zipf's law, as Benchmarks/make_tree.py writes them, about 3.3 KB) and times searches of text
+// words and phrase queries instead.
 import Foundation
 import Searchlight
 
@@ -16,6 +20,7 @@ var path = "Benchmarks/work/query-bench.sqlite"
 var repeats = 50
 var only: [String]?
 var all = false
+var content = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -24,8 +29,9 @@ while let argument = arguments.popFirst() {
     case "--repeats": repeats = Int(arguments.popFirst() ?? "") ?? repeats
     case "--only": only = arguments.popFirst().map { $0.split(separator: " ").map(String.init) }
     case "--all": all = true
+    case "--content": content = true
     default:
-        FileHandle.standardError.write(Data("usage: query-bench [--items N] [--index PATH] [--repeats N] [--only WORDS] [--all]\n".utf8))
+        FileHandle.standardError.write(Data("usage: query-bench [--items N] [--index PATH] [--repeats N] [--only WORDS] [--all] [--content]\n".utf8))
         exit(64)
     }
 }
@@ -50,6 +56,70 @@ let types: [(String, String, String)] = [
     ("json", "application/json", "JSON text data"), ("html", "text/html", "HTML document, ASCII text"),
 ]
 
+/// The words of generated texts: English function words (the most frequent), the name words,
+/// then syllable words for the long tail, drawn by Zipf's law (word k with weight 1 / k^1.07).
+struct TextGenerator {
+    static let functionWords = """
+        the of and to a in is that for it as was with be by on not he this are or his from at which but have
+        an they you were her she there been one all we their has would when if so no will more can who its
+        out up about them into than other some what only time could these also
+        """.split(whereSeparator: \.isWhitespace).map(String.init)
+    static let syllables = "ka lo mi ne ra tu se vo pa di fe gu ha ji ko lu ma ni po qu ri sa te vi wa xe yo zu".split(separator: " ").map(String.init)
+
+    let vocabulary: [String]
+    let cumulative: [Double]
+
+    init(size: Int = 20_000) {
+        var words = Self.functionWords
+        var seen = Set(words)
+        for word in ["report", "invoice", "holiday", "budget", "meeting", "notes", "draft", "summary", "project",
+                     "design", "contract", "résumé", "letter", "plan", "review", "agenda", "quarterly", "annual",
+                     "client", "team", "travel", "recipe", "manual", "thesis", "canon", "zürich", "café", "müller"]
+        where seen.insert(word).inserted { words.append(word) }
+        var random = Generator(state: 7)
+        while words.count < size {
+            let word = (0..<(2 + random.next(3))).map { _ in Self.syllables[random.next(Self.syllables.count)] }.joined()
+            if seen.insert(word).inserted { words.append(word) }
+        }
+        vocabulary = words
+        var total = 0.0
+        cumulative = (1...words.count).map { rank in
+            total += 1 / pow(Double(rank), 1.07)
+            return total
+        }
+    }
+
+    func word(_ random: inout Generator) -> String {
+        let target = Double(random.next(1 << 30)) / Double(1 << 30) * cumulative[cumulative.count - 1]
+        var low = 0, high = cumulative.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if cumulative[middle] < target { low = middle + 1 } else { high = middle }
+        }
+        return vocabulary[low]
+    }
+
+    /// A document: sentences of 8–25 words in paragraphs.
+    func text(_ random: inout Generator) -> String {
+        let count = 300 + random.next(601)
+        var text = ""
+        var inSentence = 0
+        for index in 0..<count {
+            var word = word(&random)
+            if inSentence == 0 { word = word.prefix(1).uppercased() + word.dropFirst() }
+            text += word
+            inSentence += 1
+            if inSentence >= 8 + random.next(18) || index == count - 1 {
+                text += random.next(5) == 0 ? ".\n\n" : ". "
+                inSentence = 0
+            } else {
+                text += " "
+            }
+        }
+        return text
+    }
+}
+
 @MainActor
 func makeIndex() throws -> SearchableIndex {
     let exists = FileManager.default.fileExists(atPath: path)
@@ -59,6 +129,9 @@ func makeIndex() throws -> SearchableIndex {
     var random = Generator()
     let now = Date().timeIntervalSince1970
     let started = Date()
+    let texts = TextGenerator()
+    var textRandom = Generator(state: 42)
+    var textBytes = 0
     for chunk in stride(from: 0, to: items, by: 5000) {
         var batch = IndexBatch()
         for number in chunk..<min(chunk + 5000, items) {
@@ -78,6 +151,10 @@ func makeIndex() throws -> SearchableIndex {
             attributes.keywords = NameTokenizer.words(in: name) + [type.0]
             attributes.size = Int64(random.next(5_000_000))
             attributes.contentModificationDate = Date(timeIntervalSince1970: now - Double(random.next(3 * 365 * 86_400)))
+            if content {
+                attributes.textContent = texts.text(&textRandom)
+                textBytes += attributes.textContent!.utf8.count
+            }
             if type.1.hasPrefix("image/") {
                 attributes.pixelWidth = 320 + random.next(6000)
                 attributes.pixelHeight = 240 + random.next(4000)
@@ -90,6 +167,10 @@ func makeIndex() throws -> SearchableIndex {
     let bytes = try index.statistics().byteCount
     print(String(format: "built %d items in %.1f s: %.0f bytes per item", items, Date().timeIntervalSince(started),
                  Double(bytes) / Double(items)))
+    if content {
+        print(String(format: "text: %.0f bytes per item; index / text = %.2f", Double(textBytes) / Double(items),
+                     Double(bytes) / Double(max(1, textBytes))))
+    }
     return index
 }
 
@@ -118,6 +199,7 @@ func measure(_ label: String, _ body: () throws -> Int) rethrows {
         let sorted = values.sorted()
         return String(format: "%.2f", sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))])
     }
+    defer { fflush(nil) }  // each row as soon as it is measured, also into a file
     print("| \(label) | \(count) | \(percentile(times, 0.5)) | \(percentile(times, 0.95)) | \(percentile(cpuTimes, 0.5)) | \(percentile(cpuTimes, 0.95)) |")
 }
 
@@ -125,7 +207,37 @@ do {
     // Measured read-only, as `searchlight search` and `query` open it.
     _ = try makeIndex()
     let index = try SearchableIndex(path: path, readOnly: true)
-    print("\n| in process, \(items) items, \(repeats) runs | results | p50 ms | p95 ms | CPU p50 ms | CPU p95 ms |\n|---|---|---|---|---|---|")
+    print("\n| in process, \(items) items\(content ? " with text" : ""), \(repeats) runs | results | p50 ms | p95 ms | CPU p50 ms | CPU p95 ms |\n|---|---|---|---|---|---|")
+    if content {
+        // Text words from the most frequent to rare (ranks 1, 60, 400, 3 000, 15 000 of the
+        // vocabulary), two words, a prefix, a name word, then the same words as phrase queries.
+        let vocabulary = TextGenerator().vocabulary
+        let searches = only.map { [$0] } ?? [["the"], [vocabulary[59]], [vocabulary[399]], [vocabulary[2999]],
+                                             [vocabulary[14999]], [vocabulary[399], vocabulary[2999]], ["repo"],
+                                             ["xylophone"], ["quarterly", "rep"]]
+        for words in searches {
+            try measure("search \(words.joined(separator: " ")) (first 100)") {
+                try index.searchIdentifiers(words: words, limit: 100).count
+            }
+            try measure("search \(words.joined(separator: " ")) (first 100, with snippets)") {
+                try index.searchResults(words: words, limit: 100).count
+            }
+            try measure("search --names \(words.joined(separator: " ")) (first 100)") {
+                try index.searchIdentifiers(words: words, limit: 100, scope: .names).count
+            }
+            if all {
+                try measure("search \(words.joined(separator: " ")) (all)") { try index.searchIdentifiers(words: words).count }
+            }
+        }
+        if only != nil { exit(0) }
+        try measure("search \(vocabulary[399]) (count)") { try index.countMatches(words: [vocabulary[399]]) }
+        for phrase in ["\(vocabulary[399]) \(vocabulary[0])", "\(vocabulary[2999]) \(vocabulary[14999])"] {
+            try measure("kMDItemTextContent == \"\(phrase)\"cdw (first 100)") {
+                try index.query("kMDItemTextContent == \"\(phrase)\"cdw", limit: 100).count
+            }
+        }
+        exit(0)
+    }
     // A common word, a prefix last word, a folded one, a very common one, a rare one (one item's
     // number) and three words at once.
     for query in only.map({ [$0] }) ?? [["xylophone"], ["quarterly", "rep"], ["zurich"], ["report"], ["424242"], ["canon", "budget", "2019"]] {

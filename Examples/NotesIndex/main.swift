@@ -69,7 +69,7 @@ extension Note {
         attributes.displayName = title          // name words are searched first...
         attributes.title = title                // ...then the title...
         attributes.keywords = tags              // ...then the keywords.
-        attributes.textContent = body           // kept with the item; not part of a name-word search
+        attributes.textContent = body           // ...and the text last (with a snippet of it).
         attributes.size = Int64(body.utf8.count)
         attributes.contentCreationDate = created
         attributes.contentModificationDate = modified  // breaks ties: most recent first
@@ -97,16 +97,17 @@ extension Contact {
 
 // MARK: - Printing
 
-/// Runs a name-word search and prints what it finds, best match first.
+/// Runs a search and prints what it finds, best match first, with where it matched.
 func show(_ words: [String], in index: SearchableIndex, domain: String? = nil) throws {
-    let results = try index.search(words: words, domain: domain)
+    let results = try index.searchResults(words: words, domain: domain)
     let scope = domain.map { " in \($0)" } ?? ""
     print("search \(words.map { "\"\($0)\"" }.joined(separator: " "))\(scope): \(results.count) result(s)")
     for result in results {
-        let item = result.item
+        let item = result.item.item
         let name = item.attributeSet.displayName ?? item.uniqueIdentifier.description
         let keywords = item.attributeSet.keywords.joined(separator: ", ")
-        print("  [\(item.domainIdentifier)] \(item.uniqueIdentifier)  \(name)  (\(keywords))")
+        print("  [\(item.domainIdentifier)] \(item.uniqueIdentifier)  \(name)  (\(keywords))  in \(result.matchedIn.rawValue)"
+              + (result.snippet.map { ": \($0)" } ?? ""))
     }
 }
 
@@ -134,12 +135,12 @@ func run() throws {
     try showCounts(of: index)
     print()
 
-    // 2. Search by name words. Every query word must start a word of the display name, title
-    //    or keywords; case and diacritics are ignored, camelCase and digits split words.
+    // 2. Search. Every query word must start a word of the display name, title, keywords or
+    //    text; case and diacritics are ignored, camelCase and digits split words.
     try show(["shop"], in: index)                       // "Shopping list", and 王伟's company
     try show(["resume"], in: index)                     // finds "Résumé ideas"
     try show(["quarterly", "rep"], in: index)           // every word must match
-    try show(["creme"], in: index)                      // the recipe, by its title
+    try show(["creme"], in: index)                      // the recipe by its name, the shopping list by its text
     try show(["muller"], in: index, domain: contactsDomain)
     try show(["parking"], in: index)                    // still there: it expires in a second
     print()

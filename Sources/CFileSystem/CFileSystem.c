@@ -1,6 +1,9 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "CFileSystem.h"
 
 static int fill(int status, const struct statx *buffer, cfs_stat *result) {
@@ -31,4 +34,25 @@ int cfs_fstatx(int fd, cfs_stat *result) {
     struct statx buffer;
     int status = statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &buffer);
     return fill(status, &buffer, result);
+}
+
+// From <linux/ioprio.h>, which older kernels' headers lack.
+enum { CFS_IOPRIO_WHO_PROCESS = 1, CFS_IOPRIO_CLASS_SHIFT = 13 };
+
+int cfs_set_io_priority(int tid, int io_class, int level) {
+    return (int)syscall(SYS_ioprio_set, CFS_IOPRIO_WHO_PROCESS, tid, (io_class << CFS_IOPRIO_CLASS_SHIFT) | level);
+}
+
+int cfs_get_io_priority(int tid) {
+    return (int)syscall(SYS_ioprio_get, CFS_IOPRIO_WHO_PROCESS, tid);
+}
+
+int cfs_readable_bytes(int fd) {
+    int count = 0;
+    if (ioctl(fd, FIONREAD, &count) != 0) return -1;
+    return count;
+}
+
+int cfs_gettid(void) {
+    return (int)syscall(SYS_gettid);
 }

@@ -178,3 +178,47 @@ void cvips_thumbnail_result_clear(cvips_thumbnail_result *result) {
     g_free(result->error);
     memset(result, 0, sizeof(*result));
 }
+
+void *cvips_header_open(int descriptor, char **error) {
+    *error = NULL;
+    char *name = g_strdup_printf("/proc/self/fd/%d", descriptor);
+    VipsImage *header = NULL;
+    const char *loader = vips_foreign_find_load(name);
+    if (loader == NULL) {
+        vips_error_clear();
+        *error = strdup("not in a known image format");
+    } else if (is_blocked(loader)) {
+        *error = g_strdup_printf("%s: format not allowed (untrusted loader)", loader);
+    } else {
+        // Only the header and metadata are read: no pixel is decoded.
+        header = vips_image_new_from_file(name, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+        if (header == NULL) {
+            char *message = take_error();
+            *error = strdup(message);
+            g_free(message);
+        }
+    }
+    g_free(name);
+    return header;
+}
+
+char *cvips_header_field(void *image, const char *field) {
+    VipsImage *header = image;
+    if (vips_image_get_typeof(header, field) == 0) return NULL;
+    char *value = NULL;
+    if (vips_image_get_as_string(header, field, &value) != 0) {
+        vips_error_clear();
+        return NULL;
+    }
+    char *copy = strdup(value);
+    g_free(value);
+    return copy;
+}
+
+int cvips_header_width(void *image) { return vips_image_get_width((VipsImage *)image); }
+
+int cvips_header_height(void *image) { return vips_image_get_height((VipsImage *)image); }
+
+void cvips_header_close(void *image) {
+    if (image != NULL) g_object_unref((VipsImage *)image);
+}

@@ -5,6 +5,8 @@
 public enum ExtractionKind: UInt8, Sendable, Hashable {
     /// A small WebP picture; the request's `limit` is the longest edge in pixels.
     case thumbnail = 1
-    /// Reserved: searchable text; the request's `limit` will be the maximum bytes of text.
+    /// What is inside a document (title, authors, text...), answered with an
+    /// ``ExtractedDocument``; the request's `limit` is the maximum bytes of text and its
+    /// `contentType` (libmagic's MIME type) chooses the ``DocumentFormat``.
     case text = 2
 }

@@ -1,7 +1,8 @@
 /// One job for a worker: extract `kind` from the file at `path`.
 ///
 /// Payload layout after the version byte:
-/// `kind u8, jobID u64, limit u32, path bytes(u32 length + bytes)`.
+/// `kind u8, jobID u64, limit u32, path bytes, contentType bytes` (byte strings are a u32
+/// length and the bytes).
 public struct ExtractionRequest: Sendable, Hashable {
     /// Chosen by the supervisor; echoed in the response.
     public var jobID: UInt64
@@ -9,16 +10,20 @@ public struct ExtractionRequest: Sendable, Hashable {
     public var kindRawValue: UInt8
     /// The file's path as raw bytes (file names need not be UTF-8), without a NUL.
     public var path: [UInt8]
-    /// A kind-specific bound: the longest edge for thumbnails.
+    /// A kind-specific bound: the longest edge for thumbnails, the bytes of text for text.
     public var limit: UInt32
+    /// libmagic's MIME type of the file (`text/html`), or empty when unknown; with the
+    /// file name it chooses the ``DocumentFormat`` of a text request.
+    public var contentType: String
 
     public var kind: ExtractionKind? { ExtractionKind(rawValue: kindRawValue) }
 
-    public init(jobID: UInt64, kind: ExtractionKind, path: [UInt8], limit: UInt32) {
+    public init(jobID: UInt64, kind: ExtractionKind, path: [UInt8], limit: UInt32, contentType: String = "") {
         self.jobID = jobID
         self.kindRawValue = kind.rawValue
         self.path = path
         self.limit = limit
+        self.contentType = contentType
     }
 
     /// The complete frame (length prefix included).
@@ -29,6 +34,7 @@ public struct ExtractionRequest: Sendable, Hashable {
         writer.append(jobID)
         writer.append(limit)
         writer.appendBytes(path)
+        writer.appendString(contentType)
         return ExtractionFrame.frame(writer.bytes)
     }
 
@@ -41,6 +47,7 @@ public struct ExtractionRequest: Sendable, Hashable {
         jobID = try reader.read()
         limit = try reader.read()
         path = try reader.readBytes()
+        contentType = try reader.readString()
         try reader.expectEnd()
     }
 }

@@ -18,12 +18,15 @@ public enum ExtractionFailureCode: UInt8, Sendable, Hashable {
 ///
 /// Payload layout after the version byte:
 /// `kind u8, jobID u64, status u8 (0 ok, else an ExtractionFailureCode),
-/// originalWidth u32, originalHeight u32 (0 when unknown)`, then when ok
-/// `format string, width u32, height u32, bytes`, else `message string`.
+/// originalWidth u32, originalHeight u32 (0 when unknown)`, then when ok an outcome tag
+/// `u8` and its body — 1: a thumbnail, `format string, width u32, height u32, bytes`;
+/// 2: a document, as ``ExtractedDocument`` encodes it — else `message string`.
 public struct ExtractionResponse: Sendable, Hashable {
     public enum Outcome: Sendable, Hashable {
         /// An encoded picture.
         case thumbnail(format: String, width: Int, height: Int, bytes: [UInt8])
+        /// What was read from inside a document (the answer to ``ExtractionKind/text``).
+        case document(ExtractedDocument)
         case failure(ExtractionFailureCode, message: String)
     }
 
@@ -49,17 +52,21 @@ public struct ExtractionResponse: Sendable, Hashable {
         writer.append(kindRawValue)
         writer.append(jobID)
         switch outcome {
-        case .thumbnail: writer.append(UInt8(0))
+        case .thumbnail, .document: writer.append(UInt8(0))
         case .failure(let code, _): writer.append(code.rawValue)
         }
         writer.append(UInt32(clamping: originalWidth))
         writer.append(UInt32(clamping: originalHeight))
         switch outcome {
         case .thumbnail(let format, let width, let height, let bytes):
+            writer.append(OutcomeTag.thumbnail.rawValue)
             writer.appendString(format)
             writer.append(UInt32(clamping: width))
             writer.append(UInt32(clamping: height))
             writer.appendBytes(bytes)
+        case .document(let document):
+            writer.append(OutcomeTag.document.rawValue)
+            document.encode(into: &writer)
         case .failure(_, let message):
             writer.appendString(message)
         }
@@ -77,10 +84,17 @@ public struct ExtractionResponse: Sendable, Hashable {
         originalWidth = Int(try reader.read(UInt32.self))
         originalHeight = Int(try reader.read(UInt32.self))
         if status == 0 {
-            let format = try reader.readString()
-            let width = Int(try reader.read(UInt32.self))
-            let height = Int(try reader.read(UInt32.self))
-            outcome = .thumbnail(format: format, width: width, height: height, bytes: try reader.readBytes())
+            switch OutcomeTag(rawValue: try reader.read(UInt8.self)) {
+            case .thumbnail:
+                let format = try reader.readString()
+                let width = Int(try reader.read(UInt32.self))
+                let height = Int(try reader.read(UInt32.self))
+                outcome = .thumbnail(format: format, width: width, height: height, bytes: try reader.readBytes())
+            case .document:
+                outcome = .document(try ExtractedDocument(from: &reader))
+            case nil:
+                throw ExtractionProtocolError("unknown outcome")
+            }
         } else {
             guard let code = ExtractionFailureCode(rawValue: status) else {
                 throw ExtractionProtocolError("unknown status \(status)")
@@ -89,4 +103,10 @@ public struct ExtractionResponse: Sendable, Hashable {
         }
         try reader.expectEnd()
     }
+}
+
+/// The tag before a successful outcome's body.
+private enum OutcomeTag: UInt8 {
+    case thumbnail = 1
+    case document = 2
 }

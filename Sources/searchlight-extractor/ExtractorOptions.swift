@@ -43,11 +43,16 @@ struct ExtractorOptions {
 /// `hang-on:<substring>` sleeps forever and `crash-on:<substring>` aborts when a
 /// requested path contains the substring. Several entries are separated by `;`.
 /// Tests use it to prove that the supervisor survives such workers.
+///
+/// Only debug builds (`SEARCHLIGHT_TEST_HOOKS`, defined for the debug configuration in
+/// Package.swift) read the variable: in a release build the hooks are always empty, whatever
+/// the environment says.
 struct ExtractorTestMode {
     var hangOn: [[UInt8]] = []
     var crashOn: [[UInt8]] = []
 
     init(environment value: UnsafeMutablePointer<CChar>?) {
+        #if SEARCHLIGHT_TEST_HOOKS
         guard let value else { return }
         for entry in String(cString: value).split(separator: ";") {
             if entry.hasPrefix("hang-on:") {
@@ -56,6 +61,7 @@ struct ExtractorTestMode {
                 crashOn.append(Array(entry.dropFirst("crash-on:".count).utf8))
             }
         }
+        #endif
     }
 
     /// Hangs or crashes if `path` asks for it; returns otherwise.

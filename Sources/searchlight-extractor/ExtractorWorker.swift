@@ -40,8 +40,25 @@ struct ExtractorWorker {
         func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionResponse {
             ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .failure(code, message: message))
         }
-        guard request.kind == .thumbnail else {
+        switch request.kind {
+        case .thumbnail:
+            return thumbnail(request)
+        case .text:
+            switch DocumentExtractor.extract(request) {
+            case .success(let document):
+                return ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .document(document))
+            case .failure(let error):
+                return failure(error.code, error.message)
+            }
+        case nil:
             return failure(.unsupported, "extraction kind \(request.kindRawValue) is not supported by this worker")
+        }
+    }
+
+    /// A WebP thumbnail through libvips.
+    func thumbnail(_ request: ExtractionRequest) -> ExtractionResponse {
+        func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionResponse {
+            ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .failure(code, message: message))
         }
         let descriptor: Int32
         do {

@@ -1,13 +1,24 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemCalls
+import SystemPackage
 
 /// A failed system call in the worker, with its errno.
 struct WorkerSystemError: Error, CustomStringConvertible {
     var operation: String
-    var errno: Int32
+    var errno: Errno
 
-    var description: String { "\(operation): \(String(cString: strerror(errno)))" }
+    var description: String { "\(operation): \(errno)" }
+}
+
+/// Runs `call` (``SystemCall/retryingOnInterrupt(_:)``); a failure is `operation`'s.
+func systemCall<T: FixedWidthInteger & SignedInteger>(_ operation: String, _ call: () -> T) throws(WorkerSystemError) -> T {
+    do {
+        return try SystemCall.retryingOnInterrupt(call)
+    } catch {
+        throw WorkerSystemError(operation: operation, errno: error)
+    }
 }
 
 /// Reads exactly `count` bytes; nil if input ends before the first byte.
@@ -16,15 +27,12 @@ func readExactly(_ descriptor: Int32, count: Int) throws(WorkerSystemError) -> [
     var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
     while filled < count {
-        let result = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
-        if result < 0 {
-            let code = errno
-            if code == EINTR { continue }
-            throw WorkerSystemError(operation: "read", errno: code)
+        let result = try systemCall("read") {
+            bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
         }
         if result == 0 {
             if filled == 0 { return nil }
-            throw WorkerSystemError(operation: "read", errno: EPIPE)
+            throw WorkerSystemError(operation: "read", errno: .brokenPipe)
         }
         filled += result
     }
@@ -35,35 +43,30 @@ func readExactly(_ descriptor: Int32, count: Int) throws(WorkerSystemError) -> [
 func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(WorkerSystemError) {
     var written = 0
     while written < bytes.count {
-        let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-        if result < 0 {
-            let code = errno
-            if code == EINTR { continue }
-            throw WorkerSystemError(operation: "write", errno: code)
+        written += try systemCall("write") {
+            bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
         }
-        written += result
     }
 }
 
 /// Opens a regular file for reading without following a final symbolic link or
 /// blocking on a FIFO. The corresponding C functions are `open(2)` and `fstat(2)`.
 func openRegularFile(_ path: [UInt8]) throws(WorkerSystemError) -> Int32 {
-    var descriptor: Int32 = -1
-    repeat {
-        descriptor = (path + [0]).withUnsafeBufferPointer { buffer in
+    let descriptor = try systemCall("open") {
+        (path + [0]).withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW) }
         }
-    } while descriptor < 0 && errno == EINTR
-    if descriptor < 0 { throw WorkerSystemError(operation: "open", errno: errno) }
+    }
     var status = stat()
-    if fstat(descriptor, &status) != 0 {
-        let code = errno
+    do {
+        _ = try SystemCall.checked { fstat(descriptor, &status) }
+    } catch {
         close(descriptor)
-        throw WorkerSystemError(operation: "fstat", errno: code)
+        throw WorkerSystemError(operation: "fstat", errno: error)
     }
     guard (status.st_mode & S_IFMT) == S_IFREG else {
         close(descriptor)
-        throw WorkerSystemError(operation: "open: not a regular file", errno: EINVAL)
+        throw WorkerSystemError(operation: "open: not a regular file", errno: .invalidArgument)
     }
     return descriptor
 }
@@ -71,8 +74,10 @@ func openRegularFile(_ path: [UInt8]) throws(WorkerSystemError) -> Int32 {
 /// Caps this process's address space. The corresponding C function is `setrlimit(2)`.
 func setAddressSpaceLimit(_ bytes: UInt64) throws(WorkerSystemError) {
     var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
-    if setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) != 0 {
-        throw WorkerSystemError(operation: "setrlimit(RLIMIT_AS, \(bytes))", errno: errno)
+    do {
+        _ = try SystemCall.checked { setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) }
+    } catch {
+        throw WorkerSystemError(operation: "setrlimit(RLIMIT_AS, \(bytes))", errno: error)
     }
 }
 

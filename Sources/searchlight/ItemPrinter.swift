@@ -1,6 +1,6 @@
 import Foundation
 import Searchlight
-import SearchlightFiles
+import SearchlightJSON
 
 /// Prints items as lines, NUL-terminated paths or NDJSON.
 final class ItemPrinter {
@@ -9,13 +9,13 @@ final class ItemPrinter {
     let format: Format
     let output = StandardOutput()
     private let index: SearchableIndex
-    /// Each domain's root, read once up front: printing happens inside the index's reads.
-    private let roots: [String: String]
+    /// The JSON objects, with each domain's root read once up front.
+    private let itemJSON: ItemJSON
 
     init(format: Format, index: SearchableIndex) throws {
         self.format = format
         self.index = index
-        roots = try CommandFailure.wrap { try index.domainStates() }.compactMapValues { DomainState(json: $0)?.root }
+        itemJSON = try CommandFailure.wrap { try ItemJSON(index: index) }
     }
 
     func print(_ indexed: IndexedItem) {
@@ -30,45 +30,34 @@ final class ItemPrinter {
         }
     }
 
+    /// A search result: its line, and on a terminal a dimmed line of the text around a
+    /// content match; in JSON, the item with `matchedIn` and `snippet`.
+    func print(_ result: SearchResult) {
+        switch format {
+        case .json:
+            output.writeLine(json(result).finished, terminator: 0x0A)
+        case .lines:
+            print(result.item)
+            if let snippet = result.snippet {
+                // SGR 2 (faint), then reset; the snippet's own control characters are not passed on.
+                let clean = String(snippet.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+                output.write("  \u{1B}[2m" + clean + "\u{1B}[0m\n")
+            }
+        case .nulTerminated:
+            print(result.item)
+        }
+    }
+
     func printCount(_ count: Int) { output.write("\(count)\n") }
 
     func flush() { output.flush() }
 
     /// The absolute path of an item, from its domain's root.
-    func absolutePath(_ item: SearchableItem) -> [UInt8]? {
-        guard let root = roots[item.domainIdentifier] else { return nil }
-        return Array(root.utf8) + [0x2F] + item.uniqueIdentifier.bytes
-    }
+    func absolutePath(_ item: SearchableItem) -> [UInt8]? { itemJSON.absolutePath(item) }
 
-    func json(_ indexed: IndexedItem) -> JSONLine {
-        let item = indexed.item
-        let a = item.attributeSet
-        var line = JSONLine()
-        line.add("id", bytes: item.uniqueIdentifier.bytes)
-        line.add("domain", item.domainIdentifier)
-        if let path = absolutePath(item) { line.add("path", bytes: path) } else { line.add("path", nil as String?) }
-        line.add("displayName", bytes: Array(item.uniqueIdentifier.lastComponent))
-        line.add("title", a.title)
-        line.add("contentType", a.contentType)
-        line.add("contentTypeTree", strings: a.contentTypeTree)
-        line.add("contentDescription", a.contentDescription)
-        line.add("keywords", strings: a.keywords)
-        line.add("size", a.size)
-        line.add("contentModificationDate", a.contentModificationDate)
-        line.add("contentCreationDate", a.contentCreationDate)
-        line.add("pixelWidth", a.pixelWidth)
-        line.add("pixelHeight", a.pixelHeight)
-        var thumbnail: JSONLine?
-        if let info = indexed.thumbnailInfo {
-            var object = JSONLine()
-            object.add("format", info.format)
-            object.add("width", info.width)
-            object.add("height", info.height)
-            object.add("bytes", info.byteCount)
-            thumbnail = object
-        }
-        line.add("thumbnail", object: thumbnail)
-        line.add("failure", item.failure)
-        return line
-    }
+    /// A search result's object: the item's, then `matchedIn` and, for a content match, `snippet`.
+    func json(_ result: SearchResult) -> JSONLine { itemJSON.object(for: result) }
+
+    /// The item's `--json` object, still open for more keys.
+    func json(_ indexed: IndexedItem) -> JSONLine { itemJSON.object(for: indexed) }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Searchlight
+import SearchlightJSON
 
 struct QueryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,77 +2,128 @@ import ArgumentParser
 import Foundation
 import Searchlight
 import SearchlightFiles
+import SearchlightJSON
+import Synchronization
 
 struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Reconcile a folder into the index once, then exit.",
+        abstract: "Reconcile folders into the index once, then exit.",
         discussion: """
-            Adds new files, re-inspects changed ones (size, mtime, ctime or inode differ), \
-            removes vanished ones and skips unchanged ones. Prints a summary.
+            Without ROOT, scans the roots of the configuration file. Adds new files, \
+            re-inspects changed ones (size, mtime, ctime or inode differ), removes vanished \
+            and newly excluded ones and skips unchanged ones. Prints a summary per root, and \
+            a total for several. Runs at idle CPU and I/O priority unless --priority normal.
             """
     )
 
-    @Argument(help: "The folder to index.")
-    var root: String
+    @Argument(help: "The folders to index (default: the configured roots).")
+    var roots: [String] = []
 
     @Option(help: ArgumentHelp("The domain of the folder's items (default: its canonical path).", valueName: "name"))
     var domain: String?
 
     @OptionGroup var thumbnails: ThumbnailOptions
 
-    @Flag(help: "Print the summary as JSON.")
+    @OptionGroup var configurationOptions: ConfigurationOptions
+
+    @Flag(help: "Print the summary as JSON (one line per root).")
     var json = false
 
     @OptionGroup var indexOptions: IndexOptions
 
     func run() throws {
         let logger = indexOptions.logger
-        let rootFolder = try CommandFailure.wrap { try RootFolder(path: root) }
+        var configuration = try configurationOptions.load()
+        thumbnails.apply(to: &configuration)
+        let selected = try configuration.roots(arguments: roots, domain: domain)
+        // Every root is opened first: a typo in the last one fails before any work.
+        let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
+        configuration.applyPriority()
         let index = try indexOptions.openForWriting()
-        let domain = self.domain ?? rootFolder.path
-        var options = FolderScanner.Options(domain: domain)
-        options.walk.excluded = IndexFiles.relativePaths(of: index.path, below: rootFolder)
-        let thumbnailer = try thumbnails.makeThumbnailer(workers: options.inspectorCount, logger: logger)
-        defer { thumbnailer?.shutdown() }
-        let scanner = FolderScanner(index: index, root: rootFolder, options: options, logger: logger,
-                                    enricher: thumbnailer?.enricher)
-        let previous = try CommandFailure.wrap { try index.domainState(domain) }
-        try CommandFailure.wrap {
-            try index.setState(DomainState(root: rootFolder.path, lastScan: previous?.lastScan,
-                                           watch: previous?.watch).json, domain: domain)
-        }
-        var bar: ProgressBar?
-        if ProgressBar.isTerminal {
-            let known = try CommandFailure.wrap { try index.statistics().domains.first { $0.name == domain }?.itemCount }
-            bar = ProgressBar(estimatedTotal: known ?? 0)
-        }
-        let summary = try CommandFailure.wrap {
-            try scanner.reconcile(progress: { summary in bar?.draw(summary) })
-        }
-        bar?.clear()
-        try CommandFailure.wrap {
-            var state = try index.domainState(domain) ?? DomainState(root: rootFolder.path)
-            state.lastScan = summary
-            try index.setState(state.json, domain: domain)
-        }
+        let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
+                                                             logger: logger)
+        defer { extraction?.shutdown() }
         let output = StandardOutput()
-        if json {
-            var line = JSONLine()
-            line.add("domain", domain)
-            line.add("root", rootFolder.path)
-            line.add("added", summary.added)
-            line.add("updated", summary.updated)
-            line.add("removed", summary.removed)
-            line.add("unchanged", summary.unchanged)
-            line.add("failed", summary.failed)
-            line.add("seconds", (summary.seconds * 1000).rounded() / 1000)
-            output.write(line.finished + [0x0A])
-        } else {
-            output.write(String(format: "%@: %d added, %d updated, %d removed, %d unchanged, %d failed in %.2f s\n",
-                                rootFolder.path, summary.added, summary.updated, summary.removed,
-                                summary.unchanged, summary.failed, summary.seconds))
+        var total = ScanSummary()
+        for (root, folder) in zip(selected, folders) {
+            let domain = root.domain ?? folder.path
+            var options = FolderScanner.Options(domain: domain)
+            options.inspectorCount = inspectorCount
+            options.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
+            let summary = try scan(folder, domain: domain, options: options, index: index, enricher: extraction?.enricher)
+            total.add(summary)
+            if json {
+                output.write(Self.json(summary, domain: domain, root: folder.path).finished + [0x0A])
+            } else {
+                output.write("\(folder.path): \(Self.describe(summary))\n")
+            }
+        }
+        if selected.count > 1 && !json {
+            output.write("total (\(selected.count) roots): \(Self.describe(total))\n")
         }
         output.flush()
     }
+
+    /// Reconciles one root, with a progress bar on a terminal, and records the summary.
+    private func scan(_ folder: RootFolder, domain: String, options: FolderScanner.Options, index: SearchableIndex,
+                      enricher: FolderScanner.Enricher?) throws -> ScanSummary {
+        let scanner = FolderScanner(index: index, root: folder, options: options, logger: indexOptions.logger,
+                                    enricher: enricher)
+        let previous = try CommandFailure.wrap { try index.domainState(domain) }
+        try CommandFailure.wrap {
+            try index.setState(DomainState(root: folder.path, lastScan: previous?.lastScan,
+                                           watch: previous?.watch).json, domain: domain)
+        }
+        var bar: ProgressBar?
+        let currentFolder = CurrentFolder()
+        if ProgressBar.isTerminal {
+            // The files walked last time are the estimate; a first scan shows counts only.
+            let known = try CommandFailure.wrap { try index.statistics().domains.first { $0.name == domain }?.itemCount }
+            bar = ProgressBar(estimatedTotal: previous?.lastScan?.walked ?? known ?? 0, root: folder.path)
+        }
+        var onDirectory: (@Sendable (ItemIdentifier) -> Void)?
+        if bar != nil { onDirectory = { folder in currentFolder.set(folder) } }
+        let summary = try CommandFailure.wrap {
+            try scanner.reconcile(onDirectory: onDirectory, progress: { summary in
+                bar?.draw(summary, folder: currentFolder.get())
+            })
+        }
+        bar?.clear()
+        try CommandFailure.wrap {
+            var state = try index.domainState(domain) ?? DomainState(root: folder.path)
+            state.lastScan = summary
+            try index.setState(state.json, domain: domain)
+        }
+        return summary
+    }
+
+    /// `3 added, … 0 failed, 2 without a preview in 0.12 s`.
+    static func describe(_ summary: ScanSummary) -> String {
+        summary.counts + String(format: " in %.2f s", summary.seconds)
+    }
+
+    static func json(_ summary: ScanSummary, domain: String, root: String) -> JSONLine {
+        var line = JSONLine()
+        line.add("domain", domain)
+        line.add("root", root)
+        line.add("added", summary.added)
+        line.add("updated", summary.updated)
+        line.add("removed", summary.removed)
+        line.add("unchanged", summary.unchanged)
+        line.add("failed", summary.failed)
+        line.add("withoutPreview", summary.withoutPreview)
+        line.add("seconds", (summary.seconds * 1000).rounded() / 1000)
+        return line
+    }
+}
+
+/// The folder the walk is in, written by the walker thread, read by the progress bar.
+final class CurrentFolder: Sendable {
+    private let folder = Mutex(ItemIdentifier(bytes: []))
+
+    func set(_ path: ItemIdentifier) { folder.withLock { $0 = path } }
+
+    func get() -> ItemIdentifier { folder.withLock { $0 } }
 }

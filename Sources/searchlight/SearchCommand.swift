@@ -1,20 +1,26 @@
 import ArgumentParser
+import Foundation
 import Searchlight
 
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Find items whose name words start with every given word.",
+        abstract: "Find items whose words start with every given word: in names, titles, authors, keywords, folders and text.",
         discussion: """
             Name words come from splitting file names on separators, case changes and \
             letter/digit boundaries; matching ignores case and diacritics. Whole-word matches \
-            rank before prefixes, names before titles, keywords and folder names, then the most \
-            recently modified first.
+            rank before prefixes, then names before titles, authors and keywords, folder names \
+            and text, then the most recently modified first. On a terminal, a match in the text \
+            is followed by a dimmed line of the text around it; --json gives it as "snippet", \
+            with "matchedIn".
             """
     )
 
-    @Argument(help: "Words that the item's name words must start with.")
+    @Argument(help: "Words that the item's words must start with.")
     var words: [String]
+
+    @Flag(help: "Search names, titles, keywords and folder names only, not authors or text.")
+    var names = false
 
     @Option(help: ArgumentHelp("Only items of this domain.", valueName: "name"))
     var domain: String?
@@ -29,17 +35,20 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         let index = try indexOptions.openForReading()
         let printer = try ItemPrinter(format: output.format, index: index)
+        let scope: SearchScope = names ? .names : .all
         if output.count {
-            let count = try CommandFailure.wrap { try index.countMatches(words: words, domain: domain) }
+            let count = try CommandFailure.wrap { try index.countMatches(words: words, domain: domain, scope: scope) }
             printer.printCount(output.limit.map { min($0, count) } ?? count)
-        } else if output.format == .json {
-            let items = try CommandFailure.wrap { try index.search(words: words, domain: domain, limit: output.limit) }
-            for item in items { printer.print(item) }
+        } else if output.format == .json || (output.format == .lines && !names && isatty(1) == 1) {
+            let results = try CommandFailure.wrap {
+                try index.searchResults(words: words, domain: domain, limit: output.limit, scope: scope)
+            }
+            for result in results { printer.print(result) }
         } else {
             // Paths only: no need to fetch the items.
             let terminator: UInt8 = output.format == .nulTerminated ? 0 : 0x0A
             let identifiers = try CommandFailure.wrap {
-                try index.searchIdentifiers(words: words, domain: domain, limit: output.limit)
+                try index.searchIdentifiers(words: words, domain: domain, limit: output.limit, scope: scope)
             }
             for identifier in identifiers { printer.output.writeLine(identifier.bytes, terminator: terminator) }
         }

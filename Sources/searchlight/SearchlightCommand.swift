@@ -12,9 +12,12 @@ struct SearchlightCommand: AsyncParsableCommand {
             Exit status: 0 on success (no results is success), 64 for a usage error or a \
             malformed query, 1 for any other failure.
             """,
+        version: Version.current,
         subcommands: [
             ScanCommand.self, SearchCommand.self, ListCommand.self, ShowCommand.self,
             StatusCommand.self, RemoveCommand.self, WatchCommand.self, ThumbnailCommand.self, QueryCommand.self,
+            ServeCommand.self,
+            ConfigCommand.self, OpenCommand.self, PauseCommand.self, ResumeCommand.self,
         ]
     )
 

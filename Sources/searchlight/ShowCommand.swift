@@ -18,6 +18,9 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Print the item as one JSON object.")
     var json = false
 
+    @Flag(help: "Print the item's text (what a search looks in), not its attributes.")
+    var text = false
+
     @OptionGroup var indexOptions: IndexOptions
 
     func run() throws {
@@ -28,6 +31,15 @@ struct ShowCommand: ParsableCommand {
             throw CommandFailure.fail("no item \(id.debugDescription)\(domain.map { " in domain \($0.debugDescription)" } ?? "")")
         }
         let printer = try ItemPrinter(format: .json, index: index)
+        if text {
+            for indexed in items {
+                let text = indexed.item.attributeSet.textContent ?? ""
+                printer.output.write(text)
+                if !text.isEmpty && !text.hasSuffix("\n") { printer.output.write("\n") }
+            }
+            printer.flush()
+            return
+        }
         for (position, indexed) in items.enumerated() {
             if json {
                 printer.print(indexed)
@@ -51,6 +63,7 @@ struct ShowCommand: ParsableCommand {
             ("path", quoted(printer.absolutePath(item).map { String(decoding: $0, as: UTF8.self) })),
             ("displayName", quoted(a.displayName)),
             ("title", quoted(a.title)),
+            ("authors", "(" + a.authors.map(\.debugDescription).joined(separator: ", ") + ")"),
             ("contentType", quoted(a.contentType)),
             ("contentTypeTree", "(" + a.contentTypeTree.map(\.debugDescription).joined(separator: ", ") + ")"),
             ("contentDescription", quoted(a.contentDescription)),
@@ -60,7 +73,12 @@ struct ShowCommand: ParsableCommand {
             ("contentCreationDate", date(a.contentCreationDate)),
             ("pixelWidth", a.pixelWidth.map(String.init) ?? "(null)"),
             ("pixelHeight", a.pixelHeight.map(String.init) ?? "(null)"),
+            ("pageCount", a.pageCount.map(String.init) ?? "(null)"),
         ]
+        if let make = a.acquisitionMake { rows.append(("acquisitionMake", quoted(make))) }
+        if let model = a.acquisitionModel { rows.append(("acquisitionModel", quoted(model))) }
+        if let latitude = a.latitude { rows.append(("latitude", String(latitude))) }
+        if let longitude = a.longitude { rows.append(("longitude", String(longitude))) }
         if let info = indexed.thumbnailInfo {
             rows.append(("thumbnail", "\(info.format) \(info.width)×\(info.height), \(info.byteCount) bytes"))
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// Buffered writes of raw bytes to standard output: file names are bytes, not strings.
 final class StandardOutput {
@@ -38,8 +39,9 @@ final class StandardOutput {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 { if errno == EINTR { continue } else { return } }
+                guard let written = try? SystemCall.retryingOnInterrupt({
+                    Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                }) else { return }
                 offset += written
             }
         }

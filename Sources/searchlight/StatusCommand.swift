@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Searchlight
 import SearchlightFiles
+import SearchlightJSON
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,29 +13,25 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "Print the status as one JSON object.")
     var json = false
 
+    @Flag(help: "List the files indexed without a preview and the files that could not be indexed, with reasons.")
+    var failures = false
+
     @OptionGroup var indexOptions: IndexOptions
 
     func run() throws {
         let index = try indexOptions.openForReading()
         let statistics = try CommandFailure.wrap { try index.statistics() }
         let output = StandardOutput()
-        if json {
-            var line = JSONLine()
-            line.add("index", statistics.path)
-            line.add("bytes", statistics.byteCount)
-            line.add("items", statistics.domains.reduce(0) { $0 + $1.itemCount })
-            output.write(line.finished.dropLast())
-            output.write(",\"domains\":[")
-            for (position, domain) in statistics.domains.enumerated() {
-                if position > 0 { output.write(",") }
-                output.write(domainJSON(domain).finished)
-            }
-            output.write("]}\n")
+        if failures {
+            try listFailures(index, output: output)
+        } else if json {
+            output.write(StatusJSON.object(for: statistics) + [0x0A])
         } else {
+            let kinds = try failureKinds(index, statistics)
             output.write("index: \(statistics.path) (\(Self.megabytes(statistics.byteCount)))\n")
             if statistics.domains.isEmpty { output.write("no domains: run `searchlight scan FOLDER`\n") }
             for domain in statistics.domains {
-                output.write(describe(domain))
+                output.write(describe(domain, index: statistics.path, failures: kinds[domain.name] ?? [:]))
             }
         }
         output.flush()
@@ -42,25 +39,65 @@ struct StatusCommand: ParsableCommand {
 
     static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 
-    func describe(_ domain: IndexStatistics.Domain) -> String {
+    /// The recorded failures of each domain, counted by kind.
+    func failureKinds(_ index: SearchableIndex, _ statistics: IndexStatistics) throws -> [String: [FileFailure.Kind: Int]] {
+        var kinds: [String: [FileFailure.Kind: Int]] = [:]
+        for domain in statistics.domains where domain.failureCount > 0 {
+            let recorded = try CommandFailure.wrap { try index.failures(domain: domain.name, limit: domain.failureCount) }
+            for failure in recorded { kinds[domain.name, default: [:]][FileFailure(stored: failure.reason).kind, default: 0] += 1 }
+        }
+        return kinds
+    }
+
+    /// `status --failures`: one line per failure, `domain<TAB>kind<TAB>path: reason`.
+    func listFailures(_ index: SearchableIndex, output: StandardOutput) throws {
+        let recorded = try CommandFailure.wrap { try index.failures(limit: Int(Int32.max)) }
+        if recorded.isEmpty && !json { output.write("no failures\n") }
+        for failure in recorded {
+            let parsed = FileFailure(stored: failure.reason)
+            if json {
+                var line = JSONLine()
+                line.add("domain", failure.domain)
+                line.add("id", bytes: failure.identifier.bytes)
+                line.add("kind", parsed.kind.rawValue)
+                line.add("indexed", parsed.isIndexed)
+                line.add("reason", parsed.message)
+                output.write(line.finished + [0x0A])
+            } else {
+                output.write("\(failure.domain)\t\(parsed.kind.label)\t")
+                output.write(failure.identifier.bytes)
+                output.write(": \(parsed.message)\n")
+            }
+        }
+    }
+
+    /// `index`: the index's path, next to which a running watch holds its ``WatchLock``.
+    func describe(_ domain: IndexStatistics.Domain, index: String, failures: [FileFailure.Kind: Int]) -> String {
         let state = DomainState(json: domain.state)
         var text = "\n\(domain.name)\n"
         if let root = state?.root, root != domain.name { text += "  root:        \(root)\n" }
         text += "  items:       \(domain.itemCount) (\(domain.thumbnailCount) with thumbnails)\n"
-        text += "  failures:    \(domain.failureCount)\n"
+        let failed = failures[.unreadable] ?? 0
+        text += "  failures:    \(failed) failed, \(domain.failureCount - failed) without a preview"
+        let kinds = FileFailure.Kind.allCases.compactMap { kind in failures[kind].map { "\($0) \(kind.label)" } }
+        if !kinds.isEmpty { text += " (\(kinds.joined(separator: ", ")); see status --failures)" }
+        text += "\n"
         text += "  last scan:   \(domain.lastUpdateDate.map { $0.formatted(.iso8601) } ?? "never completed")"
         if let scan = state?.lastScan {
-            text += String(format: " (%d added, %d updated, %d removed, %d unchanged, %d failed in %.2f s)",
-                           scan.added, scan.updated, scan.removed, scan.unchanged, scan.failed, scan.seconds)
+            text += " (\(ScanCommand.describe(scan)))"
         }
         text += "\n"
         if let watch = state?.watch {
-            let alive = watch.running && kill(watch.pid, 0) == 0
+            let alive = WatchLock.isHeld(index: index, domain: domain.name)
             text += "  watch:       \(alive ? "running (pid \(watch.pid))" : "not running (last pid \(watch.pid))")"
+            if alive && watch.paused { text += ", paused (searchlight resume)" }
+            if alive, let backoff = watch.backoff { text += ", backing off (\(backoff))" }
             text += ", updated \(watch.updated.formatted(.iso8601))\n"
             text += "  watches:     \(watch.watchesUsed) used / \(watch.watchLimit.map(String.init) ?? "unknown") limit\n"
             text += "  pending:     \(watch.pendingChanges) changes\n"
             text += "  overflows:   \(watch.overflows)\n"
+            text += "  self-check:  repaired \(watch.selfCheckRepairs ?? 0) items since start"
+            text += watch.lastSelfCheck.map { " (last run \($0.formatted(.iso8601)))\n" } ?? " (not run yet)\n"
             if watch.degradedSubtrees.isEmpty {
                 text += "  degraded:    none\n"
             } else {
@@ -70,31 +107,5 @@ struct StatusCommand: ParsableCommand {
             }
         }
         return text
-    }
-
-    func domainJSON(_ domain: IndexStatistics.Domain) -> JSONLine {
-        let state = DomainState(json: domain.state)
-        var line = JSONLine()
-        line.add("name", domain.name)
-        line.add("root", state?.root)
-        line.add("items", domain.itemCount)
-        line.add("failures", domain.failureCount)
-        line.add("thumbnails", domain.thumbnailCount)
-        line.add("lastScan", domain.lastUpdateDate)
-        var watch: JSONLine?
-        if let health = state?.watch {
-            var object = JSONLine()
-            object.add("pid", Int(health.pid))
-            object.add("running", health.running && kill(health.pid, 0) == 0)
-            object.add("updated", health.updated)
-            object.add("watchesUsed", health.watchesUsed)
-            object.add("watchLimit", health.watchLimit)
-            object.add("pendingChanges", health.pendingChanges)
-            object.add("overflows", health.overflows)
-            object.add("degradedSubtrees", strings: health.degradedSubtrees)
-            watch = object
-        }
-        line.add("watch", object: watch)
-        return line
     }
 }

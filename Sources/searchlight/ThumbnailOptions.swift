@@ -1,29 +1,49 @@
 import ArgumentParser
 import Logging
+import Searchlight
 import SearchlightFiles
 
-/// `--no-thumbnails` and the decoders' limits, for `scan` and `watch`.
+/// `--no-thumbnails`, `--no-content` and the decoders' limits, for `scan` and `watch`; they
+/// override the configuration's `[extraction]`.
 struct ThumbnailOptions: ParsableArguments {
     @Flag(help: "Do not make thumbnails.")
     var noThumbnails = false
 
-    @Option(help: ArgumentHelp("Seconds a decoder may spend on one file before it is killed.", valueName: "seconds"))
-    var decoderDeadline: Int = 10
+    @Flag(help: "Do not read inside documents (text, title, authors); index names and types only.")
+    var noContent = false
+
+    @Option(help: ArgumentHelp("Seconds a decoder may spend on one file before it is killed (default 10).",
+                               valueName: "seconds"))
+    var decoderDeadline: Int?
 
     func validate() throws {
-        if decoderDeadline < 1 { throw ValidationError("--decoder-deadline must be at least 1 second.") }
+        if let decoderDeadline, decoderDeadline < 1 { throw ValidationError("--decoder-deadline must be at least 1 second.") }
     }
 
-    /// Starts the extraction workers, unless thumbnails are off.
-    func makeThumbnailer(workers: Int, logger: Logger) throws -> Thumbnailer? {
-        if noThumbnails { return nil }
-        var configuration = ExtractorPool.Configuration()
-        configuration.workerCount = workers
-        configuration.deadline = .seconds(decoderDeadline)
+    /// Lets these options override the configuration.
+    func apply(to configuration: inout Configuration) {
+        configuration.thumbnails.override(noThumbnails ? false : nil, option: "--no-thumbnails")
+        configuration.content.override(noContent ? false : nil, option: "--no-content")
+        configuration.decoderDeadline.override(decoderDeadline, option: "--decoder-deadline")
+    }
+
+    /// Starts the extraction workers, unless both thumbnails and content are off; `index` gives
+    /// the statistics that pick each document's telling words for its keywords.
+    static func makeExtraction(_ configuration: Configuration, workers: Int, index: SearchableIndex,
+                               logger: Logger) throws -> ItemExtraction? {
+        let thumbnails = configuration.thumbnails.value, content = configuration.content.value
+        if !thumbnails && !content { return nil }
+        var pool = ExtractorPool.Configuration()
+        pool.workerCount = workers
+        pool.deadline = .seconds(configuration.decoderDeadline.value)
+        pool.textLimit = configuration.textLimit.value
         do {
-            return try Thumbnailer(configuration: configuration, logger: logger)
+            return try ItemExtraction(options: .init(thumbnails: thumbnails, content: content),
+                                      configuration: pool, keywordRanker: try? index.keywordRanker(),
+                                      logger: logger)
         } catch {
-            throw CommandFailure.fail("cannot start the thumbnail workers (\(error)); use --no-thumbnails to scan without")
+            throw CommandFailure.fail(
+                "cannot start the extraction workers (\(error)); use --no-thumbnails --no-content to scan without")
         }
     }
 }

@@ -1,74 +1,209 @@
 import ArgumentParser
+@preconcurrency import Dispatch
 import Foundation
 import Logging
 import Searchlight
 import SearchlightFiles
 import ServiceLifecycle
+import Synchronization
 
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Reconcile a folder, then follow its changes with inotify until SIGINT or SIGTERM.",
+        abstract: "Reconcile folders, then follow their changes with inotify until SIGINT or SIGTERM.",
         discussion: """
-            Logs a line containing "watching" once the watches are installed and the first \
-            reconcile is committed; under systemd (Type=notify) it sends READY=1, STATUS= lines \
-            and STOPPING=1. SIGINT and SIGTERM finish the changes in hand, commit and exit 0. \
-            If the folder itself is deleted or moved away it exits 1 and leaves the index alone.
+            Without ROOT, watches the roots of the configuration file, all in this one process \
+            (one watcher per root, sharing the index's writer and the extraction workers). Logs \
+            a line containing "watching" for each root once its watches are installed and its \
+            first reconcile is committed; under systemd (Type=notify) it sends READY=1 once \
+            every root is watched, STATUS= lines and STOPPING=1. SIGINT and SIGTERM finish the \
+            changes in hand, commit and exit 0. If a root itself is deleted or moved away it \
+            exits 1 and leaves the index alone. Runs at idle CPU and I/O priority unless \
+            --priority normal.
             """
     )
 
-    @Argument(help: "The folder to index and watch.")
-    var root: String
+    @Argument(help: "The folders to index and watch (default: the configured roots).")
+    var roots: [String] = []
 
     @Option(help: ArgumentHelp("The domain of the folder's items (default: its canonical path).", valueName: "name"))
     var domain: String?
 
     @OptionGroup var thumbnails: ThumbnailOptions
 
-    @Option(help: ArgumentHelp("Seconds between rescans of folders that could not be watched.", valueName: "seconds"))
-    var rescanInterval: Int = 300
+    @Option(help: ArgumentHelp("Seconds between rescans of folders that could not be watched (default 300).",
+                               valueName: "seconds"))
+    var rescanInterval: Int?
+
+    @Option(help: ArgumentHelp("""
+        Seconds between self-checks, reconciles of the whole folder that should change nothing \
+        (each repair is logged and counted in `status`); 0 turns them off (default 600).
+        """, valueName: "seconds"))
+    var selfCheckInterval: Int?
 
     @Option(help: ArgumentHelp("Use at most this many inotify watches (default: the system's limit).", valueName: "n"))
     var maxWatches: Int?
 
+    @OptionGroup var configurationOptions: ConfigurationOptions
+
     @OptionGroup var indexOptions: IndexOptions
 
     func validate() throws {
-        if rescanInterval < 1 { throw ValidationError("--rescan-interval must be at least 1 second.") }
+        if let rescanInterval, rescanInterval < 1 { throw ValidationError("--rescan-interval must be at least 1 second.") }
+        if let selfCheckInterval, selfCheckInterval < 0 {
+            throw ValidationError("--self-check-interval must be 0 (off) or more seconds.")
+        }
         if let maxWatches, maxWatches < 1 { throw ValidationError("--max-watches must be at least 1.") }
     }
 
     func run() async throws {
         var logger = indexOptions.logger
         if !indexOptions.verbose { logger.logLevel = .notice }
-        let rootFolder = try CommandFailure.wrap { try RootFolder(path: root) }
+        var configuration = try configurationOptions.load()
+        thumbnails.apply(to: &configuration)
+        configuration.rescanInterval.override(rescanInterval, option: "--rescan-interval")
+        configuration.selfCheckInterval.override(selfCheckInterval, option: "--self-check-interval")
+        let selected = try configuration.roots(arguments: roots, domain: domain)
+        let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
+        configuration.applyPriority()
         let index = try indexOptions.openForWriting()
-        var options = FolderWatcher.Options(scan: FolderScanner.Options(domain: domain ?? rootFolder.path))
-        options.scan.walk.excluded = IndexFiles.relativePaths(of: index.path, below: rootFolder)
-        options.rescanInterval = .seconds(rescanInterval)
-        options.maximumWatches = maxWatches
-        let thumbnailer = try thumbnails.makeThumbnailer(workers: options.scan.inspectorCount, logger: logger)
-        defer { thumbnailer?.shutdown() }
-        let watcher: FolderWatcher
-        do {
-            watcher = try FolderWatcher(index: index, root: rootFolder, options: options, logger: logger,
-                                        enricher: thumbnailer?.enricher,
-                                        notifier: SystemdNotifier(environment: ProcessInfo.processInfo.environment))
-        } catch {
-            throw CommandFailure.fail("cannot start watching: \(error)")
+        let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
+                                                             logger: logger)
+        let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        // With one root its watcher speaks to systemd; with several, READY=1 waits for all of them.
+        let readiness = Readiness(count: selected.count, notifier: systemd)
+        let control = WatchControl()
+        var watchers: [FolderWatcher] = []
+        for (root, folder) in zip(selected, folders) {
+            var options = FolderWatcher.Options(scan: FolderScanner.Options(domain: root.domain ?? folder.path))
+            options.scan.inspectorCount = inspectorCount
+            options.scan.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
+            options.rescanInterval = .seconds(configuration.rescanInterval.value)
+            options.maximumWatches = maxWatches
+            let selfCheck = configuration.selfCheckInterval.value
+            options.selfCheckInterval = selfCheck == 0 ? nil : .seconds(selfCheck)
+            options.control = control
+            let single = selected.count == 1
+            let notifier = single ? systemd : SystemdNotifier(environment: [:])
+            var onReady: (@Sendable () -> Void)?
+            if !single { onReady = { @Sendable in readiness.oneIsReady() } }
+            do {
+                let watcher = try FolderWatcher(index: index, root: folder, options: options, logger: logger,
+                                                enricher: extraction?.enricher, notifier: notifier, onReady: onReady)
+                watchers.append(watcher)
+            } catch {
+                extraction?.shutdown()
+                throw CommandFailure.fail("cannot start watching \(folder.path): \(error)")
+            }
         }
         var quiet = logger
         quiet.logLevel = .warning
+        // A group shuts its services down last to first: the watcher finishes its window (which
+        // may still need the extraction workers), then the workers are shut down.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let extraction { services.append(.init(service: ShutdownService { extraction.shutdown() })) }
+        services += watchers.map { .init(service: $0) }
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: watcher)],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: quiet))
+        let signals = WatchSignals(control: control, watchers: watchers, logger: logger)
+        let backoff = configuration.backoff.value, idle = configuration.priority.value == .idle
+        let upkeep = Task {
+            await Self.upkeep(control: control, watchers: watchers, backoff: backoff, idle: idle, logger: logger)
+        }
+        defer {
+            upkeep.cancel()
+            signals.cancel()
+        }
         do {
             try await group.run()
+            if selected.count > 1 { systemd.notify("STOPPING=1") }
         } catch let error as ExitCode {
             throw error
         } catch {
             throw CommandFailure.fail("\(error)")
         }
+    }
+}
+
+extension WatchCommand {
+    /// Every two seconds: samples the machine's pressure and power, and backs the watchers off
+    /// while it is high or on battery (see ``PressureMonitor``; `$SEARCHLIGHT_PRESSURE_ROOT`
+    /// replaces `/proc` and `/sys`, for tests on fixture files); and keeps every thread at idle
+    /// priority (Linux keeps priorities per thread, and a thread libdispatch starts for a
+    /// queue does not always inherit its creator's).
+    static func upkeep(control: WatchControl, watchers: [FolderWatcher], backoff: Bool, idle: Bool, logger: Logger) async {
+        let environment = ProcessInfo.processInfo.environment
+        var monitor = PressureMonitor()
+        if let root = environment["SEARCHLIGHT_PRESSURE_ROOT"], !root.isEmpty {
+            monitor = PressureMonitor(procRoot: root + "/proc", sysRoot: root + "/sys")
+        }
+        let thresholds = PressureMonitor.Thresholds()
+        while !Task.isCancelled {
+            if idle { try? ProcessPriority.lowerToIdle() }
+            let reason = backoff ? monitor.read().backoffReason(thresholds: thresholds) : nil
+            if reason != control.backoffReason {
+                control.backoffReason = reason
+                if let reason { logger.notice("backing off: \(reason)") } else { logger.notice("no longer backing off") }
+                for watcher in watchers { watcher.recordHealth() }
+            }
+            try? await Task.sleep(for: .seconds(2))
+        }
+    }
+}
+
+/// SIGUSR1 pauses the watchers, SIGUSR2 resumes them (`searchlight pause` / `resume`).
+final class WatchSignals: Sendable {
+    private let sources: [any DispatchSourceSignal]
+
+    init(control: WatchControl, watchers: [FolderWatcher], logger: Logger) {
+        let queue = DispatchQueue(label: "searchlight-signals")
+        sources = [(SIGUSR1, true), (SIGUSR2, false)].map { number, pausing in
+            // The default action of both would end the process.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                if pausing { control.pause() } else { control.resume() }
+                logger.notice(pausing ? "paused: changes are queued until `searchlight resume`" : "resumed")
+                for watcher in watchers { watcher.recordHealth() }
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() { sources.forEach { $0.cancel() } }
+}
+
+/// Counts the watchers that are ready, and tells systemd once all are.
+final class Readiness: Sendable {
+    private let remaining: Mutex<Int>
+    private let notifier: SystemdNotifier
+
+    init(count: Int, notifier: SystemdNotifier) {
+        remaining = Mutex(count)
+        self.notifier = notifier
+    }
+
+    func oneIsReady() {
+        let left = remaining.withLock { count in
+            count -= 1
+            return count
+        }
+        if left == 0 { notifier.notify("READY=1\nSTATUS=watching every root") }
+    }
+}
+
+/// A service that waits for its turn to shut down (or for the group's cancellation), then
+/// runs `shutdown`: the lifetime of something that has no work loop of its own, such as a
+/// pool of extraction workers.
+struct ShutdownService: Service {
+    let shutdown: @Sendable () -> Void
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        shutdown()
     }
 }

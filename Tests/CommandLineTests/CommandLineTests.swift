@@ -85,25 +85,16 @@ struct CommandLineTests {
         var recovered: [[UInt8]] = []
         for line in lines {
             // Python's json accepts every line and recovers the exact bytes with surrogateescape.
-            let python = Process()
-            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            python.arguments = ["python3", "-c", """
+            let python = try ChildProcess.run(["python3", "-c", """
                 import json, sys
                 record = json.loads(sys.stdin.buffer.read())
                 for key in ("id", "domain", "path", "displayName", "contentType", "contentTypeTree", "keywords",
                             "size", "contentModificationDate", "thumbnail", "title", "contentDescription"):
                     assert key in record, key
                 sys.stdout.buffer.write(record["id"].encode("utf-8", "surrogateescape"))
-                """]
-            let input = Pipe(), output = Pipe()
-            python.standardInput = input
-            python.standardOutput = output
-            try python.run()
-            input.fileHandleForWriting.write(Data(line))
-            try input.fileHandleForWriting.close()
-            recovered.append(Array(output.fileHandleForReading.readDataToEndOfFile()))
-            python.waitUntilExit()
-            #expect(python.terminationStatus == 0)
+                """], input: line)
+            recovered.append(python.stdout)
+            #expect(python.status == 0)
             if !line.contains(where: { $0 >= 0x80 }) || String(validating: line, as: UTF8.self) != nil,
                !String(decoding: line, as: UTF8.self).contains("\\udc") {
                 #expect((try? JSONSerialization.jsonObject(with: Data(line))) != nil)
@@ -164,15 +155,9 @@ struct CommandLineTests {
         let listed = try Searchlight.run(["list"], index: index).lines
         #expect(listed.count == expected.count)
         #expect(Set(listed) == Set(expected))
-        let integrity = Process()
-        integrity.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        integrity.arguments = ["sqlite3", index, "PRAGMA integrity_check; INSERT INTO item_words(item_words) VALUES('integrity-check');"]
-        let output = Pipe()
-        integrity.standardOutput = output
-        try integrity.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        integrity.waitUntilExit()
-        #expect(integrity.terminationStatus == 0)
+        let integrity = try ChildProcess.run(["sqlite3", index, "PRAGMA integrity_check; INSERT INTO item_words(item_words) VALUES('integrity-check');"])
+        let text = String(decoding: integrity.stdout, as: UTF8.self)
+        #expect(integrity.status == 0)
         #expect(text == "ok\n")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SearchlightTestSupport
 
 /// Runs the built `searchlight` binary and captures what it prints.
 struct CommandResult {
@@ -24,39 +25,35 @@ enum Searchlight {
         return "searchlight"
     }()
 
-    /// Starts the binary with `arguments` (raw bytes allowed through `rawArguments`).
+    /// Starts the binary with `arguments`; output to `stdout` and `stderr` (descriptors of
+    /// this process, duplicated: close yours after the start) or `/dev/null`.
     static func start(_ arguments: [String], index: String? = nil, prefix: [String] = [],
-                      stdout: FileHandle? = nil, stderr: FileHandle? = nil) throws -> Process {
-        let process = Process()
-        let command = prefix + [binary] + arguments
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        var environment = ProcessInfo.processInfo.environment
-        environment["SEARCHLIGHT_INDEX"] = index ?? "/nonexistent/searchlight/index.sqlite"
-        process.environment = environment
-        process.standardOutput = stdout ?? FileHandle.nullDevice
-        process.standardError = stderr ?? FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
+                      environment extra: [String: String] = [:],
+                      stdout: FileHandle? = nil, stderr: FileHandle? = nil) throws -> ChildProcess {
+        try ChildProcess(prefix + [binary] + arguments, environment: environment(index: index, extra: extra),
+                         stdout: stdout.map { .descriptor($0.fileDescriptor) } ?? .null,
+                         stderr: stderr.map { .descriptor($0.fileDescriptor) } ?? .null)
+    }
+
+    /// The environment of a run: the index named, the user's own configuration file kept away
+    /// (a test names one with --config).
+    static func environment(index: String?, extra: [String: String]) -> [String: String?] {
+        var environment: [String: String?] = [
+            "SEARCHLIGHT_INDEX": index ?? "/nonexistent/searchlight/index.sqlite",
+            "XDG_CONFIG_HOME": "/nonexistent/searchlight-config",
+            "SEARCHLIGHT_CONFIG": nil,
+        ]
+        for (key, value) in extra { environment[key] = value }
+        return environment
     }
 
     /// Runs the binary to completion.
-    static func run(_ arguments: [String], index: String? = nil, prefix: [String] = []) throws -> CommandResult {
-        let out = Pipe(), err = Pipe()
-        let process = try start(arguments, index: index, prefix: prefix, stdout: out.fileHandleForWriting,
-                                stderr: err.fileHandleForWriting)
-        try out.fileHandleForWriting.close()
-        try err.fileHandleForWriting.close()
-        // Read both pipes fully before waiting, so a chatty child never blocks on a full pipe.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errorData = Data()
-        DispatchQueue.global().async(group: group) { errorData = err.fileHandleForReading.readDataToEndOfFile() }
-        let outputData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return CommandResult(status: process.terminationStatus, stdout: Array(outputData),
-                             stderr: String(decoding: errorData, as: UTF8.self))
+    static func run(_ arguments: [String], index: String? = nil, prefix: [String] = [],
+                    environment: [String: String] = [:]) throws -> CommandResult {
+        let result = try ChildProcess.run(prefix + [binary] + arguments,
+                                          environment: Self.environment(index: index, extra: environment))
+        return CommandResult(status: result.status, stdout: result.stdout,
+                             stderr: String(decoding: result.stderr, as: UTF8.self))
     }
 }
 

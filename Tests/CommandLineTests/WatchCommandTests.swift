@@ -10,20 +10,12 @@ struct WatchCommandTests {
     var index: String { work.path + "/index.sqlite" }
 
     /// Starts `searchlight watch` with its stderr in a file, and waits for its "watching" line.
-    func startWatch(environment: [String: String] = [:]) throws -> (Process, String) {
+    func startWatch(environment: [String: String] = [:]) throws -> (ChildProcess, String) {
         let log = work.path + "/watch-\(UUID().uuidString).log"
-        FileManager.default.createFile(atPath: log, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Searchlight.binary)
-        process.arguments = ["watch", tree.path, "--no-thumbnails"]
-        var env = ProcessInfo.processInfo.environment
-        env["SEARCHLIGHT_INDEX"] = index
-        env.merge(environment) { $1 }
-        process.environment = env
-        process.standardError = handle
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        var env: [String: String?] = ["SEARCHLIGHT_INDEX": index]
+        for (key, value) in environment { env[key] = value }
+        let process = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"],
+                                       environment: env, stderr: .file(log))
         let ready = waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching") }
         #expect(ready, "no 'watching' line: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         return (process, log)

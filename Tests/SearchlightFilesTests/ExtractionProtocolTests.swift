@@ -18,7 +18,31 @@ struct ExtractionProtocolTests {
         #expect(decoded.kind == .thumbnail)
     }
 
+    @Test("A text request carries libmagic's type")
+    func textRequestRoundTrip() throws {
+        let request = ExtractionRequest(jobID: 3, kind: .text, path: Array("/a/b.html".utf8), limit: 1 << 20, contentType: "text/html")
+        let decoded = try ExtractionRequest(payload: payload(of: request.encodedFrame()))
+        #expect(decoded == request)
+        #expect(decoded.kind == .text && decoded.contentType == "text/html")
+    }
+
+    static let fullDocument: ExtractedDocument = {
+        var document = ExtractedDocument(
+            title: "Réunion – 東京", authors: ["Zoë Müller <zoe@example.com>", ""], keywords: ["agenda.pdf", "plan"],
+            subject: "A subject", text: "Hello\u{200B}world\n\0after a NUL", isTextTruncated: true, pageCount: 67,
+            creationDate: 1_795_500_000.25, modificationDate: -86_400)
+        document.pixelWidth = 6000
+        document.pixelHeight = 4000
+        document.acquisitionMake = "Canon"
+        document.acquisitionModel = "EOS R5"
+        document.latitude = 48.858_37
+        document.longitude = -2.294_48
+        return document
+    }()
+
     @Test("Responses survive a round trip", arguments: [
+        ExtractionResponse(jobID: 10, kindRawValue: 2, outcome: .document(ExtractionProtocolTests.fullDocument)),
+        ExtractionResponse(jobID: 11, kindRawValue: 2, outcome: .document(ExtractedDocument())),
         ExtractionResponse(jobID: 7, kindRawValue: 1, originalWidth: 6000, originalHeight: 4000,
                            outcome: .thumbnail(format: "webp", width: 256, height: 171, bytes: [1, 2, 3, 0, 255])),
         ExtractionResponse(jobID: 8, kindRawValue: 1, outcome: .failure(.tooLarge, message: "image of 50000x50000 pixels exceeds…")),
@@ -40,5 +64,48 @@ struct ExtractionProtocolTests {
         var broken = Array(response.dropFirst(ExtractionFrame.headerSize))
         broken[10] = 200 // the status byte
         #expect(throws: ExtractionProtocolError.self) { try ExtractionResponse(payload: broken) }
+
+        // A document whose list count claims more strings than the payload holds, a bad
+        // presence byte, an unknown outcome tag.
+        let document = Array(ExtractionResponse(jobID: 1, kindRawValue: 2, outcome: .document(Self.fullDocument))
+            .encodedFrame().dropFirst(ExtractionFrame.headerSize))
+        let outcomeTag = 19 // version, kind, job, status, width, height
+        #expect(document[outcomeTag] == 2)
+        var lying = document
+        let titleEnd = outcomeTag + 1 + 1 + 4 + Array("Réunion – 東京".utf8).count
+        lying[titleEnd] = 0xff
+        lying[titleEnd + 1] = 0xff
+        #expect(throws: ExtractionProtocolError.self) { try ExtractionResponse(payload: lying) }
+        var presence = document
+        presence[outcomeTag + 1] = 7
+        #expect(throws: ExtractionProtocolError.self) { try ExtractionResponse(payload: presence) }
+        var tag = document
+        tag[outcomeTag] = 9
+        #expect(throws: ExtractionProtocolError.self) { try ExtractionResponse(payload: tag) }
+        #expect(throws: ExtractionProtocolError.self) { try ExtractionResponse(payload: Array(document.dropLast())) }
+    }
+
+    @Test("Files are routed to a document format by libmagic's type and their name")
+    func routing() {
+        func format(_ type: String, _ name: String) -> DocumentFormat? { DocumentFormat(contentType: type, fileName: Array(name.utf8)) }
+        #expect(format("text/plain", "notes.txt") == .plainText)
+        #expect(format("text/x-c", "main.c") == .plainText)
+        #expect(format("text/csv", "budget.csv") == .plainText)
+        #expect(format("application/json", "data.json") == .plainText)
+        #expect(format("text/plain", "README.MD") == .markdown)
+        #expect(format("text/html", "index.htm") == .html)
+        #expect(format("text/xml", "page.xhtml") == .html)
+        #expect(format("text/xml", "feed.xml") == .xml)
+        #expect(format("image/svg+xml", "drawing.svg") == .xml)
+        #expect(format("message/rfc822", "mail") == .mail)
+        #expect(format("text/plain", "saved.eml") == .mail)
+        #expect(format("application/mbox", "inbox") == .mbox)
+        #expect(format("text/plain; charset=utf-8", "a.txt") == .plainText)
+        #expect(format("image/jpeg", "photo.jpg") == .photo)
+        #expect(format("image/png", "screenshot.png") == nil)
+        #expect(format("application/pdf", "paper.pdf") == .pdf)
+        #expect(format("text/rtf", "letter.rtf") == .rtf)
+        #expect(format("application/octet-stream", "notes.txt") == nil)
+        #expect(format("", "notes.txt") == nil)
     }
 }

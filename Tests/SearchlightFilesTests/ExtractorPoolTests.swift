@@ -290,3 +290,36 @@ final class TemporaryFolder {
         return FilePath(destination.path)
     }
 }
+
+@Suite("Extraction workers' environment")
+struct ExtractorEnvironmentTests {
+    /// The environment of each child process of ours, as `NAME=value` strings.
+    static func childEnvironments() throws -> [[String]] {
+        let ourID = getpid()
+        var environments: [[String]] = []
+        for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") where entry.allSatisfy(\.isNumber) {
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // pid (comm) state ppid ...: the comm may hold spaces, so read after its ")".
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == ourID,
+                  let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
+            environments.append(environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+        }
+        return environments
+    }
+
+    @Test("Workers get a minimal environment, not the indexer's")
+    func minimalEnvironment() throws {
+        var configuration = ExtractorPool.Configuration(workerCount: 1)
+        let probe = "SEARCHLIGHT_PROBE_\(UInt32.random(in: 0...UInt32.max))=1"
+        configuration.environment[String(probe.dropLast(2))] = "1"
+        let pool = try ExtractorPool(configuration: configuration, logger: Logger(label: "test"))
+        defer { pool.shutdown() }
+        let ours = try #require(try Self.childEnvironments().first { $0.contains(probe) })
+        #expect(Set(ours) == Set(["PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C.UTF-8", probe]))
+        // The test process has variables of its own (HOME, at least): none reached the worker.
+        #expect(ProcessInfo.processInfo.environment["HOME"] != nil)
+        #expect(!ours.contains { $0.hasPrefix("HOME=") })
+    }
+}

@@ -21,7 +21,6 @@ final class ScanFixture {
     func scan(_ configure: (inout FolderScanner.Options) -> Void = { _ in }) throws -> ScanSummary {
         let root = try RootFolder(path: tree.path)
         var options = FolderScanner.Options(domain: domain)
-        options.walk.excluded = IndexFiles.relativePaths(of: index.path, below: root)
         configure(&options)
         return try FolderScanner(index: index, root: root, options: options, logger: Logger(label: "test")).reconcile()
     }

@@ -203,6 +203,37 @@ struct FolderWatcherTests {
         }
         #expect(error is WatchError)
         #expect(try fixture.indexed() == ["a.txt", "sub/b.txt"])
+        // An error ends the watch as cleanly as a shutdown: the index says it is not running.
+        #expect(try fixture.index.domainState(fixture.domain)?.watch?.running == false)
+        #expect(!WatchLock.isHeld(index: fixture.index.path, domain: fixture.domain))
+    }
+
+    @Test func aCancelledWatchStopsWhileItsWindowSettles() async throws {
+        // Windows that wait long to settle: the cancellation must not wait for them (nor spin).
+        let fixture = try WatchFixture({ options in
+            options.settleInterval = .seconds(120)
+            options.maximumDelay = .seconds(300)
+        })
+        try await fixture.start()
+        #expect(await eventually { fixture.watcher.isFollowing.load(ordering: .relaxed) })
+        fixture.tree.write("pending.txt")
+        #expect(await eventually { fixture.watcher.inbox.pendingCount > 0 })
+        try await fixture.stop(timeout: 60)
+    }
+
+    @Test func theWatchLockTellsWhetherAWatchRunsAndRefusesASecondOne() async throws {
+        let fixture = try WatchFixture()
+        #expect(!WatchLock.isHeld(index: fixture.index.path, domain: fixture.domain))
+        try await fixture.start()
+        #expect(WatchLock.isHeld(index: fixture.index.path, domain: fixture.domain))
+        let second = try FolderWatcher(index: fixture.index, root: RootFolder(path: fixture.tree.path),
+                                       options: FolderWatcher.Options(scan: FolderScanner.Options(domain: fixture.domain)),
+                                       logger: fixture.log.logger)
+        await #expect(throws: WatchError.self) { try await second.run() }
+        try await fixture.stop()
+        #expect(!WatchLock.isHeld(index: fixture.index.path, domain: fixture.domain))
+        // Ended, it says so in the index (STOPPING=1 and "not running" on every path).
+        #expect(try fixture.index.domainState(fixture.domain)?.watch?.running == false)
     }
 
     @Test func theIndexLivingUnderTheRootIsNeverIndexed() async throws {
@@ -212,6 +243,73 @@ struct FolderWatcherTests {
         await fixture.settles(to: ["doc.txt", "second.txt"])
         #expect(fixture.counter.count("index.sqlite") == 0)
         #expect(fixture.counter.count("index.sqlite-wal") == 0)
+        try await fixture.stop()
+    }
+}
+
+@Suite("Watch self-check", .serialized)
+struct WatchSelfCheckTests {
+    /// Deletes items' rows with SQL, behind the index's back. The item table's triggers call a
+    /// function only Searchlight defines: they are set aside meanwhile.
+    static func deleteRows(_ identifiers: [String], from index: SearchableIndex) {
+        let list = identifiers.map { "'\($0)'" }.joined(separator: ", ")
+        shell("sh", "-c", """
+            db='\(index.path)'
+            triggers=$(sqlite3 "$db" "SELECT sql || ';' FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'item'")
+            names=$(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'item'")
+            { echo 'BEGIN;'; for name in $names; do echo "DROP TRIGGER $name;"; done
+              echo "DELETE FROM item WHERE CAST(identifier AS TEXT) IN (\(list));"
+              echo "$triggers"; echo 'COMMIT;'; } | sqlite3 -bail "$db"
+            """)
+    }
+
+    @Test func repairsAnIndexCorruptedBehindTheWatchersBackAndReportsIt() async throws {
+        let fixture = try WatchFixture({ $0.selfCheckInterval = .milliseconds(500) }, prepare: { tree in
+            tree.write("kept.txt")
+            tree.write("lost.txt")
+            tree.write("folder/also lost.txt")
+        })
+        try await fixture.start()
+        #expect(try fixture.indexed().sorted() == ["folder/also lost.txt", "kept.txt", "lost.txt"])
+        // Rows deleted with SQL, as a bug (or another program) would.
+        Self.deleteRows(["lost.txt", "folder/also lost.txt"], from: fixture.index)
+        #expect(try fixture.indexed() == ["kept.txt"])
+        // The periodic check puts them back, warns with their paths and counts them.
+        #expect(await eventually { fixture.watcher.selfCheckRepairs == 2 })
+        #expect(try fixture.indexed().sorted() == ["folder/also lost.txt", "kept.txt", "lost.txt"])
+        let warning = fixture.log.all.first { $0.contains("self-check (periodic) repaired 2 items") }
+        #expect(warning?.contains("added \"lost.txt\"") == true, "\(fixture.log.all.suffix(5))")
+        #expect(warning?.contains("added \"folder/also lost.txt\"") == true)
+        #expect(await eventually { (try? fixture.index.domainState(fixture.domain))??.watch?.selfCheckRepairs == 2 })
+        // A check of an index that is right repairs nothing.
+        #expect(await fixture.watcher.checkNow())
+        #expect(fixture.watcher.selfCheckRepairs == 2)
+        try await fixture.stop()
+    }
+
+    @Test func aCheckThatOverlapsChangesCountsNothingAndRunsAgainOnceQuiet() async throws {
+        let fixture = try WatchFixture(prepare: { tree in
+            tree.write("lost.txt")
+            tree.write("folder/inside.txt")
+        })
+        try await fixture.start()
+        // The check re-inspects lost.txt (its row is gone); while it does, a folder is renamed:
+        // its events come during the check, whose walk may already have seen the new name.
+        Self.deleteRows(["lost.txt"], from: fixture.index)
+        let root = fixture.tree.path
+        fixture.counter.onRecord.withLock { hook in
+            hook = { path in if path.lossyString == "lost.txt" { _ = rename(root + "/folder", root + "/renamed") } }
+        }
+        #expect(await fixture.watcher.checkNow())
+        fixture.counter.onRecord.withLock { $0 = nil }
+        // Not counted as repairs: the disk moved under the check. It runs again once quiet.
+        #expect(fixture.watcher.selfCheckRepairs == 0)
+        #expect(await eventually { fixture.log.all.contains { $0.contains("again: the disk changed during the last one") } })
+        await fixture.settles(to: ["lost.txt", "renamed/inside.txt"])
+        #expect(fixture.log.all.contains { $0.contains("changed while it ran (not counted)") })
+        // A later check of the settled index repairs nothing.
+        #expect(await fixture.watcher.checkNow())
+        #expect(fixture.watcher.selfCheckRepairs == 0)
         try await fixture.stop()
     }
 }

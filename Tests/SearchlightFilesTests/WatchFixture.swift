@@ -10,7 +10,12 @@ import Testing
 /// Counts inspections per path: proves what was (not) re-extracted.
 final class InspectionCounter: Sendable {
     private let counts = Mutex<[ItemIdentifier: Int]>([:])
-    func record(_ path: ItemIdentifier) { counts.withLock { $0[path, default: 0] += 1 } }
+    /// Runs on the inspector thread for each inspected file (a test's way to act mid-scan).
+    let onRecord = Mutex<(@Sendable (ItemIdentifier) -> Void)?>(nil)
+    func record(_ path: ItemIdentifier) {
+        counts.withLock { $0[path, default: 0] += 1 }
+        onRecord.withLock { $0 }?(path)
+    }
     func count(_ path: String) -> Int { counts.withLock { $0[ItemIdentifier(path)] ?? 0 } }
     var total: Int { counts.withLock { $0.values.reduce(0, +) } }
 }
@@ -52,7 +57,6 @@ final class WatchFixture {
         index = try SearchableIndex(path: (indexInsideRoot ? tree.path : indexFolder.path) + "/index.sqlite")
         let root = try RootFolder(path: tree.path)
         var options = FolderWatcher.Options(scan: FolderScanner.Options(domain: domain))
-        options.scan.walk.excluded = IndexFiles.relativePaths(of: index.path, below: root)
         options.settleInterval = .milliseconds(50)
         configure(&options)
         let counter = self.counter
@@ -63,21 +67,46 @@ final class WatchFixture {
     /// Starts the watcher and waits until it is ready.
     func start() async throws {
         let watcher = self.watcher
-        task = Task { try await watcher.run() }
+        let ended = self.ended
+        task = Task {
+            do {
+                try await watcher.run()
+                ended.result.withLock { $0 = .success(()) }
+            } catch {
+                ended.result.withLock { $0 = .failure(error) }
+                throw error
+            }
+        }
         // Readiness shows in the health it records, as `status` shows it.
-        let started = await eventually { (try? self.index.domainState(self.domain))??.watch?.running == true }
-        #expect(started, "the watcher did not become ready")
+        // A deadline, not a timing: the whole suite runs in parallel on a busy machine.
+        let started = await eventually(timeout: 120) { (try? self.index.domainState(self.domain))??.watch?.running == true }
+        try #require(started, "the watcher did not become ready")
     }
 
-    func stop() async throws {
+    /// How the watcher's run ended, once it has.
+    final class Ending: Sendable {
+        let result = Mutex<Result<Void, any Error>?>(nil)
+    }
+    private let ended = Ending()
+
+    /// Cancels the watcher and waits (at most `timeout`) for it to end; a watch that does not
+    /// end fails the test instead of hanging it.
+    func stop(timeout: TimeInterval = 20) async throws {
         task?.cancel()
-        _ = try await task?.value
+        guard task != nil else { return }
+        guard let outcome = await outcome(timeout: timeout) else { return }
+        try outcome.get()
     }
 
-    /// The outcome of the watcher's run, once it ended by itself.
+    /// The outcome of the watcher's run, once it ended by itself; `nil` (and a recorded issue)
+    /// when it has not ended within `timeout`.
     func outcome(timeout: TimeInterval = 20) async -> Result<Void, any Error>? {
-        guard let task else { return nil }
-        return await task.result
+        guard task != nil else { return nil }
+        if await eventually(timeout: timeout, { self.ended.result.withLock { $0 != nil } }) {
+            return ended.result.withLock { $0 }
+        }
+        Issue.record("the watch did not end within \(timeout) s")
+        return nil
     }
 
     deinit { task?.cancel() }

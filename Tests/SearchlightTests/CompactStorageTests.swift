@@ -148,7 +148,8 @@ struct CompactStorageTests {
         let index = fixture.index
         try index.indexItems([file("old name.txt")])
         var batch = IndexBatch()
-        batch.move(ItemIdentifier("old name.txt"), to: ItemIdentifier("new name.txt"), domain: "files")
+        batch.move(ItemIdentifier("old name.txt"), to: ItemIdentifier("new name.txt"), domain: "files",
+                   rename: IndexBatch.Rename(displayName: "new name.txt", derivedAttributesFollow: true))
         try index.apply(batch)
         let read = try #require(try index.item(ItemIdentifier("new name.txt"), domain: "files"))
         #expect(read.item.attributeSet.title == "new name")

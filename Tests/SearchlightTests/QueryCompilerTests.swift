@@ -48,23 +48,38 @@ struct QueryCompilerTests {
         QueryCase(#"displayName == "it's \"quoted\".txt""#, "K"),
         QueryCase(#"displayName == 'it\'s "quoted".txt'"#, "K"),
         // Word-based and tokenized matches.
-        QueryCase(#"displayName == "quart"cdw"#, "A"),
+        // `w` matches whole words (as Spotlight), `*` makes a prefix.
+        QueryCase(#"displayName == "quart"cdw"#, ""),
+        QueryCase(#"displayName == "quart*"cdw"#, "A"),
         QueryCase(#"displayName == "report"cdw"#, "AB"),
         QueryCase(#"displayName == "word"cdw"#, "G"),
         QueryCase(#"displayName == "parser"cdw"#, "M"),
         QueryCase(#"displayName == "Parser"w"#, "M"),
         QueryCase(#"displayName == "parser"w"#, ""),
-        QueryCase(#"displayName == "quarterly rep"cdw"#, "A"),
+        QueryCase(#"displayName == "quarterly rep"cdw"#, ""),
+        QueryCase(#"displayName == "quarterly rep*"cdw"#, "A"),
+        QueryCase(#"displayName == "test"cdw"#, "G"),
+        QueryCase(#"displayName == "testword"cdw"#, ""),
         QueryCase(#"displayName == "report quarterly"cdw"#, ""),
         QueryCase(#"displayName == "report quarterly"cdt"#, "A"),
         QueryCase(#"displayName == "dra*t"cdw"#, "BP"),
+        // A CJK word is found anywhere in a run (no ICU in the indexer to split it into words).
         QueryCase(#"displayName == "东京"cdw"#, "F"),
+        QueryCase(#"displayName == "京旅"cdw"#, "F"),
+        QueryCase(#"displayName == "东京*"cdw"#, "F"),
         QueryCase(#"title == "word"cdw"#, "G"),
         QueryCase(#"title == "various"cdt"#, "G"),
         QueryCase(#"textContent == "CANONICAL"cdw"#, "I"),
-        QueryCase(#"textContent == "quarterly numb"cdw"#, "B"),
+        QueryCase(#"textContent == "quarterly numb"cdw"#, ""),
+        QueryCase(#"textContent == "quarterly numb*"cdw"#, "B"),
+        QueryCase(#"textContent == "quarterly numbers"cdw"#, "B"),
+        QueryCase(#"textContent == "numbers quarterly"cdw"#, ""),
+        QueryCase(#"kMDItemTextContent == "canon gear"cdw"#, "B"),
+        QueryCase(#"textContent == "东京"cdw"#, "F"),
+        QueryCase(#"textContent == "京去"cdw"#, ""),
         // Any text attribute.
-        QueryCase(#"* == "canon"cdw"#, "BDI"),
+        QueryCase(#"* == "canon"cdw"#, "D"),
+        QueryCase(#"* == "canon*"cdw"#, "DI"),
         QueryCase(#"* == "canon"cd"#, "D"),
         QueryCase(#"* != "canon"cd"#, allBut: "D"),
         // The examples of the specification.
@@ -173,7 +188,10 @@ struct QueryCompilerTests {
         #expect(keys == queryCase.expected)
         let count = try fixture.index.countQuery(expression, now: QueryFixture.now, calendar: QueryFixture.calendar)
         #expect(count == queryCase.expected.count)
-        let all = try fixture.index.query(#"displayName == "*""#)
+        // Evaluated on the items with their text, which query results leave out.
+        let all = try fixture.index.query(#"displayName == "*""#).map {
+            try #require(try fixture.index.item($0.item.uniqueIdentifier, domain: $0.item.domainIdentifier))
+        }
         let evaluated = all.filter { expression.matches($0, now: QueryFixture.now, calendar: QueryFixture.calendar) }
             .map(fixture.key(of:)).sorted()
         #expect(evaluated == queryCase.expected)
@@ -232,25 +250,29 @@ struct QueryCompilerTests {
         let fixture = QueryFixture.shared
         for words in [["report"], ["quart"], ["canon"], ["东京"], ["rep", "draft"], ["cafe"], ["2024"], ["word"],
                       ["html"], ["parser"], ["résumé"], ["reports"], ["2025", "img"], ["menu", "le"]] {
-            let searched = try fixture.index.search(words: words).map(fixture.key(of:)).sorted()
-            let query = words.flatMap(NameTokenizer.words(in:)).map { word in
-                "(" + ["displayName", "title", "keywords", "path"].map { "\($0) == \"\(word)\"cdw" }
-                    .joined(separator: " || ") + ")"
-            }.joined(separator: " && ")
-            let queried = try fixture.index.query(query).map(fixture.key(of:)).sorted()
-            #expect(searched == queried, "\(words): \(query)")
-            #expect(!searched.isEmpty, "\(words)")
+            for (scope, attributes) in [(SearchScope.names, ["displayName", "title", "keywords", "path"]),
+                                        (.all, ["displayName", "title", "authors", "keywords", "path", "textContent"])] {
+                let searched = try fixture.index.search(words: words, scope: scope).map(fixture.key(of:)).sorted()
+                let query = words.flatMap(NameTokenizer.words(in:)).map { word in
+                    "(" + attributes.map { "\($0) == \"\(word)*\"cdw" }.joined(separator: " || ") + ")"
+                }.joined(separator: " && ")
+                let queried = try fixture.index.query(query).map(fixture.key(of:)).sorted()
+                #expect(searched == queried, "\(words): \(query)")
+                #expect(!searched.isEmpty, "\(words)")
+            }
         }
     }
 
     @Test func explanationNamesTheMatchingAttributes() throws {
         let fixture = QueryFixture.shared
-        let expression = try QueryExpression(parsing: #"* == "canon"cdw || size == 1"#)
+        let expression = try QueryExpression(parsing: #"* == "canon*"cdw || size == 1"#)
         let item = try #require(try fixture.index.item("canonical.txt", domain: "docs"))
         let matches = expression.explanation(for: item)
         #expect(matches.count == 1)
-        #expect(matches.first?.attributes == [.displayName, .title, .textContent])
-        #expect(matches.first?.description == #"* == "canon"cdw (displayName, title, textContent)"#)
+        #expect(matches.first?.attributes == [.displayName, .title])
+        #expect(matches.first?.description == #"* == "canon*"cdw (displayName, title)"#)
+        let text = try QueryExpression(parsing: #"textContent == "canonical"cdw"#)
+        #expect(text.explanation(for: item).map(\.attributes) == [[.textContent]])
         let photo = try #require(try fixture.index.item("2025/IMG_0001.jpg", domain: "photos"))
         let both = try QueryExpression(parsing: #"contentTypeTree == "image" && pixelWidth >= 1000 && !(size < 1)"#)
         #expect(both.explanation(for: photo).map(\.attributes) == [[.contentTypeTree], [.pixelWidth]])

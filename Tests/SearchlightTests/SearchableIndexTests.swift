@@ -116,6 +116,33 @@ struct SearchableIndexTests {
         #expect(all == ["dir-x.txt", "dir0.txt", "other/c.txt"])
     }
 
+    /// An app's records are not files: a note re-keyed from `note-1` to `note-7` keeps its
+    /// display name, title and keywords (the library derives nothing from an identifier);
+    /// a move that says so renames it.
+    @Test func aMoveKeepsTheAttributesOfANote() throws {
+        let fixture = try TemporaryIndex()
+        defer { withExtendedLifetime(fixture) {} }
+        let index = fixture.index
+        try index.indexItems([note("note-1", name: "Shopping list", title: "Shopping list",
+                                   keywords: ["groceries", "weekend"])])
+        var batch = IndexBatch()
+        batch.move("note-1", to: "note-7", domain: "notes")
+        try index.apply(batch)
+        #expect(try index.item("note-1", domain: "notes") == nil)
+        let moved = try #require(try index.item("note-7", domain: "notes")).item.attributeSet
+        #expect(moved.displayName == "Shopping list")
+        #expect(moved.title == "Shopping list")
+        #expect(moved.keywords == ["groceries", "weekend"])
+        #expect(ids(try index.search(words: ["shopping"])) == ["note-7"])
+        batch = IndexBatch()
+        batch.move("note-7", to: "note-7", domain: "notes", rename: IndexBatch.Rename(displayName: "Market list"))
+        try index.apply(batch)
+        let renamed = try #require(try index.item("note-7", domain: "notes")).item.attributeSet
+        #expect(renamed.displayName == "Market list")
+        #expect(renamed.title == "Shopping list")
+        #expect(ids(try index.search(words: ["market"])) == ["note-7"])
+    }
+
     @Test func changeStampsPageInByteOrder() throws {
         let fixture = try TemporaryIndex()
         defer { withExtendedLifetime(fixture) {} }

@@ -14,7 +14,7 @@ public final class TemporaryTree {
     }
 
     deinit {
-        _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+rwx", path]).waitUntilExit()
+        _ = try? ChildProcess.run(["/bin/chmod", "-R", "u+rwx", path])
         try? FileManager.default.removeItem(atPath: path)
     }
 
@@ -63,13 +63,8 @@ public final class TemporaryTree {
 
 /// Runs a command (cp, mv, vips…) and stops the test if it fails.
 public func shell(_ arguments: String...) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    try? process.run()
-    process.waitUntilExit()
-    precondition(process.terminationStatus == 0, "\(arguments) failed")
+    let result = try? ChildProcess.run(arguments)
+    precondition(result?.status == 0, "\(arguments) failed: \(String(decoding: result?.stderr ?? [], as: UTF8.self))")
 }
 
 /// A small deterministic generator (SplitMix64), so that a seed replays the same choices.

@@ -28,4 +28,20 @@ int cfs_statx_nofollow(int dirfd, const char *path, cfs_stat *result);
 /// statx(2) of an open descriptor. Returns 0, or -1 with errno set.
 int cfs_fstatx(int fd, cfs_stat *result);
 
+/// ioprio_set(2) for the thread `tid` (IOPRIO_WHO_PROCESS; 0 for the calling thread): `io_class` is 1
+/// (real time), 2 (best effort) or 3 (idle), `level` 0-7. Glibc has no wrapper.
+/// Returns 0, or -1 with errno set.
+int cfs_set_io_priority(int tid, int io_class, int level);
+
+/// ioprio_get(2) for the thread `tid` (0: the calling thread): the class in the high bits (>> 13), the level in
+/// the low ones; -1 with errno set on failure.
+int cfs_get_io_priority(int tid);
+
+/// ioctl(2) FIONREAD: how many bytes can be read from `fd` now (for inotify: the events the kernel has queued
+/// and nobody read yet). Returns the count, or -1 with errno set. (ioctl is variadic: Swift cannot call it.)
+int cfs_readable_bytes(int fd);
+
+/// gettid(2): the calling thread's id.
+int cfs_gettid(void);
+
 #endif

@@ -72,6 +72,23 @@ void cvips_thumbnail_result_clear(cvips_thumbnail_result *result);
 /// clears the buffer.
 char *cvips_copy_error(void);
 
+/// Opens the image readable from `descriptor` for its header and metadata only (no pixel is
+/// decoded), with the same allowed loaders as thumbnails. Returns an opaque handle to pass to
+/// the `cvips_header_*` functions and `cvips_header_close`, or NULL with `*error` set to a
+/// malloc-allocated line (free with `free`).
+void *cvips_header_open(int descriptor, char **error);
+
+/// A metadata field as libvips prints it (for EXIF: "raw (human, type, …)"), malloc-allocated
+/// (free with `free`), or NULL when the image has no such field.
+char *cvips_header_field(void *image, const char *field);
+
+/// The image's size in pixels (after no rotation).
+int cvips_header_width(void *image);
+int cvips_header_height(void *image);
+
+/// Releases a handle from `cvips_header_open` (NULL is fine).
+void cvips_header_close(void *image);
+
 /// libvips' version as "major.minor.micro" (static storage).
 const char *cvips_version(void);
 

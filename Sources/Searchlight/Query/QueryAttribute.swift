@@ -4,8 +4,9 @@
 /// accepts. Apple's `kMDItem…` names are accepted as aliases (`kMDItemFSSize` is `size`).
 /// `*` names ``anyText``: the predicate holds when it holds for any text attribute.
 public enum QueryAttribute: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
-    case displayName, title, contentType, contentTypeTree, contentDescription, keywords, textContent
-    case size, contentModificationDate, contentCreationDate, pixelWidth, pixelHeight
+    case displayName, title, authors, contentType, contentTypeTree, contentDescription, keywords, textContent
+    case size, contentModificationDate, contentCreationDate, pixelWidth, pixelHeight, pageCount
+    case acquisitionMake, acquisitionModel, latitude, longitude
     /// The item's identifier (for a file, its path relative to its root), compared as bytes.
     case path
     /// The name of the item's domain.
@@ -30,16 +31,17 @@ public enum QueryAttribute: String, CaseIterable, Hashable, Sendable, CustomStri
     /// The kind of values this attribute holds.
     public var kind: Kind {
         switch self {
-        case .displayName, .title, .contentType, .contentDescription, .textContent, .domain, .anyText: .text
-        case .keywords, .contentTypeTree: .textList
-        case .size, .pixelWidth, .pixelHeight: .number
+        case .displayName, .title, .contentType, .contentDescription, .textContent, .domain, .anyText,
+             .acquisitionMake, .acquisitionModel: .text
+        case .keywords, .contentTypeTree, .authors: .textList
+        case .size, .pixelWidth, .pixelHeight, .pageCount, .latitude, .longitude: .number
         case .contentModificationDate, .contentCreationDate: .date
         case .path: .identifier
         }
     }
 
-    /// The attributes `*` stands for.
-    public static let textAttributes: [QueryAttribute] = [.displayName, .title, .contentDescription, .keywords, .textContent]
+    /// The attributes `*` stands for: every text attribute but `textContent`, as in Spotlight.
+    public static let textAttributes: [QueryAttribute] = [.displayName, .title, .authors, .contentDescription, .keywords]
 
     /// The attribute named `name` (compared case-insensitively), or one of Apple's `kMDItem…` aliases.
     ///
@@ -68,6 +70,9 @@ public enum QueryAttribute: String, CaseIterable, Hashable, Sendable, CustomStri
             "kMDItemFSContentChangeDate": .contentModificationDate,
             "kMDItemContentCreationDate": .contentCreationDate, "kMDItemFSCreationDate": .contentCreationDate,
             "kMDItemPixelWidth": .pixelWidth, "kMDItemPixelHeight": .pixelHeight, "kMDItemPath": .path,
+            "kMDItemAuthors": .authors, "kMDItemNumberOfPages": .pageCount,
+            "kMDItemAcquisitionMake": .acquisitionMake, "kMDItemAcquisitionModel": .acquisitionModel,
+            "kMDItemLatitude": .latitude, "kMDItemLongitude": .longitude,
         ]
         for (alias, attribute) in aliases { names[alias.lowercased()] = attribute }
         return names

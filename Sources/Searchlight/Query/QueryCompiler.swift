@@ -11,7 +11,9 @@ import GRDB
 /// - `"prefix*"` without modifiers adds a range on the column;
 /// - `w` and `t` on `displayName`, `title` and `keywords` preselect candidates through the
 ///   `item_words` full-text index before the exact check (the index alone decides for
-///   `displayName`: a title or keywords derived from the name have their words there);
+///   `displayName`: a title or keywords derived from the name have their words there); on
+///   `textContent` and `authors` through `item_content`, then the stored text is checked
+///   (`"net present value"cdw` reads the text of the items that have all three words only);
 /// - `contentTypeTree == "image"` becomes a range over `content_kind.contentType`;
 /// - numbers and dates compare the typed columns.
 /// Everything else is checked by the `searchlight_test` SQL function (``QueryTextMatcher``).
@@ -90,8 +92,14 @@ struct QueryCompiler {
         case .contentTypeTree: "searchlight_type_tree(content_kind.contentType)"
         case .contentDescription: "content_kind.contentDescription"
         case .keywords: "searchlight_keywords(content_kind.keywords, item.displayName, item.derived)"
-        case .textContent: "item.textContent"
+        case .textContent: "searchlight_text((SELECT text FROM item_text WHERE item_text.itemId = item.id))"
+        case .authors: "(SELECT authors FROM item_text WHERE item_text.itemId = item.id)"
         case .size: "item.size"
+        case .pageCount: "item.pageCount"
+        case .acquisitionMake: "item.acquisitionMake"
+        case .acquisitionModel: "item.acquisitionModel"
+        case .latitude: "item.latitude"
+        case .longitude: "item.longitude"
         case .contentModificationDate: "item.modificationDate"
         case .contentCreationDate: "item.creationDate"
         case .pixelWidth: "item.pixelWidth"
@@ -114,13 +122,16 @@ struct QueryCompiler {
         }
     }
 
-    /// The FTS5 columns of `item_words` that hold an attribute's words, if any. A title or
-    /// keywords derived from the name (``StoredText``) have their words in `name` only.
-    private static func wordsColumns(_ attribute: QueryAttribute) -> String? {
+    /// The FTS5 table and columns that hold an attribute's words, if any: `item_words` for
+    /// names (a title or keywords derived from the name, ``StoredText``, have their words in
+    /// `name` only), `item_content` for authors and text.
+    private static func wordsColumns(_ attribute: QueryAttribute) -> (table: String, columns: String)? {
         switch attribute {
-        case .displayName: "name"
-        case .title: "{name title}"
-        case .keywords: "{name keywords}"
+        case .displayName: ("item_words", "name")
+        case .title: ("item_words", "{name title}")
+        case .keywords: ("item_words", "{name keywords}")
+        case .authors: ("item_content", "authors")
+        case .textContent: ("item_content", "text")
         default: nil
         }
     }
@@ -191,20 +202,22 @@ struct QueryCompiler {
         }
 
         // `searchlight_test` is false for NULL: the NULL test only spares it the call.
-        var tests: [String] = attribute == .contentTypeTree || isComputed ? [] : ["\(column) IS NOT NULL"]
-        if op == .equal, let wordsColumns = Self.wordsColumns(attribute) {
-            // Words that must start a word of the column: those of a `w`/`t` value, or of an
-            // exact keyword (same case, so the same word boundaries).
-            var prefixes: [String] = []
+        // (Not for the text, which would be read and inflated for every row before the
+        // full-text preselection.)
+        var tests: [String] = attribute == .contentTypeTree || isComputed || attribute == .textContent
+            ? [] : ["\(column) IS NOT NULL"]
+        if op == .equal, let (table, wordsColumns) = Self.wordsColumns(attribute) {
+            // Terms a matching value must have: those of a `w`/`t` value, or the words of an
+            // exact keyword (same case, so the same word boundaries), each a prefix.
+            var terms: [String] = []
             if modifiers.isWordMatch {
-                prefixes = QueryTextMatcher.wordPrefixes(of: pattern)
+                terms = QueryTextMatcher.fullTextTerms(of: pattern, modifiers, forText: table == "item_content")
             } else if attribute == .keywords, !pattern.hasWildcard, !modifiers.contains(.caseInsensitive) {
-                prefixes = NameTokenizer.words(in: pattern.text)
+                terms = NameTokenizer.words(in: pattern.text).map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }
             }
-            if !prefixes.isEmpty {
-                let match = prefixes.map { "\(wordsColumns) : \"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }
-                    .joined(separator: " AND ")
-                tests.append("item.id IN (SELECT rowid FROM item_words WHERE item_words MATCH \(bind(match)))")
+            if !terms.isEmpty {
+                let match = terms.map { "\(wordsColumns) : \($0)" }.joined(separator: " AND ")
+                tests.append("item.id IN (SELECT rowid FROM \(table) WHERE \(table) MATCH \(bind(match)))")
                 if attribute == .displayName, Self.fullTextIndexDecides(pattern, modifiers) {
                     return "(" + tests.joined(separator: " AND ") + ")"
                 }
@@ -265,7 +278,10 @@ struct QueryCompiler {
         let words = QueryTextMatcher.words(of: pattern)
         guard !words.isEmpty, modifiers.contains(.wordBased) ? words.count == 1 : true else { return false }
         return words.allSatisfy { word in
-            !word.hasWildcard && word.text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+            // A plain word, or one followed by a wildcard: a whole or a prefix term.
+            let literal = word.isPrefixPattern ? word.literalPrefix : word.text
+            return (!word.hasWildcard || word.isPrefixPattern) && !literal.isEmpty
+                && literal.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
         }
     }
 

@@ -59,6 +59,9 @@ extension QueryPredicate {
             case .size: attributes.size.map(Double.init)
             case .pixelWidth: attributes.pixelWidth.map(Double.init)
             case .pixelHeight: attributes.pixelHeight.map(Double.init)
+            case .pageCount: attributes.pageCount.map(Double.init)
+            case .latitude: attributes.latitude
+            case .longitude: attributes.longitude
             case .contentModificationDate: attributes.contentModificationDate?.timeIntervalSince1970
             case .contentCreationDate: attributes.contentCreationDate?.timeIntervalSince1970
             default: nil
@@ -87,6 +90,9 @@ extension QueryPredicate {
         case .contentType: text = attributes.contentType
         case .contentDescription: text = attributes.contentDescription
         case .textContent: text = attributes.textContent
+        case .acquisitionMake: text = attributes.acquisitionMake
+        case .acquisitionModel: text = attributes.acquisitionModel
+        case .authors: return matcher.matches(elements: attributes.authors)
         case .domain: text = item.item.domainIdentifier
         case .keywords: return matcher.matches(elements: attributes.keywords)
         case .contentTypeTree: return matcher.matches(elements: attributes.contentTypeTree)

@@ -166,9 +166,8 @@ public struct QueryParser {
             throw error(expected: "an attribute name, `*`, `(`, `!` or `InRange`")
         }
         guard let attribute = QueryAttribute(name: name) else {
-            throw error(expected: "an attribute name (displayName, title, contentType, contentTypeTree, "
-                        + "contentDescription, keywords, textContent, size, contentModificationDate, "
-                        + "contentCreationDate, pixelWidth, pixelHeight, path, domain or a kMDItem… name)")
+            let names = QueryAttribute.allCases.filter { $0 != .anyText }.map(\.name).joined(separator: ", ")
+            throw error(expected: "an attribute name (\(names) or a kMDItem… name)")
         }
         position += name.count
         return attribute

@@ -7,8 +7,9 @@ public struct QueryStringModifiers: OptionSet, Hashable, Sendable, CustomStringC
     public static let caseInsensitive = QueryStringModifiers(rawValue: 1)
     /// `d`: ignore diacritics (`e` matches `é`).
     public static let diacriticInsensitive = QueryStringModifiers(rawValue: 2)
-    /// `w`: word-based: the value's words match consecutive words of the attribute, the last
-    /// one as a prefix. Word boundaries include lowercase→uppercase changes.
+    /// `w`: word-based: the value's words match whole, consecutive words of the attribute (as
+    /// Spotlight defines it; `*` in a word for prefixes: `"rep*"w`). Word boundaries include
+    /// lowercase→uppercase changes.
     public static let wordBased = QueryStringModifiers(rawValue: 4)
     /// `t`: tokenized: each word of the value matches the start of some word of the attribute,
     /// in any order.

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// - Without `w` or `t`, `==` matches the whole value against the pattern (`*` matches any run
 ///   of characters); `c` folds case, `d` removes diacritics, on both sides.
-/// - With `w`, the value's words match consecutive words of the text (``NameTokenizer``'s words,
-///   which split on case changes), the last one as a prefix. With `t`, each word of the value
+/// - With `w`, the value's words match whole, consecutive words of the text (``NameTokenizer``'s
+///   words, which split on case changes); `*` inside a word is a wildcard (`"rep*"w`). With `t`, each word of the value
 ///   starts some word of the text, in any order. Words are compared folded; without `c` (or `d`)
 ///   each literal piece of the value must also appear in the text with its case (or diacritics).
 /// - `<`, `>`, `<=`, `>=` compare the (folded) UTF-8 bytes, as SQLite's `BINARY` collation does;
@@ -26,6 +26,9 @@ struct QueryTextMatcher: Sendable {
     private let tokens: [WildcardMatcher.Token<UInt8>]
     /// The value's words (``words(of:)``), each as a whole-word and as a prefix pattern.
     private let words: [(whole: [WildcardMatcher.Token<UInt8>], prefix: [WildcardMatcher.Token<UInt8>])]
+    /// The value's words of Han or kana characters, folded: found anywhere in a run of such
+    /// characters (the indexer has no ICU to split runs into words; ``ContentWords``).
+    private let cjkWords: [[WildcardMatcher.Token<UInt8>]]
     /// Literal pieces that must appear in the text when `w`/`t` matching is case- or diacritic-sensitive.
     private let requiredPieces: [String]
     private let orderingKey: [UInt8]
@@ -36,7 +39,9 @@ struct QueryTextMatcher: Sendable {
         self.isList = isList
         self.rawTokens = pattern.byteTokens
         self.tokens = pattern.mapLiterals { Self.fold($0, modifiers) }.byteTokens
-        self.words = Self.words(of: pattern).map { ($0.byteTokens, $0.byteTokens + [.wildcard]) }
+        let allWords = Self.words(of: pattern)
+        self.words = allWords.filter { !Self.isCJK($0) }.map { ($0.byteTokens, $0.byteTokens + [.wildcard]) }
+        self.cjkWords = allWords.filter(Self.isCJK).map { [.wildcard] + $0.byteTokens + [.wildcard] }
         if modifiers.isSuperset(of: [.caseInsensitive, .diacriticInsensitive]) {
             requiredPieces = []
         } else {
@@ -93,10 +98,15 @@ struct QueryTextMatcher: Sendable {
 
     private func isEqual(_ text: String) -> Bool {
         guard modifiers.isWordMatch else { return WildcardMatcher.matches(Array(Self.fold(text, modifiers).utf8), tokens) }
-        guard !words.isEmpty else { return false }
+        guard !words.isEmpty || !cjkWords.isEmpty else { return false }
         if !requiredPieces.isEmpty {
             let folded = Self.fold(text, modifiers)
             guard requiredPieces.allSatisfy({ folded.contains($0) }) else { return false }
+        }
+        if !cjkWords.isEmpty {
+            let joined = Array(NameTokenizer.fold(ContentWords.joinedCJK(text)).utf8)
+            guard cjkWords.allSatisfy({ WildcardMatcher.matches(joined, $0) }) else { return false }
+            if words.isEmpty { return true }
         }
         let textWords = NameTokenizer.words(in: text).map { Array($0.utf8) }
         if modifiers.contains(.wordBased) {
@@ -104,7 +114,7 @@ struct QueryTextMatcher: Sendable {
             let found = (0...(textWords.count - words.count)).contains { start in
                 words.indices.allSatisfy { j in
                     let candidate = textWords[start + j]
-                    return WildcardMatcher.matches(candidate, j == words.count - 1 ? words[j].prefix : words[j].whole)
+                    return WildcardMatcher.matches(candidate, words[j].whole)
                 }
             }
             guard found else { return false }
@@ -164,9 +174,22 @@ struct QueryTextMatcher: Sendable {
         return words
     }
 
-    /// Folded literal prefixes of the value's words: each must start a word of a text the
-    /// value matches with `w` or `t`, which lets the full-text index preselect candidates.
-    static func wordPrefixes(of pattern: QueryPattern) -> [String] {
-        words(of: pattern).map(\.literalPrefix).filter { !$0.isEmpty }
+    static func isCJK(_ word: QueryPattern) -> Bool {
+        word.text.unicodeScalars.contains(where: ContentWords.isSplitCJK)
+    }
+
+    /// FTS5 terms for the value's words, which a text the value matches with `w` or `t` has:
+    /// a word without wildcard is a whole term under `w` (`"paris"`), else its literal prefix
+    /// is a prefix term (`"rep"*`); a word that starts with a wildcard gives none. They let
+    /// the full-text index preselect candidates.
+    static func fullTextTerms(of pattern: QueryPattern, _ modifiers: QueryStringModifiers, forText: Bool) -> [String] {
+        words(of: pattern).compactMap { word in
+            let prefix = word.literalPrefix
+            // Found anywhere in a name's run: no name term holds it; in text, its characters.
+            if isCJK(word) { return forText ? ContentSearch.term(prefix, whole: true) : nil }
+            guard !prefix.isEmpty else { return nil }
+            let quoted = "\"" + prefix.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return modifiers.contains(.wordBased) && !word.hasWildcard ? quoted : quoted + "*"
+        }
     }
 }

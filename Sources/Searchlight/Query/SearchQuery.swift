@@ -98,7 +98,7 @@ extension SearchableIndex {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw SearchlightError(.database, "cannot read the index", path: path, underlying: error)
+            throw SearchlightError(.database, "cannot read the index", path: path, cause: SearchlightError.cause(of: error))
         }
     }
 }

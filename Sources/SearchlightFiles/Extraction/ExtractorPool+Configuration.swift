@@ -27,8 +27,11 @@ extension ExtractorPool {
         public var extractorPath: FilePath?
         /// How long a worker may take to exit after its input is closed, before it is killed.
         public var shutdownGracePeriod: Duration
-        /// Variables added to the workers' environment (tests use `SEARCHLIGHT_EXTRACTOR_TEST_MODE`).
+        /// Variables added to the workers' environment, which otherwise holds only
+        /// ``minimalEnvironment`` (the indexer's own environment is not passed on).
         public var environment: [String: String]
+        /// The most bytes of UTF-8 text a document gives. Default 1 MiB.
+        public var textLimit: Int
         /// Keep the workers' standard error (libvips warnings) instead of discarding it.
         public var inheritsStandardError: Bool
 
@@ -42,7 +45,8 @@ extension ExtractorPool {
             extractorPath: FilePath? = nil,
             shutdownGracePeriod: Duration = .seconds(2),
             environment: [String: String] = [:],
-            inheritsStandardError: Bool = false
+            inheritsStandardError: Bool = false,
+            textLimit: Int = 1 << 20
         ) {
             self.workerCount = max(1, workerCount)
             self.deadline = deadline
@@ -54,6 +58,26 @@ extension ExtractorPool {
             self.shutdownGracePeriod = shutdownGracePeriod
             self.environment = environment
             self.inheritsStandardError = inheritsStandardError
+            self.textLimit = max(0, textLimit)
+        }
+
+        /// What every worker's environment holds: a fixed `PATH` (for the helper programs a
+        /// worker may run) and a UTF-8 locale; nothing of the indexer's own environment, so
+        /// that a user's variables cannot change how untrusted files are decoded.
+        public static let minimalEnvironment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
+
+        /// The workers' environment: ``minimalEnvironment``, then ``environment``. In debug
+        /// builds (those the tests run) `SEARCHLIGHT_EXTRACTOR_TEST_MODE` is passed on from the
+        /// indexer's environment too; release builds neither pass it on nor obey it.
+        var workerEnvironment: [String: String] {
+            var result = Self.minimalEnvironment
+            #if SEARCHLIGHT_TEST_HOOKS
+            if let testMode = getenv("SEARCHLIGHT_EXTRACTOR_TEST_MODE") {
+                result["SEARCHLIGHT_EXTRACTOR_TEST_MODE"] = String(cString: testMode)
+            }
+            #endif
+            result.merge(environment) { _, added in added }
+            return result
         }
 
         /// The extractor to run: ``extractorPath`` if set, else `$SEARCHLIGHT_EXTRACTOR`,

@@ -53,8 +53,7 @@ public final class ExtractorPool: Sendable {
         self.configuration = configuration
         self.extractorPath = configuration.resolvedExtractorPath()
         self.logger = logger
-        var environment = Self.inheritedEnvironment(excluding: Set(configuration.environment.keys))
-        environment += configuration.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let environment = configuration.workerEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var workers: [ExtractorProcess] = []
         for _ in 0..<configuration.workerCount {
             let worker = ExtractorProcess(
@@ -108,12 +107,38 @@ public final class ExtractorPool: Sendable {
                 ))
             case .failure(let code, let message):
                 return .failure(Self.failure(code, message))
+            case .document:
+                return .failure(ExtractionFailure(.crashed, "extractor answered a thumbnail request with a document"))
+            }
+        }
+    }
+
+    /// Reads what is inside the document at `path` (title, authors, keywords, dates, text),
+    /// blocking until it is done or has failed.
+    ///
+    /// - Parameters:
+    ///   - path: an absolute path, as raw bytes (no NUL).
+    ///   - contentType: libmagic's MIME type of the file; with the file's name it chooses
+    ///     the ``DocumentFormat`` (a file without one fails as ``ExtractionFailure/Reason-swift.enum/unsupported``).
+    /// - Returns: the document, its text at most ``Configuration/textLimit`` bytes of UTF-8,
+    ///   or the reason for failure (text in no recognisable encoding is ``ExtractionFailure/Reason-swift.enum/decodeFailed``).
+    public func document(ofFileAtPathBytes path: [UInt8], contentType: String) -> Result<ExtractedDocument, ExtractionFailure> {
+        let limit = UInt32(clamping: configuration.textLimit)
+        return extract(.text, path: path, limit: limit, contentType: contentType).flatMap { response in
+            switch response.outcome {
+            case .document(let document):
+                return .success(document)
+            case .failure(let code, let message):
+                return .failure(Self.failure(code, message))
+            case .thumbnail:
+                return .failure(ExtractionFailure(.crashed, "extractor answered a text request with a thumbnail"))
             }
         }
     }
 
     /// Runs one job on an idle worker, starting a new worker first if the last one died.
-    func extract(_ kind: ExtractionKind, path: [UInt8], limit: UInt32) -> Result<ExtractionResponse, ExtractionFailure> {
+    func extract(_ kind: ExtractionKind, path: [UInt8], limit: UInt32,
+                 contentType: String = "") -> Result<ExtractionResponse, ExtractionFailure> {
         guard !path.contains(0) else {
             return .failure(ExtractionFailure(.unreadable, "unreadable: path contains a NUL byte"))
         }
@@ -137,7 +162,8 @@ public final class ExtractorPool: Sendable {
                 return .failure(ExtractionFailure(.unavailable, "extractor unavailable: \(error)"))
             }
         }
-        let result = worker.run(kind: kind, path: path, limit: limit, deadline: configuration.deadline)
+        let result = worker.run(kind: kind, path: path, limit: limit, contentType: contentType,
+                                deadline: configuration.deadline)
         if case .failure(let failure) = result {
             logger.notice("extractor worker replaced", metadata: [
                 "path": "\(String(decoding: path, as: UTF8.self))",
@@ -182,18 +208,5 @@ public final class ExtractorPool: Sendable {
         case .unsupported: ExtractionFailure(.unsupported, "unsupported: \(message)")
         case .internalError: ExtractionFailure(.internalError, "extractor error: \(message)")
         }
-    }
-
-    /// This process's environment as `NAME=value` strings, minus `excluded` names.
-    private static func inheritedEnvironment(excluding excluded: Set<String>) -> [String] {
-        var result: [String] = []
-        var cursor = environ
-        while let entry = cursor.pointee {
-            let text = String(cString: entry)
-            let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
-            if !excluded.contains(name) { result.append(text) }
-            cursor += 1
-        }
-        return result
     }
 }

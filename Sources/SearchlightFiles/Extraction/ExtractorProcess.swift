@@ -3,6 +3,7 @@ import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
+import SystemCalls
 #endif
 
 /// One `searchlight-extractor` child process and its channel.
@@ -42,8 +43,12 @@ final class ExtractorProcess: @unchecked Sendable {
     func start() throws(ExtractorSystemError) {
         precondition(!isRunning)
         var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-            throw ExtractorSystemError("socketpair", errno: Errno(rawValue: errno))
+        do {
+            _ = try SystemCall.checked {
+                socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair)
+            }
+        } catch {
+            throw ExtractorSystemError("socketpair", errno: error)
         }
         let (ours, theirs) = (pair[0], pair[1])
         defer { close(theirs) }
@@ -97,13 +102,14 @@ final class ExtractorProcess: @unchecked Sendable {
     ///
     /// On a timeout, a crash or a protocol error the worker is killed and reaped, and
     /// ``isRunning`` becomes false: the pool starts a new one for the next job.
-    func run(kind: ExtractionKind, path: [UInt8], limit: UInt32, deadline: Duration) -> Result<ExtractionResponse, ExtractionFailure> {
+    func run(kind: ExtractionKind, path: [UInt8], limit: UInt32, contentType: String,
+             deadline: Duration) -> Result<ExtractionResponse, ExtractionFailure> {
         precondition(isRunning)
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: deadline)
         let jobID = nextJobID
         nextJobID &+= 1
-        let request = ExtractionRequest(jobID: jobID, kind: kind, path: path, limit: limit)
+        let request = ExtractionRequest(jobID: jobID, kind: kind, path: path, limit: limit, contentType: contentType)
 
         if let failure = failure(send(request.encodedFrame(), until: end, clock: clock), deadline: deadline) {
             return .failure(failure)
@@ -156,15 +162,18 @@ final class ExtractorProcess: @unchecked Sendable {
             case .done: break
             case let other: return other
             }
-            let result = bytes.withUnsafeBytes {
-                Glibc.send(channel, $0.baseAddress! + written, bytes.count - written, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            }
-            if result < 0 {
-                let code = errno
-                if code == EINTR || code == EAGAIN { continue }
+            do {
+                written += try SystemCall.retryingOnInterrupt {
+                    bytes.withUnsafeBytes {
+                        Glibc.send(channel, $0.baseAddress! + written, bytes.count - written,
+                                   Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                    }
+                }
+            } catch where error == .resourceTemporarilyUnavailable {
+                continue
+            } catch {
                 return .closed
             }
-            written += result
         }
         return .done
     }
@@ -180,10 +189,14 @@ final class ExtractorProcess: @unchecked Sendable {
             case let other: return other
             }
             let wanted = min(chunk.count, count - bytes.count)
-            let result = chunk.withUnsafeMutableBytes { recv(channel, $0.baseAddress!, wanted, Int32(MSG_DONTWAIT)) }
-            if result < 0 {
-                let code = errno
-                if code == EINTR || code == EAGAIN { continue }
+            let result: Int
+            do {
+                result = try SystemCall.retryingOnInterrupt {
+                    chunk.withUnsafeMutableBytes { recv(channel, $0.baseAddress!, wanted, Int32(MSG_DONTWAIT)) }
+                }
+            } catch where error == .resourceTemporarilyUnavailable {
+                continue
+            } catch {
                 return .closed
             }
             if result == 0 { return .closed }
@@ -199,15 +212,10 @@ final class ExtractorProcess: @unchecked Sendable {
             if remaining <= .zero { return .timedOut }
             // Round up so that we never wake just before the deadline and spin.
             let milliseconds = Int32(clamping: remaining.milliseconds + 1)
-            var descriptor = pollfd(fd: channel, events: events, revents: 0)
-            let result = poll(&descriptor, 1, milliseconds)
-            if result < 0 {
-                if errno == EINTR { continue }
-                return .closed
-            }
-            if result == 0 { continue }
+            guard let ready = try? SystemCall.poll(channel, for: events, milliseconds: milliseconds) else { return .closed }
+            if ready == 0 { continue }
             // POLLHUP with data still readable is handled by recv returning the data first.
-            if descriptor.revents & Int16(POLLIN | POLLOUT) != 0 { return .done }
+            if ready & Int16(POLLIN | POLLOUT) != 0 { return .done }
             return .closed
         }
     }
@@ -248,22 +256,28 @@ final class ExtractorProcess: @unchecked Sendable {
         let end = clock.now.advanced(by: grace)
         var scratch = [UInt8](repeating: 0, count: 512)
         waiting: while case .done = wait(for: Int16(POLLIN), until: end, clock: clock) {
-            let result = scratch.withUnsafeMutableBytes { recv(channel, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
-            if result == 0 || (result < 0 && errno != EINTR && errno != EAGAIN) { break waiting }
+            do {
+                let result = try SystemCall.retryingOnInterrupt {
+                    scratch.withUnsafeMutableBytes { recv(channel, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
+                }
+                if result == 0 { break waiting }
+            } catch where error == .resourceTemporarilyUnavailable {
+                continue
+            } catch {
+                break waiting
+            }
         }
         return terminate()
     }
 
     private func reap(blocking: Bool) -> TerminationStatus? {
         var status: Int32 = 0
-        while true {
-            let result = waitpid(processID, &status, blocking ? 0 : WNOHANG)
-            if result == processID { return TerminationStatus(waitStatus: status) }
-            if result == 0 { return nil }
-            if errno == EINTR { continue }
-            // ECHILD: someone else reaped it (a SIGCHLD handler set to SIG_IGN).
-            return .unknown
-        }
+        // ECHILD: someone else reaped it (a SIGCHLD handler set to SIG_IGN).
+        guard let result = try? SystemCall.retryingOnInterrupt({ waitpid(processID, &status, blocking ? 0 : WNOHANG) })
+        else { return .unknown }
+        if result == processID { return TerminationStatus(waitStatus: status) }
+        if result == 0 { return nil }
+        return .unknown
     }
 }
 

@@ -22,6 +22,11 @@ public final class Thumbnailer: Sendable {
         pool = try ExtractorPool(configuration: configuration, logger: logger)
     }
 
+    /// Makes thumbnails through workers started already (shared with a ``ContentReader``).
+    public init(pool: ExtractorPool) {
+        self.pool = pool
+    }
+
     /// Whether files of `contentType` get a thumbnail.
     public static func makesThumbnail(for contentType: String?) -> Bool {
         contentType.map(contentTypes.contains) ?? false
@@ -39,7 +44,7 @@ public final class Thumbnailer: Sendable {
             // Says nothing about the file: left without a thumbnail, not marked as failed.
             break
         case .failure(let failure):
-            item.failure = "thumbnail: \(failure.message)"
+            item.failure = FileFailure(failure.fileFailureKind, "thumbnail: \(failure.message)").stored
         }
     }
 

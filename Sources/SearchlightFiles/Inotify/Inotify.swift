@@ -33,6 +33,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CFileSystem
+import Synchronization
 import SystemPackage
 
 /// An inotify instance: one kernel descriptor through which directories are watched and
@@ -61,6 +63,12 @@ public final class Inotify: Sendable {
 
     /// The inotify descriptor. Owned by this instance: do not close it.
     public let descriptor: FileDescriptor
+
+    /// Reads of ``readEvents()`` under way, and reads that returned events: with the
+    /// kernel's queue length they tell, without a timing guess, whether events came since a
+    /// moment (see ``hasActivity(since:)``).
+    private let readsUnderWay = Atomic<Int>(0)
+    private let readsWithEvents = Atomic<Int>(0)
 
     /// Creates an inotify instance with a non-blocking, close-on-exec descriptor.
     ///
@@ -169,6 +177,8 @@ public final class Inotify: Sendable {
     ///
     /// The corresponding C function is `read(2)`.
     public func readEvents() throws(InotifyError) -> [InotifyEvent] {
+        readsUnderWay.add(1, ordering: .sequentiallyConsistent)
+        defer { readsUnderWay.subtract(1, ordering: .sequentiallyConsistent) }
         let result: Result<[InotifyEvent], InotifyError> = withUnsafeTemporaryAllocation(
             byteCount: Self.readBufferSize, alignment: MemoryLayout<inotify_event>.alignment
         ) { buffer in
@@ -183,6 +193,7 @@ public final class Inotify: Sendable {
             } catch {
                 return .failure(InotifyError(.read, errno: .ioError, detail: "\(error)"))
             }
+            if count > 0 { readsWithEvents.add(1, ordering: .sequentiallyConsistent) }
             do throws(InotifyError) {
                 return .success(try InotifyEvent.decode(UnsafeRawBufferPointer(rebasing: buffer[..<count])))
             } catch {
@@ -190,6 +201,31 @@ public final class Inotify: Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// A moment to compare with later in ``hasActivity(since:)``.
+    public struct ActivityMark: Sendable, Equatable {
+        let readsWithEvents: Int
+    }
+
+    /// Now, for ``hasActivity(since:)``.
+    public func markActivity() -> ActivityMark {
+        ActivityMark(readsWithEvents: readsWithEvents.load(ordering: .sequentiallyConsistent))
+    }
+
+    /// Whether an event was queued since `mark` that a reader may not have handed on yet:
+    /// one waits in the kernel's queue, a read is under way, or a read returned events since.
+    /// A change to a watched folder whose system call returned before this call is always
+    /// seen (the kernel queues its event before the call returns); `true` may also mean that
+    /// events older than `mark` were being read.
+    ///
+    /// The order of the three looks matters: an event taken from the queue after the first
+    /// look belongs to a read that is still under way at the second, or that had counted
+    /// itself by the third.
+    public func hasActivity(since mark: ActivityMark) -> Bool {
+        if cfs_readable_bytes(descriptor.rawValue) != 0 { return true }   // queued, or the ioctl failed: assume so
+        if readsUnderWay.load(ordering: .sequentiallyConsistent) > 0 { return true }
+        return readsWithEvents.load(ordering: .sequentiallyConsistent) != mark.readsWithEvents
     }
 
     /// Reads the events queued now, reading again while more are queued, until there are

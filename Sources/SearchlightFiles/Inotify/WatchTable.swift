@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Searchlight
 
 /// The directories an inotify instance watches: watch descriptor to path and back.
 ///
@@ -175,15 +176,7 @@ public struct WatchTable: Sendable {
     /// Whether `path` is `ancestor` or lies inside it. Every path lies inside the root
     /// (the empty path).
     public static func isPath(_ path: [UInt8], inSubtreeAt ancestor: [UInt8]) -> Bool {
-        if ancestor.isEmpty { return true }
-        guard path.count >= ancestor.count else { return false }
-        if path.count > ancestor.count, path[ancestor.count] != UInt8(ascii: "/") { return false }
-        // Compare as memory: this runs once per watch on every directory move.
-        return path.withUnsafeBytes { pathBytes in
-            ancestor.withUnsafeBytes { ancestorBytes in
-                memcmp(pathBytes.baseAddress!, ancestorBytes.baseAddress!, ancestorBytes.count) == 0
-            }
-        }
+        ItemIdentifier.isPath(path, inSubtreeAt: ancestor)
     }
 
     /// The path of the entry `name` inside the directory at `directory`, both relative to

@@ -34,8 +34,15 @@ public final class FolderWatcher: Service, Sendable {
         public var maximumWindowEvents = 1024
         /// How often folders that could not be watched are rescanned.
         public var rescanInterval: Duration = .seconds(300)
+        /// How often the whole root is checked against the disk (`nil`: never). A check is a
+        /// reconcile that should change nothing: each item it repairs is logged as a warning
+        /// and counted (see ``WatchHealth/selfCheckRepairs``). It also runs after an overflow
+        /// and after a folder moved where the watcher could not follow it.
+        public var selfCheckInterval: Duration? = .seconds(600)
         /// At most this many watches, below the kernel's own limit (`nil`: the kernel's).
         public var maximumWatches: Int?
+        /// Pauses and backoff, from `searchlight pause` and the pressure monitor (`nil`: never).
+        public var control: WatchControl?
 
         public init(scan: FolderScanner.Options) { self.scan = scan }
     }
@@ -47,6 +54,8 @@ public final class FolderWatcher: Service, Sendable {
         var degraded: Set<ItemIdentifier> = []
         var warnedAboutLimit = false
         var overflows = 0
+        var selfCheckRepairs = 0
+        var lastSelfCheck: Date?
     }
 
     let index: SearchableIndex
@@ -58,8 +67,12 @@ public final class FolderWatcher: Service, Sendable {
     let inotify: Inotify
     let inbox = WatchInbox()
     let onReady: (@Sendable () -> Void)?
-    private let state = Mutex(WatchState())
-    private let watchLimit: Int?
+    let state = Mutex(WatchState())
+    let watchLimit: Int?
+    /// Tests hold windows here (events pile up unprocessed, as behind a slow consumer).
+    let holdsWindows = Atomic<Bool>(false)
+    /// Whether windows are being waited for (the first reconcile is done and events flow).
+    let isFollowing = Atomic<Bool>(false)
 
     /// Creates a watcher; nothing happens until ``run()``.
     /// - Parameter onReady: Called once the watches are installed and the first reconcile is committed.
@@ -68,11 +81,14 @@ public final class FolderWatcher: Service, Sendable {
                 onReady: (@Sendable () -> Void)? = nil) throws {
         self.index = index
         self.root = root
-        self.options = options
         self.logger = logger
         self.notifier = notifier
         self.onReady = onReady
         scanner = FolderScanner(index: index, root: root, options: options.scan, logger: logger, enricher: enricher)
+        // The scanner's options: with the index's own files excluded.
+        var options = options
+        options.scan = scanner.options
+        self.options = options
         inotify = try Inotify()
         watchLimit = options.maximumWatches ?? (try? Inotify.maximumUserWatches())
     }
@@ -81,6 +97,8 @@ public final class FolderWatcher: Service, Sendable {
     public var watchCount: Int { state.withLock { $0.table.count } }
     /// Folders that could not be watched, rescanned periodically.
     public var degradedSubtrees: [ItemIdentifier] { state.withLock { $0.degraded.sorted() } }
+    /// Items the self-check repaired since the start.
+    public var selfCheckRepairs: Int { state.withLock { $0.selfCheckRepairs } }
     /// Times the kernel's event queue overflowed.
     public var overflowCount: Int { state.withLock { $0.overflows } }
 
@@ -91,15 +109,28 @@ public final class FolderWatcher: Service, Sendable {
     ///   ``InotifyError`` when inotify cannot be used, ``SearchlightError`` when the index
     ///   cannot be written.
     public func run() async throws {
-        try await withGracefulShutdownHandler {
-            try await self.follow()
-        } onGracefulShutdown: {
-            self.inbox.requestStop()
-            self.scanner.stop()
+        // Held while this runs: `status` asks the lock, and a second watch is refused.
+        let lock = try WatchLock(index: index.path, domain: options.scan.domain)
+        do {
+            try await withGracefulShutdownHandler {
+                try await self.follow()
+            } onGracefulShutdown: {
+                self.inbox.requestStop()
+                self.scanner.stop()
+            }
+        } catch {
+            finish(lock)
+            throw error
         }
+        finish(lock)
+    }
+
+    /// Says that the watch ends, however it ends: to systemd, in the index, in the log.
+    private func finish(_ lock: WatchLock) {
         notifier.notify("STOPPING=1")
         writeHealth(running: false)
         logger.notice("stopped watching \(root.path)")
+        withExtendedLifetime(lock) {}
     }
 
     /// Keeps the scanner's inspector threads for the whole watch, so that a burst handled a
@@ -140,6 +171,15 @@ public final class FolderWatcher: Service, Sendable {
                     if self.state.withLock({ !$0.degraded.isEmpty }) { self.inbox.requestRescan() }
                 }
             }
+            if let interval = self.options.selfCheckInterval {
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: interval)
+                        if Task.isCancelled { return }
+                        self.inbox.requestSelfCheck(reason: "periodic")
+                    }
+                }
+            }
             group.addTask { try await self.processWindows(rootWatch: rootWatch) }
             // Processing ends on shutdown; reading and the timer end when cancelled.
             defer { group.cancelAll() }
@@ -150,14 +190,35 @@ public final class FolderWatcher: Service, Sendable {
     /// Waits for events, lets them settle, and processes them a window at a time.
     private func processWindows(rootWatch: WatchDescriptor) async throws {
         var lastWindowEnded = ContinuousClock.now
+        isFollowing.store(true, ordering: .relaxed)
         for await _ in inbox.wakeups {
             // Let changes settle: a quiet spell, but never more than the maximum delay, and
             // not while a burst is piling up. Events that came while the last window was being
             // processed have waited already: during a burst, windows follow without a pause.
-            while !inbox.isStopRequested, !inbox.hasEvents(before: lastWindowEnded), let ages = inbox.ages(),
-                  ages.quiet < options.settleInterval, ages.pending < options.maximumDelay,
+            // Paused: events keep coming into the inbox, the window waits.
+            var reportedPending = -1
+            await options.control?.waitWhilePaused(isStopping: { inbox.isStopRequested }, tick: {
+                // `status` shows the changes queued while paused.
+                if inbox.pendingCount != reportedPending {
+                    reportedPending = inbox.pendingCount
+                    writeHealth(running: true)
+                }
+            })
+            // Backing off (pressure, battery): windows settle longer.
+            let settle = options.control?.stretched(options.settleInterval) ?? options.settleInterval
+            let maximumDelay = options.control?.stretched(options.maximumDelay) ?? options.maximumDelay
+            // A cancelled sleep returns at once: stop waiting then, rather than spin.
+            while !inbox.isStopRequested, !Task.isCancelled, !inbox.hasEvents(before: lastWindowEnded),
+                  let ages = inbox.ages(), ages.quiet < settle, ages.pending < maximumDelay,
                   inbox.pendingCount < options.maximumWindowEvents {
-                try? await Task.sleep(for: min(options.settleInterval - ages.quiet, options.maximumDelay - ages.pending))
+                do {
+                    try await Task.sleep(for: min(settle - ages.quiet, maximumDelay - ages.pending))
+                } catch {
+                    break
+                }
+            }
+            while holdsWindows.load(ordering: .relaxed), !inbox.isStopRequested, !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(5))
             }
             let (events, rescan) = inbox.drain()
             if !events.isEmpty || rescan {
@@ -165,21 +226,93 @@ public final class FolderWatcher: Service, Sendable {
                 lastWindowEnded = .now
             }
             if inbox.isStopRequested || Task.isCancelled { return }
+            // A check runs once the disk is quiet: one that overlaps changes sees the disk ahead
+            // of the events still to be applied (see ``selfCheck(reason:counted:)``).
+            let (check, wait) = inbox.takeSelfCheck(afterQuiet: selfCheckQuiet)
+            if let check {
+                try await Self.blocking { try self.selfCheck(reason: check.reason, counted: check.counted) }
+            } else if let wait {
+                Task { [inbox] in
+                    try? await Task.sleep(for: wait)
+                    inbox.poke()
+                }
+            }
         }
+    }
+
+    /// How long the disk must be quiet before a self-check runs.
+    var selfCheckQuiet: Duration { max(options.settleInterval * 5, .milliseconds(500)) }
+
+    /// Reconciles the root, which should change nothing: every item it adds, updates or
+    /// removes is a repair, logged as a warning with its path and counted for `status`.
+    ///
+    /// Not when events came while it ran: the walk saw the disk ahead of them, and applying
+    /// them afterwards replays moves and deletes on an index that is already past them. Its
+    /// repairs then prove nothing, and it runs again, uncounted, once the disk is quiet, to
+    /// repair what the replay undid. The same holds after an overflow (whose repairs are
+    /// expected: events were lost; they are counted).
+    @discardableResult
+    private func selfCheck(reason: String, counted: Bool = true, afterOverflow: Bool = false) throws -> ScanSummary {
+        inbox.markQuiet()
+        let mark = inotify.markActivity()
+        var repairs: [String] = []
+        let summary = try scanner.reconcile(onDirectory: watchDirectory, onChange: { path, change in
+            repairs.append("\(change.rawValue) \(path.lossyString.debugDescription)")
+        })
+        // A change made while the walk ran has its event queued by now, or read: no need to
+        // wait for the reading task to hand it on (it may not run soon on a busy machine).
+        let raced = inotify.hasActivity(since: mark) || inbox.eventsArrivedSinceMark
+        if raced { inbox.requestSelfCheck(reason: "again: the disk changed during the last one", counted: false) }
+        let concurrent = !afterOverflow && (raced || !counted)
+        state.withLock { state in
+            state.lastSelfCheck = Date()
+            if !concurrent { state.selfCheckRepairs += repairs.count }
+        }
+        if repairs.isEmpty {
+            logger.debug("self-check (\(reason)): the index matches \(root.path)")
+        } else if concurrent {
+            logger.info("""
+                self-check (\(reason)): \(repairs.count) items changed while it ran (not counted): \
+                \(repairs.prefix(20).joined(separator: ", "))
+                """)
+        } else {
+            logger.warning("""
+                self-check (\(reason)) repaired \(repairs.count) items in \(root.path): \
+                \(repairs.prefix(50).joined(separator: ", "))\(repairs.count > 50 ? ", …" : "")
+                """)
+        }
+        writeHealth(running: true)
+        return summary
     }
 
     /// Applies one window of events. Runs on a thread of its own, never on the cooperative pool.
     private func process(_ events: [InotifyEvent], rescanDegraded: Bool, rootWatch: WatchDescriptor) throws {
-        var changes = PendingChanges(domain: options.scan.domain, rootWatch: rootWatch, excluded: options.scan.walk.excluded)
+        var changes = PendingChanges(domain: options.scan.domain, rootWatch: rootWatch, excluded: options.scan.walk.excluded,
+                                     includeHidden: options.scan.walk.includeHidden)
+        // Folders whose ignore file changed: their subtrees are judged again.
+        var ignoreFolders: Set<ItemIdentifier> = []
         state.withLock { state in
-            for event in events { changes.add(event, table: &state.table) }
+            for event in events {
+                changes.add(event, table: &state.table)
+                if event.name.elementsEqual(ExclusionRules.ignoreFileName.utf8), let folder = state.table.path(for: event.watch) {
+                    ignoreFolders.insert(ItemIdentifier(bytes: folder))
+                }
+            }
         }
-        if !changes.unpairedFolders.isEmpty && !changes.crawl.isEmpty { adoptMovedFolders(&changes) }
+        if !changes.unpairedFolders.isEmpty && !changes.crawl.isEmpty {
+            adoptMovedFolders(&changes)
+            // Moved into a folder too new to be watched, and not found there: moved out of
+            // the root, or somewhere the walk missed. Check once things are quiet.
+            if !changes.unpairedFolders.isEmpty {
+                inbox.requestSelfCheck(reason: "a folder moved where it could not be followed")
+            }
+        }
         let stale = state.withLock { changes.resolveUnpairedMoves(table: &$0.table) }
         logger.debug("window of \(events.count) events: \(changes)")
         for watch in stale { try? inotify.removeWatch(watch) }
         if changes.rootGone { throw WatchError.rootGone(root.path) }
         notifier.notify("STATUS=indexing \(events.count) changes")
+        crash(at: .windowCoalesced)
         var summary = ScanSummary()
         if changes.overflowed {
             logger.warning("""
@@ -187,15 +320,17 @@ public final class FolderWatcher: Service, Sendable {
                 reconciling \(root.path) so that nothing is lost
                 """)
             state.withLock { $0.overflows += 1 }
-            summary = try scanner.reconcile(onDirectory: watchDirectory)
+            summary = try selfCheck(reason: "the event queue overflowed", afterOverflow: true)
         } else {
-            try index.apply(changes.batch)
-            summary.add(try crawlAndRefresh(changes))
+            summary = try commit(changes)
+            for folder in Self.outermost(ignoreFolders) {
+                summary.add(try scanner.reconcile(subtree: folder, onDirectory: watchDirectory))
+            }
         }
+        crash(at: .windowCommitted)
         if rescanDegraded { summary.add(try rescanUnwatched()) }
         logger.debug("\(events.count) events: \(summary.counts)")
         notifier.notify("STATUS=watching \(root.path) (\(watchCount) folders)")
-        writeHealth(running: true)
     }
 
     /// Finds folders that moved away into a new, not yet watched folder: inotify reports only
@@ -238,14 +373,16 @@ public final class FolderWatcher: Service, Sendable {
         folders.filter { !PendingChanges.hasAncestor($0, in: folders) }.sorted()
     }
 
-    /// Walks new folders (watching them first) and refreshes changed files.
-    private func crawlAndRefresh(_ changes: PendingChanges) throws -> ScanSummary {
+    /// Applies a window: its moves and deletes, the deletion of items where folders now stand,
+    /// the walks of new folders (watching them first), the refreshes of changed files and the
+    /// watch's health, in one transaction. Extraction happens before it.
+    private func commit(_ changes: PendingChanges) throws -> ScanSummary {
         // What a path is now decides how it is handled, not what the events said it was:
-        // a folder may have become a file (or vanished) since.
+        // a folder may have become a file (or vanished) since. Each path is looked at once.
+        var statuses: [ItemIdentifier: FileStatus?] = [:]
         func isDirectory(_ path: ItemIdentifier) -> Bool {
-            let status = try? DirectoryWalker.Level.withCString(path.bytes) { name throws(FileSystemError) in
-                try FileStatus.of(name, in: root.descriptor, path: path)
-            }
+            let status = try? root.status(of: path)
+            statuses[path] = .some(status)
             return status?.kind == .directory
         }
         var crawl: Set<ItemIdentifier> = []
@@ -258,12 +395,16 @@ public final class FolderWatcher: Service, Sendable {
         }
         // Only the outermost folders: a walk covers what is below it.
         let folders = Self.outermost(crawl)
+        var window = FolderScanner.Window()
+        window.structure = changes.batch.changes
         // A file that stood where one of these folders now stands is gone.
-        if !folders.isEmpty { try index.deleteItems(withIdentifiers: folders, domain: options.scan.domain) }
+        window.structure += folders.map { .delete(domain: options.scan.domain, identifier: $0) }
+        window.statuses = statuses
+        window.states = { [self] _ in [options.scan.domain: domainState { $0.watch = health(running: true) }] }
+        window.beforeCommit = { [self] _ in crash(at: .windowExtracted) }
         for folder in folders { watchDirectory(folder) }
         let outsideCrawls = files.filter { !PendingChanges.isPath($0, inSubtreeOfAnyOf: crawl) }
-        if folders.isEmpty && outsideCrawls.isEmpty { return ScanSummary() }
-        return try scanner.update(subtrees: folders, files: outsideCrawls.sorted(), onDirectory: watchDirectory)
+        return try scanner.update(window, subtrees: folders, files: outsideCrawls.sorted(), onDirectory: watchDirectory)
     }
 
     /// Tries again to watch the folders that could not be, and reconciles them.
@@ -320,29 +461,53 @@ public final class FolderWatcher: Service, Sendable {
 
     private struct WatchLimitReached: Error {}
 
-    private func saveLastScan(_ summary: ScanSummary) {
-        updateState { $0.lastScan = summary }
+    /// Points in a window at which a test can have the process killed (see ``crash(at:)``).
+    enum CrashPoint: String, Sendable {
+        /// The window's events are coalesced; nothing is written.
+        case windowCoalesced = "coalesced"
+        /// The window's new items are extracted; its transaction is about to be written.
+        case windowExtracted = "extracted"
+        /// The window's transaction is written.
+        case windowCommitted = "committed"
     }
 
-    /// Writes how the watch is doing into the index, for `status`.
-    private func writeHealth(running: Bool) {
-        let health = state.withLock { state in
-            WatchHealth(pid: getpid(), running: running, updated: Date(), watchesUsed: state.table.count,
-                        watchLimit: watchLimit, degradedSubtrees: state.degraded.sorted().map(\.lossyString),
-                        overflows: state.overflows, pendingChanges: inbox.pendingCount)
+    #if DEBUG
+    /// `SEARCHLIGHT_TEST_CRASH=POINT:N` kills the process with SIGKILL at `POINT` of its Nth
+    /// window. Only in debug builds (tests): a release build has no such hook.
+    private static let crashRequest: (point: String, window: Int)? = {
+        guard let value = ProcessInfo.processInfo.environment["SEARCHLIGHT_TEST_CRASH"] else { return nil }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let window = Int(parts[1]) else { return nil }
+        return (String(parts[0]), window)
+    }()
+    private let windowsSeen = Mutex([String: Int]())
+    #endif
+
+    private func crash(at point: CrashPoint) {
+        #if DEBUG
+        guard let request = Self.crashRequest, request.point == point.rawValue else { return }
+        let seen = windowsSeen.withLock { counts in
+            counts[point.rawValue, default: 0] += 1
+            return counts[point.rawValue]!
         }
-        updateState { $0.watch = health }
+        if seen == request.window {
+            logger.notice("test crash point \(point.rawValue) of window \(seen)")
+            kill(getpid(), SIGKILL)
+        }
+        #endif
     }
 
-    private func updateState(_ change: (inout DomainState) -> Void) {
-        do {
-            var domainState = try index.domainState(options.scan.domain) ?? DomainState(root: root.path)
-            domainState.root = root.path
-            change(&domainState)
-            try index.setState(domainState.json, domain: options.scan.domain)
-        } catch {
-            logger.warning("cannot record the watch's state: \(error)")
+    /// Asks for a self-check (as the periodic timer does) and returns once one has run, or
+    /// after `timeout`; whether one ran.
+    func checkNow(timeout: Duration = .seconds(60)) async -> Bool {
+        let before = state.withLock { $0.lastSelfCheck }
+        inbox.requestSelfCheck(reason: "asked")
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if state.withLock({ $0.lastSelfCheck != before }) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
         }
+        return false
     }
 
     /// Runs blocking work (libmagic, SQLite) on a thread outside the cooperative pool.
@@ -351,4 +516,9 @@ public final class FolderWatcher: Service, Sendable {
             DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
         }
     }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

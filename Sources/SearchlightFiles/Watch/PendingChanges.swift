@@ -25,10 +25,13 @@ struct PendingChanges: CustomStringConvertible {
     let domain: String
     let rootWatch: WatchDescriptor
     let excluded: Set<ItemIdentifier>
+    /// Whether hidden names are indexed (``DirectoryWalker/Options/includeHidden``).
+    let includeHidden: Bool
     /// Moves seen from one side only, by cookie: where they came from and their placeholder.
     private var unpairedMoves: [UInt32: (path: ItemIdentifier, isDirectory: Bool, change: Int)] = [:]
 
-    init(domain: String, rootWatch: WatchDescriptor, excluded: Set<ItemIdentifier>) {
+    init(domain: String, rootWatch: WatchDescriptor, excluded: Set<ItemIdentifier>, includeHidden: Bool = false) {
+        self.includeHidden = includeHidden
         self.domain = domain
         self.rootWatch = rootWatch
         self.excluded = excluded
@@ -61,8 +64,8 @@ struct PendingChanges: CustomStringConvertible {
         }
         // Events on a watched folder itself are reported, with a name, by its parent.
         guard !event.name.isEmpty, let folder = table.path(for: event.watch) else { return }
-        // Hidden names are not indexed (editors' swap files among them).
-        if event.name.first == UInt8(ascii: ".") { return }
+        // Hidden names are not indexed unless asked for (editors' swap files among them).
+        if event.name.first == UInt8(ascii: "."), !includeHidden { return }
         let path = ItemIdentifier(bytes: WatchTable.path(of: event.name, inDirectory: folder))
         if excluded.contains(path) { return }
         let isDirectory = event.isDirectory
@@ -74,7 +77,7 @@ struct PendingChanges: CustomStringConvertible {
         } else if mask.contains(.movedTo) {
             if let from = unpairedMoves.removeValue(forKey: event.cookie), !isInsideMovedAwayFolder(from.path) {
                 changes[from.change] = nil
-                changes.append(.move(domain: domain, from: from.path, to: path))
+                changes.append(.move(domain: domain, from: from.path, to: path, rename: Self.rename(to: path)))
                 rekeyPending(from: from.path, to: path)
                 if isDirectory {
                     _ = table.moveSubtree(from: from.path.bytes, to: path.bytes)
@@ -128,7 +131,7 @@ struct PendingChanges: CustomStringConvertible {
             return
         }
         unpairedMoves[cookie] = nil
-        changes[move.change] = .move(domain: domain, from: from, to: to)
+        changes[move.change] = .move(domain: domain, from: from, to: to, rename: Self.rename(to: to))
         // No re-keying of pending work: this is learnt at the end of the window, and work
         // pending under `from` may be for new files made there after the move. The
         // destination is crawled anyway.
@@ -166,7 +169,7 @@ struct PendingChanges: CustomStringConvertible {
     var description: String {
         let structure = changes.compactMap { change -> String? in
             switch change {
-            case .move(_, let from, let to): "move \(from) → \(to)"
+            case .move(_, let from, let to, _): "move \(from) → \(to)"
             case .deleteTree(_, let identifier): "delete tree \(identifier)"
             case .delete(_, let identifier): "delete \(identifier)"
             case .upsert(let item): "upsert \(item.uniqueIdentifier)"
@@ -177,9 +180,15 @@ struct PendingChanges: CustomStringConvertible {
             + "crawl \(crawl.map(\.lossyString).sorted())\(overflowed ? ", overflow" : "")"
     }
 
+    /// A moved file's new name: its path's last component; its title and keywords, derived
+    /// from its name (``FileAttributes``), follow it.
+    static func rename(to path: ItemIdentifier) -> IndexBatch.Rename {
+        IndexBatch.Rename(displayName: String(decoding: path.lastComponent, as: UTF8.self), derivedAttributesFollow: true)
+    }
+
     /// Whether `path` is `ancestor` or below it.
     static func isPath(_ path: ItemIdentifier, inSubtreeAt ancestor: ItemIdentifier) -> Bool {
-        WatchTable.isPath(path.bytes, inSubtreeAt: ancestor.bytes)
+        path.isInSubtree(at: ancestor)
     }
 
     /// Whether `path` is one of `folders` or below one of them. Costs a lookup per level of

@@ -10,6 +10,11 @@ final class WatchInbox: Sendable {
         var lastAt: ContinuousClock.Instant?
         var stopRequested = false
         var rescanRequested = false
+        var selfCheckRequested: (reason: String, counted: Bool)?
+        /// When the last event came (not reset by ``drain()``).
+        var lastEventAt: ContinuousClock.Instant?
+        /// Events appended since ``markQuiet()``.
+        var arrivedSinceMark = false
     }
 
     private let state = Mutex(State())
@@ -25,6 +30,8 @@ final class WatchInbox: Sendable {
         let now = ContinuousClock.now
         state.withLock { state in
             state.events += events
+            state.arrivedSinceMark = true
+            state.lastEventAt = now
             state.lastAt = now
             if state.firstAt == nil { state.firstAt = now }
         }
@@ -40,6 +47,42 @@ final class WatchInbox: Sendable {
         state.withLock { $0.rescanRequested = true }
         continuation.yield()
     }
+
+    /// Asks for a self-check of the root (the reason is logged); it runs once no event has
+    /// come for a while. An uncounted check (after one that raced with events) reports its
+    /// repairs without counting them.
+    func requestSelfCheck(reason: String, counted: Bool = true) {
+        state.withLock { state in
+            if let pending = state.selfCheckRequested {
+                state.selfCheckRequested = (pending.reason, pending.counted || counted)
+            } else {
+                state.selfCheckRequested = (reason, counted)
+            }
+        }
+        continuation.yield()
+    }
+
+    /// The pending self-check, which it takes, if no event waits and none came for `quiet`;
+    /// otherwise how long until it may run (`nil` when none is pending).
+    func takeSelfCheck(afterQuiet quiet: Duration, now: ContinuousClock.Instant = .now)
+        -> (check: (reason: String, counted: Bool)?, wait: Duration?)
+    {
+        state.withLock { state in
+            guard let request = state.selfCheckRequested else { return (nil, nil) }
+            guard state.events.isEmpty else { return (nil, quiet) }
+            if let last = state.lastEventAt, now - last < quiet { return (nil, quiet - (now - last)) }
+            state.selfCheckRequested = nil
+            return (request, nil)
+        }
+    }
+
+    /// Wakes the processing loop (to look again at a pending self-check).
+    func poke() { continuation.yield() }
+
+    /// Starts watching for events that come during something (a self-check).
+    func markQuiet() { state.withLock { $0.arrivedSinceMark = false } }
+    /// Whether events came since ``markQuiet()``.
+    var eventsArrivedSinceMark: Bool { state.withLock { $0.arrivedSinceMark } }
 
     var isStopRequested: Bool { state.withLock { $0.stopRequested } }
     var pendingCount: Int { state.withLock { $0.events.count } }

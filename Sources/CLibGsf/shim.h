@@ -1,0 +1,1 @@
+#include <gsf/gsf.h>

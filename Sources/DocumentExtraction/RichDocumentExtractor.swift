@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ExtractionProtocol
+import SystemCalls
+
+/// Reads what is inside a PDF, an office document, an EPUB, an RTF file or a photo: the one
+/// entry point the worker calls for these formats of ``DocumentFormat`` (the text formats
+/// have readers of their own in the worker).
+///
+/// ```swift
+/// let extractor = RichDocumentExtractor(textLimit: 1 << 20)
+/// if let format = DocumentFormat(contentType: "application/pdf", fileName: Array("a.pdf".utf8)) {
+///     let document = try extractor.extract(descriptor: fd, format: format)
+/// }
+/// ```
+public struct RichDocumentExtractor: Sendable {
+    /// The most bytes of UTF-8 text kept per document.
+    public var textLimit: Int
+    /// Bounds on ZIP-based documents (zip bombs).
+    public var archiveLimits: ArchiveLimits
+    /// How long a converter program (legacy Office) may run: less than the indexer's deadline
+    /// for a whole extraction (10 s by default), so that the worker kills its converter
+    /// before the indexer kills the worker.
+    public var converterDeadline: Duration
+    /// How long a PDF's pages may be read before the text so far is kept (marked truncated).
+    public var pdfTimeBudget: Duration = .seconds(5)
+    /// RTF files larger than this are read only this far.
+    public var maximumRTFSize: Int
+
+    public init(
+        textLimit: Int = 1 << 20, archiveLimits: ArchiveLimits = ArchiveLimits(),
+        converterDeadline: Duration = .seconds(8), maximumRTFSize: Int = 64 << 20
+    ) {
+        self.textLimit = textLimit
+        self.archiveLimits = archiveLimits
+        self.converterDeadline = converterDeadline
+        self.maximumRTFSize = maximumRTFSize
+    }
+
+    /// Extracts the document readable from `descriptor` (an open regular file; not closed).
+    /// Photos need libvips started (`cvips_initialize`) first.
+    public func extract(descriptor: Int32, format: DocumentFormat) throws(RichDocumentError) -> ExtractedDocument {
+        switch format {
+        case .pdf:
+            return try PDFExtractor.extract(descriptor: descriptor, textLimit: textLimit, timeBudget: pdfTimeBudget)
+        case .officeOpenXML:
+            if try CompoundFile.isEncryptedPackage(descriptor: descriptor) {
+                throw RichDocumentError(.encrypted, "encrypted Office document: a password is needed to read it")
+            }
+            return try OfficeOpenXMLExtractor.extract(descriptor: descriptor, textLimit: textLimit, limits: archiveLimits)
+        case .openDocument:
+            return try OpenDocumentExtractor.extract(descriptor: descriptor, textLimit: textLimit, limits: archiveLimits)
+        case .epub:
+            return try EPUBExtractor.extract(descriptor: descriptor, textLimit: textLimit, limits: archiveLimits)
+        case .rtf:
+            return try RTFExtractor.extract(bytes: try readPrefix(descriptor, maximumRTFSize), textLimit: textLimit)
+        case .word:
+            return try legacy(descriptor, .word)
+        case .excel:
+            return try legacy(descriptor, .excel)
+        case .powerPoint:
+            return try legacy(descriptor, .powerPoint)
+        case .photo:
+            return try PhotoMetadataExtractor.extract(descriptor: descriptor)
+        case .zipArchive:
+            return try extract(descriptor: descriptor, format: try ZipPackage.documentFormat(descriptor: descriptor, limits: archiveLimits))
+        case .compoundFile:
+            if try CompoundFile.isEncryptedPackage(descriptor: descriptor) {
+                throw RichDocumentError(.encrypted, "encrypted Office document: a password is needed to read it")
+            }
+            throw RichDocumentError(.unsupported, "an OLE2 compound file of no known document type")
+        case .plainText, .markdown, .html, .xml, .mail, .mbox:
+            throw RichDocumentError(.unsupported, "\(format) is read by the worker's text readers")
+        }
+    }
+
+    private func legacy(_ descriptor: Int32, _ format: LegacyOfficeExtractor.Format) throws(RichDocumentError) -> ExtractedDocument {
+        try LegacyOfficeExtractor.extract(descriptor: descriptor, format: format, textLimit: textLimit, deadline: converterDeadline)
+    }
+}
+
+/// Reads up to `limit` bytes from the start of the file. The corresponding C function is `pread(2)`.
+func readPrefix(_ descriptor: Int32, _ limit: Int) throws(RichDocumentError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while bytes.count < limit {
+        let wanted = min(chunk.count, limit - bytes.count)
+        let count: Int
+        do {
+            count = try SystemCall.retryingOnInterrupt {
+                chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(bytes.count)) }
+            }
+        } catch {
+            throw RichDocumentError(.unreadable, "read: \(error)")
+        }
+        if count == 0 { break }
+        bytes.append(contentsOf: chunk[..<count])
+    }
+    return bytes
+}

@@ -1,0 +1,114 @@
+/// The document formats whose content a worker reads, and the one rule that routes a file
+/// to its format.
+///
+/// The indexer asks for an ``ExtractionKind/text`` extraction only when a file has a format
+/// (so binary files cost no round trip), and the worker reads the file as that format: both
+/// call ``init(contentType:fileName:)``, so they cannot disagree. A new format is a new case,
+/// a line in ``init(contentType:fileName:)`` and, in the worker, a file that reads it.
+public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
+    /// Plain text and source code in any encoding, CSV, JSON; a plain-text file that is an
+    /// RFC 5322 message is read as ``mail`` by the worker, which sniffs its headers.
+    case plainText
+    /// Markdown: a title from front matter or the first heading, text without markup.
+    case markdown
+    /// HTML and XHTML: `<title>`, `meta` author, keywords and description, visible text.
+    case html
+    /// XML: text nodes, Dublin Core title, creators, subjects and description.
+    case xml
+    /// An e-mail message (`.eml`): Subject, From, Date, decoded bodies, attachment names.
+    case mail
+    /// A mailbox of messages (mbox).
+    case mbox
+    /// PDF: Info and XMP metadata, pages, text page by page.
+    case pdf
+    /// DOCX, XLSX, PPTX (and their templates and macro-enabled variants).
+    case officeOpenXML
+    /// ODT, ODS, ODP (and their templates).
+    case openDocument
+    /// EPUB: OPF metadata, the spine's documents.
+    case epub
+    /// RTF: `\info` and text.
+    case rtf
+    /// Word, Excel and PowerPoint 97–2003.
+    case word, excel, powerPoint
+    /// A photo's EXIF: camera, date taken, position, description.
+    case photo
+    /// A ZIP archive libmagic could not name: read when its parts make it an office document
+    /// or an EPUB.
+    case zipArchive
+    /// An OLE2 compound file libmagic could not name, such as a password-protected DOCX
+    /// (recorded as encrypted).
+    case compoundFile
+
+    /// The format of a file, from libmagic's MIME type and the file's name; nil when the
+    /// file has no text to read.
+    ///
+    /// - Parameters:
+    ///   - contentType: libmagic's MIME type, such as `text/html` (parameters ignored).
+    ///   - fileName: the last component of the file's path, as bytes.
+    public init?(contentType: String, fileName: some BidirectionalCollection<UInt8>) {
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        let fileExtension = Self.lowercasedExtension(of: fileName)
+        switch type {
+        case "text/html", "application/xhtml+xml":
+            self = .html
+        case "text/xml", "application/xml", "image/svg+xml", "application/rss+xml", "application/atom+xml":
+            self = fileExtension == "xhtml" || fileExtension == "html" || fileExtension == "htm" ? .html : .xml
+        case "message/rfc822", "message/news":
+            self = .mail
+        case "application/mbox":
+            self = .mbox
+        case "application/json", "application/javascript", "application/x-ndjson", "application/csv":
+            self = .plainText
+        case "application/pdf", "application/x-pdf": self = .pdf
+        case "application/epub+zip": self = .epub
+        case "text/rtf", "application/rtf":
+            // Markup with control words, not text to index as it is: RTFExtractor reads it.
+            self = .rtf
+        case "application/msword": self = .word
+        case "application/vnd.ms-excel": self = .excel
+        case "application/vnd.ms-powerpoint": self = .powerPoint
+        case "application/zip":
+            guard Self.zipDocumentExtensions.contains(fileExtension) else { return nil }
+            self = .zipArchive
+        case "application/encrypted":
+            self = .compoundFile
+        case "application/x-ole-storage", "application/cdfv2":
+            // Other compound files (installers, Outlook messages) hold nothing we read.
+            guard Self.zipDocumentExtensions.contains(fileExtension) else { return nil }
+            self = .compoundFile
+        // PNG and GIF rarely carry EXIF: no round trip for them.
+        case "image/jpeg", "image/tiff", "image/heic", "image/heif", "image/avif", "image/webp", "image/jxl": self = .photo
+        case _ where type.hasPrefix("application/vnd.openxmlformats-officedocument."): self = .officeOpenXML
+        case _ where type.hasPrefix("application/vnd.oasis.opendocument."): self = .openDocument
+        case _ where type.hasPrefix("text/"):
+            if Self.markdownExtensions.contains(fileExtension) || type == "text/markdown" {
+                self = .markdown
+            } else if fileExtension == "eml" {
+                self = .mail
+            } else if fileExtension == "mbox" {
+                self = .mbox
+            } else {
+                self = .plainText
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Names of ZIP-based documents libmagic sometimes calls `application/zip`.
+    static let zipDocumentExtensions: Set<String> = [
+        "docx", "docm", "dotx", "xlsx", "xlsm", "xltx", "pptx", "pptm", "potx", "ppsx",
+        "odt", "ods", "odp", "odg", "ott", "ots", "otp", "epub",
+    ]
+
+    static let markdownExtensions: Set<String> = ["md", "markdown", "mdown", "mkd", "mkdn"]
+
+    /// The part of the name after its last dot, lowercased (ASCII); empty when none.
+    static func lowercasedExtension(of name: some BidirectionalCollection<UInt8>) -> String {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
+        let suffix = name[name.index(after: dot)...]
+        guard suffix.count <= 16 else { return "" }
+        return String(decoding: suffix.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+}

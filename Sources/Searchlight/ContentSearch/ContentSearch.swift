@@ -1,0 +1,319 @@
+import Foundation
+import GRDB
+
+/// A search over every field, text included (SPEC §3), inside one read.
+///
+/// Ranking is name search's, extended: for each word, the best field it matches — a whole
+/// word before a prefix, then name, title, authors and keywords, folders, text; items are
+/// ordered by how many words matched only as prefixes, then by the sum of the words' field
+/// ranks, then newest first, then by identifier.
+///
+/// Candidates come in two groups:
+/// - **rich** candidates: items where some word matches a name, title, keywords or folder
+///   word (`item_words`) or an author (`item_content`'s `authors` column). Few; each is ranked
+///   exactly on its fields' bytes (``CandidateRank``), and the words it lacks there are
+///   looked up in its text.
+/// - **text-only** items: every word matches only in their text. They rank last within their
+///   number of prefix-only words; for the first page only the newest of them are needed, which
+///   a walk of the date index finds (``SearchableIndex/pageByDate(filter:limit:in:isMember:)``)
+///   when they are many.
+///
+/// Han and kana words are matched as their characters in the index, then checked as a
+/// substring of the stored text (``ContentWords``).
+struct ContentSearch {
+    let db: Database
+    let tokens: [String]
+    let filter: ItemFilter
+
+    /// One ranked result.
+    struct Match {
+        var rank: NameMatch
+        var matchedIn: SearchResult.Field
+    }
+
+    /// Fields in rank order, with their rank (authors and keywords share one).
+    private static let richFields: [(rank: Int, field: SearchResult.Field)] =
+        [(0, .name), (1, .title), (2, .authors), (2, .keywords), (3, .folders)]
+    private static let textRank = 4
+
+    private var hasCJK: Bool { tokens.contains { ContentWords.tokens(of: $0).count > 1 || $0.unicodeScalars.contains(where: ContentWords.isSplitCJK) } }
+
+    // MARK: FTS5 expressions
+
+    /// A token as an FTS5 term: a prefix query, or its characters (Han, kana).
+    static func term(_ token: String, whole: Bool) -> String {
+        let parts = ContentWords.tokens(of: token)
+        if parts.count > 1 || parts[0].unicodeScalars.contains(where: ContentWords.isSplitCJK) {
+            return "(" + parts.map(SearchableIndex.quoted).joined(separator: " AND ") + ")"
+        }
+        return SearchableIndex.quoted(token) + (whole ? "" : "*")
+    }
+
+    private func textExpression(whole: Bool, only subset: [String]? = nil) -> String {
+        "text : (" + (subset ?? tokens).map { Self.term($0, whole: whole) }.joined(separator: " AND ") + ")"
+    }
+
+    private func rowIDs(_ table: String, _ expression: String) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ?", arguments: [expression])
+    }
+
+    private func rowIDs(_ expression: String, among ids: some Collection<Int64>) throws -> Set<Int64> {
+        guard !ids.isEmpty else { return [] }
+        return try Set(Int64.fetchAll(db, sql: """
+            SELECT rowid FROM item_content WHERE item_content MATCH ? AND rowid IN (SELECT value FROM json_each(?))
+            """, arguments: [expression, "[" + ids.map(String.init).joined(separator: ",") + "]"]))
+    }
+
+    // MARK: Rich candidates
+
+    /// The items with some word in a name, title, keywords, folder or author: as a prefix, or
+    /// (`whole`) as a whole word.
+    private func richCandidates(whole: Bool) throws -> Set<Int64> {
+        let any = tokens.map { SearchableIndex.quoted($0) + (whole ? "" : "*") }.joined(separator: " OR ")
+        var ids = Set(try rowIDs("item_words", any))
+        ids.formUnion(try rowIDs("item_content", "authors : (" + any + ")"))
+        return ids
+    }
+
+    /// The rich candidates (among `candidates`, by default all of them) that match every word, ranked.
+    func richMatches(among candidates: Set<Int64>? = nil) throws -> [Int64: Match] {
+        let ids = try candidates ?? richCandidates(whole: false)
+        guard !ids.isEmpty else { return [:] }
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT item.id, item.identifier, item.displayName, item.title, content_kind.keywords, item.modificationDate,
+                item_text.authors, item.domainId, item.expirationDate
+            FROM item JOIN content_kind ON content_kind.id = item.kindId LEFT JOIN item_text ON item_text.itemId = item.id
+            WHERE item.id IN (SELECT value FROM json_each(?))
+            """, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+        var ranker = CandidateRank(tokens)
+        struct Pending { var id: Int64; var identifier: ItemIdentifier; var date: Double; var fields: [(whole: UInt64, prefix: UInt64)] }
+        var pending: [Pending] = []
+        // Words each candidate lacks a whole match for in its fields: looked up in the text, per word.
+        var lookups: [Int: [Int64]] = [:]
+        while let row = try rows.next() {
+            guard filter.admits(domainID: row[7], expiration: row[8]) else { continue }
+            let identifierData: Data = row[1]
+            let identifier = ItemIdentifier(bytes: Array(identifierData))
+            let folders = identifier.parentComponents.joined(separator: "/")
+            var fields: [(whole: UInt64, prefix: UInt64)] = []
+            for text in [row[2] as String?, row[3] as String?, row[6] as String?, row[4] as String?, folders] {
+                var bytes = Array((text ?? "").utf8)
+                fields.append(bytes.withUnsafeMutableBufferPointer { buffer in
+                    ranker?.matches(in: UnsafeBufferPointer(buffer)) ?? Self.matches(tokens, in: text ?? "")
+                })
+            }
+            for index in tokens.indices where !fields.contains(where: { $0.whole & (1 << index) != 0 }) {
+                lookups[index, default: []].append(row[0])
+            }
+            pending.append(Pending(id: row[0], identifier: identifier, date: row[5] as Double? ?? 0, fields: fields))
+        }
+        var inText: [Int: (whole: Set<Int64>, prefix: Set<Int64>)] = [:]
+        for (index, ids) in lookups {
+            let prefix = try rowIDs("text : " + Self.term(tokens[index], whole: false), among: ids)
+            let whole = try rowIDs("text : " + Self.term(tokens[index], whole: true), among: prefix)
+            inText[index] = (whole, prefix)
+        }
+        var matches: [Int64: Match] = [:]
+        candidates: for candidate in pending {
+            var prefixOnly = 0
+            var fieldRank = 0
+            var worst: (rank: Int, field: SearchResult.Field) = (-1, .name)
+            for index in tokens.indices {
+                let bit = UInt64(1) << index
+                let text = inText[index]
+                let best: (rank: Int, field: SearchResult.Field)
+                var isWhole = true
+                if let field = Self.richFields.indices.first(where: { candidate.fields[$0].whole & bit != 0 }) {
+                    best = Self.richFields[field]
+                } else if text?.whole.contains(candidate.id) == true {
+                    best = (Self.textRank, .content)
+                } else if let field = Self.richFields.indices.first(where: { candidate.fields[$0].prefix & bit != 0 }) {
+                    best = Self.richFields[field]
+                    isWhole = false
+                } else if text?.prefix.contains(candidate.id) == true {
+                    best = (Self.textRank, .content)
+                    isWhole = false
+                } else {
+                    continue candidates
+                }
+                if !isWhole { prefixOnly += 1 }
+                fieldRank += best.rank
+                if best.rank > worst.rank { worst = best }
+            }
+            matches[candidate.id] = Match(
+                rank: NameMatch(id: candidate.id, identifier: candidate.identifier, modificationDate: candidate.date,
+                                prefixOnlyCount: prefixOnly, fieldRank: fieldRank),
+                matchedIn: worst.field)
+        }
+        if hasCJK { try keepVerified(&matches) }
+        return matches
+    }
+
+    /// Whole and prefix bits of each token in `text`, for more tokens than ``CandidateRank`` takes.
+    private static func matches(_ tokens: [String], in text: String) -> (whole: UInt64, prefix: UInt64) {
+        let words = NameTokenizer.words(in: text)
+        var whole: UInt64 = 0, prefix: UInt64 = 0
+        for (index, token) in tokens.enumerated().prefix(64) {
+            if words.contains(token) { whole |= 1 << index }
+            if words.contains(where: { $0.hasPrefix(token) }) { prefix |= 1 << index }
+        }
+        return (whole, prefix)
+    }
+
+    // MARK: Text-only items
+
+    /// The text-only items (not among `rich`) with every word whole (`whole`) or as a prefix.
+    private func textOnly(whole: Bool, excluding rich: [Int64: Match]) throws -> [Int64] {
+        try rowIDs("item_content", textExpression(whole: whole)).filter { rich[$0] == nil }
+    }
+
+    /// Every match, ranked, best first.
+    func allMatches() throws -> [Match] {
+        let rich = try richMatches()
+        var matches = Array(rich.values)
+        let wholeIDs = Set(try textOnly(whole: true, excluding: rich))
+        var textIDs = try textOnly(whole: false, excluding: rich)
+        if hasCJK { textIDs = try verified(textIDs) }
+        // How many words each item has only as a prefix: by word, when there are several.
+        var wholeByToken: [Set<Int64>] = []
+        if tokens.count > 1 {
+            for index in tokens.indices {
+                wholeByToken.append(try rowIDs("text : " + Self.term(tokens[index], whole: true), among: textIDs))
+            }
+        }
+        let details = try Row.fetchCursor(db, sql: """
+            SELECT id, identifier, ifnull(modificationDate, 0), domainId, expirationDate FROM item
+            WHERE id IN (SELECT value FROM json_each(?))
+            """, arguments: ["[" + textIDs.map(String.init).joined(separator: ",") + "]"])
+        while let row = try details.next() {
+            guard filter.admits(domainID: row[3], expiration: row[4]) else { continue }
+            let id: Int64 = row[0]
+            let identifier: Data = row[1]
+            let prefixOnly = tokens.count > 1 ? wholeByToken.filter { !$0.contains(id) }.count
+                : (wholeIDs.contains(id) ? 0 : 1)
+            matches.append(Match(rank: NameMatch(id: id, identifier: ItemIdentifier(bytes: Array(identifier)),
+                                                 modificationDate: row[2], prefixOnlyCount: prefixOnly,
+                                                 fieldRank: Self.textRank * tokens.count),
+                                 matchedIn: .content))
+        }
+        return Self.sorted(matches)
+    }
+
+    static func sorted(_ matches: [Match]) -> [Match] {
+        let order = matches.map(\.rank).ranked()
+        let byID = Dictionary(matches.map { ($0.rank.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return order.compactMap { byID[$0.id] }
+    }
+
+    /// The first `limit` matches, or `nil` when they cannot be found without ranking every match.
+    ///
+    /// Every item that ranks above the text-only items with every word whole has every word
+    /// whole somewhere and one in a rich field: the few items with a word whole in a rich
+    /// field are ranked. If they are fewer than `limit`, the page goes on with the newest
+    /// text-only items with every word whole (``newestTextTier(excluding:limit:)``), which is
+    /// complete if they fill it.
+    func firstMatches(limit: Int) throws -> [Match]? {
+        guard !hasCJK else { return nil }
+        let wholeCandidates = try richCandidates(whole: true)
+        let textTier = (prefixOnly: 0, fieldRank: Self.textRank * tokens.count)
+        let above = Self.sorted(Array(try richMatches(among: wholeCandidates).values))
+            .filter { ($0.rank.prefixOnlyCount, $0.rank.fieldRank) < textTier }
+        if above.count >= limit { return Array(above.prefix(limit)) }
+        guard let page = try newestTextTier(excluding: wholeCandidates, limit: limit - above.count) else { return nil }
+        let tier = page.map {
+            Match(rank: NameMatch(id: $0.id, identifier: $0.identifier, modificationDate: $0.modificationDate,
+                                  prefixOnlyCount: 0, fieldRank: textTier.fieldRank),
+                  matchedIn: .content)
+        }
+        return above + tier
+    }
+
+    /// The newest `limit` items (and those dated like the last) with every word whole in their
+    /// text, not among `excluded`, newest first; `nil` when there are fewer.
+    ///
+    /// How depends on how many there are, which the first rows of the full-text match tell
+    /// (``PageStrategy``): few are looked up and sorted; many are met walking the date index
+    /// newest first, each visited item checked against the full-text index (`rowid = ?`), or
+    /// against the set of all of them.
+    private func newestTextTier(excluding excluded: Set<Int64>, limit: Int) throws -> [NameMatch]? {
+        guard limit > 0 else { return [] }
+        let expression = textExpression(whole: true)
+        let members = try Int64.fetchCursor(db, sql: "SELECT rowid FROM item_content WHERE item_content MATCH ?",
+                                            arguments: [expression])
+        var sample: [Int64] = []
+        while sample.count < PageStrategy.sampleSize, let id = try members.next() { sample.append(id) }
+        func allMembers() throws -> Set<Int64> {
+            var all = Set(sample)
+            while let id = try members.next() { all.insert(id) }
+            return all.subtracting(excluded)
+        }
+        // A `rowid = ?` lookup in the content index costs about 40 date-index visits (measured
+        // with query-bench --content: 0.03 ms a lookup for a word in most texts).
+        switch try PageStrategy(sample: sample, limit: limit, checkCost: 40, in: db) {
+        case .sortMembers:
+            return try SearchableIndex.pageSorting(members: Array(allMembers()), filter: filter, limit: limit, in: db)
+        case .walkReadingNames(let budget):
+            let probe = try db.cachedStatement(sql: "SELECT 1 FROM item_content WHERE item_content MATCH ? AND rowid = ?")
+            var visited = 0
+            do {
+                return try SearchableIndex.pageByDate(filter: filter, limit: limit, in: db) { id, _ in
+                    visited += 1
+                    if visited > budget { throw BudgetExceeded() }
+                    return try !excluded.contains(id) && Int.fetchOne(probe, arguments: [expression, id]) != nil
+                }
+            } catch is BudgetExceeded {
+                // Rarer than the sample said: the set of members is cheaper from here.
+            }
+            fallthrough
+        case .walkCheckingMembers:
+            let all = try allMembers()
+            return try SearchableIndex.pageByDate(filter: filter, limit: limit, in: db) { id, _ in all.contains(id) }
+        }
+    }
+
+    /// The number of matches.
+    func count() throws -> Int {
+        let rich = try richMatches()
+        if hasCJK { return try allMatches().count }
+        let textIDs = try textOnly(whole: false, excluding: rich)
+        let everyItemCounts = try SearchableIndex.everyItemCounts(domain: nil, in: db)
+        guard filter.domainID != nil || !everyItemCounts else {
+            return rich.count + textIDs.count
+        }
+        let admitted = try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM item WHERE id IN (SELECT value FROM json_each(?))
+              AND (:domainID IS NULL OR domainId = :domainID) AND \(SearchableIndex.notExpired)
+            """, arguments: ["[" + textIDs.map(String.init).joined(separator: ",") + "]", filter.domainID, filter.now]) ?? 0
+        return rich.count + admitted
+    }
+
+    // MARK: Han and kana
+
+    /// The items whose text holds every Han or kana word as written (folded), among `ids`.
+    private func verified(_ ids: [Int64]) throws -> [Int64] {
+        let words = tokens.filter { $0.unicodeScalars.contains(where: ContentWords.isSplitCJK) }
+        let texts = try SearchableIndex.texts(of: ids, in: db)
+        return ids.filter { id in
+            guard let text = texts[id] else { return false }
+            let folded = NameTokenizer.fold(ContentWords.joinedCJK(text))
+            return words.allSatisfy { folded.contains($0) }
+        }
+    }
+
+    /// Drops the content matches whose text lacks a Han or kana word as written.
+    private func keepVerified(_ matches: inout [Int64: Match]) throws {
+        let content = matches.values.filter { $0.matchedIn == .content }.map(\.rank.id)
+        let kept = Set(try verified(content))
+        for id in content where !kept.contains(id) { matches[id] = nil }
+    }
+}
+
+/// Stops a walk of the date index that visited more items than its strategy allowed.
+private struct BudgetExceeded: Error {}
+
+extension SearchableIndex {
+    /// Whether any item has authors or text: until one has, a search is a name search.
+    static func hasContent(in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item_text)") ?? false
+    }
+}

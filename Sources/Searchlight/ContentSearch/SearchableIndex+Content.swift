@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+
+extension SearchableIndex {
+    /// Migration `v4-content`: what is inside documents.
+    ///
+    /// - `item` gains `pageCount`, `acquisitionMake`, `acquisitionModel`, `latitude`,
+    ///   `longitude`, and loses `textContent`: the text moves out of the item rows, which name
+    ///   search reads, so that they stay small.
+    /// - `item_text`: one row per item that has authors or text: its authors (joined by the
+    ///   keyword separator) and its text, compressed (``StoredContent``).
+    /// - `item_content`: a contentless FTS5 index of the words of `item_text` (columns
+    ///   `authors`, `text`), kept in step by triggers on `item_text` (the 'delete' command of a
+    ///   contentless table needs the text that was indexed, which `item_text` still holds).
+    ///   `detail=column`: no word positions, so a phrase is found as its words, then checked
+    ///   on the stored text. Measured in Benchmarks/README.md ("Content index").
+    ///
+    /// - `item_content_vocab`: the words of `item_content` and how many items have each
+    ///   (``KeywordRanker``); a view, it takes no room.
+    ///
+    /// Text that an older version kept in `item.textContent` is moved, compressed.
+    static func addContent(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE item ADD COLUMN pageCount INTEGER;
+            ALTER TABLE item ADD COLUMN acquisitionMake TEXT;
+            ALTER TABLE item ADD COLUMN acquisitionModel TEXT;
+            ALTER TABLE item ADD COLUMN latitude REAL;
+            ALTER TABLE item ADD COLUMN longitude REAL;
+            CREATE TABLE item_text (
+                itemId INTEGER PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE,
+                authors TEXT,
+                text BLOB
+            );
+            """ + contentTableSQL + contentTriggersSQL + """
+            CREATE VIRTUAL TABLE item_content_vocab USING fts5vocab(item_content, row);
+            INSERT INTO item_text(itemId, text)
+                SELECT id, searchlight_compress(textContent) FROM item WHERE length(textContent) > 0;
+            ALTER TABLE item DROP COLUMN textContent;
+            """)
+    }
+
+    /// The contentless full-text index of authors and text.
+    static let contentTableSQL = """
+        CREATE VIRTUAL TABLE item_content USING fts5(
+            authors, text,
+            content='', columnsize=0, detail=column,
+            tokenize='unicode61 remove_diacritics 2'
+        );
+        """
+
+    /// The triggers that keep `item_content` in step with `item_text`.
+    static let contentTriggersSQL = """
+        CREATE TRIGGER item_text_insert AFTER INSERT ON item_text BEGIN
+            INSERT INTO item_content(rowid, authors, text) VALUES (
+                new.itemId, new.authors, searchlight_content_words(new.text));
+        END;
+        CREATE TRIGGER item_text_delete AFTER DELETE ON item_text BEGIN
+            INSERT INTO item_content(item_content, rowid, authors, text) VALUES (
+                'delete', old.itemId, old.authors, searchlight_content_words(old.text));
+        END;
+        CREATE TRIGGER item_text_update AFTER UPDATE ON item_text BEGIN
+            INSERT INTO item_content(item_content, rowid, authors, text) VALUES (
+                'delete', old.itemId, old.authors, searchlight_content_words(old.text));
+            INSERT INTO item_content(rowid, authors, text) VALUES (
+                new.itemId, new.authors, searchlight_content_words(new.text));
+        END;
+        """
+
+    /// Registers the functions of the content tables: `searchlight_compress(text)`,
+    /// `searchlight_text(compressed)` and `searchlight_content_words(compressed)` (the text the
+    /// full-text index is given, ``ContentWords/indexed(_:)``).
+    static func registerContentFunctions(in db: Database) {
+        db.add(function: DatabaseFunction("searchlight_compress", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0]).map(StoredContent.compress)
+        })
+        db.add(function: DatabaseFunction("searchlight_text", argumentCount: 1, pure: true) { values in
+            Data.fromDatabaseValue(values[0]).flatMap(StoredContent.decompress)
+        })
+        db.add(function: DatabaseFunction("searchlight_content_words", argumentCount: 1, pure: true) { values in
+            Data.fromDatabaseValue(values[0]).flatMap(StoredContent.decompress).map(ContentWords.indexed)
+        })
+    }
+
+    /// The text of one item (`show --text`), or `nil` when it has none or the domain has no such item.
+    public func textContent(of identifier: ItemIdentifier, domain: String) throws -> String? {
+        try read { db in
+            let data = try Data.fetchOne(db, sql: """
+                SELECT item_text.text FROM item_text JOIN item ON item.id = item_text.itemId
+                JOIN domain ON domain.id = item.domainId WHERE domain.name = ? AND item.identifier = ?
+                """, arguments: [domain, Data(identifier.bytes)])
+            return data.flatMap(StoredContent.decompress)
+        }
+    }
+
+    /// The texts of items by row id, for snippets.
+    static func texts(of ids: [Int64], in db: Database) throws -> [Int64: String] {
+        guard !ids.isEmpty else { return [:] }
+        var texts: [Int64: String] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT itemId, text FROM item_text WHERE itemId IN (SELECT value FROM json_each(?)) AND text IS NOT NULL
+            """, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+        while let row = try rows.next() {
+            let data: Data = row[1]
+            texts[row[0]] = StoredContent.decompress(data)
+        }
+        return texts
+    }
+}
+
+extension BatchWriter {
+    /// Stores an item's authors and text (or removes them), rewriting the full-text rows only
+    /// when they changed: a re-indexed item with the same text costs one comparison.
+    func storeContent(of attributes: AttributeSet, itemID: Int64) throws {
+        let authors = attributes.authors.isEmpty
+            ? nil : attributes.authors.joined(separator: String(SearchableIndex.keywordSeparator))
+        let text = attributes.textContent.flatMap { $0.isEmpty ? nil : StoredContent.compress($0) }
+        let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT CAST(authors AS BLOB), text FROM item_text WHERE itemId = ?"),
+                                        arguments: [itemID])
+        guard authors != nil || text != nil else {
+            if existing != nil {
+                try db.cachedStatement(sql: "DELETE FROM item_text WHERE itemId = ?").execute(arguments: [itemID])
+            }
+            return
+        }
+        if let existing {
+            // Bytes, not Swift strings: canonically equivalent authors are still a change.
+            let sameAuthors = (existing[0] as Data?) == authors.map { Data($0.utf8) }
+            guard !sameAuthors || existing[1] as Data? != text else { return }
+            try db.cachedStatement(sql: "UPDATE item_text SET authors = ?, text = ? WHERE itemId = ?")
+                .execute(arguments: [authors, text, itemID])
+        } else {
+            try db.cachedStatement(sql: "INSERT INTO item_text(itemId, authors, text) VALUES (?, ?, ?)")
+                .execute(arguments: [itemID, authors, text])
+        }
+    }
+}

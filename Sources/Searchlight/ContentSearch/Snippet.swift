@@ -1,0 +1,169 @@
+/// The text around the first match of search words in a document's text, for a result line.
+///
+/// The snippet starts a few words before the first word that matches, collapses runs of
+/// white space (line breaks included) into single spaces, marks every matching word with `[`
+/// `]`, and cuts at a word boundary, with `…` where text was left out; brackets and ellipses
+/// included, it is at most ``maximumLength`` characters (Swift `Character`s: grapheme
+/// clusters, so never half a letter or half a UTF-8 sequence).
+///
+/// ```swift
+/// Snippet(text: "The net present value of the project…", words: ["present"])
+/// // "The net [present] value of the project…"
+/// ```
+public struct Snippet {
+    /// The longest snippet, in characters.
+    public static let maximumLength = 200
+    /// How many characters of context come before the first match, at most.
+    static let leadingContext = 60
+
+    /// The snippet, or `nil` when no word of the text matches.
+    public let text: String?
+
+    /// The snippet of `text` for search words (split and folded as name search splits them).
+    ///
+    /// A word matches when it starts with a search word, ignoring case and diacritics (or one
+    /// of its parts does, `testWORD` holding `word`); a search word of Han or kana characters
+    /// matches a run that contains it.
+    public init(text: String, words: [String]) {
+        let matcher = SnippetMatcher(tokens: words.flatMap(NameTokenizer.words(in:)))
+        self.text = matcher.snippet(of: text)
+    }
+}
+
+/// Decides which words of a text match, and builds the snippet.
+struct SnippetMatcher {
+    let tokens: [String]
+    private let cjkTokens: [String]
+
+    init(tokens: [String]) {
+        self.tokens = tokens.filter { !$0.unicodeScalars.contains(where: ContentWords.isSplitCJK) }
+        cjkTokens = tokens.filter { $0.unicodeScalars.contains(where: ContentWords.isSplitCJK) }
+    }
+
+    static func isWordCharacter(_ character: Character) -> Bool { character.isLetter || character.isNumber }
+
+    func matches(_ word: Substring) -> Bool {
+        let folded = NameTokenizer.fold(String(word))
+        if tokens.contains(where: { folded.hasPrefix($0) }) { return true }
+        if cjkTokens.contains(where: { folded.contains($0) }) { return true }
+        let parts = NameTokenizer.words(in: String(word))
+        return parts.count > 1 && parts.contains { part in tokens.contains { part.hasPrefix($0) } }
+    }
+
+    /// The range of the first matching word of `text`.
+    ///
+    /// Scans the UTF-8 bytes: an ASCII word (most of them) is compared with the ASCII query
+    /// words in place, without making a string; a run holding other bytes is split into
+    /// words as characters and folded.
+    func firstMatch(in text: String) -> Range<String.Index>? {
+        let asciiTokens = tokens.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
+        let checksEveryWord = asciiTokens.count < tokens.count || !cjkTokens.isEmpty
+        var contiguous = text
+        contiguous.makeContiguousUTF8()
+        let found: (Int, Int)? = contiguous.utf8.withContiguousStorageIfAvailable { bytes -> (Int, Int)? in
+            func isWordByte(_ byte: UInt8) -> Bool {
+                byte >= 0x80 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            }
+            var index = 0
+            while index < bytes.count {
+                guard isWordByte(bytes[index]) else {
+                    index += 1
+                    continue
+                }
+                var end = index
+                var isASCII = true
+                while end < bytes.count, isWordByte(bytes[end]) {
+                    if bytes[end] >= 0x80 { isASCII = false }
+                    end += 1
+                }
+                if isASCII && !checksEveryWord {
+                    let word = UnsafeBufferPointer(rebasing: bytes[index..<end])
+                    let starts = asciiTokens.contains { $0.count <= word.count && NameTokenizer.bytes(word, at: 0, startWith: $0) }
+                    var parts: [Range<Int>] = []
+                    if !starts { _ = NameTokenizer.forEachASCIIWord(in: word) { parts.append($0) } }
+                    if starts || (parts.count > 1 && parts.contains { part in
+                        asciiTokens.contains { $0.count <= part.count && NameTokenizer.bytes(word, at: part.lowerBound, startWith: $0) }
+                    }) {
+                        return (index, end)
+                    }
+                } else {
+                    // Characters decide: the run may hold punctuation outside ASCII.
+                    let run = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+                    if let range = firstMatchingWord(in: run) {
+                        let start = index + run.utf8.distance(from: run.startIndex, to: range.lowerBound)
+                        return (start, start + run.utf8.distance(from: range.lowerBound, to: range.upperBound))
+                    }
+                }
+                index = end
+            }
+            return nil
+        } ?? nil
+        guard let (start, end) = found else { return nil }
+        return text.utf8.index(text.startIndex, offsetBy: start)..<text.utf8.index(text.startIndex, offsetBy: end)
+    }
+
+    /// The range of the first matching word of `text`, by characters.
+    private func firstMatchingWord(in text: String) -> Range<String.Index>? {
+        var index = text.startIndex
+        while index < text.endIndex {
+            guard Self.isWordCharacter(text[index]) else {
+                index = text.index(after: index)
+                continue
+            }
+            var end = text.index(after: index)
+            while end < text.endIndex, Self.isWordCharacter(text[end]) { end = text.index(after: end) }
+            if matches(text[index..<end]) { return index..<end }
+            index = end
+        }
+        return nil
+    }
+
+    func snippet(of text: String) -> String? {
+        guard let first = firstMatch(in: text) else { return nil }
+        var start = text.index(first.lowerBound, offsetBy: -Snippet.leadingContext, limitedBy: text.startIndex)
+            ?? text.startIndex
+        if start > text.startIndex {
+            // Start at a word, after the first space of the context.
+            if let space = text[start..<first.lowerBound].firstIndex(where: { $0.isWhitespace }) {
+                start = text.index(after: space)
+            } else {
+                start = first.lowerBound
+            }
+        }
+        var output = start > text.startIndex ? "…" : ""
+        var length = output.count
+        // One character is kept for a closing ellipsis.
+        let budget = Snippet.maximumLength - 1
+        var index = start
+        var pendingSpace = false
+        while index < text.endIndex {
+            let character = text[index]
+            if Self.isWordCharacter(character) {
+                var end = text.index(after: index)
+                while end < text.endIndex, Self.isWordCharacter(text[end]) { end = text.index(after: end) }
+                let word = text[index..<end]
+                let piece = matches(word) ? "[" + word + "]" : String(word)
+                let pieceLength = piece.count + (pendingSpace ? 1 : 0)
+                guard length + pieceLength <= budget else { break }
+                if pendingSpace { output += " " }
+                output += piece
+                length += pieceLength
+                pendingSpace = false
+                index = end
+            } else if character.isWhitespace {
+                pendingSpace = length > 0 && !output.hasSuffix("…")
+                index = text.index(after: index)
+            } else {
+                let pieceLength = 1 + (pendingSpace ? 1 : 0)
+                guard length + pieceLength <= budget else { break }
+                if pendingSpace { output += " " }
+                output.append(character)
+                length += pieceLength
+                pendingSpace = false
+                index = text.index(after: index)
+            }
+        }
+        if index < text.endIndex { output += "…" }
+        return output
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The searchable attributes of an item, in the shape of CoreSpotlight's `CSSearchableItemAttributeSet`.
+///
+/// Every attribute is optional; an index stores what is set.
+///
+/// ```swift
+/// var attributes = AttributeSet(contentType: "text/markdown")
+/// attributes.title = "Quarterly report"
+/// attributes.keywords = ["finance", "2024"]
+/// ```
+public struct AttributeSet: Hashable, Sendable {
+    /// The name shown to people; for a file, its file name.
+    public var displayName: String?
+    /// The document's own title.
+    public var title: String?
+    /// The MIME type, such as `image/jpeg`.
+    public var contentType: String?
+    /// A human description of the content, such as libmagic's.
+    public var contentDescription: String?
+    /// The document's authors, in order (a PDF's Author, `dc:creator`, an e-mail's From).
+    public var authors: [String]
+    /// A few words that describe the item.
+    public var keywords: [String]
+    /// A small picture of the item.
+    public var thumbnail: Thumbnail?
+    /// Searchable text of the item.
+    public var textContent: String?
+    /// Size in bytes.
+    public var size: Int64?
+    /// When the content last changed.
+    public var contentModificationDate: Date?
+    /// When the content was created.
+    public var contentCreationDate: Date?
+    /// Width of an image, in pixels.
+    public var pixelWidth: Int?
+    /// Height of an image, in pixels.
+    public var pixelHeight: Int?
+    /// Pages of a document, slides of a presentation.
+    public var pageCount: Int?
+    /// The maker of the device that took a photo (EXIF Make).
+    public var acquisitionMake: String?
+    /// The model of the device that took a photo (EXIF Model).
+    public var acquisitionModel: String?
+    /// Where a photo was taken: degrees north of the equator (EXIF GPS).
+    public var latitude: Double?
+    /// Where a photo was taken: degrees east of Greenwich (EXIF GPS).
+    public var longitude: Double?
+
+    /// Creates an attribute set, optionally with a content type.
+    public init(contentType: String? = nil) {
+        self.contentType = contentType
+        self.keywords = []
+        self.authors = []
+    }
+
+    /// The content type and its parents, most specific first, e.g.
+    /// `["image/jpeg", "image", "public.image", "public.data", "public.item"]`.
+    public var contentTypeTree: [String] { ContentTypeTree.tree(of: contentType) }
+
+    /// The title a file has when its format gives none: its name without the extension
+    /// (`Report.final.pdf` → `Report.final`); a name that is only an extension (`.profile`)
+    /// keeps it. The index stores such a title as derived from the display name.
+    public static func title(fromFileName name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// The words of a name as keywords: each word of more than one character (as
+    /// ``NameTokenizer`` splits names), once, in order. The one definition of a name's
+    /// keywords: the index stores keywords that start with these as derived from the display
+    /// name, and an indexer that puts a name's words first (`FileAttributes`) takes them here.
+    public static func nameKeywords(of name: String) -> [String] {
+        var seen = Set<String>()
+        return NameTokenizer.words(in: name).filter { $0.count > 1 && seen.insert($0).inserted }
+    }
+}

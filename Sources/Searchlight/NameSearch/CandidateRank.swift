@@ -1,0 +1,79 @@
+/// Ranks candidates of a name query from the UTF-8 bytes of their fields, as ``NameMatch``
+/// ranks split words, with no allocation for an ASCII field (most of them).
+///
+/// For each field (name, title, keywords, folders) it keeps two bits per query word: whether
+/// a word of the field is the query word, and whether one starts with it. An ASCII field is
+/// checked on its bytes; any other is split into folded words, as ranking did before.
+struct CandidateRank {
+    /// The folded query words.
+    private let tokens: [String]
+    /// The same, as UTF-8.
+    private let tokenBytes: [[UInt8]]
+    /// Whether every query word is ASCII: then a field's folded text that holds none of them
+    /// has no word matching one (see ``NameFolds/foldedScalars(of:)``).
+    private let asciiTokens: Bool
+    /// Folds met so far: candidates share words (their folders' above all).
+    private var folds = NameFolds()
+
+    /// A ranker for `tokens`, or `nil` when they are too many for one bit each.
+    init?(_ tokens: [String]) {
+        guard tokens.count <= 64 else { return nil }
+        self.tokens = tokens
+        tokenBytes = tokens.map { Array($0.utf8) }
+        asciiTokens = tokenBytes.allSatisfy { $0.allSatisfy { $0 < 0x80 } }
+    }
+
+    /// `(prefixOnlyCount, fieldRank)` of ``NameMatch`` for these fields, as UTF-8.
+    mutating func rank(name: UnsafeBufferPointer<UInt8>, title: UnsafeBufferPointer<UInt8>,
+                       keywords: UnsafeBufferPointer<UInt8>, folders: UnsafeBufferPointer<UInt8>)
+        -> (prefixOnlyCount: Int, fieldRank: Int) {
+        let inName = matches(in: name)
+        let inTitle = matches(in: title)
+        let inKeywords = matches(in: keywords)
+        let inFolders = matches(in: folders)
+        let whole = (inName.whole, inTitle.whole, inKeywords.whole, inFolders.whole)
+        let prefix = (inName.prefix, inTitle.prefix, inKeywords.prefix, inFolders.prefix)
+        var prefixOnly = 0
+        var rank = 0
+        for index in tokens.indices {
+            let bit = UInt64(1) << index
+            let wholeField = Self.firstField(with: bit, in: whole)
+            if wholeField == nil { prefixOnly += 1 }
+            rank += wholeField ?? Self.firstField(with: bit, in: prefix) ?? 4
+        }
+        return (prefixOnly, rank)
+    }
+
+    /// The bits of the query words that are a word of `bytes`, and of those that start one.
+    mutating func matches(in bytes: UnsafeBufferPointer<UInt8>) -> (whole: UInt64, prefix: UInt64) {
+        var whole: UInt64 = 0
+        var prefix: UInt64 = 0
+        let isASCII = NameTokenizer.forEachASCIIWord(in: bytes) { range in
+            for (index, token) in tokenBytes.enumerated() where token.count <= range.count {
+                guard NameTokenizer.bytes(bytes, at: range.lowerBound, startWith: token) else { continue }
+                prefix |= 1 << index
+                if token.count == range.count { whole |= 1 << index }
+            }
+        }
+        guard !isASCII else { return (whole, prefix) }
+        if asciiTokens {
+            let folded = folds.foldedScalars(of: bytes)
+            guard tokenBytes.contains(where: { folded.contains($0) }) else { return (0, 0) }
+        }
+        let words = NameTokenizer.words(in: String(decoding: bytes, as: UTF8.self)) { folds.fold($0) }
+        for (index, token) in tokens.enumerated() {
+            if words.contains(token) { whole |= 1 << index }
+            if words.contains(where: { $0.hasPrefix(token) }) { prefix |= 1 << index }
+        }
+        return (whole, prefix)
+    }
+
+    /// The first of the four fields whose bits hold `bit`.
+    private static func firstField(with bit: UInt64, in bits: (UInt64, UInt64, UInt64, UInt64)) -> Int? {
+        if bits.0 & bit != 0 { return 0 }
+        if bits.1 & bit != 0 { return 1 }
+        if bits.2 & bit != 0 { return 2 }
+        if bits.3 & bit != 0 { return 3 }
+        return nil
+    }
+}

@@ -1,0 +1,48 @@
+import GRDB
+
+/// How the first page of the best rank is found, chosen by how many items have that rank.
+///
+/// Sorting the members costs a table lookup for each; walking the date index newest first
+/// and checking row ids against the set of members costs reading every member from the
+/// full-text index (cheap) and visiting about `limit / density` index entries; walking and
+/// reading each visited item's name costs a table lookup per entry but reads no member
+/// list. So few members are sorted, many are met by reading names, and the middle uses the
+/// set. The sample is the first rows of the full-text match, in row-id order: how far into
+/// the row ids it reached tells the density.
+enum PageStrategy: Equatable {
+    case sortMembers
+    case walkCheckingMembers
+    /// Gives up, for the member set, after visiting `budget` entries.
+    case walkReadingNames(budget: Int)
+
+    /// Full-text rows read to estimate how many items have the best rank.
+    static let sampleSize = 1024
+
+    /// - Parameter checkCost: What checking one visited entry costs when walking, relative to
+    ///   visiting it: 8 for a table lookup and a name check (name search); more for a lookup in
+    ///   the content index.
+    init(sample: [Int64], limit: Int, checkCost: Double = 8, in db: Database) throws {
+        guard sample.count >= Self.sampleSize, let last = sample.last,
+              let bounds = try Row.fetchOne(db, sql: "SELECT (SELECT min(id) FROM item), (SELECT max(id) FROM item)"),
+              let first: Int64 = bounds[0], let maximum: Int64 = bounds[1] else {
+            self = .sortMembers
+            return
+        }
+        let span = Double(max(1, maximum - first + 1))
+        let density = min(1, Double(sample.count) / Double(max(1, last - first + 1)))
+        let members = density * span
+        // Measured costs, relative to visiting one date-index entry: a member read from the
+        // full-text index ~0.6, a table lookup ~6, a table lookup and name check ~8.
+        let visits = Double(limit) / density
+        let sorting = 6 * members
+        let checking = 0.6 * members + visits
+        let reading = checkCost * visits
+        if sorting <= min(checking, reading) {
+            self = .sortMembers
+        } else if checking <= reading {
+            self = .walkCheckingMembers
+        } else {
+            self = .walkReadingNames(budget: Int(min(4 * visits, span)))
+        }
+    }
+}

@@ -1,0 +1,358 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension SearchableIndex {
+    /// Items whose words contain, for every query word, a word that starts with it: words of
+    /// their name, title, authors, keywords, folder names and text (``SearchScope/all``), or of
+    /// their name, title, keywords and folder names only (``SearchScope/names``).
+    ///
+    /// Query words are split like names (`quarterlyRep` counts as `quarterly rep`); matching
+    /// ignores case and diacritics. Results are ranked: items where every word matches a whole
+    /// word come before prefix matches; then matches in the name before the title, authors and
+    /// keywords, folder names, then text; then the most recently modified; then by identifier.
+    ///
+    /// - Parameters:
+    ///   - words: The query words.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results, when given.
+    ///   - scope: What is searched: everything, or names only.
+    /// - Throws: ``SearchlightError`` `.invalidQuery` when the words hold no letter or digit.
+    public func search(words: [String], domain: String? = nil, limit: Int? = nil,
+                       scope: SearchScope = .all) throws -> [IndexedItem] {
+        try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches in
+            try Self.fetchItems(ids: matches.map(\.rank.id), in: db)
+        }
+    }
+
+    /// What ``search(words:domain:limit:scope:)`` returns, with where each item matched and,
+    /// for a match in its text, a snippet of the text around it.
+    public func searchResults(words: [String], domain: String? = nil, limit: Int? = nil,
+                              scope: SearchScope = .all) throws -> [SearchResult] {
+        let tokens = try Self.nameQueryTokens(words)
+        return try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches in
+            let items = try Self.fetchItems(ids: matches.map(\.rank.id), in: db)
+            let content = matches.filter { $0.matchedIn == .content }.map(\.rank.id)
+            let texts = try Self.texts(of: content, in: db)
+            let snippets = SnippetMatcher(tokens: tokens)
+            return zip(matches, items).map { match, item in
+                let field = match.matchedIn == .name && match.rank.fieldRank > 0
+                    ? SearchResult.Field(names: tokens, of: item) : match.matchedIn
+                return SearchResult(item: item, matchedIn: field,
+                                    snippet: field == .content ? texts[match.rank.id].flatMap(snippets.snippet(of:)) : nil)
+            }
+        }
+    }
+
+    /// The domains and identifiers of what ``search(words:domain:limit:scope:)`` returns, in
+    /// the same order, without fetching the items: for output that prints paths only.
+    public func searchIdentifiers(words: [String], domain: String? = nil, limit: Int? = nil,
+                                  scope: SearchScope = .all) throws -> [ItemIdentifier] {
+        try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { _, matches in
+            matches.map(\.rank.identifier)
+        }
+    }
+
+    /// The ranked matches of a query, best first, handed to `body` inside the read. A match
+    /// from name search alone says `.name`: ``searchResults(words:domain:limit:scope:)`` works
+    /// out the field of the few it returns.
+    private func rankedMatches<T>(words: [String], domain: String?, limit: Int?, scope: SearchScope,
+                                  _ body: (Database, [ContentSearch.Match]) throws -> T) throws -> T {
+        let tokens = try Self.nameQueryTokens(words)
+        return try read { db in
+            func named(_ matches: [NameMatch]) -> [ContentSearch.Match] {
+                matches.map { ContentSearch.Match(rank: $0, matchedIn: .name) }
+            }
+            guard scope == .all, try Self.hasContent(in: db) else {
+                return try body(db, named(Self.nameMatches(tokens, domain: domain, limit: limit, in: db)))
+            }
+            guard let filter = try ItemFilter(domain: domain, in: db) else { return try body(db, []) }
+            let search = ContentSearch(db: db, tokens: tokens, filter: filter)
+            if let limit {
+                let limit = Swift.max(limit, 0)
+                if limit > 0, try Self.nameTierDecides(tokens, in: db),
+                   let best = try Self.bestMatchesByDate(tokens, domain: domain, limit: limit, in: db) {
+                    return try body(db, named(best))
+                }
+                if let first = try search.firstMatches(limit: limit) { return try body(db, first) }
+                return try body(db, Array(search.allMatches().prefix(limit)))
+            }
+            return try body(db, search.allMatches())
+        }
+    }
+
+    /// Name search's ranked matches.
+    private static func nameMatches(_ tokens: [String], domain: String?, limit: Int?, in db: Database) throws -> [NameMatch] {
+        var wholeInName: Set<Int64>?
+        if let limit, limit > 0, let best = try bestMatchesByDate(tokens, domain: domain, limit: limit, in: db,
+                                                                   wholeInName: { wholeInName = $0 }) {
+            return best
+        }
+        let candidates = try nameCandidates(tokens, domain: domain, wholeInName: wholeInName, in: db)
+        return candidates.ranked(limit: limit.map { Swift.max($0, 0) })
+    }
+
+    /// Whether the best rank of name search is also the best rank with content: unless a word
+    /// that no name has whole is a whole word of some text (then a text match outranks the
+    /// name's prefix match).
+    private static func nameTierDecides(_ tokens: [String], in db: Database) throws -> Bool {
+        let tier = try BestNameTier(tokens, in: db)
+        for token in tier.prefixTokens {
+            let found = try Int64.fetchOne(db, sql: "SELECT rowid FROM item_content WHERE item_content MATCH ? LIMIT 1",
+                                           arguments: [quoted(token)]) != nil
+            if found { return false }
+        }
+        return true
+    }
+
+    /// The number of items ``search(words:domain:limit:scope:)`` would return without a limit.
+    public func countMatches(words: [String], domain: String? = nil, scope: SearchScope = .all) throws -> Int {
+        let tokens = try Self.nameQueryTokens(words)
+        return try read { db in
+            if scope == .all, try Self.hasContent(in: db) {
+                guard let filter = try ItemFilter(domain: domain, in: db) else { return 0 }
+                return try ContentSearch(db: db, tokens: tokens, filter: filter).count()
+            }
+            if try Self.everyItemCounts(domain: domain, in: db) {
+                // The full-text index has one row per item: no item needs looking up.
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM item_words WHERE item_words MATCH ?",
+                                        arguments: [Self.nameMatchExpression(tokens)]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM item_words JOIN item ON item.id = item_words.rowid
+                WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
+                """, arguments: Self.nameArguments(tokens, domain: domain)) ?? 0
+        }
+    }
+
+    /// Whether every item is in `domain` (any, when `nil`) and none has expired: then counting
+    /// matches needs no look at the items.
+    static func everyItemCounts(domain: String?, in db: Database) throws -> Bool {
+        let expired = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM item WHERE expirationDate IS NOT NULL AND expirationDate <= ?)
+            """, arguments: [Date().timeIntervalSince1970]) ?? true
+        guard !expired else { return false }
+        guard let domain else { return true }
+        guard let id = try domainID(named: domain, in: db) else {
+            return false
+        }
+        // Two seeks in the (domainId, identifier) index.
+        let otherDomains = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM item WHERE domainId < :id) OR EXISTS (SELECT 1 FROM item WHERE domainId > :id)
+            """, arguments: ["id": id]) ?? true
+        return !otherDomains
+    }
+
+    static let inDomain = "(:domain IS NULL OR item.domainId = (SELECT id FROM domain WHERE name = :domain))"
+
+    /// The folded words of a name query.
+    static func nameQueryTokens(_ words: [String]) throws -> [String] {
+        let tokens = words.flatMap(NameTokenizer.words(in:))
+        guard !tokens.isEmpty else {
+            throw SearchlightError(.invalidQuery, "the search words contain no letter or digit")
+        }
+        return tokens
+    }
+
+    /// An FTS5 query asking every token as a prefix of a word in any column.
+    static func nameMatchExpression(_ tokens: [String]) -> String {
+        tokens.map { quoted($0) + "*" }.joined(separator: " AND ")
+    }
+
+    /// A token as an FTS5 string: never query syntax.
+    static func quoted(_ token: String) -> String {
+        "\"" + token.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func nameArguments(_ tokens: [String], domain: String?) -> StatementArguments {
+        ["match": nameMatchExpression(tokens), "domain": domain, "now": Date().timeIntervalSince1970]
+    }
+
+    /// Every candidate of a name query, ranked, in no order.
+    ///
+    /// - Parameters:
+    ///   - known: The items that have every word whole in their name, when already read.
+    ///   - onBytes: Whether candidates are ranked on their bytes (``CandidateRank``) rather
+    ///     than split into words as strings: `false` for tests.
+    static func nameCandidates(_ tokens: [String], domain: String?, wholeInName known: Set<Int64>? = nil,
+                               rankingOnBytes onBytes: Bool = true, in db: Database) throws -> [NameMatch] {
+        // The full-text index knows which items have every word whole in their name, the best
+        // rank: those need no splitting of their fields here.
+        let wholeInName = try known ?? Set(Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
+                                                          arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
+        let statement = try db.makeStatement(sql: """
+            SELECT item.id, item.identifier, item.displayName, item.title, content_kind.keywords, item.modificationDate
+            FROM item_words JOIN item ON item.id = item_words.rowid JOIN content_kind ON content_kind.id = item.kindId
+            WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
+            """)
+        statement.arguments = nameArguments(tokens, domain: domain)
+        let cursor = try Row.fetchCursor(statement)
+        // Columns are read in place: most candidates are ranked on their bytes.
+        let columns = statement.sqliteStatement
+        var onBytesRank = onBytes ? CandidateRank(tokens) : nil
+        var matches: [NameMatch] = []
+        // Candidates share words (their folders' above all): each is folded once.
+        var folds = NameFolds()
+        func words(_ text: String?) -> [String] { NameTokenizer.words(in: text ?? "") { folds.fold($0) } }
+        while let row = try cursor.next() {
+            let rowID = sqlite3_column_int64(columns, 0)
+            let identifier = UnsafeBufferPointer(start: sqlite3_column_blob(columns, 1)?.assumingMemoryBound(to: UInt8.self),
+                                                 count: Int(sqlite3_column_bytes(columns, 1)))
+            let id = ItemIdentifier(bytes: Array(identifier))
+            let date = sqlite3_column_double(columns, 5)
+            if wholeInName.contains(rowID) {
+                matches.append(NameMatch(best: rowID, identifier: id, modificationDate: date))
+                continue
+            }
+            let folders = UnsafeBufferPointer(rebasing: identifier[..<(identifier.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
+            if let rank = onBytesRank?.rank(name: Self.text(columns, 2), title: Self.text(columns, 3),
+                                            keywords: Self.text(columns, 4), folders: folders) {
+                matches.append(NameMatch(id: rowID, identifier: id, modificationDate: date,
+                                         prefixOnlyCount: rank.prefixOnlyCount, fieldRank: rank.fieldRank))
+                continue
+            }
+            // The stored title and keywords lack only what the name gives (``StoredText``):
+            // words that rank at least as well from the name.
+            let title: String? = row[3]
+            let keywords: String? = row[4]
+            matches.append(NameMatch(id: rowID, identifier: id, modificationDate: date, tokens: tokens,
+                                     name: words(row[2])) {
+                [words(title), words(keywords), id.parentComponents.flatMap(words)]
+            })
+        }
+        return matches
+    }
+
+    /// The UTF-8 bytes of a text column of the current row, empty when `NULL`.
+    private static func text(_ statement: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: sqlite3_column_text(statement, column), count: Int(sqlite3_column_bytes(statement, column)))
+    }
+
+    /// The first `limit` results when the best rank any candidate can have fills them, else `nil`.
+    ///
+    /// Items of the best rank come first, and among them the most recently modified, so the
+    /// first page never needs the other candidates ranked (a common word matches a large part
+    /// of a big index). How the page is found depends on how many items have that rank, which
+    /// the first rows of the full-text match tell (see ``PageStrategy``).
+    ///
+    /// - Parameters:
+    ///   - forced: The strategy to use whatever the estimate says: for tests.
+    ///   - wholeInName: Told the items that have every word whole in their name when they are
+    ///     too few for a page, so that ranking every candidate need not read them again.
+    static func bestMatchesByDate(_ tokens: [String], domain: String?, limit: Int, in db: Database,
+                                  strategy forced: PageStrategy? = nil,
+                                  wholeInName: (Set<Int64>) -> Void = { _ in }) throws -> [NameMatch]? {
+        let tier = try BestNameTier(tokens, in: db)
+        let members = try Int64.fetchCursor(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
+                                            arguments: [tier.expression])
+        var sample: [Int64] = []
+        while sample.count < PageStrategy.sampleSize, let id = try members.next() { sample.append(id) }
+        guard sample.count >= limit else {
+            if tier.prefixTokens.isEmpty, sample.count < PageStrategy.sampleSize { wholeInName(Set(sample)) }
+            return nil
+        }
+        guard let filter = try ItemFilter(domain: domain, in: db) else { return [] }
+        switch try forced ?? PageStrategy(sample: sample, limit: limit, in: db) {
+        case .sortMembers:
+            // The rest of the members follow the sample: the match is evaluated once.
+            while let id = try members.next() { sample.append(id) }
+            return try pageSorting(members: sample, filter: filter, limit: limit, in: db)
+        case .walkReadingNames(let budget):
+            if let page = try pageReadingNames(tier, filter: filter, limit: limit, budget: budget, in: db) { return page }
+            fallthrough
+        case .walkCheckingMembers:
+            // The rest of the members follow the sample: the match is evaluated once.
+            var memberSet = Set(sample)
+            while let id = try members.next() { memberSet.insert(id) }
+            return try pageByDate(filter: filter, limit: limit, in: db) { id, _ in memberSet.contains(id) }
+        }
+    }
+
+    /// The page among few items: SQLite looks each one up and sorts them newest first.
+    static func pageSorting(members: [Int64], filter: ItemFilter, limit: Int, in db: Database) throws -> [NameMatch]? {
+        // The row ids travel as one JSON array; `ifnull` keeps SQLite from walking the date
+        // index, since the members are few.
+        let newestFirst = try Row.fetchCursor(db, sql: """
+            SELECT id, ifnull(modificationDate, 0), identifier FROM item
+            WHERE id IN (SELECT value FROM json_each(:members))
+              AND (:domainID IS NULL OR domainId = :domainID) AND \(notExpired)
+            ORDER BY 2 DESC
+            """, arguments: ["members": "[" + members.map(String.init).joined(separator: ",") + "]",
+                             "domainID": filter.domainID, "now": filter.now])
+        var page = PageCollector(limit: limit)
+        while let row = try newestFirst.next() {
+            let date: Double = row[1]
+            guard page.wants(date) else { break }
+            let identifier: Data = row[2]
+            page.add(NameMatch(best: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
+        }
+        return page.result
+    }
+
+    /// The page met walking the date index newest first and checking each item's name words
+    /// against `tier`; `nil` when `budget` items are visited first.
+    static func pageReadingNames(_ tier: BestNameTier, filter: ItemFilter, limit: Int, budget: Int,
+                                 in db: Database) throws -> [NameMatch]? {
+        let statement = try db.makeStatement(sql: """
+            SELECT id, modificationDate, displayName, domainId, expirationDate, identifier
+            FROM item INDEXED BY item_by_modification_date
+            WHERE modificationDate > 0 ORDER BY modificationDate DESC
+            """)
+        let newestFirst = try Row.fetchCursor(statement)
+        // Most visited rows are not admitted: their columns are read in place, without decoding.
+        let columns = statement.sqliteStatement
+        var page = PageCollector(limit: limit)
+        var folds = NameFolds()
+        var visited = 0
+        while let row = try newestFirst.next() {
+            visited += 1
+            if visited > budget { return nil }
+            let date = sqlite3_column_double(columns, 1)
+            guard page.wants(date) else { break }
+            let name = UnsafeBufferPointer(start: sqlite3_column_text(columns, 2),
+                                           count: Int(sqlite3_column_bytes(columns, 2)))
+            let expiration = sqlite3_column_type(columns, 4) == SQLITE_NULL ? nil : sqlite3_column_double(columns, 4)
+            guard tier.admits(nameBytes: name, folds: &folds),
+                  filter.admits(domainID: sqlite3_column_int64(columns, 3), expiration: expiration) else { continue }
+            let identifier: Data = row[5]
+            page.add(NameMatch(best: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
+        }
+        return page.result
+    }
+
+    /// The page met walking the date index newest first, keeping the items `isMember` admits.
+    /// The index alone holds the row ids: only members are looked up in the table.
+    static func pageByDate(filter: ItemFilter, limit: Int, in db: Database,
+                           isMember: (Int64, Double) throws -> Bool) throws -> [NameMatch]? {
+        let newestFirst = try Row.fetchCursor(db, sql: """
+            SELECT id, modificationDate FROM item INDEXED BY item_by_modification_date
+            WHERE modificationDate > 0 ORDER BY modificationDate DESC
+            """)
+        let details = try db.cachedStatement(sql: "SELECT identifier, domainId, expirationDate FROM item WHERE id = ?")
+        var page = PageCollector(limit: limit)
+        while let row = try newestFirst.next() {
+            let id: Int64 = row[0]
+            let date: Double = row[1]
+            guard page.wants(date) else { break }
+            guard try isMember(id, date), let detail = try Row.fetchOne(details, arguments: [id]),
+                  filter.admits(domainID: detail[1], expiration: detail[2]) else { continue }
+            let identifier: Data = detail[0]
+            page.add(NameMatch(best: id, identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
+        }
+        return page.result
+    }
+
+    /// Full items for `ids`, in the order of `ids`.
+    static func fetchItems(ids: [Int64], in db: Database) throws -> [IndexedItem] {
+        guard !ids.isEmpty else { return [] }
+        var byID: [Int64: IndexedItem] = [:]
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT item.id AS rowID, \(itemColumns) FROM item \(itemJoins) WHERE item.id IN (\(placeholders))
+                """, arguments: StatementArguments(Array(chunk)))
+            for row in rows { byID[row["rowID"]] = IndexedItem(row: row) }
+        }
+        return ids.compactMap { byID[$0] }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+
+extension SearchableIndex {
+    /// The schema, created and evolved by GRDB's migrator.
+    ///
+    /// - `domain`: one row per domain, with what its indexer wants to remember about it.
+    /// - `item`: one row per item; its typed columns serve queries. Since v3 it stores its
+    ///   content type, description and keywords as a `content_kind` row, and no title or
+    ///   keywords that its display name gives (``StoredText``).
+    /// - `content_kind`: each (content type, description, keywords) once (``ContentKind``).
+    /// - `item_words`: a contentless FTS5 index of the words of each item's name, title,
+    ///   keywords and folders. SQL triggers keep it in step with `item`, through the
+    ///   `searchlight_words` functions registered on every connection, so every write path
+    ///   (upserts, deletes, cascades, re-keys) maintains it.
+    /// - `thumbnail`: thumbnails apart, so that item rows stay small.
+    /// - `item_text` and `item_content` (since v4): authors and text, and their full-text
+    ///   index (``addContent(_:)``).
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE domain (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    lastUpdateDate REAL,
+                    state TEXT
+                );
+                CREATE TABLE item (
+                    id INTEGER PRIMARY KEY,
+                    domainId INTEGER NOT NULL REFERENCES domain(id) ON DELETE CASCADE,
+                    identifier BLOB NOT NULL,
+                    displayName TEXT,
+                    title TEXT,
+                    contentType TEXT,
+                    contentDescription TEXT,
+                    keywords TEXT,
+                    textContent TEXT,
+                    size INTEGER,
+                    modificationDate REAL,
+                    creationDate REAL,
+                    pixelWidth INTEGER,
+                    pixelHeight INTEGER,
+                    expirationDate REAL,
+                    changeStamp BLOB,
+                    failure TEXT
+                );
+                CREATE UNIQUE INDEX item_by_identifier ON item(domainId, identifier);
+                CREATE INDEX item_by_expiration ON item(expirationDate) WHERE expirationDate IS NOT NULL;
+                CREATE INDEX item_by_failure ON item(domainId) WHERE failure IS NOT NULL;
+                CREATE TABLE thumbnail (
+                    itemId INTEGER PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE,
+                    format TEXT NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    bytes BLOB NOT NULL
+                );
+                """)
+            try db.execute(sql: wordsTableSQL + wordsTriggersSQL)
+        }
+        migrator.registerMigration("v2-query", migrate: createQueryIndexes)
+        migrator.registerMigration("v3-compact", migrate: compactItems)
+        migrator.registerMigration("v4-content", migrate: addContent)
+        return migrator
+    }
+
+    /// The full-text index of the words of each item (see ``migrator``).
+    static let wordsTableSQL = """
+        CREATE VIRTUAL TABLE item_words USING fts5(
+            name, title, keywords, folders,
+            content='', columnsize=0, detail=column, prefix='2 3',
+            tokenize='unicode61 remove_diacritics 2'
+        );
+        """
+
+    /// The triggers that keep `item_words` in step with `item`, until v3.
+    static let wordsTriggersSQL = """
+        CREATE TRIGGER item_words_insert AFTER INSERT ON item BEGIN
+            INSERT INTO item_words(rowid, name, title, keywords, folders) VALUES (
+                new.id, searchlight_words(new.displayName), searchlight_words(new.title),
+                searchlight_words(new.keywords), searchlight_folder_words(new.identifier));
+        END;
+        CREATE TRIGGER item_words_delete AFTER DELETE ON item BEGIN
+            INSERT INTO item_words(item_words, rowid, name, title, keywords, folders) VALUES (
+                'delete', old.id, searchlight_words(old.displayName), searchlight_words(old.title),
+                searchlight_words(old.keywords), searchlight_folder_words(old.identifier));
+        END;
+        CREATE TRIGGER item_words_update AFTER UPDATE OF displayName, title, keywords, identifier ON item BEGIN
+            INSERT INTO item_words(item_words, rowid, name, title, keywords, folders) VALUES (
+                'delete', old.id, searchlight_words(old.displayName), searchlight_words(old.title),
+                searchlight_words(old.keywords), searchlight_folder_words(old.identifier));
+            INSERT INTO item_words(rowid, name, title, keywords, folders) VALUES (
+                new.id, searchlight_words(new.displayName), searchlight_words(new.title),
+                searchlight_words(new.keywords), searchlight_folder_words(new.identifier));
+        END;
+        """
+
+    /// Keywords are stored joined by this separator, which no keyword contains.
+    static let keywordSeparator: Character = "\u{1F}"
+
+    /// Registers the SQL functions the triggers and compiled queries use.
+    static func registerFunctions(in db: Database) {
+        db.add(function: DatabaseFunction("searchlight_words", argumentCount: 1, pure: true) { values in
+            guard let text = String.fromDatabaseValue(values[0]) else { return nil }
+            return NameTokenizer.joinedWords(in: text)
+        })
+        db.add(function: DatabaseFunction("searchlight_folder_words", argumentCount: 1, pure: true) { values in
+            guard let data = Data.fromDatabaseValue(values[0]) else { return nil }
+            let folders = ItemIdentifier(bytes: Array(data)).parentComponents
+            return folders.map(NameTokenizer.joinedWords(in:)).joined(separator: " ")
+        })
+        registerContentFunctions(in: db)
+        QueryFunctions.register(in: db)
+    }
+}

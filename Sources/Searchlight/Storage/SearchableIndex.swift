@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+import SystemPackage
+import Logging
+
+/// A persistent, searchable index of items, in the shape of CoreSpotlight's `CSSearchableIndex`.
+///
+/// The index is one SQLite file in WAL mode: any number of processes may read it while one
+/// writes, and readers are never blocked. Items are grouped in domains and identified within
+/// their domain by an ``ItemIdentifier``.
+///
+/// ```swift
+/// let index = try SearchableIndex(path: "/tmp/notes.sqlite")
+/// try index.indexItems([item])
+/// let results = try index.search(words: ["shop"])
+/// ```
+public final class SearchableIndex: Sendable {
+    /// The path of the index file.
+    public let path: String
+    /// Whether this handle only reads.
+    public let isReadOnly: Bool
+    /// A pool (a writer and concurrent readers) for a writable index; one read-only
+    /// connection for a read-only one, which is all a query command needs and opens faster.
+    let database: any DatabaseWriter
+    let logger: Logger
+
+    /// Opens the index at `path`, creating it (with owner-only permissions) unless `readOnly`.
+    ///
+    /// - Parameters:
+    ///   - path: The SQLite file of the index.
+    ///   - readOnly: Open an existing index for reading only; never creates nor migrates it.
+    ///   - logger: Where the index reports what it does.
+    /// - Throws: ``SearchlightError`` with code `.noIndex` when a read-only index does not
+    ///   exist, `.cannotOpenIndex` when the file cannot be created or opened, or when a
+    ///   read-only index still has an older schema (opening it writable upgrades it).
+    public init(path: String, readOnly: Bool = false, logger: Logger = Logger(label: "searchlight.index")) throws {
+        self.path = path
+        self.isReadOnly = readOnly
+        self.logger = logger
+        if readOnly {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw SearchlightError(.noIndex, "no index at \(path)")
+            }
+        } else {
+            try Self.createPrivateFile(at: path)
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.foreignKeysEnabled = true
+        configuration.label = "searchlight"
+        configuration.prepareDatabase { db in
+            SearchableIndex.registerFunctions(in: db)
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            } else {
+                // Searches read rows scattered over the file (a common word's first page visits
+                // a couple of thousand): a larger page cache keeps them between searches of one
+                // process. Only for read-only opens (`search`, `query`, a program that asks
+                // many questions): scanning and watching keep their memory small. (Mapping
+                // the file did as well for searches but slowed scans of the whole table.)
+                try db.execute(sql: "PRAGMA cache_size = -\(SearchableIndex.readerCacheKibibytes)")
+            }
+        }
+        do {
+            if readOnly {
+                // In WAL mode a read-only connection still never waits for a writer.
+                configuration.readonly = true
+                database = try DatabaseQueue(path: path, configuration: configuration)
+            } else {
+                database = try DatabasePool(path: path, configuration: configuration)
+            }
+            if !readOnly {
+                try Self.migrate(database)
+            } else if try !database.read({ try $0.tableExists("item") }) {
+                throw SearchlightError(.noIndex, "\(path) is not a Searchlight index")
+            } else if try !database.read(Self.migrator.hasCompletedMigrations) {
+                // Only a writer upgrades an index; reading an older schema would fail on every query.
+                throw SearchlightError(.outdatedIndex, "the index at \(path) was written by an older Searchlight")
+            }
+        } catch let error as SearchlightError {
+            throw error
+        } catch {
+            throw SearchlightError(.cannotOpenIndex, "cannot open index", path: path, cause: SearchlightError.cause(of: error))
+        }
+    }
+
+    /// Brings the schema up to date. An index that the `v3-compact` migration just rebuilt is
+    /// vacuumed once: its old item table left a third of the file as free pages.
+    static func migrate(_ database: any DatabaseWriter) throws {
+        let applied = try database.read { try migrator.appliedIdentifiers($0) }
+        try migrator.migrate(database)
+        if !applied.isEmpty, !applied.contains("v3-compact") {
+            // Only space is at stake: an index that cannot be vacuumed now (no room for the
+            // copy, a reader holding it) works as well, a third larger.
+            try? database.vacuum()
+        }
+    }
+
+    /// The page cache of a read-only connection, in KiB; SQLite fills it only as pages are read.
+    /// Room for the pages of a common word's first page (about 2 000 at 1 M items); a larger
+    /// cache made whole-table scans slower (32 MiB: +15 % for the query-bench pixel rows).
+    static let readerCacheKibibytes = 16 * 1024
+
+    /// Creates the folders of `path` (mode 0700) and the file itself (mode 0600) if missing.
+    static func createPrivateFile(at path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw SearchlightError(.cannotOpenIndex, "cannot create the index folder", path: folder, cause: SearchlightError.cause(of: error))
+            }
+        }
+        do {
+            try FileDescriptor.open(FilePath(path), .writeOnly, options: [.create, .closeOnExec],
+                                    permissions: [.ownerReadWrite], retryOnInterrupt: true).close()
+        } catch let errno as Errno {
+            throw SearchlightError(.cannotOpenIndex, "cannot create the index", path: path, cause: .system(errno))
+        }
+    }
+
+    /// Runs `body` in a write transaction, turning database errors into ``SearchlightError``.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try databaseErrors("cannot write to the index") { try database.write(body) }
+    }
+
+    /// Runs `body` in a read transaction, turning database errors into ``SearchlightError``.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try databaseErrors("cannot read the index") { try database.read(body) }
+    }
+
+    /// Runs `body`; an error that is not already a ``SearchlightError`` becomes one, `.database`,
+    /// with `message` and the error as its cause.
+    func databaseErrors<T>(_ message: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SearchlightError {
+            throw error
+        } catch {
+            throw SearchlightError(.database, message, path: path, cause: SearchlightError.cause(of: error))
+        }
+    }
+}

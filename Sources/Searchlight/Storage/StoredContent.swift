@@ -1,0 +1,52 @@
+import CSystemZlib
+import Foundation
+
+/// An item's text as the index stores it: UTF-8, at most ``maximumBytes``, compressed with
+/// zlib (the `item_text.text` column).
+///
+/// The full-text index of content is contentless (see ``SearchableIndex/contentTableSQL``), so
+/// the index keeps the text itself for snippets, `show --text` and phrase checks; compressed,
+/// it takes about half the room (Benchmarks/README.md, "Content index").
+enum StoredContent {
+    /// The most text an item keeps: 1 MiB of UTF-8, as Tracker's default.
+    static let maximumBytes = 1 << 20
+
+    /// `text` cut at ``maximumBytes`` on a character boundary.
+    static func capped(_ text: String) -> String {
+        guard text.utf8.count > maximumBytes else { return text }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: maximumBytes)
+        // Back to the start of a scalar: UTF-8 continuation bytes are 10xxxxxx.
+        while end > text.utf8.startIndex, (text.utf8[end] & 0xC0) == 0x80 { end = text.utf8.index(before: end) }
+        return String(text.utf8[..<end])!
+    }
+
+    /// The compressed form of `text` (capped).
+    static func compress(_ text: String) -> Data {
+        let bytes = Array(capped(text).utf8)
+        var length = compressBound(uLong(bytes.count))
+        var output = [UInt8](repeating: 0, count: Int(length) + 4)
+        // A 4-byte little-endian length first: inflating then needs no guessing.
+        let count = UInt32(bytes.count)
+        for shift in 0..<4 { output[shift] = UInt8(truncatingIfNeeded: count >> (8 * UInt32(shift))) }
+        let status = output.withUnsafeMutableBufferPointer { out in
+            compress2(out.baseAddress! + 4, &length, bytes, uLong(bytes.count), 6)
+        }
+        precondition(status == Z_OK, "compress2 failed with a buffer of compressBound's size")
+        return Data(output[..<(4 + Int(length))])
+    }
+
+    /// The text of a compressed value, or `nil` when it is not one (a damaged row).
+    static func decompress(_ data: Data) -> String? {
+        guard data.count >= 4 else { return nil }
+        let bytes = [UInt8](data)
+        let count = (0..<4).reduce(0) { $0 | Int(bytes[$1]) << (8 * $1) }
+        guard count <= maximumBytes * 4 else { return nil }
+        var output = [UInt8](repeating: 0, count: max(count, 1))
+        var length = uLong(count)
+        let status = bytes.withUnsafeBufferPointer { input in
+            uncompress(&output, &length, input.baseAddress! + 4, uLong(bytes.count - 4))
+        }
+        guard status == Z_OK, Int(length) == count else { return nil }
+        return String(decoding: output[..<count], as: UTF8.self)
+    }
+}

@@ -1,0 +1,212 @@
+import Glibc
+import Searchlight
+
+/// What the folder indexer leaves out of the index (SPEC §2 and §8), decided once per
+/// directory entry during the walk.
+///
+/// In order, the first that decides wins:
+/// 1. **secrets** (``secrets``): never indexed, whatever else says, hidden files included;
+/// 2. **hidden names** (starting with `.`), unless ``includeHidden``;
+/// 3. **`.searchlightignore` files** in any folder (gitignore syntax and semantics: the
+///    deepest file first, its last matching pattern decides; `!` re-includes);
+/// 4. **configured patterns** (``configured``), relative to each root, gitignore syntax;
+/// 5. **defaults** (``defaults`` and build output, unless ``usesDefaults`` is off): folders no
+///    one searches. A folder is build output when it holds a `CACHEDIR.TAG` with the
+///    signature of the Cache Directory Tagging specification (cargo, many caches), or is a
+///    `target` next to a `Cargo.toml` or `pom.xml` (or holding `.rustc_info.json`), a `build`
+///    next to a `CMakeLists.txt`, `Makefile`, `meson.build`, `build.gradle(.kts)`, `setup.py`,
+///    `pyproject.toml` or `package.json` (or holding a `CMakeCache.txt`), or a `.build` next to
+///    a `Package.swift`. These tests cost a few `faccessat(2)` calls for entries with those
+///    names, and one failed `openat(2)` per folder for the tag.
+///
+/// As in git, a path below an excluded folder cannot be included again: the walk never
+/// enters the folder.
+public struct ExclusionRules: Sendable, Equatable {
+    /// The name of the per-folder ignore files.
+    public static let ignoreFileName = ".searchlightignore"
+
+    /// What must never be indexed: keys, keychains and credentials.
+    public static let secrets = IgnoreRules(lines: [
+        ".ssh/", ".gnupg/", "*.pem", "*.key", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+        ".env", ".env.*", "*.kdbx", "*.p12", "*.pfx",
+    ])
+
+    /// Folders no one searches, skipped unless ``usesDefaults`` is off (or a rule re-includes them).
+    public static let defaults = IgnoreRules(lines: [
+        "node_modules/", "__pycache__/", ".cache/", ".git/", ".hg/", ".svn/", ".Trash-*/",
+    ])
+
+    /// Index names that start with a dot (secrets stay out).
+    public var includeHidden: Bool
+    /// Skip ``defaults`` and build output folders.
+    public var usesDefaults: Bool
+    /// Patterns from the configuration, relative to each root.
+    public var configured: IgnoreRules
+    /// Read `.searchlightignore` files.
+    public var readsIgnoreFiles: Bool
+
+    public init(includeHidden: Bool = false, usesDefaults: Bool = true, configured: IgnoreRules = IgnoreRules(patterns: []),
+                readsIgnoreFiles: Bool = true) {
+        self.includeHidden = includeHidden
+        self.usesDefaults = usesDefaults
+        self.configured = configured
+        self.readsIgnoreFiles = readsIgnoreFiles
+    }
+
+    /// The rules of one `.searchlightignore` file, for the paths below its folder.
+    public struct FolderRules: Sendable {
+        /// The folder holding the file, relative to the root.
+        public var folder: ItemIdentifier
+        public var rules: IgnoreRules
+    }
+
+    /// Whether the entry `path` (relative to the root; its name starts at `nameStart`) is left
+    /// out. `folderRules` are the ignore files of its ancestors, shallowest first; `parent`
+    /// is an open descriptor of the folder holding it (for the build-output tests).
+    func excludes(_ path: ArraySlice<UInt8>, nameStart: Int, isDirectory: Bool,
+                  folderRules: [FolderRules], parent: Int32) -> Bool {
+        if Self.secrets.decision(for: path, nameStart: nameStart, isDirectory: isDirectory) != nil { return true }
+        if !includeHidden && path[nameStart] == 0x2E { return true }
+        for folder in folderRules.reversed() {
+            // The path relative to the ignore file's folder.
+            let start = folder.folder.bytes.isEmpty ? path.startIndex : path.startIndex + folder.folder.bytes.count + 1
+            if let decision = folder.rules.decision(for: path[start...], nameStart: nameStart, isDirectory: isDirectory) {
+                return decision == .excluded
+            }
+        }
+        if let decision = configured.decision(for: path, nameStart: nameStart, isDirectory: isDirectory) {
+            return decision == .excluded
+        }
+        guard usesDefaults else { return false }
+        if Self.defaults.decision(for: path, nameStart: nameStart, isDirectory: isDirectory) != nil { return true }
+        return isDirectory && Self.isBuildOutput(name: path[nameStart...], in: parent)
+    }
+
+    /// Whether `path` (relative to the root) is excluded, judging every folder on its way:
+    /// for a path met outside a walk (an inotify event). Reads the ignore files of its
+    /// ancestors through `root`.
+    public func excludes(_ path: ItemIdentifier, isDirectory: Bool, in root: RootFolder) -> Bool {
+        judge(path, isDirectory: isDirectory, in: root).excluded
+    }
+
+    /// Judges `path` and every folder on its way, as a walk from the root would; returns
+    /// whether it is excluded and the ignore files of its ancestors (shallowest first).
+    func judge(_ path: ItemIdentifier, isDirectory: Bool, in root: RootFolder) -> (excluded: Bool, rules: [FolderRules]) {
+        let bytes = path.bytes
+        var folderRules: [FolderRules] = []
+        var parent = (try? root.openDirectory(ItemIdentifier(bytes: []))) ?? -1
+        defer { if parent >= 0 { close(parent) } }
+        var componentStart = 0
+        while !bytes.isEmpty {
+            if readsIgnoreFiles, parent >= 0, let rules = Self.ignoreFile(in: parent) {
+                folderRules.append(FolderRules(folder: ItemIdentifier(bytes: Array(bytes[..<max(0, componentStart - 1)])),
+                                               rules: rules))
+            }
+            let end = bytes[componentStart...].firstIndex(of: 0x2F) ?? bytes.endIndex
+            let isLast = end == bytes.endIndex
+            if excludes(bytes[..<end], nameStart: componentStart, isDirectory: isLast ? isDirectory : true,
+                        folderRules: folderRules, parent: parent) {
+                return (true, folderRules)
+            }
+            if isLast { break }
+            let child = DirectoryWalker.Level.withCString(Array(bytes[componentStart..<end])) { name in
+                parent >= 0 ? openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1
+            }
+            if parent >= 0 { close(parent) }
+            parent = child
+            componentStart = end + 1
+        }
+        return (false, folderRules)
+    }
+
+    /// Judges files met outside a walk (a window of inotify events), judging each folder
+    /// once: the folders on the way and their ignore files are read once per folder.
+    struct FileJudge {
+        let rules: ExclusionRules
+        let root: RootFolder
+        /// A folder's verdict, and the ignore files that apply to its entries (its own included).
+        private var folders: [[UInt8]: (excluded: Bool, rules: [FolderRules])] = [:]
+
+        init(rules: ExclusionRules, root: RootFolder) {
+            self.rules = rules
+            self.root = root
+        }
+
+        /// Whether the regular file `path` is excluded.
+        mutating func excludes(_ path: ItemIdentifier) -> Bool {
+            let bytes = path.bytes
+            let slash = bytes.lastIndex(of: 0x2F)
+            let folder = slash.map { Array(bytes[..<$0]) } ?? []
+            let verdict = folders[folder] ?? judgeFolder(folder)
+            folders[folder] = verdict
+            if verdict.excluded { return true }
+            return rules.excludes(bytes[...], nameStart: slash.map { $0 + 1 } ?? 0, isDirectory: false,
+                                  folderRules: verdict.rules, parent: -1)
+        }
+
+        private func judgeFolder(_ folder: [UInt8]) -> (excluded: Bool, rules: [FolderRules]) {
+            let identifier = ItemIdentifier(bytes: folder)
+            var (excluded, folderRules) = folder.isEmpty ? (false, []) : rules.judge(identifier, isDirectory: true, in: root)
+            if !excluded && rules.readsIgnoreFiles, let descriptor = try? root.openDirectory(identifier) {
+                if let own = ExclusionRules.ignoreFile(in: descriptor) {
+                    folderRules.append(FolderRules(folder: identifier, rules: own))
+                }
+                close(descriptor)
+            }
+            return (excluded, folderRules)
+        }
+    }
+
+    // MARK: - Files on disk
+
+    /// The rules of the `.searchlightignore` in the open folder `directory`, if it has one.
+    static func ignoreFile(in directory: Int32) -> IgnoreRules? {
+        guard let bytes = readSmallFile(ignoreFileName, in: directory, limit: 1 << 20) else { return nil }
+        let rules = IgnoreRules(text: String(decoding: bytes, as: UTF8.self))
+        return rules.isEmpty ? nil : rules
+    }
+
+    /// Reads at most `limit` bytes of the regular file `name` in `directory`; `nil` when it
+    /// cannot be opened. The corresponding C functions are `openat(2)` and `read(2)`.
+    static func readSmallFile(_ name: String, in directory: Int32, limit: Int) -> [UInt8]? {
+        let descriptor = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while result.count < limit {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            result += buffer.prefix(count)
+        }
+        return Array(result.prefix(limit))
+    }
+
+    /// The first bytes of a `CACHEDIR.TAG` (bford.info/cachedir).
+    static let cacheDirectorySignature = Array("Signature: 8a477f597d28d172789f06886806bc55".utf8)
+
+    /// Whether the folder `name` in `parent` holds build output or a cache (see the type's
+    /// documentation).
+    static func isBuildOutput(name: ArraySlice<UInt8>, in parent: Int32) -> Bool {
+        guard parent >= 0 else { return false }
+        let folder = String(decoding: name, as: UTF8.self)
+        func exists(_ relative: String) -> Bool { faccessat(parent, relative, F_OK, AT_SYMLINK_NOFOLLOW) == 0 }
+        switch folder {
+        case "target":
+            if exists("Cargo.toml") || exists("pom.xml") || exists("target/.rustc_info.json") { return true }
+        case "build":
+            let markers = ["CMakeLists.txt", "Makefile", "meson.build", "build.gradle", "build.gradle.kts",
+                           "setup.py", "pyproject.toml", "package.json"]
+            if markers.contains(where: exists) || exists("build/CMakeCache.txt") { return true }
+        case ".build":
+            if exists("Package.swift") { return true }
+        default:
+            break
+        }
+        guard let tag = readSmallFile(folder + "/CACHEDIR.TAG", in: parent, limit: cacheDirectorySignature.count) else {
+            return false
+        }
+        return tag == cacheDirectorySignature
+    }
+}

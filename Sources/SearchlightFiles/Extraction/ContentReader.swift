@@ -1,0 +1,99 @@
+import ExtractionProtocol
+import Foundation
+import Logging
+import Searchlight
+
+/// Reads what is inside documents during a scan — text, title, authors, keywords, dates,
+/// pages — through supervised extraction workers, and puts it in the items' attributes.
+///
+/// Only files with a ``DocumentFormat`` (by libmagic's type and the name) cost a round trip
+/// to a worker. A document the worker cannot read (text in no recognisable encoding, a
+/// broken file, a timeout, a crash) keeps what its name and type give, and its failure is
+/// recorded with the item — quietly: it is logged at `debug` level, not shown as an error —
+/// and not retried until the file changes. Its ``enrich(_:in:)`` runs on the scanner's
+/// inspector threads and blocks on the pool, off the Swift cooperative pool.
+public final class ContentReader: Sendable {
+    let pool: ExtractorPool
+    let keywordRanker: KeywordRanker?
+    let logger: Logger
+
+    /// Reads documents through `pool`, whose ``ExtractorPool/Configuration/textLimit`` caps their
+    /// text; `keywordRanker`, when given, picks the telling words of each text for its keywords.
+    public init(pool: ExtractorPool, keywordRanker: KeywordRanker? = nil, logger: Logger) {
+        self.pool = pool
+        self.keywordRanker = keywordRanker
+        self.logger = logger
+    }
+
+    /// Whether a file of `contentType` (libmagic's) named `fileName` has content to read.
+    public static func readsContent(contentType: String?, fileName: String) -> Bool {
+        guard let contentType else { return false }
+        return DocumentFormat(contentType: contentType, fileName: Array(fileName.utf8)) != nil
+    }
+
+    /// Adds what the document holds to `item`, or records why it could not be read.
+    public func enrich(_ item: inout SearchableItem, in root: RootFolder) {
+        let attributes = item.attributeSet
+        guard let contentType = attributes.contentType,
+              Self.readsContent(contentType: contentType, fileName: attributes.displayName ?? "") else { return }
+        switch pool.document(ofFileAtPathBytes: root.absolutePath(of: item.uniqueIdentifier), contentType: contentType) {
+        case .success(let document):
+            Self.fill(&item.attributeSet, from: document)
+            if let keywordRanker { rankKeywords(of: &item.attributeSet, own: document.keywords, with: keywordRanker) }
+        case .failure(let failure) where failure.isTransient || failure.reason == .unsupported:
+            // Says nothing about the file: left as its name and type describe it, not marked as failed.
+            break
+        case .failure(let failure):
+            logger.debug("cannot read content", metadata: [
+                "path": "\(item.uniqueIdentifier.lossyString)", "reason": "\(failure.message)",
+            ])
+            item.failure = [item.failure, "content: \(failure.message)"].compactMap { $0 }.joined(separator: "; ")
+        }
+    }
+
+    /// SPEC §2's keywords: the document's own, then the most telling words of its text
+    /// (frequent in it, rare in the index), then its name's words; the name's and type's words
+    /// that the item had stay as the fallback when there are none of these.
+    func rankKeywords(of attributes: inout AttributeSet, own: [String], with ranker: KeywordRanker) {
+        var seen = Set<String>()
+        let nameWords = NameTokenizer.words(in: attributes.displayName ?? "").filter { $0.count > 1 && seen.insert($0).inserted }
+        do {
+            attributes.keywords = try ranker.keywords(own: own, text: attributes.textContent, nameWords: nameWords,
+                                                      fallback: attributes.keywords)
+        } catch {
+            // The statistics could not be read: the keywords the item has are still good ones.
+            logger.debug("cannot rank keywords", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    /// How many keywords an item keeps: the document's own first, then those of its name and type.
+    static let keywordLimit = 10
+
+    /// Puts a document's content into a file's attributes: its text, its own title (else the
+    /// name's stays), authors, its own keywords before the name's, its creation date, pages,
+    /// and a photo's size, camera and position where the document has them.
+    public static func fill(_ attributes: inout AttributeSet, from document: ExtractedDocument) {
+        var text = document.text
+        if let subject = document.subject, !text.contains(subject) {
+            // A description (HTML meta, a PDF's Subject) is searchable like the text.
+            text = text.isEmpty ? subject : subject + "\n\n" + text
+        }
+        if !text.isEmpty { attributes.textContent = text }
+        if let title = document.title { attributes.title = title }
+        if !document.authors.isEmpty { attributes.authors = document.authors }
+        if !document.keywords.isEmpty {
+            var seen = Set<String>()
+            let own = document.keywords.prefix(keywordLimit)
+            attributes.keywords = Array((own + attributes.keywords).filter { seen.insert($0.lowercased()).inserted }
+                .prefix(max(keywordLimit, own.count)))
+        }
+        if let date = document.creationDate { attributes.contentCreationDate = Date(timeIntervalSince1970: date) }
+        if let pageCount = document.pageCount { attributes.pageCount = pageCount }
+        if let width = document.pixelWidth { attributes.pixelWidth = width }
+        if let height = document.pixelHeight { attributes.pixelHeight = height }
+        if let make = document.acquisitionMake { attributes.acquisitionMake = make }
+        if let model = document.acquisitionModel { attributes.acquisitionModel = model }
+        if let latitude = document.latitude { attributes.latitude = latitude }
+        if let longitude = document.longitude { attributes.longitude = longitude }
+    }
+}

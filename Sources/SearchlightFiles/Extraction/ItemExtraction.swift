@@ -1,0 +1,58 @@
+import Logging
+import Searchlight
+
+/// What the extraction workers add to each new or changed file of a scan or a watch — a
+/// thumbnail, the document's content, or both — through one pool of supervised workers.
+///
+/// ```swift
+/// let extraction = try ItemExtraction(options: .init(thumbnails: false), configuration: .init(), logger: logger)
+/// defer { extraction.shutdown() }
+/// let scanner = FolderScanner(index: index, root: root, options: options, logger: logger,
+///                             enricher: extraction.enricher)
+/// ```
+public final class ItemExtraction: Sendable {
+    /// Which extractions run.
+    public struct Options: Sendable {
+        /// Thumbnails of images, PDFs and SVGs (``Thumbnailer``).
+        public var thumbnails: Bool
+        /// Text, title, authors and more from inside documents (``ContentReader``).
+        public var content: Bool
+
+        public init(thumbnails: Bool = true, content: Bool = true) {
+            self.thumbnails = thumbnails
+            self.content = content
+        }
+    }
+
+    /// The workers both extractions share.
+    public let pool: ExtractorPool
+    let thumbnailer: Thumbnailer?
+    let contentReader: ContentReader?
+
+    /// Starts the workers.
+    /// - Parameters:
+    ///   - keywordRanker: Picks the telling words of each document's text for its keywords,
+    ///     with the statistics of the index it came from; without it, a document's keywords are
+    ///     its own, then its name's and type's.
+    /// - Throws: ``ExtractorSystemError`` when the worker executable cannot be started.
+    public init(options: Options, configuration: ExtractorPool.Configuration, keywordRanker: KeywordRanker? = nil,
+                logger: Logger) throws(ExtractorSystemError) {
+        pool = try ExtractorPool(configuration: configuration, logger: logger)
+        thumbnailer = options.thumbnails ? Thumbnailer(pool: pool) : nil
+        contentReader = options.content ? ContentReader(pool: pool, keywordRanker: keywordRanker, logger: logger) : nil
+    }
+
+    /// Adds a thumbnail and content to `item`, as the options say.
+    public func enrich(_ item: inout SearchableItem, in root: RootFolder) {
+        thumbnailer?.enrich(&item, in: root)
+        contentReader?.enrich(&item, in: root)
+    }
+
+    /// The enricher to give a ``FolderScanner`` or a ``FolderWatcher``.
+    public var enricher: FolderScanner.Enricher {
+        { [self] item, root in enrich(&item, in: root) }
+    }
+
+    /// Stops the workers.
+    public func shutdown() { pool.shutdown() }
+}

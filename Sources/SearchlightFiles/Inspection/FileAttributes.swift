@@ -1,0 +1,68 @@
+import Foundation
+import Searchlight
+
+/// Derives the attribute set of a file from its name, its status and libmagic's answers.
+public enum FileAttributes {
+    /// The attributes of a file.
+    ///
+    /// - Parameters:
+    ///   - relativePath: The file's path relative to its root.
+    ///   - status: Its `statx` status.
+    ///   - contentType: libmagic's MIME type, when known.
+    ///   - contentDescription: libmagic's description, when known.
+    public static func make(
+        relativePath: ItemIdentifier, status: FileStatus, contentType: String?, contentDescription: String?
+    ) -> AttributeSet {
+        let name = String(decoding: relativePath.lastComponent, as: UTF8.self)
+        var attributes = AttributeSet(contentType: contentType)
+        attributes.displayName = name
+        attributes.title = title(fromFileName: name)
+        attributes.contentDescription = contentDescription
+        attributes.size = Int64(status.size)
+        attributes.contentModificationDate = status.modificationDate
+        attributes.contentCreationDate = status.birthDate
+        attributes.keywords = keywords(name: name, contentType: contentType, description: contentDescription)
+        return attributes
+    }
+
+    /// The file name without its extension (`Report.final.pdf` → `Report.final`); a name that is
+    /// only an extension (`.profile`) keeps it. See ``AttributeSet/title(fromFileName:)``.
+    public static func title(fromFileName name: String) -> String {
+        AttributeSet.title(fromFileName: name)
+    }
+
+    /// Words too common in MIME types and libmagic's descriptions to describe anything.
+    static let noiseWords: Set<String> = [
+        "vnd", "x", "application", "data", "with", "and", "the", "of", "for", "version", "bit", "to",
+        "openxmlformats", "officedocument", "document", "ms", "octet", "stream", "inode", "text", "very",
+        "long", "lines", "no", "line", "terminators", "crlf", "lf", "a", "an", "in", "at", "by",
+        "item", "content", "public", "plain",
+    ]
+
+    /// 5 to 10 words: the words of the name, then of the type, then of libmagic's description.
+    public static func keywords(name: String, contentType: String?, description: String?) -> [String] {
+        var keywords: [String] = []
+        var seen = Set<String>()
+        func add(_ words: [String], skippingNoise: Bool) {
+            for word in words where keywords.count < 10 {
+                guard word.count > 1, !(skippingNoise && noiseWords.contains(word)),
+                      !word.allSatisfy(\.isNumber) || !skippingNoise else { continue }
+                if seen.insert(word).inserted { keywords.append(word) }
+            }
+        }
+        let typeWords = contentType.map { type in
+            NameTokenizer.words(in: type) + ContentTypeTree.tree(of: type).filter { $0.hasPrefix("public.") }
+                .flatMap { NameTokenizer.words(in: String($0.dropFirst("public.".count))) }
+        } ?? []
+        let descriptionWords = description.map(NameTokenizer.words(in:)) ?? []
+        // The name's words as the index derives them (stored once, with the name).
+        add(AttributeSet.nameKeywords(of: name), skippingNoise: false)
+        add(typeWords, skippingNoise: true)
+        add(descriptionWords, skippingNoise: true)
+        // Too few telling words: take the common ones too, rather than fewer than five.
+        if keywords.count < 5 {
+            add((typeWords + descriptionWords).filter { !["item", "public", "vnd", "x"].contains($0) }, skippingNoise: false)
+        }
+        return keywords
+    }
+}

@@ -1,0 +1,69 @@
+import Glibc
+import Logging
+import Searchlight
+
+/// Identifies files with libmagic and derives their attribute sets. One per worker thread:
+/// it owns its libmagic handles.
+public final class FileInspector {
+    private let identifier: ContentIdentifier
+
+    /// Opens this inspector's libmagic handles.
+    /// - Throws: ``InspectionError`` when libmagic's database cannot be loaded.
+    public init() throws(InspectionError) {
+        identifier = try ContentIdentifier()
+    }
+
+    /// What the inspection of one file found.
+    public enum Outcome {
+        /// The file's item, possibly with a recorded failure (an unreadable file keeps its name).
+        case item(SearchableItem, FileStatus)
+        /// The file is gone or is no longer a regular file: nothing to index.
+        case vanished
+    }
+
+    /// Inspects the file at `relativePath` below `root` and builds its item.
+    ///
+    /// The file is opened with `O_NOFOLLOW | O_NONBLOCK` (a FIFO swapped in cannot block us) and
+    /// identified through the open descriptor; the status used is that of the open file.
+    public func inspect(_ relativePath: ItemIdentifier, in root: RootFolder, domain: String) -> Outcome {
+        let descriptor: Int32
+        do {
+            descriptor = try DirectoryWalker.Level.withCString(relativePath.bytes) { path throws(FileSystemError) in
+                try retryingOnInterrupt("open", path: relativePath) {
+                    openat(root.descriptor, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+                }
+            }
+        } catch {
+            if error.isNoSuchFile || error.errno == .tooManySymbolicLinkLevels { return .vanished }
+            // Unreadable: keep what the directory entry tells, and record why.
+            guard let status = try? root.status(of: relativePath), status.kind == .regular else {
+                return .vanished
+            }
+            return .item(item(relativePath, domain: domain, status: status, type: nil, description: nil,
+                              failure: FileFailure(.unreadable, error.description).stored), status)
+        }
+        defer { close(descriptor) }
+        guard let status = try? FileStatus.of(descriptor: descriptor, path: relativePath), status.kind == .regular else {
+            return .vanished
+        }
+        do {
+            let identity = try identifier.identify(descriptor: descriptor)
+            let (type, text) = (identity.contentType, identity.description)
+            return .item(item(relativePath, domain: domain, status: status, type: type, description: text, failure: nil), status)
+        } catch {
+            return .item(item(relativePath, domain: domain, status: status, type: nil, description: nil,
+                              failure: FileFailure(.undecodable, "libmagic: \(error)").stored), status)
+        }
+    }
+
+    private func item(
+        _ relativePath: ItemIdentifier, domain: String, status: FileStatus, type: String?, description: String?,
+        failure: String?
+    ) -> SearchableItem {
+        SearchableItem(
+            uniqueIdentifier: relativePath, domainIdentifier: domain,
+            attributeSet: FileAttributes.make(relativePath: relativePath, status: status, contentType: type,
+                                              contentDescription: description),
+            changeStamp: status.changeStamp, failure: failure)
+    }
+}

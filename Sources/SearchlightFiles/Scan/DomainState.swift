@@ -1,0 +1,107 @@
+import Foundation
+import Searchlight
+
+/// What the file indexer remembers about a domain, stored as JSON with the domain in the index.
+public struct DomainState: Codable, Sendable, Equatable {
+    /// The canonical absolute path of the domain's root.
+    public var root: String
+    /// The last complete reconcile.
+    public var lastScan: ScanSummary?
+    /// The health of a `watch` of this root, while one runs (and as it left it).
+    public var watch: WatchHealth?
+
+    public init(root: String, lastScan: ScanSummary? = nil, watch: WatchHealth? = nil) {
+        self.root = root
+        self.lastScan = lastScan
+        self.watch = watch
+    }
+
+    /// Decodes a stored state; `nil` when absent or not ours.
+    public init?(json: String?) {
+        guard let data = json?.data(using: .utf8),
+              let state = try? JSONDecoder().decode(DomainState.self, from: data) else { return nil }
+        self = state
+    }
+
+    /// The JSON stored in the index.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}
+
+/// How a `watch` is doing: shown by `status`.
+public struct WatchHealth: Codable, Sendable, Equatable {
+    /// The watching process.
+    public var pid: Int32
+    /// Whether it is running (false once it has shut down).
+    public var running: Bool
+    /// When this was last written.
+    public var updated: Date
+    /// inotify watches in use by this watcher.
+    public var watchesUsed: Int
+    /// The system's limit (`fs.inotify.max_user_watches`).
+    public var watchLimit: Int?
+    /// Folders that could not be watched (the limit was reached): rescanned periodically.
+    public var degradedSubtrees: [String]
+    /// How many times the kernel's event queue overflowed (each triggers a full reconcile).
+    public var overflows: Int
+    /// Changes seen but not yet written.
+    public var pendingChanges: Int
+    /// Items the self-check repaired since the watch started (each one a bug or a lost event).
+    public var selfCheckRepairs: Int?
+    /// When the self-check last ran.
+    public var lastSelfCheck: Date?
+    /// Paused by `searchlight pause`: events are queued, nothing is processed.
+    public var paused: Bool
+    /// Why the watch backs off (pressure, battery), when it does.
+    public var backoff: String?
+
+    public init(pid: Int32, running: Bool, updated: Date, watchesUsed: Int, watchLimit: Int?,
+                degradedSubtrees: [String], overflows: Int, pendingChanges: Int,
+                selfCheckRepairs: Int? = nil, lastSelfCheck: Date? = nil, paused: Bool = false,
+                backoff: String? = nil) {
+        self.pid = pid
+        self.running = running
+        self.updated = updated
+        self.watchesUsed = watchesUsed
+        self.watchLimit = watchLimit
+        self.degradedSubtrees = degradedSubtrees
+        self.overflows = overflows
+        self.pendingChanges = pendingChanges
+        self.selfCheckRepairs = selfCheckRepairs
+        self.lastSelfCheck = lastSelfCheck
+        self.paused = paused
+        self.backoff = backoff
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case pid, running, updated, watchesUsed, watchLimit, degradedSubtrees, overflows, pendingChanges
+        case selfCheckRepairs, lastSelfCheck, paused, backoff
+    }
+
+    /// Decodes a health record; one written before pausing existed is not paused.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        pid = try container.decode(Int32.self, forKey: .pid)
+        running = try container.decode(Bool.self, forKey: .running)
+        updated = try container.decode(Date.self, forKey: .updated)
+        watchesUsed = try container.decode(Int.self, forKey: .watchesUsed)
+        watchLimit = try container.decodeIfPresent(Int.self, forKey: .watchLimit)
+        degradedSubtrees = try container.decode([String].self, forKey: .degradedSubtrees)
+        overflows = try container.decode(Int.self, forKey: .overflows)
+        pendingChanges = try container.decode(Int.self, forKey: .pendingChanges)
+        selfCheckRepairs = try container.decodeIfPresent(Int.self, forKey: .selfCheckRepairs)
+        lastSelfCheck = try container.decodeIfPresent(Date.self, forKey: .lastSelfCheck)
+        paused = try container.decodeIfPresent(Bool.self, forKey: .paused) ?? false
+        backoff = try container.decodeIfPresent(String.self, forKey: .backoff)
+    }
+}
+
+extension SearchableIndex {
+    /// The file indexer's state of `domain`, when it has one.
+    public func domainState(_ domain: String) throws -> DomainState? {
+        DomainState(json: try domainStates()[domain])
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Glibc
+import Logging
+import Searchlight
+import Synchronization
+
+// The walk: the tree, merged in byte order with the index's identifiers (or compared path by
+// path against it), becomes jobs for the inspectors and findings for the writer.
+extension FolderScanner {
+    /// A file for the inspectors.
+    struct Job: Sendable {
+        var path: ItemIdentifier
+        /// Whether the index holds an item for it (so a vanished file must be deleted).
+        var isIndexed: Bool
+    }
+
+    /// What the walker and the inspectors hand to the writer.
+    enum Finding: Sendable {
+        /// This many files were found as indexed.
+        case unchanged(Int)
+        case upsert(SearchableItem, isNew: Bool)
+        case delete(ItemIdentifier)
+        case deleteTree(ItemIdentifier)
+        case unreadable(ItemIdentifier, String)
+        case fatal(any Error)
+    }
+
+    func walkAndMerge(_ subtree: ItemIdentifier, view: PendingIndexView?,
+                              onDirectory: (@Sendable (ItemIdentifier) -> Void)?,
+                              submit: Submit, results: BlockingQueue<Finding>) throws {
+        var indexed = if let view, !view.changes.isEmpty {
+            IndexStampCursor(index: index, domain: options.domain, entries: try view.entries(below: subtree))
+        } else {
+            try IndexStampCursor(index: index, domain: options.domain, below: subtree)
+        }
+        var unchanged = UnchangedTally(results: results)
+        defer { unchanged.handOver() }
+        let walker = DirectoryWalker(root: root, options: options.walk)
+        struct Stopped: Error {}
+        // Items before `path` in byte order that the walk did not meet are gone.
+        func deleteIndexed(before path: ItemIdentifier) throws {
+            while let head = try indexed.peek(), head.identifier < path {
+                results.put(.delete(head.identifier))
+                indexed.advance()
+            }
+        }
+        do {
+            try walker.walk(from: subtree) { event in
+                if isStopping { throw Stopped() }
+                switch event {
+                case .directory(let path, _):
+                    // Called before the folder is listed: a watch added here misses nothing.
+                    onDirectory?(path)
+                case .file(let path, let status):
+                    try deleteIndexed(before: path)
+                    if let head = try indexed.peek(), head.identifier == path {
+                        indexed.advance()
+                        if status.hasChangeStamp(head.changeStamp) {
+                            unchanged.add()
+                            return
+                        }
+                        if !submit(Job(path: path, isIndexed: true)) { throw Stopped() }
+                    } else if !submit(Job(path: path, isIndexed: false)) {
+                        throw Stopped()
+                    }
+                case .unreadable(let path, let error):
+                    logger.warning("cannot read \(error.description); its items are kept as they are")
+                    results.put(.unreadable(path, error.description))
+                    try deleteIndexed(before: path)
+                    // Keep what the index knows below an unreadable folder: we cannot see it.
+                    while let head = try indexed.peek(), head.identifier.isInSubtree(at: path) {
+                        indexed.advance()
+                    }
+                }
+            }
+        } catch is Stopped {
+            return
+        }
+        if isStopping { return }
+        while let head = try indexed.peek() {
+            results.put(.delete(head.identifier))
+            indexed.advance()
+        }
+    }
+
+    /// Counts unchanged files and hands them to the writer a few thousand at a time: a
+    /// rescan's files are nearly all unchanged, and one queue hand-over (a lock and a wake-up)
+    /// each cost more than the comparison.
+    struct UnchangedTally {
+        static let handOverCount = 4096
+        let results: BlockingQueue<Finding>
+        private var count = 0
+
+        init(results: BlockingQueue<Finding>) { self.results = results }
+
+        mutating func add() {
+            count += 1
+            if count >= Self.handOverCount { handOver() }
+        }
+
+        mutating func handOver() {
+            guard count > 0 else { return }
+            results.put(.unchanged(count))
+            count = 0
+        }
+    }
+
+    /// Paths whose change stamps are looked up in one read.
+    static let lookupBatchSize = 512
+
+    func statAndCompare(_ paths: [ItemIdentifier], view: PendingIndexView?, known: [ItemIdentifier: FileStatus?],
+                                submit: Submit, results: BlockingQueue<Finding>) throws {
+        var start = paths.startIndex
+        while start < paths.endIndex {
+            let end = min(start + Self.lookupBatchSize, paths.endIndex)
+            if try !statAndCompare(paths[start..<end], view: view, known: known, submit: submit, results: results) { return }
+            start = end
+        }
+    }
+
+    /// Compares a batch of paths with the index, looking their stamps up in one read.
+    /// Returns `false` when the scan is stopping.
+    func statAndCompare(_ paths: ArraySlice<ItemIdentifier>, view: PendingIndexView?,
+                                known: [ItemIdentifier: FileStatus?],
+                                submit: Submit, results: BlockingQueue<Finding>) throws -> Bool {
+        var statuses: [(path: ItemIdentifier, status: FileStatus?)] = []
+        var exclusions = ExclusionRules.FileJudge(rules: options.walk.exclusions, root: root)
+        for path in paths {
+            if isStopping { return false }
+            if options.walk.excluded.contains(path) { continue }
+            // Excluded (a secret, a node_modules, an ignore file's pattern): as if gone, so
+            // that an item indexed before the rule goes too.
+            if exclusions.excludes(path) {
+                statuses.append((path, nil))
+                continue
+            }
+            if let status = known[path] {
+                statuses.append((path, status))
+                continue
+            }
+            do {
+                statuses.append((path, try root.status(of: path)))
+            } catch where error.isNoSuchFile {
+                statuses.append((path, nil))
+            } catch {
+                // Cannot look (a folder on the way is unreadable): keep what the index knows.
+                logger.warning("cannot read \(error.description); its item is kept as it is")
+                results.put(.unreadable(path, error.description))
+            }
+        }
+        let stamps = try view?.changeStamps(of: statuses.map(\.path))
+            ?? index.changeStamps(of: statuses.map(\.path), domain: options.domain)
+        var unchanged = UnchangedTally(results: results)
+        defer { unchanged.handOver() }
+        for (path, status) in statuses {
+            let stored = stamps[path]
+            guard let status, status.kind == .regular else {
+                // Gone, or no longer a file: its item (and anything once below it) goes.
+                if stored != nil || status == nil { results.put(.deleteTree(path)) }
+                continue
+            }
+            if let stored, status.hasChangeStamp(stored) {
+                unchanged.add()
+            } else if !submit(Job(path: path, isIndexed: stored != nil)) {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Glibc
+import Logging
+import Searchlight
+import Synchronization
+
+// Inspection and the write: each job's file is inspected on an inspector thread; the calling
+// thread writes the findings in batches (a watch window's in one transaction).
+extension FolderScanner {
+    /// Inspects one job's file with the inspector of the thread it runs on.
+    func inspect(_ job: Job, with inspector: FileInspector, results: BlockingQueue<Finding>) {
+        if isStopping { return }
+        switch inspector.inspect(job.path, in: root, domain: options.domain) {
+        case .vanished:
+            if job.isIndexed { results.put(.delete(job.path)) }
+        case .item(var item, _):
+            if let failure = item.failure {
+                logger.warning("cannot identify \(item.uniqueIdentifier.lossyString.debugDescription): \(failure)")
+            } else if let enricher {
+                // What the enricher records (a document it cannot read) is kept quietly.
+                enricher(&item, root)
+            }
+            results.put(.upsert(item, isNew: !job.isIndexed))
+        }
+    }
+
+    /// Writes the findings in batches by count and time; a window's all at once, after its
+    /// structural changes and with its states.
+    func write(results: BlockingQueue<Finding>, summary: inout ScanSummary,
+                       progress: ((ScanSummary) -> Void)?, window: Window?,
+                       onChange: ((ItemIdentifier, ScanChange) -> Void)?) throws {
+        var batch = IndexBatch()
+        var batchStarted = Date()
+        var lastProgress = Date.distantPast
+        func flush() throws {
+            if let window {
+                batch.changes = window.structure + batch.changes
+                batch.domainStates = window.states?(summary) ?? [:]
+                window.beforeCommit?(batch)
+            }
+            try index.apply(batch)
+            batch = IndexBatch()
+            batchStarted = Date()
+        }
+        while true {
+            let (finding, timedOut) = results.take(until: Date().addingTimeInterval(0.1))
+            if let finding {
+                switch finding {
+                case .unchanged(let count):
+                    summary.unchanged += count
+                case .upsert(let item, let isNew):
+                    if isNew { summary.added += 1 } else { summary.updated += 1 }
+                    if let failure = item.failure.map(FileFailure.init(stored:)) {
+                        summary.count(failure, of: item.uniqueIdentifier, logger: logger)
+                    }
+                    batch.upsert(item)
+                    onChange?(item.uniqueIdentifier, isNew ? .added : .updated)
+                case .delete(let path):
+                    summary.removed += 1
+                    batch.delete(path, domain: options.domain)
+                    onChange?(path, .removed)
+                case .deleteTree(let path):
+                    batch.deleteTree(path, domain: options.domain)
+                    onChange?(path, .removed)
+                case .unreadable:
+                    summary.failed += 1
+                case .fatal(let error):
+                    throw error
+                }
+            } else if !timedOut {
+                break
+            }
+            let now = Date()
+            if window == nil, batch.count >= options.batchSize || (!batch.isEmpty && now.timeIntervalSince(batchStarted) >= options.batchInterval) {
+                try flush()
+            }
+            if let progress, now.timeIntervalSince(lastProgress) >= 0.1 {
+                lastProgress = now
+                progress(summary)
+            }
+        }
+        try flush()
+        progress?(summary)
+    }
+}

@@ -1,0 +1,235 @@
+import Glibc
+import Logging
+import Searchlight
+import SystemCalls
+
+/// Walks a folder tree depth first, in the byte order of the entries' relative paths.
+///
+/// The walk follows SPEC §2: regular files only are reported; symbolic links are never
+/// followed; other mounts are not crossed; FIFOs, sockets and devices are skipped without
+/// being opened; hidden names are skipped unless asked for; excluded paths (the index's own
+/// files, and what ``ExclusionRules`` leaves out) are never reported nor entered. Names are
+/// raw bytes.
+///
+/// Paths come out sorted as byte strings (`a-b` before `a/c` before `a0`), which lets a caller
+/// merge the walk with the index's identifiers in one pass and constant memory. To get that
+/// order a directory's entries are sorted with a `/` appended to directory names.
+///
+/// Memory is bounded by the entries of the directories on the current path, not by the tree;
+/// one descriptor is open per level of depth.
+public struct DirectoryWalker {
+    /// What the walk meets.
+    public enum Event {
+        /// A regular file, with its status.
+        case file(ItemIdentifier, FileStatus)
+        /// A directory the walk entered (reported before its contents).
+        case directory(ItemIdentifier, FileStatus)
+        /// An entry the walk could not read: nothing below it is known.
+        case unreadable(ItemIdentifier, FileSystemError)
+    }
+
+    /// Which entries to report.
+    public struct Options: Sendable {
+        /// What the walk leaves out: secrets, hidden names, ignore files, patterns, defaults.
+        public var exclusions = ExclusionRules()
+        /// Relative paths never reported nor entered (the index's own files).
+        public var excluded: Set<ItemIdentifier> = []
+
+        /// Report names that start with a dot, and walk such folders (secrets stay out).
+        public var includeHidden: Bool {
+            get { exclusions.includeHidden }
+            set { exclusions.includeHidden = newValue }
+        }
+
+        public init(includeHidden: Bool = false, excluded: Set<ItemIdentifier> = []) {
+            self.exclusions.includeHidden = includeHidden
+            self.excluded = excluded
+        }
+
+        public init(exclusions: ExclusionRules, excluded: Set<ItemIdentifier> = []) {
+            self.exclusions = exclusions
+            self.excluded = excluded
+        }
+    }
+
+    let root: RootFolder
+    let options: Options
+
+    public init(root: RootFolder, options: Options) {
+        self.root = root
+        self.options = options
+    }
+
+    /// Walks the directory at `start` (relative to the root; empty for the root itself),
+    /// calling `body` for each event in byte order of the paths.
+    ///
+    /// - Throws: What `body` throws; a `start` that cannot be opened is reported as `.unreadable`.
+    public func walk(from start: ItemIdentifier = ItemIdentifier(bytes: []), _ body: (Event) throws -> Void) throws {
+        var stack: [Level] = []
+        defer { for level in stack { close(level.descriptor) } }
+        var inherited: [ExclusionRules.FolderRules] = []
+        if !start.bytes.isEmpty {
+            // A subtree: the folders above it decide whether it is walked at all.
+            let (excluded, rules) = options.exclusions.judge(start, isDirectory: true, in: root)
+            if excluded || options.excluded.contains(start) { return }
+            inherited = rules
+        }
+        do {
+            let descriptor = try root.openDirectory(start)
+            do {
+                stack.append(try Level(descriptor: descriptor, path: start, inherited: inherited, walker: self))
+            } catch {
+                close(descriptor)
+                throw error
+            }
+        } catch let error as FileSystemError {
+            if !error.isNoSuchFile { try body(.unreadable(start, error)) }
+            return
+        }
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            guard stack[top].next < stack[top].entries.count else {
+                close(stack[top].descriptor)
+                stack.removeLast()
+                continue
+            }
+            let entry = stack[top].entries[stack[top].next]
+            stack[top].next += 1
+            let path = stack[top].childPath(entry.name)
+            switch entry.outcome {
+            case .failure(let error):
+                try body(.unreadable(path, error))
+            case .success(let status) where status.kind == .regular:
+                try body(.file(path, status))
+            case .success(let status):
+                let parent = stack[top].descriptor
+                let opened: Int32
+                do {
+                    opened = try Level.withCString(entry.name) { name throws(FileSystemError) in
+                        try retryingOnInterrupt("open", path: path) {
+                            openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                        }
+                    }
+                } catch {
+                    if !error.isNoSuchFile { try body(.unreadable(path, error)) }
+                    continue
+                }
+                try body(.directory(path, status))
+                do {
+                    stack.append(try Level(descriptor: opened, path: path, inherited: stack[top].folderRules, walker: self))
+                } catch let error as FileSystemError {
+                    close(opened)
+                    try body(.unreadable(path, error))
+                }
+            }
+        }
+    }
+
+    /// One directory being walked: its descriptor and its sorted entries.
+    struct Level {
+        struct Entry {
+            var name: [UInt8]
+            var sortKey: [UInt8]
+            var outcome: Result<FileStatus, FileSystemError>
+        }
+
+        let descriptor: Int32
+        let path: ItemIdentifier
+        var entries: [Entry]
+        var next = 0
+        /// The ignore files of this folder and the folders above it, shallowest first.
+        let folderRules: [ExclusionRules.FolderRules]
+
+        /// Reads and sorts the entries of the open directory `descriptor`, leaving out what
+        /// the walker's exclusions exclude; takes no ownership of it. `inherited` are the
+        /// ignore files of the folders above.
+        init(descriptor: Int32, path: ItemIdentifier, inherited: [ExclusionRules.FolderRules],
+             walker: DirectoryWalker) throws {
+            self.descriptor = descriptor
+            self.path = path
+            let stream = dup(descriptor)
+            guard stream >= 0, let directory = fdopendir(stream) else {
+                let error = FileSystemError("opendir", path: path, errno: SystemCall.lastError)
+                if stream >= 0 { close(stream) }
+                throw error
+            }
+            defer { closedir(directory) }
+            // The duplicate shares its offset with `descriptor`: start from the beginning.
+            rewinddir(directory)
+            var names: [[UInt8]] = []
+            var hasIgnoreFile = false
+            while true {
+                errno = 0
+                guard let record = readdir(directory) else {
+                    let code = SystemCall.lastError
+                    if code.rawValue != 0 { throw FileSystemError("readdir", path: path, errno: code) }
+                    break
+                }
+                let name: [UInt8] = withUnsafeBytes(of: &record.pointee.d_name) { raw in
+                    Array(raw.prefix { $0 != 0 })
+                }
+                if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+                if name.elementsEqual(ExclusionRules.ignoreFileName.utf8) { hasIgnoreFile = true }
+                names.append(name)
+            }
+            let exclusions = walker.options.exclusions
+            var folderRules = inherited
+            if hasIgnoreFile && exclusions.readsIgnoreFiles, let rules = ExclusionRules.ignoreFile(in: descriptor) {
+                folderRules.append(ExclusionRules.FolderRules(folder: path, rules: rules))
+            }
+            self.folderRules = folderRules
+            var entries: [Entry] = []
+            entries.reserveCapacity(names.count)
+            for name in names {
+                // Hidden names are out before costing a statx (secrets are out either way).
+                if name.first == 0x2E && !exclusions.includeHidden { continue }
+                let childPath = Self.childPath(of: path, name)
+                if walker.options.excluded.contains(childPath) { continue }
+                let outcome: Result<FileStatus, FileSystemError>
+                do {
+                    let status = try Self.withCString(name) { name throws(FileSystemError) in
+                        try FileStatus.of(name, in: descriptor, path: childPath)
+                    }
+                    switch status.kind {
+                    case .regular: break
+                    case .directory:
+                        // Another file system is mounted here: not ours to walk.
+                        if status.device != walker.root.device { continue }
+                    case .symbolicLink, .other:
+                        continue
+                    }
+                    let nameStart = childPath.bytes.count - name.count
+                    if exclusions.excludes(childPath.bytes[...], nameStart: nameStart, isDirectory: status.kind == .directory,
+                                           folderRules: folderRules, parent: descriptor) {
+                        continue
+                    }
+                    outcome = .success(status)
+                } catch {
+                    // Vanished between readdir and statx: it is simply gone.
+                    if error.errno == .noSuchFileOrDirectory { continue }
+                    outcome = .failure(error)
+                }
+                var key = name
+                if case .success(let status) = outcome, status.kind == .directory { key.append(0x2F) }
+                entries.append(Entry(name: name, sortKey: key, outcome: outcome))
+            }
+            entries.sort { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
+            self.entries = entries
+        }
+
+        func childPath(_ name: [UInt8]) -> ItemIdentifier { Self.childPath(of: path, name) }
+
+        static func childPath(of path: ItemIdentifier, _ name: [UInt8]) -> ItemIdentifier {
+            path.bytes.isEmpty ? ItemIdentifier(bytes: name) : ItemIdentifier(bytes: path.bytes + [0x2F] + name)
+        }
+
+        /// Calls `body` with `bytes` as a NUL-terminated C string.
+        static func withCString<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T) throws(E) -> T {
+            var terminated = bytes
+            terminated.append(0)
+            return try terminated.withUnsafeBufferPointer { buffer throws(E) in
+                try buffer.withMemoryRebound(to: CChar.self) { buffer throws(E) in try body(buffer.baseAddress!) }
+            }
+        }
+    }
+}

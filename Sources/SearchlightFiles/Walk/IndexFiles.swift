@@ -1,0 +1,21 @@
+import Foundation
+import Glibc
+import Searchlight
+
+/// The index's own files, which are never indexed even when they live under a root:
+/// ``FolderScanner`` excludes them itself.
+enum IndexFiles {
+    /// SQLite's companions of a database file.
+    static let suffixes = ["", "-wal", "-shm", "-journal"]
+
+    /// The relative paths of the index file and its companions below `root`, if they are there.
+    static func relativePaths(of indexPath: String, below root: RootFolder) -> Set<ItemIdentifier> {
+        let url = URL(fileURLWithPath: indexPath)
+        let folder = url.deletingLastPathComponent().path
+        guard let resolved = realpath(folder, nil) else { return [] }
+        let canonical = String(cString: resolved) + "/" + url.lastPathComponent
+        free(resolved)
+        guard let relative = root.relativePath(of: canonical) else { return [] }
+        return Set(suffixes.map { ItemIdentifier(bytes: relative.bytes + Array($0.utf8)) })
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Glibc
+import Searchlight
+import SystemCalls
+
+/// A folder being indexed: its canonical path, an open descriptor, and its device.
+///
+/// Every file below it is opened relative to ``descriptor`` (`openat(2)`), so that the walk
+/// and the inspectors never resolve the root's path again.
+public final class RootFolder: Sendable {
+    /// The canonical absolute path (symbolic links resolved).
+    public let path: String
+    /// An open descriptor of the root directory.
+    public let descriptor: Int32
+    /// The device of the root: the walk does not cross into other mounts.
+    public let device: UInt64
+
+    /// Opens `path` as a root.
+    /// - Throws: ``FileSystemError`` when it does not exist, is not a directory, or cannot be read.
+    public init(path: String) throws(FileSystemError) {
+        let given = ItemIdentifier(path)
+        guard let resolved = realpath(path, nil) else {
+            throw FileSystemError("realpath", path: given, errno: SystemCall.lastError)
+        }
+        let canonical = String(cString: resolved)
+        free(resolved)
+        self.path = canonical
+        let descriptor = try retryingOnInterrupt("open", path: given) {
+            open(canonical, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        self.descriptor = descriptor
+        do {
+            device = try FileStatus.of(descriptor: descriptor, path: given).device
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Opens the directory at `relativePath` (the root itself when empty), never following a
+    /// symbolic link in its last component.
+    func openDirectory(_ relativePath: ItemIdentifier) throws(FileSystemError) -> Int32 {
+        if relativePath.bytes.isEmpty {
+            // Not dup(2): a duplicate shares the directory offset, so a second walk would
+            // start where the first one ended. "." opens a description of its own.
+            return try retryingOnInterrupt("open", path: relativePath) {
+                openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            }
+        }
+        return try DirectoryWalker.Level.withCString(relativePath.bytes) { name throws(FileSystemError) in
+            try retryingOnInterrupt("open", path: relativePath) {
+                openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+        }
+    }
+
+    /// The status of the entry at `relativePath` below the root, without opening it nor
+    /// following a final symbolic link (`statx(2)` relative to ``descriptor``).
+    public func status(of relativePath: ItemIdentifier) throws(FileSystemError) -> FileStatus {
+        try DirectoryWalker.Level.withCString(relativePath.bytes) { name throws(FileSystemError) in
+            try FileStatus.of(name, in: descriptor, path: relativePath)
+        }
+    }
+
+    /// The absolute path of a relative path below the root, as bytes.
+    public func absolutePath(of relativePath: ItemIdentifier) -> [UInt8] {
+        relativePath.bytes.isEmpty ? Array(path.utf8) : Array(path.utf8) + [0x2F] + relativePath.bytes
+    }
+
+    /// The path of `absolutePath` relative to this root, when it lies strictly below it.
+    public func relativePath(of absolutePath: String) -> ItemIdentifier? {
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        guard absolutePath.hasPrefix(prefix), absolutePath.count > prefix.count else { return nil }
+        return ItemIdentifier(String(absolutePath.dropFirst(prefix.count)))
+    }
+}

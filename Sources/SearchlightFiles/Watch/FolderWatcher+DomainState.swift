@@ -1,0 +1,48 @@
+import Foundation
+import Glibc
+import Searchlight
+
+// The watch's record in the index: its last scan and its health (for `status`), kept in the
+// domain's state.
+extension FolderWatcher {
+    func saveLastScan(_ summary: ScanSummary) {
+        updateState { $0.lastScan = summary }
+    }
+
+    /// Records the watch's health now (after a pause, a resume or a change of backoff, which
+    /// `status` shows).
+    public func recordHealth() { writeHealth(running: true) }
+
+    /// How the watch is doing now.
+    func health(running: Bool) -> WatchHealth {
+        state.withLock { state in
+            WatchHealth(pid: getpid(), running: running, updated: Date(), watchesUsed: state.table.count,
+                        watchLimit: watchLimit, degradedSubtrees: state.degraded.sorted().map(\.lossyString),
+                        overflows: state.overflows, pendingChanges: inbox.pendingCount,
+                        selfCheckRepairs: state.selfCheckRepairs, lastSelfCheck: state.lastSelfCheck,
+                        paused: options.control?.isPaused ?? false, backoff: options.control?.backoffReason)
+        }
+    }
+
+    /// Writes how the watch is doing into the index, for `status`.
+    func writeHealth(running: Bool) {
+        let health = health(running: running)
+        updateState { $0.watch = health }
+    }
+
+    /// The domain's state as stored, changed by `change`, as JSON.
+    func domainState(_ change: (inout DomainState) -> Void) -> String {
+        var domainState = (try? index.domainState(options.scan.domain)) ?? nil ?? DomainState(root: root.path)
+        domainState.root = root.path
+        change(&domainState)
+        return domainState.json
+    }
+
+    func updateState(_ change: (inout DomainState) -> Void) {
+        do {
+            try index.setState(domainState(change), domain: options.scan.domain)
+        } catch {
+            logger.warning("cannot record the watch's state: \(error)")
+        }
+    }
+}

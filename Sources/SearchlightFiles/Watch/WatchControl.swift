@@ -1,0 +1,52 @@
+import Synchronization
+
+/// Pauses and slows the watchers of a process, from outside their event loop: `searchlight
+/// pause` (a signal to the watching process), and the pressure monitor's backoff. One control
+/// may serve several watchers.
+///
+/// While paused, a watcher keeps reading and coalescing events, but processes no window (no
+/// inspection, no extraction, no writes) until resumed; then it catches up. While backing
+/// off, its windows settle ``backoffFactor`` times longer, so that work comes in fewer,
+/// larger batches.
+public final class WatchControl: Sendable {
+    /// How much longer windows settle while backing off.
+    public static let backoffFactor = 10
+
+    private struct State {
+        var paused = false
+        var backoffReason: String?
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Stops processing windows (events are still read and coalesced).
+    public func pause() { state.withLock { $0.paused = true } }
+
+    /// Processes windows again, starting with what piled up.
+    public func resume() { state.withLock { $0.paused = false } }
+
+    public var isPaused: Bool { state.withLock { $0.paused } }
+
+    /// Why the watchers back off (`"cpu pressure 92%"`, `"on battery"`), or `nil` for not.
+    public var backoffReason: String? {
+        get { state.withLock { $0.backoffReason } }
+        set { state.withLock { $0.backoffReason = newValue } }
+    }
+
+    /// `interval`, stretched while backing off.
+    public func stretched(_ interval: Duration) -> Duration {
+        backoffReason == nil ? interval : interval * Self.backoffFactor
+    }
+
+    /// Returns once not paused, or once `isStopping` says so; while paused, checks a few
+    /// times a second (and costs nothing when not) and calls `tick` each time, so that the
+    /// caller can report what piled up.
+    public func waitWhilePaused(isStopping: () -> Bool, tick: () -> Void = {}) async {
+        while isPaused && !isStopping() && !Task.isCancelled {
+            tick()
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+    }
+}

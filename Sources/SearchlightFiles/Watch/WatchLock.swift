@@ -1,0 +1,61 @@
+import Foundation
+import Glibc
+import Searchlight
+import SystemCalls
+import SystemPackage
+
+/// The lock a running watch holds (`flock(2)`) on a hidden file next to the index, one per
+/// domain: `status` asks the lock whether a watch runs, not a process id that may have been
+/// reused, and a second watch of the same domain is refused. The kernel releases the lock
+/// when the watcher's process ends, however it ends (a `SIGKILL` included).
+public final class WatchLock: Sendable {
+    /// The file locked for `domain` of the index at `indexPath`: hidden (never indexed when the
+    /// index lies in the root), named after the index and the domain.
+    public static func path(index indexPath: String, domain: String) -> String {
+        let folder = (indexPath as NSString).deletingLastPathComponent
+        let name = (indexPath as NSString).lastPathComponent
+        // FNV-1a of the domain: a domain is any string, a file name cannot be.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in domain.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return (folder.isEmpty ? "" : folder + "/") + ".\(name).watch-\(String(hash, radix: 16)).lock"
+    }
+
+    private let descriptor: Int32
+    public let path: String
+
+    /// Takes the lock of `domain`.
+    /// - Throws: ``WatchError/alreadyWatched(_:)`` when another watch holds it, ``WatchError/lock(_:errno:)``
+    ///   when the file cannot be opened.
+    public init(index indexPath: String, domain: String) throws(WatchError) {
+        let path = Self.path(index: indexPath, domain: domain)
+        self.path = path
+        let opened: Int32
+        do {
+            opened = try SystemCall.retryingOnInterrupt { open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600) }
+        } catch {
+            throw WatchError.lock(path, errno: error)
+        }
+        do {
+            _ = try SystemCall.retryingOnInterrupt { flock(opened, LOCK_EX | LOCK_NB) }
+        } catch {
+            close(opened)
+            if error == .wouldBlock { throw WatchError.alreadyWatched(domain) }
+            throw WatchError.lock(path, errno: error)
+        }
+        descriptor = opened
+    }
+
+    deinit { close(descriptor) }
+
+    /// Whether a watch of `domain` holds its lock now.
+    public static func isHeld(index indexPath: String, domain: String) -> Bool {
+        let opened = open(path(index: indexPath, domain: domain), O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { return false }
+        defer { close(opened) }
+        if flock(opened, LOCK_SH | LOCK_NB) == 0 {
+            flock(opened, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Searchlight
+import SearchlightFiles
+
+/// The JSON object of an item, as `searchlight search --json` prints it (SPEC §1) and as the
+/// web API answers it (with the item's URLs added by the server).
+///
+/// The absolute `path` comes from the root of the item's domain, read once from the index:
+/// building objects happens inside the index's reads.
+///
+/// ```swift
+/// let json = try ItemJSON(index: index)
+/// let line = json.object(for: item).finished   // {"id":"notes/plan.md","domain":…}
+/// ```
+public struct ItemJSON: Sendable {
+    /// Each domain's root.
+    public let roots: [String: String]
+
+    /// Reads the root of every domain of `index`.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
+    public init(index: SearchableIndex) throws {
+        roots = try index.domainStates().compactMapValues { DomainState(json: $0)?.root }
+    }
+
+    /// Uses the roots given (domain → root).
+    public init(roots: [String: String]) {
+        self.roots = roots
+    }
+
+    /// The absolute path of an item, from its domain's root; `nil` when the domain has no root.
+    public func absolutePath(_ item: SearchableItem) -> [UInt8]? {
+        guard let root = roots[item.domainIdentifier] else { return nil }
+        return Array(root.utf8) + [0x2F] + item.uniqueIdentifier.bytes
+    }
+
+    /// The object of `indexed`, still open: a caller may add keys before taking ``JSONLine/finished``.
+    public func object(for indexed: IndexedItem) -> JSONLine {
+        let item = indexed.item
+        let a = item.attributeSet
+        var line = JSONLine()
+        line.add("id", bytes: item.uniqueIdentifier.bytes)
+        line.add("domain", item.domainIdentifier)
+        if let path = absolutePath(item) { line.add("path", bytes: path) } else { line.add("path", nil as String?) }
+        line.add("displayName", bytes: Array(item.uniqueIdentifier.lastComponent))
+        line.add("title", a.title)
+        line.add("authors", strings: a.authors)
+        line.add("contentType", a.contentType)
+        line.add("contentTypeTree", strings: a.contentTypeTree)
+        line.add("contentDescription", a.contentDescription)
+        line.add("keywords", strings: a.keywords)
+        line.add("size", a.size)
+        line.add("pageCount", a.pageCount)
+        line.add("contentModificationDate", a.contentModificationDate)
+        line.add("contentCreationDate", a.contentCreationDate)
+        line.add("pixelWidth", a.pixelWidth)
+        line.add("pixelHeight", a.pixelHeight)
+        line.add("acquisitionMake", a.acquisitionMake)
+        line.add("acquisitionModel", a.acquisitionModel)
+        line.add("latitude", a.latitude)
+        line.add("longitude", a.longitude)
+        var thumbnail: JSONLine?
+        if let info = indexed.thumbnailInfo {
+            var object = JSONLine()
+            object.add("format", info.format)
+            object.add("width", info.width)
+            object.add("height", info.height)
+            object.add("bytes", info.byteCount)
+            thumbnail = object
+        }
+        line.add("thumbnail", object: thumbnail)
+        line.add("failure", item.failure)
+        return line
+    }
+
+    /// A search result's object, still open: the item's, then `matchedIn` and, for a content
+    /// match, `snippet`.
+    public func object(for result: SearchResult) -> JSONLine {
+        var line = object(for: result.item)
+        line.add("matchedIn", result.matchedIn.rawValue)
+        if let snippet = result.snippet { line.add("snippet", snippet) }
+        return line
+    }
+}

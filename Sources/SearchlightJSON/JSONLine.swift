@@ -1,0 +1,107 @@
+import Foundation
+import Searchlight
+
+/// Builds one JSON object on one line, keys in the order given.
+///
+/// Byte strings that are not valid UTF-8 (file names) are written with each invalid byte
+/// escaped as the lone surrogate `\udcXX` (Python's `surrogateescape`): valid JSON, distinct
+/// from every valid name, and recoverable with `s.encode("utf-8", "surrogateescape")`.
+public struct JSONLine: Sendable {
+    public private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var isFirst = true
+
+    /// An empty object.
+    public init() {}
+
+    public mutating func add(_ key: String, _ value: String?) {
+        addKey(key)
+        if let value { Self.appendString(Array(value.utf8), to: &bytes) } else { append("null") }
+    }
+
+    public mutating func add(_ key: String, bytes value: [UInt8]) {
+        addKey(key)
+        Self.appendString(value, to: &bytes)
+    }
+
+    public mutating func add(_ key: String, _ value: Int64?) {
+        addKey(key)
+        append(value.map(String.init) ?? "null")
+    }
+
+    public mutating func add(_ key: String, _ value: Int?) { add(key, value.map(Int64.init)) }
+
+    public mutating func add(_ key: String, _ value: Bool) {
+        addKey(key)
+        append(value ? "true" : "false")
+    }
+
+    public mutating func add(_ key: String, _ value: Double) {
+        addKey(key)
+        append(value.isFinite ? String(value) : "null")
+    }
+
+    public mutating func add(_ key: String, _ value: Double?) {
+        addKey(key)
+        append(value.flatMap { $0.isFinite ? String($0) : nil } ?? "null")
+    }
+
+    public mutating func add(_ key: String, _ value: Date?) {
+        add(key, value.map { $0.formatted(.iso8601) })
+    }
+
+    public mutating func add(_ key: String, strings: [String]) {
+        addKey(key)
+        append("[")
+        for (position, string) in strings.enumerated() {
+            if position > 0 { append(",") }
+            Self.appendString(Array(string.utf8), to: &bytes)
+        }
+        append("]")
+    }
+
+    public mutating func add(_ key: String, object: JSONLine?) {
+        addKey(key)
+        if let object { bytes += object.finished } else { append("null") }
+    }
+
+    /// The object, closed.
+    public var finished: [UInt8] { bytes + [UInt8(ascii: "}")] }
+
+    private mutating func addKey(_ key: String) {
+        if !isFirst { append(",") }
+        isFirst = false
+        Self.appendString(Array(key.utf8), to: &bytes)
+        append(":")
+    }
+
+    private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    public static func appendString(_ value: [UInt8], to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var index = 0
+        while index < value.count {
+            let length = SurrogateEscape.validSequenceLength(value, at: index)
+            if length == 0 {
+                output.append(contentsOf: String(format: "\\udc%02x", value[index]).utf8)
+                index += 1
+                continue
+            }
+            let byte = value[index]
+            if length == 1 {
+                switch byte {
+                case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
+                case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
+                case 0x0A: output.append(contentsOf: "\\n".utf8)
+                case 0x0D: output.append(contentsOf: "\\r".utf8)
+                case 0x09: output.append(contentsOf: "\\t".utf8)
+                case 0..<0x20, 0x7F: output.append(contentsOf: String(format: "\\u%04x", byte).utf8)
+                default: output.append(byte)
+                }
+            } else {
+                output.append(contentsOf: value[index..<(index + length)])
+            }
+            index += length
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Glibc
+import Searchlight
+import SearchlightFiles
+
+/// The JSON object of the index's status, as `searchlight status --json` prints it and
+/// `/api/status` answers it.
+public enum StatusJSON {
+    /// `{"index":…,"bytes":…,"items":…,"domains":[…]}`.
+    public static func object(for statistics: IndexStatistics) -> [UInt8] {
+        var line = JSONLine()
+        line.add("index", statistics.path)
+        line.add("bytes", statistics.byteCount)
+        line.add("items", statistics.domains.reduce(0) { $0 + $1.itemCount })
+        var bytes = Array(line.finished.dropLast())
+        bytes += Array(",\"domains\":[".utf8)
+        for (position, domain) in statistics.domains.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += self.domain(domain, index: statistics.path).finished
+        }
+        bytes += Array("]}".utf8)
+        return bytes
+    }
+
+    /// One domain: items, failures, thumbnails, last scan, root and watch health.
+    public static func domain(_ domain: IndexStatistics.Domain, index: String) -> JSONLine {
+        let state = DomainState(json: domain.state)
+        var line = JSONLine()
+        line.add("name", domain.name)
+        line.add("root", state?.root)
+        line.add("items", domain.itemCount)
+        line.add("failures", domain.failureCount)
+        line.add("thumbnails", domain.thumbnailCount)
+        line.add("lastScan", domain.lastUpdateDate)
+        var watch: JSONLine?
+        if let health = state?.watch {
+            var object = JSONLine()
+            object.add("pid", Int(health.pid))
+            // The lock a running watch holds tells, not a PID that may have been reused.
+            object.add("running", WatchLock.isHeld(index: index, domain: domain.name))
+            object.add("updated", health.updated)
+            object.add("watchesUsed", health.watchesUsed)
+            object.add("watchLimit", health.watchLimit)
+            object.add("pendingChanges", health.pendingChanges)
+            object.add("overflows", health.overflows)
+            object.add("selfCheckRepairs", health.selfCheckRepairs ?? 0)
+            object.add("lastSelfCheck", health.lastSelfCheck)
+            object.add("paused", health.paused)
+            object.add("backoff", health.backoff)
+            object.add("degradedSubtrees", strings: health.degradedSubtrees)
+            watch = object
+        }
+        line.add("watch", object: watch)
+        return line
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Searchlight
+
+/// One item as a row of the `item` table, with the words the search ranks by, as a batch
+/// sends it: a batch's upserts travel as one JSON array, read by `jsonb_to_recordset`, so
+/// that a batch of any size is one statement with two parameters.
+struct ItemRow: Encodable {
+    /// The domain's row id.
+    var d: Int64
+    /// The identifier's bytes, Base64 (JSON has no bytes).
+    var id: String
+    var displayName: String?
+    var title: String?
+    var authors: [String]
+    var contentType: String?
+    var contentTypeTree: [String]
+    var contentDescription: String?
+    var keywords: [String]
+    var textContent: String?
+    var size: Int64?
+    var modificationDate: Double?
+    var creationDate: Double?
+    var pixelWidth: Int?
+    var pixelHeight: Int?
+    var pageCount: Int?
+    var acquisitionMake: String?
+    var acquisitionModel: String?
+    var latitude: Double?
+    var longitude: Double?
+    var expirationDate: Double?
+    var changeStamp: String?
+    var failure: String?
+    var nameWords: String
+    var titleWords: String
+    var authorWords: [String]
+    var keywordWords: [String]
+    var folderWords: String
+    var thumbnailFormat: String?
+    var thumbnailWidth: Int?
+    var thumbnailHeight: Int?
+    var thumbnailBytes: String?
+
+    init(_ item: SearchableItem, domainID: Int64) {
+        let a = item.attributeSet
+        d = domainID
+        id = Data(item.uniqueIdentifier.bytes).base64EncodedString()
+        displayName = a.displayName.map(Self.storable)
+        title = a.title.map(Self.storable)
+        authors = a.authors.map(Self.storable)
+        contentType = a.contentType.map(Self.storable)
+        contentTypeTree = a.contentTypeTree.map(Self.storable)
+        contentDescription = a.contentDescription.map(Self.storable)
+        keywords = a.keywords.map(Self.storable)
+        textContent = a.textContent.map(Self.storable)
+        size = a.size
+        modificationDate = a.contentModificationDate?.timeIntervalSince1970
+        creationDate = a.contentCreationDate?.timeIntervalSince1970
+        pixelWidth = a.pixelWidth
+        pixelHeight = a.pixelHeight
+        pageCount = a.pageCount
+        acquisitionMake = a.acquisitionMake.map(Self.storable)
+        acquisitionModel = a.acquisitionModel.map(Self.storable)
+        latitude = a.latitude
+        longitude = a.longitude
+        expirationDate = item.expirationDate?.timeIntervalSince1970
+        changeStamp = item.changeStamp.map { Data($0).base64EncodedString() }
+        failure = item.failure.map(Self.storable)
+        nameWords = Self.words(a.displayName)
+        titleWords = Self.words(a.title)
+        authorWords = a.authors.map(Self.words)
+        keywordWords = a.keywords.map(Self.words)
+        folderWords = Self.folderWords(of: item.uniqueIdentifier)
+        if let thumbnail = a.thumbnail, !thumbnail.bytes.isEmpty {
+            thumbnailFormat = thumbnail.format
+            thumbnailWidth = thumbnail.width
+            thumbnailHeight = thumbnail.height
+            thumbnailBytes = Data(thumbnail.bytes).base64EncodedString()
+        }
+    }
+
+    /// The column list of `jsonb_to_recordset` for these rows.
+    static let recordType = """
+        d bigint, id text, "displayName" text, title text, authors text[], "contentType" text,
+        "contentTypeTree" text[], "contentDescription" text, keywords text[], "textContent" text, size bigint,
+        "modificationDate" double precision, "creationDate" double precision, "pixelWidth" integer,
+        "pixelHeight" integer, "pageCount" integer, "acquisitionMake" text, "acquisitionModel" text,
+        latitude double precision, longitude double precision, "expirationDate" double precision,
+        "changeStamp" text, failure text, "nameWords" text, "titleWords" text, "authorWords" text[],
+        "keywordWords" text[], "folderWords" text, "thumbnailFormat" text, "thumbnailWidth" integer,
+        "thumbnailHeight" integer, "thumbnailBytes" text
+        """
+
+    /// PostgreSQL's text cannot hold NUL; JSON and SQLite can. NUL is dropped.
+    static func storable(_ text: String) -> String {
+        text.utf8.contains(0) ? text.replacingOccurrences(of: "\0", with: "") : text
+    }
+
+    /// The search words of a text (``NameTokenizer``), joined by spaces.
+    static func words(_ text: String?) -> String {
+        text.map(NameTokenizer.joinedWords(in:)) ?? ""
+    }
+
+    /// The search words of the folders of an identifier's path, joined by spaces.
+    static func folderWords(of identifier: ItemIdentifier) -> String {
+        identifier.parentComponents.map(NameTokenizer.joinedWords(in:)).filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// The words of all components of `identifier` as folders: what the folder words of the
+    /// items below it start with.
+    static func pathWords(of identifier: ItemIdentifier) -> String {
+        identifier.parentComponents.map(NameTokenizer.joinedWords(in:))
+            .appending(NameTokenizer.joinedWords(in: String(decoding: identifier.lastComponent, as: UTF8.self)))
+            .filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
+
+private extension Array {
+    func appending(_ element: Element) -> [Element] { self + [element] }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import PostgresNIO
+import Searchlight
+
+extension PostgresIndex {
+    /// Items where, for every query word, some word of the item starts with it (SPEC §3).
+    ///
+    /// Query words are split like names (``NameTokenizer``). An item's words are those of its
+    /// name, title, authors and keywords, folders (all split in Swift as the SQLite index
+    /// splits them) and, with `includeText`, of its text (split by PostgreSQL's
+    /// `searchlight_text` configuration). Ranking: items where every word matches a whole word
+    /// first; then by where each word matched best (name, title, authors and keywords,
+    /// folders, text); then the most recently modified; then by identifier and domain.
+    ///
+    /// - Throws: `SearchlightError` `.invalidQuery` when the words hold no letter or digit
+    ///   (as the SQLite index does), ``PostgresIndexError`` when the database fails.
+    public func search(words: [String], domain: String? = nil, limit: Int? = nil) async throws -> [IndexedItem] {
+        try await search(words: words, domain: domain, limit: limit, includingText: true)
+    }
+
+    /// ``search(words:domain:limit:)``, with or without the words of the text.
+    public func search(words: [String], domain: String?, limit: Int?,
+                       includingText includeText: Bool) async throws -> [IndexedItem] {
+        let statement = try Self.nameSearch(words, select: Self.itemColumns, domain: domain, limit: limit,
+                                            includeText: includeText)
+        return try await fetchItems(statement)
+    }
+
+    /// The identifiers of what ``search(words:domain:limit:)`` returns, in the same order,
+    /// without reading the items.
+    public func searchIdentifiers(words: [String], domain: String? = nil, limit: Int? = nil) async throws -> [ItemIdentifier] {
+        try await searchIdentifiers(words: words, domain: domain, limit: limit, includingText: true)
+    }
+
+    /// ``searchIdentifiers(words:domain:limit:)``, with or without the words of the text.
+    public func searchIdentifiers(words: [String], domain: String?, limit: Int?,
+                                  includingText includeText: Bool) async throws -> [ItemIdentifier] {
+        let statement = try Self.nameSearch(words, select: "item.identifier", domain: domain, limit: limit,
+                                            includeText: includeText)
+        return try await withConnection("cannot search the index") { connection in
+            var identifiers: [ItemIdentifier] = []
+            for try await id in try await connection.query(statement.query, logger: self.logger).decode(ByteBuffer.self) {
+                identifiers.append(ItemIdentifier(bytes: Array(id.readableBytesView)))
+            }
+            return identifiers
+        }
+    }
+
+    /// The number of items ``search(words:domain:limit:)`` would return without a limit.
+    public func countMatches(words: [String], domain: String? = nil) async throws -> Int {
+        try await countMatches(words: words, domain: domain, includingText: true)
+    }
+
+    /// ``countMatches(words:domain:)``, with or without the words of the text.
+    public func countMatches(words: [String], domain: String?, includingText includeText: Bool) async throws -> Int {
+        let statement = try Self.nameSearch(words, select: nil, domain: domain, limit: nil, includeText: includeText)
+        return try await count(statement)
+    }
+
+    /// The statement of a name search; `select: nil` counts.
+    static func nameSearch(_ words: [String], select: String?, domain: String?, limit: Int?,
+                           includeText: Bool) throws -> SQLStatement {
+        let tokens = words.flatMap(NameTokenizer.words(in:))
+        guard !tokens.isEmpty else {
+            throw SearchlightError(.invalidQuery, "the search words contain no letter or digit")
+        }
+        var statement = SQLStatement()
+        var conditions: [String] = []
+        var prefixOnly: [String] = []
+        var fieldRanks: [String] = []
+        // Each field as words between spaces, so that ` word ` is a whole word and ` word` a prefix.
+        let fields = [
+            "(' ' || item.name_words || ' ')", "(' ' || item.title_words || ' ')",
+            "(' ' || array_to_string(item.author_words || item.keyword_words, ' ') || ' ')",
+            "(' ' || item.folder_words || ' ')",
+        ]
+        for token in tokens {
+            let whole = statement.bind(" \(token) "), prefix = statement.bind(" \(token)")
+            let vector = statement.bind(PostgresQueryCompiler.tsqueryLexeme(token) + ":*")
+            var wholeTests = fields.map { "strpos(\($0), \(whole)) > 0" }
+            var prefixTests = fields.map { "strpos(\($0), \(prefix)) > 0" }
+            var match = "item.words @@ \(vector)::tsquery"
+            if includeText {
+                let textWhole = statement.bind(PostgresQueryCompiler.tsqueryLexeme(token))
+                wholeTests.append("item.text_words @@ to_tsquery('searchlight_text', \(textWhole))")
+                prefixTests.append("item.text_words @@ to_tsquery('searchlight_text', \(vector))")
+                match = "(\(match) OR item.text_words @@ to_tsquery('searchlight_text', \(vector)))"
+            }
+            conditions.append(match)
+            prefixOnly.append("CASE WHEN \(wholeTests.joined(separator: " OR ")) THEN 0 ELSE 1 END")
+            let ranks = (Array(wholeTests.enumerated()) + Array(prefixTests.enumerated())).map { "WHEN \($0.element) THEN \($0.offset)" }
+            fieldRanks.append("CASE \(ranks.joined(separator: " ")) ELSE \(wholeTests.count) END")
+        }
+        conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
+        if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
+        let filter = conditions.joined(separator: " AND ")
+        guard let select else {
+            statement.sql = "SELECT count(*)::int8 FROM item JOIN domain ON domain.id = item.domain_id WHERE \(filter)"
+            return statement
+        }
+        statement.sql = """
+            SELECT \(select) FROM item \(itemJoins) WHERE \(filter)
+            ORDER BY \(prefixOnly.joined(separator: " + ")), \(fieldRanks.joined(separator: " + ")),
+                coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
+            """
+        if let limit { statement.sql += " LIMIT \(statement.bind(.integer(max(0, limit))))" }
+        return statement
+    }
+
+    /// The items a statement selecting ``itemColumns`` returns, in its order.
+    func fetchItems(_ statement: SQLStatement) async throws -> [IndexedItem] {
+        try await withConnection("cannot read the index") { connection in
+            var items: [IndexedItem] = []
+            for try await row in try await connection.query(statement.query, logger: self.logger) {
+                items.append(try Self.decodeItem(row, withThumbnail: false))
+            }
+            return items
+        }
+    }
+
+    /// The number a `count(*)` statement returns.
+    func count(_ statement: SQLStatement) async throws -> Int {
+        try await withConnection("cannot read the index") { connection in
+            try await Self.single(try await connection.query(statement.query, logger: self.logger), Int.self) ?? 0
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Searchlight
+
+extension PostgresIndex {
+    /// Items matching a Spotlight query string, most recently modified first, then by identifier.
+    ///
+    /// - Throws: `QueryParseError` when the query is malformed; ``PostgresIndexError`` when the
+    ///   database fails or the query names an attribute this index cannot query.
+    public func query(_ queryString: String, domain: String? = nil, limit: Int? = nil) async throws -> [IndexedItem] {
+        try await query(QueryExpression(parsing: queryString), domain: domain, limit: limit)
+    }
+
+    /// Items matching a parsed query, most recently modified first, then by identifier.
+    ///
+    /// - Parameters:
+    ///   - now: The instant `$time` values are relative to.
+    ///   - calendar: The calendar (and time zone) that defines days, weeks, months and years.
+    public func query(_ expression: QueryExpression, domain: String? = nil, limit: Int? = nil,
+                      now: Date = Date(), calendar: Calendar = .current) async throws -> [IndexedItem] {
+        try await fetchItems(PostgresQueryCompiler.statement(expression, select: Self.itemColumns, domain: domain,
+                                                             limit: limit, now: now, calendar: calendar))
+    }
+
+    /// The number of items a query matches.
+    public func countQuery(_ expression: QueryExpression, domain: String? = nil,
+                           now: Date = Date(), calendar: Calendar = .current) async throws -> Int {
+        try await count(PostgresQueryCompiler.statement(expression, select: "count(*)::int8", domain: domain,
+                                                        ordered: false, now: now, calendar: calendar))
+    }
+
+    /// The SQL a query runs, its parameters, and PostgreSQL's plan, for people (`query --explain`).
+    public func explainQuery(_ queryString: String, domain: String? = nil, limit: Int? = nil) async throws -> String {
+        try await explainQuery(queryString, domain: domain, limit: limit, forcingIndexes: false)
+    }
+
+    /// ``explainQuery(_:domain:limit:)``; with `forcingIndexes`, planned as if reading the
+    /// whole table cost too much (`enable_seqscan = off`): on a small index, this shows which
+    /// indexes a query can use.
+    public func explainQuery(_ queryString: String, domain: String?, limit: Int?,
+                             forcingIndexes: Bool) async throws -> String {
+        let statement = try PostgresQueryCompiler.statement(QueryExpression(parsing: queryString),
+                                                            select: Self.itemColumns, domain: domain, limit: limit,
+                                                            now: Date(), calendar: .current)
+        var plain = statement
+        plain.sql = "EXPLAIN " + statement.sql
+        let explain = plain
+        let plan = try await withTransaction("cannot read the index") { connection in
+            if forcingIndexes { try await connection.query("SET LOCAL enable_seqscan = off", logger: self.logger) }
+            var lines: [String] = []
+            for try await line in try await connection.query(explain.query, logger: self.logger).decode(String.self) {
+                lines.append("-- plan: " + line)
+            }
+            return lines
+        }
+        return ([statement.description] + plan).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import PostgresNIO
+import Searchlight
+
+extension PostgresIndex {
+    /// The columns every item fetch selects, in the order ``decodeItem(_:withThumbnail:)`` reads them.
+    static let itemColumns = """
+        item.identifier, domain.name, item.display_name, item.title, item.authors, item.content_type,
+        item.content_description, item.keywords, item.text_content, item.size, item.modification_date,
+        item.creation_date, item.pixel_width, item.pixel_height, item.page_count, item.acquisition_make,
+        item.acquisition_model, item.latitude, item.longitude, item.expiration_date, item.change_stamp, item.failure,
+        thumbnail.format, thumbnail.width, thumbnail.height, length(thumbnail.bytes)
+        """
+    static let itemJoins = """
+        JOIN domain ON domain.id = item.domain_id
+        LEFT JOIN thumbnail ON thumbnail.domain_id = item.domain_id AND thumbnail.identifier = item.identifier
+        """
+    /// One item, with its thumbnail bytes, or `nil` if the domain has no such item.
+    public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
+        try await items(withIdentifier: identifier, domain: domain).first
+    }
+
+    /// The items that have `identifier` in any domain (or in `domain` when given), with their thumbnail bytes.
+    public func items(withIdentifier identifier: ItemIdentifier, domain: String? = nil) async throws -> [IndexedItem] {
+        let id = ByteBuffer(bytes: identifier.bytes)
+        let now = Date().timeIntervalSince1970
+        return try await withConnection("cannot read the index") { connection in
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.itemColumns), thumbnail.bytes FROM item \(unescaped: Self.itemJoins)
+                WHERE item.identifier = \(id) AND (\(domain)::text IS NULL OR domain.name = \(domain))
+                    AND (item.expiration_date IS NULL OR item.expiration_date > \(now))
+                ORDER BY domain.name
+                """, logger: self.logger)
+            var items: [IndexedItem] = []
+            for try await row in rows { items.append(try Self.decodeItem(row, withThumbnail: true)) }
+            return items
+        }
+    }
+
+    /// How many items there are (of `domain` when given).
+    public func itemCount(domain: String? = nil) async throws -> Int {
+        let now = Date().timeIntervalSince1970
+        return try await withConnection("cannot read the index") { connection in
+            let rows = try await connection.query("""
+                SELECT count(*)::bigint FROM item
+                WHERE (\(domain)::text IS NULL OR item.domain_id = (SELECT id FROM domain WHERE name = \(domain)))
+                    AND (item.expiration_date IS NULL OR item.expiration_date > \(now))
+                """, logger: self.logger)
+            return try await Self.single(rows, Int.self) ?? 0
+        }
+    }
+
+    /// Every item (of `domain` when given), ordered by domain then identifier, read a page at
+    /// a time so that they are never all in memory. Return `false` from `body` to stop.
+    public func forEachItem(domain: String? = nil, _ body: (IndexedItem) async throws -> Bool) async throws {
+        try await forEachItem(domain: domain, pageSize: 1000, body)
+    }
+
+    /// ``forEachItem(domain:_:)``, reading `pageSize` items per statement.
+    public func forEachItem(domain: String?, pageSize: Int, _ body: (IndexedItem) async throws -> Bool) async throws {
+        var after: (domain: String, identifier: ItemIdentifier)?
+        while true {
+            let page = try await itemPage(domain: domain, after: after, limit: pageSize)
+            for item in page {
+                if try await !body(item) { return }
+            }
+            guard page.count == pageSize, let last = page.last else { return }
+            after = (last.item.domainIdentifier, last.item.uniqueIdentifier)
+        }
+    }
+
+    private func itemPage(domain: String?, after: (domain: String, identifier: ItemIdentifier)?,
+                          limit: Int) async throws -> [IndexedItem] {
+        let now = Date().timeIntervalSince1970
+        let afterDomain = after?.domain
+        let afterID = after.map { ByteBuffer(bytes: $0.identifier.bytes) }
+        return try await withConnection("cannot read the index") { connection in
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.itemColumns) FROM item \(unescaped: Self.itemJoins)
+                WHERE (\(domain)::text IS NULL OR domain.name = \(domain))
+                    AND (\(afterDomain)::text IS NULL OR (domain.name COLLATE "C", item.identifier) > (\(afterDomain), \(afterID)::bytea))
+                    AND (item.expiration_date IS NULL OR item.expiration_date > \(now))
+                ORDER BY domain.name COLLATE "C", item.identifier LIMIT \(limit)
+                """, logger: self.logger)
+            var items: [IndexedItem] = []
+            for try await row in rows { items.append(try Self.decodeItem(row, withThumbnail: false)) }
+            return items
+        }
+    }
+
+    /// A page of the identifiers and change stamps of a domain, in identifier (byte) order,
+    /// after `identifier` and before `upperBound`: what an indexer merges with its walk.
+    public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier? = nil,
+                             limit: Int) async throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
+        let after = ByteBuffer(bytes: identifier?.bytes ?? [])
+        let before = upperBound.map { ByteBuffer(bytes: $0.bytes) }
+        return try await withConnection("cannot read the index") { connection in
+            let rows = try await connection.query("""
+                SELECT item.identifier, item.change_stamp FROM item
+                WHERE item.domain_id = (SELECT id FROM domain WHERE name = \(domain)) AND item.identifier > \(after)
+                    AND (\(before)::bytea IS NULL OR item.identifier < \(before))
+                ORDER BY item.identifier LIMIT \(limit)
+                """, logger: self.logger)
+            var stamps: [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] = []
+            for try await (id, stamp) in rows.decode((ByteBuffer, ByteBuffer?).self) {
+                stamps.append((ItemIdentifier(bytes: Array(id.readableBytesView)), stamp.map { Array($0.readableBytesView) }))
+            }
+            return stamps
+        }
+    }
+
+    /// The change stamp of one item: `nil` when the domain has no such item, `.some(nil)` when
+    /// the item has no stamp.
+    public func changeStamp(of identifier: ItemIdentifier, domain: String) async throws -> [UInt8]?? {
+        let stamps = try await changeStamps(of: [identifier], domain: domain)
+        return stamps[identifier]
+    }
+
+    /// The change stamps of those of `identifiers` that are items of `domain`, read at once.
+    public func changeStamps(of identifiers: [ItemIdentifier], domain: String) async throws -> [ItemIdentifier: [UInt8]?] {
+        guard !identifiers.isEmpty else { return [:] }
+        let ids = identifiers.map { ByteBuffer(bytes: $0.bytes) }
+        return try await withConnection("cannot read the index") { connection in
+            let rows = try await connection.query("""
+                SELECT item.identifier, item.change_stamp FROM item
+                WHERE item.domain_id = (SELECT id FROM domain WHERE name = \(domain)) AND item.identifier = ANY(\(ids))
+                """, logger: self.logger)
+            var stamps: [ItemIdentifier: [UInt8]?] = [:]
+            for try await (id, stamp) in rows.decode((ByteBuffer, ByteBuffer?).self) {
+                stamps[ItemIdentifier(bytes: Array(id.readableBytesView))] = .some(stamp.map { Array($0.readableBytesView) })
+            }
+            return stamps
+        }
+    }
+
+    /// The thumbnail of an item, if it has one.
+    public func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail? {
+        let id = ByteBuffer(bytes: identifier.bytes)
+        return try await withConnection("cannot read the index") { connection in
+            let rows = try await connection.query("""
+                SELECT thumbnail.format, thumbnail.width, thumbnail.height, thumbnail.bytes FROM thumbnail
+                WHERE thumbnail.domain_id = (SELECT id FROM domain WHERE name = \(domain))
+                    AND thumbnail.identifier = \(id)
+                """, logger: self.logger)
+            var thumbnail: Thumbnail?
+            for try await (format, width, height, bytes) in rows.decode((String, Int, Int, ByteBuffer).self) {
+                thumbnail = Thumbnail(format: format, width: width, height: height, bytes: Array(bytes.readableBytesView))
+            }
+            return thumbnail
+        }
+    }
+
+    /// The names of the domains, sorted (by bytes).
+    public func domains() async throws -> [String] {
+        try await withConnection("cannot read the index") { connection in
+            var names: [String] = []
+            let rows = try await connection.query("SELECT name FROM domain ORDER BY name COLLATE \"C\"",
+                                                  logger: self.logger)
+            for try await name in rows.decode(String.self) { names.append(name) }
+            return names
+        }
+    }
+
+    /// Each domain's stored state, by domain name.
+    public func domainStates() async throws -> [String: String] {
+        try await withConnection("cannot read the index") { connection in
+            var states: [String: String] = [:]
+            let rows = try await connection.query("SELECT name, state FROM domain WHERE state IS NOT NULL",
+                                                  logger: self.logger)
+            for try await (name, state) in rows.decode((String, String).self) { states[name] = state }
+            return states
+        }
+    }
+
+    /// What the index holds, per domain; ``IndexStatistics/byteCount`` is the size of the
+    /// index's tables and their indexes, and ``IndexStatistics/path`` the URL without password.
+    public func statistics() async throws -> IndexStatistics {
+        let location = self.location.description
+        return try await withConnection("cannot read the index") { connection in
+            let rows = try await connection.query("""
+                SELECT domain.name, domain.last_update_date, domain.state,
+                    (SELECT count(*)::bigint FROM item WHERE item.domain_id = domain.id),
+                    (SELECT count(*)::bigint FROM item WHERE item.domain_id = domain.id AND item.failure IS NOT NULL),
+                    (SELECT count(*)::bigint FROM thumbnail WHERE thumbnail.domain_id = domain.id)
+                FROM domain ORDER BY domain.name COLLATE "C"
+                """, logger: self.logger)
+            var domains: [IndexStatistics.Domain] = []
+            for try await (name, updated, state, items, failures, thumbnails)
+                in rows.decode((String, Double?, String?, Int, Int, Int).self) {
+                domains.append(IndexStatistics.Domain(
+                    name, itemCount: items, failureCount: failures, thumbnailCount: thumbnails,
+                    lastUpdateDate: updated.map(Date.init(timeIntervalSince1970:)), state: state))
+            }
+            let size = try await connection.query("""
+                SELECT (pg_total_relation_size('item') + pg_total_relation_size('thumbnail')
+                    + pg_total_relation_size('domain'))::bigint
+                """, logger: self.logger)
+            let bytes = try await Self.single(size, Int64.self) ?? 0
+            return IndexStatistics(location, byteCount: bytes, domains: domains)
+        }
+    }
+
+    /// The recorded failures of a domain (or of every domain), by domain then identifier.
+    public func failures(domain: String? = nil, limit: Int = 100) async throws
+        -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
+        try await withConnection("cannot read the index") { connection in
+            let rows = try await connection.query("""
+                SELECT domain.name, item.identifier, item.failure FROM item JOIN domain ON domain.id = item.domain_id
+                WHERE item.failure IS NOT NULL AND (\(domain)::text IS NULL OR domain.name = \(domain))
+                ORDER BY domain.name COLLATE "C", item.identifier LIMIT \(limit)
+                """, logger: self.logger)
+            var failures: [(domain: String, identifier: ItemIdentifier, reason: String)] = []
+            for try await (name, id, reason) in rows.decode((String, ByteBuffer, String).self) {
+                failures.append((name, ItemIdentifier(bytes: Array(id.readableBytesView)), reason))
+            }
+            return failures
+        }
+    }
+
+    /// Reads a row selected with ``itemColumns`` (then the thumbnail's bytes when `withThumbnail`).
+    static func decodeItem(_ row: PostgresRow, withThumbnail: Bool) throws -> IndexedItem {
+        let cells = row.makeRandomAccess()
+        func value<T: PostgresDecodable>(_ index: Int, _ type: T.Type = T.self) throws -> T {
+            try cells[index].decode(T.self)
+        }
+        var attributes = AttributeSet(contentType: try value(5, String?.self))
+        attributes.displayName = try value(2)
+        attributes.title = try value(3)
+        attributes.authors = try value(4)
+        attributes.contentDescription = try value(6)
+        attributes.keywords = try value(7)
+        attributes.textContent = try value(8)
+        attributes.size = try value(9)
+        attributes.contentModificationDate = try value(10, Double?.self).map(Date.init(timeIntervalSince1970:))
+        attributes.contentCreationDate = try value(11, Double?.self).map(Date.init(timeIntervalSince1970:))
+        attributes.pixelWidth = try value(12, Int32?.self).map(Int.init)
+        attributes.pixelHeight = try value(13, Int32?.self).map(Int.init)
+        attributes.pageCount = try value(14, Int32?.self).map(Int.init)
+        attributes.acquisitionMake = try value(15)
+        attributes.acquisitionModel = try value(16)
+        attributes.latitude = try value(17)
+        attributes.longitude = try value(18)
+        var info: ThumbnailInfo?
+        if let format = try value(22, String?.self) {
+            let width = Int(try value(23, Int32.self)), height = Int(try value(24, Int32.self))
+            info = ThumbnailInfo(format, width: width, height: height, byteCount: Int(try value(25, Int32.self)))
+            if withThumbnail, let bytes = try value(26, ByteBuffer?.self) {
+                attributes.thumbnail = Thumbnail(format: format, width: width, height: height,
+                                                 bytes: Array(bytes.readableBytesView))
+            }
+        }
+        let item = SearchableItem(
+            uniqueIdentifier: ItemIdentifier(bytes: Array(try value(0, ByteBuffer.self).readableBytesView)),
+            domainIdentifier: try value(1),
+            attributeSet: attributes,
+            expirationDate: try value(19, Double?.self).map(Date.init(timeIntervalSince1970:)),
+            changeStamp: try value(20, ByteBuffer?.self).map { Array($0.readableBytesView) },
+            failure: try value(21))
+        return IndexedItem(item: item, thumbnailInfo: info)
+    }
+}

@@ -1,0 +1,223 @@
+import PostgresNIO
+
+extension PostgresIndex {
+    /// The schema, evolved by numbered migrations recorded in `searchlight_schema_version`.
+    ///
+    /// - `domain`: one row per domain, naming the host and root it indexes, with what its
+    ///   indexer remembers about it (its `state`) and when it was last brought up to date.
+    /// - `item`: one row per item, keyed by (domain, identifier) — the identifier's raw bytes
+    ///   as `bytea` — with no other key: writers of different domains never touch the same
+    ///   row, index page aside. Next to each attribute are the words the search ranks by,
+    ///   split in Swift by ``NameTokenizer`` (case changes, letter/digit boundaries, folded)
+    ///   as the SQLite index splits them: `name_words`, `title_words`, `folder_words` (words
+    ///   joined by spaces) and `author_words`, `keyword_words` (one entry per author or
+    ///   keyword). `words` is their `tsvector` (GIN), `text_words` the `tsvector` of the text,
+    ///   made by PostgreSQL with the `searchlight_text` configuration (`simple` with `unaccent`).
+    /// - `thumbnail`: thumbnails apart, so that item rows stay small; re-keyed and deleted
+    ///   with their item by the foreign key.
+    ///
+    /// Wildcards and substrings on names use `pg_trgm` indexes (`LIKE`, `ILIKE`).
+    static let migrations: [(version: Int, statements: [String])] = [
+        (1, [
+            """
+            CREATE EXTENSION IF NOT EXISTS unaccent
+            """,
+            """
+            CREATE EXTENSION IF NOT EXISTS pg_trgm
+            """,
+            """
+            CREATE TEXT SEARCH CONFIGURATION searchlight_text (COPY = pg_catalog.simple)
+            """,
+            """
+            ALTER TEXT SEARCH CONFIGURATION searchlight_text
+                ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part,
+                    numword, numhword, hword_numpart
+                WITH unaccent, simple
+            """,
+            // Lowercases and removes combining marks (NFD, then the Mn blocks), as
+            // NameTokenizer.fold does in Swift; for `c` and `d` query modifiers.
+            """
+            CREATE FUNCTION searchlight_unmark(value text) RETURNS text
+                LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+                RETURN regexp_replace(normalize(value, NFD),
+                    '[\\u0300-\\u036F\\u0483-\\u0489\\u0591-\\u05BD\\u0610-\\u061A\\u064B-\\u065F\\u0670'
+                    '\\u06D6-\\u06DC\\u0E31\\u0E34-\\u0E3A\\u0E47-\\u0E4E\\u1AB0-\\u1AFF\\u1DC0-\\u1DFF'
+                    '\\u20D0-\\u20FF\\u302A-\\u302D\\u3099\\u309A\\uFE20-\\uFE2F]', '', 'g')
+            """,
+            """
+            CREATE FUNCTION searchlight_fold(value text) RETURNS text
+                LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+                RETURN lower(searchlight_unmark(value))
+            """,
+            // The words of a text split the way NameTokenizer splits names (separators, case
+            // changes, letter/digit boundaries), folded and joined by spaces: for `w` and `t`
+            // on attributes whose words are not stored.
+            """
+            CREATE FUNCTION searchlight_words(value text) RETURNS text
+                LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+                RETURN btrim(regexp_replace(searchlight_fold(
+                    regexp_replace(regexp_replace(regexp_replace(regexp_replace(normalize(value, NFC),
+                        '([[:lower:]])(?=[[:upper:]])', '\\1 ', 'g'),
+                        '([[:upper:]])(?=[[:upper:]][[:lower:]])', '\\1 ', 'g'),
+                        '([[:alpha:]])(?=[[:digit:]])', '\\1 ', 'g'),
+                        '([[:digit:]])(?=[[:alpha:]])', '\\1 ', 'g')),
+                    '[^[:alnum:]]+', ' ', 'g'))
+            """,
+            // Identifier bytes as text, for matches with modifiers: UTF-8 when they are,
+            // else Latin-1 (so that no identifier makes a query fail).
+            """
+            CREATE FUNCTION searchlight_identifier_text(value bytea) RETURNS text
+                LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+                BEGIN
+                    RETURN convert_from(value, 'UTF8');
+                EXCEPTION WHEN OTHERS THEN
+                    RETURN convert_from(value, 'LATIN1');
+                END $$
+            """,
+            """
+            CREATE FUNCTION searchlight_word_vector(name text, title text, authors text[], keywords text[],
+                                                    folders text) RETURNS tsvector
+                LANGUAGE sql IMMUTABLE PARALLEL SAFE
+                RETURN array_to_tsvector(array_remove(string_to_array(
+                    coalesce(name, '') || ' ' || coalesce(title, '') || ' '
+                    || coalesce(array_to_string(authors, ' '), '') || ' '
+                    || coalesce(array_to_string(keywords, ' '), '') || ' ' || coalesce(folders, ''), ' '), ''))
+            """,
+            """
+            CREATE TABLE domain (
+                id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                name text NOT NULL UNIQUE,
+                host text,
+                root text,
+                last_update_date double precision,
+                state text
+            )
+            """,
+            """
+            CREATE TABLE item (
+                domain_id bigint NOT NULL REFERENCES domain(id) ON DELETE CASCADE,
+                identifier bytea NOT NULL,
+                display_name text,
+                title text,
+                authors text[] NOT NULL DEFAULT '{}',
+                content_type text,
+                content_type_tree text[] NOT NULL DEFAULT '{}',
+                content_description text,
+                keywords text[] NOT NULL DEFAULT '{}',
+                text_content text,
+                size bigint,
+                modification_date double precision,
+                creation_date double precision,
+                pixel_width integer,
+                pixel_height integer,
+                page_count integer,
+                acquisition_make text,
+                acquisition_model text,
+                latitude double precision,
+                longitude double precision,
+                expiration_date double precision,
+                change_stamp bytea,
+                failure text,
+                name_words text NOT NULL DEFAULT '',
+                title_words text NOT NULL DEFAULT '',
+                author_words text[] NOT NULL DEFAULT '{}',
+                keyword_words text[] NOT NULL DEFAULT '{}',
+                folder_words text NOT NULL DEFAULT '',
+                words tsvector GENERATED ALWAYS AS
+                    (searchlight_word_vector(name_words, title_words, author_words, keyword_words, folder_words)) STORED,
+                text_words tsvector GENERATED ALWAYS AS
+                    (to_tsvector('searchlight_text', coalesce(text_content, ''))) STORED,
+                PRIMARY KEY (domain_id, identifier)
+            )
+            """,
+            """
+            CREATE INDEX item_words ON item USING gin (words)
+            """,
+            """
+            CREATE INDEX item_text_words ON item USING gin (text_words)
+            """,
+            """
+            CREATE INDEX item_name_trigrams ON item USING gin (display_name gin_trgm_ops)
+            """,
+            """
+            CREATE INDEX item_folded_name_trigrams ON item USING gin (searchlight_fold(display_name) gin_trgm_ops)
+            """,
+            """
+            CREATE INDEX item_type_tree ON item USING gin (content_type_tree)
+            """,
+            """
+            CREATE INDEX item_by_content_type ON item (content_type)
+            """,
+            """
+            CREATE INDEX item_by_modification_date ON item (modification_date)
+            """,
+            """
+            CREATE INDEX item_by_expiration ON item (domain_id, expiration_date) WHERE expiration_date IS NOT NULL
+            """,
+            """
+            CREATE INDEX item_by_failure ON item (domain_id) WHERE failure IS NOT NULL
+            """,
+            """
+            CREATE TABLE thumbnail (
+                domain_id bigint NOT NULL,
+                identifier bytea NOT NULL,
+                format text NOT NULL,
+                width integer NOT NULL,
+                height integer NOT NULL,
+                bytes bytea NOT NULL,
+                PRIMARY KEY (domain_id, identifier),
+                FOREIGN KEY (domain_id, identifier) REFERENCES item (domain_id, identifier)
+                    ON DELETE CASCADE ON UPDATE CASCADE
+            )
+            """,
+        ]),
+    ]
+
+    /// The schema version this build writes and reads.
+    public static var schemaVersion: Int { migrations.last!.version }
+
+    /// Brings the schema up to date, in one transaction per migration. Writers that open the
+    /// same database at once take turns on an advisory lock.
+    func migrate() async throws {
+        let logger = self.logger, location = self.location
+        try await withTransaction("cannot prepare the database") { connection in
+            // The key is "SEARCH" in ASCII.
+            try await connection.query("SELECT pg_advisory_xact_lock(91754175713352)", logger: logger)
+            let encoding = try await connection.query("SELECT current_setting('server_encoding'), lower('É') = 'é'",
+                                                      logger: logger)
+            for try await (name, folds) in encoding.decode((String, Bool).self) {
+                guard name == "UTF8", folds else {
+                    throw PostgresIndexError(.unsupportedDatabase, "the database must use the UTF8 encoding and a UTF-8 "
+                                             + "locale (createdb -E UTF8 --locale=C.UTF-8 NAME)", location: location)
+                }
+            }
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS searchlight_schema_version (
+                    version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                """, logger: logger)
+            var current = 0
+            for try await version in try await connection.query(
+                "SELECT coalesce(max(version), 0) FROM searchlight_schema_version", logger: logger).decode(Int.self) {
+                current = version
+            }
+            guard current <= Self.schemaVersion else {
+                throw PostgresIndexError(.unsupportedDatabase, "the index has schema version \(current), newer than "
+                                         + "this Searchlight's \(Self.schemaVersion)", location: location)
+            }
+            for migration in Self.migrations where migration.version > current {
+                do {
+                    for statement in migration.statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42501"
+                    || error.serverInfo?[.sqlState] == "0A000" {
+                    throw PostgresIndexError(.unsupportedDatabase, "cannot create the extensions unaccent and pg_trgm "
+                                             + "(install postgresql-contrib; a superuser can run CREATE EXTENSION)",
+                                             location: location, underlying: error)
+                }
+                try await connection.query(
+                    "INSERT INTO searchlight_schema_version(version) VALUES (\(migration.version))", logger: logger)
+            }
+        }
+    }
+}

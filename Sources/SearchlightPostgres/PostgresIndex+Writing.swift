@@ -1,0 +1,291 @@
+import Foundation
+import PostgresNIO
+import Searchlight
+
+extension PostgresIndex {
+    /// Inserts or replaces items, in one transaction.
+    public func indexItems(_ items: [SearchableItem]) async throws {
+        var batch = IndexBatch()
+        for item in items { batch.upsert(item) }
+        try await apply(batch)
+    }
+
+    /// Deletes the items with the given identifiers from a domain.
+    public func deleteItems(withIdentifiers identifiers: [ItemIdentifier], domain: String) async throws {
+        var batch = IndexBatch()
+        for identifier in identifiers { batch.delete(identifier, domain: domain) }
+        try await apply(batch)
+    }
+
+    /// Deletes every item of the given domains, and the domains themselves.
+    /// - Returns: The number of items deleted.
+    @discardableResult
+    public func deleteAllItems(inDomains domains: [String]) async throws -> Int {
+        try await withTransaction("cannot delete from the index") { connection in
+            let rows = try await connection.query("""
+                WITH gone AS (DELETE FROM item WHERE domain_id IN (SELECT id FROM domain WHERE name = ANY(\(domains)))
+                    RETURNING 1),
+                domains AS (DELETE FROM domain WHERE name = ANY(\(domains)))
+                SELECT count(*)::bigint FROM gone
+                """, logger: self.logger)
+            return try await Self.single(rows, Int.self) ?? 0
+        }
+    }
+
+    /// Deletes every item and domain.
+    /// - Returns: The number of items deleted.
+    @discardableResult
+    public func deleteAllItems() async throws -> Int {
+        try await withTransaction("cannot delete from the index") { connection in
+            let rows = try await connection.query("""
+                WITH gone AS (DELETE FROM item RETURNING 1), domains AS (DELETE FROM domain)
+                SELECT count(*)::bigint FROM gone
+                """, logger: self.logger)
+            return try await Self.single(rows, Int.self) ?? 0
+        }
+    }
+
+    /// Applies a batch of changes in one transaction, then forgets the expired items of the
+    /// batch's domains (only theirs: a writer never touches another domain's rows).
+    public func apply(_ batch: IndexBatch) async throws {
+        guard !batch.isEmpty else { return }
+        try await withTransaction("cannot write to the index") { connection in
+            var writer = PostgresBatchWriter(connection: connection, logger: self.logger)
+            for change in batch.changes { try await writer.apply(change) }
+            try await writer.flushUpserts()
+            for (domain, state) in batch.domainStates.sorted(by: { $0.key < $1.key }) {
+                let id = try await writer.domainID(domain)
+                try await connection.query("UPDATE domain SET state = \(state) WHERE id = \(id)", logger: self.logger)
+            }
+            let domains = Array(writer.domainIDs.values)
+            try await connection.query("""
+                DELETE FROM item WHERE domain_id = ANY(\(domains)) AND expiration_date <= \(Date().timeIntervalSince1970)
+                """, logger: self.logger)
+        }
+    }
+
+    /// Records that a domain was brought up to date now (shown by `status`).
+    public func markUpdated(domain: String, date: Date = Date()) async throws {
+        try await updateDomain(domain, "last_update_date", date.timeIntervalSince1970)
+    }
+
+    /// Stores an indexer's state for a domain (any text, such as JSON).
+    public func setState(_ state: String?, domain: String) async throws {
+        try await updateDomain(domain, "state", state)
+    }
+
+    /// Records which machine and folder a domain indexes (SPEC §9: domains identify a host and a root).
+    public func setOrigin(host: String, root: String, domain: String) async throws {
+        try await withTransaction("cannot write to the index") { connection in
+            var writer = PostgresBatchWriter(connection: connection, logger: self.logger)
+            let id = try await writer.domainID(domain)
+            try await connection.query("UPDATE domain SET host = \(host), root = \(root) WHERE id = \(id)",
+                                       logger: self.logger)
+        }
+    }
+
+    private func updateDomain<Value: PostgresDynamicTypeEncodable & Sendable>(_ domain: String, _ column: String,
+                                                                   _ value: Value?) async throws {
+        try await withTransaction("cannot write to the index") { connection in
+            var writer = PostgresBatchWriter(connection: connection, logger: self.logger)
+            let id = try await writer.domainID(domain)
+            try await connection.query("UPDATE domain SET \(unescaped: column) = \(value) WHERE id = \(id)",
+                                       logger: self.logger)
+        }
+    }
+
+    /// The one value of a one-row, one-column result.
+    static func single<T: PostgresDecodable>(_ rows: PostgresRowSequence, _ type: T.Type) async throws -> T? {
+        var result: T?
+        for try await value in rows.decode(T.self) { result = value }
+        return result
+    }
+}
+
+/// Writes the changes of one batch inside its transaction. Consecutive upserts go as one
+/// statement (their rows as one JSON parameter).
+struct PostgresBatchWriter {
+    let connection: PostgresConnection
+    let logger: Logger
+    /// The ids of the domains this batch touched, by name.
+    private(set) var domainIDs: [String: Int64] = [:]
+    private var upserts: [ItemRow] = []
+    /// Where each (domain, identifier) is in ``upserts``: one statement may not upsert a row twice.
+    private var upsertPositions: [Key: Int] = [:]
+
+    private struct Key: Hashable {
+        var domain: Int64
+        var identifier: String
+    }
+
+    init(connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// The id of a domain's row, created when missing. Two writers creating the same domain
+    /// at once both succeed: the second waits for the first's row, then reads it.
+    mutating func domainID(_ name: String) async throws -> Int64 {
+        if let id = domainIDs[name] { return id }
+        try await connection.query("INSERT INTO domain(name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING",
+                                   logger: logger)
+        let rows = try await connection.query("SELECT id FROM domain WHERE name = \(name)", logger: logger)
+        guard let id = try await PostgresIndex.single(rows, Int64.self) else {
+            throw PostgresIndexError(.database, "the domain \(name) vanished while a batch wrote to it")
+        }
+        domainIDs[name] = id
+        return id
+    }
+
+    mutating func apply(_ change: IndexBatch.Change) async throws {
+        switch change {
+        case .upsert(let item):
+            let row = ItemRow(item, domainID: try await domainID(item.domainIdentifier))
+            let key = Key(domain: row.d, identifier: row.id)
+            if let position = upsertPositions[key] {
+                upserts[position] = row
+            } else {
+                upsertPositions[key] = upserts.count
+                upserts.append(row)
+            }
+        case .delete(let domain, let identifier):
+            try await flushUpserts()
+            try await delete(identifier, domain: try await domainID(domain), withDescendants: false)
+        case .deleteTree(let domain, let identifier):
+            try await flushUpserts()
+            try await delete(identifier, domain: try await domainID(domain), withDescendants: true)
+        case .move(let domain, let from, let to, let rename):
+            try await flushUpserts()
+            try await move(from, to: to, rename: rename, domain: try await domainID(domain))
+        }
+    }
+
+    /// Writes the pending upserts, and their thumbnails, in one statement.
+    mutating func flushUpserts() async throws {
+        guard !upserts.isEmpty else { return }
+        let json = String(decoding: try JSONEncoder().encode(upserts), as: UTF8.self)
+        upserts.removeAll()
+        upsertPositions.removeAll()
+        try await connection.query("""
+            WITH r AS (SELECT * FROM jsonb_to_recordset(\(json)::jsonb) AS r(\(unescaped: ItemRow.recordType))),
+            items AS (
+                INSERT INTO item (domain_id, identifier, display_name, title, authors, content_type, content_type_tree,
+                    content_description, keywords, text_content, size, modification_date, creation_date, pixel_width,
+                    pixel_height, page_count, acquisition_make, acquisition_model, latitude, longitude,
+                    expiration_date, change_stamp, failure, name_words, title_words, author_words, keyword_words,
+                    folder_words)
+                SELECT d, decode(id, 'base64'), "displayName", title, authors, "contentType", "contentTypeTree",
+                    "contentDescription", keywords, "textContent", size, "modificationDate", "creationDate",
+                    "pixelWidth", "pixelHeight", "pageCount", "acquisitionMake", "acquisitionModel", latitude,
+                    longitude, "expirationDate", decode("changeStamp", 'base64'), failure, "nameWords",
+                    "titleWords", "authorWords", "keywordWords", "folderWords"
+                FROM r
+                ON CONFLICT (domain_id, identifier) DO UPDATE SET
+                    display_name = excluded.display_name, title = excluded.title, authors = excluded.authors,
+                    content_type = excluded.content_type, content_type_tree = excluded.content_type_tree,
+                    content_description = excluded.content_description, keywords = excluded.keywords,
+                    text_content = excluded.text_content, size = excluded.size,
+                    modification_date = excluded.modification_date, creation_date = excluded.creation_date,
+                    pixel_width = excluded.pixel_width, pixel_height = excluded.pixel_height,
+                    page_count = excluded.page_count, acquisition_make = excluded.acquisition_make,
+                    acquisition_model = excluded.acquisition_model, latitude = excluded.latitude,
+                    longitude = excluded.longitude, expiration_date = excluded.expiration_date,
+                    change_stamp = excluded.change_stamp, failure = excluded.failure,
+                    name_words = excluded.name_words, title_words = excluded.title_words,
+                    author_words = excluded.author_words, keyword_words = excluded.keyword_words,
+                    folder_words = excluded.folder_words
+                RETURNING 1),
+            unthumbnailed AS (
+                DELETE FROM thumbnail t USING r
+                WHERE t.domain_id = r.d AND t.identifier = decode(r.id, 'base64') AND r."thumbnailBytes" IS NULL)
+            INSERT INTO thumbnail (domain_id, identifier, format, width, height, bytes)
+            SELECT d, decode(id, 'base64'), "thumbnailFormat", "thumbnailWidth", "thumbnailHeight",
+                decode("thumbnailBytes", 'base64')
+            FROM r WHERE "thumbnailBytes" IS NOT NULL
+            ON CONFLICT (domain_id, identifier) DO UPDATE SET
+                format = excluded.format, width = excluded.width, height = excluded.height, bytes = excluded.bytes
+            """, logger: logger)
+    }
+
+    private func delete(_ identifier: ItemIdentifier, domain: Int64, withDescendants: Bool) async throws {
+        let id = ByteBuffer(bytes: identifier.bytes)
+        if withDescendants {
+            let (lower, upper) = identifier.descendantBounds
+            try await connection.query("""
+                DELETE FROM item WHERE domain_id = \(domain) AND (identifier = \(id)
+                    OR (identifier >= \(ByteBuffer(bytes: lower.bytes)) AND identifier < \(ByteBuffer(bytes: upper.bytes))))
+                """, logger: logger)
+        } else {
+            try await connection.query("DELETE FROM item WHERE domain_id = \(domain) AND identifier = \(id)",
+                                       logger: logger)
+        }
+    }
+
+    /// Re-keys `from` and the items below it to `to`, replacing what stands at `to`, as
+    /// rename(2) does. The moved item takes its new name (a title or keywords that came from
+    /// the old name follow it, as in the SQLite index); the items below keep theirs, and only
+    /// the start of their identifiers and folder words changes.
+    /// Re-keys `from` and everything below it to `to`; the item keeps its attributes unless
+    /// `rename` gives it a new display name (and says whether derived ones follow it), as
+    /// ``IndexBatch/move(_:to:domain:rename:)`` says.
+    private func move(_ from: ItemIdentifier, to: ItemIdentifier, rename: IndexBatch.Rename?, domain: Int64) async throws {
+        guard from != to else { return }
+        try await delete(to, domain: domain, withDescendants: true)
+        let fromID = ByteBuffer(bytes: from.bytes), toID = ByteBuffer(bytes: to.bytes)
+        let rows = try await connection.query("""
+            SELECT display_name, title, keywords FROM item WHERE domain_id = \(domain) AND identifier = \(fromID)
+            """, logger: logger)
+        for try await (oldName, title, keywords) in rows.decode((String?, String?, [String]).self) {
+            let newName = rename?.displayName ?? oldName
+            let renamed = rename?.derivedAttributesFollow == true
+                ? Renaming(oldName: oldName, newName: newName ?? "", title: title, keywords: keywords)
+                : Renaming(kept: title, keywords: keywords)
+            try await connection.query("""
+                UPDATE item SET identifier = \(toID), display_name = \(newName), title = \(renamed.title),
+                    keywords = \(renamed.keywords), name_words = \(ItemRow.words(newName)),
+                    title_words = \(ItemRow.words(renamed.title)), keyword_words = \(renamed.keywords.map(ItemRow.words)),
+                    folder_words = \(ItemRow.folderWords(of: to))
+                WHERE domain_id = \(domain) AND identifier = \(fromID)
+                """, logger: logger)
+        }
+        let (lower, upper) = from.descendantBounds
+        let fromWords = ItemRow.pathWords(of: from), toWords = ItemRow.pathWords(of: to)
+        try await connection.query("""
+            UPDATE item SET identifier = \(toID) || substring(identifier FROM \(from.bytes.count + 1)::int),
+                folder_words = btrim(\(toWords) || ' ' || ltrim(substr(folder_words, \(fromWords.unicodeScalars.count + 1)::int)))
+            WHERE domain_id = \(domain) AND identifier >= \(ByteBuffer(bytes: lower.bytes))
+                AND identifier < \(ByteBuffer(bytes: upper.bytes))
+            """, logger: logger)
+    }
+}
+
+/// What a rename does to an item's title and keywords: those that its old name gave (a title
+/// that is the name without extension, keywords that start with the name's words) follow
+/// the new name; the others stay.
+struct Renaming {
+    var title: String?
+    var keywords: [String]
+
+    /// Title and keywords kept as they are (a move that is not a rename of the display name).
+    init(kept title: String?, keywords: [String]) {
+        self.title = title
+        self.keywords = keywords
+    }
+
+    init(oldName: String?, newName: String, title: String?, keywords: [String]) {
+        self.title = title
+        self.keywords = keywords
+        guard let oldName else { return }
+        if let title, title.utf8.elementsEqual(AttributeSet.title(fromFileName: oldName).utf8) {
+            self.title = AttributeSet.title(fromFileName: newName)
+        }
+        let oldKeywords = Self.nameKeywords(of: oldName)
+        if !oldKeywords.isEmpty, keywords.starts(with: oldKeywords, by: { $0.utf8.elementsEqual($1.utf8) }) {
+            self.keywords = Self.nameKeywords(of: newName) + keywords.dropFirst(oldKeywords.count)
+        }
+    }
+
+    /// The words of a name that a file's keywords start with: each word of more than one
+    /// character, once, in order (as the SQLite index's `StoredText.nameKeywords` takes them).
+    static func nameKeywords(of name: String) -> [String] { AttributeSet.nameKeywords(of: name) }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Searchlight
+import Synchronization
+
+/// A searchable index in a PostgreSQL database, shared by many machines: the operations of
+/// ``Searchlight/SearchableIndex`` on a server that any number of writers (one per domain)
+/// and readers use at once (SPEC §9).
+///
+/// Every write is a transaction of rows keyed by (domain, identifier): writers of different
+/// domains never update a common row, so their batches never conflict; PostgreSQL's MVCC
+/// lets readers read while they write. A batch whose connection is lost (the server
+/// restarted, an administrator ended the session) is retried on a new connection with
+/// exponential backoff; a batch is all or nothing, so a retry never applies half of one.
+///
+/// ```swift
+/// let index = try await PostgresIndex(url: "postgres://searchlight@db.example/index")
+/// try await index.indexItems([item])
+/// let results = try await index.search(words: ["quarterly", "rep"])
+/// index.close()
+/// ```
+public final class PostgresIndex: Sendable {
+    /// The database, with its password (never printed: see ``PostgresLocation``).
+    public let location: PostgresLocation
+    /// Whether this handle only reads (it neither creates nor upgrades the schema).
+    public let isReadOnly: Bool
+    /// How failed transactions are retried.
+    public let retryPolicy: RetryPolicy
+    /// How long one transaction or read may take before its connection is given up.
+    public let operationTimeout: Duration
+    let connections: ConnectionSource
+    let logger: Logger
+    private let retries = Atomic<Int>(0)
+
+    /// How many transactions were retried since this handle opened (a lost connection, a
+    /// deadlock): what `status` can show, and what tests check.
+    public var retriedTransactions: Int { retries.load(ordering: .relaxed) }
+
+    /// How a transaction that lost its connection is retried: after `initialDelay`, doubled
+    /// at each attempt up to `maximumDelay`, at most `maximumAttempts` times in all.
+    public struct RetryPolicy: Sendable {
+        public var maximumAttempts: Int
+        public var initialDelay: Duration
+        public var maximumDelay: Duration
+
+        public init(maximumAttempts: Int = 8, initialDelay: Duration = .milliseconds(100),
+                    maximumDelay: Duration = .seconds(5)) {
+            self.maximumAttempts = maximumAttempts
+            self.initialDelay = initialDelay
+            self.maximumDelay = maximumDelay
+        }
+    }
+
+    /// Connects to the database at `url`, creating or upgrading the schema unless `readOnly`.
+    ///
+    /// - Parameters:
+    ///   - url: `postgres://user[:password]@host[:port]/database[?sslmode=…]` (``PostgresLocation``).
+    ///   - readOnly: Only read: never create nor migrate the schema.
+    ///   - maximumConnections: The connections this handle opens at most (one per concurrent call).
+    ///   - retryPolicy: How transactions that lost their connection are retried.
+    ///   - operationTimeout: How long one transaction or read may wait for the server.
+    ///   - environment: Where `PGPASSWORD`, `PGPASSFILE` and `HOME` are read.
+    /// - Throws: ``PostgresIndexError``: `.invalidLocation`, `.cannotConnect` (unreachable,
+    ///   wrong password), `.unsupportedDatabase` (not UTF-8, no extensions, a newer schema;
+    ///   or, read-only, no index yet).
+    public init(url: String, readOnly: Bool = false, maximumConnections: Int = 8,
+                retryPolicy: RetryPolicy = RetryPolicy(), operationTimeout: Duration = .seconds(300),
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                logger: Logger = Logger(label: "searchlight.postgres")) async throws {
+        let location = try PostgresLocation(url, environment: environment)
+        self.location = location
+        self.isReadOnly = readOnly
+        self.retryPolicy = retryPolicy
+        self.operationTimeout = operationTimeout
+        self.logger = logger
+        // A first connection: a wrong password or an unreachable server fails here at once,
+        // with the server's reason.
+        let configuration = try Self.connectionConfiguration(location)
+        try await Self.checkConnection(configuration, location: location, logger: logger)
+        connections = ConnectionSource(configuration: configuration, maximum: maximumConnections, logger: logger)
+        do {
+            if readOnly {
+                try await checkSchema()
+            } else {
+                try await migrate()
+            }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Closes the connections. Calls after this fail.
+    public func close() {
+        let connections = self.connections
+        Task { await connections.close() }
+    }
+
+    /// How to connect to `location`.
+    static func connectionConfiguration(_ location: PostgresLocation) throws -> PostgresConnection.Configuration {
+        var configuration: PostgresConnection.Configuration
+        if let folder = location.socketDirectory {
+            configuration = .init(unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.user,
+                                  password: location.password, database: location.database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS
+            do {
+                tls = switch location.tls {
+                case .disable: .disable
+                case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                }
+            } catch {
+                throw PostgresIndexError(.cannotConnect, "cannot set up TLS", location: location, underlying: error)
+            }
+            configuration = .init(host: location.host, port: location.port, username: location.user,
+                                  password: location.password, database: location.database, tls: tls)
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        return configuration
+    }
+
+    private static func checkConnection(_ configuration: PostgresConnection.Configuration, location: PostgresLocation,
+                                        logger: Logger) async throws {
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            try? await connection.close()
+        } catch {
+            throw PostgresIndexError(.cannotConnect, "cannot connect to the index" + (location.password == nil
+                ? " (no password in the URL, the password file or PGPASSWORD)" : ""),
+                location: location, underlying: error)
+        }
+    }
+
+    /// Fails unless the database holds an index this build can read.
+    private func checkSchema() async throws {
+        let logger = self.logger
+        let version = try await withConnection("cannot read the index") { connection in
+            let exists = try await connection.query(
+                "SELECT to_regclass('searchlight_schema_version') IS NOT NULL", logger: logger)
+            guard try await Self.single(exists, Bool.self) == true else { return 0 }
+            let rows = try await connection.query(
+                "SELECT coalesce(max(version), 0) FROM searchlight_schema_version", logger: logger)
+            return try await Self.single(rows, Int.self) ?? 0
+        }
+        guard version > 0 else {
+            throw PostgresIndexError(.unsupportedDatabase, "the database holds no Searchlight index yet; "
+                                     + "run `searchlight scan --index URL FOLDER` first", location: location)
+        }
+        guard version == Self.schemaVersion else {
+            throw PostgresIndexError(.unsupportedDatabase, "the index has schema version \(version), this Searchlight "
+                                     + "reads version \(Self.schemaVersion)", location: location)
+        }
+    }
+
+    // MARK: - Running statements
+
+    /// Runs `body` on a connection, turning errors into ``PostgresIndexError``. Reads are
+    /// retried like writes: a lost connection costs a retry, not an error.
+    func withConnection<T: Sendable>(_ failure: String,
+                                     _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await retrying(failure) {
+            try await self.leasing { connection in try await body(connection) }
+        }
+    }
+
+    /// Runs `body` in a transaction, retried on a new connection when the connection is lost
+    /// or the transaction loses a race; `body` must only touch the database.
+    func withTransaction<T: Sendable>(_ failure: String,
+                                      _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await retrying(failure) {
+            try await self.leasing { connection in
+                // BEGIN … COMMIT by hand: postgres-nio's withTransaction sends ROLLBACK even on
+                // a connection the server ended, and that ROLLBACK could wait forever.
+                try await connection.query("BEGIN", logger: self.logger)
+                do {
+                    let result = try await body(connection)
+                    try await connection.query("COMMIT", logger: self.logger)
+                    return result
+                } catch {
+                    if !connection.isClosed, (PostgresIndexError.cause(of: error) as? PSQLError)?.code == .server
+                        || PostgresIndexError.cause(of: error) is PostgresIndexError {
+                        try? await connection.query("ROLLBACK", logger: self.logger)
+                    }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on a connection of this handle's own. A connection whose statement failed
+    /// in the server is reused; after any other failure (a lost connection, a cancellation)
+    /// it is closed.
+    private func leasing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await connections.lease()
+        do {
+            let result = try await withDeadline(on: connection, body)
+            await connections.release(connection, reusable: true)
+            return result
+        } catch {
+            let cause = PostgresIndexError.cause(of: error)
+            let statementFailed = (cause as? PSQLError)?.code == .server || cause is PostgresIndexError
+            await connections.release(connection, reusable: statementFailed)
+            throw error
+        }
+    }
+
+    /// Runs `body`, giving up after ``operationTimeout``: the connection is closed and the
+    /// call fails like any lost connection (and is retried). A connection whose server
+    /// vanished without a word (a cable pulled, a host that froze), or a query that
+    /// postgres-nio never completes after its server ended the session, cannot stall a
+    /// writer: the call returns whether or not `body` ever does.
+    private func withDeadline<T: Sendable>(on connection: PostgresConnection,
+                                           _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let timeout = operationTimeout
+        let logger = self.logger
+        let pending = PendingResult<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.wait(continuation)
+            pending.start(timer: Task {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                logger.warning("no answer from the index within \(timeout): giving up its connection")
+                pending.finish(.failure(PostgresIndexError(.cannotConnect, "no answer from the index within \(timeout)")))
+                try? await connection.close()
+            })
+            Task {
+                do {
+                    pending.finish(.success(try await body(connection)))
+                } catch {
+                    pending.finish(.failure(error))
+                }
+            }
+        }
+    }
+
+    private func retrying<T: Sendable>(_ failure: String, _ attempt: @Sendable () async throws -> T) async throws -> T {
+        var delay = retryPolicy.initialDelay
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                return try await attempt()
+            } catch {
+                let indexError = (PostgresIndexError.cause(of: error) as? PostgresIndexError)
+                    ?? PostgresIndexError(.database, failure, location: location, underlying: error)
+                guard indexError.isTransient, attempts < retryPolicy.maximumAttempts, !Task.isCancelled else {
+                    throw indexError
+                }
+                retries.add(1, ordering: .relaxed)
+                logger.warning("retrying after a lost connection or a conflict", metadata: [
+                    "attempt": "\(attempts)", "error": "\(indexError)"])
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, retryPolicy.maximumDelay)
+            }
+        }
+    }
+}
+
+/// The result of an operation that either its work or its timer delivers, whichever comes first.
+private final class PendingResult<T: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, timer: Task<Void, Never>?)>((nil, nil))
+
+    func wait(_ continuation: CheckedContinuation<T, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func start(timer: Task<Void, Never>) {
+        state.withLock { $0.timer = timer }
+    }
+
+    /// Resumes the caller with `result` unless it was resumed already, and stops the timer.
+    func finish(_ result: Result<T, any Error>) {
+        let timer = state.withLock { state in
+            state.continuation?.resume(with: result)
+            state.continuation = nil
+            return state.timer
+        }
+        timer?.cancel()
+    }
+}

@@ -1,0 +1,81 @@
+import PostgresNIO
+
+/// An error of the PostgreSQL index. Prints as one line that names the database by its URL
+/// without password; the cause stays typed (``underlying``, PostgreSQL's ``sqlState``).
+public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        /// The URL is not a PostgreSQL URL, or one of its parameters is wrong.
+        public static let invalidLocation = Code(name: "invalid location")
+        /// The server could not be reached, or refused the credentials.
+        public static let cannotConnect = Code(name: "cannot connect")
+        /// The database cannot hold an index (its encoding, a missing extension, an index
+        /// written by a newer Searchlight).
+        public static let unsupportedDatabase = Code(name: "unsupported database")
+        /// A statement failed.
+        public static let database = Code(name: "database error")
+        /// A query string is malformed, or asks for what this index cannot answer.
+        public static let invalidQuery = Code(name: "invalid query")
+        public var description: String { name }
+    }
+
+    public var code: Code
+    /// What happened, for people.
+    public var message: String
+    /// The database, as its URL without password.
+    public var location: String?
+    /// PostgreSQL's SQLSTATE (`57P01`: the server ended the connection, `40P01`: deadlock…).
+    public var sqlState: String?
+    /// The underlying error (postgres-nio's `PSQLError`, a connection error).
+    public var underlying: (any Error & Sendable)?
+
+    public init(_ code: Code, _ message: String, location: PostgresLocation? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.location = location?.description
+        let cause = Self.cause(of: underlying)
+        self.underlying = cause.map { $0 as any Error & Sendable }
+        self.sqlState = (cause as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    /// The error inside postgres-nio's transaction wrapper, when there is one.
+    static func cause(of error: (any Error)?) -> (any Error)? {
+        guard let transaction = error as? PostgresTransactionError else { return error }
+        return transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? transaction.rollbackError
+    }
+
+    /// The server's message, or postgres-nio's code when the server said nothing.
+    var underlyingDescription: String? {
+        guard let underlying else { return nil }
+        if let error = underlying as? PSQLError {
+            // PSQLError's own description hides the server's message on purpose (it may hold
+            // data); the message of an index error names no value of a bound parameter.
+            if let message = error.serverInfo?[.message] {
+                return message + (sqlState.map { " (SQLSTATE \($0))" } ?? "")
+            }
+            if let cause = error.underlying { return "\(error.code): \(cause)" }
+            return "\(error.code)"
+        }
+        return "\(underlying)"
+    }
+
+    public var description: String {
+        var line = message
+        if let location { line += " (\(location))" }
+        if let underlyingDescription { line += ": \(underlyingDescription)" }
+        return line
+    }
+
+    /// Whether retrying on a new connection can succeed: the connection was lost (the server
+    /// restarted, an administrator ended it, the network dropped) or the transaction lost a
+    /// race (a deadlock, a serialization failure).
+    var isTransient: Bool {
+        if let sqlState {
+            return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", "40001", "40P01", "53300"].contains(sqlState)
+        }
+        guard let error = underlying as? PSQLError else { return code == .cannotConnect }
+        return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown]
+            .contains(error.code)
+    }
+}

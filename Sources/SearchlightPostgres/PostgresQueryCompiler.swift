@@ -1,0 +1,399 @@
+import Foundation
+import Searchlight
+
+/// Compiles a ``Searchlight/QueryExpression`` into a PostgreSQL condition over `item` (joined
+/// with `domain`), every value of the query a bound parameter.
+///
+/// The rules are those of the SQLite index (`QueryTextMatcher`), in SQL:
+/// - `==` matches the whole value against the pattern with `LIKE` (`*` becomes `%`; `%`, `_`
+///   and `\` are escaped); `c` folds case (`lower`), `d` removes combining marks
+///   (`searchlight_unmark`), on both sides. Exact strings without modifiers compare with `=`.
+///   `displayName` patterns are served by `pg_trgm` indexes.
+/// - `<`, `>`, `<=`, `>=` compare bytes (`COLLATE "C"`).
+/// - `w` and `t` match the value's words against the attribute's words, as regular
+///   expressions over the words joined by spaces: stored words (split in Swift like names)
+///   for `displayName`, `title`, `authors` and `keywords`, preselected through the `words`
+///   GIN index; `searchlight_words()` for the other attributes; the text's `tsvector`
+///   (a phrase query, the last word a prefix) for `textContent`.
+/// - Lists (`keywords`, `authors`, `contentTypeTree`) hold when some element does, `!=` when
+///   none equals the value; exact elements use the arrays' GIN index (`@>`).
+/// - `path` compares the identifier's bytes (`bytea`), as text only with modifiers.
+/// - Numbers and dates compare the typed columns; a `$time` period is a range.
+/// Every condition is `true` or `false`, never `NULL`, so `!` is plain negation.
+///
+/// ```swift
+/// let statement = try PostgresQueryCompiler.statement(
+///     QueryExpression(parsing: #"title == "report*"cd"#), select: "count(*)", now: Date(), calendar: .current)
+/// print(statement) // SQL, then "-- $1 = …" lines
+/// ```
+public struct PostgresQueryCompiler {
+    /// The clock and calendar that resolve `$time` values.
+    let now: Date
+    let calendar: Calendar
+    /// The SQL built so far and its parameters.
+    var statement = SQLStatement()
+
+    init(now: Date, calendar: Calendar) {
+        self.now = now
+        self.calendar = calendar
+    }
+
+    /// A whole statement: `SELECT select FROM item … WHERE condition`, not expired, in
+    /// `domain` when given, most recently modified first (then by identifier and domain).
+    ///
+    /// - Throws: ``PostgresIndexError`` `.invalidQuery` for an attribute this index cannot query.
+    public static func statement(_ expression: QueryExpression, select: String, domain: String? = nil,
+                                 limit: Int? = nil, ordered: Bool = true, now: Date,
+                                 calendar: Calendar) throws -> SQLStatement {
+        var compiler = PostgresQueryCompiler(now: now, calendar: calendar)
+        let condition = try compiler.condition(for: expression)
+        var statement = compiler.statement
+        var sql = "SELECT \(select) FROM item \(PostgresIndex.itemJoins) WHERE \(condition)"
+        sql += " AND (item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))"
+        if let domain { sql += " AND domain.name = \(statement.bind(domain))" }
+        if ordered {
+            sql += " ORDER BY item.modification_date DESC NULLS LAST, item.identifier, domain.name COLLATE \"C\""
+        }
+        if let limit { sql += " LIMIT \(statement.bind(.integer(max(0, limit))))" }
+        statement.sql = sql
+        return statement
+    }
+
+    /// The SQL condition for `expression`.
+    mutating func condition(for expression: QueryExpression) throws -> String {
+        switch expression {
+        case .predicate(let predicate): try condition(for: predicate)
+        case .and(let operands): Self.balanced(try operands.map { try condition(for: $0) }, "AND")
+        case .or(let operands): Self.balanced(try operands.map { try condition(for: $0) }, "OR")
+        case .not(let operand): "(NOT " + (try condition(for: operand)) + ")"
+        }
+    }
+
+    /// `(a OP b OP …)`, nested in halves when long, so that no parse tree gets deep.
+    private static func balanced(_ parts: [String], _ op: String) -> String {
+        guard parts.count > 16 else { return "(" + parts.joined(separator: " \(op) ") + ")" }
+        let middle = parts.count / 2
+        return "(" + balanced(Array(parts[..<middle]), op) + " \(op) " + balanced(Array(parts[middle...]), op) + ")"
+    }
+
+    // MARK: - Attributes
+
+    /// Where an attribute is stored: its column, and the column of its words when they are stored.
+    struct Column {
+        var sql: String
+        var words: String?
+    }
+
+    /// The columns, by attribute name: an attribute the query language gains is found here
+    /// by its name (those of SPEC §2 are all present).
+    static let columns: [String: Column] = [
+        "displayName": Column(sql: "item.display_name", words: "item.name_words"),
+        "title": Column(sql: "item.title", words: "item.title_words"),
+        "authors": Column(sql: "item.authors", words: "item.author_words"),
+        "keywords": Column(sql: "item.keywords", words: "item.keyword_words"),
+        "contentType": Column(sql: "item.content_type"),
+        "contentTypeTree": Column(sql: "item.content_type_tree"),
+        "contentDescription": Column(sql: "item.content_description"),
+        "textContent": Column(sql: "item.text_content"),
+        "size": Column(sql: "item.size"),
+        "contentModificationDate": Column(sql: "item.modification_date"),
+        "contentCreationDate": Column(sql: "item.creation_date"),
+        "pixelWidth": Column(sql: "item.pixel_width"),
+        "pixelHeight": Column(sql: "item.pixel_height"),
+        "pageCount": Column(sql: "item.page_count"),
+        "acquisitionMake": Column(sql: "item.acquisition_make"),
+        "acquisitionModel": Column(sql: "item.acquisition_model"),
+        "latitude": Column(sql: "item.latitude"),
+        "longitude": Column(sql: "item.longitude"),
+        "path": Column(sql: "item.identifier"),
+        "domain": Column(sql: "domain.name"),
+    ]
+
+    private static func column(_ attribute: QueryAttribute) throws -> Column {
+        guard let column = columns[attribute.name] else {
+            throw PostgresIndexError(.invalidQuery, "the PostgreSQL index cannot query \(attribute.name) yet")
+        }
+        return column
+    }
+
+    // MARK: - Predicates
+
+    private mutating func condition(for predicate: QueryPredicate) throws -> String {
+        let attribute = predicate.attribute
+        switch (attribute.kind, predicate.test) {
+        case (.number, .comparison(let op, let value)), (.date, .comparison(let op, let value)):
+            return numericCondition(try Self.column(attribute).sql, op, interval(value))
+        case (.number, .inRange(let low, let high)), (.date, .inRange(let low, let high)):
+            let column = try Self.column(attribute).sql
+            let lowBound = interval(low), highBound = interval(high)
+            let upper = highBound.start == highBound.end
+                ? "\(column) <= \(statement.bind(.double(highBound.start)))"
+                : "\(column) < \(statement.bind(.double(highBound.end)))"
+            return "(\(column) IS NOT NULL AND \(column) >= \(statement.bind(.double(lowBound.start))) AND \(upper))"
+        case (_, .comparison(let op, let value)):
+            guard let (pattern, modifiers) = value.patternAndModifiers else { return "false" }
+            if attribute == .anyText {
+                let any = "(" + (try QueryAttribute.textAttributes
+                    .map { try stringCondition($0, .equal, pattern, modifiers) }).joined(separator: " OR ") + ")"
+                return op == .notEqual ? "(NOT \(any))" : any
+            }
+            return try stringCondition(attribute, op, pattern, modifiers)
+        case (_, .inRange(let low, let high)):
+            guard let (lowPattern, lowModifiers) = low.patternAndModifiers,
+                  let (highPattern, highModifiers) = high.patternAndModifiers else { return "false" }
+            return "(" + (try stringCondition(attribute, .greaterOrEqual, lowPattern, lowModifiers)) + " AND "
+                + (try stringCondition(attribute, .lessOrEqual, highPattern, highModifiers)) + ")"
+        }
+    }
+
+    private func interval(_ value: QueryValue) -> (start: Double, end: Double) {
+        switch value {
+        case .number(let number): (number, number)
+        case .date(let date): date.interval(now: now, calendar: calendar)
+        case .string, .exactString: (0, 0)
+        }
+    }
+
+    private mutating func numericCondition(_ column: String, _ op: QueryPredicate.Operator,
+                                           _ bounds: (start: Double, end: Double)) -> String {
+        let isInstant = bounds.start == bounds.end
+        func value(_ number: Double) -> String { statement.bind(.double(number)) }
+        let test: String
+        switch op {
+        case .equal where isInstant: test = "\(column) = \(value(bounds.start))"
+        case .equal: test = "\(column) >= \(value(bounds.start)) AND \(column) < \(value(bounds.end))"
+        case .notEqual where isInstant: test = "\(column) != \(value(bounds.start))"
+        case .notEqual: test = "(\(column) < \(value(bounds.start)) OR \(column) >= \(value(bounds.end)))"
+        case .less: test = "\(column) < \(value(bounds.start))"
+        case .lessOrEqual: test = "\(column) <= \(value(bounds.start))"
+        case .greater: test = "\(column) > \(value(bounds.start))"
+        case .greaterOrEqual: test = "\(column) >= \(value(bounds.start))"
+        }
+        return "(\(column) IS NOT NULL AND \(test))"
+    }
+
+    /// A string comparison on a text, a list or the identifier.
+    private mutating func stringCondition(_ attribute: QueryAttribute, _ op: QueryPredicate.Operator,
+                                          _ pattern: QueryPattern, _ modifiers: QueryStringModifiers) throws -> String {
+        let column = try Self.column(attribute)
+        switch attribute.kind {
+        case .textList:
+            return listCondition(column, op, pattern, modifiers)
+        case .identifier where modifiers.isEmpty:
+            let bytes = Array(pattern.text.utf8)
+            switch op {
+            case .equal, .notEqual:
+                let test = pattern.hasWildcard
+                    ? "\(column.sql) LIKE \(statement.bind(.bytes(Array(Self.likePattern(pattern).utf8))))"
+                    : "\(column.sql) = \(statement.bind(.bytes(bytes)))"
+                return op == .equal ? "(\(test))" : "(NOT (\(test)))"
+            default:
+                return "(\(column.sql) \(op.rawValue) \(statement.bind(.bytes(bytes))))"
+            }
+        case .identifier:
+            let text = "searchlight_identifier_text(\(column.sql))"
+            return scalarCondition(text, words: "searchlight_words(\(text))", op, pattern, modifiers)
+        default:
+            if attribute == .textContent, Self.isWordMatch(modifiers), op == .equal || op == .notEqual {
+                return textWordsCondition(column.sql, op, pattern, modifiers)
+            }
+            return scalarCondition(column.sql, words: column.words ?? "searchlight_words(\(column.sql))",
+                                   op, pattern, modifiers, preselect: column.words != nil)
+        }
+    }
+
+    /// A comparison on one text; `words` is the SQL of its words joined by spaces, and
+    /// `preselect` says whether those words are in the `words` index.
+    private mutating func scalarCondition(_ value: String, words: String, _ op: QueryPredicate.Operator,
+                                          _ pattern: QueryPattern, _ modifiers: QueryStringModifiers,
+                                          preselect: Bool = false) -> String {
+        let isEquality = op == .equal || op == .notEqual
+        let test: String
+        if !isEquality {
+            test = orderingTest(value, op, pattern, modifiers)
+        } else if Self.isWordMatch(modifiers) {
+            guard let words = wordTest(value, words: words, pattern, modifiers) else {
+                return op == .equal ? "false" : "(\(value) IS NOT NULL)"
+            }
+            if op == .equal, preselect, let vector = wordsVectorTest(pattern) {
+                return "(\(vector) AND \(value) IS NOT NULL AND \(words))"
+            }
+            test = words
+        } else {
+            test = equalityTest(value, pattern, modifiers)
+        }
+        // The tests are never NULL on a value that is not: no `coalesce`, which would hide
+        // the condition from the indexes.
+        return op == .notEqual ? "(\(value) IS NOT NULL AND NOT \(test))" : "(\(value) IS NOT NULL AND \(test))"
+    }
+
+    /// A comparison on a list: some element holds (for `!=`: the list is not empty and no
+    /// element equals the value).
+    private mutating func listCondition(_ column: Column, _ op: QueryPredicate.Operator, _ pattern: QueryPattern,
+                                        _ modifiers: QueryStringModifiers) -> String {
+        if op == .equal || op == .notEqual, modifiers.isEmpty, !pattern.hasWildcard {
+            let contains = "\(column.sql) @> ARRAY[\(statement.bind(pattern.text))]"
+            return op == .equal ? "(\(contains))" : "(cardinality(\(column.sql)) > 0 AND NOT (\(contains)))"
+        }
+        let elements = column.words.map { "unnest(\(column.sql), \($0)) AS element(value, words)" }
+            ?? "unnest(\(column.sql)) AS element(value)"
+        let words = column.words == nil ? "searchlight_words(element.value)" : "element.words"
+        let test: String
+        if op != .equal && op != .notEqual {
+            test = orderingTest("element.value", op, pattern, modifiers)
+        } else if Self.isWordMatch(modifiers) {
+            guard let wordTest = wordTest("element.value", words: words, pattern, modifiers) else { return "false" }
+            test = wordTest
+        } else {
+            test = equalityTest("element.value", pattern, modifiers)
+        }
+        let some = "EXISTS (SELECT 1 FROM \(elements) WHERE coalesce(\(test), false))"
+        guard op == .notEqual else {
+            if op == .equal, Self.isWordMatch(modifiers), column.words != nil, let vector = wordsVectorTest(pattern) {
+                return "(\(vector) AND \(some))"
+            }
+            return "(\(some))"
+        }
+        return "(cardinality(\(column.sql)) > 0 AND NOT \(some))"
+    }
+
+    /// Whether matching is by words (`w` or `t`).
+    static func isWordMatch(_ modifiers: QueryStringModifiers) -> Bool {
+        !modifiers.isDisjoint(with: [.wordBased, .tokenized])
+    }
+
+    /// `value` folded as the modifiers say: `c` lowercases, `d` removes combining marks.
+    static func folded(_ value: String, _ modifiers: QueryStringModifiers) -> String {
+        switch (modifiers.contains(.caseInsensitive), modifiers.contains(.diacriticInsensitive)) {
+        case (true, true): "searchlight_fold(\(value))"
+        case (true, false): "lower(\(value))"
+        case (false, true): "searchlight_unmark(\(value))"
+        case (false, false): value
+        }
+    }
+
+    private mutating func orderingTest(_ value: String, _ op: QueryPredicate.Operator, _ pattern: QueryPattern,
+                                       _ modifiers: QueryStringModifiers) -> String {
+        let modifiers = modifiers.intersection([.caseInsensitive, .diacriticInsensitive])
+        return "(\(Self.folded(value, modifiers)) COLLATE \"C\") \(op.rawValue) "
+            + Self.folded(statement.bind(pattern.text), modifiers)
+    }
+
+    private mutating func equalityTest(_ value: String, _ pattern: QueryPattern, _ modifiers: QueryStringModifiers) -> String {
+        let modifiers = modifiers.intersection([.caseInsensitive, .diacriticInsensitive])
+        if modifiers.isEmpty, !pattern.hasWildcard { return "\(value) = \(statement.bind(pattern.text))" }
+        if modifiers == .caseInsensitive {
+            // ILIKE folds case as lower() does, and the trigram indexes serve it.
+            return "\(value) ILIKE \(statement.bind(Self.likePattern(pattern)))"
+        }
+        return "\(Self.folded(value, modifiers)) LIKE \(Self.folded(statement.bind(Self.likePattern(pattern)), modifiers))"
+    }
+
+    /// The pattern for `LIKE`: `*` as `%`, and `%`, `_` and `\` escaped.
+    static func likePattern(_ pattern: QueryPattern) -> String {
+        var result = ""
+        for component in pattern.components {
+            switch component {
+            case .wildcard: result += "%"
+            case .literal(let text):
+                for character in text {
+                    if character == "%" || character == "_" || character == "\\" { result.append("\\") }
+                    result.append(character)
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: - Words (`w` and `t`)
+
+    /// Whether the words of `value` (`words`: its words joined by spaces) hold the value's
+    /// words: consecutive and the last as a prefix with `w`, each as a prefix anywhere with
+    /// `t`; without `c` or `d`, each literal piece of the value also appears in the value with
+    /// its case or marks. `nil` when the value has no word (nothing matches).
+    private mutating func wordTest(_ value: String, words: String, _ pattern: QueryPattern,
+                                   _ modifiers: QueryStringModifiers) -> String? {
+        let valueWords = pattern.words
+        guard !valueWords.isEmpty else { return nil }
+        var tests: [String] = []
+        let spaced = "(' ' || \(words))"
+        if modifiers.contains(.wordBased) {
+            // Whole, consecutive words (`*` makes a prefix): each ends at a space or the end.
+            let regex = valueWords.map { " " + Self.regex($0) }.joined() + "( |$)"
+            tests.append("\(spaced) ~ \(statement.bind(regex))")
+        }
+        if modifiers.contains(.tokenized) {
+            for word in valueWords { tests.append("\(spaced) ~ \(statement.bind(" " + Self.regex(word) + "( |$)"))") }
+        }
+        tests += requiredPieces(value, pattern, modifiers)
+        return "(" + tests.joined(separator: " AND ") + ")"
+    }
+
+    /// Pieces that must appear with their case or marks when matching words without `c` or `d`.
+    private mutating func requiredPieces(_ value: String, _ pattern: QueryPattern,
+                                         _ modifiers: QueryStringModifiers) -> [String] {
+        let folding = modifiers.intersection([.caseInsensitive, .diacriticInsensitive])
+        guard folding != [.caseInsensitive, .diacriticInsensitive] else { return [] }
+        return pattern.components.flatMap { component -> [String] in
+            guard case .literal(let text) = component else { return [] }
+            return text.split(whereSeparator: \.isWhitespace).map { piece in
+                "strpos(\(Self.folded(value, folding)), \(Self.folded(statement.bind(String(piece)), folding))) > 0"
+            }
+        }
+    }
+
+    /// The `words` index condition that every match of a `w`/`t` value meets: each word's
+    /// literal start is the start of a word of the item.
+    private mutating func wordsVectorTest(_ pattern: QueryPattern) -> String? {
+        let prefixes = pattern.words.compactMap { word -> String? in
+            guard case .literal(let text) = word.components.first, !text.isEmpty else { return nil }
+            return Self.tsqueryLexeme(text) + ":*"
+        }
+        guard !prefixes.isEmpty else { return nil }
+        return "item.words @@ \(statement.bind(prefixes.joined(separator: " & ")))::tsquery"
+    }
+
+    /// `w`/`t` on the text: a phrase (or, with `t`, an all-words) query on its `tsvector`,
+    /// whose words PostgreSQL's parser made (a word with a wildcard counts by its literal start).
+    private mutating func textWordsCondition(_ column: String, _ op: QueryPredicate.Operator, _ pattern: QueryPattern,
+                                             _ modifiers: QueryStringModifiers) -> String {
+        let valueWords = pattern.words
+        let lexemes = valueWords.enumerated().map { index, word -> String in
+            let literal = if case .literal(let text) = word.components.first { text } else { "" }
+            let isPrefix = modifiers.contains(.tokenized) || index == valueWords.count - 1 || word.hasWildcard
+            return literal.isEmpty ? "" : Self.tsqueryLexeme(literal) + (isPrefix ? ":*" : "")
+        }.filter { !$0.isEmpty }
+        guard !lexemes.isEmpty else { return op == .equal ? "false" : "(\(column) IS NOT NULL)" }
+        var tests = [String]()
+        if modifiers.contains(.wordBased) {
+            tests.append("item.text_words @@ to_tsquery('searchlight_text', \(statement.bind(lexemes.joined(separator: " <-> "))))")
+        }
+        if modifiers.contains(.tokenized) {
+            tests.append("item.text_words @@ to_tsquery('searchlight_text', \(statement.bind(lexemes.joined(separator: " & "))))")
+        }
+        tests += requiredPieces(column, pattern, modifiers)
+        // `text_words` is never NULL: the match needs no `coalesce`, which would hide it from the index.
+        let test = "(" + tests.joined(separator: " AND ") + ")"
+        return op == .equal ? "(\(column) IS NOT NULL AND \(test))" : "(\(column) IS NOT NULL AND NOT \(test))"
+    }
+
+    /// A word as a quoted `tsquery` lexeme.
+    static func tsqueryLexeme(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// A word pattern as a regular expression over words joined by spaces: literal text, and
+    /// `[^ ]*` for a wildcard (which never crosses a word).
+    static func regex(_ word: QueryPattern) -> String {
+        word.components.map { component in
+            switch component {
+            case .wildcard: return "[^ ]*"
+            case .literal(let text):
+                return text.unicodeScalars.map { scalar in
+                    scalar.isASCII && !scalar.properties.isAlphabetic && !("0"..."9").contains(scalar)
+                        ? "\\" + String(scalar) : String(scalar)
+                }.joined()
+            }
+        }.joined()
+    }
+}

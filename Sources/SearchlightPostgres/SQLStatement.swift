@@ -1,0 +1,67 @@
+import PostgresNIO
+
+/// SQL text with its parameters, built piece by piece: every value a user gave is a bound
+/// parameter (`$1`, `$2`…), never part of the text.
+public struct SQLStatement: Sendable, CustomStringConvertible {
+    /// A bound value.
+    public enum Value: Sendable, Hashable, CustomStringConvertible {
+        case text(String)
+        case bytes([UInt8])
+        case double(Double)
+        case integer(Int)
+        case textArray([String])
+
+        public var description: String {
+            switch self {
+            case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+            case .bytes(let bytes): "'\\x" + bytes.map { String(format: "%02x", $0) }.joined() + "'"
+            case .double(let number): "\(number)"
+            case .integer(let number): "\(number)"
+            case .textArray(let texts): "{" + texts.map { "\"\($0)\"" }.joined(separator: ",") + "}"
+            }
+        }
+    }
+
+    /// The SQL, with `$n` placeholders.
+    public var sql: String
+    /// The values of the placeholders, in order.
+    public private(set) var values: [Value] = []
+
+    public init(_ sql: String = "") { self.sql = sql }
+
+    /// Adds `value` as the next parameter and returns its placeholder, with a cast so that
+    /// PostgreSQL never has to guess its type.
+    mutating func bind(_ value: Value) -> String {
+        values.append(value)
+        let cast = switch value {
+        case .text: "text"
+        case .bytes: "bytea"
+        case .double: "float8"
+        case .integer: "int8"
+        case .textArray: "text[]"
+        }
+        return "$\(values.count)::\(cast)"
+    }
+
+    mutating func bind(_ text: String) -> String { bind(.text(text)) }
+
+    /// The statement as postgres-nio runs it.
+    var query: PostgresQuery {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .text(let text): bindings.append(text)
+            case .bytes(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+            case .double(let number): bindings.append(number)
+            case .integer(let number): bindings.append(number)
+            case .textArray(let texts): bindings.append(texts)
+            }
+        }
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+
+    /// The SQL then one comment line per parameter, for people (`query --explain`).
+    public var description: String {
+        ([sql] + values.enumerated().map { "-- $\($0.offset + 1) = \($0.element)" }).joined(separator: "\n")
+    }
+}

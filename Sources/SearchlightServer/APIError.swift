@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Searchlight
+import SearchlightJSON
+
+/// An error answered as JSON: `{"error":"message"}`, with the column and a caret line for a
+/// malformed query. The messages are those the command line prints after `searchlight: `.
+public struct APIError: HTTPResponseError, CustomStringConvertible {
+    public var status: HTTPResponse.Status
+    public var message: String
+    /// Where a malformed query went wrong (1-based), as `searchlight query` reports it.
+    public var column: Int?
+    /// The query with a caret under the column.
+    public var caret: String?
+
+    public init(_ status: HTTPResponse.Status, _ message: String, column: Int? = nil, caret: String? = nil) {
+        self.status = status
+        self.message = message
+        self.column = column
+        self.caret = caret
+    }
+
+    public var description: String { message }
+
+    /// The status and message of a library error, as the command line would print it.
+    static func from(_ error: any Error) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as QueryParseError:
+            return APIError(.badRequest, "\(error)", column: error.column, caret: error.caretDisplay)
+        case let error as SearchlightError where error.code == .invalidQuery:
+            return APIError(.badRequest, "\(error)")
+        case let error as SearchlightError where error.code == .noIndex:
+            return APIError(.serviceUnavailable, "\(error)")
+        case let error as HTTPError:
+            return APIError(error.status, error.body ?? error.status.reasonPhrase.lowercased())
+        default:
+            return APIError(.internalServerError, "\(error)")
+        }
+    }
+
+    var json: [UInt8] {
+        var object = JSONLine()
+        object.add("error", message)
+        object.add("status", status.code)
+        if let column { object.add("column", column) }
+        if let caret { object.add("caret", caret) }
+        return object.finished
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = Response.json(json, status: status)
+        if status == .unauthorized { response.headers[.wwwAuthenticate] = #"Bearer realm="searchlight""# }
+        return response
+    }
+}
+
+extension Response {
+    /// A JSON body.
+    static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status,
+                 headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

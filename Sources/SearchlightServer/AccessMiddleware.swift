@@ -1,0 +1,86 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Who may use the server, checked before every route, and errors turned into JSON.
+///
+/// - With a token, every request must carry it: `Authorization: Bearer TOKEN`, or the cookie
+///   set when the page is opened as `/?token=TOKEN` (which then redirects to the address
+///   without it).
+/// - Without a token (loopback only), the `Host` header must name a loopback address or the
+///   bound host: a web site that rebinds its name to 127.0.0.1 cannot read the API.
+/// - Every response says `nosniff` and refuses framing.
+struct AccessMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    static let cookieName = "searchlight_token"
+
+    let token: String?
+    let boundHost: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            if let redirect = try checkAccess(request) {
+                response = redirect
+            } else {
+                response = try await next(request, context)
+            }
+        } catch {
+            let apiError = APIError.from(error)
+            if apiError.status == .internalServerError {
+                context.logger.error("\(request.method) \(request.uri.path): \(error)")
+            }
+            response = try apiError.response(from: request, context: context)
+        }
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.xFrameOptions] = "DENY"
+        response.headers[.referrerPolicy] = "no-referrer"
+        return response
+    }
+
+    /// Throws 401/403 when the request may not pass; answers a redirect when it brings the token
+    /// in the page's address; `nil` when it may go on.
+    private func checkAccess(_ request: Request) throws -> Response? {
+        guard let token else {
+            let host = request.head.authority ?? ""
+            let name = ServerAddress.hostPart(ofHeader: host)
+            guard ServerAddress.isLoopback(name) || name.lowercased() == boundHost.lowercased() else {
+                throw APIError(.forbidden, "host \(name.debugDescription) is not this server's address")
+            }
+            return nil
+        }
+        if Self.constantTimeEqual(bearer(request), token) || Self.constantTimeEqual(cookie(request), token) {
+            return nil
+        }
+        let parameters = QueryParameters(request.uri.query)
+        if request.method == .get, request.uri.path == "/", Self.constantTimeEqual(parameters["token"], token) {
+            var location = "/"
+            if let q = parameters["q"] { location += "?q=" + ItemLocation.percentEncode(Array(q.utf8), keepingSlashes: false) }
+            var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+            response.setCookie(Cookie(name: Self.cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
+            return response
+        }
+        throw APIError(.unauthorized, "this server needs a token: open the page as /?token=TOKEN "
+                       + "or send Authorization: Bearer TOKEN")
+    }
+
+    private func bearer(_ request: Request) -> String? {
+        guard let value = request.headers[.authorization], value.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+    }
+
+    private func cookie(_ request: Request) -> String? {
+        request.cookies[Self.cookieName]?.value
+    }
+
+    /// Compares without stopping at the first difference, so that timing tells nothing of the token.
+    static func constantTimeEqual(_ given: String?, _ expected: String) -> Bool {
+        guard let given else { return false }
+        let a = Array(given.utf8), b = Array(expected.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Searchlight
+import SearchlightJSON
+
+extension SearchServer {
+    /// A search with filters looks at this many ranked results and keeps those that pass.
+    static let filterWindow = 5000
+
+    func addAPIRoutes(to router: Router<ServerContext>) {
+        router.get("/api/search") { request, _ in try await self.search(request) }
+        router.get("/api/query") { request, _ in try await self.query(request) }
+        router.get("/api/items/**") { request, _ in try await self.item(request) }
+        router.get("/api/thumbnails/**") { request, _ in try await self.thumbnail(request) }
+        router.get("/api/files/**") { request, _ in try await self.file(request) }
+        router.head("/api/files/**") { request, _ in try await self.file(request) }
+        router.post("/api/open/**") { request, context in try await self.open(request, context: context) }
+        router.get("/api/status") { _, _ in try await self.status() }
+        router.get("/api/events") { _, _ in self.events() }
+        router.get("/api/openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_json)))
+        }
+        router.get("/api/**") { request, _ -> Response in
+            throw APIError(.notFound, "no such endpoint: \(request.uri.path); see /api/openapi.json")
+        }
+    }
+
+    /// What every search and query request may say besides its text.
+    struct ResultRequest: Sendable {
+        var text: String
+        var domain: String?
+        var limit: Int
+        var filter: ResultFilter
+
+        init(_ request: Request, maximumLimit: Int) throws {
+            let parameters = QueryParameters(request.uri.query)
+            text = parameters["q"] ?? ""
+            domain = parameters["domain"].flatMap { $0.isEmpty ? nil : $0 }
+            limit = 100
+            if let given = parameters["limit"] {
+                guard let value = Int(given), value >= 0 else {
+                    throw APIError(.badRequest, "limit must be zero or more")
+                }
+                limit = min(value, maximumLimit)
+            }
+            filter = try ResultFilter(kind: parameters["kind"], date: parameters["date"])
+        }
+
+        /// How many results to ask the index for: more than the limit when some will be filtered out.
+        var fetchLimit: Int { filter.isEmpty ? limit : max(limit, SearchServer.filterWindow) }
+    }
+
+    /// `GET /api/search?q=WORDS`: ranked name and content search (`searchlight search`).
+    func search(_ request: Request) async throws -> Response {
+        let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
+        let words = asked.text.split(whereSeparator: \.isWhitespace).map(String.init)
+        if words.isEmpty { return .json(Array(#"{"items":[]}"#.utf8)) }
+        let predicate = asked.filter.predicate()
+        let body = try await readers.read { index in
+            let found = try index.searchResults(words: words, domain: asked.domain, limit: asked.fetchLimit)
+            let json = try ItemJSON(index: index)
+            return Self.itemsObject(found.lazy.filter { predicate($0.item) }.prefix(asked.limit)) { result in
+                Self.apiObject(result.item, base: json.object(for: result))
+            }
+        }
+        return .json(body)
+    }
+
+    /// `GET /api/query?q=QUERY`: a Spotlight query string (`searchlight query`).
+    func query(_ request: Request) async throws -> Response {
+        let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
+        let expression = try QueryExpression(parsing: asked.text)
+        let predicate = asked.filter.predicate()
+        let body = try await readers.read { index in
+            let found = try index.query(expression, domain: asked.domain, limit: asked.fetchLimit)
+            let json = try ItemJSON(index: index)
+            return Self.itemsObject(found.lazy.filter(predicate).prefix(asked.limit)) { Self.apiObject($0, json: json) }
+        }
+        return .json(body)
+    }
+
+    /// `{"items":[…]}`.
+    static func itemsObject<Element>(_ items: some Sequence<Element>, object: (Element) -> JSONLine) -> [UInt8] {
+        var bytes = Array(#"{"items":["#.utf8)
+        for (position, item) in items.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += object(item).finished
+        }
+        bytes += Array("]}".utf8)
+        return bytes
+    }
+
+    /// The `--json` object of an item plus what the page needs: its URLs (a client never builds
+    /// one) and its kind.
+    static func apiObject(_ indexed: IndexedItem, json: ItemJSON) -> JSONLine {
+        apiObject(indexed, base: json.object(for: indexed))
+    }
+
+    /// `base` (an item's or a search result's object) with the item's URLs and kind added.
+    static func apiObject(_ indexed: IndexedItem, base: JSONLine) -> JSONLine {
+        var object = base
+        let location = ItemLocation(domain: indexed.item.domainIdentifier, identifier: indexed.item.uniqueIdentifier)
+        let path = location.encodedPath
+        object.add("itemURL", "/api/items/" + path)
+        object.add("fileURL", "/api/files/" + path)
+        object.add("thumbnailURL", indexed.thumbnailInfo == nil ? nil : "/api/thumbnails/" + path)
+        object.add("openURL", "/api/open/" + path)
+        object.add("kind", ItemKind(indexed.item).rawValue)
+        return object
+    }
+
+    /// The item a request's path names after `prefix`.
+    static func location(of request: Request, after prefix: String) throws -> ItemLocation {
+        let path = request.uri.path
+        guard path.hasPrefix(prefix), let location = ItemLocation(encodedPath: path.dropFirst(prefix.count)) else {
+            throw APIError(.badRequest, "expected \(prefix)DOMAIN/ID, each percent-encoded (see /api/openapi.json)")
+        }
+        return location
+    }
+
+    /// The CLI's message for an item that is not in the index.
+    static func noItem(_ location: ItemLocation) -> APIError {
+        APIError(.notFound, "no item \(location.identifier.lossyString.debugDescription) in domain \(location.domain.debugDescription)")
+    }
+
+    /// `GET /api/items/DOMAIN/ID`: every attribute of one item, and the start of its text.
+    func item(_ request: Request) async throws -> Response {
+        let location = try Self.location(of: request, after: "/api/items/")
+        let body = try await readers.read { index -> [UInt8]? in
+            guard let indexed = try index.item(location.identifier, domain: location.domain) else { return nil }
+            var object = Self.apiObject(indexed, json: try ItemJSON(index: index))
+            let text = indexed.item.attributeSet.textContent.map { String($0.prefix(Self.textPreviewLength)) }
+            object.add("textPreview", text)
+            return object.finished
+        }
+        guard let body else { throw Self.noItem(location) }
+        return .json(body)
+    }
+
+    /// Characters of an item's text in `/api/items`.
+    static let textPreviewLength = 2000
+
+    /// `GET /api/thumbnails/DOMAIN/ID`: the thumbnail's bytes.
+    func thumbnail(_ request: Request) async throws -> Response {
+        let location = try Self.location(of: request, after: "/api/thumbnails/")
+        let thumbnail = try await readers.read { index in
+            try index.thumbnail(of: location.identifier, domain: location.domain)
+        }
+        guard let thumbnail else {
+            throw APIError(.notFound, "no thumbnail for \(location.identifier.lossyString.debugDescription) "
+                           + "in domain \(location.domain.debugDescription)")
+        }
+        let tag = "\"" + Self.fingerprint(thumbnail.bytes) + "\""
+        if request.headers[.ifNoneMatch] == tag {
+            return Response(status: .notModified, headers: [.eTag: tag])
+        }
+        return Response(status: .ok,
+                        headers: [.contentType: "image/" + thumbnail.format, .eTag: tag, .cacheControl: "no-cache",
+                                  .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: thumbnail.bytes)))
+    }
+
+    /// FNV-1a of `bytes`, as hex: an `ETag` that changes when the thumbnail does.
+    static func fingerprint(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return String(hash, radix: 16) + "-" + String(bytes.count, radix: 16)
+    }
+
+    /// `GET /api/status`: `searchlight status --json`.
+    func status() async throws -> Response {
+        .json(try await readers.read { index in StatusJSON.object(for: try index.statistics()) })
+    }
+
+    /// `GET /api/events`: server-sent events, `ready` at once, then `change` whenever the
+    /// index changes, and a comment now and then so that a closed page is noticed.
+    func events() -> Response {
+        let stream = changes.subscribe()
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody { writer in
+                var isFirst = true
+                for await event in stream {
+                    let text: String
+                    switch event {
+                    case .changed(let version):
+                        text = (isFirst ? "retry: 3000\nevent: ready\n" : "event: change\n") + "data: {\"version\":\(version)}\n\n"
+                        isFirst = false
+                    case .heartbeat:
+                        text = ": still here\n\n"
+                    }
+                    try await writer.write(ByteBuffer(string: text))
+                }
+                try await writer.finish(nil)
+            })
+    }
+}

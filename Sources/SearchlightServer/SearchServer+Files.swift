@@ -1,0 +1,148 @@
+import Foundation
+import SystemCalls
+import Hummingbird
+import NIOCore
+import NIOPosix
+import Searchlight
+import SearchlightFiles
+import SearchlightJSON
+
+extension SearchServer {
+    /// Bytes read from disk per chunk of a file's body.
+    static let fileChunkLength = 128 * 1024
+
+    /// Content types shown in the browser; anything else is downloaded. Never HTML or SVG
+    /// inline: a document served from this origin could otherwise script the API.
+    static func isShownInline(_ contentType: String) -> Bool {
+        contentType == "application/pdf" || contentType == "text/plain"
+            || (contentType.hasPrefix("image/") && contentType != "image/svg+xml")
+            || contentType.hasPrefix("audio/") || contentType.hasPrefix("video/")
+    }
+
+    /// The indexed item a request names, and its file opened safely below its root.
+    func openIndexedFile(_ location: ItemLocation) async throws -> (IndexedItem, RootedFile) {
+        let found = try await readers.read { index -> (IndexedItem, String?)? in
+            guard let indexed = try index.item(location.identifier, domain: location.domain) else { return nil }
+            return (indexed, try index.domainState(location.domain)?.root)
+        }
+        guard let (indexed, root) = found else { throw Self.noItem(location) }
+        guard let root else { throw APIError(.notFound, "the domain \(location.domain.debugDescription) has no folder on disk") }
+        do {
+            return (indexed, try RootedFile(root: root, relativePath: location.identifier))
+        } catch {
+            throw APIError(.notFound, "cannot serve \(location.identifier.lossyString.debugDescription): \(error)")
+        }
+    }
+
+    /// `GET /api/files/DOMAIN/ID`: the file of an indexed item, whole or a single byte range.
+    func file(_ request: Request) async throws -> Response {
+        let location = try Self.location(of: request, after: "/api/files/")
+        let (indexed, file) = try await openIndexedFile(location)
+        let contentType = indexed.item.attributeSet.contentType ?? "application/octet-stream"
+        let name = Array(location.identifier.lastComponent)
+        let download = QueryParameters(request.uri.query)["download"] != nil
+        let disposition = (download || !Self.isShownInline(contentType) ? "attachment" : "inline")
+            + "; filename=\"" + Self.asciiFallback(name) + "\"; filename*=UTF-8''"
+            + ItemLocation.percentEncode(name, keepingSlashes: false)
+        let tag = "\"\(String(file.size, radix: 16))-\(String(file.modificationTime.tv_sec, radix: 16))"
+            + "\(String(file.modificationTime.tv_nsec, radix: 16))\""
+        var headers: HTTPFields = [
+            .contentType: contentType == "text/plain" ? "text/plain; charset=utf-8" : contentType,
+            .contentDisposition: disposition,
+            .acceptRanges: "bytes",
+            .eTag: tag,
+            .cacheControl: "no-cache",
+            .lastModified: Date(timeIntervalSince1970: TimeInterval(file.modificationTime.tv_sec)).httpDate,
+        ]
+        if contentType != "application/pdf" {
+            // A document that runs scripts runs them in an origin of its own.
+            headers[.contentSecurityPolicy] = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox"
+        }
+        if request.headers[.ifNoneMatch] == tag {
+            return Response(status: .notModified, headers: headers)
+        }
+        var range: ClosedRange<Int64>? = file.size > 0 ? 0...(file.size - 1) : nil
+        var status = HTTPResponse.Status.ok
+        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == tag }) ?? true {
+            switch ByteRange.parse(header, size: file.size) {
+            case .whole:
+                break
+            case .part(let part):
+                range = part
+                status = .partialContent
+                headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(file.size)"
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(file.size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+        }
+        let length = range.map { Int($0.upperBound - $0.lowerBound + 1) } ?? 0
+        headers[.contentLength] = String(length)
+        if request.method == .head || range == nil {
+            return Response(status: status, headers: headers, body: .init())
+        }
+        let bounds = range!
+        return Response(status: status, headers: headers, body: ResponseBody(contentLength: length) { writer in
+            var offset = bounds.lowerBound
+            while offset <= bounds.upperBound {
+                let count = Int(min(Int64(Self.fileChunkLength), bounds.upperBound - offset + 1))
+                let start = offset
+                let chunk = try await NIOThreadPool.singleton.runIfActive { try file.read(at: start, count: count) }
+                if chunk.isEmpty { break }   // the file shrank: the connection ends short
+                try await writer.write(ByteBuffer(bytes: chunk))
+                offset += Int64(chunk.count)
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// A file name for `filename=`: ASCII, quotes and controls replaced.
+    static func asciiFallback(_ name: [UInt8]) -> String {
+        String(decoding: name.map { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") ? $0 : UInt8(ascii: "_") },
+               as: UTF8.self)
+    }
+
+    /// `POST /api/open/DOMAIN/ID`: opens the item's file with the desktop's default application
+    /// (`xdg-open`), only for a request from this machine carrying the token.
+    func open(_ request: Request, context: ServerContext) async throws -> Response {
+        guard context.isFromLoopback else {
+            throw APIError(.forbidden, "opening files on the desktop is allowed only from this machine")
+        }
+        let given = request.headers[.searchlightToken]
+            ?? request.headers[.authorization].flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
+        guard AccessMiddleware.constantTimeEqual(given, openToken) else {
+            throw APIError(.forbidden, "opening files needs the page's token (X-Searchlight-Token)")
+        }
+        let location = try Self.location(of: request, after: "/api/open/")
+        let (_, file) = try await openIndexedFile(location)
+        let environment = ProcessInfo.processInfo.environment
+        guard !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty else {
+            throw APIError(.conflict, "there is no desktop session here (neither DISPLAY nor WAYLAND_DISPLAY is set): use the download link")
+        }
+        // The descriptor proves the file is a regular file reached without links; xdg-open gets
+        // its path, which it would resolve the same way a moment later.
+        let path = "/proc/self/fd/\(file.descriptor)"
+        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""
+        guard target.hasPrefix("/") else { throw APIError(.notFound, "cannot find the file's path") }
+        // xdg-open is waited for on a thread of its own (it may wait for the application):
+        // never on the few threads of the concurrency pool.
+        let arguments = [Array("xdg-open".utf8), Array(target.utf8)]
+        Thread { _ = SystemCall.spawnAndWait(arguments, quiet: true) }.start()
+        var object = JSONLine()
+        object.add("opened", target)
+        return .json(object.finished, status: .accepted)
+    }
+}
+
+extension Date {
+    /// `Tue, 24 Nov 2026 07:00:00 GMT`.
+    var httpDate: String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "GMT")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: self)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return String(format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", days[c.weekday! - 1], c.day!, months[c.month! - 1],
+                      c.year!, c.hour!, c.minute!, c.second!)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Searchlight
+import ServiceLifecycle
+
+/// The web page and JSON API of `searchlight serve` (SPEC §7), as a `Service`.
+///
+/// It reads the index through a few read-only handles (``IndexReaders``) and follows the
+/// index's changes for the page's live updates (``IndexChanges``); it never writes. Run it in
+/// a `ServiceGroup`, alone or beside a watcher that writes the same index:
+///
+/// ```swift
+/// let server = try SearchServer(indexPath: path, configuration: .init(), logger: logger)
+/// try await ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm], logger: logger).run()
+/// ```
+public final class SearchServer: Service, Sendable {
+    /// Where the server listens, who may use it, and how long a query may take.
+    public struct Configuration: Sendable {
+        /// The address to listen on; anything but a loopback address needs a ``token``.
+        public var host = "127.0.0.1"
+        /// The port; 0 picks a free one (see ``SearchServer/init(indexPath:configuration:logger:onListening:)``).
+        public var port = 8765
+        /// When set, every request must carry it: `Authorization: Bearer TOKEN`, or the cookie
+        /// that `/?token=TOKEN` sets. Also the token of `POST /api/open`.
+        public var token: String?
+        /// A query or search running longer is interrupted and answered with 503.
+        public var queryTimeout: Duration = .seconds(5)
+        /// Read-only handles on the index: searches that run side by side.
+        public var readers = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        /// How often the index is checked for changes while a page listens.
+        public var changeInterval: Duration = .milliseconds(500)
+        /// At most this many results per search or query.
+        public var maximumLimit = 1000
+
+        public init() {}
+
+        /// Whether ``host`` is a loopback address.
+        public var isLoopback: Bool { ServerAddress.isLoopback(host) }
+    }
+
+    /// Why the server refuses to start.
+    public struct ConfigurationError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let configuration: Configuration
+    /// The token `POST /api/open` needs: the configured token, else one made for this run and
+    /// written into the page.
+    public let openToken: String
+    let readers: IndexReaders
+    let changes: IndexChanges
+    let page: Page
+    let logger: Logger
+    private let onListening: @Sendable (String, Int) async -> Void
+
+    /// Prepares a server for the index at `indexPath` (which must exist).
+    ///
+    /// - Parameters:
+    ///   - onListening: Called with the host and the port once the server accepts connections.
+    /// - Throws: ``ConfigurationError`` for a non-loopback host without a token;
+    ///   ``SearchlightError`` when the index cannot be opened.
+    public init(indexPath: String, configuration: Configuration, logger: Logger,
+                onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
+        if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
+            throw ConfigurationError(description: "--host \(configuration.host) is not a loopback address: "
+                                     + "give a token (--token or $SEARCHLIGHT_TOKEN) that every request must carry")
+        }
+        self.configuration = configuration
+        self.logger = logger
+        self.onListening = onListening
+        openToken = configuration.token.flatMap { $0.isEmpty ? nil : $0 } ?? Self.randomToken()
+        readers = try IndexReaders(path: indexPath, count: configuration.readers,
+                                   deadline: configuration.queryTimeout, logger: logger)
+        changes = try IndexChanges(path: indexPath, interval: configuration.changeInterval, logger: logger)
+        page = Page(openToken: openToken)
+    }
+
+    /// The router: the page, the API, and the access rules in front of both.
+    public func makeRouter() -> Router<ServerContext> {
+        let router = Router(context: ServerContext.self)
+        router.addMiddleware {
+            AccessMiddleware(token: configuration.token.flatMap { $0.isEmpty ? nil : $0 },
+                             boundHost: configuration.host)
+        }
+        addPageRoutes(to: router)
+        addAPIRoutes(to: router)
+        return router
+    }
+
+    /// The Hummingbird application, listening where the configuration says.
+    public func makeApplication() -> some ApplicationProtocol {
+        let onListening = onListening
+        let host = configuration.host
+        return Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                await onListening(host, channel.localAddress?.port ?? 0)
+            },
+            logger: logger)
+    }
+
+    /// Serves until the task is cancelled or a graceful shutdown (SIGTERM, SIGINT) is triggered;
+    /// open event streams end first, so that the connections close and shutdown completes.
+    public func run() async throws {
+        let application = makeApplication()
+        try await withGracefulShutdownHandler {
+            // The monitor ends with the application: cancelled if it throws, finished if it returns.
+            async let monitor: Void = changes.run()
+            try await application.run()
+            changes.finish()
+            await monitor
+        } onGracefulShutdown: {
+            self.changes.finish()
+        }
+    }
+
+    /// 32 random bytes as hex.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+}

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemPackage
+
+/// The one place where a system call's failure becomes an `Errno`, and where `EINTR` is retried
+/// (as swift-system's `valueOrErrno(retryOnInterrupt:)` does for its own calls).
+///
+/// ```swift
+/// let count = try SystemCall.retryingOnInterrupt { read(descriptor, buffer, size) }
+/// ```
+public enum SystemCall {
+    /// Runs `call`, a C function that returns a negative value and sets `errno` on failure,
+    /// again while it fails with `EINTR`. Returns what it returned, or throws the `errno`
+    /// captured right after the failing call (never later, when another call may have
+    /// changed it).
+    @inlinable
+    public static func retryingOnInterrupt<T: FixedWidthInteger & SignedInteger>(
+        _ call: () -> T
+    ) throws(Errno) -> T {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            let code = Errno(rawValue: errno)
+            if code != .interrupted { throw code }
+        }
+    }
+
+    /// Runs `call` once: what it returned, or the `errno` captured right after it failed.
+    @inlinable
+    public static func checked<T: FixedWidthInteger & SignedInteger>(_ call: () -> T) throws(Errno) -> T {
+        let result = call()
+        if result >= 0 { return result }
+        throw Errno(rawValue: errno)
+    }
+
+    /// Waits up to `milliseconds` for `events` on `descriptor` (`poll(2)`). Returns the events
+    /// that occurred: none when the time ran out or a signal interrupted the wait (the caller
+    /// asks again with the time it has left).
+    @inlinable
+    public static func poll(_ descriptor: Int32, for events: Int16, milliseconds: Int32) throws(Errno) -> Int16 {
+        var entry = pollfd(fd: descriptor, events: events, revents: 0)
+        do {
+            return try checked { Glibc.poll(&entry, 1, milliseconds) } == 0 ? 0 : entry.revents
+        } catch where error == .interrupted {
+            return 0
+        }
+    }
+
+    /// The `errno` the last call set, as an `Errno`: for the few calls whose failure is not a
+    /// negative result (`opendir`, `readdir`, `realpath`). Read it right after the call.
+    @inlinable
+    public static var lastError: Errno { Errno(rawValue: errno) }
+}
+
+extension SystemCall {
+    /// Runs `arguments` (the program found through `PATH`), with standard input and output
+    /// on `/dev/null` when `quiet`, and waits for it on the calling thread: its exit status
+    /// (128 + the signal's number when a signal ended it), or `nil` when it cannot be
+    /// started. The corresponding C functions are `posix_spawnp(3)` and `waitpid(2)`.
+    ///
+    /// Foundation's `Process` is not used: it learns of a child's exit from a SIGCHLD handler
+    /// run on a dispatch queue, which a busy machine's few threads may never reach.
+    public static func spawnAndWait(_ arguments: [[UInt8]], quiet: Bool = false) -> Int32? {
+        guard !arguments.isEmpty else { return nil }
+        let cStrings = arguments.map { bytes in
+            (bytes + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) }
+            }
+        }
+        defer { cStrings.forEach { free($0) } }
+        var argv = cStrings + [nil]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if quiet {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        var pid: pid_t = 0
+        let started = argv.withUnsafeMutableBufferPointer { argv in
+            posix_spawnp(&pid, argv[0]!, &actions, nil, argv.baseAddress!, environ)
+        }
+        guard started == 0 else { return nil }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return nil }
+        }
+        // WIFEXITED / WEXITSTATUS, which Swift cannot import (macros).
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+}

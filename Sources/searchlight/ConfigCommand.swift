@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Print the configuration in effect and where each value came from.",
+        discussion: """
+            The output is itself a configuration file: each value is followed by a comment \
+            naming its origin (default, FILE:LINE, or the option that set it).
+            """
+    )
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() throws {
+        let configuration = try options.load()
+        let output = StandardOutput()
+        output.write(Self.describe(configuration, file: options.configurationFile.path))
+        output.flush()
+    }
+
+    /// The configuration as TOML, with origins as comments.
+    static func describe(_ configuration: Configuration, file: String) -> String {
+        var text = "# The configuration in effect.\n"
+        text += "# file: \(file)\(configuration.file == nil ? " (absent: defaults)" : "")\n"
+        func line(_ key: String, _ value: String, _ origin: Configuration.Origin) {
+            text += "\(key) = \(value)".padding(toLength: max(40, key.count + value.count + 4), withPad: " ", startingAt: 0)
+            text += "# \(origin)\n"
+        }
+        func quoted(_ string: String) -> String { string.debugDescription }
+        func list(_ strings: [String]) -> String { "[" + strings.map(quoted).joined(separator: ", ") + "]" }
+
+        line("priority", quoted(configuration.priority.value.rawValue), configuration.priority.origin)
+        if configuration.roots.isEmpty { text += "# no [[roots]]: scan and watch need folders as arguments\n" }
+        for root in configuration.roots {
+            text += "\n[[roots]]\n"
+            line("path", quoted(root.path), root.origin)
+            if let domain = root.domain { line("domain", quoted(domain), root.origin) }
+            if !root.exclusions.isEmpty { line("exclusions", list(root.exclusions), root.origin) }
+        }
+        text += "\n[exclusions]\n"
+        line("patterns", list(configuration.exclusions.value), configuration.exclusions.origin)
+        line("hidden", "\(configuration.includeHidden.value)", configuration.includeHidden.origin)
+        line("defaults", "\(configuration.defaultExclusions.value)", configuration.defaultExclusions.origin)
+        text += "\n[extraction]\n"
+        line("thumbnails", "\(configuration.thumbnails.value)", configuration.thumbnails.origin)
+        line("content", "\(configuration.content.value)", configuration.content.origin)
+        line("text-limit", "\(configuration.textLimit.value)", configuration.textLimit.origin)
+        line("decoder-deadline", "\(configuration.decoderDeadline.value)", configuration.decoderDeadline.origin)
+        text += "\n[watch]\n"
+        line("self-check-interval", "\(configuration.selfCheckInterval.value)", configuration.selfCheckInterval.origin)
+        line("rescan-interval", "\(configuration.rescanInterval.value)", configuration.rescanInterval.origin)
+        line("backoff", "\(configuration.backoff.value)", configuration.backoff.origin)
+        text += "\n[server]\n"
+        let server = configuration.server
+        line("host", quoted(server.host.value), server.host.origin)
+        line("port", "\(server.port.value)", server.port.origin)
+        // The token is a secret: say whether there is one, never print it.
+        if server.token.value != nil {
+            text += "# token = (set)".padding(toLength: 40, withPad: " ", startingAt: 0) + "# \(server.token.origin)\n"
+        } else {
+            text += "# token: none\n"
+        }
+        return text
+    }
+}

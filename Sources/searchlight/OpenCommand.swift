@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import Searchlight
+import SystemCalls
+
+struct OpenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Open an item's file with the desktop's default application (xdg-open).",
+        discussion: """
+            ID is the item's path relative to its root. Without a desktop (neither DISPLAY nor \
+            WAYLAND_DISPLAY is set) it prints the command it would run and exits 0. An ID held \
+            by several domains needs --domain (exit 64); an unknown ID, a file gone from disk \
+            or a failing xdg-open exit 1.
+            """
+    )
+
+    @Argument(help: "The item's identifier: its path relative to its root.")
+    var id: String
+
+    @Option(help: ArgumentHelp("The item's domain.", valueName: "name"))
+    var domain: String?
+
+    @OptionGroup var indexOptions: IndexOptions
+
+    func run() throws {
+        let index = try indexOptions.openForReading()
+        let identifier = ItemIdentifier(bytes: RawArgument.bytes(of: id))
+        let items = try CommandFailure.wrap { try index.items(withIdentifier: identifier, domain: domain) }
+        guard let item = items.first?.item else {
+            throw CommandFailure.fail("no item \(id.debugDescription)\(domain.map { " in domain \($0.debugDescription)" } ?? "")")
+        }
+        if items.count > 1 {
+            let domains = items.map(\.item.domainIdentifier.debugDescription).joined(separator: ", ")
+            throw CommandFailure.fail("\(id.debugDescription) is in several domains (\(domains)): choose one with --domain",
+                                      code: 64)
+        }
+        let printer = try ItemPrinter(format: .lines, index: index)
+        guard let path = printer.absolutePath(item) else {
+            throw CommandFailure.fail("the domain \(item.domainIdentifier.debugDescription) has no folder: its items are not files")
+        }
+        let pathString = String(decoding: path, as: UTF8.self)
+        guard Self.exists(path) else { throw CommandFailure.fail("\(pathString) is no longer on disk") }
+        let environment = ProcessInfo.processInfo.environment
+        let hasDesktop = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
+        if !hasDesktop {
+            let output = StandardOutput()
+            output.write("xdg-open ")
+            output.write(Self.shellQuoted(path))
+            output.write("\n")
+            output.flush()
+            return
+        }
+        let status = SystemCall.spawnAndWait(["xdg-open"].map { Array($0.utf8) } + [path])
+        guard let status else { throw CommandFailure.fail("cannot run xdg-open (install xdg-utils)") }
+        if status != 0 { throw CommandFailure.fail("xdg-open \(pathString) exited with status \(status)") }
+    }
+
+    static func exists(_ path: [UInt8]) -> Bool {
+        (path + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) == 0 }
+        }
+    }
+
+    /// `'…'` with `'` written as `'\''`: a POSIX shell reads back the exact bytes.
+    static func shellQuoted(_ bytes: [UInt8]) -> [UInt8] {
+        var quoted: [UInt8] = [0x27]
+        for byte in bytes {
+            if byte == 0x27 { quoted += Array("'\\''".utf8) } else { quoted.append(byte) }
+        }
+        return quoted + [0x27]
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+import SearchlightTestSupport
+import Testing
+
+/// Document content through the built binary: scan reads it by default, `--no-content` turns
+/// it off, a document that cannot be read is recorded quietly, and the `searchlight`
+/// executable links none of the decoders.
+@Suite("searchlight document content", .serialized)
+struct ContentCommandTests {
+    let tree = TemporaryTree("content-cli")
+    let work = TemporaryTree("content-cli-index")
+    var index: String { work.path + "/index.sqlite" }
+
+    func run(_ arguments: [String], index: String? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+        let assignments = environment.map { "\($0.key)=\($0.value)" }
+        return try Searchlight.run(arguments, index: index ?? self.index,
+                                   prefix: assignments.isEmpty ? [] : ["/usr/bin/env"] + assignments)
+    }
+
+    func json(_ id: String, index: String? = nil) throws -> [String: Any] {
+        let result = try run(["show", id, "--json"], index: index)
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+    }
+
+    @Test func scanReadsDocumentsAndRecordsUnreadableOnesQuietly() throws {
+        tree.write("notes/2024-06.md", "# A week in Brittany\n\nWe climbed the old lighthouse at dawn.\n")
+        tree.write("page.html", "<html><head><title>Harbour guide</title></head><body><p>Boats and tides.</p></body></html>\n")
+        tree.write("stuck.txt", "a document whose worker hangs\n")
+        // The debug build's test hook makes the worker hang on this file: it times out.
+        let result = try run(["scan", tree.path, "--no-thumbnails", "--decoder-deadline", "1"],
+                             environment: ["SEARCHLIGHT_EXTRACTOR_TEST_MODE": "hang-on:stuck"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.output.contains("3 added"))
+        #expect(result.output.contains("1 without a preview"))
+
+        let note = try json("notes/2024-06.md")
+        #expect(note["title"] as? String == "A week in Brittany")
+        #expect(try run(["show", "notes/2024-06.md"]).output.contains("We climbed the old lighthouse at dawn."))
+        #expect(try json("page.html")["title"] as? String == "Harbour guide")
+        let stuck = try json("stuck.txt")
+        #expect((stuck["failure"] as? String)?.hasPrefix("content: timed out") == true)
+        #expect(stuck["title"] as? String == "stuck")
+
+        // Not retried until the file changes.
+        let again = try run(["scan", tree.path, "--no-thumbnails", "--json"])
+        #expect(again.output.contains("\"unchanged\":3"))
+    }
+
+    @Test func noContentIndexesNamesAndTypesOnly() throws {
+        tree.write("trip.md", "# A week in Brittany\n\nThe lighthouse.\n")
+        let result = try run(["scan", tree.path, "--no-content", "--no-thumbnails"])
+        #expect(result.status == 0)
+        let trip = try json("trip.md")
+        #expect(trip["title"] as? String == "trip")
+        #expect(!(try run(["show", "trip.md"]).output.contains("lighthouse")))
+        #expect(try run(["watch", "--help"]).output.contains("--no-content"))
+    }
+
+    /// The shared libraries an executable loads (`ldd`).
+    static func libraries(of executable: String) throws -> String {
+        let result = try ChildProcess.run(["/usr/bin/ldd", executable])
+        #expect(result.status == 0)
+        return String(decoding: result.stdout, as: UTF8.self)
+    }
+
+    @Test func theSearchCommandLinksNoDecoder() throws {
+        let decoders = ["libvips", "libxml2", "libicuuc", "libicui18n", "libpoppler", "libmagickcore"]
+        let searchlight = try Self.libraries(of: Searchlight.binary)
+        #expect(searchlight.contains("libsqlite3"))
+        for decoder in decoders { #expect(!searchlight.contains(decoder), "searchlight links \(decoder)") }
+        // The worker is where they are: the check would see them.
+        let extractor = URL(fileURLWithPath: Searchlight.binary).deletingLastPathComponent()
+            .appendingPathComponent("searchlight-extractor").path
+        let worker = try Self.libraries(of: extractor)
+        for decoder in ["libvips", "libxml2", "libicuuc"] { #expect(worker.contains(decoder), "the worker lacks \(decoder)") }
+    }
+}

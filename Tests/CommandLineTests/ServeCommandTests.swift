@@ -1,0 +1,115 @@
+import Foundation
+import Glibc
+import SearchlightTestSupport
+import Testing
+
+/// `searchlight serve` end to end: the built binary, a real index of generated images, and the
+/// page loaded by a real headless browser (Debian's chromium).
+@Suite("searchlight serve", .serialized)
+struct ServeCommandTests {
+    let tree = TemporaryTree("serve-cli")
+    let work = TemporaryTree("serve-cli-index")
+    var index: String { work.path + "/index.sqlite" }
+
+    /// Makes an image with the `vips` command (libvips-tools).
+    func makeImage(_ name: String, width: Int, height: Int) {
+        let temporary = work.path + "/noise.v"
+        shell("vips", "gaussnoise", temporary, "\(width)", "\(height)", "--mean", "128", "--sigma", "40")
+        shell("vips", "cast", temporary, tree.url(name), "uchar")
+    }
+
+    /// A running `searchlight serve` and the address it printed.
+    struct Server {
+        let process: ChildProcess
+        let address: String
+
+        /// Sends SIGTERM and waits: the server must shut down cleanly.
+        func stop() -> Int32 {
+            process.terminate()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    func startServer(_ extra: [String] = []) throws -> Server {
+        let output = Pipe()
+        let process = try Searchlight.start(["serve", "--port", "0"] + extra, index: index, stdout: output.fileHandleForWriting)
+        try output.fileHandleForWriting.close()
+        // The first line names the address once the server accepts connections.
+        nonisolated(unsafe) var line = ""
+        let reader = Thread {
+            var bytes: [UInt8] = []
+            while true {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                bytes += chunk
+                if bytes.contains(0x0A) { break }
+            }
+            line = String(decoding: bytes, as: UTF8.self)
+        }
+        reader.start()
+        let started = waitUntil(timeout: 60) { line.contains("\n") || !process.isRunning }
+        #expect(started)
+        let match = try #require(line.firstRange(of: /http:\/\/127\.0\.0\.1:[0-9]+\//), "printed: \(line)")
+        return Server(process: process, address: String(line[match]))
+    }
+
+    /// Loads `url` in headless chromium (DevTools protocol, Browser/browse.py), types `text` into
+    /// the search box, and returns what the page shows once `cards` results are there and every
+    /// thumbnail in them has loaded.
+    func browse(_ url: String, typing text: String, cards: Int) throws -> [String: Any] {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/browse.py").path
+        let result = try ChildProcess.run(["python3", script, url, "--type", text, "--wait-cards", String(cards), "--timeout", "60"])
+        #expect(result.status == 0, "browse.py: \(String(decoding: result.stdout, as: UTF8.self))")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+    }
+
+    @Test func thePageShowsThumbnailsThatLoaded() throws {
+        for number in 1...3 { makeImage("sunset \(number).png", width: 640 + number * 10, height: 480) }
+        makeImage("harbour.jpg", width: 500, height: 700)
+        tree.write("sunset notes.txt", "Notes about the sunsets.\n")
+        let scan = try Searchlight.run(["scan", tree.path], index: index)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let server = try startServer()
+        defer { _ = server.stop() }
+
+        let page = try browse(server.address, typing: "sunset", cards: 4)
+        #expect(page["cards"] as? Int == 4)
+        // Each image's thumbnail is an <img> whose src is its thumbnailURL and alt its name, and it loaded.
+        let images = try #require(page["images"] as? [[String: Any]])
+        #expect(Set(images.compactMap { $0["alt"] as? String }) == ["sunset 1.png", "sunset 2.png", "sunset 3.png"])
+        for image in images {
+            #expect(image["loaded"] as? Bool == true, "\(image)")
+            #expect((image["src"] as? String)?.hasPrefix("/api/thumbnails/") == true)
+        }
+        // The text file has a type icon instead; the address carries what was typed.
+        #expect(page["icons"] as? Int == 1)
+        #expect(page["address"] as? String == "/?q=sunset")
+        #expect((page["summary"] as? String)?.hasPrefix("4 results") == true)
+
+        // Opened from its address, the page runs the search itself.
+        let bookmarked = try browse(server.address + "?q=harbour", typing: "", cards: 1)
+        #expect(bookmarked["names"] as? [String] == ["harbour.jpg"])
+        #expect(bookmarked["query"] as? String == "harbour")
+    }
+
+    @Test func serveRefusesANonLoopbackAddressWithoutAToken() throws {
+        let result = try Searchlight.run(["serve", "--host", "0.0.0.0"], index: index, prefix: ["/usr/bin/env", "-u", "SEARCHLIGHT_TOKEN"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("not a loopback address"))
+        let missing = try Searchlight.run(["serve", "--port", "0"], index: work.path + "/none.sqlite")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no index"))
+    }
+
+    @Test func serveWatchIndexesNewFilesAndShutsDownCleanly() throws {
+        tree.write("first.txt", "one\n")
+        let server = try startServer(["--watch", tree.path, "--no-thumbnails"])
+        tree.write("second report.txt", "two\n")
+        let found = try waitUntil(timeout: 30) {
+            try Searchlight.run(["search", "second"], index: index).output.contains("second report.txt")
+        }
+        #expect(found)
+        #expect(server.stop() == 0)
+    }
+}

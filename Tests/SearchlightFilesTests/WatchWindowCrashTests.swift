@@ -1,0 +1,58 @@
+import Foundation
+import Glibc
+import Searchlight
+import SearchlightTestSupport
+import Testing
+@testable import SearchlightFiles
+
+/// A window of events is one transaction: `searchlight watch` killed at each step of a window
+/// (debug builds' `SEARCHLIGHT_TEST_CRASH=POINT:N`) leaves the index as the window before or
+/// the window after, and a restart brings it to the disk.
+@Suite("Watch window crashes", .serialized)
+struct WatchWindowCrashTests {
+    @Test(arguments: ["coalesced", "extracted", "committed"])
+    func aKillAtAnyStepOfAWindowLeavesTheWindowBeforeOrAfter(point: String) async throws {
+        let tree = TemporaryTree("crash-watch")
+        let work = TemporaryTree("crash-index")
+        for index in 0..<20 { tree.write("projects/alpha/doc \(index).txt", "text \(index)\n") }
+        tree.write("projects/alpha/sub/deep.txt")
+        tree.write("notes.txt", "first\n")
+        let indexPath = work.path + "/index.sqlite"
+        // The first window (1) is a warm-up; the second is killed at `point`.
+        var watch = try WatchProcess(root: tree.path, index: indexPath, log: work.path + "/watch.log",
+                                     environment: ["SEARCHLIGHT_TEST_CRASH": "\(point):2"])
+        defer { watch.kill() }
+        #expect(watch.waitUntilReady(), "\(watch.logText)")
+        let index = try SearchableIndex(path: indexPath, readOnly: true)
+        let domain = try RootFolder(path: tree.path).path
+        tree.write("warm-up.txt")
+        #expect(await RandomizedWatchTests.settle(index: index, domain: domain, root: tree.path, timeout: 30) == nil)
+        let before = try RandomizedWatchTests.indexedFiles(index, domain: domain)
+
+        // One window: the watcher is stopped while it all happens, so it reads the events at once.
+        watch.pause()
+        tree.mkdirs("archive")
+        tree.rename("projects/alpha", "archive/alpha-2024")
+        tree.write("archive/alpha-2024/sub/new.txt", "new\n")
+        tree.write("fresh/inner/one.txt", "one\n")
+        tree.write("notes.txt", "first\nsecond\n")
+        tree.remove("warm-up.txt")
+        watch.resume()
+        watch.process.waitUntilExit()
+        #expect(watch.process.wasSignaled, "the watch was not killed at \(point): \(watch.logText)")
+
+        let after = try RandomizedWatchTests.indexedFiles(index, domain: domain)
+        if point == "committed" {
+            // The window is in the index. (Events that the kernel handed over after the window
+            // was cut — the watcher may read a burst in two parts — wait for the restart.)
+            #expect(after.keys.sorted() != before.keys.sorted(), "killed after its commit, the window must be in the index")
+        } else {
+            #expect(after.keys.sorted() == before.keys.sorted(), "killed before its commit, the window must leave no trace")
+        }
+        watch = try WatchProcess(root: tree.path, index: indexPath, log: work.path + "/watch-2.log")
+        #expect(watch.waitUntilReady(), "\(watch.logText)")
+        let difference = await RandomizedWatchTests.settle(index: index, domain: domain, root: tree.path, timeout: 30)
+        #expect(difference == nil, "after a restart: \(difference ?? "")")
+        watch.terminate()
+    }
+}

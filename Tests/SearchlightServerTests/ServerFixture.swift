@@ -1,0 +1,158 @@
+import Foundation
+import Glibc
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Searchlight
+import SearchlightFiles
+import SearchlightServer
+import SearchlightTestSupport
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+/// A real folder scanned into a real index (libmagic, thumbnails from the extractor workers),
+/// and a server over it.
+final class ServerFixture: @unchecked Sendable {
+    let tree = TemporaryTree("serve")
+    let work = TemporaryTree("serve-index")
+    let outside = TemporaryTree("serve-outside")
+    var indexPath: String { work.path + "/index.sqlite" }
+    let index: SearchableIndex
+    let root: RootFolder
+    var domain: String { root.path }
+
+    init() throws {
+        index = try SearchableIndex(path: work.path + "/index.sqlite")
+        root = try RootFolder(path: tree.path)
+        makeImage("Holiday/beach sunset.png", width: 800, height: 600)
+        tree.write("Quarterly Report 2024.txt", "Revenue grew in every region.\n")
+        tree.write("notes/plan v2 (draft).md", "# Plan\n\nShip the search page.\n")
+        tree.write("notes/budget.csv", "item,cost,count\npaper,12,3\npens,4,10\nink,30,2\n")
+        tree.write("notes/page.html", "<html><head><title>A page</title></head><body><script>alert(1)</script></body></html>\n")
+        tree.write(Array("odd %2F name\u{1}?#.txt".utf8), "odd\n")
+        outside.write("secret.txt", "outside the root\n")
+        try scan()
+    }
+
+    /// Makes an image with the `vips` command (libvips-tools).
+    func makeImage(_ name: String, width: Int, height: Int) {
+        if let slash = name.lastIndex(of: "/") { tree.mkdirs(String(name[..<slash])) }
+        let temporary = work.path + "/noise.v"
+        shell("vips", "gaussnoise", temporary, "\(width)", "\(height)", "--mean", "128", "--sigma", "40")
+        shell("vips", "cast", temporary, tree.url(name), "uchar")
+    }
+
+    /// Reconciles the folder into the index, with thumbnails.
+    func scan() throws {
+        var configuration = ExtractorPool.Configuration()
+        configuration.workerCount = 1
+        let thumbnailer = try Thumbnailer(configuration: configuration, logger: Logger(label: "test"))
+        defer { thumbnailer.shutdown() }
+        let options = FolderScanner.Options(domain: root.path)
+        _ = try FolderScanner(index: index, root: root, options: options, logger: Logger(label: "test"),
+                              enricher: thumbnailer.enricher).reconcile()
+        // As `searchlight scan` does: the domain's root, for paths and files.
+        try index.setState(DomainState(root: root.path).json, domain: domain)
+        // Text as the content extraction stores it.
+        if var plan = try index.item("notes/plan v2 (draft).md", domain: domain)?.item {
+            plan.attributeSet.textContent = "Plan\n\nShip the search page.\n"
+            try index.indexItems([plan])
+        }
+    }
+
+    /// Runs a server in a service group on a free port, as `searchlight serve` does.
+    func startServer(_ change: (inout SearchServer.Configuration) -> Void = { _ in })
+        async throws -> (ServiceGroup, Int, Task<Void, any Error>) {
+        let port = Mutex(0)
+        let server = try makeServer(change, onListening: { _, listening in port.withLock { $0 = listening } })
+        let group = ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "test")))
+        let running = Task { try await group.run() }
+        let deadline = Date(timeIntervalSinceNow: 120)
+        while port.withLock({ $0 }) == 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let listening = port.withLock { $0 }
+        try #require(listening != 0, "the server did not start listening")
+        return (group, listening, running)
+    }
+
+    func makeServer(_ change: (inout SearchServer.Configuration) -> Void = { _ in },
+                    onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws -> SearchServer {
+        var configuration = SearchServer.Configuration()
+        configuration.port = 0
+        configuration.changeInterval = .milliseconds(50)
+        change(&configuration)
+        return try SearchServer(indexPath: indexPath, configuration: configuration, logger: Logger(label: "test"),
+                                onListening: onListening)
+    }
+
+    /// The API path of an item below `endpoint` (`/api/files/`).
+    func path(_ endpoint: String, _ id: String) -> String {
+        endpoint + ItemLocation(domain: domain, identifier: ItemIdentifier(id)).encodedPath
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
+    }
+    var items: [[String: Any]] { json["items"] as? [[String: Any]] ?? [] }
+}
+
+extension TestClientProtocol {
+    /// A GET with the headers given (a loopback Host by default).
+    func get(_ uri: String, _ headers: HTTPFields = [:]) async throws -> TestResponse {
+        var headers = headers
+        if headers[.hostHeader] == nil { headers[.hostHeader] = "127.0.0.1:8765" }
+        return try await execute(uri: uri, method: .get, headers: headers)
+    }
+}
+
+extension HTTPField.Name {
+    /// `Host`, which HTTPTypes keeps as the request's authority; a test client sends it as a field.
+    static let hostHeader = Self("Host")!
+}
+
+    /// A blocking HTTP/1.1 client on one socket, reading with a deadline.
+final class Connection {
+    let descriptor: Int32
+    var received: [UInt8] = []
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) {
+        // MSG_NOSIGNAL: a closed connection is a failed expectation, not a SIGPIPE that ends the test run.
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads until what was received contains `text`, or the deadline passes.
+    func read(until text: String, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            if String(decoding: received, as: UTF8.self).contains(text) { return true }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 { received += buffer[0..<count] } else if count == 0 { break }
+        }
+        return String(decoding: received, as: UTF8.self).contains(text)
+    }
+
+    var text: String { String(decoding: received, as: UTF8.self) }
+}
+

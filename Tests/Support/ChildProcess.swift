@@ -1,0 +1,149 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A child process started with `posix_spawn(3)` and reaped with `waitpid(2)` on its own pid.
+///
+/// The tests do not use Foundation's `Process`: on Linux its `waitUntilExit()` waits for a
+/// SIGCHLD handler that runs on a dispatch queue, and a test run that keeps the few threads
+/// of a 2-core machine busy was seen waiting there for good after the child had exited. Here
+/// waiting is the system call itself, on the calling thread.
+public final class ChildProcess: Sendable {
+    /// Where one of the child's standard descriptors goes.
+    public enum Redirect: Sendable {
+        /// `/dev/null`.
+        case null
+        /// A descriptor of this process (a pipe's end, an open file), duplicated.
+        case descriptor(Int32)
+        /// A file, created or truncated (or appended to).
+        case file(String, append: Bool = false)
+    }
+
+    /// A failure to start the child.
+    public struct StartError: Error, CustomStringConvertible {
+        public var program: String
+        public var code: Int32
+        public var description: String { "cannot start \(program): errno \(code)" }
+    }
+
+    public let processIdentifier: pid_t
+    /// The raw wait status once reaped.
+    private let status = Mutex<Int32?>(nil)
+
+    /// Starts `arguments[0]` (looked up in `PATH` when it holds no slash) with the rest as its
+    /// arguments, this process's environment merged with `environment` (`nil` values remove
+    /// a variable).
+    public init(_ arguments: [String], environment: [String: String?] = [:],
+                stdin: Redirect = .null, stdout: Redirect = .null, stderr: Redirect = .null) throws {
+        precondition(!arguments.isEmpty)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (target, redirect) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
+            switch redirect {
+            case .null:
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .descriptor(let descriptor):
+                posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            case .file(let path, let append):
+                let flags = target == 0 ? O_RDONLY : O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC)
+                posix_spawn_file_actions_addopen(&actions, target, path, flags, 0o644)
+            }
+        }
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        var argv = arguments.map { strdup($0) } + [nil]
+        var envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let result = arguments[0].contains("/")
+            ? posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp)
+            : posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp)
+        guard result == 0 else { throw StartError(program: arguments[0], code: result) }
+        processIdentifier = pid
+    }
+
+    deinit {
+        // Never leave a zombie, nor a child running past its test.
+        if reap(blocking: false) == nil {
+            kill(processIdentifier, SIGKILL)
+            _ = reap(blocking: true)
+        }
+    }
+
+    /// Reaps the child if it has exited (or waits for it): its raw wait status.
+    @discardableResult
+    private func reap(blocking: Bool) -> Int32? {
+        status.withLock { status in
+            if let status { return status }
+            var raw: Int32 = 0
+            while true {
+                let result = waitpid(processIdentifier, &raw, blocking ? 0 : WNOHANG)
+                if result == processIdentifier {
+                    status = raw
+                    return raw
+                }
+                if result == 0 { return nil }
+                if errno != EINTR { return nil }
+            }
+        }
+    }
+
+    /// Whether the child has not exited yet.
+    public var isRunning: Bool { reap(blocking: false) == nil }
+
+    /// Waits for the child to exit.
+    public func waitUntilExit() { _ = reap(blocking: true) }
+
+    /// Waits for the child, up to `timeout`; whether it exited.
+    public func waitUntilExit(timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if !isRunning { return true }
+            usleep(10_000)
+        }
+        return !isRunning
+    }
+
+    /// The exit code, or the signal's number when a signal ended it (as Foundation's `Process`).
+    /// Waits for the child first.
+    public var terminationStatus: Int32 {
+        let raw = reap(blocking: true) ?? 0
+        return raw & 0x7F == 0 ? (raw >> 8) & 0xFF : raw & 0x7F
+    }
+
+    /// Whether a signal ended the child. Waits for it first.
+    public var wasSignaled: Bool {
+        let raw = reap(blocking: true) ?? 0
+        return raw & 0x7F != 0
+    }
+
+    /// Sends `signal` to the child while it runs.
+    public func send(_ signal: Int32) {
+        if isRunning { kill(processIdentifier, signal) }
+    }
+
+    /// Sends SIGTERM.
+    public func terminate() { send(SIGTERM) }
+
+    /// Runs a command to completion: its exit status and what it printed. Output goes
+    /// through files, so a chatty child never blocks on a full pipe; `input` is its
+    /// standard input.
+    public static func run(_ arguments: [String], environment: [String: String?] = [:],
+                           input: [UInt8]? = nil) throws -> (status: Int32, stdout: [UInt8], stderr: [UInt8]) {
+        let base = FileManager.default.temporaryDirectory.path + "/searchlight-child-\(UUID().uuidString)"
+        let inputPath = base + ".in", outputPath = base + ".out", errorPath = base + ".err"
+        defer { for path in [inputPath, outputPath, errorPath] { unlink(path) } }
+        if let input { _ = FileManager.default.createFile(atPath: inputPath, contents: Data(input)) }
+        let child = try ChildProcess(arguments, environment: environment,
+                                     stdin: input == nil ? .null : .file(inputPath),
+                                     stdout: .file(outputPath), stderr: .file(errorPath))
+        child.waitUntilExit()
+        let output = FileManager.default.contents(atPath: outputPath) ?? Data()
+        let error = FileManager.default.contents(atPath: errorPath) ?? Data()
+        return (child.terminationStatus, Array(output), Array(error))
+    }
+}
