@@ -21,7 +21,7 @@ FISH_COMPLETIONS := $(PREFIX)/share/fish/vendor_completions.d
 UNITDIR := $(PREFIX)/share/systemd/user
 RELEASE := .build/release
 MANUAL := .build/plugins/GenerateManual/outputs/searchlight/searchlight.1
-INSTALLED := $(BINDIR)/searchlight $(BINDIR)/searchlight-extractor $(MANDIR)/searchlight.1 \
+INSTALLED := $(BINDIR)/searchlight $(BINDIR)/searchlight-serve $(BINDIR)/searchlight-extractor $(MANDIR)/searchlight.1 \
 	$(BASH_COMPLETIONS)/searchlight $(ZSH_COMPLETIONS)/_searchlight $(FISH_COMPLETIONS)/searchlight.fish \
 	$(UNITDIR)/searchlight-watch.service
 
@@ -62,11 +62,12 @@ bench-quick: setup
 release:
 	$(SWIFT) package --disable-sandbox generate-manual --configuration debug --authors "Searchlight"
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight
+	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-serve
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-extractor
 
 install: release
 	install -d $(BINDIR) $(MANDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS) $(UNITDIR)
-	install -m755 $(RELEASE)/searchlight $(RELEASE)/searchlight-extractor $(BINDIR)/
+	install -m755 $(RELEASE)/searchlight $(RELEASE)/searchlight-serve $(RELEASE)/searchlight-extractor $(BINDIR)/
 	install -m644 $(MANUAL) $(MANDIR)/searchlight.1
 	$(RELEASE)/searchlight --generate-completion-script bash > $(BASH_COMPLETIONS)/searchlight
 	$(RELEASE)/searchlight --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_searchlight

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SearchlightPostgres", targets: ["SearchlightPostgres"]),
         .executable(name: "searchlight", targets: ["searchlight"]),
         .executable(name: "searchlight-extractor", targets: ["searchlight-extractor"]),
+        .executable(name: "searchlight-serve", targets: ["searchlight-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -142,18 +143,32 @@ let package = Package(
                 .embedInCode("Assets/openapi.json"),
             ]
         ),
-        .executableTarget(
-            name: "searchlight",
+        // The commands, their options and the configuration file: everything of the command line
+        // but `serve`'s server, shared by the two executables below.
+        .target(
+            name: "SearchlightCommands",
             dependencies: [
                 "Searchlight",
                 "SearchlightFiles",
                 "SearchlightJSON",
-                "SearchlightServer",
                 "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        // `searchlight`: starts fast (search, query, show…) because it links no server and no
+        // decoder; `searchlight serve` runs `searchlight-serve`, found next to it.
+        .executableTarget(name: "searchlight", dependencies: ["SearchlightCommands"]),
+        // The same commands with the web server (Hummingbird, SwiftNIO) behind `serve`.
+        .executableTarget(
+            name: "searchlight-serve",
+            dependencies: [
+                "SearchlightCommands",
+                "SearchlightServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // What the worker reads from inside documents and photos (PDF, OOXML, ODF, EPUB, RTF,
@@ -244,7 +259,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             // The library writes indexes with content directly, so that search tests need no extractor.
-            dependencies: ["searchlight", "searchlight-extractor", "Searchlight", "SearchlightTestSupport"],
+            dependencies: ["searchlight", "searchlight-serve", "searchlight-extractor", "Searchlight", "SearchlightTestSupport"],
             // The page's browser test drives chromium with this script.
             exclude: ["Browser"]
         ),

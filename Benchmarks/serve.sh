@@ -26,7 +26,7 @@ for tool in wrk vips python3; do
   command -v $tool >/dev/null || { echo "missing $tool: sudo apt-get install wrk libvips-tools python3" >&2; exit 1; }
 done
 mkdir -p "$work"
-for product in searchlight searchlight-extractor query-bench; do
+for product in searchlight searchlight-serve searchlight-extractor query-bench; do
   (cd "$repo" && swift build -c release --static-swift-stdlib --product $product >>"$work/build.log" 2>&1) \
     || { tail -20 "$work/build.log" >&2; exit 1; }
 done

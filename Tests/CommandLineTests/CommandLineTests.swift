@@ -3,7 +3,7 @@ import Glibc
 import SearchlightTestSupport
 import Testing
 
-@Suite("searchlight command line", .serialized)
+@Suite("searchlight command line", .serialized, .ownThread)
 struct CommandLineTests {
     let tree = TemporaryTree("cli")
     let work = TemporaryTree("cli-index")

@@ -2,7 +2,7 @@ import Foundation
 import SearchlightTestSupport
 import Testing
 
-@Suite("searchlight configuration, several roots and exclusions")
+@Suite("searchlight configuration, several roots and exclusions", .ownThread)
 struct ConfigurationTests {
     let work = TemporaryTree("config-cli")
     var index: String { work.path + "/index.sqlite" }

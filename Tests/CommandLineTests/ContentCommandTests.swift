@@ -6,7 +6,7 @@ import Testing
 /// Document content through the built binary: scan reads it by default, `--no-content` turns
 /// it off, a document that cannot be read is recorded quietly, and the `searchlight`
 /// executable links none of the decoders.
-@Suite("searchlight document content", .serialized)
+@Suite("searchlight document content", .serialized, .ownThread)
 struct ContentCommandTests {
     let tree = TemporaryTree("content-cli")
     let work = TemporaryTree("content-cli-index")
@@ -75,5 +75,22 @@ struct ContentCommandTests {
             .appendingPathComponent("searchlight-extractor").path
         let worker = try Self.libraries(of: extractor)
         for decoder in ["libvips", "libxml2", "libicuuc"] { #expect(worker.contains(decoder), "the worker lacks \(decoder)") }
+    }
+
+    /// The web server (Hummingbird, SwiftNIO) is linked into `searchlight-serve` only: it would
+    /// slow every start of `searchlight`. Their Swift symbols tell (module names are mangled in).
+    @Test func theSearchCommandLinksNoWebServer() throws {
+        func symbols(_ executable: String) throws -> String {
+            let result = try ChildProcess.run(["nm", "--defined-only", executable])
+            #expect(result.status == 0)
+            return String(decoding: result.stdout, as: UTF8.self)
+        }
+        let folder = URL(fileURLWithPath: Searchlight.binary).deletingLastPathComponent()
+        let searchlight = try symbols(Searchlight.binary)
+        let serve = try symbols(folder.appendingPathComponent("searchlight-serve").path)
+        for module in ["11Hummingbird", "8NIOPosix"] {
+            #expect(!searchlight.contains(module), "searchlight links \(module.drop { $0.isNumber })")
+            #expect(serve.contains(module), "searchlight-serve lacks \(module.drop { $0.isNumber }): the check would not see it")
+        }
     }
 }

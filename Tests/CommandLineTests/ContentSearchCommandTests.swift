@@ -5,7 +5,7 @@ import Testing
 
 /// `search`, `show` and `query` on an index whose items carry authors and text, written with the
 /// library (as the extractor would fill them), so that these tests need no extractor.
-@Suite("searchlight search with content", .serialized)
+@Suite("searchlight search with content", .serialized, .ownThread)
 struct ContentSearchCommandTests {
     let work = TemporaryTree("content-cli")
     var index: String { work.path + "/index.sqlite" }

@@ -6,7 +6,7 @@ import Testing
 /// A folder of real PDFs, office documents, an EPUB and a photo through the built binary:
 /// `scan` reads them, `show` gives their own titles and dates, `query` finds each by a phrase
 /// of its body, and the ones that cannot be read are indexed by name with a quiet failure.
-@Suite("searchlight on documents and photos", .serialized)
+@Suite("searchlight on documents and photos", .serialized, .ownThread)
 struct DocumentCommandTests {
     static let fixtures = URL(filePath: #filePath).deletingLastPathComponent()
         .appending(path: "../DocumentExtractionTests/Fixtures").standardized

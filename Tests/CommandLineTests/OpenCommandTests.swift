@@ -2,7 +2,7 @@ import Foundation
 import SearchlightTestSupport
 import Testing
 
-@Suite("searchlight open")
+@Suite("searchlight open", .ownThread)
 struct OpenCommandTests {
     let tree = TemporaryTree("open-cli")
     let work = TemporaryTree("open-cli-index")

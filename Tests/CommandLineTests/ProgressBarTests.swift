@@ -2,7 +2,7 @@ import Foundation
 import SearchlightTestSupport
 import Testing
 
-@Suite("searchlight scan on a terminal")
+@Suite("searchlight scan on a terminal", .ownThread)
 struct ProgressBarTests {
     let tree = TemporaryTree("progress")
     let work = TemporaryTree("progress-index")

@@ -3,7 +3,7 @@ import Glibc
 import SearchlightTestSupport
 import Testing
 
-@Suite("searchlight query", .serialized)
+@Suite("searchlight query", .serialized, .ownThread)
 struct QueryCommandTests {
     let tree = TemporaryTree("query-cli")
     let work = TemporaryTree("query-cli-index")

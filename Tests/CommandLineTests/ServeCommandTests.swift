@@ -5,7 +5,7 @@ import Testing
 
 /// `searchlight serve` end to end: the built binary, a real index of generated images, and the
 /// page loaded by a real headless browser (Debian's chromium).
-@Suite("searchlight serve", .serialized)
+@Suite("searchlight serve", .serialized, .ownThread)
 struct ServeCommandTests {
     let tree = TemporaryTree("serve-cli")
     let work = TemporaryTree("serve-cli-index")

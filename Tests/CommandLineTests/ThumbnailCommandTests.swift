@@ -4,7 +4,7 @@ import SearchlightTestSupport
 import Testing
 
 /// Thumbnails through the built binary: real images made by libvips' own tools, real workers.
-@Suite("searchlight thumbnails", .serialized)
+@Suite("searchlight thumbnails", .serialized, .ownThread)
 struct ThumbnailCommandTests {
     let tree = TemporaryTree("thumbs-cli")
     let work = TemporaryTree("thumbs-cli-index")

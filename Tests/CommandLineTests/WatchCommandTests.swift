@@ -3,7 +3,7 @@ import Glibc
 import SearchlightTestSupport
 import Testing
 
-@Suite("searchlight watch", .serialized)
+@Suite("searchlight watch", .serialized, .ownThread)
 struct WatchCommandTests {
     let tree = TemporaryTree("watch-cli")
     let work = TemporaryTree("watch-cli-index")

@@ -4,7 +4,7 @@ import SearchlightTestSupport
 import Testing
 
 /// One `watch` process for the configured roots: exclusions, priority, pause and backoff.
-@Suite("searchlight watch of the configured roots", .serialized)
+@Suite("searchlight watch of the configured roots", .serialized, .ownThread)
 struct WatchSeveralRootsTests {
     let documents = TemporaryTree("citizen-documents")
     let projects = TemporaryTree("citizen-projects")

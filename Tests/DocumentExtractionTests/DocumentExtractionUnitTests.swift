@@ -1,8 +1,9 @@
 @testable import DocumentExtraction
 import ExtractionProtocol
+import SearchlightTestSupport
 import Testing
 
-@Suite("Document extraction helpers")
+@Suite("Document extraction helpers", .ownThread)
 struct DocumentExtractionUnitTests {
     @Test("Text is capped in UTF-8 bytes at a character boundary, with single breaks")
     func textCollector() {

@@ -6,7 +6,7 @@ import Testing
 
 /// Documents made to hurt: each must end in a clear failure or a bounded result, quickly and
 /// without exhausting memory.
-@Suite("Hostile documents")
+@Suite("Hostile documents", .ownThread)
 struct HostileDocumentTests {
     @Test("A zip bomb disguised as a DOCX is refused from its header, before inflating")
     func honestZipBomb() {
@@ -158,7 +158,7 @@ enum GeneratedPDF {
 
 /// Every reader on damaged copies of the fixtures: bytes overwritten at random, files cut
 /// short. Each must give a document or a one-line failure, never a crash.
-@Suite("Damaged documents", .serialized)
+@Suite("Damaged documents", .serialized, .ownThread)
 struct DamagedDocumentTests {
     static let fixtures: [(String, String)] = [
         ("report.pdf", "application/pdf"), ("report.docx", DocumentFixtures.docx), ("report.odt", DocumentFixtures.odt),

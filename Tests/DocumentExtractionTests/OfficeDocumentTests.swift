@@ -1,9 +1,10 @@
 import DocumentExtraction
 import ExtractionProtocol
+import SearchlightTestSupport
 import Testing
 
 /// The same report, written by LibreOffice from Fixtures/Sources/report.fodt in each format.
-@Suite("Documents: PDF, DOCX, ODT, RTF, DOC, EPUB")
+@Suite("Documents: PDF, DOCX, ODT, RTF, DOC, EPUB", .ownThread)
 struct OfficeDocumentTests {
     static let title = "Migratory Patterns of the Arctic Tern"
     static let phrases = [
@@ -125,7 +126,7 @@ struct OfficeDocumentTests {
     }
 }
 
-@Suite("Spreadsheets and presentations: XLSX, ODS, XLS, PPTX, ODP")
+@Suite("Spreadsheets and presentations: XLSX, ODS, XLS, PPTX, ODP", .ownThread)
 struct SpreadsheetAndPresentationTests {
     @Test("Every sheet's cells, shared strings looked up, numbers kept", arguments: [
         ("ledger.xlsx", DocumentFixtures.xlsx), ("ledger.ods", DocumentFixtures.ods), ("ledger.xls", "application/vnd.ms-excel"),

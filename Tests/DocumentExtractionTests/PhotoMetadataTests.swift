@@ -1,8 +1,9 @@
 import DocumentExtraction
 import ExtractionProtocol
+import SearchlightTestSupport
 import Testing
 
-@Suite("Photos: EXIF through libvips")
+@Suite("Photos: EXIF through libvips", .ownThread)
 struct PhotoMetadataTests {
     init() throws {
         try PhotoMetadataExtractor.startLibvips()

@@ -5,7 +5,7 @@ import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
 
-@Suite("Content identification")
+@Suite("Content identification", .ownThread)
 struct ContentIdentifierTests {
     static let fixtures = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures")
     static let documents = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -7,7 +7,7 @@ import Testing
 
 /// Documents read by real `searchlight-extractor` workers through the pool: every text-like
 /// format, encodings produced by iconv, and the limit.
-@Suite("Documents read by the extraction workers")
+@Suite("Documents read by the extraction workers", .ownThread)
 struct DocumentExtractionTests: @unchecked Sendable {
     // Each test's body runs on a thread of its own (`blocking`), off the shared concurrency pool.
     let tree = TemporaryTree("documents")

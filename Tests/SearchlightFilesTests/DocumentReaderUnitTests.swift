@@ -1,8 +1,9 @@
+import SearchlightTestSupport
 import Testing
 @testable import searchlight_extractor
 
 /// The worker's parsing helpers on their own, for the cases a whole document hides.
-@Suite("Document readers, piece by piece")
+@Suite("Document readers, piece by piece", .ownThread)
 struct DocumentReaderUnitTests {
     @Test("RFC 5322 dates, with obsolete zones and two-digit years")
     func mailDates() {

@@ -4,7 +4,7 @@ import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
 
-@Suite("Ignore patterns (gitignore semantics)")
+@Suite("Ignore patterns (gitignore semantics, .ownThread)")
 struct IgnorePatternTests {
     func excluded(_ rules: String, _ path: String, directory: Bool = false) -> Bool {
         IgnoreRules(text: rules).decision(for: path, isDirectory: directory) == .excluded
@@ -67,7 +67,7 @@ struct IgnorePatternTests {
     }
 }
 
-@Suite("Exclusions applied during a scan")
+@Suite("Exclusions applied during a scan", .ownThread)
 struct ExclusionScanTests {
     @Test func defaultsSkipDependenciesCachesBuildOutputAndSecrets() throws {
         let fixture = try ScanFixture()

@@ -1,7 +1,8 @@
 import ExtractionProtocol
+import SearchlightTestSupport
 import Testing
 
-@Suite("Extraction wire protocol")
+@Suite("Extraction wire protocol", .ownThread)
 struct ExtractionProtocolTests {
     /// Splits a frame into its announced length and its payload.
     func payload(of frame: [UInt8]) throws -> [UInt8] {

@@ -5,9 +5,10 @@ import Searchlight
 import SearchlightFiles
 import SystemPackage
 import Synchronization
+import SearchlightTestSupport
 import Testing
 
-@Suite("Thumbnails through supervised extractor workers")
+@Suite("Thumbnails through supervised extractor workers", .ownThread)
 struct ExtractorPoolTests {
     static let fixtures = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures")
 
@@ -291,7 +292,7 @@ final class TemporaryFolder {
     }
 }
 
-@Suite("Extraction workers' environment")
+@Suite("Extraction workers' environment", .ownThread)
 struct ExtractorEnvironmentTests {
     /// The environment of each child process of ours, as `NAME=value` strings.
     static func childEnvironments() throws -> [[String]] {

@@ -41,7 +41,7 @@ final class ScanFixture {
     func indexedNames() throws -> [String] { try indexed().map { String(decoding: $0, as: UTF8.self) } }
 }
 
-@Suite("Folder scanner")
+@Suite("Folder scanner", .ownThread)
 struct FolderScannerTests {
     @Test func addsChangesDeletesAndSkipsUnchangedFiles() throws {
         let fixture = try ScanFixture()

@@ -11,7 +11,7 @@ import Testing
 /// production bounds (the default 2 GiB address-space limit, a deadline): the worker must
 /// answer — a document, or at worst a recorded failure — never hang past its deadline or die,
 /// and a scan of them all loses nothing.
-@Suite("Hostile documents")
+@Suite("Hostile documents", .ownThread)
 struct HostileDocumentTests: @unchecked Sendable {
     // Each test's body runs on a thread of its own (`blocking`): the worker's answer and the
     // large files take seconds, which must not hold a thread of the shared concurrency pool.

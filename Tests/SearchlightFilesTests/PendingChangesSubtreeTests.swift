@@ -1,8 +1,9 @@
 import Searchlight
+import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
 
-@Suite("Pending changes: subtrees")
+@Suite("Pending changes: subtrees", .ownThread)
 struct PendingChangesSubtreeTests {
     @Test func findsPathsBelowAnyOfManyFolders() {
         let folders: Set<ItemIdentifier> = ["a", "b/c", "b/c/d", "x-y"]
@@ -18,7 +19,7 @@ struct PendingChangesSubtreeTests {
     }
 }
 
-@Suite("Pending changes: folder moves")
+@Suite("Pending changes: folder moves", .ownThread)
 struct PendingChangesFolderMoveTests {
     @Test func aFolderRenamedWithinTheRootIsReKeyedThenWalked() {
         let root = WatchDescriptor(rawValue: 1)

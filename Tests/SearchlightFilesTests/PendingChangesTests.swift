@@ -1,11 +1,12 @@
 import Searchlight
+import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
 
 /// Every branch of ``PendingChanges/add(_:table:)`` and of the end of a window, with
 /// synthetic events: what each event turns into (index changes, refreshes, crawls) and what
 /// it does to the watch table.
-@Suite("Pending changes: every event")
+@Suite("Pending changes: every event", .ownThread)
 struct PendingChangesTests {
     let root = WatchDescriptor(rawValue: 1)
     let docs = WatchDescriptor(rawValue: 2)

@@ -6,7 +6,7 @@ import Testing
 
 /// A window's crawls read the index as its moves and deletes will leave it, before they are
 /// written (all of it is one transaction).
-@Suite("Pending index view")
+@Suite("Pending index view", .ownThread)
 struct PendingIndexViewTests {
     @Test func readsTheIndexAsTheWindowsStructuralChangesWillLeaveIt() throws {
         let tree = TemporaryTree("view")

@@ -2,7 +2,7 @@ import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
 
-@Suite("Pressure monitor")
+@Suite("Pressure monitor", .ownThread)
 struct PressureMonitorTests {
     let proc = TemporaryTree("proc")
     let sys = TemporaryTree("sys")

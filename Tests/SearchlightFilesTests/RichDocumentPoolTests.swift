@@ -9,7 +9,7 @@ import Testing
 /// PDFs, office documents, EPUBs and photos through real, supervised workers (the fixtures of
 /// DocumentExtractionTests, read by the built `searchlight-extractor`). Serialized: each test
 /// starts a worker, and a dozen at once would crowd the suites whose deadlines are 1 s.
-@Suite("Documents and photos through extraction workers", .serialized)
+@Suite("Documents and photos through extraction workers", .serialized, .ownThread)
 final class RichDocumentPoolTests: Sendable {
     static let fixtures = URL(filePath: #filePath).deletingLastPathComponent()
         .appending(path: "../DocumentExtractionTests/Fixtures").standardized

@@ -1,7 +1,8 @@
+import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
 
-@Suite("Watch inbox")
+@Suite("Watch inbox", .ownThread)
 struct WatchInboxTests {
     @Test func tellsWhetherPendingEventsCameBeforeAnInstant() {
         let inbox = WatchInbox()

@@ -1,11 +1,12 @@
 import SearchlightFiles
 import SystemPackage
+import SearchlightTestSupport
 import Testing
 
 private func wd(_ value: Int32) -> WatchDescriptor { WatchDescriptor(rawValue: value) }
 private func p(_ path: String) -> [UInt8] { Array(path.utf8) }
 
-@Suite("WatchTable")
+@Suite("WatchTable", .ownThread)
 struct WatchTableTests {
     @Test func lookupsBothWaysAndCount() {
         var table = WatchTable()

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SearchlightTestSupport
 import Testing
 @testable import Searchlight
 
@@ -22,7 +23,7 @@ private func file(_ id: String, description: String? = "ASCII text", type: Strin
                           changeStamp: [1, 2, 3], failure: nil)
 }
 
-@Suite("Compact storage")
+@Suite("Compact storage", .ownThread)
 struct CompactStorageTests {
     @Test func storedTextRoundTrips() {
         let cases: [(title: String?, keywords: [String])] = [

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SearchlightTestSupport
 import Testing
 @testable import Searchlight
 
@@ -20,7 +21,7 @@ private func temporaryIndex() throws -> SearchableIndex {
     try SearchableIndex(path: NSTemporaryDirectory() + "content-\(UUID()).sqlite")
 }
 
-@Suite("Content search")
+@Suite("Content search", .ownThread)
 struct ContentSearchTests {
     /// Whole words before prefixes; then name, title, authors and keywords, folders, text;
     /// then newest first.
@@ -229,7 +230,7 @@ struct ContentSearchTests {
     }
 }
 
-@Suite("Snippets")
+@Suite("Snippets", .ownThread)
 struct SnippetTests {
     @Test func marksMatchingWords() {
         #expect(Snippet(text: "The net present value of the project", words: ["present", "val"]).text
@@ -269,7 +270,7 @@ struct SnippetTests {
     }
 }
 
-@Suite("Word-based matching (w)")
+@Suite("Word-based matching (w, .ownThread)")
 struct WordModifierTests {
     /// Spotlight's `w`: whole words, a lowercase→uppercase change is a boundary, `*` makes a prefix.
     @Test(arguments: [
@@ -291,7 +292,7 @@ struct WordModifierTests {
     }
 }
 
-@Suite("Keywords")
+@Suite("Keywords", .ownThread)
 struct KeywordTests {
     @Test func ownKeywordsThenTellingWordsThenNameWords() throws {
         let index = try temporaryIndex()

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import SearchlightTestSupport
 import Testing
 @testable import Searchlight
 
 /// The first page of a limited name search, by every strategy, against the full ranking.
-@Suite("Name search: the first page")
+@Suite("Name search: the first page", .ownThread)
 struct NameSearchPageTests {
     /// A deterministic generator, so that a failure can be replayed.
     struct Generator {

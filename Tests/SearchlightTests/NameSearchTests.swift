@@ -1,8 +1,9 @@
 import Foundation
+import SearchlightTestSupport
 import Testing
 @testable import Searchlight
 
-@Suite("Name-word search")
+@Suite("Name-word search", .ownThread)
 struct NameSearchTests {
     func ids(_ items: [IndexedItem]) -> [String] { items.map { $0.item.uniqueIdentifier.lossyString } }
 

@@ -1,7 +1,8 @@
+import SearchlightTestSupport
 import Testing
 @testable import Searchlight
 
-@Suite("Name tokenizer")
+@Suite("Name tokenizer", .ownThread)
 struct NameTokenizerTests {
     @Test("splits names into folded words", arguments: [
         ("testWORD_various-2024.docx", ["test", "word", "various", "2024", "docx"]),
@@ -35,7 +36,7 @@ struct NameTokenizerTests {
     }
 }
 
-@Suite("Surrogate escape")
+@Suite("Surrogate escape", .ownThread)
 struct SurrogateEscapeTests {
     @Test func validUTF8IsUnchanged() {
         let bytes = Array("Résumé 会议.md".utf8)

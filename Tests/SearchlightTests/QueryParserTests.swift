@@ -3,7 +3,7 @@ import SearchlightTestSupport
 import Testing
 @testable import Searchlight
 
-@Suite("Query parser")
+@Suite("Query parser", .ownThread)
 struct QueryParserTests {
     @Test func parsesPredicatesWithPrecedence() throws {
         let expression = try QueryExpression(parsing: #"a == 1"#.replacingOccurrences(of: "a", with: "size")

@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightTestSupport
 import Testing
 @testable import Searchlight
 
@@ -28,7 +29,7 @@ func note(_ id: String, domain: String = "notes", name: String? = nil, title: St
                           attributeSet: attributes, expirationDate: expires)
 }
 
-@Suite("Searchable index")
+@Suite("Searchable index", .ownThread)
 struct SearchableIndexTests {
     func ids(_ items: [IndexedItem]) -> [String] { items.map { $0.item.uniqueIdentifier.lossyString } }
 

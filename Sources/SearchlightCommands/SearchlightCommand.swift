@@ -1,9 +1,8 @@
 import ArgumentParser
 
-/// `searchlight`: Spotlight for Linux.
-@main
-struct SearchlightCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `searchlight`: Spotlight for Linux. The executables run it with `SearchlightCommand.main()`.
+public struct SearchlightCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "searchlight",
         abstract: "Index folders of documents and find files by the words in their names.",
         discussion: """
@@ -21,8 +20,10 @@ struct SearchlightCommand: AsyncParsableCommand {
         ]
     )
 
+    public init() {}
+
     /// Without a subcommand there is nothing to do: that is a usage error.
-    func run() async throws {
+    public func run() async throws {
         StandardError.write(Self.helpMessage() + "\n")
         throw ExitCode(64)
     }

@@ -64,9 +64,54 @@ struct WatchCommand: AsyncParsableCommand {
         configuration.rescanInterval.override(rescanInterval, option: "--rescan-interval")
         configuration.selfCheckInterval.override(selfCheckInterval, option: "--self-check-interval")
         let selected = try configuration.roots(arguments: roots, domain: domain)
-        let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
         configuration.applyPriority()
         let index = try indexOptions.openForWriting()
+        let watch = try Self.makeWatchers(selected, index: index, configuration: configuration, maximumWatches: maxWatches,
+                                          logger: logger)
+        var quiet = logger
+        quiet.logLevel = .warning
+        let group = ServiceGroup(configuration: .init(
+            services: watch.services,
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: quiet))
+        let upkeep = Task { await watch.upkeep() }
+        defer { upkeep.cancel() }
+        do {
+            try await group.run()
+            if selected.count > 1 { watch.systemd.notify("STOPPING=1") }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw CommandFailure.fail("\(error)")
+        }
+    }
+
+    /// The watchers of `roots`, sharing `index`'s writer and one pool of extraction workers,
+    /// as `watch` and `serve --watch` run them.
+    struct Watchers {
+        /// The pool's shutdown first, then a watcher per root: a group shuts its services down
+        /// last to first, so the watchers finish their windows (which may still need the
+        /// workers) before the workers go.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration]
+        var watchers: [FolderWatcher]
+        var control: WatchControl
+        var systemd: SystemdNotifier
+        var backoff: Bool
+        var idle: Bool
+        var logger: Logger
+        /// SIGUSR1 and SIGUSR2, handled from the start.
+        var signals: WatchSignals
+
+        /// Backs off under pressure until cancelled; then stops handling the signals.
+        func upkeep() async {
+            defer { signals.cancel() }
+            await WatchCommand.upkeep(control: control, watchers: watchers, backoff: backoff, idle: idle, logger: logger)
+        }
+    }
+
+    static func makeWatchers(_ selected: [Configuration.Root], index: SearchableIndex, configuration: Configuration,
+                             maximumWatches: Int? = nil, logger: Logger) throws -> Watchers {
+        let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
                                                              logger: logger)
@@ -80,7 +125,7 @@ struct WatchCommand: AsyncParsableCommand {
             options.scan.inspectorCount = inspectorCount
             options.scan.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
             options.rescanInterval = .seconds(configuration.rescanInterval.value)
-            options.maximumWatches = maxWatches
+            options.maximumWatches = maximumWatches
             let selfCheck = configuration.selfCheckInterval.value
             options.selfCheckInterval = selfCheck == 0 ? nil : .seconds(selfCheck)
             options.control = control
@@ -97,34 +142,12 @@ struct WatchCommand: AsyncParsableCommand {
                 throw CommandFailure.fail("cannot start watching \(folder.path): \(error)")
             }
         }
-        var quiet = logger
-        quiet.logLevel = .warning
-        // A group shuts its services down last to first: the watcher finishes its window (which
-        // may still need the extraction workers), then the workers are shut down.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let extraction { services.append(.init(service: ShutdownService { extraction.shutdown() })) }
         services += watchers.map { .init(service: $0) }
-        let group = ServiceGroup(configuration: .init(
-            services: services,
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: quiet))
-        let signals = WatchSignals(control: control, watchers: watchers, logger: logger)
-        let backoff = configuration.backoff.value, idle = configuration.priority.value == .idle
-        let upkeep = Task {
-            await Self.upkeep(control: control, watchers: watchers, backoff: backoff, idle: idle, logger: logger)
-        }
-        defer {
-            upkeep.cancel()
-            signals.cancel()
-        }
-        do {
-            try await group.run()
-            if selected.count > 1 { systemd.notify("STOPPING=1") }
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw CommandFailure.fail("\(error)")
-        }
+        return Watchers(services: services, watchers: watchers, control: control, systemd: systemd,
+                        backoff: configuration.backoff.value, idle: configuration.priority.value == .idle, logger: logger,
+                        signals: WatchSignals(control: control, watchers: watchers, logger: logger))
     }
 }
 

@@ -1,0 +1,182 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import Logging
+import Searchlight
+import SearchlightFiles
+import ServiceLifecycle
+import Synchronization
+import SystemCalls
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the search page and the JSON API (http://127.0.0.1:8765 by default).",
+        discussion: """
+            Alone it only reads the index. With --watch it also follows the folders given (by \
+            default every folder the index holds) in the same process. Any --host other than a \
+            loopback address needs a token, which every request must then carry: open the page \
+            as http://HOST:PORT/?token=TOKEN. The API is described at /api/openapi.json.
+            """
+    )
+
+    @Argument(help: "With --watch, the folders to watch (default: every folder already in the index).")
+    var roots: [String] = []
+
+    @Option(help: ArgumentHelp("The address to listen on (default: the configuration's, else 127.0.0.1).",
+                               valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("The port to listen on (0: any free port; default: the configuration's, else 8765).",
+                               valueName: "port"))
+    var port: Int?
+
+    @Option(help: ArgumentHelp("A token every request must carry (default: $SEARCHLIGHT_TOKEN); required off loopback.",
+                               valueName: "token"))
+    var token: String?
+
+    @Option(help: ArgumentHelp("Seconds a search or query may run before it is stopped.", valueName: "seconds"))
+    var queryTimeout: Double = 5
+
+    @Flag(help: "Also watch the folders and keep the index up to date.")
+    var watch = false
+
+    @Option(help: ArgumentHelp("With --watch and one folder: the domain of its items.", valueName: "name"))
+    var domain: String?
+
+    @OptionGroup var thumbnails: ThumbnailOptions
+    @OptionGroup var configurationOptions: ConfigurationOptions
+    @OptionGroup var indexOptions: IndexOptions
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
+        if !(queryTimeout > 0) { throw ValidationError("--query-timeout must be more than 0 seconds.") }
+        if !roots.isEmpty && !watch { throw ValidationError("Folders are watched only with --watch.") }
+        if domain != nil && roots.count != 1 { throw ValidationError("--domain needs exactly one folder.") }
+    }
+
+    /// `--token`, else `$SEARCHLIGHT_TOKEN`, else the configuration's.
+    func effectiveToken(_ configuration: Configuration) -> String? {
+        token ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? configuration.server.token.value.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The server's settings: the options, else the configuration file's `[server]`.
+    func serverSettings(_ file: Configuration, logger: Logger) -> ServeSettings {
+        ServeSettings(
+            indexPath: indexOptions.indexPath, host: host ?? file.server.host.value, port: port ?? file.server.port.value,
+            token: effectiveToken(file), queryTimeout: .milliseconds(Int64(queryTimeout * 1000)), logger: logger,
+            announce: { host, port, token in
+                let shown = host.contains(":") ? "[\(host)]" : host
+                let output = StandardOutput()
+                output.write("searchlight: serving http://\(shown):\(port)/\(token.map { "?token=" + $0 } ?? "")\n")
+                output.flush()
+            })
+    }
+
+    func run() async throws {
+        // `searchlight` links no web server: it hands the command over, arguments and all.
+        guard let makeServer = ServeLauncher.serverFactory else { throw ServeLauncher.handOver() }
+        var logger = indexOptions.logger
+        if !indexOptions.verbose { logger.logLevel = .notice }
+        var file = try configurationOptions.load()
+        thumbnails.apply(to: &file)
+        // The watchers create the index when there is none yet: open it for writing first.
+        let index = watch ? try indexOptions.openForWriting() : nil
+        let server: any Service
+        do {
+            server = try makeServer(serverSettings(file, logger: logger))
+        } catch let error as ServeSettings.Refusal {
+            throw CommandFailure.fail(error.description, code: 64)
+        } catch {
+            _ = try CommandFailure.wrap { throw error }
+            throw CommandFailure.fail("\(error)")
+        }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        var upkeep: Task<Void, Never>?
+        if let index {
+            let roots = try watchedRoots(index: index, configuration: file)
+            // The process keeps its priority: the page must answer as you type.
+            var watch = try WatchCommand.makeWatchers(roots, index: index, configuration: file, logger: logger)
+            watch.idle = false
+            services = watch.services
+            upkeep = Task { await watch.upkeep() }
+        }
+        defer { upkeep?.cancel() }
+        // Last to stop: the watchers finish their windows first, then the extraction workers.
+        services.append(.init(service: server))
+        var quiet = logger
+        quiet.logLevel = .warning
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: quiet))
+        do {
+            try await group.run()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw CommandFailure.fail("\(error)")
+        }
+    }
+
+    /// The folders to watch, with their domains and exclusions: those given, else every root
+    /// the index holds (with the configuration's exclusions for those it lists).
+    func watchedRoots(index: SearchableIndex, configuration: Configuration) throws -> [Configuration.Root] {
+        if !roots.isEmpty { return try configuration.roots(arguments: roots, domain: domain) }
+        let states = try CommandFailure.wrap { try index.domainStates() }
+        let known = states.compactMap { domain, json in DomainState(json: json).map { (domain, $0.root) } }
+        if known.isEmpty { throw CommandFailure.fail("nothing to watch: give a folder (searchlight serve --watch FOLDER)", code: 64) }
+        return try known.sorted { $0.0 < $1.0 }.map { domain, path in
+            var root = try configuration.roots(arguments: [path], domain: nil)[0]
+            root.domain = domain
+            return root
+        }
+    }
+}
+
+/// What `serve` needs of the web server, which only the `searchlight-serve` executable links
+/// (Hummingbird and SwiftNIO would slow every start of `searchlight`, as a decoder would).
+public enum ServeLauncher {
+    private static let factory = Mutex<(@Sendable (ServeSettings) throws -> any Service)?>(nil)
+
+    /// Makes the server `serve` runs; set by `searchlight-serve` before it runs the commands.
+    public static var serverFactory: (@Sendable (ServeSettings) throws -> any Service)? {
+        get { factory.withLock { $0 } }
+        set { factory.withLock { $0 = newValue } }
+    }
+
+    /// `searchlight-serve` next to this executable (or `$SEARCHLIGHT_SERVE`).
+    static var serveExecutable: String {
+        if let path = ProcessInfo.processInfo.environment["SEARCHLIGHT_SERVE"], !path.isEmpty { return path }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("searchlight-serve").path
+    }
+
+    /// Replaces this process with `searchlight-serve`, given the same arguments; returns (the
+    /// error to exit with) only when that fails. The corresponding C function is `execv(3)`.
+    static func handOver() -> ExitCode {
+        let path = serveExecutable
+        let arguments = [path] + CommandLine.arguments.dropFirst()
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        execv(path, &argv)
+        return CommandFailure.fail("cannot run \(path): \(SystemCall.lastError) (it is installed next to searchlight)")
+    }
+}
+
+/// The settings of `serve`'s server, from the options and the configuration file.
+public struct ServeSettings: Sendable {
+    public var indexPath: String
+    public var host: String
+    public var port: Int
+    /// Every request must carry it, when set.
+    public var token: String?
+    public var queryTimeout: Duration
+    public var logger: Logger
+    /// Prints the address once the server accepts connections (the first line of output).
+    public var announce: @Sendable (_ host: String, _ port: Int, _ token: String?) -> Void
+
+    /// Settings the server refuses (a non-loopback address without a token…): a usage error.
+    public struct Refusal: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+}

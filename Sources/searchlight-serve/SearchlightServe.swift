@@ -1,0 +1,34 @@
+import SearchlightCommands
+import SearchlightServer
+import ServiceLifecycle
+
+/// `searchlight serve` hands its arguments over to this executable, which links the web
+/// server that `searchlight` leaves out (see ``ServeLauncher``). It runs the same commands.
+@main
+enum SearchlightServe {
+    static func main() async {
+        ServeLauncher.serverFactory = makeServer
+        await SearchlightCommand.main()
+    }
+}
+
+@Sendable
+func makeServer(_ settings: ServeSettings) throws -> any Service {
+    var configuration = SearchServer.Configuration()
+    configuration.host = settings.host
+    configuration.port = settings.port
+    configuration.token = settings.token
+    configuration.queryTimeout = settings.queryTimeout
+    if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
+        throw ServeSettings.Refusal("--host \(configuration.host) is not a loopback address: give --token TOKEN "
+                                    + "(or $SEARCHLIGHT_TOKEN) that every request must carry")
+    }
+    let token = configuration.token
+    do {
+        return try SearchServer(indexPath: settings.indexPath, configuration: configuration, logger: settings.logger) { host, port in
+            settings.announce(host, port, token)
+        }
+    } catch let error as SearchServer.ConfigurationError {
+        throw ServeSettings.Refusal(error.description)
+    }
+}

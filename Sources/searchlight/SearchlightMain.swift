@@ -1,0 +1,5 @@
+import SearchlightCommands
+
+/// Every command; `serve` hands over to `searchlight-serve` (see ``ServeLauncher``).
+@main
+extension SearchlightCommand {}
