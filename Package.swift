@@ -161,11 +161,13 @@ let package = Package(
         // `searchlight`: starts fast (search, query, show…) because it links no server and no
         // decoder; `searchlight serve` runs `searchlight-serve`, found next to it.
         .executableTarget(name: "searchlight", dependencies: ["SearchlightCommands"]),
-        // The same commands with the web server (Hummingbird, SwiftNIO) behind `serve`.
+        // The same commands with the web server (Hummingbird, SwiftNIO) behind `serve`, and the
+        // PostgreSQL index (postgres-nio) behind `--index postgres://…`.
         .executableTarget(
             name: "searchlight-serve",
             dependencies: [
                 "SearchlightCommands",
+                "SearchlightPostgres",
                 "SearchlightServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

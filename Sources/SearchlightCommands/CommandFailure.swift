@@ -15,6 +15,9 @@ enum CommandFailure {
         } catch let error as SearchlightError {
             StandardError.write("searchlight: \(error)\(advice(for: error))\n")
             throw ExitCode(error.code == .invalidQuery ? 64 : 1)
+        } catch let error as any IndexStoreError {
+            StandardError.write("searchlight: \(error)\n")
+            throw ExitCode(error.isUsageError ? 64 : 1)
         } catch where isSubsystemError(error) {
             StandardError.write("searchlight: \(error)\n")
             throw ExitCode.failure

@@ -2,10 +2,12 @@ import ArgumentParser
 import Foundation
 import Logging
 import Searchlight
+import Synchronization
 
-/// `--index PATH`, shared by every subcommand.
+/// `--index PATH|URL`, shared by every subcommand.
 struct IndexOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The index file.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The index file, or a postgres://USER@HOST:PORT/DATABASE URL.",
+                                            valueName: "path-or-url"))
     var index: String?
 
     @Flag(name: .shortAndLong, help: "Log what is done, file by file.")
@@ -28,12 +30,44 @@ struct IndexOptions: ParsableArguments {
     }
 
     /// Opens the index for reading; a missing index is a failure with a hint.
-    func openForReading() throws -> SearchableIndex {
-        try CommandFailure.wrap { try SearchableIndex(path: indexPath, readOnly: true, logger: logger) }
+    func openForReading() throws -> any IndexStore {
+        try open(readOnly: true)
     }
 
     /// Opens (or creates) the index for writing.
-    func openForWriting() throws -> SearchableIndex {
-        try CommandFailure.wrap { try SearchableIndex(path: indexPath, logger: logger) }
+    func openForWriting() throws -> any IndexStore {
+        try open(readOnly: false)
+    }
+
+    /// The SQLite file, or, for a `postgres://` URL, the shared index that only
+    /// `searchlight-serve` can open: `searchlight` hands the command over to it.
+    private func open(readOnly: Bool) throws -> any IndexStore {
+        let location = indexPath
+        guard IndexLauncher.isRemote(location) else {
+            return try CommandFailure.wrap { try SearchableIndex(path: location, readOnly: readOnly, logger: logger) }
+        }
+        guard let open = IndexLauncher.remoteOpener else { throw ServeLauncher.handOver() }
+        return try CommandFailure.wrap { try open(location, readOnly, logger) }
+    }
+}
+
+/// How a command opens an index that is not a file: the PostgreSQL index of SPEC §9, which
+/// needs SwiftNIO and postgres-nio. `searchlight` links neither (start-up time): with a
+/// `postgres://` index it runs `searchlight-serve` with the same arguments (as for `serve`,
+/// see ``ServeLauncher``), which sets ``remoteOpener`` before it runs the commands.
+public enum IndexLauncher {
+    /// Opens `location` (read-only or not), logging to the logger given; set by `searchlight-serve`.
+    public typealias Opener = @Sendable (_ location: String, _ readOnly: Bool, _ logger: Logger) throws -> any IndexStore
+
+    private static let opener = Mutex<Opener?>(nil)
+
+    public static var remoteOpener: Opener? {
+        get { opener.withLock { $0 } }
+        set { opener.withLock { $0 = newValue } }
+    }
+
+    /// Whether `location` names a PostgreSQL database (`postgres://` or `postgresql://`), not a file.
+    public static func isRemote(_ location: String) -> Bool {
+        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
     }
 }

@@ -8,11 +8,11 @@ final class ItemPrinter {
 
     let format: Format
     let output = StandardOutput()
-    private let index: SearchableIndex
+    private let index: any IndexStore
     /// The JSON objects, with each domain's root read once up front.
     private let itemJSON: ItemJSON
 
-    init(format: Format, index: SearchableIndex) throws {
+    init(format: Format, index: any IndexStore) throws {
         self.format = format
         self.index = index
         itemJSON = try CommandFailure.wrap { try ItemJSON(index: index) }

@@ -67,7 +67,7 @@ struct ScanCommand: ParsableCommand {
     }
 
     /// Reconciles one root, with a progress bar on a terminal, and records the summary.
-    private func scan(_ folder: RootFolder, domain: String, options: FolderScanner.Options, index: SearchableIndex,
+    private func scan(_ folder: RootFolder, domain: String, options: FolderScanner.Options, index: any IndexStore,
                       enricher: FolderScanner.Enricher?) throws -> ScanSummary {
         let scanner = FolderScanner(index: index, root: folder, options: options, logger: indexOptions.logger,
                                     enricher: enricher)

@@ -77,6 +77,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // `searchlight` links no web server: it hands the command over, arguments and all.
         guard let makeServer = ServeLauncher.serverFactory else { throw ServeLauncher.handOver() }
+        if IndexLauncher.isRemote(indexOptions.indexPath) {
+            throw CommandFailure.fail("serve does not work on a PostgreSQL index yet: use search and query", code: 64)
+        }
         var logger = indexOptions.logger
         if !indexOptions.verbose { logger.logLevel = .notice }
         var file = try configurationOptions.load()
@@ -119,7 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The folders to watch, with their domains and exclusions: those given, else every root
     /// the index holds (with the configuration's exclusions for those it lists).
-    func watchedRoots(index: SearchableIndex, configuration: Configuration) throws -> [Configuration.Root] {
+    func watchedRoots(index: any IndexStore, configuration: Configuration) throws -> [Configuration.Root] {
         if !roots.isEmpty { return try configuration.roots(arguments: roots, domain: domain) }
         let states = try CommandFailure.wrap { try index.domainStates() }
         let known = states.compactMap { domain, json in DomainState(json: json).map { (domain, $0.root) } }

@@ -40,7 +40,7 @@ struct StatusCommand: ParsableCommand {
     static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 
     /// The recorded failures of each domain, counted by kind.
-    func failureKinds(_ index: SearchableIndex, _ statistics: IndexStatistics) throws -> [String: [FileFailure.Kind: Int]] {
+    func failureKinds(_ index: any IndexStore, _ statistics: IndexStatistics) throws -> [String: [FileFailure.Kind: Int]] {
         var kinds: [String: [FileFailure.Kind: Int]] = [:]
         for domain in statistics.domains where domain.failureCount > 0 {
             let recorded = try CommandFailure.wrap { try index.failures(domain: domain.name, limit: domain.failureCount) }
@@ -50,7 +50,7 @@ struct StatusCommand: ParsableCommand {
     }
 
     /// `status --failures`: one line per failure, `domain<TAB>kind<TAB>path: reason`.
-    func listFailures(_ index: SearchableIndex, output: StandardOutput) throws {
+    func listFailures(_ index: any IndexStore, output: StandardOutput) throws {
         let recorded = try CommandFailure.wrap { try index.failures(limit: Int(Int32.max)) }
         if recorded.isEmpty && !json { output.write("no failures\n") }
         for failure in recorded {

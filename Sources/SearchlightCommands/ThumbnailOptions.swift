@@ -27,9 +27,15 @@ struct ThumbnailOptions: ParsableArguments {
         configuration.decoderDeadline.override(decoderDeadline, option: "--decoder-deadline")
     }
 
+    /// The SQLite index's word statistics, which pick a document's telling words; the
+    /// PostgreSQL index keeps none yet, so its documents' keywords are their own and their names'.
+    static func keywordRanker(_ index: any IndexStore) -> KeywordRanker? {
+        (index as? SearchableIndex).flatMap { try? $0.keywordRanker() }
+    }
+
     /// Starts the extraction workers, unless both thumbnails and content are off; `index` gives
     /// the statistics that pick each document's telling words for its keywords.
-    static func makeExtraction(_ configuration: Configuration, workers: Int, index: SearchableIndex,
+    static func makeExtraction(_ configuration: Configuration, workers: Int, index: any IndexStore,
                                logger: Logger) throws -> ItemExtraction? {
         let thumbnails = configuration.thumbnails.value, content = configuration.content.value
         if !thumbnails && !content { return nil }
@@ -39,7 +45,7 @@ struct ThumbnailOptions: ParsableArguments {
         pool.textLimit = configuration.textLimit.value
         do {
             return try ItemExtraction(options: .init(thumbnails: thumbnails, content: content),
-                                      configuration: pool, keywordRanker: try? index.keywordRanker(),
+                                      configuration: pool, keywordRanker: Self.keywordRanker(index),
                                       logger: logger)
         } catch {
             throw CommandFailure.fail(

@@ -18,7 +18,7 @@ public struct ItemJSON: Sendable {
 
     /// Reads the root of every domain of `index`.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
-    public init(index: SearchableIndex) throws {
+    public init(index: any IndexStore) throws {
         roots = try index.domainStates().compactMapValues { DomainState(json: $0)?.root }
     }
 

@@ -69,7 +69,7 @@ extension PostgresIndex {
         }
     }
 
-    private func itemPage(domain: String?, after: (domain: String, identifier: ItemIdentifier)?,
+    func itemPage(domain: String?, after: (domain: String, identifier: ItemIdentifier)?,
                           limit: Int) async throws -> [IndexedItem] {
         let now = Date().timeIntervalSince1970
         let afterDomain = after?.domain

@@ -1,13 +1,18 @@
 import SearchlightCommands
+import SearchlightPostgres
 import SearchlightServer
 import ServiceLifecycle
 
-/// `searchlight serve` hands its arguments over to this executable, which links the web
-/// server that `searchlight` leaves out (see ``ServeLauncher``). It runs the same commands.
+/// `searchlight serve`, and every command on a `postgres://` index, hand their arguments over
+/// to this executable, which links the web server and the PostgreSQL client that
+/// `searchlight` leaves out (see ``ServeLauncher`` and ``IndexLauncher``). It runs the same commands.
 @main
 enum SearchlightServe {
     static func main() async {
         ServeLauncher.serverFactory = makeServer
+        IndexLauncher.remoteOpener = { url, readOnly, logger in
+            try PostgresStore(url: url, readOnly: readOnly, logger: logger)
+        }
         await SearchlightCommand.main()
     }
 }

@@ -77,8 +77,9 @@ struct ContentCommandTests {
         for decoder in ["libvips", "libxml2", "libicuuc"] { #expect(worker.contains(decoder), "the worker lacks \(decoder)") }
     }
 
-    /// The web server (Hummingbird, SwiftNIO) is linked into `searchlight-serve` only: it would
-    /// slow every start of `searchlight`. Their Swift symbols tell (module names are mangled in).
+    /// The web server (Hummingbird, SwiftNIO) and the PostgreSQL client (postgres-nio) are
+    /// linked into `searchlight-serve` only: they would slow every start of `searchlight`.
+    /// Their Swift symbols tell (module names are mangled in).
     @Test func theSearchCommandLinksNoWebServer() throws {
         func symbols(_ executable: String) throws -> String {
             let result = try ChildProcess.run(["nm", "--defined-only", executable])
@@ -88,7 +89,7 @@ struct ContentCommandTests {
         let folder = URL(fileURLWithPath: Searchlight.binary).deletingLastPathComponent()
         let searchlight = try symbols(Searchlight.binary)
         let serve = try symbols(folder.appendingPathComponent("searchlight-serve").path)
-        for module in ["11Hummingbird", "8NIOPosix"] {
+        for module in ["11Hummingbird", "8NIOPosix", "11PostgresNIO"] {
             #expect(!searchlight.contains(module), "searchlight links \(module.drop { $0.isNumber })")
             #expect(serve.contains(module), "searchlight-serve lacks \(module.drop { $0.isNumber }): the check would not see it")
         }

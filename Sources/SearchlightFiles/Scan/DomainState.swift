@@ -99,7 +99,7 @@ public struct WatchHealth: Codable, Sendable, Equatable {
     }
 }
 
-extension SearchableIndex {
+extension IndexStore {
     /// The file indexer's state of `domain`, when it has one.
     public func domainState(_ domain: String) throws -> DomainState? {
         DomainState(json: try domainStates()[domain])

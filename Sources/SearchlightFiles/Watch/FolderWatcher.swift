@@ -58,7 +58,7 @@ public final class FolderWatcher: Service, Sendable {
         var lastSelfCheck: Date?
     }
 
-    let index: SearchableIndex
+    let index: any IndexStore
     let root: RootFolder
     let options: Options
     let logger: Logger
@@ -76,7 +76,7 @@ public final class FolderWatcher: Service, Sendable {
 
     /// Creates a watcher; nothing happens until ``run()``.
     /// - Parameter onReady: Called once the watches are installed and the first reconcile is committed.
-    public init(index: SearchableIndex, root: RootFolder, options: Options, logger: Logger,
+    public init(index: any IndexStore, root: RootFolder, options: Options, logger: Logger,
                 enricher: FolderScanner.Enricher? = nil, notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
                 onReady: (@Sendable () -> Void)? = nil) throws {
         self.index = index

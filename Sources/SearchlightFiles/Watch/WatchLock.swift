@@ -11,13 +11,32 @@ import SystemPackage
 public final class WatchLock: Sendable {
     /// The file locked for `domain` of the index at `indexPath`: hidden (never indexed when the
     /// index lies in the root), named after the index and the domain.
+    ///
+    /// An index that is no file (a `postgres://` URL, without password) has its locks in
+    /// `$XDG_RUNTIME_DIR/searchlight` (else `/tmp/searchlight-UID`), named after the URL: they
+    /// tell the watches of this machine apart; each machine watches domains of its own.
     public static func path(index indexPath: String, domain: String) -> String {
-        let folder = (indexPath as NSString).deletingLastPathComponent
-        let name = (indexPath as NSString).lastPathComponent
-        // FNV-1a of the domain: a domain is any string, a file name cannot be.
+        var folder = (indexPath as NSString).deletingLastPathComponent
+        var name = (indexPath as NSString).lastPathComponent
+        if indexPath.contains("://") {
+            folder = remoteLockFolder
+            name = "index-" + String(fnv1a(indexPath), radix: 16)
+        }
+        // A domain is any string, a file name cannot be.
+        return (folder.isEmpty ? "" : folder + "/") + ".\(name).watch-\(String(fnv1a(domain), radix: 16)).lock"
+    }
+
+    /// Where the locks of watches of a database live.
+    static var remoteLockFolder: String {
+        let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        return runtime.map { $0 + "/searchlight" } ?? "/tmp/searchlight-\(getuid())"
+    }
+
+    /// FNV-1a, 64 bits.
+    static func fnv1a(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in domain.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return (folder.isEmpty ? "" : folder + "/") + ".\(name).watch-\(String(hash, radix: 16)).lock"
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
     }
 
     private let descriptor: Int32
@@ -29,6 +48,8 @@ public final class WatchLock: Sendable {
     public init(index indexPath: String, domain: String) throws(WatchError) {
         let path = Self.path(index: indexPath, domain: domain)
         self.path = path
+        // The folder of a database's locks is the watch's to make (owner only).
+        if indexPath.contains("://") { mkdir(Self.remoteLockFolder, 0o700) }
         let opened: Int32
         do {
             opened = try SystemCall.retryingOnInterrupt { open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600) }

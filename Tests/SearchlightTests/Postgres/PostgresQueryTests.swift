@@ -1,6 +1,7 @@
 import Foundation
 @testable import Searchlight
 import SearchlightPostgres
+import SearchlightTestSupport
 import Testing
 
 /// The items of ``QueryFixture`` in a PostgreSQL database, built once per test process.

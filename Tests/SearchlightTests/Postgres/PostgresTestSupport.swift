@@ -20,11 +20,3 @@ enum PostgresTestDatabase {
     /// connection that never answers fails the test instead of stalling the suite.
     static let operationTimeout = Duration.seconds(60)
 }
-
-/// The suite trait of every PostgreSQL test: skipped, with the reason printed, only when the
-/// server binaries are not installed (never in CI, where that is a failure).
-extension Trait where Self == ConditionTrait {
-    static var needsPostgres: Self {
-        .enabled(if: PostgresCluster.isAvailable, Comment(rawValue: PostgresCluster.unavailableReason))
-    }
-}

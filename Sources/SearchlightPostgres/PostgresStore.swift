@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+import Searchlight
+
+/// The PostgreSQL index behind the synchronous ``Searchlight/IndexStore`` that the scanner,
+/// the watcher and the commands use: each call runs ``PostgresIndex``'s async method through
+/// a ``BlockingBridge`` and waits for it. `searchlight-serve` opens one for a `postgres://`
+/// index (`searchlight` hands such commands over to it).
+public final class PostgresStore: IndexStore {
+    public let index: PostgresIndex
+    private let bridge: BlockingBridge
+
+    /// The URL without password.
+    public var path: String { index.location.description }
+
+    /// Connects to the database at `url` (``PostgresIndex/init(url:readOnly:maximumConnections:retryPolicy:operationTimeout:environment:logger:)``).
+    /// - Throws: ``PostgresIndexError``.
+    public init(url: String, readOnly: Bool, logger: Logger) throws {
+        let bridge = BlockingBridge()
+        self.bridge = bridge
+        index = try bridge.wait { try await PostgresIndex(url: url, readOnly: readOnly, logger: logger) }
+    }
+
+    deinit { index.close() }
+
+    // MARK: Writing
+
+    public func apply(_ batch: IndexBatch) throws {
+        try bridge.wait { [index] in try await index.apply(batch) }
+    }
+
+    @discardableResult public func deleteAllItems(inDomains domains: [String]) throws -> Int {
+        try bridge.wait { [index] in try await index.deleteAllItems(inDomains: domains) }
+    }
+
+    @discardableResult public func deleteAllItems() throws -> Int {
+        try bridge.wait { [index] in try await index.deleteAllItems() }
+    }
+
+    public func markUpdated(domain: String, date: Date) throws {
+        try bridge.wait { [index] in try await index.markUpdated(domain: domain, date: date) }
+    }
+
+    public func setState(_ state: String?, domain: String) throws {
+        try bridge.wait { [index] in try await index.setState(state, domain: domain) }
+    }
+
+    // MARK: Reconciling
+
+    public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier?,
+                             limit: Int) throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
+        try bridge.wait { [index] in
+            try await index.changeStamps(domain: domain, after: identifier, before: upperBound, limit: limit)
+        }
+    }
+
+    public func changeStamp(of identifier: ItemIdentifier, domain: String) throws -> [UInt8]?? {
+        try bridge.wait { [index] in try await index.changeStamp(of: identifier, domain: domain) }
+    }
+
+    public func changeStamps(of identifiers: [ItemIdentifier], domain: String) throws -> [ItemIdentifier: [UInt8]?] {
+        try bridge.wait { [index] in try await index.changeStamps(of: identifiers, domain: domain) }
+    }
+
+    // MARK: Reading
+
+    public func items(withIdentifier identifier: ItemIdentifier, domain: String?) throws -> [IndexedItem] {
+        try bridge.wait { [index] in try await index.items(withIdentifier: identifier, domain: domain) }
+    }
+
+    public func itemCount(domain: String?) throws -> Int {
+        try bridge.wait { [index] in try await index.itemCount(domain: domain) }
+    }
+
+    /// Reads a page at a time through the bridge and hands each item to `body` on the caller's thread.
+    public func forEachItem(domain: String?, _ body: (IndexedItem) throws -> Bool) throws {
+        var after: (domain: String, identifier: ItemIdentifier)?
+        while true {
+            let start = after
+            let page = try bridge.wait { [index] in
+                try await index.itemPage(domain: domain, after: start, limit: Self.pageSize)
+            }
+            for item in page where try !body(item) { return }
+            guard page.count == Self.pageSize, let last = page.last else { return }
+            after = (last.item.domainIdentifier, last.item.uniqueIdentifier)
+        }
+    }
+
+    static let pageSize = 1000
+
+    public func domains() throws -> [String] {
+        try bridge.wait { [index] in try await index.domains() }
+    }
+
+    public func domainStates() throws -> [String: String] {
+        try bridge.wait { [index] in try await index.domainStates() }
+    }
+
+    public func statistics() throws -> IndexStatistics {
+        try bridge.wait { [index] in try await index.statistics() }
+    }
+
+    public func failures(domain: String?, limit: Int) throws -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
+        try bridge.wait { [index] in try await index.failures(domain: domain, limit: limit) }
+    }
+
+    // MARK: Searching
+
+    /// `.names` leaves out the text (PostgreSQL's name search still looks at authors).
+    public func searchResults(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [SearchResult] {
+        let items = try bridge.wait { [index] in
+            try await index.search(words: words, domain: domain, limit: limit, includingText: scope == .all)
+        }
+        return try items.map { try SearchResult(found: $0, words: words, scope: scope) }
+    }
+
+    public func searchIdentifiers(words: [String], domain: String?, limit: Int?,
+                                  scope: SearchScope) throws -> [ItemIdentifier] {
+        try bridge.wait { [index] in
+            try await index.searchIdentifiers(words: words, domain: domain, limit: limit, includingText: scope == .all)
+        }
+    }
+
+    public func countMatches(words: [String], domain: String?, scope: SearchScope) throws -> Int {
+        try bridge.wait { [index] in try await index.countMatches(words: words, domain: domain, includingText: scope == .all) }
+    }
+
+    public func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem] {
+        try bridge.wait { [index] in try await index.query(queryString, domain: domain, limit: limit) }
+    }
+
+    public func countQuery(_ queryString: String, domain: String?) throws -> Int {
+        let expression = try QueryExpression(parsing: queryString)
+        return try bridge.wait { [index] in try await index.countQuery(expression, domain: domain) }
+    }
+
+    public func explainQuery(_ queryString: String, domain: String?, limit: Int?) throws -> String {
+        try bridge.wait { [index] in try await index.explainQuery(queryString, domain: domain, limit: limit) }
+    }
+}
+
+extension PostgresIndexError: IndexStoreError {
+    /// A URL that does not parse is the user's to fix: a usage error.
+    public var isUsageError: Bool { code == .invalidLocation }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Glibc
+import SearchlightTestSupport
+import Testing
+
+/// The commands on a PostgreSQL index (SPEC §9), through the built binaries against the test
+/// cluster: `searchlight` hands them over to `searchlight-serve`, which links the client. The
+/// same folder scanned into an SQLite file and into a database gives the same answers.
+@Suite("searchlight on PostgreSQL", .serialized, .ownThread, .needsPostgres)
+struct PostgresCommandTests {
+    let tree = TemporaryTree("pg-cli")
+    let work = TemporaryTree("pg-cli-index")
+    var sqlite: String { work.path + "/index.sqlite" }
+
+    /// A tree with names that exercise the name rules (accents, case changes, digits, a
+    /// name that is not UTF-8) in folders.
+    func makeTree() {
+        tree.write("Quarterly Report 2024.txt", "numbers\n")
+        tree.write("notes/Résumé.md", "# CV\n")
+        tree.write("notes/testWORD_various-2024.txt")
+        tree.write("notes/drafts/report draft.txt")
+        tree.write("archive/2023/Quarterly Report 2023.txt")
+        tree.write(Array("archive/caf".utf8) + [0xE9] + Array(" menu.txt".utf8))
+        tree.write("photos/holiday.JPG", "not really a photo\n")
+    }
+
+    /// The commands whose output must be the same on both indexes, byte for byte.
+    static let comparedCommands: [[String]] = [
+        ["search", "quart", "rep"], ["search", "2024"], ["search", "2024", "--count"], ["search", "resume"],
+        ["search", "report", "--json"], ["search", "notes", "--names"], ["search", "menu", "-0"],
+        ["search", "report", "--domain", "docs", "--limit", "2"],
+        ["query", "kMDItemDisplayName == \"*report*\"cd"], ["query", "kMDItemFSName == \"*.txt\" && kMDItemFSSize > 5"],
+        ["query", "kMDItemDisplayName == \"*report*\"cd", "--count"], ["query", "kMDItemDisplayName == \"q*\"c", "--json"],
+        ["show", "notes/Résumé.md"], ["show", "notes/Résumé.md", "--json"], ["show", "notes/Résumé.md", "--domain", "docs"],
+        ["list", "--count"], ["list", "--domain", "docs", "--count"],
+    ]
+
+    @Test func aScanIntoPostgreSQLAnswersAsTheSameScanIntoSQLite() async throws {
+        makeTree()
+        let url = try await PostgresCluster.shared().makeDatabase("cli")
+        let scan = ["scan", tree.path, "--domain", "docs", "--no-thumbnails", "--no-content", "--json"]
+        let intoSQLite = try Searchlight.run(scan, index: sqlite)
+        let intoPostgres = try Searchlight.run(scan, index: url)
+        #expect(intoSQLite.status == 0 && intoPostgres.status == 0, "\(intoPostgres.stderr)")
+        #expect(intoPostgres.stderr.isEmpty, "\(intoPostgres.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(intoPostgres.stdout)) as? [String: Any]
+        #expect(summary?["added"] as? Int == 7)
+        for command in Self.comparedCommands {
+            let expected = try Searchlight.run(command, index: sqlite)
+            let actual = try Searchlight.run(command, index: url)
+            #expect(expected.status == 0 && !expected.stdout.isEmpty, "\(command): \(expected.stderr)")
+            #expect(actual.status == expected.status, "\(command): \(actual.stderr)")
+            #expect(actual.output == expected.output, "\(command)")
+        }
+        // By domain then identifier on both; PostgreSQL orders domains by name.
+        #expect(try Searchlight.run(["list"], index: url).lines == Searchlight.run(["list"], index: sqlite).lines)
+        // A second scan finds nothing to do, on both.
+        let again = try Searchlight.run(scan, index: url)
+        let counts = try JSONSerialization.jsonObject(with: Data(again.stdout)) as? [String: Any]
+        #expect(counts?["unchanged"] as? Int == 7 && counts?["added"] as? Int == 0, "\(again.output)")
+        // status names the database by its URL without the password.
+        let status = try Searchlight.run(["status"], index: url)
+        #expect(status.status == 0)
+        #expect(status.output.contains("docs") && status.output.contains("items:       7"), "\(status.output)")
+        let password = try await PostgresCluster.shared().password
+        #expect(!status.output.contains(password))
+        #expect(status.output.contains("index: postgres://"))
+        let json = try Searchlight.run(["status", "--json"], index: url)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any]
+        #expect(object?["items"] as? Int == 7)
+        // remove deletes the domain's rows, and only from the index.
+        let removed = try Searchlight.run(["remove", "--domain", "docs"], index: url)
+        #expect(removed.status == 0 && removed.output == "removed 7 items of docs\n", "\(removed.stderr)")
+        #expect(try Searchlight.run(["list", "--count"], index: url).lines == ["0"])
+        #expect(FileManager.default.fileExists(atPath: tree.url("notes/Résumé.md")))
+        #expect(try Searchlight.run(["remove", "--domain", "docs"], index: url).status == 1)
+    }
+
+    /// `--index` on the command line, the password from `PGPASSWORD` or a password file:
+    /// the URL need not hold it, and no message ever shows it.
+    @Test func theURLComesFromTheOptionAndThePasswordFromTheEnvironmentOrAFile() async throws {
+        makeTree()
+        let cluster = try await PostgresCluster.shared()
+        let withPassword = try await cluster.makeDatabase("cli")
+        let database = String(withPassword.split(separator: "/").last!.split(separator: "?")[0])
+        let bare = cluster.url(database: database, withPassword: false)
+        var result = try Searchlight.run(["scan", tree.path, "--no-thumbnails", "--no-content", "--index", bare],
+                                         environment: ["PGPASSWORD": cluster.password])
+        #expect(result.status == 0, "\(result.stderr)")
+        let passfile = work.path + "/pgpass"
+        try "127.0.0.1:\(cluster.port):*:\(cluster.user):\(cluster.password)\n".write(toFile: passfile, atomically: true,
+                                                                                        encoding: .utf8)
+        chmod(passfile, 0o600)
+        result = try Searchlight.run(["search", "resume", "--index", bare], environment: ["PGPASSFILE": passfile])
+        #expect(result.status == 0 && result.lines == ["notes/Résumé.md"], "\(result.stderr)")
+        // Without any password the server refuses: one line, exit 1.
+        result = try Searchlight.run(["search", "resume", "--index", bare], environment: ["HOME": work.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("searchlight: ") && result.stderr.split(separator: "\n").count == 1,
+                "\(result.stderr)")
+    }
+
+    @Test func aBadURLOrAnUnreachableServerIsOneClearLine() throws {
+        // Port 1 on the loopback address: nothing listens there, the connection is refused.
+        for command in [["search", "x"], ["status"], ["scan", tree.path, "--no-thumbnails", "--no-content"]] {
+            let result = try Searchlight.run(command, index: "postgres://someone:sesame@127.0.0.1:1/index")
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.hasPrefix("searchlight: ") && result.stderr.split(separator: "\n").count == 1,
+                    "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("postgres://someone@127.0.0.1:1/index"), "\(result.stderr)")
+            #expect(!result.stderr.contains("sesame"))
+        }
+        for url in ["postgres://someone:sesame@127.0.0.1:port/index", "postgres://someone:sesame@127.0.0.1:5432/index?sslmode=maybe"] {
+            let result = try Searchlight.run(["search", "x", "--index", url])
+            #expect(result.status == 64, "\(url): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("searchlight: ") && result.stderr.split(separator: "\n").count == 1,
+                    "\(result.stderr)")
+            #expect(!result.stderr.contains("sesame"))
+        }
+    }
+}
