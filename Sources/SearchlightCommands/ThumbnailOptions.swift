@@ -27,10 +27,11 @@ struct ThumbnailOptions: ParsableArguments {
         configuration.decoderDeadline.override(decoderDeadline, option: "--decoder-deadline")
     }
 
-    /// The SQLite index's word statistics, which pick a document's telling words; the
-    /// PostgreSQL index keeps none yet, so its documents' keywords are their own and their names'.
+    /// The ranker of a document's telling words: with the SQLite index's word statistics;
+    /// the PostgreSQL index keeps none yet, so there the words a text uses most.
     static func keywordRanker(_ index: any IndexStore) -> KeywordRanker? {
-        (index as? SearchableIndex).flatMap { try? $0.keywordRanker() }
+        guard let index = index as? SearchableIndex else { return KeywordRanker() }
+        return try? index.keywordRanker()
     }
 
     /// Starts the extraction workers, unless both thumbnails and content are off; `index` gives

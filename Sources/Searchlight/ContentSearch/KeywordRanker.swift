@@ -34,8 +34,15 @@ public final class KeywordRanker: Sendable {
         zu von mit sich auf für nicht el los las del y se por con para una
         """.split(whereSeparator: \.isWhitespace).map(String.init))
 
-    private let database: any DatabaseReader
+    private let database: (any DatabaseReader)?
     private let documentCount: Double
+
+    /// A ranker without an index's statistics: the words a text uses most (stopwords left
+    /// out), for an index that keeps no word counts (the PostgreSQL index, for now).
+    public init() {
+        database = nil
+        documentCount = 0
+    }
 
     init(database: any DatabaseReader) throws {
         self.database = database
@@ -65,6 +72,9 @@ public final class KeywordRanker: Sendable {
         guard !counts.isEmpty else { return [] }
         // The words met most often, then weighed by how rare they are in the index.
         let frequent = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(40)
+        guard let database else {
+            return frequent.prefix(limit).map(\.key)
+        }
         let scored = try database.read { db in
             let statement = try db.cachedStatement(sql: "SELECT doc FROM item_content_vocab WHERE term = ?")
             return try frequent.map { word, count -> (String, Double) in
