@@ -9,8 +9,8 @@ import Searchlight
 /// `SearchableIndex` conforms with the methods it has (but ``forEachItem(domain:_:)``, whose
 /// closure is `async` here). Docs/PostgreSQL.md says what remains to wire.
 ///
-/// This protocol lives with the PostgreSQL index until the lead moves it into `Searchlight`
-/// (where the scanner and the watcher can see it) and conforms `SearchableIndex` to it.
+/// The scanner, the watcher and the commands use the synchronous form,
+/// ``Searchlight/IndexStore``, which ``PostgresStore`` implements over this index.
 public protocol IndexStorage: Sendable {
     // MARK: Writing (scanner, watcher, `remove`)
 
