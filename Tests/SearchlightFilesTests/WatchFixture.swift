@@ -51,7 +51,7 @@ final class WatchFixture {
     private var task: Task<Void, any Error>?
     let domain = "watched"
 
-    init(indexInsideRoot: Bool = false, _ configure: (inout FolderWatcher.Options) -> Void = { _ in },
+    init(indexInsideRoot: Bool = false, inotify: InotifyHub? = nil, _ configure: (inout FolderWatcher.Options) -> Void = { _ in },
          prepare: (TemporaryTree) -> Void = { _ in }) throws {
         prepare(tree)
         index = try SearchableIndex(path: (indexInsideRoot ? tree.path : indexFolder.path) + "/index.sqlite")
@@ -61,7 +61,7 @@ final class WatchFixture {
         configure(&options)
         let counter = self.counter
         watcher = try FolderWatcher(index: index, root: root, options: options, logger: log.logger,
-                                    enricher: { item, _ in counter.record(item.uniqueIdentifier) })
+                                    enricher: { item, _ in counter.record(item.uniqueIdentifier) }, inotify: inotify)
     }
 
     /// Starts the watcher and waits until it is ready.
