@@ -7,7 +7,9 @@ public struct SearchlightCommand: AsyncParsableCommand {
         abstract: "Index folders of documents and find files by the words in their names.",
         discussion: """
             The index lives in --index PATH, else $SEARCHLIGHT_INDEX, else \
-            $XDG_DATA_HOME/searchlight/index.sqlite (~/.local/share/searchlight/index.sqlite).
+            $XDG_DATA_HOME/searchlight/index.sqlite (~/.local/share/searchlight/index.sqlite); \
+            a postgres://USER@HOST:PORT/DATABASE URL there names a shared PostgreSQL index \
+            (the password from the URL, ~/.pgpass or $PGPASSWORD).
             Exit status: 0 on success (no results is success), 64 for a usage error or a \
             malformed query, 1 for any other failure.
             """,

@@ -14,7 +14,7 @@ public struct IndexStatistics: Sendable {
         public var state: String?
     }
 
-    /// The index file.
+    /// The index file, or the database's URL without password.
     public var path: String
     /// The size of the database, in bytes.
     public var byteCount: Int64
