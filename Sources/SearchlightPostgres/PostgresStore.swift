@@ -45,6 +45,10 @@ public final class PostgresStore: IndexStore {
         try bridge.wait { [index] in try await index.setState(state, domain: domain) }
     }
 
+    public func setOrigin(host: String, root: String, domain: String) throws {
+        try bridge.wait { [index] in try await index.setOrigin(host: host, root: root, domain: domain) }
+    }
+
     // MARK: Reconciling
 
     public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier?,

@@ -58,6 +58,12 @@ struct PostgresCommandTests {
         let again = try Searchlight.run(scan, index: url)
         let counts = try JSONSerialization.jsonObject(with: Data(again.stdout)) as? [String: Any]
         #expect(counts?["unchanged"] as? Int == 7 && counts?["added"] as? Int == 0, "\(again.output)")
+        // The domain's row names the machine and the folder (SPEC §9).
+        let name = String(url.split(separator: "/").last!.split(separator: "?")[0])
+        let origin = try await PostgresCluster.shared().psql("SELECT host || ' ' || root FROM domain", database: name)
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, 255)
+        #expect(origin.trimmingCharacters(in: .whitespacesAndNewlines) == String(cString: host) + " " + tree.path)
         // status names the database by its URL without the password.
         let status = try Searchlight.run(["status"], index: url)
         #expect(status.status == 0)

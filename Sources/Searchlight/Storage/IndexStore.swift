@@ -24,6 +24,9 @@ public protocol IndexStore: AnyObject, Sendable {
     func markUpdated(domain: String, date: Date) throws
     /// Stores an indexer's state of a domain (``IndexStatistics/Domain/state``).
     func setState(_ state: String?, domain: String) throws
+    /// Records the machine and folder a domain indexes: a shared index holds the domains of
+    /// many machines (SPEC §9). An index on one machine need not (the default does nothing).
+    func setOrigin(host: String, root: String, domain: String) throws
 
     // MARK: Reconciling (scanner, watcher)
 
@@ -65,6 +68,10 @@ public protocol IndexStore: AnyObject, Sendable {
 extension SearchableIndex: IndexStore {}
 
 extension IndexStore {
+    /// Nothing: the SQLite index lives on the machine whose folders it indexes, and each
+    /// domain's state already names its root.
+    public func setOrigin(host: String, root: String, domain: String) throws {}
+
     /// ``markUpdated(domain:date:)`` now.
     public func markUpdated(domain: String) throws { try markUpdated(domain: domain, date: Date()) }
 

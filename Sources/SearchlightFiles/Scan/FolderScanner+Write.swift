@@ -83,3 +83,12 @@ extension FolderScanner {
         progress?(summary)
     }
 }
+
+extension FolderScanner {
+    /// This machine's name (`gethostname(2)`), which a shared index records with each root.
+    static let hostName: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
+}

@@ -108,6 +108,7 @@ public final class FolderScanner: Sendable {
             try self.walkAndMerge(subtree, view: nil, onDirectory: onDirectory, submit: submit, results: results)
         }
         if !summary.interrupted && subtree.bytes.isEmpty {
+            try index.setOrigin(host: Self.hostName, root: root.path, domain: options.domain)
             try index.markUpdated(domain: options.domain)
         }
         return summary
