@@ -14,7 +14,8 @@ private func item(_ id: String, title: String? = nil, authors: [String] = [], ke
     attributes.keywords = keywords
     attributes.textContent = text
     attributes.contentModificationDate = Date(timeIntervalSince1970: 1_750_204_800 - age * 86_400)
-    return SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: domain, attributeSet: attributes)
+    return SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: domain, attributeSet: attributes,
+                          identifierIsPath: true)
 }
 
 private func temporaryIndex() throws -> SearchableIndex {
