@@ -9,11 +9,12 @@ extension SearchableIndex {
     /// title). Since v5 an item's folders are words of it only when its identifier is a path
     /// (``SearchableItem/identifierIsPath``, the ``StoredText/pathIdentifier`` bit), and a
     /// derived title is any start of the display name that ends where a word ends, stored as
-    /// its length (``StoredText``).
+    /// the length of the rest of the name (``StoredText``).
     ///
     /// Every item written before v5 had its folder words indexed: it keeps them, as an item
     /// whose identifier is a path (a caller whose identifiers are not paths loses them the
-    /// next time it writes the item). A title derived the v3 way is stored as its length. The
+    /// next time it writes the item). A title derived the v3 way is stored as the length of
+    /// the extension it left out. The
     /// full-text rows do not change; the triggers that keep them in step are replaced by ones
     /// that read the path bit.
     static func storeDerivationInItems(_ db: Database) throws {
@@ -104,7 +105,7 @@ enum LegacyText {
         var derived = legacy & StoredText.derivedKeywords | StoredText.pathIdentifier
         if legacy & StoredText.derivedTitle != 0 {
             let name = String.fromDatabaseValue(values[1]) ?? ""
-            derived |= StoredText.derivedTitle | title(fromName: name).utf8.count << StoredText.titleLengthShift
+            derived |= StoredText.derivedTitle | (name.utf8.count - title(fromName: name).utf8.count) << StoredText.tailLengthShift
         }
         return derived
     }

@@ -8,16 +8,17 @@ import Foundation
 /// those again would cost about a fifth of the index, so the index keeps only the rest (the
 /// title in `item`, the other keywords in the item's ``ContentKind``) and an integer,
 /// `item.derived` (``column``), that says what to rebuild from the display name. The rules are the
-/// library's own and know nothing of files: a title is stored as a length when it is the
-/// start of the display name, ending where a word of the name ends; keywords are stored
+/// library's own and know nothing of files: a title that is the start of the display name,
+/// ending where a word of the name ends, is stored as the length of the rest of the name
+/// (a file's title leaves out `.pdf`: 4, so the column stays one byte); keywords are stored
 /// without the name's words (``AttributeSet/nameKeywords(of:)``) when they start with them.
 ///
 /// | bits of `item.derived` | meaning |
 /// |---|---|
-/// | ``derivedTitle`` | the title is the first ``titleLength`` UTF-8 bytes of the display name; `title` is `NULL` |
+/// | ``derivedTitle`` | the title is the display name without its last ``nameTailLength`` UTF-8 bytes; `title` is `NULL` |
 /// | ``derivedKeywords`` | the keywords are ``AttributeSet/nameKeywords(of:)`` of the display name, then the stored ones |
 /// | ``pathIdentifier`` | the identifier is a path whose folder names are words of the item (``SearchableItem/identifierIsPath``) |
-/// | from ``titleLengthShift`` up | ``titleLength``, the length of a derived title |
+/// | from ``tailLengthShift`` up | ``nameTailLength`` |
 ///
 /// Reading gives back exactly the attributes that were written. When a move renames an item
 /// (``IndexBatch/Rename``), what the caller's rules derive from the name follows the new name
@@ -29,8 +30,8 @@ struct StoredText: Equatable {
     static let derivedKeywords = 2
     /// The `derived` bit of an identifier whose folders are words of the item.
     static let pathIdentifier = 4
-    /// Where the length of a derived title starts in `derived`.
-    static let titleLengthShift = 3
+    /// Where ``nameTailLength`` starts in `item.derived`.
+    static let tailLengthShift = 3
 
     /// The stored title: `nil` when absent or derived.
     var title: String?
@@ -38,11 +39,11 @@ struct StoredText: Equatable {
     var keywords: String?
     /// What is rebuilt from the display name and the identifier: the bits of the table above.
     var derived: Int
-    /// The length in UTF-8 bytes of a derived title.
-    var titleLength: Int
+    /// The bytes of the display name after a derived title.
+    var nameTailLength: Int
 
-    /// The `item.derived` column: ``derived`` and ``titleLength``.
-    var column: Int { derived | titleLength << Self.titleLengthShift }
+    /// The `item.derived` column: ``derived`` and ``nameTailLength``.
+    var column: Int { derived | nameTailLength << Self.tailLengthShift }
 
     /// The stored form of what `attributes` says. Texts are compared byte for byte, not as
     /// Swift strings (which equate `é` with `e` and a combining accent): what is read back
@@ -51,12 +52,12 @@ struct StoredText: Equatable {
         var title = attributes.title
         var keywords = attributes.keywords
         var derived = identifierIsPath ? Self.pathIdentifier : 0
-        var titleLength = 0
+        var nameTailLength = 0
         if let name = attributes.displayName {
             if let stored = title, Self.isNameStart(stored, of: name) {
                 title = nil
                 derived |= Self.derivedTitle
-                titleLength = stored.utf8.count
+                nameTailLength = name.utf8.count - stored.utf8.count
             }
             let nameKeywords = AttributeSet.nameKeywords(of: name)
             if !nameKeywords.isEmpty, keywords.starts(with: nameKeywords, by: { $0.utf8.elementsEqual($1.utf8) }) {
@@ -67,15 +68,15 @@ struct StoredText: Equatable {
         self.title = title
         self.keywords = Self.joined(keywords)
         self.derived = derived
-        self.titleLength = titleLength
+        self.nameTailLength = nameTailLength
     }
 
     /// Stored columns, as read from a row: `column` is `item.derived`.
     init(title: String?, keywords: String?, column: Int) {
         self.title = title
         self.keywords = keywords
-        derived = column & (1 << Self.titleLengthShift - 1)
-        titleLength = column >> Self.titleLengthShift
+        derived = column & (1 << Self.tailLengthShift - 1)
+        nameTailLength = column >> Self.tailLengthShift
     }
 
     /// Whether the identifier is a path whose folders are words of the item.
@@ -84,7 +85,7 @@ struct StoredText: Equatable {
     /// The title, rebuilt from `displayName` when derived.
     func title(displayName: String?) -> String? {
         guard derived & Self.derivedTitle != 0, let displayName else { return title }
-        return String(decoding: displayName.utf8.prefix(titleLength), as: UTF8.self)
+        return String(decoding: displayName.utf8.dropLast(nameTailLength), as: UTF8.self)
     }
 
     /// The keywords, starting with those of `displayName` when derived.
