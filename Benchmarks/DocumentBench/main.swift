@@ -13,29 +13,13 @@ import Foundation
 import Logging
 import SearchlightFiles
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-var workers = 2
-var inProcess = false
-var contentType = "application/pdf"
-var outputFolder: String?
-var folder: String?
-while !arguments.isEmpty {
-    let argument = arguments.removeFirst()
-    switch argument {
-    case "--workers": workers = Int(arguments.removeFirst()) ?? 2
-    case "--in-process": inProcess = true
-    case "--type": contentType = arguments.removeFirst()
-    case "--out": outputFolder = arguments.removeFirst()
-    default: folder = argument
-    }
-}
-guard let folder else {
-    FileHandle.standardError.write(Data("usage: document-bench DIR [--workers N] [--in-process] [--type MIME] [--out DIR]\n".utf8))
-    exit(64)
-}
-let type = contentType
+let arguments = FolderRunArguments(usage: "document-bench DIR [--workers N] [--in-process] [--type MIME] [--out DIR]",
+                                   flags: ["--in-process"])
+let workers = arguments.workers
+let inProcess = arguments.options["--in-process"] != nil
+let type = arguments.options["--type"] ?? "application/pdf"
 
-let files = try FolderRun(folder: folder)
+let files = try FolderRun(folder: arguments.folder)
 // Timed from here: starting the workers (or libvips) counts.
 let start = ContinuousClock.now
 // Photos' EXIF goes through libvips, which the worker starts; in process, start it here.
@@ -56,7 +40,7 @@ let pool = inProcess ? nil : try ExtractorPool(configuration: .init(workerCount:
     return Result { try RichDocumentExtractor().extract(descriptor: descriptor, format: format) }
 }
 
-let summary = files.run(threads: workers, output: outputFolder, outputExtension: ".txt", timedFrom: start) { index in
+let summary = files.run(threads: workers, output: arguments.output, outputExtension: ".txt", timedFrom: start) { index in
     read(index).map { Array($0.text.utf8) }.mapError { FailureText("\($0)") }
 }
 pool?.shutdown()

@@ -70,3 +70,35 @@ public struct FailureText: Error {
     public var text: String
     public init(_ text: String) { self.text = text }
 }
+
+/// The command line of a folder run: `DIR [--workers N] [--out DIR]`, and a benchmark's own
+/// options.
+public struct FolderRunArguments {
+    /// The folder whose files are run.
+    public var folder = ""
+    /// Feeding threads and workers.
+    public var workers = 2
+    /// Where each file's output is written, when given.
+    public var output: String?
+    /// The benchmark's own options by name, with their values (`""` for a flag).
+    public var options: [String: String] = [:]
+
+    /// Parses the command line; without a folder prints `usage` and exits 64. `flags` are
+    /// options without a value.
+    public init(usage: String, flags: Set<String> = [], _ arguments: [String] = Array(CommandLine.arguments.dropFirst())) {
+        var arguments = arguments[...]
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "--workers": workers = Int(arguments.popFirst() ?? "") ?? workers
+            case "--out": output = arguments.popFirst()
+            case _ where flags.contains(argument): options[argument] = ""
+            case _ where argument.hasPrefix("--"): options[argument] = arguments.popFirst() ?? ""
+            default: folder = argument
+            }
+        }
+        guard !folder.isEmpty else {
+            FileHandle.standardError.write(Data("usage: \(usage)\n".utf8))
+            exit(64)
+        }
+    }
+}

@@ -10,26 +10,11 @@ import Logging
 import SearchlightFiles
 import SystemPackage
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-var workers = 2
-var outputFolder: String?
-var folder: String?
-while !arguments.isEmpty {
-    let argument = arguments.removeFirst()
-    switch argument {
-    case "--workers": workers = Int(arguments.removeFirst()) ?? 2
-    case "--out": outputFolder = arguments.removeFirst()
-    default: folder = argument
-    }
-}
-guard let folder else {
-    FileHandle.standardError.write(Data("usage: thumbnail-bench DIR [--workers N] [--out DIR]\n".utf8))
-    exit(64)
-}
-
-let files = try FolderRun(folder: folder)
+let arguments = FolderRunArguments(usage: "thumbnail-bench DIR [--workers N] [--out DIR]")
+let workers = arguments.workers
+let files = try FolderRun(folder: arguments.folder)
 let pool = try ExtractorPool(configuration: .init(workerCount: workers), logger: Logger(label: "bench"))
-let summary = files.run(threads: workers, output: outputFolder, outputExtension: ".webp") { index in
+let summary = files.run(threads: workers, output: arguments.output, outputExtension: ".webp") { index in
     pool.thumbnail(ofFileAt: FilePath(files.paths[index])).map(\.thumbnail.bytes).mapError { FailureText($0.message) }
 }
 pool.shutdown()

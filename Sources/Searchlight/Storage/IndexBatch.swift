@@ -35,13 +35,11 @@ public struct IndexBatch: Sendable {
         /// A title that follows the name: the title the caller's rule gives the old name, and
         /// the one it gives the new name.
         public struct TitleChange: Sendable, Equatable {
+            /// The title the caller's rule gives the old name.
             public var old: String
+            /// The title it gives the new name.
             public var new: String
-
-            public init(old: String, new: String) {
-                self.old = old
-                self.new = new
-            }
+            public init(old: String, new: String) { (self.old, self.new) = (old, new) }
         }
 
         /// The new display name.

@@ -23,8 +23,9 @@ extension SearchableIndex {
             DROP TRIGGER item_words_delete;
             DROP TRIGGER item_words_update;
             """)
-        db.add(function: LegacyText.derivedFunction)
-        defer { db.remove(function: LegacyText.derivedFunction) }
+        let derived = LegacyText.derivedFunction()
+        db.add(function: derived)
+        defer { db.remove(function: derived) }
         try db.execute(sql: """
             UPDATE item SET derived = searchlight_v5_derived(derived, displayName)
             """)
@@ -100,13 +101,15 @@ enum LegacyText {
 
     /// `searchlight_v5_derived(derived, displayName)`: a v3 `derived` value in the v5 form, for
     /// an item whose identifier is a path.
-    static let derivedFunction = DatabaseFunction("searchlight_v5_derived", argumentCount: 2, pure: true) { values in
-        let legacy = Int.fromDatabaseValue(values[0]) ?? 0
-        var derived = legacy & StoredText.derivedKeywords | StoredText.pathIdentifier
-        if legacy & StoredText.derivedTitle != 0 {
-            let name = String.fromDatabaseValue(values[1]) ?? ""
-            derived |= StoredText.derivedTitle | (name.utf8.count - title(fromName: name).utf8.count) << StoredText.tailLengthShift
+    static func derivedFunction() -> DatabaseFunction {
+        DatabaseFunction("searchlight_v5_derived", argumentCount: 2, pure: true) { values in
+            let legacy = Int.fromDatabaseValue(values[0]) ?? 0
+            var derived = legacy & StoredText.derivedKeywords | StoredText.pathIdentifier
+            if legacy & StoredText.derivedTitle != 0 {
+                let name = String.fromDatabaseValue(values[1]) ?? ""
+                derived |= StoredText.derivedTitle | (name.utf8.count - title(fromName: name).utf8.count) << StoredText.tailLengthShift
+            }
+            return derived
         }
-        return derived
     }
 }
