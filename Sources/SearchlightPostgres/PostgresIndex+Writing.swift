@@ -236,7 +236,7 @@ struct PostgresBatchWriter {
             """, logger: logger)
         for try await (oldName, title, keywords, isPath) in rows.decode((String?, String?, [String], Bool).self) {
             let newName = rename?.displayName ?? oldName
-            let renamed = rename?.renamed(title: title, keywords: keywords, oldName: oldName) ?? (title, keywords)
+            let renamed = rename?.renamed(title: title, keywords: keywords, oldName: oldName) ?? (title: title, keywords: keywords)
             try await connection.query("""
                 UPDATE item SET identifier = \(toID), display_name = \(newName), title = \(renamed.title),
                     keywords = \(renamed.keywords), name_words = \(ItemRow.words(newName)),

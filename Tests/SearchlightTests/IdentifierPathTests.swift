@@ -129,7 +129,7 @@ struct IdentifierPathTests {
         #expect(plan.title == "Plan")
         #expect(plan.keywords == ["plan", "pdf", "finance"])
         #expect(try index.searchIdentifiers(words: ["budget"]).isEmpty)
-        #expect(try index.query(#"title == "plan""#).count == 1)
+        #expect(try index.query(#"title == "Plan""#).count == 1)
     }
 
     /// An index written by v4 (every identifier taken as a path, a title derived the v3 way)
