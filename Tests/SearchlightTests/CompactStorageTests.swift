@@ -221,26 +221,17 @@ struct CompactStorageTests {
     @Test func upgradesAVersion2Index() throws {
         let fixture = try TemporaryIndex()
         let path = fixture.folder + "/v2.sqlite"
-        let queue = try DatabaseQueue(path: path, configuration: {
-            var configuration = Configuration()
-            configuration.prepareDatabase { SearchableIndex.registerFunctions(in: $0) }
-            return configuration
-        }())
-        try SearchableIndex.migrator.migrate(queue, upTo: "v2-query")
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO domain(id, name) VALUES (1, 'files');
-                INSERT INTO item(id, domainId, identifier, displayName, title, contentType, contentDescription,
-                    keywords, size, modificationDate, changeStamp)
-                VALUES (7, 1, CAST('docs/Quarterly report.pdf' AS BLOB), 'Quarterly report.pdf', 'Quarterly report',
-                    'application/pdf', 'PDF document, version 1.4', 'quarterly' || char(31) || 'report' || char(31) || 'pdf',
-                    10, 1700000000, x'0102'),
-                    (8, 1, CAST('holiday.png' AS BLOB), 'holiday.png', 'Beach', 'image/png', 'PNG image data',
-                    'png' || char(31) || 'image', 20, 1700000001, NULL);
-                INSERT INTO thumbnail(itemId, format, width, height, bytes) VALUES (8, 'jpeg', 2, 1, x'FFD8');
-                """)
-        }
-        try queue.close()
+        try writeOlderIndex(at: path, upTo: "v2-query", """
+            INSERT INTO domain(id, name) VALUES (1, 'files');
+            INSERT INTO item(id, domainId, identifier, displayName, title, contentType, contentDescription,
+                keywords, size, modificationDate, changeStamp)
+            VALUES (7, 1, CAST('docs/Quarterly report.pdf' AS BLOB), 'Quarterly report.pdf', 'Quarterly report',
+                'application/pdf', 'PDF document, version 1.4', 'quarterly' || char(31) || 'report' || char(31) || 'pdf',
+                10, 1700000000, x'0102'),
+                (8, 1, CAST('holiday.png' AS BLOB), 'holiday.png', 'Beach', 'image/png', 'PNG image data',
+                'png' || char(31) || 'image', 20, 1700000001, NULL);
+            INSERT INTO thumbnail(itemId, format, width, height, bytes) VALUES (8, 'jpeg', 2, 1, x'FFD8');
+            """)
 
         // Readers never migrate: they say how to upgrade.
         #expect(throws: SearchlightError.self) { _ = try SearchableIndex(path: path, readOnly: true) }

@@ -138,24 +138,15 @@ struct IdentifierPathTests {
     @Test func anIndexWrittenBeforeV5IsUpgraded() throws {
         let fixture = try TemporaryIndex()
         let path = fixture.folder + "/v4.sqlite"
-        let queue = try DatabaseQueue(path: path, configuration: {
-            var configuration = Configuration()
-            configuration.prepareDatabase { SearchableIndex.registerFunctions(in: $0) }
-            return configuration
-        }())
-        try SearchableIndex.migrator.migrate(queue, upTo: "v4-content")
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO domain(id, name) VALUES (1, 'files');
-                INSERT INTO content_kind(id, contentType, contentDescription, keywords, digest)
-                    VALUES (1, 'application/pdf', 'PDF document', 'finance', 0);
-                INSERT INTO item(id, domainId, identifier, displayName, title, kindId, derived, modificationDate)
-                    VALUES (7, 1, CAST('reports/2024/Quarterly report.final.pdf' AS BLOB), 'Quarterly report.final.pdf',
-                            NULL, 1, 3, 1700000000),
-                           (8, 1, CAST('reports/holiday.png' AS BLOB), 'holiday.png', 'Beach', 1, 0, 1700000001);
-                """)
-        }
-        try queue.close()
+        try writeOlderIndex(at: path, upTo: "v4-content", """
+            INSERT INTO domain(id, name) VALUES (1, 'files');
+            INSERT INTO content_kind(id, contentType, contentDescription, keywords, digest)
+                VALUES (1, 'application/pdf', 'PDF document', 'finance', 0);
+            INSERT INTO item(id, domainId, identifier, displayName, title, kindId, derived, modificationDate)
+                VALUES (7, 1, CAST('reports/2024/Quarterly report.final.pdf' AS BLOB), 'Quarterly report.final.pdf',
+                        NULL, 1, 3, 1700000000),
+                       (8, 1, CAST('reports/holiday.png' AS BLOB), 'holiday.png', 'Beach', 1, 0, 1700000001);
+            """)
         #expect(throws: SearchlightError.self) { _ = try SearchableIndex(path: path, readOnly: true) }
 
         let index = try SearchableIndex(path: path)
