@@ -201,6 +201,7 @@ let package = Package(
                 "ExtractionProtocol",
                 "SearchlightFiles",
                 "searchlight-extractor",
+                "BenchmarkSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/DocumentBench"
@@ -208,18 +209,21 @@ let package = Package(
         // Thumbnails per second through ExtractorPool; run by Benchmarks/thumbnails.sh.
         .executableTarget(
             name: "thumbnail-bench",
-            dependencies: ["SearchlightFiles", "searchlight-extractor"],
+            dependencies: ["SearchlightFiles", "searchlight-extractor", "BenchmarkSupport"],
             path: "Benchmarks/ThumbnailBench"
         ),
+        // What the benchmarks share: the synthetic items of query-bench and postgres-bench,
+        // the folder runs of document-bench and thumbnail-bench.
+        .target(name: "BenchmarkSupport", dependencies: ["Searchlight"], path: "Benchmarks/Support"),
         .executableTarget(
             name: "query-bench",
-            dependencies: ["Searchlight"],
+            dependencies: ["Searchlight", "BenchmarkSupport"],
             path: "Benchmarks/QueryBench"
         ),
         // The PostgreSQL index against the SQLite index; run by Benchmarks/postgres.sh.
         .executableTarget(
             name: "postgres-bench",
-            dependencies: ["Searchlight", "SearchlightPostgres"],
+            dependencies: ["Searchlight", "SearchlightPostgres", "BenchmarkSupport"],
             path: "Benchmarks/PostgresBench"
         ),
         .executableTarget(

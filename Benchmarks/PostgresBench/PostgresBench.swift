@@ -2,8 +2,8 @@
 //
 //   postgres-bench --url postgres://… --items 100000 [--sqlite PATH] [--repeats 30]
 //
-// Generates the same synthetic items as query-bench (names of one to three words, a year,
-// a number; folders; types, dates, sizes, keywords) in four domains, then:
+// Generates the same synthetic items as query-bench (``SyntheticItems``: names of one to three
+// words, a year, a number; folders; types, dates, sizes, keywords) in four domains, then:
 // - writes them to PostgreSQL with 1, 2 and 4 concurrent writers (each with its own
 //   connection, a domain each, batches of 1 000 items; the database emptied between runs),
 //   and once to SQLite (one writer, the same batches), and prints items per second;
@@ -11,62 +11,21 @@
 // - times name searches (first 100) and queries on both, p50 and p95 in milliseconds.
 // Run by Benchmarks/postgres.sh, which starts a throwaway cluster. Times are printed, never asserted.
 import Foundation
+import BenchmarkSupport
 import Searchlight
 import SearchlightPostgres
 
-/// A deterministic generator, so that every run writes the same items.
-struct Generator {
-    var state: UInt64 = 0x5EED
-    mutating func next(_ bound: Int) -> Int {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return Int((state >> 33) % UInt64(bound))
-    }
-}
-
-let words = ["report", "invoice", "holiday", "photo", "budget", "meeting", "notes", "draft", "final", "summary",
-             "project", "design", "contract", "résumé", "letter", "plan", "review", "scan", "backup", "agenda",
-             "quarterly", "annual", "client", "team", "travel", "recipe", "manual", "slides", "thesis", "canon",
-             "Zürich", "café", "Müller", "отчёт", "会议", "xylophone"]
-let types: [(String, String, String)] = [
-    ("txt", "text/plain", "ASCII text"), ("pdf", "application/pdf", "PDF document, version 1.4"),
-    ("jpg", "image/jpeg", "JPEG image data, JFIF standard 1.01"), ("png", "image/png", "PNG image data"),
-    ("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "Microsoft Word 2007+"),
-    ("json", "application/json", "JSON text data"),
-]
 let domains = (0..<4).map { "host\($0):/srv/share" }
 
 /// The batches of each domain.
 func makeBatches(items: Int) -> [[IndexBatch]] {
-    var random = Generator()
-    let now = Date().timeIntervalSince1970
+    var generated = SyntheticItems()
     var batches = Array(repeating: [IndexBatch](), count: domains.count)
     for chunk in stride(from: 0, to: items, by: 1000) {
         let domain = (chunk / 1000) % domains.count
         var batch = IndexBatch()
         for number in chunk..<min(chunk + 1000, items) {
-            let type = types[random.next(types.count)]
-            var name = ""
-            for position in 0..<(1 + random.next(3)) {
-                let word = words[random.next(words.count)]
-                name += position == 0 ? word.capitalized : (random.next(2) == 0 ? " " + word : word.capitalized)
-            }
-            if random.next(3) == 0 { name += " \(2015 + random.next(11))" }
-            name += " \(number).\(type.0)"
-            let folder = "\(words[random.next(words.count)])/\(words[random.next(words.count)])-\(number / 100)"
-            var attributes = AttributeSet(contentType: type.1)
-            attributes.displayName = name
-            attributes.title = String(name.dropLast(type.0.count + 1))
-            attributes.contentDescription = type.2
-            attributes.keywords = NameTokenizer.words(in: name) + [type.0]
-            attributes.size = Int64(random.next(5_000_000))
-            attributes.contentModificationDate = Date(timeIntervalSince1970: now - Double(random.next(3 * 365 * 86_400)))
-            if type.1.hasPrefix("image/") {
-                attributes.pixelWidth = 320 + random.next(6000)
-                attributes.pixelHeight = 240 + random.next(4000)
-            }
-            batch.upsert(SearchableItem(uniqueIdentifier: ItemIdentifier(folder + "/" + name),
-                                        domainIdentifier: domains[domain], attributeSet: attributes,
-                                        changeStamp: Array(repeating: 7, count: 32)))
+            batch.upsert(generated.item(number, domain: domains[domain]))
         }
         batches[domain].append(batch)
     }

@@ -13,6 +13,7 @@
 // Zipf's law, as Benchmarks/make_tree.py writes them, about 3.3 KB) and times searches of text
 // words and phrase queries instead.
 import Foundation
+import BenchmarkSupport
 import Searchlight
 
 var items = 1_000_000
@@ -35,26 +36,6 @@ while let argument = arguments.popFirst() {
         exit(64)
     }
 }
-
-/// A deterministic generator, so that every run builds the same index.
-struct Generator {
-    var state: UInt64 = 0x5EED
-    mutating func next(_ bound: Int) -> Int {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return Int((state >> 33) % UInt64(bound))
-    }
-}
-
-let words = ["report", "invoice", "holiday", "photo", "budget", "meeting", "notes", "draft", "final", "summary",
-             "project", "design", "contract", "résumé", "letter", "plan", "review", "scan", "backup", "agenda",
-             "quarterly", "annual", "client", "team", "travel", "recipe", "manual", "slides", "thesis", "canon",
-             "Zürich", "café", "Müller", "отчёт", "会议", "xylophone"]
-let types: [(String, String, String)] = [
-    ("txt", "text/plain", "ASCII text"), ("md", "text/plain", "UTF-8 Unicode text"),
-    ("pdf", "application/pdf", "PDF document, version 1.4"), ("jpg", "image/jpeg", "JPEG image data, JFIF standard 1.01"),
-    ("png", "image/png", "PNG image data, 8-bit/color RGBA"), ("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "Microsoft Word 2007+"),
-    ("json", "application/json", "JSON text data"), ("html", "text/html", "HTML document, ASCII text"),
-]
 
 /// The words of generated texts: English function words (the most frequent), the name words,
 /// then syllable words for the long tail, drawn by Zipf's law (word k with weight 1 / k^1.07).
@@ -126,8 +107,7 @@ func makeIndex() throws -> SearchableIndex {
     let index = try SearchableIndex(path: path)
     if exists, (try index.statistics().domains.first?.itemCount ?? 0) == items { return index }
     try index.deleteAllItems()
-    var random = Generator()
-    let now = Date().timeIntervalSince1970
+    var generated = SyntheticItems()
     let started = Date()
     let texts = TextGenerator()
     var textRandom = Generator(state: 42)
@@ -135,32 +115,12 @@ func makeIndex() throws -> SearchableIndex {
     for chunk in stride(from: 0, to: items, by: 5000) {
         var batch = IndexBatch()
         for number in chunk..<min(chunk + 5000, items) {
-            let type = types[random.next(types.count)]
-            var name = ""
-            for position in 0..<(1 + random.next(3)) {
-                let word = words[random.next(words.count)]
-                name += position == 0 ? word.capitalized : (random.next(2) == 0 ? " " + word : word.capitalized)
-            }
-            if random.next(3) == 0 { name += " \(2015 + random.next(11))" }
-            name += " \(number).\(type.0)"
-            let folder = "\(words[random.next(words.count)])/\(words[random.next(words.count)])-\(number / 100)"
-            var attributes = AttributeSet(contentType: type.1)
-            attributes.displayName = name
-            attributes.title = String(name.dropLast(type.0.count + 1))
-            attributes.contentDescription = type.2
-            attributes.keywords = NameTokenizer.words(in: name) + [type.0]
-            attributes.size = Int64(random.next(5_000_000))
-            attributes.contentModificationDate = Date(timeIntervalSince1970: now - Double(random.next(3 * 365 * 86_400)))
+            var item = generated.item(number, domain: "bench")
             if content {
-                attributes.textContent = texts.text(&textRandom)
-                textBytes += attributes.textContent!.utf8.count
+                item.attributeSet.textContent = texts.text(&textRandom)
+                textBytes += item.attributeSet.textContent!.utf8.count
             }
-            if type.1.hasPrefix("image/") {
-                attributes.pixelWidth = 320 + random.next(6000)
-                attributes.pixelHeight = 240 + random.next(4000)
-            }
-            batch.upsert(SearchableItem(uniqueIdentifier: ItemIdentifier(folder + "/" + name), domainIdentifier: "bench",
-                                        attributeSet: attributes, changeStamp: Array(repeating: 7, count: 32)))
+            batch.upsert(item)
         }
         try index.apply(batch)
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Searchlight
 import SearchlightFiles
+import SystemCalls
 
 /// `searchlight pause` and `searchlight resume`: signal the running `watch` of the index.
 ///
@@ -50,8 +51,10 @@ enum WatchSignal {
         guard !roots.isEmpty else { throw CommandFailure.fail("no watch is running on \(index.path)") }
         let output = StandardOutput()
         for (pid, watched) in roots.sorted(by: { $0.key < $1.key }) {
-            guard kill(pid, signal) == 0 else {
-                throw CommandFailure.fail("cannot signal the watch (pid \(pid)): \(String(cString: strerror(errno)))")
+            do {
+                _ = try SystemCall.checked { kill(pid, signal) }
+            } catch {
+                throw CommandFailure.fail("cannot signal the watch (pid \(pid)): \(error)")
             }
             output.write("\(verb) the watch of \(watched.sorted().joined(separator: ", ")) (pid \(pid))\n")
         }

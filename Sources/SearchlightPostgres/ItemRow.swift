@@ -35,6 +35,7 @@ struct ItemRow: Encodable {
     var authorWords: [String]
     var keywordWords: [String]
     var folderWords: String
+    var identifierIsPath: Bool
     var thumbnailFormat: String?
     var thumbnailWidth: Int?
     var thumbnailHeight: Int?
@@ -69,7 +70,8 @@ struct ItemRow: Encodable {
         titleWords = Self.words(a.title)
         authorWords = a.authors.map(Self.words)
         keywordWords = a.keywords.map(Self.words)
-        folderWords = Self.folderWords(of: item.uniqueIdentifier)
+        folderWords = item.identifierIsPath ? Self.folderWords(of: item.uniqueIdentifier) : ""
+        identifierIsPath = item.identifierIsPath
         if let thumbnail = a.thumbnail, !thumbnail.bytes.isEmpty {
             thumbnailFormat = thumbnail.format
             thumbnailWidth = thumbnail.width
@@ -86,7 +88,7 @@ struct ItemRow: Encodable {
         "pixelHeight" integer, "pageCount" integer, "acquisitionMake" text, "acquisitionModel" text,
         latitude double precision, longitude double precision, "expirationDate" double precision,
         "changeStamp" text, failure text, "nameWords" text, "titleWords" text, "authorWords" text[],
-        "keywordWords" text[], "folderWords" text, "thumbnailFormat" text, "thumbnailWidth" integer,
+        "keywordWords" text[], "folderWords" text, "identifierIsPath" boolean, "thumbnailFormat" text, "thumbnailWidth" integer,
         "thumbnailHeight" integer, "thumbnailBytes" text
         """
 

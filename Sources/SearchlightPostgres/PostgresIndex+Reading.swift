@@ -9,7 +9,7 @@ extension PostgresIndex {
         item.content_description, item.keywords, item.text_content, item.size, item.modification_date,
         item.creation_date, item.pixel_width, item.pixel_height, item.page_count, item.acquisition_make,
         item.acquisition_model, item.latitude, item.longitude, item.expiration_date, item.change_stamp, item.failure,
-        thumbnail.format, thumbnail.width, thumbnail.height, length(thumbnail.bytes)
+        item.identifier_is_path, thumbnail.format, thumbnail.width, thumbnail.height, length(thumbnail.bytes)
         """
     static let itemJoins = """
         JOIN domain ON domain.id = item.domain_id
@@ -241,10 +241,10 @@ extension PostgresIndex {
         attributes.latitude = try value(17)
         attributes.longitude = try value(18)
         var info: ThumbnailInfo?
-        if let format = try value(22, String?.self) {
-            let width = Int(try value(23, Int32.self)), height = Int(try value(24, Int32.self))
-            info = ThumbnailInfo(format, width: width, height: height, byteCount: Int(try value(25, Int32.self)))
-            if withThumbnail, let bytes = try value(26, ByteBuffer?.self) {
+        if let format = try value(23, String?.self) {
+            let width = Int(try value(24, Int32.self)), height = Int(try value(25, Int32.self))
+            info = ThumbnailInfo(format, width: width, height: height, byteCount: Int(try value(26, Int32.self)))
+            if withThumbnail, let bytes = try value(27, ByteBuffer?.self) {
                 attributes.thumbnail = Thumbnail(format: format, width: width, height: height,
                                                  bytes: Array(bytes.readableBytesView))
             }
@@ -255,7 +255,8 @@ extension PostgresIndex {
             attributeSet: attributes,
             expirationDate: try value(19, Double?.self).map(Date.init(timeIntervalSince1970:)),
             changeStamp: try value(20, ByteBuffer?.self).map { Array($0.readableBytesView) },
-            failure: try value(21))
+            failure: try value(21),
+            identifierIsPath: try value(22))
         return IndexedItem(item: item, thumbnailInfo: info)
     }
 }

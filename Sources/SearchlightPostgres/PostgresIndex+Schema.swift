@@ -13,6 +13,7 @@ extension PostgresIndex {
     ///   joined by spaces) and `author_words`, `keyword_words` (one entry per author or
     ///   keyword). `words` is their `tsvector` (GIN), `text_words` the `tsvector` of the text,
     ///   made by PostgreSQL with the `searchlight_text` configuration (`simple` with `unaccent`).
+    ///   `folder_words` is empty unless `identifier_is_path` (since version 2).
     /// - `thumbnail`: thumbnails apart, so that item rows stay small; re-keyed and deleted
     ///   with their item by the foreign key.
     ///
@@ -169,6 +170,17 @@ extension PostgresIndex {
                 FOREIGN KEY (domain_id, identifier) REFERENCES item (domain_id, identifier)
                     ON DELETE CASCADE ON UPDATE CASCADE
             )
+            """,
+        ]),
+        // An item's folders give words only when its identifier is a path (the library takes
+        // an identifier as opaque unless its caller says otherwise). Items written before
+        // were all given folder words: they keep them.
+        (2, [
+            """
+            ALTER TABLE item ADD COLUMN identifier_is_path boolean NOT NULL DEFAULT true
+            """,
+            """
+            ALTER TABLE item ALTER COLUMN identifier_is_path SET DEFAULT false
             """,
         ]),
     ]

@@ -173,12 +173,12 @@ struct PostgresBatchWriter {
                     content_description, keywords, text_content, size, modification_date, creation_date, pixel_width,
                     pixel_height, page_count, acquisition_make, acquisition_model, latitude, longitude,
                     expiration_date, change_stamp, failure, name_words, title_words, author_words, keyword_words,
-                    folder_words)
+                    folder_words, identifier_is_path)
                 SELECT d, decode(id, 'base64'), "displayName", title, authors, "contentType", "contentTypeTree",
                     "contentDescription", keywords, "textContent", size, "modificationDate", "creationDate",
                     "pixelWidth", "pixelHeight", "pageCount", "acquisitionMake", "acquisitionModel", latitude,
                     longitude, "expirationDate", decode("changeStamp", 'base64'), failure, "nameWords",
-                    "titleWords", "authorWords", "keywordWords", "folderWords"
+                    "titleWords", "authorWords", "keywordWords", "folderWords", "identifierIsPath"
                 FROM r
                 ON CONFLICT (domain_id, identifier) DO UPDATE SET
                     display_name = excluded.display_name, title = excluded.title, authors = excluded.authors,
@@ -193,7 +193,7 @@ struct PostgresBatchWriter {
                     change_stamp = excluded.change_stamp, failure = excluded.failure,
                     name_words = excluded.name_words, title_words = excluded.title_words,
                     author_words = excluded.author_words, keyword_words = excluded.keyword_words,
-                    folder_words = excluded.folder_words
+                    folder_words = excluded.folder_words, identifier_is_path = excluded.identifier_is_path
                 RETURNING 1),
             unthumbnailed AS (
                 DELETE FROM thumbnail t USING r
@@ -222,29 +222,26 @@ struct PostgresBatchWriter {
     }
 
     /// Re-keys `from` and the items below it to `to`, replacing what stands at `to`, as
-    /// rename(2) does. The moved item takes its new name (a title or keywords that came from
-    /// the old name follow it, as in the SQLite index); the items below keep theirs, and only
-    /// the start of their identifiers and folder words changes.
-    /// Re-keys `from` and everything below it to `to`; the item keeps its attributes unless
-    /// `rename` gives it a new display name (and says whether derived ones follow it), as
-    /// ``IndexBatch/move(_:to:domain:rename:)`` says.
+    /// rename(2) does. The moved item takes its new name, and its title and keywords become
+    /// what `rename` makes of them (``IndexBatch/Rename/renamed(title:keywords:oldName:)``, as in
+    /// the SQLite index); the items below keep theirs, and only the start of their identifiers
+    /// and, for paths, of their folder words changes.
     private func move(_ from: ItemIdentifier, to: ItemIdentifier, rename: IndexBatch.Rename?, domain: Int64) async throws {
         guard from != to else { return }
         try await delete(to, domain: domain, withDescendants: true)
         let fromID = ByteBuffer(bytes: from.bytes), toID = ByteBuffer(bytes: to.bytes)
         let rows = try await connection.query("""
-            SELECT display_name, title, keywords FROM item WHERE domain_id = \(domain) AND identifier = \(fromID)
+            SELECT display_name, title, keywords, identifier_is_path FROM item
+            WHERE domain_id = \(domain) AND identifier = \(fromID)
             """, logger: logger)
-        for try await (oldName, title, keywords) in rows.decode((String?, String?, [String]).self) {
+        for try await (oldName, title, keywords, isPath) in rows.decode((String?, String?, [String], Bool).self) {
             let newName = rename?.displayName ?? oldName
-            let renamed = rename?.derivedAttributesFollow == true
-                ? Renaming(oldName: oldName, newName: newName ?? "", title: title, keywords: keywords)
-                : Renaming(kept: title, keywords: keywords)
+            let renamed = rename?.renamed(title: title, keywords: keywords, oldName: oldName) ?? (title: title, keywords: keywords)
             try await connection.query("""
                 UPDATE item SET identifier = \(toID), display_name = \(newName), title = \(renamed.title),
                     keywords = \(renamed.keywords), name_words = \(ItemRow.words(newName)),
                     title_words = \(ItemRow.words(renamed.title)), keyword_words = \(renamed.keywords.map(ItemRow.words)),
-                    folder_words = \(ItemRow.folderWords(of: to))
+                    folder_words = \(isPath ? ItemRow.folderWords(of: to) : "")
                 WHERE domain_id = \(domain) AND identifier = \(fromID)
                 """, logger: logger)
         }
@@ -252,40 +249,11 @@ struct PostgresBatchWriter {
         let fromWords = ItemRow.pathWords(of: from), toWords = ItemRow.pathWords(of: to)
         try await connection.query("""
             UPDATE item SET identifier = \(toID) || substring(identifier FROM \(from.bytes.count + 1)::int),
-                folder_words = btrim(\(toWords) || ' ' || ltrim(substr(folder_words, \(fromWords.unicodeScalars.count + 1)::int)))
+                folder_words = CASE WHEN identifier_is_path
+                    THEN btrim(\(toWords) || ' ' || ltrim(substr(folder_words, \(fromWords.unicodeScalars.count + 1)::int)))
+                    ELSE folder_words END
             WHERE domain_id = \(domain) AND identifier >= \(ByteBuffer(bytes: lower.bytes))
                 AND identifier < \(ByteBuffer(bytes: upper.bytes))
             """, logger: logger)
     }
-}
-
-/// What a rename does to an item's title and keywords: those that its old name gave (a title
-/// that is the name without extension, keywords that start with the name's words) follow
-/// the new name; the others stay.
-struct Renaming {
-    var title: String?
-    var keywords: [String]
-
-    /// Title and keywords kept as they are (a move that is not a rename of the display name).
-    init(kept title: String?, keywords: [String]) {
-        self.title = title
-        self.keywords = keywords
-    }
-
-    init(oldName: String?, newName: String, title: String?, keywords: [String]) {
-        self.title = title
-        self.keywords = keywords
-        guard let oldName else { return }
-        if let title, title.utf8.elementsEqual(AttributeSet.title(fromFileName: oldName).utf8) {
-            self.title = AttributeSet.title(fromFileName: newName)
-        }
-        let oldKeywords = Self.nameKeywords(of: oldName)
-        if !oldKeywords.isEmpty, keywords.starts(with: oldKeywords, by: { $0.utf8.elementsEqual($1.utf8) }) {
-            self.keywords = Self.nameKeywords(of: newName) + keywords.dropFirst(oldKeywords.count)
-        }
-    }
-
-    /// The words of a name that a file's keywords start with: each word of more than one
-    /// character, once, in order (as the SQLite index's `StoredText.nameKeywords` takes them).
-    static func nameKeywords(of name: String) -> [String] { AttributeSet.nameKeywords(of: name) }
 }

@@ -147,8 +147,9 @@ public final class PostgresIndex: Sendable {
             return try await Self.single(rows, Int.self) ?? 0
         }
         guard version > 0 else {
-            throw PostgresIndexError(.unsupportedDatabase, "the database holds no Searchlight index yet; "
-                                     + "run `searchlight scan --index URL FOLDER` first", location: location)
+            // The library names no command: the command-line tool adds its advice.
+            throw PostgresIndexError(.unsupportedDatabase, "the database holds no Searchlight index yet",
+                                     location: location)
         }
         guard version == Self.schemaVersion else {
             throw PostgresIndexError(.unsupportedDatabase, "the index has schema version \(version), this Searchlight "

@@ -122,14 +122,11 @@ public struct PostgresQueryCompiler {
         let attribute = predicate.attribute
         switch (attribute.kind, predicate.test) {
         case (.number, .comparison(let op, let value)), (.date, .comparison(let op, let value)):
-            return numericCondition(try Self.column(attribute).sql, op, interval(value))
+            return NumericCondition.sql(try Self.column(attribute).sql, op, interval(value)) { statement.bind(.double($0)) }
         case (.number, .inRange(let low, let high)), (.date, .inRange(let low, let high)):
-            let column = try Self.column(attribute).sql
-            let lowBound = interval(low), highBound = interval(high)
-            let upper = highBound.start == highBound.end
-                ? "\(column) <= \(statement.bind(.double(highBound.start)))"
-                : "\(column) < \(statement.bind(.double(highBound.end)))"
-            return "(\(column) IS NOT NULL AND \(column) >= \(statement.bind(.double(lowBound.start))) AND \(upper))"
+            return NumericCondition.rangeSQL(try Self.column(attribute).sql, low: interval(low), high: interval(high)) {
+                statement.bind(.double($0))
+            }
         case (_, .comparison(let op, let value)):
             guard let (pattern, modifiers) = value.patternAndModifiers else { return "false" }
             if attribute == .anyText {
@@ -147,29 +144,7 @@ public struct PostgresQueryCompiler {
     }
 
     private func interval(_ value: QueryValue) -> (start: Double, end: Double) {
-        switch value {
-        case .number(let number): (number, number)
-        case .date(let date): date.interval(now: now, calendar: calendar)
-        case .string, .exactString: (0, 0)
-        }
-    }
-
-    private mutating func numericCondition(_ column: String, _ op: QueryPredicate.Operator,
-                                           _ bounds: (start: Double, end: Double)) -> String {
-        let isInstant = bounds.start == bounds.end
-        func value(_ number: Double) -> String { statement.bind(.double(number)) }
-        let test: String
-        switch op {
-        case .equal where isInstant: test = "\(column) = \(value(bounds.start))"
-        case .equal: test = "\(column) >= \(value(bounds.start)) AND \(column) < \(value(bounds.end))"
-        case .notEqual where isInstant: test = "\(column) != \(value(bounds.start))"
-        case .notEqual: test = "(\(column) < \(value(bounds.start)) OR \(column) >= \(value(bounds.end)))"
-        case .less: test = "\(column) < \(value(bounds.start))"
-        case .lessOrEqual: test = "\(column) <= \(value(bounds.start))"
-        case .greater: test = "\(column) > \(value(bounds.start))"
-        case .greaterOrEqual: test = "\(column) >= \(value(bounds.start))"
-        }
-        return "(\(column) IS NOT NULL AND \(test))"
+        NumericCondition.interval(of: value, now: now, calendar: calendar)
     }
 
     /// A string comparison on a text, a list or the identifier.

@@ -1,5 +1,7 @@
 import Glibc
 import Searchlight
+import SystemCalls
+import SystemPackage
 
 /// A regular file opened below a root without following any symbolic link.
 ///
@@ -19,9 +21,10 @@ final class RootedFile: Sendable {
     /// Why a file cannot be served.
     struct Failure: Error, CustomStringConvertible {
         var message: String
-        var errno: Int32?
+        /// The system call's error, when one failed.
+        var errno: Errno?
         var description: String {
-            errno.map { message + ": " + String(cString: strerror($0)) } ?? message
+            errno.map { "\(message): \($0)" } ?? message
         }
     }
 
@@ -71,10 +74,13 @@ final class RootedFile: Sendable {
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw Failure(message: "cannot read the file", errno: errno)
+            let got: Int
+            do {
+                got = try SystemCall.retryingOnInterrupt {
+                    buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
+                }
+            } catch {
+                throw Failure(message: "cannot read the file", errno: error)
             }
             if got == 0 { break }
             filled += got
@@ -84,15 +90,12 @@ final class RootedFile: Sendable {
     }
 
     private static func retrying(_ call: () -> Int32) throws(Failure) -> Int32 {
-        while true {
-            let result = call()
-            if result >= 0 { return result }
-            let code = errno
-            if code == EINTR { continue }
-            if code == ELOOP || code == ENOTDIR {
-                throw Failure(message: "a symbolic link or a non-folder on the way", errno: code)
-            }
-            throw Failure(message: "cannot open the file", errno: code)
+        do {
+            return try SystemCall.retryingOnInterrupt(call)
+        } catch where error == .tooManySymbolicLinkLevels || error == .notDirectory {
+            throw Failure(message: "a symbolic link or a non-folder on the way", errno: error)
+        } catch {
+            throw Failure(message: "cannot open the file", errno: error)
         }
     }
 }

@@ -21,7 +21,8 @@ struct ContentSearchCommandTests {
             attributes.textContent = text
             attributes.pageCount = pages
             attributes.contentModificationDate = Date(timeIntervalSince1970: 1_750_000_000 - age)
-            return SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: "docs", attributeSet: attributes)
+            return SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: "docs", attributeSet: attributes,
+                                  identifierIsPath: true)
         }
         try library.indexItems([
             item("finance/q3.txt", title: "Third quarter", authors: ["Zoë Müller"],

@@ -22,7 +22,7 @@ struct ServerDeadlineTests {
             attributes.displayName = name + ".txt"
             attributes.title = name
             batch.append(SearchableItem(uniqueIdentifier: ItemIdentifier("folder/\(name).txt"), domainIdentifier: "d",
-                                        attributeSet: attributes))
+                                        attributeSet: attributes, identifierIsPath: true))
         }
         try index.indexItems(batch)
         var configuration = SearchServer.Configuration()

@@ -4,15 +4,22 @@ import SearchlightTestSupport
 import Testing
 @testable import Searchlight
 
+/// A file's title when its format gives none, as `FileAttributes.title(fromFileName:)` makes it
+/// (SearchlightFiles, which these tests do not link).
+private func fileTitle(_ name: String) -> String {
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+    return String(name[..<dot])
+}
+
 /// A file-like item: its title and keywords derived from its name, as `FileAttributes` makes them.
 private func file(_ id: String, description: String? = "ASCII text", type: String? = "text/plain",
                   title: String? = nil, extraKeywords: [String] = ["ascii"]) -> SearchableItem {
     let name = String(id.split(separator: "/").last!)
     var attributes = AttributeSet(contentType: type)
     attributes.displayName = name
-    attributes.title = title ?? AttributeSet.title(fromFileName: name)
+    attributes.title = title ?? fileTitle(name)
     attributes.contentDescription = description
-    attributes.keywords = StoredText.nameKeywords(of: name) + extraKeywords
+    attributes.keywords = AttributeSet.nameKeywords(of: name) + extraKeywords
     attributes.size = 1234
     attributes.contentModificationDate = Date(timeIntervalSince1970: 1_700_000_000.25)
     attributes.contentCreationDate = Date(timeIntervalSince1970: 1_600_000_000.5)
@@ -20,7 +27,7 @@ private func file(_ id: String, description: String? = "ASCII text", type: Strin
     attributes.pixelHeight = 480
     attributes.textContent = "some text"
     return SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: "files", attributeSet: attributes,
-                          changeStamp: [1, 2, 3], failure: nil)
+                          changeStamp: [1, 2, 3], failure: nil, identifierIsPath: true)
 }
 
 @Suite("Compact storage", .ownThread)
@@ -135,7 +142,7 @@ struct CompactStorageTests {
         #expect(try index.query(#"keywords == "*resu*"cd"#).compactMap(\.item.attributeSet.displayName)
                 == ["Résumé Brûlée.odt"])
         for name in names {
-            let title = AttributeSet.title(fromFileName: name)
+            let title = fileTitle(name)
             let stored = try #require(try index.item(ItemIdentifier(name), domain: "files"))
             #expect(stored.item.attributeSet.title == title)
             let escaped = title.replacingOccurrences(of: "'", with: "\\'")
@@ -150,7 +157,8 @@ struct CompactStorageTests {
         try index.indexItems([file("old name.txt")])
         var batch = IndexBatch()
         batch.move(ItemIdentifier("old name.txt"), to: ItemIdentifier("new name.txt"), domain: "files",
-                   rename: IndexBatch.Rename(displayName: "new name.txt", derivedAttributesFollow: true))
+                   rename: IndexBatch.Rename(displayName: "new name.txt", title: .init(old: "old name", new: "new name"),
+                                             nameKeywordsFollow: true))
         try index.apply(batch)
         let read = try #require(try index.item(ItemIdentifier("new name.txt"), domain: "files"))
         #expect(read.item.attributeSet.title == "new name")
@@ -213,26 +221,17 @@ struct CompactStorageTests {
     @Test func upgradesAVersion2Index() throws {
         let fixture = try TemporaryIndex()
         let path = fixture.folder + "/v2.sqlite"
-        let queue = try DatabaseQueue(path: path, configuration: {
-            var configuration = Configuration()
-            configuration.prepareDatabase { SearchableIndex.registerFunctions(in: $0) }
-            return configuration
-        }())
-        try SearchableIndex.migrator.migrate(queue, upTo: "v2-query")
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO domain(id, name) VALUES (1, 'files');
-                INSERT INTO item(id, domainId, identifier, displayName, title, contentType, contentDescription,
-                    keywords, size, modificationDate, changeStamp)
-                VALUES (7, 1, CAST('docs/Quarterly report.pdf' AS BLOB), 'Quarterly report.pdf', 'Quarterly report',
-                    'application/pdf', 'PDF document, version 1.4', 'quarterly' || char(31) || 'report' || char(31) || 'pdf',
-                    10, 1700000000, x'0102'),
-                    (8, 1, CAST('holiday.png' AS BLOB), 'holiday.png', 'Beach', 'image/png', 'PNG image data',
-                    'png' || char(31) || 'image', 20, 1700000001, NULL);
-                INSERT INTO thumbnail(itemId, format, width, height, bytes) VALUES (8, 'jpeg', 2, 1, x'FFD8');
-                """)
-        }
-        try queue.close()
+        try writeOlderIndex(at: path, upTo: "v2-query", """
+            INSERT INTO domain(id, name) VALUES (1, 'files');
+            INSERT INTO item(id, domainId, identifier, displayName, title, contentType, contentDescription,
+                keywords, size, modificationDate, changeStamp)
+            VALUES (7, 1, CAST('docs/Quarterly report.pdf' AS BLOB), 'Quarterly report.pdf', 'Quarterly report',
+                'application/pdf', 'PDF document, version 1.4', 'quarterly' || char(31) || 'report' || char(31) || 'pdf',
+                10, 1700000000, x'0102'),
+                (8, 1, CAST('holiday.png' AS BLOB), 'holiday.png', 'Beach', 'image/png', 'PNG image data',
+                'png' || char(31) || 'image', 20, 1700000001, NULL);
+            INSERT INTO thumbnail(itemId, format, width, height, bytes) VALUES (8, 'jpeg', 2, 1, x'FFD8');
+            """)
 
         // Readers never migrate: they say how to upgrade.
         #expect(throws: SearchlightError.self) { _ = try SearchableIndex(path: path, readOnly: true) }

@@ -14,7 +14,8 @@ private func item(_ id: String, title: String? = nil, authors: [String] = [], ke
     attributes.keywords = keywords
     attributes.textContent = text
     attributes.contentModificationDate = Date(timeIntervalSince1970: 1_750_204_800 - age * 86_400)
-    return SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: domain, attributeSet: attributes)
+    return SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: domain, attributeSet: attributes,
+                          identifierIsPath: true)
 }
 
 private func temporaryIndex() throws -> SearchableIndex {
@@ -190,22 +191,13 @@ struct ContentSearchTests {
     /// the content index, and everything else stays.
     @Test func upgradesAVersion3Index() throws {
         let path = NSTemporaryDirectory() + "v3-\(UUID()).sqlite"
-        let queue = try DatabaseQueue(path: path, configuration: {
-            var configuration = Configuration()
-            configuration.prepareDatabase { db in SearchableIndex.registerFunctions(in: db) }
-            return configuration
-        }())
-        try SearchableIndex.migrator.migrate(queue, upTo: "v3-compact")
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO domain(id, name) VALUES (1, 'docs');
-                INSERT INTO content_kind(id, contentType, digest) VALUES (1, 'text/plain', 0);
-                INSERT INTO item(id, domainId, identifier, displayName, kindId, textContent, modificationDate)
-                    VALUES (1, 1, CAST('notes.txt' AS BLOB), 'notes.txt', 1, 'the net present value of things', 1000),
-                           (2, 1, CAST('empty.txt' AS BLOB), 'empty.txt', 1, NULL, 2000);
-                """)
-        }
-        try queue.close()
+        try writeOlderIndex(at: path, upTo: "v3-compact", """
+            INSERT INTO domain(id, name) VALUES (1, 'docs');
+            INSERT INTO content_kind(id, contentType, digest) VALUES (1, 'text/plain', 0);
+            INSERT INTO item(id, domainId, identifier, displayName, kindId, textContent, modificationDate)
+                VALUES (1, 1, CAST('notes.txt' AS BLOB), 'notes.txt', 1, 'the net present value of things', 1000),
+                       (2, 1, CAST('empty.txt' AS BLOB), 'empty.txt', 1, NULL, 2000);
+            """)
         let index = try SearchableIndex(path: path)
         #expect(try index.search(words: ["present"]).map(\.item.uniqueIdentifier.lossyString) == ["notes.txt"])
         #expect(try index.query(#"kMDItemTextContent == "net present value"cdw"#).count == 1)

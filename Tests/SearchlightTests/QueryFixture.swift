@@ -44,7 +44,8 @@ final class QueryFixture: Sendable {
             attributes.contentCreationDate = created.map(Self.date)
             attributes.pixelWidth = pixels?.0
             attributes.pixelHeight = pixels?.1
-            items[key] = SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: domain, attributeSet: attributes)
+            items[key] = SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: domain, attributeSet: attributes,
+                                        identifierIsPath: true)
         }
         add("A", "reports/Quarterly Report.pdf", type: "application/pdf", title: "Quarterly Report 2024",
             description: "PDF document, version 1.7", keywords: ["quarterly", "report", "finance"], size: 250_000,

@@ -18,15 +18,18 @@ final class TemporaryIndex {
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 }
 
+/// An item for these tests. Most of them index file-like items, whose identifiers are paths
+/// (their folders are words of the item); `identifierIsPath: false` makes an opaque one.
 func note(_ id: String, domain: String = "notes", name: String? = nil, title: String? = nil,
-          keywords: [String] = [], modified: Double = 0, expires: Date? = nil) -> SearchableItem {
+          keywords: [String] = [], modified: Double = 0, expires: Date? = nil,
+          identifierIsPath: Bool = true) -> SearchableItem {
     var attributes = AttributeSet(contentType: "text/plain")
     attributes.displayName = name ?? String(id.split(separator: "/").last ?? "")
     attributes.title = title
     attributes.keywords = keywords
     attributes.contentModificationDate = Date(timeIntervalSince1970: modified)
     return SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: domain,
-                          attributeSet: attributes, expirationDate: expires)
+                          attributeSet: attributes, expirationDate: expires, identifierIsPath: identifierIsPath)
 }
 
 @Suite("Searchable index", .ownThread)

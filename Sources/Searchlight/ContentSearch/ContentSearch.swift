@@ -81,7 +81,7 @@ struct ContentSearch {
         guard !ids.isEmpty else { return [:] }
         let rows = try Row.fetchCursor(db, sql: """
             SELECT item.id, item.identifier, item.displayName, item.title, content_kind.keywords, item.modificationDate,
-                item_text.authors, item.domainId, item.expirationDate
+                item_text.authors, item.domainId, item.expirationDate, item.derived
             FROM item JOIN content_kind ON content_kind.id = item.kindId LEFT JOIN item_text ON item_text.itemId = item.id
             WHERE item.id IN (SELECT value FROM json_each(?))
             """, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
@@ -94,7 +94,8 @@ struct ContentSearch {
             guard filter.admits(domainID: row[7], expiration: row[8]) else { continue }
             let identifierData: Data = row[1]
             let identifier = ItemIdentifier(bytes: Array(identifierData))
-            let folders = identifier.parentComponents.joined(separator: "/")
+            let isPath = (row[9] as Int) & StoredText.pathIdentifier != 0
+            let folders = isPath ? identifier.parentComponents.joined(separator: "/") : ""
             var fields: [(whole: UInt64, prefix: UInt64)] = []
             for text in [row[2] as String?, row[3] as String?, row[6] as String?, row[4] as String?, folders] {
                 var bytes = Array((text ?? "").utf8)

@@ -14,7 +14,7 @@ import GRDB
 /// ```swift
 /// let ranker = try index.keywordRanker()
 /// attributes.keywords = try ranker.keywords(own: document.keywords, text: document.text,
-///                                          nameWords: StoredText.nameKeywords(of: name), fallback: typeWords)
+///                                          nameWords: AttributeSet.nameKeywords(of: name), fallback: typeWords)
 /// ```
 public final class KeywordRanker: Sendable {
     /// At most this many keywords.

@@ -58,18 +58,11 @@ public struct AttributeSet: Hashable, Sendable {
     /// `["image/jpeg", "image", "public.image", "public.data", "public.item"]`.
     public var contentTypeTree: [String] { ContentTypeTree.tree(of: contentType) }
 
-    /// The title a file has when its format gives none: its name without the extension
-    /// (`Report.final.pdf` → `Report.final`); a name that is only an extension (`.profile`)
-    /// keeps it. The index stores such a title as derived from the display name.
-    public static func title(fromFileName name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
-    }
-
     /// The words of a name as keywords: each word of more than one character (as
     /// ``NameTokenizer`` splits names), once, in order. The one definition of a name's
     /// keywords: the index stores keywords that start with these as derived from the display
-    /// name, and an indexer that puts a name's words first (`FileAttributes`) takes them here.
+    /// name (without storing them twice), and an indexer that puts a name's words first
+    /// (`FileAttributes` in SearchlightFiles) takes them here, so the two cannot drift apart.
     public static func nameKeywords(of name: String) -> [String] {
         var seen = Set<String>()
         return NameTokenizer.words(in: name).filter { $0.count > 1 && seen.insert($0).inserted }

@@ -32,7 +32,8 @@ extension SearchResult.Field {
             (.name, NameTokenizer.words(in: attributes.displayName ?? "")),
             (.title, NameTokenizer.words(in: attributes.title ?? "")),
             (.keywords, attributes.keywords.flatMap(NameTokenizer.words(in:))),
-            (.folders, indexed.item.uniqueIdentifier.parentComponents.flatMap(NameTokenizer.words(in:))),
+            (.folders, indexed.item.identifierIsPath
+                ? indexed.item.uniqueIdentifier.parentComponents.flatMap(NameTokenizer.words(in:)) : []),
         ]
         var worst = 0
         for token in tokens {

@@ -23,6 +23,12 @@ public struct SearchableItem: Hashable, Sendable {
     public var changeStamp: [UInt8]?
     /// Why deriving the attributes failed, when it did. The item stays searchable by what is known.
     public var failure: String?
+    /// Whether ``uniqueIdentifier`` is a `/`-separated path whose folder names describe the
+    /// item: then the words of those folder names are words of the item (a search for `taxes`
+    /// finds `taxes/2024/receipt.pdf`, matched in its ``SearchResult/Field/folders``). `false`
+    /// by default: an identifier is opaque unless the caller says otherwise, so a note whose
+    /// identifier is `inbox/note-7` gets no words from it. A file indexer sets it.
+    public var identifierIsPath: Bool
 
     public init(
         uniqueIdentifier: ItemIdentifier,
@@ -30,7 +36,8 @@ public struct SearchableItem: Hashable, Sendable {
         attributeSet: AttributeSet,
         expirationDate: Date? = nil,
         changeStamp: [UInt8]? = nil,
-        failure: String? = nil
+        failure: String? = nil,
+        identifierIsPath: Bool = false
     ) {
         self.uniqueIdentifier = uniqueIdentifier
         self.domainIdentifier = domainIdentifier
@@ -38,5 +45,6 @@ public struct SearchableItem: Hashable, Sendable {
         self.expirationDate = expirationDate
         self.changeStamp = changeStamp
         self.failure = failure
+        self.identifierIsPath = identifierIsPath
     }
 }

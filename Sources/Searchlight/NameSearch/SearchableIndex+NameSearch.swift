@@ -181,7 +181,8 @@ extension SearchableIndex {
         let wholeInName = try known ?? Set(Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
                                                           arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
         let statement = try db.makeStatement(sql: """
-            SELECT item.id, item.identifier, item.displayName, item.title, content_kind.keywords, item.modificationDate
+            SELECT item.id, item.identifier, item.displayName, item.title, content_kind.keywords, item.modificationDate,
+                item.derived
             FROM item_words JOIN item ON item.id = item_words.rowid JOIN content_kind ON content_kind.id = item.kindId
             WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
             """)
@@ -204,7 +205,8 @@ extension SearchableIndex {
                 matches.append(NameMatch(best: rowID, identifier: id, modificationDate: date))
                 continue
             }
-            let folders = UnsafeBufferPointer(rebasing: identifier[..<(identifier.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
+            let isPath = sqlite3_column_int64(columns, 6) & Int64(StoredText.pathIdentifier) != 0
+            let folders = UnsafeBufferPointer(rebasing: identifier[..<(isPath ? identifier.lastIndex(of: UInt8(ascii: "/")) ?? 0 : 0)])
             if let rank = onBytesRank?.rank(name: Self.text(columns, 2), title: Self.text(columns, 3),
                                             keywords: Self.text(columns, 4), folders: folders) {
                 matches.append(NameMatch(id: rowID, identifier: id, modificationDate: date,
@@ -217,7 +219,7 @@ extension SearchableIndex {
             let keywords: String? = row[4]
             matches.append(NameMatch(id: rowID, identifier: id, modificationDate: date, tokens: tokens,
                                      name: words(row[2])) {
-                [words(title), words(keywords), id.parentComponents.flatMap(words)]
+                [words(title), words(keywords), isPath ? id.parentComponents.flatMap(words) : []]
             })
         }
         return matches

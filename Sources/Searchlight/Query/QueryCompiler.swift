@@ -60,13 +60,9 @@ struct QueryCompiler {
         let attribute = predicate.attribute
         switch (attribute.kind, predicate.test) {
         case (.number, .comparison(let op, let value)), (.date, .comparison(let op, let value)):
-            return numericCondition(Self.column(attribute), op, interval(value))
+            return NumericCondition.sql(Self.column(attribute), op, interval(value)) { bind($0) }
         case (.number, .inRange(let low, let high)), (.date, .inRange(let low, let high)):
-            let column = Self.column(attribute)
-            let lowBound = interval(low), highBound = interval(high)
-            let upper = highBound.start == highBound.end
-                ? "\(column) <= \(bind(highBound.start))" : "\(column) < \(bind(highBound.end))"
-            return "(\(column) IS NOT NULL AND \(column) >= \(bind(lowBound.start)) AND \(upper))"
+            return NumericCondition.rangeSQL(Self.column(attribute), low: interval(low), high: interval(high)) { bind($0) }
         case (_, .comparison(let op, let value)):
             guard let (pattern, modifiers) = value.stringPattern else { return "0" }
             if attribute == .anyText {
@@ -140,28 +136,7 @@ struct QueryCompiler {
     private static let contentKindAttributes: Set<QueryAttribute> = [.contentType, .contentTypeTree, .contentDescription]
 
     private func interval(_ value: QueryValue) -> (start: Double, end: Double) {
-        switch value {
-        case .number(let number): (number, number)
-        case .date(let date): date.interval(now: now, calendar: calendar)
-        case .string, .exactString: (0, 0)
-        }
-    }
-
-    private mutating func numericCondition(_ column: String, _ op: QueryPredicate.Operator,
-                                           _ bounds: (start: Double, end: Double)) -> String {
-        let isInstant = bounds.start == bounds.end
-        let test: String
-        switch op {
-        case .equal where isInstant: test = "\(column) = \(bind(bounds.start))"
-        case .equal: test = "\(column) >= \(bind(bounds.start)) AND \(column) < \(bind(bounds.end))"
-        case .notEqual where isInstant: test = "\(column) != \(bind(bounds.start))"
-        case .notEqual: test = "(\(column) < \(bind(bounds.start)) OR \(column) >= \(bind(bounds.end)))"
-        case .less: test = "\(column) < \(bind(bounds.start))"
-        case .lessOrEqual: test = "\(column) <= \(bind(bounds.start))"
-        case .greater: test = "\(column) > \(bind(bounds.start))"
-        case .greaterOrEqual: test = "\(column) >= \(bind(bounds.start))"
-        }
-        return "(\(column) IS NOT NULL AND \(test))"
+        NumericCondition.interval(of: value, now: now, calendar: calendar)
     }
 
     /// A string comparison; on the content kind of the item for the attributes it holds, so

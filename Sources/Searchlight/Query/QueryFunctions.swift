@@ -11,7 +11,7 @@ import Synchronization
 /// - `searchlight_title(title, displayName, derived)` and
 ///   `searchlight_keywords(keywords, displayName, derived)`: an item's title and joined
 ///   keywords from their stored form (``StoredText``); `searchlight_name_keywords(displayName)`
-///   the keywords a name gives (``StoredText/nameKeywords(of:)``), joined.
+///   the keywords a name gives (``AttributeSet/nameKeywords(of:)``), joined.
 enum QueryFunctions {
     /// Added to the modifier bits of `flags` when the value is a list.
     static let listFlag = 16
@@ -52,17 +52,17 @@ enum QueryFunctions {
         })
         db.add(function: DatabaseFunction("searchlight_title", argumentCount: 3, pure: true) { values in
             StoredText(title: String.fromDatabaseValue(values[0]), keywords: nil,
-                       derived: Int.fromDatabaseValue(values[2]) ?? 0)
+                       column: Int.fromDatabaseValue(values[2]) ?? 0)
                 .title(displayName: String.fromDatabaseValue(values[1]))
         })
         db.add(function: DatabaseFunction("searchlight_keywords", argumentCount: 3, pure: true) { values in
             StoredText(title: nil, keywords: String.fromDatabaseValue(values[0]),
-                       derived: Int.fromDatabaseValue(values[2]) ?? 0)
+                       column: Int.fromDatabaseValue(values[2]) ?? 0)
                 .joinedKeywords(displayName: String.fromDatabaseValue(values[1]))
         })
         db.add(function: DatabaseFunction("searchlight_name_keywords", argumentCount: 1, pure: true) { values in
             String.fromDatabaseValue(values[0]).map {
-                StoredText.nameKeywords(of: $0).joined(separator: String(SearchableIndex.keywordSeparator))
+                AttributeSet.nameKeywords(of: $0).joined(separator: String(SearchableIndex.keywordSeparator))
             }
         })
         db.add(function: DatabaseFunction("searchlight_type_tree", argumentCount: 1, pure: true) { values in

@@ -22,20 +22,59 @@ public struct IndexBatch: Sendable {
         case move(domain: String, from: ItemIdentifier, to: ItemIdentifier, rename: Rename? = nil)
     }
 
-    /// A new display name for a moved item.
+    /// A new display name for a moved item, and what becomes of a title and keywords that the
+    /// caller took from the old name. The index has no rule of its own for that: by default
+    /// the title and keywords are kept as they were.
+    ///
+    /// ```swift
+    /// // A file indexer's rule: a file's title is its name without extension.
+    /// let rename = IndexBatch.Rename(displayName: "Summary.pdf",
+    ///                                title: .init(old: "Report", new: "Summary"), nameKeywordsFollow: true)
+    /// ```
     public struct Rename: Sendable, Equatable {
+        /// A title that follows the name: the title the caller's rule gives the old name, and
+        /// the one it gives the new name.
+        public struct TitleChange: Sendable, Equatable {
+            /// The title the caller's rule gives the old name.
+            public var old: String
+            /// The title it gives the new name.
+            public var new: String
+            public init(old: String, new: String) { (self.old, self.new) = (old, new) }
+        }
+
         /// The new display name.
         public var displayName: String
-        /// Whether a title and keywords that the caller derives from the name follow it: the
-        /// ones the index holds as ``AttributeSet/title(fromFileName:)`` and
-        /// ``AttributeSet/nameKeywords(of:)`` of the old name are rebuilt from the new one (a
-        /// file indexer's rule: a file's title is its name). When `false`, the title and
-        /// keywords are kept as they were.
-        public var derivedAttributesFollow: Bool
+        /// When given, an item whose title is `title.old` gets `title.new`; any other title
+        /// (a document's own) is kept.
+        public var title: TitleChange?
+        /// Whether keywords that start with the old name's words (``AttributeSet/nameKeywords(of:)``)
+        /// start with the new name's words instead. When `false`, keywords are kept as they were.
+        public var nameKeywordsFollow: Bool
 
-        public init(displayName: String, derivedAttributesFollow: Bool = false) {
+        public init(displayName: String, title: TitleChange? = nil, nameKeywordsFollow: Bool = false) {
             self.displayName = displayName
-            self.derivedAttributesFollow = derivedAttributesFollow
+            self.title = title
+            self.nameKeywordsFollow = nameKeywordsFollow
+        }
+
+        /// Whether the rename may change more than the display name.
+        var changesText: Bool { title != nil || nameKeywordsFollow }
+
+        /// The title and keywords of an item renamed from `oldName`, which had `title` and
+        /// `keywords`: what every index implementation stores after the rename.
+        public func renamed(title: String?, keywords: [String], oldName: String?)
+            -> (title: String?, keywords: [String]) {
+            var result = (title: title, keywords: keywords)
+            if let change = self.title, let title, title.utf8.elementsEqual(change.old.utf8) {
+                result.title = change.new
+            }
+            if nameKeywordsFollow, let oldName {
+                let oldWords = AttributeSet.nameKeywords(of: oldName)
+                if !oldWords.isEmpty, keywords.starts(with: oldWords, by: { $0.utf8.elementsEqual($1.utf8) }) {
+                    result.keywords = AttributeSet.nameKeywords(of: displayName) + keywords.dropFirst(oldWords.count)
+                }
+            }
+            return result
         }
     }
 

@@ -123,7 +123,7 @@ extension SearchableIndex {
             if let keywords: String = row["keywords"] {
                 attributes.keywords = keywords.split(separator: keywordSeparator).map(String.init)
             }
-            let text = StoredText(attributes)
+            let text = LegacyText.storedText(attributes)
             let kindID = try writer.kindID(ContentKind(type: row["contentType"], description: row["contentDescription"],
                                                        keywords: text.keywords))
             try insert.execute(arguments: ["id": row["id"] as Int64, "title": text.title, "kindId": kindID,

@@ -201,7 +201,7 @@ extension IndexedItem {
     init(row: Row) {
         var attributes = AttributeSet(contentType: row["contentType"])
         attributes.displayName = row["displayName"]
-        let text = StoredText(title: row["title"], keywords: row["keywords"], derived: row["derived"])
+        let text = StoredText(title: row["title"], keywords: row["keywords"], column: row["derived"])
         attributes.title = text.title(displayName: attributes.displayName)
         attributes.keywords = text.keywords(displayName: attributes.displayName)
         attributes.contentDescription = row["contentDescription"]
@@ -236,7 +236,8 @@ extension IndexedItem {
             attributeSet: attributes,
             expirationDate: (row["expirationDate"] as Double?).map(Date.init(timeIntervalSince1970:)),
             changeStamp: stamp.map { Array($0) },
-            failure: row["failure"])
+            failure: row["failure"],
+            identifierIsPath: text.identifierIsPath)
         self.init(item: item, thumbnailInfo: info)
     }
 }

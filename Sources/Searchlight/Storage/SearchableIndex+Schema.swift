@@ -16,6 +16,8 @@ extension SearchableIndex {
     /// - `thumbnail`: thumbnails apart, so that item rows stay small.
     /// - `item_text` and `item_content` (since v4): authors and text, and their full-text
     ///   index (``addContent(_:)``).
+    /// - Since v5, an item's folders are words of it only when its identifier is a path, and
+    ///   what its display name gives is stored without any file rule (``storeDerivationInItems(_:)``).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -61,6 +63,7 @@ extension SearchableIndex {
         migrator.registerMigration("v2-query", migrate: createQueryIndexes)
         migrator.registerMigration("v3-compact", migrate: compactItems)
         migrator.registerMigration("v4-content", migrate: addContent)
+        migrator.registerMigration("v5-derivation", migrate: storeDerivationInItems)
         return migrator
     }
 
@@ -104,10 +107,12 @@ extension SearchableIndex {
             guard let text = String.fromDatabaseValue(values[0]) else { return nil }
             return NameTokenizer.joinedWords(in: text)
         })
+        // The one-argument form serves the triggers of v1 to v4, which took every identifier as a path.
         db.add(function: DatabaseFunction("searchlight_folder_words", argumentCount: 1, pure: true) { values in
-            guard let data = Data.fromDatabaseValue(values[0]) else { return nil }
-            let folders = ItemIdentifier(bytes: Array(data)).parentComponents
-            return folders.map(NameTokenizer.joinedWords(in:)).joined(separator: " ")
+            Data.fromDatabaseValue(values[0]).flatMap { folderWords(identifier: $0, derived: nil) }
+        })
+        db.add(function: DatabaseFunction("searchlight_folder_words", argumentCount: 2, pure: true) { values in
+            Data.fromDatabaseValue(values[0]).flatMap { folderWords(identifier: $0, derived: Int.fromDatabaseValue(values[1]) ?? 0) }
         })
         registerContentFunctions(in: db)
         QueryFunctions.register(in: db)

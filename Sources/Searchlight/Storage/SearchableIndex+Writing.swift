@@ -170,10 +170,10 @@ struct BatchWriter {
                 changeStamp = excluded.changeStamp, failure = excluded.failure
             RETURNING id
             """)
-        let text = StoredText(a)
+        let text = StoredText(a, identifierIsPath: item.identifierIsPath)
         let kind = try kindID(ContentKind(type: a.contentType, description: a.contentDescription, keywords: text.keywords))
         let arguments: StatementArguments = [
-            domain, Data(item.uniqueIdentifier.bytes), a.displayName, text.title, kind, text.derived, a.size,
+            domain, Data(item.uniqueIdentifier.bytes), a.displayName, text.title, kind, text.column, a.size,
             a.contentModificationDate?.timeIntervalSince1970, a.contentCreationDate?.timeIntervalSince1970,
             a.pixelWidth, a.pixelHeight, a.pageCount, a.acquisitionMake, a.acquisitionModel, a.latitude, a.longitude,
             item.expirationDate?.timeIntervalSince1970, item.changeStamp.map { Data($0) }, item.failure,
@@ -223,34 +223,37 @@ struct BatchWriter {
 }
 
 extension BatchWriter {
-    /// Gives an item a new display name. What its ``StoredText`` derives from the old name
-    /// follows the new one when `rename` says so; otherwise it is kept, stored anew against
-    /// the new name.
+    /// Gives an item a new display name. Its title and keywords become what `rename` makes of
+    /// them; what its ``StoredText`` derived from the old name is stored anew against the new one.
     mutating func rename(_ identifier: ItemIdentifier, _ rename: IndexBatch.Rename, domain: String) throws {
         let domainID = try domainID(domain)
         let key = Data(identifier.bytes)
-        guard !rename.derivedAttributesFollow, let row = try Row.fetchOne(db.cachedStatement(sql: """
+        let textBits = StoredText.derivedTitle | StoredText.derivedKeywords
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT item.id, item.displayName, item.title, item.derived,
                 content_kind.contentType, content_kind.contentDescription, content_kind.keywords
             FROM item JOIN content_kind ON content_kind.id = item.kindId
-            WHERE item.domainId = ? AND item.identifier = ? AND item.derived != 0
-            """), arguments: [domainID, key])
+            WHERE item.domainId = ? AND item.identifier = ? AND (item.derived & ? != 0 OR ?)
+            """), arguments: [domainID, key, textBits, rename.changesText])
         else {
+            // Nothing derived from the name, nothing to change: only the name changes.
             try db.cachedStatement(sql: "UPDATE item SET displayName = ? WHERE domainId = ? AND identifier = ?")
                 .execute(arguments: [rename.displayName, domainID, key])
             return
         }
-        let old = StoredText(title: row["title"], keywords: row["keywords"], derived: row["derived"])
+        let old = StoredText(title: row["title"], keywords: row["keywords"], column: row["derived"])
         let oldName: String? = row["displayName"]
+        let renamed = rename.renamed(title: old.title(displayName: oldName), keywords: old.keywords(displayName: oldName),
+                                     oldName: oldName)
         var kept = AttributeSet(contentType: row["contentType"])
         kept.displayName = rename.displayName
-        kept.title = old.title(displayName: oldName)
-        kept.keywords = old.keywords(displayName: oldName)
-        let text = StoredText(kept)
+        kept.title = renamed.title
+        kept.keywords = renamed.keywords
+        let text = StoredText(kept, identifierIsPath: old.identifierIsPath)
         let kind = try kindID(ContentKind(type: row["contentType"], description: row["contentDescription"],
                                           keywords: text.keywords))
         try db.cachedStatement(sql: "UPDATE item SET displayName = ?, title = ?, derived = ?, kindId = ? WHERE id = ?")
-            .execute(arguments: [rename.displayName, text.title, text.derived, kind, row["id"] as Int64])
+            .execute(arguments: [rename.displayName, text.title, text.column, kind, row["id"] as Int64])
     }
 }
 

@@ -1,5 +1,6 @@
 import Glibc
 import Searchlight
+import SystemCalls
 
 /// What the folder indexer leaves out of the index (SPEC §2 and §8), decided once per
 /// directory entry during the walk.
@@ -175,9 +176,10 @@ public struct ExclusionRules: Sendable, Equatable {
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while result.count < limit {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
+            // A read that fails (but for EINTR, retried) ends the file as far as the rules go.
+            guard let count = try? SystemCall.retryingOnInterrupt({
+                buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            }), count > 0 else { break }
             result += buffer.prefix(count)
         }
         return Array(result.prefix(limit))

@@ -1,7 +1,10 @@
 import Foundation
 import Searchlight
 
-/// Derives the attribute set of a file from its name, its status and libmagic's answers.
+/// Derives the attribute set of a file from its name, its status and libmagic's answers: the
+/// file rules (a file's title is its name without extension, its keywords start with its
+/// name's words, its path's folders describe it) live here, not in the library, which only
+/// stores what its caller derives without repeating it (`StoredText`).
 public enum FileAttributes {
     /// The attributes of a file.
     ///
@@ -25,10 +28,24 @@ public enum FileAttributes {
         return attributes
     }
 
-    /// The file name without its extension (`Report.final.pdf` → `Report.final`); a name that is
-    /// only an extension (`.profile`) keeps it. See ``AttributeSet/title(fromFileName:)``.
+    /// The title a file has when its format gives none: its name without the extension
+    /// (`Report.final.pdf` → `Report.final`); a name that is only an extension (`.profile`)
+    /// keeps it. The index stores such a title as the start of the display name, without
+    /// repeating it.
     public static func title(fromFileName name: String) -> String {
-        AttributeSet.title(fromFileName: name)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// What a file's rename does in the index: the new name is the path's last component; a
+    /// title that was the old name without extension, and keywords that started with the
+    /// old name's words, follow the new name (a document's own title stays).
+    public static func rename(from old: ItemIdentifier, to new: ItemIdentifier) -> IndexBatch.Rename {
+        let oldName = String(decoding: old.lastComponent, as: UTF8.self)
+        let newName = String(decoding: new.lastComponent, as: UTF8.self)
+        return IndexBatch.Rename(displayName: newName,
+                                 title: .init(old: title(fromFileName: oldName), new: title(fromFileName: newName)),
+                                 nameKeywordsFollow: true)
     }
 
     /// Words too common in MIME types and libmagic's descriptions to describe anything.

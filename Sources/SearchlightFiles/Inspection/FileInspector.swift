@@ -64,6 +64,6 @@ public final class FileInspector {
             uniqueIdentifier: relativePath, domainIdentifier: domain,
             attributeSet: FileAttributes.make(relativePath: relativePath, status: status, contentType: type,
                                               contentDescription: description),
-            changeStamp: status.changeStamp, failure: failure)
+            changeStamp: status.changeStamp, failure: failure, identifierIsPath: true)
     }
 }

@@ -77,7 +77,7 @@ struct PendingChanges: CustomStringConvertible {
         } else if mask.contains(.movedTo) {
             if let from = unpairedMoves.removeValue(forKey: event.cookie), !isInsideMovedAwayFolder(from.path) {
                 changes[from.change] = nil
-                changes.append(.move(domain: domain, from: from.path, to: path, rename: Self.rename(to: path)))
+                changes.append(.move(domain: domain, from: from.path, to: path, rename: FileAttributes.rename(from: from.path, to: path)))
                 rekeyPending(from: from.path, to: path)
                 if isDirectory {
                     _ = table.moveSubtree(from: from.path.bytes, to: path.bytes)
@@ -131,7 +131,7 @@ struct PendingChanges: CustomStringConvertible {
             return
         }
         unpairedMoves[cookie] = nil
-        changes[move.change] = .move(domain: domain, from: from, to: to, rename: Self.rename(to: to))
+        changes[move.change] = .move(domain: domain, from: from, to: to, rename: FileAttributes.rename(from: from, to: to))
         // No re-keying of pending work: this is learnt at the end of the window, and work
         // pending under `from` may be for new files made there after the move. The
         // destination is crawled anyway.
@@ -178,12 +178,6 @@ struct PendingChanges: CustomStringConvertible {
         }
         return "changes \(structure), refresh \(refresh.map(\.lossyString).sorted()), "
             + "crawl \(crawl.map(\.lossyString).sorted())\(overflowed ? ", overflow" : "")"
-    }
-
-    /// A moved file's new name: its path's last component; its title and keywords, derived
-    /// from its name (``FileAttributes``), follow it.
-    static func rename(to path: ItemIdentifier) -> IndexBatch.Rename {
-        IndexBatch.Rename(displayName: String(decoding: path.lastComponent, as: UTF8.self), derivedAttributesFollow: true)
     }
 
     /// Whether `path` is `ancestor` or below it.

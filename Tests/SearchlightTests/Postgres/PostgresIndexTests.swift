@@ -20,7 +20,7 @@ struct PostgresIndexTests {
         attributes.contentModificationDate = Date(timeIntervalSince1970: modified)
         attributes.thumbnail = thumbnail
         return SearchableItem(uniqueIdentifier: ItemIdentifier(bytes: id), domainIdentifier: domain,
-                              attributeSet: attributes, changeStamp: stamp, failure: failure)
+                              attributeSet: attributes, changeStamp: stamp, failure: failure, identifierIsPath: true)
     }
 
     static func item(_ id: String, domain: String = "docs", title: String? = nil, keywords: [String] = [],
@@ -129,7 +129,8 @@ struct PostgresIndexTests {
         ])
         var batch = IndexBatch()
         batch.move("Old Folder", to: "New", domain: "docs",
-                   rename: IndexBatch.Rename(displayName: "New", derivedAttributesFollow: true))
+                   rename: IndexBatch.Rename(displayName: "New", title: .init(old: "Old Folder", new: "New"),
+                                             nameKeywordsFollow: true))
         try await index.apply(batch)
         var ids: [String] = []
         try await index.forEachItem { ids.append($0.item.uniqueIdentifier.description); return true }
