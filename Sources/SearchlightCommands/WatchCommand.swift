@@ -119,6 +119,14 @@ struct WatchCommand: AsyncParsableCommand {
         // With one root its watcher speaks to systemd; with several, READY=1 waits for all of them.
         let readiness = Readiness(count: selected.count, notifier: systemd)
         let control = WatchControl()
+        // One inotify instance follows every root.
+        let inotify: InotifyHub
+        do {
+            inotify = try InotifyHub()
+        } catch {
+            extraction?.shutdown()
+            throw CommandFailure.fail("cannot watch: \(error)")
+        }
         var watchers: [FolderWatcher] = []
         for (root, folder) in zip(selected, folders) {
             var options = FolderWatcher.Options(scan: FolderScanner.Options(domain: root.domain ?? folder.path))
@@ -135,7 +143,8 @@ struct WatchCommand: AsyncParsableCommand {
             if !single { onReady = { @Sendable in readiness.oneIsReady() } }
             do {
                 let watcher = try FolderWatcher(index: index, root: folder, options: options, logger: logger,
-                                                enricher: extraction?.enricher, notifier: notifier, onReady: onReady)
+                                                enricher: extraction?.enricher, notifier: notifier, inotify: inotify,
+                                                onReady: onReady)
                 watchers.append(watcher)
             } catch {
                 extraction?.shutdown()

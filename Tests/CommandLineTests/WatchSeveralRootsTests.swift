@@ -71,6 +71,14 @@ struct WatchSeveralRootsTests {
         #expect(listed("documents") == ["Letter.txt"])
         #expect(listed("projects") == ["web/index.html", "web/package.json"])
 
+        // One inotify instance follows both roots (each open instance is a descriptor
+        // linked to "anon_inode:inotify").
+        let descriptors = "/proc/\(watch.processIdentifier)/fd"
+        let instances = ((try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []).filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: descriptors + "/" + $0)) == "anon_inode:inotify"
+        }
+        #expect(instances.count == 1, "\(instances)")
+
         // Every thread runs at nice 19 in the idle I/O class (a thread libdispatch started
         // at its own priority is brought down within the watch's upkeep period).
         func niceValues() -> [String] {
@@ -162,10 +170,17 @@ struct WatchSeveralRootsTests {
         #expect(waitUntil {
             (try? Searchlight.run(["status"], index: index).output)?.contains("backing off (cpu pressure 99%)") == true
         })
-        // Still indexing, in longer windows.
-        documents.write("slow.txt")
+        // Still indexing, in longer windows, by name: what is inside waits.
+        func found(_ word: String) -> [String] {
+            (try? Searchlight.run(["search", word, "--domain", "documents"], index: index).lines) ?? []
+        }
+        documents.write("slow.txt", "a quixotic zeppelin\n")
         #expect(waitUntil { listed("documents") == ["slow.txt"] })
+        #expect(found("slow") == ["slow.txt"])
+        #expect(found("zeppelin") == [])
         fixture.write("proc/pressure/cpu", "some avg10=1.00 avg60=1.00 avg300=1.00 total=1\n")
         #expect(waitUntil { (try? Searchlight.run(["status"], index: index).output)?.contains("backing off") == false })
+        // Once the backoff ends, the file's content is read.
+        #expect(waitUntil { found("zeppelin") == ["slow.txt"] }, "\(found("zeppelin"))")
     }
 }

@@ -51,7 +51,7 @@ final class WatchFixture {
     private var task: Task<Void, any Error>?
     let domain = "watched"
 
-    init(indexInsideRoot: Bool = false, _ configure: (inout FolderWatcher.Options) -> Void = { _ in },
+    init(indexInsideRoot: Bool = false, inotify: InotifyHub? = nil, _ configure: (inout FolderWatcher.Options) -> Void = { _ in },
          prepare: (TemporaryTree) -> Void = { _ in }) throws {
         prepare(tree)
         index = try SearchableIndex(path: (indexInsideRoot ? tree.path : indexFolder.path) + "/index.sqlite")
@@ -61,7 +61,7 @@ final class WatchFixture {
         configure(&options)
         let counter = self.counter
         watcher = try FolderWatcher(index: index, root: root, options: options, logger: log.logger,
-                                    enricher: { item, _ in counter.record(item.uniqueIdentifier) })
+                                    enricher: { item, _ in counter.record(item.uniqueIdentifier) }, inotify: inotify)
     }
 
     /// Starts the watcher and waits until it is ready.
@@ -91,7 +91,7 @@ final class WatchFixture {
 
     /// Cancels the watcher and waits (at most `timeout`) for it to end; a watch that does not
     /// end fails the test instead of hanging it.
-    func stop(timeout: TimeInterval = 20) async throws {
+    func stop(timeout: TimeInterval = 60) async throws {
         task?.cancel()
         guard task != nil else { return }
         guard let outcome = await outcome(timeout: timeout) else { return }
@@ -100,7 +100,7 @@ final class WatchFixture {
 
     /// The outcome of the watcher's run, once it ended by itself; `nil` (and a recorded issue)
     /// when it has not ended within `timeout`.
-    func outcome(timeout: TimeInterval = 20) async -> Result<Void, any Error>? {
+    func outcome(timeout: TimeInterval = 60) async -> Result<Void, any Error>? {
         guard task != nil else { return nil }
         if await eventually(timeout: timeout, { self.ended.result.withLock { $0 != nil } }) {
             return ended.result.withLock { $0 }
@@ -138,7 +138,7 @@ final class WatchFixture {
 
     /// Waits until the index holds exactly `expected` (by identifier).
     @discardableResult
-    func settles(to expected: Set<String>, timeout: TimeInterval = 20) async -> Bool {
+    func settles(to expected: Set<String>, timeout: TimeInterval = 60) async -> Bool {
         let settled = await eventually(timeout: timeout) { (try? Set(self.indexed())) == expected }
         if !settled { Issue.record("index \((try? self.indexed()) ?? []) never became \(expected.sorted())") }
         return settled
@@ -146,14 +146,14 @@ final class WatchFixture {
 
     /// Waits until the index agrees with a fresh walk of the disk, names and sizes.
     @discardableResult
-    func settlesToDisk(timeout: TimeInterval = 20) async -> Bool {
+    func settlesToDisk(timeout: TimeInterval = 60) async -> Bool {
         await eventually(timeout: timeout) { (try? self.onDisk()) == (try? self.indexedSizes()) }
     }
 }
 
 /// Polls `condition` until it holds or `timeout` passes, suspending (not blocking) between
 /// polls so that the watcher's tasks run; never a bare sleep.
-func eventually(timeout: TimeInterval = 20, _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: TimeInterval = 60, _ condition: () -> Bool) async -> Bool {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while Date() < deadline {
         if condition() { return true }

@@ -64,8 +64,13 @@ public final class FolderWatcher: Service, Sendable {
     let logger: Logger
     let notifier: SystemdNotifier
     let scanner: FolderScanner
-    let inotify: Inotify
+    /// The process's inotify instance, shared with the other roots' watchers.
+    let inotify: InotifyHub
+    /// This watcher's number with ``inotify``.
+    let subscriber: Int
     let inbox = WatchInbox()
+    /// Extraction left for later while backing off.
+    let deferral: ExtractionDeferral
     let onReady: (@Sendable () -> Void)?
     let state = Mutex(WatchState())
     let watchLimit: Int?
@@ -75,21 +80,27 @@ public final class FolderWatcher: Service, Sendable {
     let isFollowing = Atomic<Bool>(false)
 
     /// Creates a watcher; nothing happens until ``run()``.
-    /// - Parameter onReady: Called once the watches are installed and the first reconcile is committed.
+    /// - Parameters:
+    ///   - inotify: The inotify instance the watchers of the process share (`nil`: one of its own).
+    ///   - onReady: Called once the watches are installed and the first reconcile is committed.
     public init(index: SearchableIndex, root: RootFolder, options: Options, logger: Logger,
                 enricher: FolderScanner.Enricher? = nil, notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
-                onReady: (@Sendable () -> Void)? = nil) throws {
+                inotify: InotifyHub? = nil, onReady: (@Sendable () -> Void)? = nil) throws {
         self.index = index
         self.root = root
         self.logger = logger
         self.notifier = notifier
         self.onReady = onReady
-        scanner = FolderScanner(index: index, root: root, options: options.scan, logger: logger, enricher: enricher)
+        let deferral = ExtractionDeferral()
+        self.deferral = deferral
+        scanner = FolderScanner(index: index, root: root, options: options.scan, logger: logger,
+                                enricher: deferral.enricher(enricher, control: options.control))
         // The scanner's options: with the index's own files excluded.
         var options = options
         options.scan = scanner.options
         self.options = options
-        inotify = try Inotify()
+        self.inotify = try inotify ?? InotifyHub()
+        subscriber = self.inotify.newSubscriber()
         watchLimit = options.maximumWatches ?? (try? Inotify.maximumUserWatches())
     }
 
@@ -147,7 +158,10 @@ public final class FolderWatcher: Service, Sendable {
     }
 
     private func followChanges() async throws {
-        let rootWatch = try inotify.addWatch(pathBytes: Array(root.path.utf8))
+        // Events of this root's watches come into the inbox from the first watch on.
+        inotify.subscribe(subscriber, inbox: inbox)
+        defer { inotify.unsubscribe(subscriber) }
+        let rootWatch = try inotify.addWatch(pathBytes: Array(root.path.utf8), for: subscriber)
         state.withLock { state in
             state.rootWatch = rootWatch
             _ = state.table.insert(rootWatch, path: [])
@@ -155,15 +169,14 @@ public final class FolderWatcher: Service, Sendable {
         notifier.notify("STATUS=reconciling \(root.path)")
         let summary = try await Self.blocking { try self.scanner.reconcile(onDirectory: self.watchDirectory) }
         if inbox.isStopRequested { return }
+        // The end of a backoff wakes the loop, to extract what waited.
+        options.control?.onBackoffEnd { [inbox] in inbox.poke() }
         saveLastScan(summary)
         logger.notice("watching \(root.path): \(watchCount) folders; first reconcile: \(summary.counts)")
         notifier.notify("READY=1\nSTATUS=watching \(root.path) (\(watchCount) folders)")
         writeHealth(running: true)
         onReady?()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for try await batch in self.inotify.events() { self.inbox.append(batch) }
-            }
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: self.options.rescanInterval)
@@ -192,6 +205,7 @@ public final class FolderWatcher: Service, Sendable {
         var lastWindowEnded = ContinuousClock.now
         isFollowing.store(true, ordering: .relaxed)
         for await _ in inbox.wakeups {
+            if let failure = inbox.failure { throw failure }
             // Let changes settle: a quiet spell, but never more than the maximum delay, and
             // not while a burst is piling up. Events that came while the last window was being
             // processed have waited already: during a burst, windows follow without a pause.
@@ -226,6 +240,9 @@ public final class FolderWatcher: Service, Sendable {
                 lastWindowEnded = .now
             }
             if inbox.isStopRequested || Task.isCancelled { return }
+            if deferral.isPending && options.control?.backoffReason == nil {
+                try await Self.blocking { try self.catchUpOnDeferredExtraction() }
+            }
             // A check runs once the disk is quiet: one that overlaps changes sees the disk ahead
             // of the events still to be applied (see ``selfCheck(reason:counted:)``).
             let (check, wait) = inbox.takeSelfCheck(afterQuiet: selfCheckQuiet)
@@ -263,7 +280,8 @@ public final class FolderWatcher: Service, Sendable {
         // wait for the reading task to hand it on (it may not run soon on a busy machine).
         let raced = inotify.hasActivity(since: mark) || inbox.eventsArrivedSinceMark
         if raced { inbox.requestSelfCheck(reason: "again: the disk changed during the last one", counted: false) }
-        let concurrent = !afterOverflow && (raced || !counted)
+        // Items whose extraction was deferred are refreshed by any check: not repairs.
+        let concurrent = !afterOverflow && (raced || !counted || deferral.isPending)
         state.withLock { state in
             state.lastSelfCheck = Date()
             if !concurrent { state.selfCheckRepairs += repairs.count }
@@ -309,7 +327,7 @@ public final class FolderWatcher: Service, Sendable {
         }
         let stale = state.withLock { changes.resolveUnpairedMoves(table: &$0.table) }
         logger.debug("window of \(events.count) events: \(changes)")
-        for watch in stale { try? inotify.removeWatch(watch) }
+        for watch in stale { try? inotify.removeWatch(watch, for: subscriber) }
         if changes.rootGone { throw WatchError.rootGone(root.path) }
         notifier.notify("STATUS=indexing \(events.count) changes")
         crash(at: .windowCoalesced)
@@ -346,7 +364,7 @@ public final class FolderWatcher: Service, Sendable {
         }
         struct AllFound: Error {}
         func check(_ path: ItemIdentifier) throws {
-            guard let watch = try? inotify.addWatch(pathBytes: root.absolutePath(of: path)) else { return }
+            guard let watch = try? inotify.addWatch(pathBytes: root.absolutePath(of: path), for: subscriber) else { return }
             if let old = wanted.removeValue(forKey: watch) {
                 logger.debug("\(old.lossyString) moved to \(path.lossyString)")
                 state.withLock { changes.adoptMove(from: old, to: path, table: &$0.table) }
@@ -434,7 +452,7 @@ public final class FolderWatcher: Service, Sendable {
         }
         do {
             if skip { throw WatchLimitReached() }
-            let watch = try inotify.addWatch(pathBytes: root.absolutePath(of: path))
+            let watch = try inotify.addWatch(pathBytes: root.absolutePath(of: path), for: subscriber)
             state.withLock { _ = $0.table.insert(watch, path: path.bytes) }
         } catch let error as InotifyError where error.isNoSuchFile {
             // Gone already: its parent's events say so.

@@ -7,7 +7,8 @@ import Synchronization
 /// While paused, a watcher keeps reading and coalescing events, but processes no window (no
 /// inspection, no extraction, no writes) until resumed; then it catches up. While backing
 /// off, its windows settle ``backoffFactor`` times longer, so that work comes in fewer,
-/// larger batches.
+/// larger batches, and the extraction of content and thumbnails waits until the backoff ends
+/// (the files are indexed by name and type meanwhile).
 public final class WatchControl: Sendable {
     /// How much longer windows settle while backing off.
     public static let backoffFactor = 10
@@ -15,6 +16,7 @@ public final class WatchControl: Sendable {
     private struct State {
         var paused = false
         var backoffReason: String?
+        var backoffEnded: [@Sendable () -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -32,7 +34,18 @@ public final class WatchControl: Sendable {
     /// Why the watchers back off (`"cpu pressure 92%"`, `"on battery"`), or `nil` for not.
     public var backoffReason: String? {
         get { state.withLock { $0.backoffReason } }
-        set { state.withLock { $0.backoffReason = newValue } }
+        set {
+            let ended = state.withLock { state in
+                defer { state.backoffReason = newValue }
+                return state.backoffReason != nil && newValue == nil ? state.backoffEnded : []
+            }
+            for call in ended { call() }
+        }
+    }
+
+    /// Calls `body` each time a backoff ends (a watcher then extracts what it deferred).
+    func onBackoffEnd(_ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.backoffEnded.append(body) }
     }
 
     /// `interval`, stretched while backing off.

@@ -15,6 +15,8 @@ final class WatchInbox: Sendable {
         var lastEventAt: ContinuousClock.Instant?
         /// Events appended since ``markQuiet()``.
         var arrivedSinceMark = false
+        /// Why events can no longer be read (see ``fail(_:)``).
+        var failure: InotifyError?
     }
 
     private let state = Mutex(State())
@@ -37,6 +39,15 @@ final class WatchInbox: Sendable {
         }
         continuation.yield()
     }
+
+    /// Events can no longer be read: the watch must end with `error`.
+    func fail(_ error: InotifyError) {
+        state.withLock { $0.failure = error }
+        continuation.yield()
+    }
+
+    /// Why events can no longer be read, if they cannot.
+    var failure: InotifyError? { state.withLock { $0.failure } }
 
     func requestStop() {
         state.withLock { $0.stopRequested = true }

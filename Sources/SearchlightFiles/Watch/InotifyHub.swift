@@ -1,0 +1,134 @@
+import Synchronization
+
+/// One inotify instance for every watcher of a process: `watch` with several roots follows
+/// them all through one descriptor and one reading task (the kernel limits instances per user
+/// to 128 by default, and each costs a descriptor and a reader).
+///
+/// Each watcher subscribes with its inbox and adds and removes its watches through the hub,
+/// which remembers which watchers own each watch descriptor and hands every event to those
+/// owners only (a queue overflow, which has no descriptor, to all of them). The kernel gives
+/// one descriptor per folder per instance, so a folder two roots contain (nested roots), or a
+/// folder moving from one root into another, is owned by both for a while: each watcher reads
+/// its events against its own table, and the watch is removed from the kernel only when its
+/// last owner lets it go.
+///
+/// ```swift
+/// let hub = try InotifyHub()
+/// let watchers = try roots.map { try FolderWatcher(index: index, root: $0, options: options, logger: logger, inotify: hub) }
+/// ```
+public final class InotifyHub: Sendable {
+    private let inotify: Inotify
+
+    private struct State {
+        var owners: [WatchDescriptor: Set<Int>] = [:]
+        var inboxes: [Int: WatchInbox] = [:]
+        var nextSubscriber = 0
+        var reader: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    /// Opens the instance; nothing is read until a watcher subscribes.
+    /// - Throws: ``InotifyError`` when no instance can be made (the per-user limit).
+    public init() throws(InotifyError) {
+        inotify = try Inotify()
+    }
+
+    /// A number for a new subscriber (a watcher), which it gives with each call.
+    func newSubscriber() -> Int {
+        state.withLock { state in
+            defer { state.nextSubscriber += 1 }
+            return state.nextSubscriber
+        }
+    }
+
+    /// Hands the events of the subscriber's watches to `inbox` from now on (subscribe before
+    /// adding watches: events of a subscriber without an inbox are dropped); the first
+    /// subscriber starts the reading task.
+    func subscribe(_ subscriber: Int, inbox: WatchInbox) {
+        state.withLock { state in
+            state.inboxes[subscriber] = inbox
+            if state.reader == nil {
+                state.reader = Task.detached { [self] in await read() }
+            }
+        }
+    }
+
+    /// Stops handing events to `subscriber` and removes the watches only it owned; the last
+    /// subscriber stops the reading task.
+    func unsubscribe(_ subscriber: Int) {
+        let (orphans, reader) = state.withLock { state -> ([WatchDescriptor], Task<Void, Never>?) in
+            state.inboxes[subscriber] = nil
+            var orphans: [WatchDescriptor] = []
+            for (watch, owners) in state.owners where owners.contains(subscriber) {
+                if owners.count == 1 {
+                    orphans.append(watch)
+                    state.owners[watch] = nil
+                } else {
+                    state.owners[watch]?.remove(subscriber)
+                }
+            }
+            guard state.inboxes.isEmpty else { return (orphans, nil) }
+            defer { state.reader = nil }
+            return (orphans, state.reader)
+        }
+        for watch in orphans { try? inotify.removeWatch(watch) }
+        reader?.cancel()
+    }
+
+    /// Watches a folder for `subscriber` (see ``Inotify/addWatch(pathBytes:for:)``).
+    func addWatch(pathBytes: some Collection<UInt8>, for subscriber: Int) throws(InotifyError) -> WatchDescriptor {
+        // Recorded under the lock with the call: an event the new watch reports can only be
+        // routed once the call has returned, and the reader takes the lock to route it.
+        try state.withLock { state throws(InotifyError) in
+            let watch = try inotify.addWatch(pathBytes: pathBytes)
+            state.owners[watch, default: []].insert(subscriber)
+            return watch
+        }
+    }
+
+    /// `subscriber` no longer wants `watch`: the kernel stops watching the folder when no
+    /// other subscriber owns it (see ``Inotify/removeWatch(_:)``).
+    func removeWatch(_ watch: WatchDescriptor, for subscriber: Int) throws(InotifyError) {
+        let last = state.withLock { state -> Bool in
+            guard var owners = state.owners[watch], owners.remove(subscriber) != nil else { return false }
+            state.owners[watch] = owners.isEmpty ? nil : owners
+            return owners.isEmpty
+        }
+        if last { try inotify.removeWatch(watch) }
+    }
+
+    /// Now, for ``hasActivity(since:)``.
+    func markActivity() -> Inotify.ActivityMark { inotify.markActivity() }
+
+    /// Whether an event of any subscriber's watches was queued since `mark` and may not have
+    /// reached its inbox yet (see ``Inotify/hasActivity(since:)``).
+    func hasActivity(since mark: Inotify.ActivityMark) -> Bool { inotify.hasActivity(since: mark) }
+
+    /// Reads until cancelled; a failure to read ends every subscriber's watch.
+    private func read() async {
+        do {
+            for try await batch in inotify.events() { route(batch) }
+        } catch {
+            for inbox in state.withLock({ Array($0.inboxes.values) }) { inbox.fail(error) }
+        }
+    }
+
+    /// Hands each event to the owners of its watch; forgets a watch the kernel dropped.
+    private func route(_ batch: [InotifyEvent]) {
+        let deliveries = state.withLock { state -> [(WatchInbox, [InotifyEvent])] in
+            var routed: [Int: [InotifyEvent]] = [:]
+            for event in batch {
+                if event.mask.contains(.queueOverflow) {
+                    for subscriber in state.inboxes.keys { routed[subscriber, default: []].append(event) }
+                    continue
+                }
+                guard let owners = state.owners[event.watch] else { continue }
+                for subscriber in owners { routed[subscriber, default: []].append(event) }
+                if event.mask.contains(.ignored) { state.owners[event.watch] = nil }
+            }
+            return routed.compactMap { subscriber, events in state.inboxes[subscriber].map { ($0, events) } }
+        }
+        for (inbox, events) in deliveries { inbox.append(events) }
+    }
+}
