@@ -69,6 +69,10 @@ public final class Inotify: Sendable {
     /// moment (see ``hasActivity(since:)``).
     private let readsUnderWay = Atomic<Int>(0)
     private let readsWithEvents = Atomic<Int>(0)
+    /// Batches of ``events(maximumBatchSize:)`` being read or in their consumer's hands: a
+    /// batch read before a ``markActivity()`` and handed on (into a watcher's inbox) only
+    /// after a ``hasActivity(since:)`` is activity the read counters alone do not show.
+    let batchesInHand = Atomic<Int>(0)
 
     /// Creates an inotify instance with a non-blocking, close-on-exec descriptor.
     ///
@@ -214,7 +218,9 @@ public final class Inotify: Sendable {
     }
 
     /// Whether an event was queued since `mark` that a reader may not have handed on yet:
-    /// one waits in the kernel's queue, a read is under way, or a read returned events since.
+    /// one waits in the kernel's queue, a read is under way, a batch of
+    /// ``events(maximumBatchSize:)`` is still in its consumer's hands (it may have been read
+    /// before `mark`), or a read returned events since.
     /// A change to a watched folder whose system call returned before this call is always
     /// seen (the kernel queues its event before the call returns); `true` may also mean that
     /// events older than `mark` were being read.
@@ -225,6 +231,7 @@ public final class Inotify: Sendable {
     public func hasActivity(since mark: ActivityMark) -> Bool {
         if cfs_readable_bytes(descriptor.rawValue) != 0 { return true }   // queued, or the ioctl failed: assume so
         if readsUnderWay.load(ordering: .sequentiallyConsistent) > 0 { return true }
+        if batchesInHand.load(ordering: .sequentiallyConsistent) > 0 { return true }
         return readsWithEvents.load(ordering: .sequentiallyConsistent) != mark.readsWithEvents
     }
 

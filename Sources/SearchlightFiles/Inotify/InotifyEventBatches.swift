@@ -43,7 +43,10 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
     }
 
     /// Reads a batch when events are queued, and waits for readability when not.
-    public struct Iterator: AsyncIteratorProtocol {
+    ///
+    /// A batch counts as in hand (``Inotify/hasActivity(since:)`` says so) from before it is
+    /// read until the consumer asks for the next one: by then it has handed it on.
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
         public typealias Element = [InotifyEvent]
         public typealias Failure = InotifyError
 
@@ -52,22 +55,36 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
         /// Where the readability handlers run; they only resume the waiting task.
         let queue = DispatchQueue(label: "searchlight.inotify.events")
         var isFinished = false
+        /// Whether the last batch returned is counted in ``Inotify/batchesInHand``.
+        var holdsBatch = false
 
         public mutating func next() async throws(InotifyError) -> [InotifyEvent]? {
             try await next(isolation: nil)
         }
 
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(InotifyError) -> [InotifyEvent]? {
+            if holdsBatch {
+                holdsBatch = false
+                inotify.batchesInHand.subtract(1, ordering: .sequentiallyConsistent)
+            }
             while !isFinished {
                 if Task.isCancelled { break }
                 let batch: [InotifyEvent]
+                // Counted before the read: a check that marks activity after the read returned
+                // still sees the batch until it is handed on.
+                inotify.batchesInHand.add(1, ordering: .sequentiallyConsistent)
                 do {
                     batch = try inotify.readEvents(upTo: maximumBatchSize)
                 } catch {
+                    inotify.batchesInHand.subtract(1, ordering: .sequentiallyConsistent)
                     isFinished = true
                     throw error
                 }
-                if !batch.isEmpty { return batch }
+                if !batch.isEmpty {
+                    holdsBatch = true
+                    return batch
+                }
+                inotify.batchesInHand.subtract(1, ordering: .sequentiallyConsistent)
                 // Reading first and waiting second cannot miss a wake-up: dispatch watches
                 // the descriptor level-triggered, so events queued between the empty read
                 // and the start of the wait make the wait return at once.

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import SearchlightFiles
+import SystemPackage
+import Testing
+
+/// ``Inotify/hasActivity(since:)`` is what keeps a watcher's self-check from counting as
+/// repairs the changes of events it had not received yet: it must see every event that is
+/// not in the watcher's inbox, wherever it is on the way.
+@Suite("Inotify activity")
+struct InotifyActivityTests {
+    /// The sequence behind self-checks that "repaired" moved folders in randomized runs on a
+    /// loaded machine: the reader reads a batch (a folder's move), its thread is preempted
+    /// before the batch reaches the inbox, the check marks activity, walks the disk (seeing
+    /// the move), and ends before the batch arrives. The read counters alone said nothing
+    /// happened: the check counted the move's items as repairs.
+    @Test func aBatchReadButNotYetHandedOnIsActivity() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let inotify = try Inotify()
+        _ = try inotify.addWatch(directory.filePath)
+        var iterator = inotify.events().makeAsyncIterator()
+        try writeFile(directory("moved.txt"), "here")
+        let batch = try await iterator.next()
+        #expect(batch?.isEmpty == false)
+        // The batch is read, not handed on: a check starting now must count it as activity.
+        let mark = inotify.markActivity()
+        #expect(inotify.hasActivity(since: mark), "a batch in the reader's hands is not activity")
+        // Asking for the next batch hands this one on; with nothing queued, nothing is on the way.
+        let reader = Task { [iterator] in
+            var iterator = iterator
+            return try await iterator.next()
+        }
+        #expect(await eventually { !inotify.hasActivity(since: mark) })
+        // A new event ends the reader's wait.
+        try writeFile(directory("later.txt"), "later")
+        let later = try await reader.value
+        #expect(later?.isEmpty == false)
+    }
+}
