@@ -82,9 +82,9 @@ struct ThumbnailCommandTests {
         makeImage("fine-1.png")
         makeImage("stuck.png")
         makeImage("fine-2.png")
-        // At normal priority: an idle scan's workers on a busy machine could miss a 1 s deadline
+        // At normal priority: an idle scan's workers on a busy machine could miss a short deadline
         // on the fine files too.
-        let result = try run(["scan", tree.path, "--decoder-deadline", "1", "--priority", "normal"],
+        let result = try run(["scan", tree.path, "--decoder-deadline", "5", "--priority", "normal"],
                              environment: ["SEARCHLIGHT_EXTRACTOR_TEST_MODE": "hang-on:stuck"])
         #expect(result.status == 0)
         #expect(try json("fine-1.png")["thumbnail"] is [String: Any])
@@ -93,7 +93,7 @@ struct ThumbnailCommandTests {
         #expect(stuck["thumbnail"] is NSNull)
         #expect((stuck["failure"] as? String)?.contains("timed out") == true)
         // Retried only when it changes: a rescan does not try it again.
-        let again = try run(["scan", tree.path, "--json", "--decoder-deadline", "1"],
+        let again = try run(["scan", tree.path, "--json", "--decoder-deadline", "5"],
                             environment: ["SEARCHLIGHT_EXTRACTOR_TEST_MODE": "hang-on:stuck"])
         #expect(again.output.contains("\"unchanged\":3"))
     }

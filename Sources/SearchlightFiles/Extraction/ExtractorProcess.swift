@@ -98,7 +98,8 @@ final class ExtractorProcess: @unchecked Sendable {
 
     // MARK: Running a job
 
-    /// Sends one request and waits for its response until `deadline`.
+    /// Sends one request and waits for its response until `deadline` (see ``JobDeadline``: time
+    /// the worker spent waiting for a CPU does not count).
     ///
     /// On a timeout, a crash or a protocol error the worker is killed and reaped, and
     /// ``isRunning`` becomes false: the pool starts a new one for the next job.
@@ -106,17 +107,17 @@ final class ExtractorProcess: @unchecked Sendable {
              deadline: Duration) -> Result<ExtractionResponse, ExtractionFailure> {
         precondition(isRunning)
         let clock = ContinuousClock()
-        let end = clock.now.advanced(by: deadline)
+        var end = JobDeadline(deadline, processID: processID, clock: clock)
         let jobID = nextJobID
         nextJobID &+= 1
         let request = ExtractionRequest(jobID: jobID, kind: kind, path: path, limit: limit, contentType: contentType)
 
-        if let failure = failure(send(request.encodedFrame(), until: end, clock: clock), deadline: deadline) {
+        if let failure = failure(send(request.encodedFrame(), until: &end, clock: clock), deadline: deadline) {
             return .failure(failure)
         }
 
         var header: [UInt8] = []
-        if let failure = failure(receive(count: ExtractionFrame.headerSize, into: &header, until: end, clock: clock),
+        if let failure = failure(receive(count: ExtractionFrame.headerSize, into: &header, until: &end, clock: clock),
                                  deadline: deadline) {
             return .failure(failure)
         }
@@ -124,7 +125,7 @@ final class ExtractorProcess: @unchecked Sendable {
         do {
             let length = try ExtractionFrame.payloadLength(header: header)
             var payload: [UInt8] = []
-            if let failure = failure(receive(count: length, into: &payload, until: end, clock: clock), deadline: deadline) {
+            if let failure = failure(receive(count: length, into: &payload, until: &end, clock: clock), deadline: deadline) {
                 return .failure(failure)
             }
             response = try ExtractionResponse(payload: payload)
@@ -155,10 +156,10 @@ final class ExtractorProcess: @unchecked Sendable {
     }
 
     /// Writes all of `bytes`. The corresponding C functions are `poll(2)` and `send(2)`.
-    private func send(_ bytes: [UInt8], until end: ContinuousClock.Instant, clock: ContinuousClock) -> Progress {
+    private func send(_ bytes: [UInt8], until end: inout JobDeadline, clock: ContinuousClock) -> Progress {
         var written = 0
         while written < bytes.count {
-            switch wait(for: Int16(POLLOUT), until: end, clock: clock) {
+            switch wait(for: Int16(POLLOUT), until: &end, clock: clock) {
             case .done: break
             case let other: return other
             }
@@ -179,12 +180,12 @@ final class ExtractorProcess: @unchecked Sendable {
     }
 
     /// Reads exactly `count` bytes into `bytes`. The corresponding C functions are `poll(2)` and `recv(2)`.
-    private func receive(count: Int, into bytes: inout [UInt8], until end: ContinuousClock.Instant, clock: ContinuousClock) -> Progress {
+    private func receive(count: Int, into bytes: inout [UInt8], until end: inout JobDeadline, clock: ContinuousClock) -> Progress {
         // Never more than `count`: the next frame's bytes stay in the socket.
         bytes.reserveCapacity(count)
         var chunk = [UInt8](repeating: 0, count: min(count, 64 << 10))
         while bytes.count < count {
-            switch wait(for: Int16(POLLIN), until: end, clock: clock) {
+            switch wait(for: Int16(POLLIN), until: &end, clock: clock) {
             case .done: break
             case let other: return other
             }
@@ -206,9 +207,9 @@ final class ExtractorProcess: @unchecked Sendable {
     }
 
     /// Waits until the channel is ready for `events` or `end` passes. The corresponding C function is `poll(2)`.
-    private func wait(for events: Int16, until end: ContinuousClock.Instant, clock: ContinuousClock) -> Progress {
+    private func wait(for events: Int16, until end: inout JobDeadline, clock: ContinuousClock) -> Progress {
         while true {
-            let remaining = clock.now.duration(to: end)
+            let remaining = end.remaining(clock: clock)
             if remaining <= .zero { return .timedOut }
             // Round up so that we never wake just before the deadline and spin.
             let milliseconds = Int32(clamping: remaining.milliseconds + 1)
@@ -253,9 +254,9 @@ final class ExtractorProcess: @unchecked Sendable {
         shutdown(channel, Int32(SHUT_WR))
         // The worker's end closes when it exits: wait for end of file on ours.
         let clock = ContinuousClock()
-        let end = clock.now.advanced(by: grace)
+        var end = JobDeadline(grace, processID: processID, clock: clock)
         var scratch = [UInt8](repeating: 0, count: 512)
-        waiting: while case .done = wait(for: Int16(POLLIN), until: end, clock: clock) {
+        waiting: while case .done = wait(for: Int16(POLLIN), until: &end, clock: clock) {
             do {
                 let result = try SystemCall.retryingOnInterrupt {
                     scratch.withUnsafeMutableBytes { recv(channel, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }

@@ -1,0 +1,34 @@
+import Foundation
+import Glibc
+import SearchlightTestSupport
+import Testing
+@testable import SearchlightFiles
+
+/// A job's deadline counts the time its worker could run: waiting for a CPU does not count,
+/// sleeping (a hang) does.
+@Suite("Job deadlines")
+struct JobDeadlineTests {
+    @Test func aSleepingWorkerStillTimesOut() throws {
+        let sleeper = try ChildProcess(["/bin/sleep", "30"])
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)
+            sleeper.waitUntilExit()
+        }
+        let clock = ContinuousClock()
+        var deadline = JobDeadline(.milliseconds(200), processID: sleeper.processIdentifier, clock: clock)
+        #expect(deadline.remaining(clock: clock) > .zero)
+        // Never more than the stretched limit: ten times the deadline.
+        let limit = clock.now.advanced(by: .seconds(5))
+        while deadline.remaining(clock: clock) > .zero && clock.now < limit {
+            usleep(10_000)
+        }
+        #expect(deadline.remaining(clock: clock) <= .zero)
+    }
+
+    @Test func waitingForACPUIsCountedPerThread() {
+        // This process's threads have run, so the kernel counts their waits; a process that
+        // is gone has none.
+        #expect(JobDeadline.runQueueWait(of: getpid()) >= .zero)
+        #expect(JobDeadline.runQueueWait(of: 0x7fff_fff0) == .zero)
+    }
+}
