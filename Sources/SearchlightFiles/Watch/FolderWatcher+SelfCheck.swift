@@ -1,0 +1,67 @@
+import Foundation
+import Glibc
+import Logging
+import Searchlight
+import Synchronization
+
+// The self-check: a reconcile that should change nothing, and what it repairs.
+extension FolderWatcher {
+    /// How long the disk must be quiet before a self-check runs.
+    var selfCheckQuiet: Duration { max(options.settleInterval * 5, .milliseconds(500)) }
+
+    /// Reconciles the root, which should change nothing: every item it adds, updates or
+    /// removes is a repair, logged as a warning with its path and counted for `status`.
+    ///
+    /// Not when events came while it ran: the walk saw the disk ahead of them, and applying
+    /// them afterwards replays moves and deletes on an index that is already past them. Its
+    /// repairs then prove nothing, and it runs again, uncounted, once the disk is quiet, to
+    /// repair what the replay undid. The same holds after an overflow (whose repairs are
+    /// expected: events were lost; they are counted).
+    @discardableResult
+    func selfCheck(reason: String, counted: Bool = true, afterOverflow: Bool = false) throws -> ScanSummary {
+        inbox.markQuiet()
+        let mark = inotify.markActivity()
+        var repairs: [String] = []
+        let summary = try scanner.reconcile(onDirectory: watchDirectory, onChange: { path, change in
+            repairs.append("\(change.rawValue) \(path.lossyString.debugDescription)")
+        })
+        // A change made while the walk ran has its event queued by now, or read: no need to
+        // wait for the reading task to hand it on (it may not run soon on a busy machine).
+        let raced = inotify.hasActivity(since: mark) || inbox.eventsArrivedSinceMark
+        if raced { inbox.requestSelfCheck(reason: "again: the disk changed during the last one", counted: false) }
+        // Items whose extraction was deferred are refreshed by any check: not repairs.
+        let concurrent = !afterOverflow && (raced || !counted || deferral.isPending)
+        state.withLock { state in
+            state.lastSelfCheck = Date()
+            if !concurrent { state.selfCheckRepairs += repairs.count }
+        }
+        if repairs.isEmpty {
+            logger.debug("self-check (\(reason)): the index matches \(root.path)")
+        } else if concurrent {
+            logger.info("""
+                self-check (\(reason)): \(repairs.count) items changed while it ran (not counted): \
+                \(repairs.prefix(20).joined(separator: ", "))
+                """)
+        } else {
+            logger.warning("""
+                self-check (\(reason)) repaired \(repairs.count) items in \(root.path): \
+                \(repairs.prefix(50).joined(separator: ", "))\(repairs.count > 50 ? ", …" : "")
+                """)
+        }
+        writeHealth(running: true)
+        return summary
+    }
+
+    /// Asks for a self-check (as the periodic timer does) and returns once one has run, or
+    /// after `timeout`; whether one ran.
+    func checkNow(timeout: Duration = .seconds(60)) async -> Bool {
+        let before = state.withLock { $0.lastSelfCheck }
+        inbox.requestSelfCheck(reason: "asked")
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if state.withLock({ $0.lastSelfCheck != before }) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+}

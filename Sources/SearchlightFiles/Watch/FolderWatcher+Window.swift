@@ -1,0 +1,130 @@
+import Foundation
+import Glibc
+import Logging
+import Searchlight
+import Synchronization
+
+// One window of events: coalesced, structural changes and crawls applied in one transaction.
+extension FolderWatcher {
+    /// Applies one window of events. Runs on a thread of its own, never on the cooperative pool.
+    func process(_ events: [InotifyEvent], rescanDegraded: Bool, rootWatch: WatchDescriptor) throws {
+        var changes = PendingChanges(domain: options.scan.domain, rootWatch: rootWatch, excluded: options.scan.walk.excluded,
+                                     includeHidden: options.scan.walk.includeHidden)
+        // Folders whose ignore file changed: their subtrees are judged again.
+        var ignoreFolders: Set<ItemIdentifier> = []
+        state.withLock { state in
+            for event in events {
+                changes.add(event, table: &state.table)
+                if event.name.elementsEqual(ExclusionRules.ignoreFileName.utf8), let folder = state.table.path(for: event.watch) {
+                    ignoreFolders.insert(ItemIdentifier(bytes: folder))
+                }
+            }
+        }
+        if !changes.unpairedFolders.isEmpty && !changes.crawl.isEmpty {
+            adoptMovedFolders(&changes)
+            // Moved into a folder too new to be watched, and not found there: moved out of
+            // the root, or somewhere the walk missed. Check once things are quiet.
+            if !changes.unpairedFolders.isEmpty {
+                inbox.requestSelfCheck(reason: "a folder moved where it could not be followed")
+            }
+        }
+        let stale = state.withLock { changes.resolveUnpairedMoves(table: &$0.table) }
+        logger.debug("window of \(events.count) events: \(changes)")
+        for watch in stale { try? inotify.removeWatch(watch, for: subscriber) }
+        if changes.rootGone { throw WatchError.rootGone(root.path) }
+        notifier.notify("STATUS=indexing \(events.count) changes")
+        crash(at: .windowCoalesced)
+        var summary = ScanSummary()
+        if changes.overflowed {
+            logger.warning("""
+                the inotify event queue overflowed (raise fs.inotify.max_queued_events); \
+                reconciling \(root.path) so that nothing is lost
+                """)
+            state.withLock { $0.overflows += 1 }
+            summary = try selfCheck(reason: "the event queue overflowed", afterOverflow: true)
+        } else {
+            summary = try commit(changes)
+            for folder in Self.outermost(ignoreFolders) {
+                summary.add(try scanner.reconcile(subtree: folder, onDirectory: watchDirectory))
+            }
+        }
+        crash(at: .windowCommitted)
+        if rescanDegraded { summary.add(try rescanUnwatched()) }
+        logger.debug("\(events.count) events: \(summary.counts)")
+        notifier.notify("STATUS=watching \(root.path) (\(watchCount) folders)")
+    }
+
+    /// Finds folders that moved away into a new, not yet watched folder: inotify reports only
+    /// the move's first half, but watching the new folders hands back the moved folder's own
+    /// watch descriptor (a watch belongs to an inode).
+    func adoptMovedFolders(_ changes: inout PendingChanges) {
+        var wanted: [WatchDescriptor: ItemIdentifier] = state.withLock { state in
+            var watches: [WatchDescriptor: ItemIdentifier] = [:]
+            for folder in changes.unpairedFolders {
+                if let watch = state.table.watch(forPath: folder.bytes) { watches[watch] = folder }
+            }
+            return watches
+        }
+        struct AllFound: Error {}
+        func check(_ path: ItemIdentifier) throws {
+            guard let watch = try? inotify.addWatch(pathBytes: root.absolutePath(of: path), for: subscriber) else { return }
+            if let old = wanted.removeValue(forKey: watch) {
+                logger.debug("\(old.lossyString) moved to \(path.lossyString)")
+                state.withLock { changes.adoptMove(from: old, to: path, table: &$0.table) }
+            } else {
+                state.withLock { _ = $0.table.insert(watch, path: path.bytes) }
+            }
+            if wanted.isEmpty { throw AllFound() }
+        }
+        let walker = DirectoryWalker(root: root, options: options.scan.walk)
+        for folder in Self.outermost(changes.crawl) where !wanted.isEmpty {
+            do {
+                try check(folder)
+                try walker.walk(from: folder) { event in
+                    if case .directory(let path, _) = event { try check(path) }
+                }
+            } catch {
+                break
+            }
+        }
+    }
+
+    /// The folders of `folders` that are not below another one of them.
+    static func outermost(_ folders: Set<ItemIdentifier>) -> [ItemIdentifier] {
+        folders.filter { !PendingChanges.hasAncestor($0, in: folders) }.sorted()
+    }
+
+    /// Applies a window: its moves and deletes, the deletion of items where folders now stand,
+    /// the walks of new folders (watching them first), the refreshes of changed files and the
+    /// watch's health, in one transaction. Extraction happens before it.
+    func commit(_ changes: PendingChanges) throws -> ScanSummary {
+        // What a path is now decides how it is handled, not what the events said it was:
+        // a folder may have become a file (or vanished) since. Each path is looked at once.
+        var statuses: [ItemIdentifier: FileStatus?] = [:]
+        func isDirectory(_ path: ItemIdentifier) -> Bool {
+            let status = try? root.status(of: path)
+            statuses[path] = .some(status)
+            return status?.kind == .directory
+        }
+        var crawl: Set<ItemIdentifier> = []
+        var files: Set<ItemIdentifier> = []
+        for path in changes.crawl {
+            if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
+        }
+        for path in changes.refresh where !PendingChanges.isPath(path, inSubtreeOfAnyOf: crawl) {
+            if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
+        }
+        // Only the outermost folders: a walk covers what is below it.
+        let folders = Self.outermost(crawl)
+        var window = FolderScanner.Window()
+        window.structure = changes.batch.changes
+        // A file that stood where one of these folders now stands is gone.
+        window.structure += folders.map { .delete(domain: options.scan.domain, identifier: $0) }
+        window.statuses = statuses
+        window.states = { [self] _ in [options.scan.domain: domainState { $0.watch = health(running: true) }] }
+        window.beforeCommit = { [self] _ in crash(at: .windowExtracted) }
+        for folder in folders { watchDirectory(folder) }
+        let outsideCrawls = files.filter { !PendingChanges.isPath($0, inSubtreeOfAnyOf: crawl) }
+        return try scanner.update(window, subtrees: folders, files: outsideCrawls.sorted(), onDirectory: watchDirectory)
+    }
+}
