@@ -275,6 +275,8 @@ let package = Package(
                 "Searchlight",
                 "SearchlightFiles",
                 "SearchlightServer",
+                // The same API over a PostgreSQL index (SPEC §9).
+                "SearchlightPostgres",
                 "SearchlightTestSupport",
                 // Built next to the tests: the fixture's scan makes real thumbnails.
                 "searchlight-extractor",

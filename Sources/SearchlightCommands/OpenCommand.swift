@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Searchlight
+import SearchlightFiles
 import SystemCalls
 
 struct OpenCommand: ParsableCommand {
@@ -40,6 +41,11 @@ struct OpenCommand: ParsableCommand {
             throw CommandFailure.fail("the domain \(item.domainIdentifier.debugDescription) has no folder: its items are not files")
         }
         let pathString = String(decoding: path, as: UTF8.self)
+        // A shared index holds other machines' folders: the same path here is another file.
+        if let host = try CommandFailure.wrap({ try index.domainHosts()[item.domainIdentifier] }),
+           host != FolderScanner.hostName {
+            throw CommandFailure.fail("\(pathString) is a file of \(host), not of this machine: open it there")
+        }
         guard Self.exists(path) else { throw CommandFailure.fail("\(pathString) is no longer on disk") }
         let environment = ProcessInfo.processInfo.environment
         let hasDesktop = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }

@@ -77,9 +77,6 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     func printLive(index: any IndexStore, printer: ItemPrinter, expression: QueryExpression) async throws {
-        guard let index = index as? SearchableIndex else {
-            throw CommandFailure.fail("--live needs an index file: PostgreSQL indexes do not follow changes yet", code: 64)
-        }
         let changes = SearchQuery(queryString: query).liveResults(in: index, domain: domain)
         do {
             for try await change in changes {

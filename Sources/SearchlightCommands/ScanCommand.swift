@@ -48,7 +48,7 @@ struct ScanCommand: ParsableCommand {
         let output = StandardOutput()
         var total = ScanSummary()
         for (root, folder) in zip(selected, folders) {
-            let domain = root.domain ?? folder.path
+            let domain = root.domain ?? index.defaultDomain(forFolder: folder.path)
             var options = FolderScanner.Options(domain: domain)
             options.inspectorCount = inspectorCount
             options.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))

@@ -77,9 +77,6 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // `searchlight` links no web server: it hands the command over, arguments and all.
         guard let makeServer = ServeLauncher.serverFactory else { throw ServeLauncher.handOver() }
-        if IndexLauncher.isRemote(indexOptions.indexPath) {
-            throw CommandFailure.fail("serve does not work on a PostgreSQL index yet: use search and query", code: 64)
-        }
         var logger = indexOptions.logger
         if !indexOptions.verbose { logger.logLevel = .notice }
         var file = try configurationOptions.load()
@@ -125,7 +122,11 @@ struct ServeCommand: AsyncParsableCommand {
     func watchedRoots(index: any IndexStore, configuration: Configuration) throws -> [Configuration.Root] {
         if !roots.isEmpty { return try configuration.roots(arguments: roots, domain: domain) }
         let states = try CommandFailure.wrap { try index.domainStates() }
-        let known = states.compactMap { domain, json in DomainState(json: json).map { (domain, $0.root) } }
+        // A shared index holds other machines' folders too: only this machine's are watched here.
+        let hosts = try CommandFailure.wrap { try index.domainHosts() }
+        let known = states.compactMap { domain, json in
+            index.isLocal(domain: domain, hosts: hosts) ? DomainState(json: json).map { (domain, $0.root) } : nil
+        }
         if known.isEmpty { throw CommandFailure.fail("nothing to watch: give a folder (searchlight serve --watch FOLDER)", code: 64) }
         return try known.sorted { $0.0 < $1.0 }.map { domain, path in
             var root = try configuration.roots(arguments: [path], domain: nil)[0]

@@ -129,7 +129,7 @@ struct WatchCommand: AsyncParsableCommand {
         }
         var watchers: [FolderWatcher] = []
         for (root, folder) in zip(selected, folders) {
-            var options = FolderWatcher.Options(scan: FolderScanner.Options(domain: root.domain ?? folder.path))
+            var options = FolderWatcher.Options(scan: FolderScanner.Options(domain: root.domain ?? index.defaultDomain(forFolder: folder.path)))
             options.scan.inspectorCount = inspectorCount
             options.scan.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
             options.rescanInterval = .seconds(configuration.rescanInterval.value)

@@ -6,9 +6,9 @@ extension PostgresIndex {
     /// Items where, for every query word, some word of the item starts with it (SPEC §3).
     ///
     /// Query words are split like names (``NameTokenizer``). An item's words are those of its
-    /// name, title, authors and keywords, folders (all split in Swift as the SQLite index
-    /// splits them) and, with `includeText`, of its text (split by PostgreSQL's
-    /// `searchlight_text` configuration). Ranking: items where every word matches a whole word
+    /// name, title, keywords and folders, and, with `includeText`, of its authors (all split in
+    /// Swift as the SQLite index splits them) and text (split by PostgreSQL's
+    /// `searchlight_text` configuration): SQLite's ``SearchScope``. Ranking: items where every word matches a whole word
     /// first; then by where each word matched best (name, title, authors and keywords,
     /// folders, text); then the most recently modified; then by identifier and domain.
     ///
@@ -69,9 +69,11 @@ extension PostgresIndex {
         var prefixOnly: [String] = []
         var fieldRanks: [String] = []
         // Each field as words between spaces, so that ` word ` is a whole word and ` word` a prefix.
+        // Names alone (`search --names`) leave out authors as they leave out text.
         let fields = [
             "(' ' || item.name_words || ' ')", "(' ' || item.title_words || ' ')",
-            "(' ' || array_to_string(item.author_words || item.keyword_words, ' ') || ' ')",
+            includeText ? "(' ' || array_to_string(item.author_words || item.keyword_words, ' ') || ' ')"
+                : "(' ' || array_to_string(item.keyword_words, ' ') || ' ')",
             "(' ' || item.folder_words || ' ')",
         ]
         for token in tokens {
@@ -85,6 +87,9 @@ extension PostgresIndex {
                 wholeTests.append("item.text_words @@ to_tsquery('searchlight_text', \(textWhole))")
                 prefixTests.append("item.text_words @@ to_tsquery('searchlight_text', \(vector))")
                 match = "(\(match) OR item.text_words @@ to_tsquery('searchlight_text', \(vector)))"
+            } else {
+                // The vector holds the authors' words too: the match must be in a name field.
+                match = "(\(match) AND (\(prefixTests.joined(separator: " OR "))))"
             }
             conditions.append(match)
             prefixOnly.append("CASE WHEN \(wholeTests.joined(separator: " OR ")) THEN 0 ELSE 1 END")

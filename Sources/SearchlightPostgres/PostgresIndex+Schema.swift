@@ -14,6 +14,7 @@ extension PostgresIndex {
     ///   keyword). `words` is their `tsvector` (GIN), `text_words` the `tsvector` of the text,
     ///   made by PostgreSQL with the `searchlight_text` configuration (`simple` with `unaccent`).
     ///   `folder_words` is empty unless `identifier_is_path` (since version 2).
+    ///   `change_count` counts the batches written to the domain (since version 3).
     /// - `thumbnail`: thumbnails apart, so that item rows stay small; re-keyed and deleted
     ///   with their item by the foreign key.
     ///
@@ -183,6 +184,14 @@ extension PostgresIndex {
             ALTER TABLE item ALTER COLUMN identifier_is_path SET DEFAULT false
             """,
         ]),
+        // Each domain counts the batches written to it: what a reader polls to learn that the
+        // index changed (`serve`'s live page, `query --live`). A writer only counts in its own
+        // domain's row, so that writers of different domains still never touch a common row.
+        (3, [
+            """
+            ALTER TABLE domain ADD COLUMN change_count bigint NOT NULL DEFAULT 0
+            """,
+        ]),
     ]
 
     /// The schema version this build writes and reads.
@@ -193,6 +202,8 @@ extension PostgresIndex {
     func migrate() async throws {
         let logger = self.logger, location = self.location
         try await withTransaction("cannot prepare the database") { connection in
+            // Migrations may take long: the statement timeout of a handle is for its queries.
+            try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
             // The key is "SEARCH" in ASCII.
             try await connection.query("SELECT pg_advisory_xact_lock(91754175713352)", logger: logger)
             let encoding = try await connection.query("SELECT current_setting('server_encoding'), lower('É') = 'é'",

@@ -61,6 +61,8 @@ extension PostgresIndex {
             try await connection.query("""
                 DELETE FROM item WHERE domain_id = ANY(\(domains)) AND expiration_date <= \(Date().timeIntervalSince1970)
                 """, logger: self.logger)
+            try await connection.query("UPDATE domain SET change_count = change_count + 1 WHERE id = ANY(\(domains))",
+                                       logger: self.logger)
         }
     }
 

@@ -31,6 +31,10 @@ public final class PostgresIndex: Sendable {
     public let operationTimeout: Duration
     let connections: ConnectionSource
     let logger: Logger
+    /// Where the tasks this handle starts run (a deadline's timer and work): the caller's
+    /// executor when it has one of its own (``PostgresStore``'s bridge), so that a caller who
+    /// blocks every thread of Swift's pool while waiting cannot starve them.
+    let taskExecutor: (any TaskExecutor)?
     private let retries = Atomic<Int>(0)
 
     /// How many transactions were retried since this handle opened (a lost connection, a
@@ -60,12 +64,17 @@ public final class PostgresIndex: Sendable {
     ///   - maximumConnections: The connections this handle opens at most (one per concurrent call).
     ///   - retryPolicy: How transactions that lost their connection are retried.
     ///   - operationTimeout: How long one transaction or read may wait for the server.
+    ///   - statementTimeout: When given, the server stops any statement of this handle that runs
+    ///     longer (`statement_timeout`): it fails with ``PostgresIndexError/isStatementTimeout``,
+    ///     and is not retried. What `serve` gives its reads, as it interrupts SQLite's.
+    ///   - taskExecutor: Where the tasks of this handle run (default: Swift's pool).
     ///   - environment: Where `PGPASSWORD`, `PGPASSFILE` and `HOME` are read.
     /// - Throws: ``PostgresIndexError``: `.invalidLocation`, `.cannotConnect` (unreachable,
     ///   wrong password), `.unsupportedDatabase` (not UTF-8, no extensions, a newer schema;
     ///   or, read-only, no index yet).
     public init(url: String, readOnly: Bool = false, maximumConnections: Int = 8,
                 retryPolicy: RetryPolicy = RetryPolicy(), operationTimeout: Duration = .seconds(300),
+                statementTimeout: Duration? = nil, taskExecutor: (any TaskExecutor)? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 logger: Logger = Logger(label: "searchlight.postgres")) async throws {
         let location = try PostgresLocation(url, environment: environment)
@@ -73,10 +82,16 @@ public final class PostgresIndex: Sendable {
         self.isReadOnly = readOnly
         self.retryPolicy = retryPolicy
         self.operationTimeout = operationTimeout
+        self.taskExecutor = taskExecutor
         self.logger = logger
         // A first connection: a wrong password or an unreachable server fails here at once,
         // with the server's reason.
-        let configuration = try Self.connectionConfiguration(location)
+        var configuration = try Self.connectionConfiguration(location)
+        if let statementTimeout {
+            let milliseconds = max(1, statementTimeout.components.seconds * 1000
+                                   + statementTimeout.components.attoseconds / 1_000_000_000_000_000)
+            configuration.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)"))
+        }
         try await Self.checkConnection(configuration, location: location, logger: logger)
         connections = ConnectionSource(configuration: configuration, maximum: maximumConnections, logger: logger)
         do {
@@ -138,7 +153,9 @@ public final class PostgresIndex: Sendable {
     /// Fails unless the database holds an index this build can read.
     private func checkSchema() async throws {
         let logger = self.logger
-        let version = try await withConnection("cannot read the index") { connection in
+        let version = try await withTransaction("cannot read the index") { connection in
+            // Not a query of the user's: the statement timeout of a reader is not for it.
+            try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
             let exists = try await connection.query(
                 "SELECT to_regclass('searchlight_schema_version') IS NOT NULL", logger: logger)
             guard try await Self.single(exists, Bool.self) == true else { return 0 }
@@ -221,13 +238,13 @@ public final class PostgresIndex: Sendable {
         let pending = PendingResult<T>()
         return try await withCheckedThrowingContinuation { continuation in
             pending.wait(continuation)
-            pending.start(timer: Task {
+            pending.start(timer: Task(executorPreference: taskExecutor) {
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 logger.warning("no answer from the index within \(timeout): giving up its connection")
                 pending.finish(.failure(PostgresIndexError(.cannotConnect, "no answer from the index within \(timeout)")))
                 try? await connection.close()
             })
-            Task {
+            Task(executorPreference: taskExecutor) {
                 do {
                     pending.finish(.success(try await body(connection)))
                 } catch {

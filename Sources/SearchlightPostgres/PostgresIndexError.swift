@@ -67,6 +67,10 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
         return line
     }
 
+    /// Whether the server stopped a statement that ran past the handle's statement timeout
+    /// (SQLSTATE 57014, `statement_timeout`).
+    public var isStatementTimeout: Bool { sqlState == "57014" }
+
     /// Whether retrying on a new connection can succeed: the connection was lost (the server
     /// restarted, an administrator ended it, the network dropped) or the transaction lost a
     /// race (a deadlock, a serialization failure).

@@ -13,12 +13,19 @@ public final class PostgresStore: IndexStore {
     /// The URL without password.
     public var path: String { index.location.description }
 
-    /// Connects to the database at `url` (``PostgresIndex/init(url:readOnly:maximumConnections:retryPolicy:operationTimeout:environment:logger:)``).
+    /// Every machine of a team may write its folders into the database.
+    public var isShared: Bool { true }
+
+    /// Connects to the database at `url` (``PostgresIndex/init(url:readOnly:maximumConnections:retryPolicy:operationTimeout:statementTimeout:taskExecutor:environment:logger:)``).
     /// - Throws: ``PostgresIndexError``.
-    public init(url: String, readOnly: Bool, logger: Logger) throws {
+    /// - Parameter statementTimeout: When given, the server stops a statement that runs longer.
+    public init(url: String, readOnly: Bool, statementTimeout: Duration? = nil, logger: Logger) throws {
         let bridge = BlockingBridge()
         self.bridge = bridge
-        index = try bridge.wait { try await PostgresIndex(url: url, readOnly: readOnly, logger: logger) }
+        index = try bridge.wait {
+            try await PostgresIndex(url: url, readOnly: readOnly, statementTimeout: statementTimeout,
+                                    taskExecutor: bridge, logger: logger)
+        }
     }
 
     deinit { index.close() }
@@ -138,12 +145,34 @@ public final class PostgresStore: IndexStore {
         return try bridge.wait { [index] in try await index.countQuery(expression, domain: domain) }
     }
 
+    public func makeChangeMonitor() throws -> any IndexChangeMonitor {
+        PostgresChangeMonitor(store: self)
+    }
+
+    public func domainHosts() throws -> [String: String] {
+        try bridge.wait { [index] in try await index.domainHosts() }
+    }
+
+    /// ``PostgresIndex/changeMarker()``, waited for.
+    func changeMarker() throws -> [Int64] {
+        try bridge.wait { [index] in try await index.changeMarker() }
+    }
+
     public func explainQuery(_ queryString: String, domain: String?, limit: Int?) throws -> String {
         try bridge.wait { [index] in try await index.explainQuery(queryString, domain: domain, limit: limit) }
     }
 }
 
+/// Polls ``PostgresIndex/changeMarker()``: each domain's count of batches.
+struct PostgresChangeMonitor: IndexChangeMonitor {
+    let store: PostgresStore
+
+    func marker() throws -> [Int64] { try store.changeMarker() }
+}
+
 extension PostgresIndexError: IndexStoreError {
-    /// A URL that does not parse is the user's to fix: a usage error.
-    public var isUsageError: Bool { code == .invalidLocation }
+    /// A URL that does not parse, or a query this index cannot answer, is the user's to fix: a usage error.
+    public var isUsageError: Bool { code == .invalidLocation || code == .invalidQuery }
+    /// The server stopped a statement at the handle's statement timeout.
+    public var isTimeout: Bool { isStatementTimeout }
 }

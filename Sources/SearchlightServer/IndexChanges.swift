@@ -1,13 +1,15 @@
 import Foundation
-import GRDB
 import Logging
+import NIOPosix
+import Searchlight
 import Synchronization
 
 /// Tells subscribers when any process commits a change to the index, for `/api/events`.
 ///
-/// One connection of its own asks SQLite's `PRAGMA data_version` every `interval`: the number
-/// changes when another connection (a `scan`, a `watch`, this process's watcher) has committed.
-/// Checking costs a few microseconds and reads no table; when nobody listens it is not asked.
+/// The index's ``IndexChangeMonitor`` is asked every `interval` (SQLite's `PRAGMA
+/// data_version` on a connection of its own, the PostgreSQL index's batch counts): its marker
+/// changes when any writer (a `scan`, a `watch`, this process's watcher) has committed.
+/// Checking reads no item; when nobody listens it is not asked.
 final class IndexChanges: Sendable {
     /// What a subscriber receives.
     enum Event: Sendable, Equatable {
@@ -25,19 +27,16 @@ final class IndexChanges: Sendable {
     }
 
     let interval: Duration
-    private let database: DatabaseQueue
+    private let monitor: any IndexChangeMonitor
     private let state = Mutex(State())
     private let logger: Logger
 
     /// How often a subscriber gets a heartbeat when nothing changes.
     let heartbeatInterval: Duration
 
-    init(path: String, interval: Duration, heartbeatInterval: Duration = .seconds(15), logger: Logger) throws {
+    init(monitor: any IndexChangeMonitor, interval: Duration, heartbeatInterval: Duration = .seconds(15), logger: Logger) {
         self.heartbeatInterval = heartbeatInterval
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = "searchlight.events"
-        database = try DatabaseQueue(path: path, configuration: configuration)
+        self.monitor = monitor
         self.interval = interval
         self.logger = logger
     }
@@ -64,13 +63,14 @@ final class IndexChanges: Sendable {
 
     /// Polls until the task is cancelled or ``finish()`` is called.
     func run() async {
-        var last: Int?
+        var last: [Int64]?
         let clock = ContinuousClock()
         var lastBeat = clock.now
         while !Task.isCancelled, !state.withLock({ $0.isFinished }) {
             if state.withLock({ !$0.subscribers.isEmpty }) || last == nil {
                 do {
-                    let version = try await database.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }
+                    // On NIO's thread pool: the monitor blocks (a file read, a round trip to a server).
+                    let version = try await NIOThreadPool.singleton.runIfActive { [monitor] in try monitor.marker() }
                     if let last, version != last {
                         publishChange()
                         lastBeat = clock.now

@@ -11,32 +11,38 @@ import Synchronization
 /// searches run side by side (readers never wait for the watcher's writes in WAL mode). A read
 /// that outlives the deadline is interrupted (`sqlite3_interrupt`) and answered with 503;
 /// because a handle serves one request at a time, the interrupt stops only that request.
-/// Reads run on NIO's thread pool, not on the cooperative pool: SQLite blocks.
+/// A PostgreSQL index is one handle lent to every request at once (it has connections of its
+/// own), whose statements the server stops at the same deadline (`statement_timeout`).
+/// Reads run on NIO's thread pool, not on the cooperative pool: the stores block.
 final class IndexReaders: Sendable {
+    /// Opens a read-only handle on the index.
+    typealias Opener = @Sendable () throws -> any IndexStore
+
     private struct State {
-        var idle: [SearchableIndex]
-        var waiting: [CheckedContinuation<SearchableIndex, Never>] = []
+        var idle: [any IndexStore]
+        var waiting: [CheckedContinuation<any IndexStore, Never>] = []
     }
 
-    let path: String
     let deadline: Duration
+    private let open: Opener
     private let logger: Logger
     private let state: Mutex<State>
 
-    /// Opens `count` read-only handles on the index at `path`.
-    /// - Throws: ``SearchlightError`` when there is no index there.
-    init(path: String, count: Int, deadline: Duration, logger: Logger) throws {
-        self.path = path
+    /// Opens `count` read-only handles with `open` (which may return the same handle each time,
+    /// when it serves concurrent reads itself).
+    /// - Throws: What `open` throws (``SearchlightError`` when there is no index).
+    init(count: Int, deadline: Duration, logger: Logger, open: @escaping Opener) throws {
         self.deadline = deadline
+        self.open = open
         self.logger = logger
-        let handles = try (0..<max(count, 1)).map { _ in try SearchableIndex(path: path, readOnly: true, logger: logger) }
+        let handles = try (0..<max(count, 1)).map { _ in try open() }
         state = Mutex(State(idle: handles))
     }
 
     /// Runs `body` with a handle of its own, on the thread pool, interrupted after the deadline.
     /// - Throws: ``APIError`` 503 when the deadline passed while it ran (even if it finished
     ///   since: it took too long); whatever `body` throws otherwise.
-    func read<T: Sendable>(_ body: @escaping @Sendable (SearchableIndex) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any IndexStore) throws -> T) async throws -> T {
         let index = await checkOut()
         let run = RunFlag()
         defer {
@@ -67,16 +73,17 @@ final class IndexReaders: Sendable {
         } catch {
             result = .failure(error)
         }
-        if run.state.withLock({ $0 }) == .interrupted {
+        if run.state.withLock({ $0 }) == .interrupted
+            || (result.error as? any IndexStoreError)?.isTimeout == true {
             throw APIError(.serviceUnavailable, "the query took longer than \(deadline) and was stopped; make it more selective")
         }
         return try result.get()
     }
 
     /// A new handle in place of `index`; `index` itself when the index cannot be opened again.
-    private func reopened(_ index: SearchableIndex) -> SearchableIndex {
+    private func reopened(_ index: any IndexStore) -> any IndexStore {
         do {
-            return try SearchableIndex(path: path, readOnly: true, logger: logger)
+            return try open()
         } catch {
             logger.warning("cannot reopen the index after an interrupted query: \(error)")
             return index
@@ -90,10 +97,10 @@ final class IndexReaders: Sendable {
         let state = Mutex(RunState.running)
     }
 
-    private func checkOut() async -> SearchableIndex {
+    private func checkOut() async -> any IndexStore {
         if let index = state.withLock({ $0.idle.popLast() }) { return index }
         return await withCheckedContinuation { continuation in
-            let index: SearchableIndex? = state.withLock { state in
+            let index: (any IndexStore)? = state.withLock { state in
                 if let index = state.idle.popLast() { return index }
                 state.waiting.append(continuation)
                 return nil
@@ -102,8 +109,8 @@ final class IndexReaders: Sendable {
         }
     }
 
-    private func checkIn(_ index: SearchableIndex) {
-        let waiter: CheckedContinuation<SearchableIndex, Never>? = state.withLock { state in
+    private func checkIn(_ index: any IndexStore) {
+        let waiter: CheckedContinuation<any IndexStore, Never>? = state.withLock { state in
             if state.waiting.isEmpty {
                 state.idle.append(index)
                 return nil
@@ -111,6 +118,13 @@ final class IndexReaders: Sendable {
             return state.waiting.removeFirst()
         }
         waiter?.resume(returning: index)
+    }
+}
+
+extension Result {
+    /// The error, when this is a failure.
+    var error: Failure? {
+        if case .failure(let error) = self { error } else { nil }
     }
 }
 

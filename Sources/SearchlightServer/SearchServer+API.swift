@@ -59,7 +59,7 @@ extension SearchServer {
         if words.isEmpty { return .json(Array(#"{"items":[]}"#.utf8)) }
         let predicate = asked.filter.predicate()
         let body = try await readers.read { index in
-            let found = try index.searchResults(words: words, domain: asked.domain, limit: asked.fetchLimit)
+            let found = try index.searchResults(words: words, domain: asked.domain, limit: asked.fetchLimit, scope: .all)
             let json = try ItemJSON(index: index)
             return Self.itemsObject(found.lazy.filter { predicate($0.item) }.prefix(asked.limit)) { result in
                 Self.apiObject(result.item, base: json.object(for: result))
@@ -71,10 +71,11 @@ extension SearchServer {
     /// `GET /api/query?q=QUERY`: a Spotlight query string (`searchlight query`).
     func query(_ request: Request) async throws -> Response {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
-        let expression = try QueryExpression(parsing: asked.text)
+        // Parsed here first: a malformed query is answered without reading the index.
+        _ = try QueryExpression(parsing: asked.text)
         let predicate = asked.filter.predicate()
         let body = try await readers.read { index in
-            let found = try index.query(expression, domain: asked.domain, limit: asked.fetchLimit)
+            let found = try index.query(asked.text, domain: asked.domain, limit: asked.fetchLimit)
             let json = try ItemJSON(index: index)
             return Self.itemsObject(found.lazy.filter(predicate).prefix(asked.limit)) { Self.apiObject($0, json: json) }
         }

@@ -21,12 +21,17 @@ extension SearchServer {
 
     /// The indexed item a request names, and its file opened safely below its root.
     func openIndexedFile(_ location: ItemLocation) async throws -> (IndexedItem, RootedFile) {
-        let found = try await readers.read { index -> (IndexedItem, String?)? in
+        let found = try await readers.read { index -> (IndexedItem, String?, String?)? in
             guard let indexed = try index.item(location.identifier, domain: location.domain) else { return nil }
-            return (indexed, try index.domainState(location.domain)?.root)
+            return (indexed, try index.domainState(location.domain)?.root, try index.domainHosts()[location.domain])
         }
-        guard let (indexed, root) = found else { throw Self.noItem(location) }
+        guard let (indexed, root, host) = found else { throw Self.noItem(location) }
         guard let root else { throw APIError(.notFound, "the domain \(location.domain.debugDescription) has no folder on disk") }
+        // A shared index holds other machines' folders: the same path here is another file.
+        if let host, host != FolderScanner.hostName {
+            throw APIError(.notFound, "the domain \(location.domain.debugDescription) is a folder of \(host), "
+                           + "not of this machine: its files are served by a server there")
+        }
         do {
             return (indexed, try RootedFile(root: root, relativePath: location.identifier))
         } catch {

@@ -55,14 +55,30 @@ public final class SearchServer: Service, Sendable {
     let logger: Logger
     private let onListening: @Sendable (String, Int) async -> Void
 
-    /// Prepares a server for the index at `indexPath` (which must exist).
+    /// Prepares a server for the SQLite index at `indexPath` (which must exist), read through
+    /// ``Configuration/readers`` handles of its own.
     ///
     /// - Parameters:
     ///   - onListening: Called with the host and the port once the server accepts connections.
     /// - Throws: ``ConfigurationError`` for a non-loopback host without a token;
     ///   ``SearchlightError`` when the index cannot be opened.
-    public init(indexPath: String, configuration: Configuration, logger: Logger,
-                onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
+    public convenience init(indexPath: String, configuration: Configuration, logger: Logger,
+                            onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
+        try self.init(configuration: configuration, logger: logger, onListening: onListening) {
+            try SearchableIndex(path: indexPath, readOnly: true, logger: logger)
+        }
+    }
+
+    /// Prepares a server for any index: `open` gives a read-only handle, and is called once per
+    /// reader (``Configuration/readers``); a store that serves concurrent reads itself (the
+    /// PostgreSQL index) may return the same handle each time. Its statements should stop at
+    /// ``Configuration/queryTimeout`` when ``IndexStore/interrupt()`` cannot stop them.
+    ///
+    /// - Throws: ``ConfigurationError`` for a non-loopback host without a token; what `open`
+    ///   throws when the index cannot be opened.
+    public init(configuration: Configuration, logger: Logger,
+                onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in },
+                open: @escaping @Sendable () throws -> any IndexStore) throws {
         if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
             throw ConfigurationError(description: "--host \(configuration.host) is not a loopback address: "
                                      + "give a token (--token or $SEARCHLIGHT_TOKEN) that every request must carry")
@@ -71,9 +87,10 @@ public final class SearchServer: Service, Sendable {
         self.logger = logger
         self.onListening = onListening
         openToken = configuration.token.flatMap { $0.isEmpty ? nil : $0 } ?? Self.randomToken()
-        readers = try IndexReaders(path: indexPath, count: configuration.readers,
-                                   deadline: configuration.queryTimeout, logger: logger)
-        changes = try IndexChanges(path: indexPath, interval: configuration.changeInterval, logger: logger)
+        readers = try IndexReaders(count: configuration.readers, deadline: configuration.queryTimeout, logger: logger,
+                                   open: open)
+        changes = IndexChanges(monitor: try open().makeChangeMonitor(), interval: configuration.changeInterval,
+                               logger: logger)
         page = Page(openToken: openToken)
     }
 

@@ -29,10 +29,17 @@ func makeServer(_ settings: ServeSettings) throws -> any Service {
                                     + "(or $SEARCHLIGHT_TOKEN) that every request must carry")
     }
     let token = configuration.token
+    let announce: @Sendable (String, Int) async -> Void = { host, port in settings.announce(host, port, token) }
     do {
-        return try SearchServer(indexPath: settings.indexPath, configuration: configuration, logger: settings.logger) { host, port in
-            settings.announce(host, port, token)
+        guard IndexLauncher.isRemote(settings.indexPath) else {
+            return try SearchServer(indexPath: settings.indexPath, configuration: configuration, logger: settings.logger,
+                                    onListening: announce)
         }
+        // One handle with connections of its own serves every request; the server stops a
+        // statement at the query timeout, as the SQLite readers are interrupted.
+        let store = try PostgresStore(url: settings.indexPath, readOnly: true, statementTimeout: settings.queryTimeout,
+                                      logger: settings.logger)
+        return try SearchServer(configuration: configuration, logger: settings.logger, onListening: announce) { store }
     } catch let error as SearchServer.ConfigurationError {
         throw ServeSettings.Refusal(error.description)
     }

@@ -134,9 +134,30 @@ struct PostgresCommandTests {
         }
         let none = try Searchlight.run(["thumbnail", "notes.md", "-o", work.path + "/none.webp"], index: url)
         #expect(none.status == 1 && none.stderr.contains("has no thumbnail"), "\(none.stderr)")
-        // Live results follow the SQLite file's changes only, for now: a usage error, said so.
-        let live = try Searchlight.run(["query", "kMDItemFSName == \"*\"", "--live"], index: url)
-        #expect(live.status == 64 && live.stderr.contains("PostgreSQL"), "\(live.stderr)")
+    }
+
+    /// `query --live` follows a shared index: another process's scans add and remove results.
+    @Test func liveQueriesFollowTheDatabase() async throws {
+        makeTree()
+        let url = try await PostgresCluster.shared().makeDatabase("cli")
+        let scan = ["scan", tree.path, "--domain", "docs", "--no-thumbnails", "--no-content"]
+        #expect(try Searchlight.run(scan, index: url).status == 0)
+        let out = Pipe()
+        let live = try Searchlight.start(["query", #"displayName == "*invoice*"cd"#, "--live"], index: url,
+                                         stdout: out.fileHandleForWriting)
+        try out.fileHandleForWriting.close()
+        let received = OutputCollector(out.fileHandleForReading)
+        defer {
+            kill(live.processIdentifier, SIGINT)
+            live.waitUntilExit()
+        }
+        tree.write("Invoice 7.txt")
+        #expect(try Searchlight.run(scan, index: url).status == 0)
+        #expect(waitUntil { received.text.contains("+ Invoice 7.txt") }, "\(received.text)")
+        tree.remove("Invoice 7.txt")
+        #expect(try Searchlight.run(scan, index: url).status == 0)
+        #expect(waitUntil { received.text.contains("- Invoice 7.txt") }, "\(received.text)")
+        #expect(!received.text.contains("Quarterly"), "\(received.text)")
     }
 
     @Test func aBadURLOrAnUnreachableServerIsOneClearLine() throws {
@@ -156,5 +177,31 @@ struct PostgresCommandTests {
                     "\(result.stderr)")
             #expect(!result.stderr.contains("sesame"))
         }
+    }
+
+    /// Two machines may index folders of the same path into one database: a folder given
+    /// without `--domain` is the domain `HOST:/path`, and another machine's files are never
+    /// opened from this machine's disk.
+    @Test func domainsOfASharedIndexNameTheirMachine() async throws {
+        makeTree()
+        let cluster = try await PostgresCluster.shared()
+        let url = try await cluster.makeDatabase("hosts")
+        let scan = try Searchlight.run(["scan", tree.path, "--no-thumbnails", "--no-content", "--json"], index: url)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        var name = [CChar](repeating: 0, count: 256)
+        #expect(gethostname(&name, 255) == 0)
+        let domain = String(cString: name) + ":" + tree.path
+        let summary = try JSONSerialization.jsonObject(with: Data(scan.stdout)) as? [String: Any]
+        #expect(summary?["domain"] as? String == domain)
+        #expect(try Searchlight.run(["search", "resume", "--domain", domain], index: url).lines == ["notes/Résumé.md"])
+        // This machine's file opens (no desktop here: the command is printed).
+        let open = try Searchlight.run(["open", "notes/Résumé.md"], index: url, prefix: ["/usr/bin/env", "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY"])
+        #expect(open.status == 0 && open.output.contains("xdg-open"), "\(open.stderr)")
+        // The same domain recorded as another machine's: found, but not opened here.
+        let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        try cluster.psql("UPDATE domain SET host = 'elsewhere.example'", database: database)
+        #expect(try Searchlight.run(["search", "resume"], index: url).lines == ["notes/Résumé.md"])
+        let elsewhere = try Searchlight.run(["open", "notes/Résumé.md"], index: url)
+        #expect(elsewhere.status == 1 && elsewhere.stderr.contains("elsewhere.example"), "\(elsewhere.stderr)")
     }
 }

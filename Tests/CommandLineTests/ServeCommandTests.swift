@@ -31,9 +31,10 @@ struct ServeCommandTests {
         }
     }
 
-    func startServer(_ extra: [String] = []) throws -> Server {
+    func startServer(_ extra: [String] = [], index: String? = nil) throws -> Server {
         let output = Pipe()
-        let process = try Searchlight.start(["serve", "--port", "0"] + extra, index: index, stdout: output.fileHandleForWriting)
+        let process = try Searchlight.start(["serve", "--port", "0"] + extra, index: index ?? self.index,
+                                            stdout: output.fileHandleForWriting)
         try output.fileHandleForWriting.close()
         // The first line names the address once the server accepts connections.
         nonisolated(unsafe) var line = ""
@@ -64,13 +65,14 @@ struct ServeCommandTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
     }
 
-    @Test func thePageShowsThumbnailsThatLoaded() throws {
+    @Test(arguments: IndexBackend.available) func thePageShowsThumbnailsThatLoaded(_ backend: IndexBackend) async throws {
+        let index = try await backend.makeIndex(in: work.path, label: "page")
         for number in 1...3 { makeImage("sunset \(number).png", width: 640 + number * 10, height: 480) }
         makeImage("harbour.jpg", width: 500, height: 700)
         tree.write("sunset notes.txt", "Notes about the sunsets.\n")
         let scan = try Searchlight.run(["scan", tree.path], index: index)
         #expect(scan.status == 0, "\(scan.stderr)")
-        let server = try startServer()
+        let server = try startServer(index: index)
         defer { _ = server.stop() }
 
         let page = try browse(server.address, typing: "sunset", cards: 4)
@@ -102,9 +104,10 @@ struct ServeCommandTests {
         #expect(missing.stderr.contains("no index"))
     }
 
-    @Test func serveWatchIndexesNewFilesAndShutsDownCleanly() throws {
+    @Test(arguments: IndexBackend.available) func serveWatchIndexesNewFilesAndShutsDownCleanly(_ backend: IndexBackend) async throws {
+        let index = try await backend.makeIndex(in: work.path, label: "watch")
         tree.write("first.txt", "one\n")
-        let server = try startServer(["--watch", tree.path, "--no-thumbnails"])
+        let server = try startServer(["--watch", tree.path, "--no-thumbnails"], index: index)
         tree.write("second report.txt", "two\n")
         let found = try waitUntil(timeout: 30) {
             try Searchlight.run(["search", "second"], index: index).output.contains("second report.txt")

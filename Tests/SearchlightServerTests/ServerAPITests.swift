@@ -4,17 +4,15 @@ import Hummingbird
 import HummingbirdTesting
 import Searchlight
 import SearchlightServer
+import SearchlightTestSupport
 import Testing
 
 /// Every endpoint of the JSON API, in process (HummingbirdTesting's router mode), over a real
 /// index of a real folder.
 @Suite("serve: the JSON API", .serialized)
 struct ServerAPITests {
-    let fixture: ServerFixture
-
-    init() throws { fixture = try ServerFixture() }
-
-    @Test func searchAnswersItemsWithTheirURLs() async throws {
+    @Test(arguments: IndexBackend.available) func searchAnswersItemsWithTheirURLs(_ backend: IndexBackend) async throws {
+        let fixture = try await ServerFixture.make(backend)
         let app = try fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             let response = try await client.get("/api/search?q=quarterly+rep")
@@ -48,7 +46,8 @@ struct ServerAPITests {
         }
     }
 
-    @Test func searchFiltersByKindDateFolderAndLimit() async throws {
+    @Test(arguments: IndexBackend.available) func searchFiltersByKindDateFolderAndLimit(_ backend: IndexBackend) async throws {
+        let fixture = try await ServerFixture.make(backend)
         let app = try fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             let all = try await client.get("/api/query?q=" + "size >= 0".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
@@ -71,7 +70,8 @@ struct ServerAPITests {
         }
     }
 
-    @Test func malformedQueryIs400WithTheColumn() async throws {
+    @Test(arguments: IndexBackend.available) func malformedQueryIs400WithTheColumn(_ backend: IndexBackend) async throws {
+        let fixture = try await ServerFixture.make(backend)
         let app = try fixture.makeServer().makeApplication()
         let query = #"title == "report"#
         let expected = try #require(Self.parseError(query))
@@ -94,7 +94,8 @@ struct ServerAPITests {
         }
     }
 
-    @Test func itemsAnswerEveryAttributeOrTheCLIMessage() async throws {
+    @Test(arguments: IndexBackend.available) func itemsAnswerEveryAttributeOrTheCLIMessage(_ backend: IndexBackend) async throws {
+        let fixture = try await ServerFixture.make(backend)
         let app = try fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             let response = try await client.get(fixture.path("/api/items/", "notes/plan v2 (draft).md"))
@@ -116,7 +117,8 @@ struct ServerAPITests {
         }
     }
 
-    @Test func thumbnailsAreServedWithTheirTypeAndETag() async throws {
+    @Test(arguments: IndexBackend.available) func thumbnailsAreServedWithTheirTypeAndETag(_ backend: IndexBackend) async throws {
+        let fixture = try await ServerFixture.make(backend)
         let app = try fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             let path = fixture.path("/api/thumbnails/", "Holiday/beach sunset.png")
@@ -131,7 +133,8 @@ struct ServerAPITests {
         }
     }
 
-    @Test func filesAreServedWholeOrByRange() async throws {
+    @Test(arguments: IndexBackend.available) func filesAreServedWholeOrByRange(_ backend: IndexBackend) async throws {
+        let fixture = try await ServerFixture.make(backend)
         let app = try fixture.makeServer().makeApplication()
         let content = "Revenue grew in every region.\n"
         try await app.test(.router) { client in
@@ -166,7 +169,8 @@ struct ServerAPITests {
         }
     }
 
-    @Test func statusEventsPageAndOpenAPIAreServed() async throws {
+    @Test(arguments: IndexBackend.available) func statusEventsPageAndOpenAPIAreServed(_ backend: IndexBackend) async throws {
+        let fixture = try await ServerFixture.make(backend)
         let app = try fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             let status = try await client.get("/api/status")
@@ -190,6 +194,23 @@ struct ServerAPITests {
             #expect(Set(paths.keys) == ["/api/search", "/api/query", "/api/items/{domain}/{id}",
                                         "/api/thumbnails/{domain}/{id}", "/api/files/{domain}/{id}",
                                         "/api/open/{domain}/{id}", "/api/status", "/api/events", "/api/openapi.json"])
+        }
+    }
+
+    /// A shared index holds other machines' folders: their items are found and shown, but their
+    /// files are not served from this machine's disk, even where the same path exists here.
+    @Test func filesOfAnotherMachineAreNotServed() async throws {
+        guard PostgresCluster.isAvailable else { return }
+        let fixture = try await ServerFixture.make(.postgres)
+        try fixture.index.setOrigin(host: "elsewhere.example", root: fixture.tree.path, domain: fixture.domain)
+        let app = try fixture.makeServer().makeApplication()
+        try await app.test(.router) { client in
+            let found = try await client.get("/api/search?q=quarterly")
+            #expect(found.items.map { $0["id"] as? String } == ["Quarterly Report 2024.txt"])
+            let file = try await client.get(fixture.path("/api/files/", "Quarterly Report 2024.txt"))
+            #expect(file.status == .notFound)
+            #expect((file.json["error"] as? String)?.contains("elsewhere.example") == true, "\(file.text)")
+            #expect(!file.text.contains("Revenue"))
         }
     }
 }

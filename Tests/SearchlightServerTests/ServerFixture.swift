@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import Searchlight
 import SearchlightFiles
+import SearchlightPostgres
 import SearchlightServer
 import SearchlightTestSupport
 import ServiceLifecycle
@@ -14,18 +15,40 @@ import Synchronization
 import Testing
 
 /// A real folder scanned into a real index (libmagic, thumbnails from the extractor workers),
-/// and a server over it.
+/// and a server over it: an SQLite file, or a database of the test PostgreSQL cluster.
 final class ServerFixture: @unchecked Sendable {
     let tree = TemporaryTree("serve")
     let work = TemporaryTree("serve-index")
     let outside = TemporaryTree("serve-outside")
     var indexPath: String { work.path + "/index.sqlite" }
-    let index: SearchableIndex
+    let backend: IndexBackend
+    /// The database's URL, on PostgreSQL.
+    let url: String?
+    let index: any IndexStore
     let root: RootFolder
     var domain: String { root.path }
 
-    init() throws {
-        index = try SearchableIndex(path: work.path + "/index.sqlite")
+    /// A fixture on an SQLite file.
+    convenience init() throws {
+        try self.init(backend: .sqlite, url: nil)
+    }
+
+    /// A fixture on `backend`, with a database of its own on PostgreSQL.
+    static func make(_ backend: IndexBackend) async throws -> ServerFixture {
+        switch backend {
+        case .sqlite: try ServerFixture()
+        case .postgres: try ServerFixture(backend: .postgres, url: try await PostgresCluster.shared().makeDatabase("serve"))
+        }
+    }
+
+    private init(backend: IndexBackend, url: String?) throws {
+        self.backend = backend
+        self.url = url
+        if let url {
+            index = try PostgresStore(url: url, readOnly: false, logger: Logger(label: "test"))
+        } else {
+            index = try SearchableIndex(path: work.path + "/index.sqlite")
+        }
         root = try RootFolder(path: tree.path)
         makeImage("Holiday/beach sunset.png", width: 800, height: 600)
         tree.write("Quarterly Report 2024.txt", "Revenue grew in every region.\n")
@@ -35,6 +58,13 @@ final class ServerFixture: @unchecked Sendable {
         tree.write(Array("odd %2F name\u{1}?#.txt".utf8), "odd\n")
         outside.write("secret.txt", "outside the root\n")
         try scan()
+    }
+
+    /// Writes `items` into the index, in one batch.
+    func write(_ items: [SearchableItem]) throws {
+        var batch = IndexBatch()
+        for item in items { batch.upsert(item) }
+        try index.apply(batch)
     }
 
     /// Makes an image with the `vips` command (libvips-tools).
@@ -59,7 +89,7 @@ final class ServerFixture: @unchecked Sendable {
         // Text as the content extraction stores it.
         if var plan = try index.item("notes/plan v2 (draft).md", domain: domain)?.item {
             plan.attributeSet.textContent = "Plan\n\nShip the search page.\n"
-            try index.indexItems([plan])
+            try write([plan])
         }
     }
 
@@ -83,8 +113,17 @@ final class ServerFixture: @unchecked Sendable {
         configuration.port = 0
         configuration.changeInterval = .milliseconds(50)
         change(&configuration)
-        return try SearchServer(indexPath: indexPath, configuration: configuration, logger: Logger(label: "test"),
-                                onListening: onListening)
+        guard let url else {
+            return try SearchServer(indexPath: indexPath, configuration: configuration, logger: Logger(label: "test"),
+                                    onListening: onListening)
+        }
+        // As `searchlight-serve` opens a PostgreSQL index: one read-only handle whose
+        // statements stop at the query timeout.
+        let store = try PostgresStore(url: url, readOnly: true, statementTimeout: configuration.queryTimeout,
+                                      logger: Logger(label: "test"))
+        return try SearchServer(configuration: configuration, logger: Logger(label: "test"), onListening: onListening) {
+            store
+        }
     }
 
     /// The API path of an item below `endpoint` (`/api/files/`).

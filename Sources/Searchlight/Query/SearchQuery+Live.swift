@@ -1,14 +1,14 @@
 import Foundation
-import GRDB
 
 extension SearchQuery {
     /// The results of the query, then how they change as the index changes, until the task
     /// that iterates is cancelled: `mdfind -live`.
     ///
     /// The first element holds every current result in ``QueryResultChange/added``. Afterwards
-    /// the index is checked every `interval`; when any process has committed a change (SQLite's
-    /// `PRAGMA data_version`), the query runs again and an element is delivered if its results
-    /// differ. Changes committed together arrive together.
+    /// the index is checked every `interval`; when any process has committed a change (its
+    /// ``IndexChangeMonitor``: SQLite's `PRAGMA data_version`, the PostgreSQL index's batch
+    /// counts), the query runs again and an element is delivered if its results differ.
+    /// Changes committed together arrive together.
     ///
     /// ```swift
     /// for try await change in SearchQuery(queryString: #"displayName == "*.pdf"c"#).liveResults(in: index) {
@@ -18,34 +18,28 @@ extension SearchQuery {
     /// ```
     ///
     /// - Parameters:
-    ///   - index: The index to watch.
+    ///   - index: The index to watch: an SQLite file, or any other ``IndexStore``.
     ///   - domain: Only this domain, when given.
     ///   - interval: How often to check the index for changes.
-    /// - Returns: A stream that throws ``QueryParseError`` when the query is malformed and
-    ///   ``SearchlightError`` when the index cannot be read.
-    public func liveResults(in index: SearchableIndex, domain: String? = nil,
+    /// - Returns: A stream that throws ``QueryParseError`` when the query is malformed and the
+    ///   index's error when it cannot be read.
+    public func liveResults(in index: any IndexStore, domain: String? = nil,
                             checkingEvery interval: Duration = .seconds(1)) -> AsyncThrowingStream<QueryResultChange, any Error> {
         let queryString = self.queryString
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    let expression = try QueryExpression(parsing: queryString)
-                    // data_version changes when *another* connection commits, so it is asked
-                    // of a connection of our own that never writes.
-                    var configuration = Configuration()
-                    configuration.readonly = true
-                    let watcher = try DatabaseQueue(path: index.path, configuration: configuration)
-                    var version: Int?
+                    _ = try QueryExpression(parsing: queryString)
+                    let monitor = try index.makeChangeMonitor()
+                    var marker: [Int64]?
                     var current: [ItemKey: IndexedItem] = [:]
                     while !Task.isCancelled {
-                        let newVersion = try await watcher.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
-                        if newVersion != version {
-                            let isInitial = version == nil
-                            version = newVersion
-                            let items = try await index.asyncRead { db in
-                                let ids = try index.queryRowIDs(expression, domain: domain, now: Date(), calendar: .current, in: db)
-                                return try SearchableIndex.fetchItems(ids: ids, in: db)
-                            }
+                        // The marker first: a change committed while the query runs is seen next time.
+                        let newMarker = try monitor.marker()
+                        if newMarker != marker {
+                            let isInitial = marker == nil
+                            marker = newMarker
+                            let items = try index.query(queryString, domain: domain, limit: nil)
                             let change = Self.change(from: &current, to: items, isInitial: isInitial)
                             if isInitial || !change.added.isEmpty || !change.removed.isEmpty || !change.updated.isEmpty {
                                 continuation.yield(change)

@@ -11,6 +11,9 @@ import Foundation
 public protocol IndexStore: AnyObject, Sendable {
     /// What names the index in messages and `status`: a file's path, or a URL without password.
     var path: String { get }
+    /// Whether the index holds the folders of many machines (SPEC §9), whose domains then
+    /// name the machine as well as the folder.
+    var isShared: Bool { get }
 
     // MARK: Writing (scanner, watcher, `remove`)
 
@@ -43,6 +46,10 @@ public protocol IndexStore: AnyObject, Sendable {
 
     /// The items with this identifier (in one domain, or in every domain), thumbnail bytes included.
     func items(withIdentifier identifier: ItemIdentifier, domain: String?) throws -> [IndexedItem]
+    /// The item with this identifier in this domain, thumbnail bytes included.
+    func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem?
+    /// The thumbnail of an item, if it has one.
+    func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail?
     func itemCount(domain: String?) throws -> Int
     /// Every item, by domain then identifier; `body` returns `false` to stop.
     func forEachItem(domain: String?, _ body: (IndexedItem) throws -> Bool) throws
@@ -63,6 +70,19 @@ public protocol IndexStore: AnyObject, Sendable {
     func countQuery(_ queryString: String, domain: String?) throws -> Int
     /// What runs for a query (`query --explain`).
     func explainQuery(_ queryString: String, domain: String?, limit: Int?) throws -> String
+
+    // MARK: Following changes (`serve`, `query --live`)
+
+    /// A monitor that tells when any process committed a change (``IndexChangeMonitor``).
+    func makeChangeMonitor() throws -> any IndexChangeMonitor
+    /// Stops what this handle is reading now, from another thread: the read fails. The SQLite
+    /// index interrupts its statement; a store whose statements have a deadline of their own
+    /// (the PostgreSQL index's statement timeout) need do nothing (the default).
+    func interrupt()
+    /// The machine each domain indexes a folder of, for the domains that recorded one. Only
+    /// a shared index records it (``setOrigin(host:root:domain:)``); an index without an
+    /// entry for a domain holds a folder of this machine (the default: none recorded).
+    func domainHosts() throws -> [String: String]
 }
 
 extension SearchableIndex: IndexStore {}
@@ -71,6 +91,23 @@ extension IndexStore {
     /// Nothing: the SQLite index lives on the machine whose folders it indexes, and each
     /// domain's state already names its root.
     public func setOrigin(host: String, root: String, domain: String) throws {}
+
+    public func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem? {
+        try items(withIdentifier: identifier, domain: domain).first
+    }
+
+    public func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail? {
+        try item(identifier, domain: domain)?.item.attributeSet.thumbnail
+    }
+
+    /// An index of one machine's folders.
+    public var isShared: Bool { false }
+
+    /// Nothing to stop.
+    public func interrupt() {}
+
+    /// None recorded: every folder is on this machine.
+    public func domainHosts() throws -> [String: String] { [:] }
 
     /// ``markUpdated(domain:date:)`` now.
     public func markUpdated(domain: String) throws { try markUpdated(domain: domain, date: Date()) }
@@ -91,5 +128,12 @@ extension IndexStore {
 /// it prints as one line, without any password, and says whether the user asked for
 /// something malformed (a URL that does not parse: a usage error, exit status 64).
 public protocol IndexStoreError: Error, CustomStringConvertible {
+    /// A malformed location or query: exit status 64, HTTP 400.
     var isUsageError: Bool { get }
+    /// A statement that ran past the store's own deadline and was stopped: HTTP 503.
+    var isTimeout: Bool { get }
+}
+
+extension IndexStoreError {
+    public var isTimeout: Bool { false }
 }

@@ -86,9 +86,23 @@ extension FolderScanner {
 
 extension FolderScanner {
     /// This machine's name (`gethostname(2)`), which a shared index records with each root.
-    static let hostName: String = {
+    public static let hostName: String = {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
+}
+
+extension IndexStore {
+    /// The domain of a folder given without one: its path, and in a shared index this
+    /// machine's name before it (`HOST:/path`), since two machines may index folders of the
+    /// same path (SPEC §9: domains identify a host and a root).
+    public func defaultDomain(forFolder path: String) -> String {
+        isShared ? FolderScanner.hostName + ":" + path : path
+    }
+
+    /// Whether a domain's folder is on this machine: it recorded no other host.
+    public func isLocal(domain: String, hosts: [String: String]) -> Bool {
+        hosts[domain].map { $0 == FolderScanner.hostName } ?? true
+    }
 }

@@ -164,11 +164,41 @@ struct PostgresIndexTests {
         let ranked = try await index.searchIdentifiers(words: ["resume"], domain: "docs").map(\.description)
         #expect(ranked == ["Résumé.pdf", "a.txt", "c.txt", "b.txt", "resume/d.txt", "e.txt", "resumes-old.txt"])
         #expect(try await index.countMatches(words: ["resume"]) == 8)
-        #expect(try await index.countMatches(words: ["resume"], domain: nil, includingText: false) == 7)
+        // Names alone (`search --names`) leave out authors and text, as SQLite's `.names` does.
+        #expect(try await index.countMatches(words: ["resume"], domain: nil, includingText: false) == 6)
+        #expect(try await index.searchIdentifiers(words: ["resume"], domain: "docs", limit: nil, includingText: false)
+                    .map(\.description) == ["Résumé.pdf", "a.txt", "b.txt", "resume/d.txt", "resumes-old.txt"])
+        #expect(try await index.searchIdentifiers(words: ["author"], domain: nil, limit: nil, includingText: false).isEmpty)
+        #expect(try await index.searchIdentifiers(words: ["author"]).map(\.description) == ["c.txt"])
         #expect(try await index.search(words: ["RESUME", "pdf"]).map(\.item.uniqueIdentifier.description) == ["Résumé.pdf"])
         #expect(try await index.search(words: ["resume"], limit: 2).count == 2)
         #expect(try await index.searchIdentifiers(words: ["TEXT"]).map(\.description) == ["e.txt"])
         await #expect(throws: SearchlightError.self) { try await index.search(words: ["--"]) }
+    }
+
+    /// What `serve` and `query --live` poll: it changes with every batch and every domain
+    /// added or deleted, and not with reads.
+    @Test func theChangeMarkerMovesWithEveryWrite() async throws {
+        let (index, _) = try await PostgresTestDatabase.makeIndex()
+        defer { index.close() }
+        var seen = try await index.changeMarker()
+        func changed() async throws -> Bool {
+            let marker = try await index.changeMarker()
+            defer { seen = marker }
+            return marker != seen
+        }
+        try await index.indexItems([Self.item("a.txt")])
+        #expect(try await changed())
+        _ = try await index.search(words: ["a"])
+        _ = try await index.statistics()
+        #expect(try await !changed())
+        try await index.indexItems([Self.item("b.txt", domain: "other")])
+        #expect(try await changed())
+        try await index.deleteItems(withIdentifiers: ["a.txt"], domain: "docs")
+        #expect(try await changed())
+        try await index.deleteAllItems(inDomains: ["other"])
+        #expect(try await changed())
+        #expect(try await !changed())
     }
 
     @Test func credentialsComeFromTheURLAFileOrTheEnvironmentAndAreNeverPrinted() async throws {

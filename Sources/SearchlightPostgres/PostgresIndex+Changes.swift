@@ -1,0 +1,31 @@
+import PostgresNIO
+import Searchlight
+
+extension PostgresIndex {
+    /// A value that changes whenever any writer commits a batch or a domain is added or
+    /// deleted: each domain's id and count of batches (`domain.change_count`), in id order.
+    ///
+    /// What a reader polls to follow the index (SPEC §7's live page, `query --live`), as the
+    /// SQLite index's `PRAGMA data_version`: one small table read, no item row touched. Only
+    /// equality means anything.
+    public func changeMarker() async throws -> [Int64] {
+        try await withConnection("cannot read the index") { connection in
+            var marker: [Int64] = []
+            let rows = try await connection.query("SELECT id, change_count FROM domain ORDER BY id", logger: self.logger)
+            for try await (id, count) in rows.decode((Int64, Int64).self) { marker += [id, count] }
+            return marker
+        }
+    }
+
+    /// The machine each domain indexes a folder of, for the domains that recorded one
+    /// (``setOrigin(host:root:domain:)``): a shared index holds folders of many machines, and
+    /// only this machine's files can be served or opened here.
+    public func domainHosts() async throws -> [String: String] {
+        try await withConnection("cannot read the index") { connection in
+            var hosts: [String: String] = [:]
+            let rows = try await connection.query("SELECT name, host FROM domain WHERE host IS NOT NULL", logger: self.logger)
+            for try await (name, host) in rows.decode((String, String).self) { hosts[name] = host }
+            return hosts
+        }
+    }
+}
