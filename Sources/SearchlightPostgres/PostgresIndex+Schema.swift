@@ -192,7 +192,23 @@ extension PostgresIndex {
             ALTER TABLE domain ADD COLUMN change_count bigint NOT NULL DEFAULT 0
             """,
         ]),
+        // A text with the spaces between Han and kana characters left out, as the SQLite
+        // index's matcher reads it (ContentWords.joinedCJK): a `w` or `t` word of those scripts
+        // is found anywhere in such a run.
+        (4, [
+            """
+            CREATE FUNCTION searchlight_join_cjk(value text) RETURNS text
+                LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+                RETURN regexp_replace(value, '(\(cjkClass))[[:space:]\\u200B]+(?=\(cjkClass))', '\\1', 'g')
+            """,
+        ]),
     ]
+
+    /// Han and kana, as a regular expression class: the characters the SQLite index splits
+    /// one by one (ContentWords.isSplitCJK — hiragana, katakana and the ideographs).
+    static let cjkClass = "[\\u3040-\\u30FF\\u31F0-\\u31FF\\uFF66-\\uFF9D\\u3006\\u3007\\u3021-\\u3029"
+        + "\\u3038-\\u303A\\u3400-\\u4DBF\\u4E00-\\u9FFF\\uF900-\\uFAFF\\U00017000-\\U00018AFF"
+        + "\\U0001B170-\\U0001B2FB\\U00020000-\\U0003FFFF]"
 
     /// The schema version this build writes and reads.
     public static var schemaVersion: Int { migrations.last!.version }

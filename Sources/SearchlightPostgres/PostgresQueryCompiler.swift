@@ -288,11 +288,12 @@ public struct PostgresQueryCompiler {
     /// its case or marks. `nil` when the value has no word (nothing matches).
     private mutating func wordTest(_ value: String, words: String, _ pattern: QueryPattern,
                                    _ modifiers: QueryStringModifiers) -> String? {
-        let valueWords = pattern.words
-        guard !valueWords.isEmpty else { return nil }
-        var tests: [String] = []
+        let allWords = pattern.words
+        guard !allWords.isEmpty else { return nil }
+        let valueWords = allWords.filter { !$0.isCJKWord }
+        var tests = cjkTests(value, allWords)
         let spaced = "(' ' || \(words))"
-        if modifiers.contains(.wordBased) {
+        if modifiers.contains(.wordBased), !valueWords.isEmpty {
             // Whole, consecutive words (`*` makes a prefix): each ends at a space or the end.
             let regex = valueWords.map { " " + Self.regex($0) }.joined() + "( |$)"
             tests.append("\(spaced) ~ \(statement.bind(regex))")
@@ -302,6 +303,15 @@ public struct PostgresQueryCompiler {
         }
         tests += requiredPieces(value, pattern, modifiers)
         return "(" + tests.joined(separator: " AND ") + ")"
+    }
+
+    /// Words of Han or kana are found anywhere in a run of such characters, folded, the
+    /// spaces between them left out (as the SQLite index's matcher finds them).
+    private mutating func cjkTests(_ value: String, _ words: [QueryPattern]) -> [String] {
+        words.filter(\.isCJKWord).map { word in
+            "searchlight_fold(searchlight_join_cjk(\(value))) LIKE "
+                + "searchlight_fold(\(statement.bind("%" + Self.likePattern(word) + "%")))"
+        }
     }
 
     /// Pieces that must appear with their case or marks when matching words without `c` or `d`.
@@ -320,7 +330,8 @@ public struct PostgresQueryCompiler {
     /// The `words` index condition that every match of a `w`/`t` value meets: each word's
     /// literal start is the start of a word of the item.
     private mutating func wordsVectorTest(_ pattern: QueryPattern) -> String? {
-        let prefixes = pattern.words.compactMap { word -> String? in
+        // A word of Han or kana may start inside an item's word: it preselects nothing.
+        let prefixes = pattern.words.filter { !$0.isCJKWord }.compactMap { word -> String? in
             guard case .literal(let text) = word.components.first, !text.isEmpty else { return nil }
             return Self.tsqueryLexeme(text) + ":*"
         }
@@ -332,19 +343,24 @@ public struct PostgresQueryCompiler {
     /// whose words PostgreSQL's parser made (a word with a wildcard counts by its literal start).
     private mutating func textWordsCondition(_ column: String, _ op: QueryPredicate.Operator, _ pattern: QueryPattern,
                                              _ modifiers: QueryStringModifiers) -> String {
-        let valueWords = pattern.words
-        let lexemes = valueWords.enumerated().map { index, word -> String in
-            let literal = if case .literal(let text) = word.components.first { text } else { "" }
-            let isPrefix = modifiers.contains(.tokenized) || index == valueWords.count - 1 || word.hasWildcard
-            return literal.isEmpty ? "" : Self.tsqueryLexeme(literal) + (isPrefix ? ":*" : "")
-        }.filter { !$0.isEmpty }
-        guard !lexemes.isEmpty else { return op == .equal ? "false" : "(\(column) IS NOT NULL)" }
-        var tests = [String]()
-        if modifiers.contains(.wordBased) {
-            tests.append("item.text_words @@ to_tsquery('searchlight_text', \(statement.bind(lexemes.joined(separator: " <-> "))))")
+        let allWords = pattern.words
+        let valueWords = allWords.filter { !$0.isCJKWord }
+        // Under `w` a word is whole unless it has a wildcard (`"numb"w` is not `numbers`); under
+        // `t` every word is a prefix.
+        func lexemes(prefix: (QueryPattern) -> Bool) -> [String] {
+            valueWords.compactMap { word -> String? in
+                guard case .literal(let literal) = word.components.first, !literal.isEmpty else { return nil }
+                return Self.tsqueryLexeme(literal) + (prefix(word) ? ":*" : "")
+            }
         }
-        if modifiers.contains(.tokenized) {
-            tests.append("item.text_words @@ to_tsquery('searchlight_text', \(statement.bind(lexemes.joined(separator: " & "))))")
+        let whole = lexemes { $0.hasWildcard }, prefixes = lexemes { _ in true }
+        var tests = cjkTests(column, allWords)
+        guard !prefixes.isEmpty || !tests.isEmpty else { return op == .equal ? "false" : "(\(column) IS NOT NULL)" }
+        if modifiers.contains(.wordBased), !whole.isEmpty {
+            tests.append("item.text_words @@ to_tsquery('searchlight_text', \(statement.bind(whole.joined(separator: " <-> "))))")
+        }
+        if modifiers.contains(.tokenized), !prefixes.isEmpty {
+            tests.append("item.text_words @@ to_tsquery('searchlight_text', \(statement.bind(prefixes.joined(separator: " & "))))")
         }
         tests += requiredPieces(column, pattern, modifiers)
         // `text_words` is never NULL: the match needs no `coalesce`, which would hide it from the index.

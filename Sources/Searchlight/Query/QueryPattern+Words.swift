@@ -2,6 +2,11 @@ extension QueryPattern {
     /// The pattern's words as `w` and `t` match them (split like names, folded; a wildcard
     /// stays in the word it touches): for query compilers outside this module (PostgreSQL).
     public var words: [QueryPattern] { QueryTextMatcher.words(of: self) }
+
+    /// Whether this word holds Han or kana: it is then found anywhere in a run of such
+    /// characters, spaces between them left out, rather than as a whole word (no word
+    /// splitter for those scripts in the indexer).
+    public var isCJKWord: Bool { QueryTextMatcher.isCJK(self) }
 }
 
 extension QueryValue {

@@ -26,14 +26,6 @@ final class PostgresQueryFixture: Sendable {
 
 @Suite("PostgreSQL query compiler", .needsPostgres)
 struct PostgresQueryTests {
-    /// Queries whose SQLite answers changed with the content index (issue 12) and that the
-    /// PostgreSQL compiler does not follow yet (issue 16): words inside a CJK run (SQLite indexes
-    /// Han and kana one by one) and `w` on text, which PostgreSQL splits into words its own way.
-    static let divergingQueries: Set<String> = [
-        #"displayName == "东京"cdw"#, #"displayName == "京旅"cdw"#,
-        #"textContent == "东京"cdw"#, #"textContent == "quarterly numb"cdw"#,
-    ]
-
     @Test("The SQLite query table gives the same answers on PostgreSQL", arguments: QueryCompilerTests.cases)
     func sameAnswersAsSQLite(_ queryCase: QueryCase) async throws {
         let fixture = try await PostgresQueryFixture.shared.value
@@ -41,19 +33,9 @@ struct PostgresQueryTests {
         let expression = try QueryExpression(parsing: queryCase.query)
         let count = try await fixture.index.countQuery(expression, now: QueryFixture.now, calendar: QueryFixture.calendar)
         let lite = try QueryFixture.shared.keys(queryCase.query)
-        let compare = {
-            #expect(keys == queryCase.expected)
-            #expect(keys == lite)
-            #expect(count == queryCase.expected.count)
-        }
-        if Self.divergingQueries.contains(queryCase.query) {
-            // Not skipped: it runs, and reports when PostgreSQL comes to agree.
-            withKnownIssue("PostgreSQL does not split CJK runs nor text as the SQLite index does (issue 16)") {
-                compare()
-            }
-        } else {
-            compare()
-        }
+        #expect(keys == queryCase.expected)
+        #expect(keys == lite)
+        #expect(count == queryCase.expected.count)
     }
 
     @Test func resultsComeMostRecentlyModifiedFirst() async throws {
