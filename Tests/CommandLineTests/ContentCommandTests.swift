@@ -23,39 +23,41 @@ struct ContentCommandTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
     }
 
-    @Test func scanReadsDocumentsAndRecordsUnreadableOnesQuietly() throws {
+    @Test(arguments: IndexBackend.available) func scanReadsDocumentsAndRecordsUnreadableOnesQuietly(_ backend: IndexBackend) async throws {
+        let index = try await backend.makeIndex(in: work.path, label: "documents")
         tree.write("notes/2024-06.md", "# A week in Brittany\n\nWe climbed the old lighthouse at dawn.\n")
         tree.write("page.html", "<html><head><title>Harbour guide</title></head><body><p>Boats and tides.</p></body></html>\n")
         tree.write("stuck.txt", "a document whose worker hangs\n")
         // The debug build's test hook makes the worker hang on this file: it times out.
-        let result = try run(["scan", tree.path, "--no-thumbnails", "--decoder-deadline", "5"],
+        let result = try run(["scan", tree.path, "--no-thumbnails", "--decoder-deadline", "5"], index: index,
                              environment: ["SEARCHLIGHT_EXTRACTOR_TEST_MODE": "hang-on:stuck"])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         #expect(result.output.contains("3 added"))
         #expect(result.output.contains("1 without a preview"))
 
-        let note = try json("notes/2024-06.md")
+        let note = try json("notes/2024-06.md", index: index)
         #expect(note["title"] as? String == "A week in Brittany")
-        #expect(try run(["show", "notes/2024-06.md"]).output.contains("We climbed the old lighthouse at dawn."))
-        #expect(try json("page.html")["title"] as? String == "Harbour guide")
-        let stuck = try json("stuck.txt")
+        #expect(try run(["show", "notes/2024-06.md"], index: index).output.contains("We climbed the old lighthouse at dawn."))
+        #expect(try json("page.html", index: index)["title"] as? String == "Harbour guide")
+        let stuck = try json("stuck.txt", index: index)
         #expect((stuck["failure"] as? String)?.hasPrefix("content: timed out") == true)
         #expect(stuck["title"] as? String == "stuck")
 
         // Not retried until the file changes.
-        let again = try run(["scan", tree.path, "--no-thumbnails", "--json"])
+        let again = try run(["scan", tree.path, "--no-thumbnails", "--json"], index: index)
         #expect(again.output.contains("\"unchanged\":3"))
     }
 
-    @Test func noContentIndexesNamesAndTypesOnly() throws {
+    @Test(arguments: IndexBackend.available) func noContentIndexesNamesAndTypesOnly(_ backend: IndexBackend) async throws {
+        let index = try await backend.makeIndex(in: work.path, label: "names")
         tree.write("trip.md", "# A week in Brittany\n\nThe lighthouse.\n")
-        let result = try run(["scan", tree.path, "--no-content", "--no-thumbnails"])
+        let result = try run(["scan", tree.path, "--no-content", "--no-thumbnails"], index: index)
         #expect(result.status == 0)
-        let trip = try json("trip.md")
+        let trip = try json("trip.md", index: index)
         #expect(trip["title"] as? String == "trip")
-        #expect(!(try run(["show", "trip.md"]).output.contains("lighthouse")))
-        #expect(try run(["watch", "--help"]).output.contains("--no-content"))
+        #expect(!(try run(["show", "trip.md"], index: index).output.contains("lighthouse")))
+        #expect(try run(["watch", "--help"], index: index).output.contains("--no-content"))
     }
 
     /// The shared libraries an executable loads (`ldd`).

@@ -9,7 +9,8 @@ struct QueryCommandTests {
     let work = TemporaryTree("query-cli-index")
     var index: String { work.path + "/index.sqlite" }
 
-    func scanFixture() throws {
+    func scanFixture(index: String? = nil) throws {
+        let index = index ?? self.index
         tree.write("Reports/Quarterly report 2024.md", "# Quarterly Report\n\nRevenue grew.\n")
         tree.write("Reports/old-report.txt", "an old report\n")
         tree.write("Photos/Canon EOS notes.txt", "camera settings\n")
@@ -22,25 +23,26 @@ struct QueryCommandTests {
         #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
     }
 
-    func query(_ text: String, _ extra: [String] = []) throws -> CommandResult {
-        try Searchlight.run(["query", text] + extra, index: index)
+    func query(_ text: String, _ extra: [String] = [], index: String? = nil) throws -> CommandResult {
+        try Searchlight.run(["query", text] + extra, index: index ?? self.index)
     }
 
-    @Test func theSpecificationsExamplesWork() throws {
-        try scanFixture()
-        #expect(try query(#"title == "quarterly*"cd && contentModificationDate > $time.today(-7)"#).lines
+    @Test(arguments: IndexBackend.available) func theSpecificationsExamplesWork(_ backend: IndexBackend) async throws {
+        let index = try await backend.makeIndex(in: work.path, label: "spec")
+        try scanFixture(index: index)
+        #expect(try query(#"title == "quarterly*"cd && contentModificationDate > $time.today(-7)"#, index: index).lines
                 == ["Reports/Quarterly report 2024.md"])
-        #expect(try query(#"* == "canon"cdw"#).lines == ["Photos/Canon EOS notes.txt"])
-        #expect(try query(#"displayName == "resume*"cd"#).lines == ["Résumé.txt"])
-        #expect(try query(#"contentType == "application/json""#).lines == ["data.json"])
-        #expect(try query(#"contentModificationDate < $time.iso(2001-01-01T00:00:00Z)"#).lines == ["Reports/old-report.txt"])
-        #expect(try query(#"path == "Reports/*" && !(displayName == "*old*")"#).lines == ["Reports/Quarterly report 2024.md"])
-        #expect(try query(#"contentTypeTree == "text""#, ["--count"]).lines == ["4"])
-        #expect(try query(#"contentTypeTree == "image" && pixelWidth >= 1000"#).lines.isEmpty)
-        let json = try query(#"displayName == "*.txt"c"#, ["--json"])
+        #expect(try query(#"* == "canon"cdw"#, index: index).lines == ["Photos/Canon EOS notes.txt"])
+        #expect(try query(#"displayName == "resume*"cd"#, index: index).lines == ["Résumé.txt"])
+        #expect(try query(#"contentType == "application/json""#, index: index).lines == ["data.json"])
+        #expect(try query(#"contentModificationDate < $time.iso(2001-01-01T00:00:00Z)"#, index: index).lines == ["Reports/old-report.txt"])
+        #expect(try query(#"path == "Reports/*" && !(displayName == "*old*")"#, index: index).lines == ["Reports/Quarterly report 2024.md"])
+        #expect(try query(#"contentTypeTree == "text""#, ["--count"], index: index).lines == ["4"])
+        #expect(try query(#"contentTypeTree == "image" && pixelWidth >= 1000"#, index: index).lines.isEmpty)
+        let json = try query(#"displayName == "*.txt"c"#, ["--json"], index: index)
         #expect(json.lines.count == 3)
         for line in json.lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
-        let nul = try query(#"displayName == "data.json""#, ["-0"])
+        let nul = try query(#"displayName == "data.json""#, ["-0"], index: index)
         #expect(nul.stdout == Array("data.json".utf8) + [0])
     }
 
@@ -53,10 +55,11 @@ struct QueryCommandTests {
         #expect(result.output.contains("displayName"))
     }
 
-    @Test func malformedQueriesExit64WithTheColumn() throws {
-        try scanFixture()
+    @Test(arguments: IndexBackend.available) func malformedQueriesExit64WithTheColumn(_ backend: IndexBackend) async throws {
+        let index = try await backend.makeIndex(in: work.path, label: "malformed")
+        try scanFixture(index: index)
         for (text, column) in [(#"title == "unterminated"#, 10), ("title === 3", 9), ("nosuch == 1", 1), ("(size > 3", 10)] {
-            let result = try query(text)
+            let result = try query(text, index: index)
             #expect(result.status == 64, "\(text)")
             #expect(result.stderr.contains("column \(column)"), "\(text): \(result.stderr)")
             let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
