@@ -158,8 +158,11 @@ public enum ServeLauncher {
     /// error to exit with) only when that fails. The corresponding C function is `execv(3)`.
     static func handOver() -> ExitCode {
         let path = serveExecutable
-        let arguments = [path] + CommandLine.arguments.dropFirst()
-        var argv = arguments.map { strdup($0) } + [nil]
+        // The arguments as the kernel gave them: `CommandLine.arguments` has replaced bytes
+        // that are not UTF-8, and a file name need not be UTF-8.
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(path)]
+        for position in 1..<Int(CommandLine.argc) { argv.append(CommandLine.unsafeArgv[position].flatMap { strdup($0) }) }
+        argv.append(nil)
         defer { argv.forEach { free($0) } }
         execv(path, &argv)
         return CommandFailure.fail("cannot run \(path): \(SystemCall.lastError) (it is installed next to searchlight)")
