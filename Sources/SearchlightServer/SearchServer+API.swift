@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Searchlight
+import SearchlightFiles
 import SearchlightJSON
 
 extension SearchServer {
@@ -60,9 +61,9 @@ extension SearchServer {
         let predicate = asked.filter.predicate()
         let body = try await readers.read { index in
             let found = try index.searchResults(words: words, domain: asked.domain, limit: asked.fetchLimit, scope: .all)
-            let json = try ItemJSON(index: index)
+            let json = try ItemJSON(index: index), hosts = try RemoteHosts(index)
             return Self.itemsObject(found.lazy.filter { predicate($0.item) }.prefix(asked.limit)) { result in
-                Self.apiObject(result.item, base: json.object(for: result))
+                Self.apiObject(result.item, base: json.object(for: result), hosts: hosts)
             }
         }
         return .json(body)
@@ -76,8 +77,10 @@ extension SearchServer {
         let predicate = asked.filter.predicate()
         let body = try await readers.read { index in
             let found = try index.query(asked.text, domain: asked.domain, limit: asked.fetchLimit)
-            let json = try ItemJSON(index: index)
-            return Self.itemsObject(found.lazy.filter(predicate).prefix(asked.limit)) { Self.apiObject($0, json: json) }
+            let json = try ItemJSON(index: index), hosts = try RemoteHosts(index)
+            return Self.itemsObject(found.lazy.filter(predicate).prefix(asked.limit)) {
+                Self.apiObject($0, base: json.object(for: $0), hosts: hosts)
+            }
         }
         return .json(body)
     }
@@ -93,22 +96,21 @@ extension SearchServer {
         return bytes
     }
 
-    /// The `--json` object of an item plus what the page needs: its URLs (a client never builds
-    /// one) and its kind.
-    static func apiObject(_ indexed: IndexedItem, json: ItemJSON) -> JSONLine {
-        apiObject(indexed, base: json.object(for: indexed))
-    }
-
-    /// `base` (an item's or a search result's object) with the item's URLs and kind added.
-    static func apiObject(_ indexed: IndexedItem, base: JSONLine) -> JSONLine {
+    /// `base` (an item's or a search result's `--json` object) with what the page needs: the
+    /// item's URLs (a client never builds one), its kind, and the machine it is on when that
+    /// is another one (a shared index): its file is then neither served nor opened here, and
+    /// `fileURL` and `openURL` are null.
+    static func apiObject(_ indexed: IndexedItem, base: JSONLine, hosts: RemoteHosts) -> JSONLine {
         var object = base
         let location = ItemLocation(domain: indexed.item.domainIdentifier, identifier: indexed.item.uniqueIdentifier)
         let path = location.encodedPath
+        let host = hosts.host(of: indexed.item.domainIdentifier)
         object.add("itemURL", "/api/items/" + path)
-        object.add("fileURL", "/api/files/" + path)
+        object.add("fileURL", host == nil ? "/api/files/" + path : nil)
         object.add("thumbnailURL", indexed.thumbnailInfo == nil ? nil : "/api/thumbnails/" + path)
-        object.add("openURL", "/api/open/" + path)
+        object.add("openURL", host == nil ? "/api/open/" + path : nil)
         object.add("kind", ItemKind(indexed.item).rawValue)
+        object.add("host", host)
         return object
     }
 
@@ -131,7 +133,8 @@ extension SearchServer {
         let location = try Self.location(of: request, after: "/api/items/")
         let body = try await readers.read { index -> [UInt8]? in
             guard let indexed = try index.item(location.identifier, domain: location.domain) else { return nil }
-            var object = Self.apiObject(indexed, json: try ItemJSON(index: index))
+            var object = Self.apiObject(indexed, base: try ItemJSON(index: index).object(for: indexed),
+                                        hosts: try RemoteHosts(index))
             let text = indexed.item.attributeSet.textContent.map { String($0.prefix(Self.textPreviewLength)) }
             object.add("textPreview", text)
             return object.finished
@@ -201,4 +204,16 @@ extension SearchServer {
                 try await writer.finish(nil)
             })
     }
+}
+
+/// The machines of the domains that are not on this one, in a shared index (SPEC §9).
+struct RemoteHosts: Sendable {
+    private let hosts: [String: String]
+
+    init(_ index: any IndexStore) throws {
+        hosts = try index.domainHosts().filter { $0.value != FolderScanner.hostName }
+    }
+
+    /// The machine `domain` indexes a folder of, when it is not this one.
+    func host(of domain: String) -> String? { hosts[domain] }
 }

@@ -29,6 +29,7 @@ struct ServerAPITests {
             for key in keys { #expect(item.keys.contains(key), "missing \(key)") }
             #expect(item["path"] as? String == fixture.tree.path + "/Quarterly Report 2024.txt")
             #expect(item["thumbnailURL"] is NSNull)
+            #expect(item["host"] is NSNull)
             #expect(item["kind"] as? String == "text")
             #expect(item["fileURL"] as? String == fixture.path("/api/files/", "Quarterly Report 2024.txt"))
             #expect((item["itemURL"] as? String)?.hasPrefix("/api/items/%2F") == true)
@@ -207,6 +208,11 @@ struct ServerAPITests {
         try await app.test(.router) { client in
             let found = try await client.get("/api/search?q=quarterly")
             #expect(found.items.map { $0["id"] as? String } == ["Quarterly Report 2024.txt"])
+            // The page is told where the file is, and gets no link to it.
+            let item = try #require(found.items.first)
+            #expect(item["host"] as? String == "elsewhere.example")
+            #expect(item["fileURL"] is NSNull && item["openURL"] is NSNull)
+            #expect(item["itemURL"] is String)
             let file = try await client.get(fixture.path("/api/files/", "Quarterly Report 2024.txt"))
             #expect(file.status == .notFound)
             #expect((file.json["error"] as? String)?.contains("elsewhere.example") == true, "\(file.text)")

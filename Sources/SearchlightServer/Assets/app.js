@@ -355,7 +355,7 @@ document.addEventListener("keydown", (event) => {
 const ATTRIBUTE_ORDER = ["title", "authors", "contentType", "contentDescription", "size", "pageCount",
   "pixelWidth", "pixelHeight", "contentModificationDate", "contentCreationDate", "keywords", "contentTypeTree",
   "acquisitionMake", "acquisitionModel", "latitude", "longitude", "domain", "path", "matchedIn", "failure"];
-const HIDDEN = new Set(["id", "displayName", "itemURL", "fileURL", "thumbnailURL", "openURL", "kind", "snippet", "textPreview"]);
+const HIDDEN = new Set(["id", "displayName", "itemURL", "fileURL", "thumbnailURL", "openURL", "kind", "snippet", "textPreview", "host"]);
 
 function attributeText(key, value) {
   if (value === null || value === undefined || value === "" || (Array.isArray(value) && !value.length)) return null;
@@ -410,7 +410,12 @@ function renderPreview(item, full) {
   view.target = "_blank";
   view.rel = "noopener";
   view.textContent = "View";
-  actions.append(open, download, view);
+  if (item.fileURL) {
+    actions.append(open, download, view);
+  } else {
+    // Another machine's file (a shared index): found and shown here, opened there.
+    actions.append(element("p", "sub", `On ${item.host}: open it there.`));
+  }
   const table = element("table", "attributes");
   const keys = [...ATTRIBUTE_ORDER, ...Object.keys(data).filter((key) => !ATTRIBUTE_ORDER.includes(key) && key !== "thumbnail"), "thumbnail"];
   for (const key of keys) {
