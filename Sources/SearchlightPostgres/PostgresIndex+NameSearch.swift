@@ -21,6 +21,10 @@ extension PostgresIndex {
     /// ``search(words:domain:limit:)``, with or without the words of the text.
     public func search(words: [String], domain: String?, limit: Int?,
                        includingText includeText: Bool) async throws -> [IndexedItem] {
+        if let limit, let best = try Self.bestTierPage(words, select: Self.itemColumns, domain: domain, limit: limit) {
+            let page = try await fetchItems(best)
+            if page.count == limit { return page }
+        }
         let statement = try Self.nameSearch(words, select: Self.itemColumns, domain: domain, limit: limit,
                                             includeText: includeText)
         return try await fetchItems(statement)
@@ -35,15 +39,47 @@ extension PostgresIndex {
     /// ``searchIdentifiers(words:domain:limit:)``, with or without the words of the text.
     public func searchIdentifiers(words: [String], domain: String?, limit: Int?,
                                   includingText includeText: Bool) async throws -> [ItemIdentifier] {
+        if let limit, let best = try Self.bestTierPage(words, select: "item.identifier", domain: domain, limit: limit) {
+            let page = try await fetchIdentifiers(best)
+            if page.count == limit { return page }
+        }
         let statement = try Self.nameSearch(words, select: "item.identifier", domain: domain, limit: limit,
                                             includeText: includeText)
-        return try await withConnection("cannot search the index") { connection in
+        return try await fetchIdentifiers(statement)
+    }
+
+    /// The identifiers a statement selecting `item.identifier` returns, in its order.
+    private func fetchIdentifiers(_ statement: SQLStatement) async throws -> [ItemIdentifier] {
+        try await withConnection("cannot search the index") { connection in
             var identifiers: [ItemIdentifier] = []
             for try await id in try await connection.query(statement.query, logger: self.logger).decode(ByteBuffer.self) {
                 identifiers.append(ItemIdentifier(bytes: Array(id.readableBytesView)))
             }
             return identifiers
         }
+    }
+
+    /// The first page of the best tier: the items where every word of the search is a whole
+    /// word of the name, most recently modified first (`name_vector`, GIN).
+    ///
+    /// Those items rank before every other (each of their words ranks 0, the least), and
+    /// among themselves by date, identifier and domain, as the full ranking orders them: when
+    /// the tier fills the page, the page is the search's first page, read without ranking
+    /// every candidate (what takes a search of a common word a second at a million items).
+    /// `nil` when the words hold none.
+    static func bestTierPage(_ words: [String], select: String, domain: String?, limit: Int) throws -> SQLStatement? {
+        let tokens = words.flatMap(NameTokenizer.words(in:))
+        guard !tokens.isEmpty, limit > 0 else { return nil }
+        var statement = SQLStatement()
+        var conditions = ["item.name_vector @@ \(statement.bind(tokens.map(PostgresQueryCompiler.tsqueryLexeme).joined(separator: " & ")))::tsquery"]
+        conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
+        if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
+        statement.sql = """
+            SELECT \(select) FROM item \(itemJoins) WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
+            LIMIT \(statement.bind(.integer(limit)))
+            """
+        return statement
     }
 
     /// The number of items ``search(words:domain:limit:)`` would return without a limit.

@@ -202,6 +202,18 @@ extension PostgresIndex {
                 RETURN regexp_replace(value, '(\(cjkClass))[[:space:]\\u200B]+(?=\(cjkClass))', '\\1', 'g')
             """,
         ]),
+        // The words of the name alone, indexed: the items where every word of a search is a
+        // whole word of the name rank first, and a first page made only of them is read
+        // without ranking every candidate (PostgresIndex.bestTierPage).
+        (5, [
+            """
+            ALTER TABLE item ADD COLUMN name_vector tsvector GENERATED ALWAYS AS
+                (array_to_tsvector(array_remove(string_to_array(name_words, ' '), ''))) STORED
+            """,
+            """
+            CREATE INDEX item_name_vector ON item USING gin (name_vector)
+            """,
+        ]),
     ]
 
     /// Han and kana, as a regular expression class: the characters the SQLite index splits

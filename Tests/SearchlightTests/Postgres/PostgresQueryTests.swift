@@ -65,6 +65,28 @@ struct PostgresQueryTests {
         }
     }
 
+    /// A first page read from the best tier alone (every word whole in the name) is the first
+    /// page of the full ranking, for any limit, domain and scope.
+    @Test func aLimitedSearchIsTheStartOfTheFullRanking() async throws {
+        let fixture = try await PostgresQueryFixture.shared.value
+        for words in [["report"], ["quarterly"], ["canon"], ["2024"], ["img"], ["report", "2024"], ["menu"], ["résumé"]] {
+            for domain in [nil, "docs", "photos"] as [String?] {
+                for includingText in [true, false] {
+                    let all = try await fixture.index.searchIdentifiers(words: words, domain: domain, limit: nil,
+                                                                        includingText: includingText)
+                    for limit in 1...4 {
+                        let page = try await fixture.index.searchIdentifiers(words: words, domain: domain, limit: limit,
+                                                                             includingText: includingText)
+                        #expect(page == Array(all.prefix(limit)), "\(words) \(domain ?? "-") \(limit)")
+                        let items = try await fixture.index.search(words: words, domain: domain, limit: limit,
+                                                                   includingText: includingText)
+                        #expect(items.map(\.item.uniqueIdentifier) == page, "\(words) \(domain ?? "-") \(limit)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func longQueriesRun() async throws {
         let fixture = try await PostgresQueryFixture.shared.value
         let sizes = (0..<1000).map { _ in "size==10" }.joined(separator: "||")
