@@ -222,6 +222,11 @@ extension PostgresIndex {
             """
             CREATE INDEX item_by_modification_date ON item (modification_date DESC NULLS LAST)
             """,
+            // In the order of search results among equals: a best-tier page of a common word
+            // walks it, checking each item's name, and stops at the page's end.
+            """
+            CREATE INDEX item_by_recency ON item ((coalesce(modification_date, 0)) DESC)
+            """,
         ]),
     ]
 
