@@ -9,7 +9,7 @@ import Testing
 
 /// Every endpoint of the JSON API, in process (HummingbirdTesting's router mode), over a real
 /// index of a real folder.
-@Suite("serve: the JSON API", .serialized)
+@Suite("serve: the JSON API", .serialized, .ownThread)
 struct ServerAPITests {
     @Test(arguments: IndexBackend.available) func searchAnswersItemsWithTheirURLs(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)

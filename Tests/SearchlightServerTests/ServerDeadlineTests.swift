@@ -9,7 +9,7 @@ import Testing
 
 /// A query that runs past the deadline is stopped (sqlite3_interrupt; PostgreSQL's
 /// statement_timeout) and answered 503, and the server keeps answering afterwards.
-@Suite("serve: query deadline", .serialized)
+@Suite("serve: query deadline", .serialized, .ownThread)
 struct ServerDeadlineTests {
     @Test(arguments: IndexBackend.available) func aSlowQueryIsStoppedAnd503(_ backend: IndexBackend) async throws {
         let work = TemporaryTree("serve-deadline")

@@ -10,7 +10,7 @@ import Testing
 
 /// `/api/events` and the server as a Service: a real socket, a real change to the index by
 /// another connection, and a graceful shutdown that ends the open event stream.
-@Suite("serve: live events", .serialized)
+@Suite("serve: live events", .serialized, .ownThread)
 struct ServerEventsTests {
     @Test(arguments: IndexBackend.available) func aChangeToTheIndexReachesTheEventStream(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)

@@ -9,7 +9,7 @@ import Testing
 
 /// The rules of SPEC §7: loopback by default, a token off loopback, files only for indexed
 /// items below their root, `open` only from this machine with the token.
-@Suite("serve: security", .serialized)
+@Suite("serve: security", .serialized, .ownThread)
 struct ServerSecurityTests {
     let fixture: ServerFixture
 
