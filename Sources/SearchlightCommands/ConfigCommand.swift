@@ -31,6 +31,7 @@ struct ConfigCommand: ParsableCommand {
         func quoted(_ string: String) -> String { string.debugDescription }
         func list(_ strings: [String]) -> String { "[" + strings.map(quoted).joined(separator: ", ") + "]" }
 
+        if let index = configuration.index.value { line("index", quoted(withoutPassword(index)), configuration.index.origin) }
         line("priority", quoted(configuration.priority.value.rawValue), configuration.priority.origin)
         if configuration.roots.isEmpty { text += "# no [[roots]]: scan and watch need folders as arguments\n" }
         for root in configuration.roots {
@@ -63,5 +64,12 @@ struct ConfigCommand: ParsableCommand {
             text += "# token: none\n"
         }
         return text
+    }
+
+    /// A URL's password as `***` (`postgres://ann:***@db/index`): never printed.
+    static func withoutPassword(_ location: String) -> String {
+        guard let scheme = location.range(of: "://"), let at = location[scheme.upperBound...].lastIndex(of: "@"),
+              let colon = location[scheme.upperBound..<at].firstIndex(of: ":") else { return location }
+        return String(location[..<location.index(after: colon)]) + "***" + String(location[at...])
     }
 }

@@ -65,6 +65,13 @@ struct TOMLReader {
                     throw error(key: key, table: nil, "expected \"idle\" or \"normal\", not \(name.debugDescription)")
                 }
                 configuration.priority = setting(priority, key, nil)
+            case "index":
+                let location = try string(value, key: key, table: nil)
+                let expanded = location.hasPrefix("~/") ? home + location.dropFirst() : location
+                guard expanded.hasPrefix("/") || expanded.hasPrefix("postgres://") || expanded.hasPrefix("postgresql://") else {
+                    throw error(key: key, table: nil, "expected an absolute path, ~/…, or a postgres:// URL, not \(location.debugDescription)")
+                }
+                configuration.index = setting(Optional(expanded), key, nil)
             case "roots":
                 guard let array = value.array else { throw error(key: key, table: nil, "expected [[roots]] tables") }
                 for (position, element) in array.enumerated() {

@@ -89,6 +89,8 @@ struct Configuration {
     /// Back off (longer windows) under CPU or I/O pressure and on battery.
     var backoff = Setting(true)
     var priority = Setting(Priority.idle)
+    /// The index: a file (`~/` expanded) or a `postgres://` URL; `nil` for the default file.
+    var index = Setting<String?>(nil)
     var server = Server()
 
     init() {}

@@ -13,14 +13,33 @@ struct IndexOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log what is done, file by file.")
     var verbose = false
 
-    /// `--index`, else `$SEARCHLIGHT_INDEX`, else `$XDG_DATA_HOME/searchlight/index.sqlite`.
-    var indexPath: String {
+    /// `--index`, else `$SEARCHLIGHT_INDEX`, else the configuration file's `index`, else
+    /// `$XDG_DATA_HOME/searchlight/index.sqlite`. `configuration` is the one a command loaded
+    /// (`--config`); without it, the file at `$SEARCHLIGHT_CONFIG` or the default place is read
+    /// when it exists.
+    /// - Throws: ``CommandFailure`` (exit 64) when that file cannot be used.
+    func location(configuration: Configuration? = nil) throws -> String {
         if let index { return index }
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["SEARCHLIGHT_INDEX"], !path.isEmpty { return path }
+        if let configured = try (configuration ?? Self.defaultConfiguration(environment)).index.value {
+            return configured
+        }
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return dataHome + "/searchlight/index.sqlite"
+    }
+
+    /// The configuration file a command without `--config` reads for its index.
+    private static func defaultConfiguration(_ environment: [String: String]) throws -> Configuration {
+        let explicit = environment["SEARCHLIGHT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            return try Configuration.load(path: explicit ?? Configuration.defaultPath(environment: environment),
+                                          required: explicit != nil,
+                                          home: environment["HOME"] ?? NSHomeDirectory())
+        } catch {
+            throw CommandFailure.fail("\(error)", code: 64)
+        }
     }
 
     var logger: Logger {
@@ -30,19 +49,19 @@ struct IndexOptions: ParsableArguments {
     }
 
     /// Opens the index for reading; a missing index is a failure with a hint.
-    func openForReading() throws -> any IndexStore {
-        try open(readOnly: true)
+    func openForReading(configuration: Configuration? = nil) throws -> any IndexStore {
+        try open(readOnly: true, configuration: configuration)
     }
 
     /// Opens (or creates) the index for writing.
-    func openForWriting() throws -> any IndexStore {
-        try open(readOnly: false)
+    func openForWriting(configuration: Configuration? = nil) throws -> any IndexStore {
+        try open(readOnly: false, configuration: configuration)
     }
 
     /// The SQLite file, or, for a `postgres://` URL, the shared index that only
     /// `searchlight-serve` can open: `searchlight` hands the command over to it.
-    private func open(readOnly: Bool) throws -> any IndexStore {
-        let location = indexPath
+    private func open(readOnly: Bool, configuration: Configuration?) throws -> any IndexStore {
+        let location = try self.location(configuration: configuration)
         guard IndexLauncher.isRemote(location) else {
             return try CommandFailure.wrap { try SearchableIndex(path: location, readOnly: readOnly, logger: logger) }
         }

@@ -40,7 +40,7 @@ struct ScanCommand: ParsableCommand {
         // Every root is opened first: a typo in the last one fails before any work.
         let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
         configuration.applyPriority()
-        let index = try indexOptions.openForWriting()
+        let index = try indexOptions.openForWriting(configuration: configuration)
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
                                                              logger: logger)

@@ -62,9 +62,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The server's settings: the options, else the configuration file's `[server]`.
-    func serverSettings(_ file: Configuration, logger: Logger) -> ServeSettings {
+    func serverSettings(_ file: Configuration, logger: Logger) throws -> ServeSettings {
         ServeSettings(
-            indexPath: indexOptions.indexPath, host: host ?? file.server.host.value, port: port ?? file.server.port.value,
+            indexPath: try indexOptions.location(configuration: file), host: host ?? file.server.host.value, port: port ?? file.server.port.value,
             token: effectiveToken(file), queryTimeout: .milliseconds(Int64(queryTimeout * 1000)), logger: logger,
             announce: { host, port, token in
                 let shown = host.contains(":") ? "[\(host)]" : host
@@ -82,10 +82,10 @@ struct ServeCommand: AsyncParsableCommand {
         var file = try configurationOptions.load()
         thumbnails.apply(to: &file)
         // The watchers create the index when there is none yet: open it for writing first.
-        let index = watch ? try indexOptions.openForWriting() : nil
+        let index = watch ? try indexOptions.openForWriting(configuration: file) : nil
         let server: any Service
         do {
-            server = try makeServer(serverSettings(file, logger: logger))
+            server = try makeServer(try serverSettings(file, logger: logger))
         } catch let error as ServeSettings.Refusal {
             throw CommandFailure.fail(error.description, code: 64)
         } catch {

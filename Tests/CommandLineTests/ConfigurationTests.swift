@@ -16,6 +16,34 @@ struct ConfigurationTests {
         try Searchlight.run(arguments, index: index, environment: environment)
     }
 
+    /// The configuration file can name the index (SPEC §9: `--index`, `$SEARCHLIGHT_INDEX` or
+    /// the configuration): a file, `~/` expanded, or a PostgreSQL URL whose password `config`
+    /// never prints. `--index` and `$SEARCHLIGHT_INDEX` come first.
+    @Test func theConfigurationNamesTheIndex() throws {
+        let tree = TemporaryTree("config-index-tree")
+        tree.write("Lighthouse notes.txt", "keeper\n")
+        writeConfig("index = \"~/indexes/mine.sqlite\"\n")
+        let environment = ["SEARCHLIGHT_INDEX": "", "SEARCHLIGHT_CONFIG": configFile, "HOME": work.path]
+        let scan = try run(["scan", tree.path, "--no-thumbnails", "--no-content"], environment: environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(FileManager.default.fileExists(atPath: work.path + "/indexes/mine.sqlite"))
+        #expect(try run(["search", "lighthouse"], environment: environment).lines == ["Lighthouse notes.txt"])
+        let elsewhere = try run(["search", "lighthouse", "--index", index], environment: environment)
+        #expect(elsewhere.status == 1 && elsewhere.stderr.contains(index), "\(elsewhere.stderr)")
+        var named = environment
+        named["SEARCHLIGHT_INDEX"] = index
+        #expect(try run(["search", "lighthouse"], environment: named).status == 1)
+
+        writeConfig("index = \"postgres://ann:sesame@db.example/team\"\n")
+        let shown = try run(["config"], environment: environment)
+        #expect(shown.output.contains(#"index = "postgres://ann:***@db.example/team""#), "\(shown.output)")
+        #expect(!shown.output.contains("sesame"))
+
+        writeConfig("index = \"relative.sqlite\"\n")
+        let relative = try run(["search", "lighthouse"], environment: environment)
+        #expect(relative.status == 64 && relative.stderr.contains("index"), "\(relative.stderr)")
+    }
+
     @Test func configPrintsEachValueWithItsOrigin() throws {
         writeConfig("""
             # my roots
