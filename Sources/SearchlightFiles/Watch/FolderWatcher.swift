@@ -139,6 +139,9 @@ public final class FolderWatcher: Service, Sendable {
     /// Says that the watch ends, however it ends: to systemd, in the index, in the log.
     private func finish(_ lock: WatchLock) {
         notifier.notify("STOPPING=1")
+        if notifier.droppedCount > 0 {
+            logger.notice("\(notifier.droppedCount) notifications to the supervisor were dropped: its queue was full")
+        }
         writeHealth(running: false)
         logger.notice("stopped watching \(root.path)")
         withExtendedLifetime(lock) {}

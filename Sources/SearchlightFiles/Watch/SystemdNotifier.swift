@@ -1,9 +1,20 @@
 import Glibc
+import Synchronization
+import SystemCalls
+import SystemPackage
 
 /// Sends service state to systemd over `$NOTIFY_SOCKET` (`READY=1`, `STATUS=…`, `STOPPING=1`),
 /// as `sd_notify(3)` does. Does nothing when the variable is not set.
+///
+/// Notification is best effort and never blocks: a supervisor that stops reading (one that
+/// only waits for `READY=1`, or PID 1 during a boot storm) lets the kernel's queue of the
+/// socket fill, and a blocking `sendto(2)` would then stall the caller — the watcher's window
+/// thread — for good. A message that finds the queue full is dropped and counted
+/// (``droppedCount``); `READY=1` and `STOPPING=1`, which a supervisor waits for, get a few
+/// short, bounded retries first.
 public struct SystemdNotifier: Sendable {
     let socketPath: [UInt8]?
+    private let drops = DropCounter()
 
     /// A notifier for `$NOTIFY_SOCKET`, or a silent one when it is unset.
     public init(environment: [String: String]) {
@@ -13,28 +24,68 @@ public struct SystemdNotifier: Sendable {
     /// Whether systemd asked for notifications.
     public var isEnabled: Bool { socketPath != nil }
 
-    /// Sends one or more `KEY=value` lines. Failures are ignored: notification is best effort.
-    /// The corresponding C functions are `socket(2)` and `sendto(2)`.
+    /// Messages dropped because the supervisor's queue was full (or the socket was gone).
+    public var droppedCount: Int { drops.value }
+
+    /// Sends one or more `KEY=value` lines, without ever blocking. A message that cannot be
+    /// queued is dropped and counted; one that carries `READY=1` or `STOPPING=1` is retried
+    /// for at most about 50 ms first.
+    /// The corresponding C functions are `socket(2)` and `sendto(2)` with `MSG_DONTWAIT`.
     public func notify(_ state: String) {
-        guard var path = socketPath else { return }
+        guard let path = socketPath else { return }
+        let essential = state.contains("READY=1") || state.contains("STOPPING=1")
+        let attempts = essential ? 10 : 1
+        for attempt in 0..<attempts {
+            switch Self.send(Array(state.utf8), to: path) {
+            case .sent: return
+            case .failed: drops.increment(); return
+            case .queueFull:
+                guard attempt + 1 < attempts else { break }
+                var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+                nanosleep(&pause, nil)
+            }
+        }
+        drops.increment()
+    }
+
+    private enum Outcome { case sent, queueFull, failed }
+
+    /// One non-blocking datagram to the socket at `path`.
+    private static func send(_ message: [UInt8], to path: [UInt8]) -> Outcome {
+        var path = path
         // "@name" is a socket in the abstract namespace: a leading NUL.
         if path.first == UInt8(ascii: "@") { path[0] = 0 }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { return .failed }
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.count < capacity else { return }
+        guard path.count < capacity else { return .failed }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: path)
         }
         let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
-        let message = Array(state.utf8)
-        _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length) }
+        do {
+            _ = try SystemCall.retryingOnInterrupt {
+                withUnsafePointer(to: &address) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                        message.withUnsafeBytes {
+                            sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
+                        }
+                    }
+                }
             }
+            return .sent
+        } catch {
+            return error == .wouldBlock || error == .resourceTemporarilyUnavailable || error == .noBufferSpace ? .queueFull : .failed
         }
     }
+}
+
+/// The count of dropped notifications, shared by every copy of one notifier.
+private final class DropCounter: Sendable {
+    private let count = Atomic<Int>(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func increment() { count.add(1, ordering: .relaxed) }
 }
