@@ -24,7 +24,7 @@ let files = try FolderRun(folder: arguments.folder)
 let start = ContinuousClock.now
 // Photos' EXIF goes through libvips, which the worker starts; in process, start it here.
 if inProcess { try PhotoMetadataExtractor.startLibvips() }
-let pool = inProcess ? nil : try ExtractorPool(configuration: .init(workerCount: workers), logger: Logger(label: "bench"))
+let pool = inProcess ? nil : ExtractorPool(configuration: .init(workerCount: workers), logger: Logger(label: "bench"))
 
 /// One file's text, through the pool or in process.
 @Sendable func read(_ index: Int) -> Result<ExtractedDocument, any Error> {

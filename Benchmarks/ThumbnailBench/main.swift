@@ -13,7 +13,7 @@ import SystemPackage
 let arguments = FolderRunArguments(usage: "thumbnail-bench DIR [--workers N] [--out DIR]")
 let workers = arguments.workers
 let files = try FolderRun(folder: arguments.folder)
-let pool = try ExtractorPool(configuration: .init(workerCount: workers), logger: Logger(label: "bench"))
+let pool = ExtractorPool(configuration: .init(workerCount: workers), logger: Logger(label: "bench"))
 let summary = files.run(threads: workers, output: arguments.output, outputExtension: ".webp") { index in
     pool.thumbnail(ofFileAt: FilePath(files.paths[index])).map(\.thumbnail.bytes).mapError { FailureText($0.message) }
 }

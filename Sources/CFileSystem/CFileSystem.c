@@ -12,6 +12,7 @@ static int fill(int status, const struct statx *buffer, cfs_stat *result) {
     result->size = buffer->stx_size;
     result->blocks = buffer->stx_blocks;
     result->mode = buffer->stx_mode;
+    result->link_count = buffer->stx_nlink;
     result->device_major = buffer->stx_dev_major;
     result->device_minor = buffer->stx_dev_minor;
     result->modification_seconds = buffer->stx_mtime.tv_sec;

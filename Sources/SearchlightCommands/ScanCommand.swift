@@ -42,7 +42,7 @@ struct ScanCommand: ParsableCommand {
         configuration.applyPriority()
         let index = try indexOptions.openForWriting(configuration: configuration)
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
+        let extraction = ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
                                                              logger: logger)
         defer { extraction?.shutdown() }
         let output = StandardOutput()

@@ -37,20 +37,14 @@ struct ThumbnailOptions: ParsableArguments {
     /// Starts the extraction workers, unless both thumbnails and content are off; `index` gives
     /// the statistics that pick each document's telling words for its keywords.
     static func makeExtraction(_ configuration: Configuration, workers: Int, index: any IndexStore,
-                               logger: Logger) throws -> ItemExtraction? {
+                               logger: Logger) -> ItemExtraction? {
         let thumbnails = configuration.thumbnails.value, content = configuration.content.value
         if !thumbnails && !content { return nil }
         var pool = ExtractorPool.Configuration()
         pool.workerCount = workers
         pool.deadline = .seconds(configuration.decoderDeadline.value)
         pool.textLimit = configuration.textLimit.value
-        do {
-            return try ItemExtraction(options: .init(thumbnails: thumbnails, content: content),
-                                      configuration: pool, keywordRanker: Self.keywordRanker(index),
-                                      logger: logger)
-        } catch {
-            throw CommandFailure.fail(
-                "cannot start the extraction workers (\(error)); use --no-thumbnails --no-content to scan without")
-        }
+        return ItemExtraction(options: .init(thumbnails: thumbnails, content: content),
+                              configuration: pool, keywordRanker: Self.keywordRanker(index), logger: logger)
     }
 }

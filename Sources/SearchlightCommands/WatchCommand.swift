@@ -113,7 +113,7 @@ struct WatchCommand: AsyncParsableCommand {
                              maximumWatches: Int? = nil, logger: Logger) throws -> Watchers {
         let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
+        let extraction = ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
                                                              logger: logger)
         let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         // With one root its watcher speaks to systemd; with several, READY=1 waits for all of them.

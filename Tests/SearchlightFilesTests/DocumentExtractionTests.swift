@@ -13,7 +13,7 @@ struct DocumentExtractionTests: @unchecked Sendable {
     let tree = TemporaryTree("documents")
 
     static func makePool(textLimit: Int = 1 << 20, memoryLimit: Int? = 2 << 30, deadline: Duration = .seconds(20)) throws -> ExtractorPool {
-        try ExtractorPool(configuration: .init(workerCount: 1, deadline: deadline, memoryLimit: memoryLimit, textLimit: textLimit),
+        ExtractorPool(configuration: .init(workerCount: 1, deadline: deadline, memoryLimit: memoryLimit, textLimit: textLimit),
                           logger: Logger(label: "test"))
     }
 

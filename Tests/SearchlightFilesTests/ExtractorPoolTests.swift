@@ -26,7 +26,7 @@ struct ExtractorPoolTests {
         if let testMode { configuration.environment["SEARCHLIGHT_EXTRACTOR_TEST_MODE"] = testMode }
         // The default location is the folder of the running executable: the test
         // bundle sits next to `searchlight-extractor` in .build/debug.
-        return try ExtractorPool(configuration: configuration, logger: Logger(label: "test"))
+        return ExtractorPool(configuration: configuration, logger: Logger(label: "test"))
     }
 
     /// Expects a thumbnail whose WebP header agrees with its stated size and with `original`.
@@ -240,7 +240,9 @@ struct ExtractorPoolTests {
         let pool = try Self.makePool(workers: 1, memoryLimit: 16 << 20)
         defer { pool.shutdown() }
         let result = pool.thumbnail(ofFileAt: Self.fixture("photo.jpg"))
-        Self.expectFailure(result, .crashed, containing: "extractor crashed")
+        // It dies on the probe's small text file too: the workers are out, not the photo bad.
+        Self.expectFailure(result, .unavailable, containing: "extractor crashed")
+        #expect(pool.outageReason != nil)
     }
 
     @Test("After shutdown, calls fail at once as unavailable; shutdown twice is harmless")
@@ -254,12 +256,47 @@ struct ExtractorPoolTests {
         if case .failure(let failure) = result { #expect(failure.isTransient) }
     }
 
-    @Test("A missing extractor is an error when the pool starts")
+    @Test("A missing extractor is an outage: jobs fail as transient at once, and work once it is there")
     func missingExtractor() throws {
-        let configuration = ExtractorPool.Configuration(extractorPath: "/nonexistent/searchlight-extractor")
-        #expect(throws: ExtractorSystemError.self) {
-            try ExtractorPool(configuration: configuration, logger: Logger(label: "test"))
+        let folder = TemporaryTree("missing-extractor")
+        let path = folder.path + "/searchlight-extractor"
+        let configuration = ExtractorPool.Configuration(workerCount: 1, extractorPath: FilePath(path))
+        let pool = ExtractorPool(configuration: configuration, logger: Logger(label: "test"))
+        defer { pool.shutdown() }
+        let first = pool.thumbnail(ofFileAt: Self.fixture("photo.jpg"))
+        Self.expectFailure(first, .unavailable, containing: "No such file")
+        if case .failure(let failure) = first { #expect(failure.isTransient) }
+        #expect(pool.outageReason?.contains(path) == true)
+        // The executable arrives (an upgrade finishes): after the back-off, jobs work again.
+        let real = ExtractorPool.Configuration().resolvedExtractorPath().string
+        try FileManager.default.copyItem(atPath: real, toPath: path)
+        var result = pool.thumbnail(ofFileAt: Self.fixture("photo.jpg"))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while case .failure = result, ContinuousClock.now < deadline {
+            usleep(100_000)
+            result = pool.thumbnail(ofFileAt: Self.fixture("photo.jpg"))
         }
+        Self.expectThumbnail(result, original: (400, 300))
+        #expect(pool.outageReason == nil)
+    }
+
+    @Test("An extractor that crashes on every file is an outage, not the files' failure")
+    func brokenExtractor() throws {
+        // Every path holds a "/": this worker dies on every job, the probe's included.
+        let pool = try Self.makePool(workers: 1, testMode: "crash-on:/")
+        defer { pool.shutdown() }
+        let result = pool.thumbnail(ofFileAt: Self.fixture("photo.jpg"))
+        Self.expectFailure(result, .unavailable, containing: "fails on every file")
+        // Later jobs fail at once, during the back-off, without a worker.
+        Self.expectFailure(pool.thumbnail(ofFileAt: Self.fixture("photo.jpg")), .unavailable)
+    }
+
+    @Test("A file that crashes a working extractor is still that file's failure")
+    func crashingFileIsBlamed() throws {
+        let pool = try Self.makePool(workers: 1, testMode: "crash-on:photo.jpg")
+        defer { pool.shutdown() }
+        Self.expectFailure(pool.thumbnail(ofFileAt: Self.fixture("photo.jpg")), .crashed)
+        #expect(pool.outageReason == nil)
     }
 
     @Test("The extractor is found next to the running executable by default")
@@ -317,7 +354,7 @@ struct ExtractorEnvironmentTests {
         var configuration = ExtractorPool.Configuration(workerCount: 1)
         let probe = "SEARCHLIGHT_PROBE_\(UInt32.random(in: 0...UInt32.max))=1"
         configuration.environment[String(probe.dropLast(2))] = "1"
-        let pool = try ExtractorPool(configuration: configuration, logger: Logger(label: "test"))
+        let pool = ExtractorPool(configuration: configuration, logger: Logger(label: "test"))
         defer { pool.shutdown() }
         let ours = try #require(try Self.childEnvironments().first { $0.contains(probe) })
         #expect(Set(ours) == Set(["PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C.UTF-8", probe]))

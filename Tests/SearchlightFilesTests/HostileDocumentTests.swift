@@ -21,7 +21,7 @@ struct HostileDocumentTests: @unchecked Sendable {
     static let deadline: Duration = .seconds(60)
 
     static func makePool() throws -> ExtractorPool {
-        try ExtractorPool(configuration: .init(workerCount: 1, deadline: deadline), logger: Logger(label: "test"))
+        ExtractorPool(configuration: .init(workerCount: 1, deadline: deadline), logger: Logger(label: "test"))
     }
 
     func read(_ name: String, type: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ExtractedDocument {

@@ -19,7 +19,7 @@ final class RichDocumentPoolTests: Sendable {
     let pool: ExtractorPool
 
     init() throws {
-        pool = try ExtractorPool(configuration: .init(workerCount: 1, deadline: .seconds(20), memoryLimit: 2 << 30),
+        pool = ExtractorPool(configuration: .init(workerCount: 1, deadline: .seconds(20), memoryLimit: 2 << 30),
                                  logger: Logger(label: "test"))
     }
 

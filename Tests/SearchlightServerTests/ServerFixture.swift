@@ -79,7 +79,7 @@ final class ServerFixture: @unchecked Sendable {
     func scan() throws {
         var configuration = ExtractorPool.Configuration()
         configuration.workerCount = 1
-        let thumbnailer = try Thumbnailer(configuration: configuration, logger: Logger(label: "test"))
+        let thumbnailer = Thumbnailer(configuration: configuration, logger: Logger(label: "test"))
         defer { thumbnailer.shutdown() }
         let options = FolderScanner.Options(domain: root.path)
         _ = try FolderScanner(index: index, root: root, options: options, logger: Logger(label: "test"),

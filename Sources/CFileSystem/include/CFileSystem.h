@@ -10,6 +10,7 @@ typedef struct {
     uint64_t size;
     uint64_t blocks;
     uint32_t mode;
+    uint32_t link_count;
     uint32_t device_major;
     uint32_t device_minor;
     int64_t modification_seconds;

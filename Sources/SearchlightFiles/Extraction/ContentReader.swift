@@ -40,7 +40,11 @@ public final class ContentReader: Sendable {
         case .success(let document):
             Self.fill(&item.attributeSet, from: document)
             if let keywordRanker { rankKeywords(of: &item.attributeSet, own: document.keywords, with: keywordRanker) }
-        case .failure(let failure) where failure.isTransient || failure.reason == .unsupported:
+        case .failure(let failure) where failure.isTransient:
+            // The workers are out: left as its name and type describe it, not marked as failed,
+            // and stored without a change stamp, so that a later scan or watch reads it.
+            item.changeStamp = nil
+        case .failure(let failure) where failure.reason == .unsupported:
             // Says nothing about the file: left as its name and type describe it, not marked as failed.
             break
         case .failure(let failure):

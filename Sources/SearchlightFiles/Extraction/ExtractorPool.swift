@@ -32,10 +32,14 @@ public final class ExtractorPool: Sendable {
     public let configuration: Configuration
     /// The worker executable in use.
     public let extractorPath: FilePath
-    private let logger: Logger
+    let logger: Logger
     /// Counts idle workers: a caller takes one before touching `state`.
     private let idleWorkers: DispatchSemaphore
     private let state: Mutex<State>
+    /// Whether the executable works; when it does not, when to try it again.
+    let outage = ExtractorOutage()
+    /// A small file any working extractor reads, to tell a broken executable from a bad file.
+    let probe: ExtractorProbe
 
     private struct State: ~Copyable {
         var idle: [ExtractorProcess]
@@ -44,17 +48,22 @@ public final class ExtractorPool: Sendable {
 
     /// Starts the workers.
     ///
+    /// A worker executable that cannot be started is not an error here: the pool begins in an
+    /// outage (logged once; see ``ExtractorOutage``), jobs fail as transient
+    /// (``ExtractionFailure/Reason-swift.enum/unavailable``) and the executable is tried again
+    /// after a back-off, so that files are still indexed by name and type meanwhile.
+    ///
     /// - Parameters:
     ///   - configuration: worker count, deadline, limits, where the extractor is.
-    ///   - logger: receives worker restarts (`notice`) and shutdown problems.
-    /// - Throws: ``ExtractorSystemError`` when the extractor cannot be started
-    ///   (for example `posix_spawn /usr/bin/searchlight-extractor: No such file or directory`).
-    public init(configuration: Configuration = Configuration(), logger: Logger) throws(ExtractorSystemError) {
+    ///   - logger: receives worker restarts (`notice`), outages (`warning`) and shutdown problems.
+    public init(configuration: Configuration = Configuration(), logger: Logger) {
         self.configuration = configuration
         self.extractorPath = configuration.resolvedExtractorPath()
         self.logger = logger
+        self.probe = ExtractorProbe()
         let environment = configuration.workerEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var workers: [ExtractorProcess] = []
+        var startFailure: ExtractorSystemError?
         for _ in 0..<configuration.workerCount {
             let worker = ExtractorProcess(
                 executable: extractorPath,
@@ -62,16 +71,18 @@ public final class ExtractorPool: Sendable {
                 environment: environment,
                 inheritsStandardError: configuration.inheritsStandardError
             )
-            do {
-                try worker.start()
-            } catch {
-                for started in workers { started.stop(grace: .zero) }
-                throw error
+            if startFailure == nil {
+                do {
+                    try worker.start()
+                } catch {
+                    startFailure = error
+                }
             }
             workers.append(worker)
         }
         self.idleWorkers = DispatchSemaphore(value: workers.count)
         self.state = Mutex(State(idle: workers))
+        if let startFailure { noteOutage("cannot start \(extractorPath): \(startFailure)") }
     }
 
     deinit {
@@ -80,6 +91,7 @@ public final class ExtractorPool: Sendable {
             for worker in state.idle { worker.terminate() }
             state.idle.removeAll()
         }
+        probe.remove()
     }
 
     /// Makes a thumbnail of the file at `path`, blocking until it is done or has failed.
@@ -142,6 +154,7 @@ public final class ExtractorPool: Sendable {
         guard !path.contains(0) else {
             return .failure(ExtractionFailure(.unreadable, "unreadable: path contains a NUL byte"))
         }
+        guard outage.mayTry else { return .failure(unavailable()) }
         idleWorkers.wait()
         let worker: ExtractorProcess? = state.withLock { state in
             state.isShutDown ? nil : state.idle.removeLast()
@@ -154,17 +167,26 @@ public final class ExtractorPool: Sendable {
             state.withLock { $0.idle.append(worker) }
             idleWorkers.signal()
         }
+        guard outage.mayTry else { return .failure(unavailable()) }
         if !worker.isRunning {
             do {
                 try worker.start()
             } catch {
-                logger.error("cannot restart extractor", metadata: ["error": "\(error)"])
-                return .failure(ExtractionFailure(.unavailable, "extractor unavailable: \(error)"))
+                noteOutage("cannot start \(extractorPath): \(error)")
+                return .failure(unavailable())
             }
         }
         let result = worker.run(kind: kind, path: path, limit: limit, contentType: contentType,
                                 deadline: configuration.deadline)
-        if case .failure(let failure) = result {
+        switch result {
+        case .success:
+            noteWorking()
+        case .failure(let failure) where failure.reason == .crashed && !answersProbe(worker):
+            // A fresh worker cannot read a small text file either: the executable is broken,
+            // and the file is not to blame.
+            noteOutage("\(extractorPath) fails on every file (\(failure.message))")
+            return .failure(unavailable())
+        case .failure(let failure):
             logger.notice("extractor worker replaced", metadata: [
                 "path": "\(String(decoding: path, as: UTF8.self))",
                 "reason": "\(failure.message)",
@@ -197,6 +219,7 @@ public final class ExtractorPool: Sendable {
         }
         // Let callers that are waiting see the shut-down state and return.
         for _ in 0..<configuration.workerCount { idleWorkers.signal() }
+        probe.remove()
     }
 
     private static func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionFailure {

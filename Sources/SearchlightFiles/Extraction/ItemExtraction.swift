@@ -34,10 +34,11 @@ public final class ItemExtraction: Sendable {
     ///   - keywordRanker: Picks the telling words of each document's text for its keywords,
     ///     with the statistics of the index it came from; without it, a document's keywords are
     ///     its own, then its name's and type's.
-    /// - Throws: ``ExtractorSystemError`` when the worker executable cannot be started.
+    ///   A worker executable that cannot be started is an outage of the pool, not an error
+    ///   (see ``ExtractorPool/init(configuration:logger:)``).
     public init(options: Options, configuration: ExtractorPool.Configuration, keywordRanker: KeywordRanker? = nil,
-                logger: Logger) throws(ExtractorSystemError) {
-        pool = try ExtractorPool(configuration: configuration, logger: logger)
+                logger: Logger) {
+        pool = ExtractorPool(configuration: configuration, logger: logger)
         thumbnailer = options.thumbnails ? Thumbnailer(pool: pool) : nil
         contentReader = options.content ? ContentReader(pool: pool, keywordRanker: keywordRanker, logger: logger) : nil
     }

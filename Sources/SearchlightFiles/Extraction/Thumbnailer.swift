@@ -17,9 +17,8 @@ public final class Thumbnailer: Sendable {
     let pool: ExtractorPool
 
     /// Starts the extraction workers.
-    /// - Throws: ``ExtractorSystemError`` when the worker executable cannot be started.
-    public init(configuration: ExtractorPool.Configuration, logger: Logger) throws {
-        pool = try ExtractorPool(configuration: configuration, logger: logger)
+    public init(configuration: ExtractorPool.Configuration, logger: Logger) {
+        pool = ExtractorPool(configuration: configuration, logger: logger)
     }
 
     /// Makes thumbnails through workers started already (shared with a ``ContentReader``).
@@ -41,8 +40,9 @@ public final class Thumbnailer: Sendable {
             item.attributeSet.pixelWidth = extracted.pixelWidth
             item.attributeSet.pixelHeight = extracted.pixelHeight
         case .failure(let failure) where failure.isTransient:
-            // Says nothing about the file: left without a thumbnail, not marked as failed.
-            break
+            // Says nothing about the file: left without a thumbnail, not marked as failed, and
+            // stored without a change stamp, so that a later scan or watch makes it.
+            item.changeStamp = nil
         case .failure(let failure):
             item.failure = FileFailure(failure.fileFailureKind, "thumbnail: \(failure.message)").stored
         }

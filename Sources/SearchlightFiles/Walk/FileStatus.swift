@@ -12,6 +12,8 @@ public struct FileStatus: Sendable, Equatable {
 
     public var kind: Kind
     public var inode: UInt64
+    /// The names the file has (`st_nlink`): more than one for a hard-linked file.
+    public var linkCount: UInt32
     public var size: UInt64
     /// Bytes actually allocated (512-byte blocks × 512): less than `size` for a sparse file.
     public var allocatedSize: UInt64
@@ -28,6 +30,7 @@ public struct FileStatus: Sendable, Equatable {
         default: kind = .other
         }
         inode = raw.inode
+        linkCount = raw.link_count
         size = raw.size
         allocatedSize = raw.blocks * 512
         device = UInt64(raw.device_major) << 32 | UInt64(raw.device_minor)

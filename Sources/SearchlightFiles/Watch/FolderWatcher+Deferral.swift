@@ -6,15 +6,28 @@ import Synchronization
 /// thumbnail (the worker processes, the costly part) for later. Such an item is stored without
 /// a change stamp, so that it counts as changed; once the backoff ends the watcher refreshes
 /// every item of its domain that has no stamp, which extracts them.
+///
+/// The same holds while the workers are out (a missing or broken `searchlight-extractor`, see
+/// ``ExtractorPool``): the extraction leaves such items without a stamp, and the watcher tries
+/// them again after a back-off that doubles from ``firstRetry`` to ``longestRetry``.
 final class ExtractionDeferral: Sendable {
-    private let deferred = Atomic<Int>(0)
+    static let firstRetry: Duration = .seconds(2)
+    static let longestRetry: Duration = .seconds(120)
 
-    /// `enricher`, except while `control` backs off: then the item is marked for later.
+    private let deferred = Atomic<Int>(0)
+    /// Milliseconds before the next retry of items the workers could not extract.
+    private let retryMilliseconds = Atomic<Int>(0)
+    /// Whether a retry is scheduled already.
+    private let retryScheduled = Atomic<Bool>(false)
+
+    /// `enricher`, except while `control` backs off: then the item is marked for later. An item
+    /// the enricher itself leaves without a stamp (the workers are out) is counted too.
     func enricher(_ enricher: FolderScanner.Enricher?, control: WatchControl?) -> FolderScanner.Enricher? {
-        guard let enricher, let control else { return enricher }
+        guard let enricher else { return nil }
         return { [self] item, root in
-            if control.backoffReason == nil {
+            if control?.backoffReason == nil {
                 enricher(&item, root)
+                if item.changeStamp == nil { deferred.add(1, ordering: .relaxed) }
             } else {
                 item.changeStamp = nil
                 deferred.add(1, ordering: .relaxed)
@@ -27,6 +40,28 @@ final class ExtractionDeferral: Sendable {
 
     /// How many items were deferred; forgets them.
     func take() -> Int { deferred.exchange(0, ordering: .relaxed) }
+
+    /// After a catch-up that left items waiting (the workers are still out): the delay before
+    /// the next try, doubling each time, or nil when a try is scheduled already. A catch-up
+    /// that extracted everything resets the delay.
+    func nextRetry() -> Duration? {
+        guard isPending else {
+            retryMilliseconds.store(0, ordering: .relaxed)
+            return nil
+        }
+        guard !retryScheduled.exchange(true, ordering: .relaxed) else { return nil }
+        let last = retryMilliseconds.load(ordering: .relaxed)
+        let next = last == 0 ? Int(Self.firstRetry.components.seconds * 1000)
+                             : min(last * 2, Int(Self.longestRetry.components.seconds * 1000))
+        retryMilliseconds.store(next, ordering: .relaxed)
+        return .milliseconds(next)
+    }
+
+    /// A scheduled retry is due.
+    func retryIsDue() { retryScheduled.store(false, ordering: .relaxed) }
+
+    /// Whether the last catch-up left items waiting (a retry is under way).
+    var isRetrying: Bool { retryMilliseconds.load(ordering: .relaxed) > 0 }
 }
 
 extension FolderWatcher {
@@ -43,8 +78,20 @@ extension FolderWatcher {
             guard page.count == 4096, let last = page.last else { break }
             after = last.identifier
         }
-        logger.notice("no longer backing off: extracting \(paths.count) files left for later (\(count) deferred)")
+        if deferral.isRetrying {
+            logger.debug("extracting \(paths.count) files again (\(count) deferred)")
+        } else {
+            logger.notice("extracting \(paths.count) files left for later (\(count) deferred)")
+        }
         let summary = try scanner.refresh(paths)
         logger.debug("deferred extraction: \(summary.counts)")
+        // Still waiting: the workers are out. Try again later, sooner than never.
+        if let delay = deferral.nextRetry() {
+            Task { [inbox, deferral] in
+                try? await Task.sleep(for: delay)
+                deferral.retryIsDue()
+                inbox.poke()
+            }
+        }
     }
 }

@@ -114,6 +114,11 @@ extension FolderWatcher {
         for path in changes.refresh where !PendingChanges.isPath(path, inSubtreeOfAnyOf: crawl) {
             if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
         }
+        // A hard-linked file changed through one name has changed under its others too.
+        files = withOtherNames(files, statuses: statuses)
+        for case .delete(_, let identifier) in changes.batch.changes {
+            files.formUnion(hardLinks.remove(identifier))
+        }
         // Only the outermost folders: a walk covers what is below it.
         let folders = Self.outermost(crawl)
         var window = FolderScanner.Window()

@@ -71,6 +71,8 @@ public final class FolderWatcher: Service, Sendable {
     let inbox = WatchInbox()
     /// Extraction left for later while backing off.
     let deferral: ExtractionDeferral
+    /// The other names of hard-linked files met so far.
+    let hardLinks = HardLinkNames()
     let onReady: (@Sendable () -> Void)?
     let state = Mutex(WatchState())
     let watchLimit: Int?
