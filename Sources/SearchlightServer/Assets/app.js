@@ -353,12 +353,14 @@ document.addEventListener("keydown", (event) => {
 // ---- Preview ----
 
 const ATTRIBUTE_ORDER = ["title", "authors", "contentType", "contentDescription", "size", "pageCount",
-  "pixelWidth", "pixelHeight", "contentModificationDate", "contentCreationDate", "keywords", "contentTypeTree",
+  "pixelWidth", "pixelHeight", "contentModificationDate", "contentCreationDate", "keywords", "userTags", "comment", "starRating", "whereFroms",
+  "contentTypeTree",
   "acquisitionMake", "acquisitionModel", "latitude", "longitude", "domain", "path", "matchedIn", "failure"];
 const HIDDEN = new Set(["id", "displayName", "itemURL", "fileURL", "thumbnailURL", "openURL", "kind", "snippet", "textPreview", "host"]);
 
 function attributeText(key, value) {
   if (value === null || value === undefined || value === "" || (Array.isArray(value) && !value.length)) return null;
+  if (key === "starRating") return "★".repeat(Math.floor(value)) + (value % 1 ? "½" : "") + ` (${value} of 5)`;
   if (key === "size") return `${formatSize(value)} (${value.toLocaleString()} bytes)`;
   if (key.endsWith("Date")) return new Date(value).toLocaleString();
   if (key === "thumbnail") return `${value.format.toUpperCase()} ${value.width}×${value.height}, ${formatSize(value.bytes)}`;
