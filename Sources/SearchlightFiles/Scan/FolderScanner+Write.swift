@@ -10,8 +10,11 @@ extension FolderScanner {
     /// Inspects one job's file with the inspector of the thread it runs on.
     func inspect(_ job: Job, with inspector: FileInspector, results: BlockingQueue<Finding>) {
         if isStopping { return }
+        // Only the change time moved: new tags or a comment, or a permission. An item that
+        // failed (unreadable until a chmod, say) is inspected again in full.
         if let stored = job.contentStamp, let (attributes, status) = FileInspector.userAttributes(of: job.path, in: root),
-           status.differsOnlyInChangeTime(from: stored) {
+           status.differsOnlyInChangeTime(from: stored),
+           let indexed = try? index.item(job.path, domain: options.domain), indexed.item.failure == nil {
             results.put(.userAttributes(job.path, attributes, changeStamp: status.changeStamp))
             return
         }
