@@ -146,9 +146,8 @@ struct TagCommandTests {
     }
 
     /// Starts `searchlight watch` on the tree with its stderr in a file, and waits for its "watching" line.
-    func startWatch(index: String) throws -> ChildProcess {
-        let log = work.path + "/watch-\(UUID().uuidString).log"
-        let process = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"],
+    func startWatch(index: String, log: String) throws -> ChildProcess {
+        let process = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails", "-v"],
                                        environment: Searchlight.environment(index: index, extra: [:]), stderr: .file(log))
         let ready = waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching") }
         #expect(ready, "no 'watching' line: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
@@ -175,7 +174,8 @@ struct TagCommandTests {
         tree.write("plan.txt", "bravo replaced words\n")
         var times = [status.st_atim, status.st_mtim]
         #expect(utimensat(AT_FDCWD, tree.url("plan.txt"), &times, 0) == 0)
-        let watch = try startWatch(index: index)
+        let log = work.path + "/watch-\(backend).log"
+        let watch = try startWatch(index: index, log: log)
         var stopped = false
         defer {
             if !stopped {
@@ -184,18 +184,19 @@ struct TagCommandTests {
             }
         }
         try setAttribute("user.xdg.tags", "projectx", of: tree.url("plan.txt"))
-        #expect(waitUntil(timeout: 10) { (try? search("tag:projectx")) == ["plan.txt"] })
+        #expect(waitUntil { (try? search("tag:projectx")) == ["plan.txt"] })
         let query = try Searchlight.run(["query", #"kMDItemUserTags == "projectx""#], index: index)
         #expect(query.lines == ["plan.txt"])
         #expect(try search("alpha") == ["plan.txt"])
         #expect(try search("bravo").isEmpty)
         // `searchlight tag` under the watch: the same path.
         #expect(try tag(tree.url("other.txt"), "+later").status == 0)
-        #expect(waitUntil(timeout: 10) { (try? search("tag:later")) == ["other.txt"] })
+        #expect(waitUntil { (try? search("tag:later")) == ["other.txt"] })
         #expect(try Searchlight.run(["query", #"kMDItemUserTags == "later""#], index: index).lines == ["other.txt"])
         // A real change of content is still extracted.
         tree.write("other.txt", "charlie new content\n")
-        #expect(waitUntil(timeout: 10) { (try? search("charlie")) == ["other.txt"] })
+        #expect(waitUntil { (try? search("charlie")) == ["other.txt"] },
+                "\((try? search("charlie")) ?? []) \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         #expect(try search("tag:later") == ["other.txt"])
         kill(watch.processIdentifier, SIGTERM)
         watch.waitUntilExit()

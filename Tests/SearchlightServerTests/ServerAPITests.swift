@@ -83,7 +83,11 @@ struct ServerAPITests {
             }
             #expect(try await ids("kind:spreadsheet") == ["notes/budget.csv"])
             #expect(try await ids("kind:spreadsheet plan").isEmpty)
-            #expect(try await ids("kind:document plan") == ["notes/plan v2 (draft).md"])
+            // The page's kinds: the search word and the `kind` the API gives each item agree.
+            let text = try await client.get("/api/search?q=kind%3Atext+plan")
+            #expect(text.items.map { $0["id"] as? String } == ["notes/plan v2 (draft).md"])
+            #expect(text.items.map { $0["kind"] as? String } == ["text"])
+            #expect(try await ids("kind:document plan").isEmpty)
             #expect(try await ids("name:budget date:today") == ["notes/budget.csv"])
             let all = try await client.get("/api/search?q=kind%3Aspreadsheet")
             #expect(all.items.first?["matchedIn"] as? String == "attributes")
