@@ -13,11 +13,12 @@ struct TagCommand: ParsableCommand {
         commandName: "tag",
         abstract: "Print a file's tags, or add (+TAG) and remove (-TAG) them.",
         discussion: """
-            Tags are stored in the file's extended attribute user.xdg.tags (comma-separated), \\
-            as GNOME, KDE and Baloo store them. With no +TAG or -TAG, prints the tags, one per \\
+            Tags are stored in the file's extended attribute user.xdg.tags (comma-separated), \
+            as GNOME, KDE and Baloo store them. With no +TAG or -TAG, prints the tags, one per \
             line. Removing the last tag removes the attribute. Examples:
               searchlight tag report.pdf +work +2024
               searchlight tag report.pdf -work
+              searchlight tag report.pdf -- -h      (after --, -h is a tag, not help)
             Search by tag with `searchlight search tag:work` or `searchlight query 'kMDItemUserTags == "work"'`.
             """
     )

@@ -40,6 +40,9 @@ struct TagCommandTests {
         // Tags set by another program are read as they are written: comma-separated.
         try setAttribute("user.xdg.tags", "alpha, beta,,Alpha", of: file)
         #expect(try tag(file).lines == ["alpha", "beta"])
+        // After `--`, even `-h` is a tag.
+        #expect(try tag(file, "--", "+h").lines == ["alpha", "beta", "h"])
+        #expect(try tag(file, "--", "-h").lines == ["alpha", "beta"])
         // Removing the last tag removes the attribute.
         #expect(try tag(file, "-alpha", "-BETA").lines.isEmpty)
         #expect(try attribute("user.xdg.tags", of: file) == nil)
