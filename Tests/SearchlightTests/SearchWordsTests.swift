@@ -77,6 +77,10 @@ struct SearchWordsTests {
         let search = try SearchWords(arguments: ["author:Zoë Müller", "quarterly report", #"tag:"big deal""#], calendar: utc)
         #expect(search.words == ["quarterly", "report"])
         #expect(search.filters.map(\.value) == ["Zoë Müller", "big deal"])
+        // A kind or a date holds no space: an argument of several words is split as typed.
+        let typed = try SearchWords(arguments: ["kind:pdf budget"], calendar: utc)
+        #expect(typed.words == ["budget"])
+        #expect(typed.filters.map(\.key) == [.kind])
     }
 
     @Test func kindsAreThePagesKindsInTheQueryLanguage() throws {

@@ -20,6 +20,9 @@ public struct SearchWords: Hashable, Sendable {
     /// The keys of the search words.
     public enum Key: String, CaseIterable, Sendable {
         case kind, date, created, modified, author, tag, name
+
+        /// Whether a value may hold spaces (a name, a tag), where a kind or a date cannot.
+        var takesSpaces: Bool { self == .author || self == .tag || self == .name }
     }
 
     /// One search word and what it compiled to.
@@ -60,12 +63,12 @@ public struct SearchWords: Hashable, Sendable {
     }
 
     /// Parses command-line arguments: each is parsed as typed text, except that an argument
-    /// that is one search word with spaces in its value (the shell removed its quotes:
-    /// `author:"Zoë Müller"` arrives as `author:Zoë Müller`) is taken whole.
+    /// that starts with `author:`, `tag:` or `name:` and has no quotes is one search word (the
+    /// shell removed its quotes: `author:"Zoë Müller"` arrives as `author:Zoë Müller`).
     public init(arguments: [String], calendar: Calendar = .current) throws(SearchWordsError) {
         var tokens: [String] = []
         for argument in arguments {
-            if let colon = argument.firstIndex(of: ":"), Key(rawValue: argument[..<colon].lowercased()) != nil,
+            if let colon = argument.firstIndex(of: ":"), Key(rawValue: argument[..<colon].lowercased())?.takesSpaces == true,
                !argument.contains("\"") {
                 tokens.append(argument.trimmingCharacters(in: .whitespaces))
             } else {
