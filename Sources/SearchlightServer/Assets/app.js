@@ -13,9 +13,10 @@ const LIMIT = 200;
 
 // ---- What the box holds: words, or a query string ----
 
-/** A query string has a comparison, a boolean operator or a function call. */
+/** A query string has a comparison, a boolean operator or a function call; a search word's
+ *  comparison (modified:>2024-01-01) is not one. */
 function looksLikeQuery(text) {
-  return /(==|!=|<=|>=|[<>]|&&|\|\||\bInRange\s*\(|\$time\.)/.test(text);
+  return /(==|!=|(?<!:)(<=|>=|[<>])|&&|\|\||\bInRange\s*\(|\$time\.)/.test(text);
 }
 function effectiveMode() {
   if (state.mode !== "auto") return state.mode;
