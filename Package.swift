@@ -87,7 +87,8 @@ let package = Package(
         // The wire format between the indexer and its extraction workers, shared by both.
         .target(name: "ExtractionProtocol"),
         // The system-call layer: one EINTR retry, errno as swift-system's Errno.
-        .target(name: "SystemCalls", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        // Extended attributes come through CFileSystem (Glibc's module lacks <sys/xattr.h>).
+        .target(name: "SystemCalls", dependencies: ["CFileSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "Searchlight",
             dependencies: [

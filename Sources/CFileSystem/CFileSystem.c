@@ -57,3 +57,21 @@ int cfs_readable_bytes(int fd) {
 int cfs_gettid(void) {
     return (int)syscall(SYS_gettid);
 }
+
+#include <sys/xattr.h>
+
+ssize_t cfs_fgetxattr(int fd, const char *name, void *value, size_t size) {
+    return fgetxattr(fd, name, value, size);
+}
+
+ssize_t cfs_lgetxattr(const char *path, const char *name, void *value, size_t size) {
+    return lgetxattr(path, name, value, size);
+}
+
+int cfs_setxattr(const char *path, const char *name, const void *value, size_t size) {
+    return setxattr(path, name, value, size, 0);
+}
+
+int cfs_removexattr(const char *path, const char *name) {
+    return removexattr(path, name);
+}

@@ -12,6 +12,9 @@ enum CommandFailure {
         } catch let error as QueryParseError {
             StandardError.write("searchlight: \(error)\n\(error.caretDisplay)\n")
             throw ExitCode(64)
+        } catch let error as SearchWordsError {
+            StandardError.write("searchlight: \(error)\n")
+            throw ExitCode(64)
         } catch let error as SearchlightError {
             StandardError.write("searchlight: \(error)\(advice(for: error))\n")
             throw ExitCode(error.code == .invalidQuery ? 64 : 1)

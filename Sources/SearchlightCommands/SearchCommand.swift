@@ -13,11 +13,20 @@ struct SearchCommand: ParsableCommand {
             and text, then the most recently modified first. On a terminal, a match in the text \
             is followed by a dimmed line of the text around it; --json gives it as "snippet", \
             with "matchedIn".
+
+            Spotlight's search words narrow the results: kind:pdf (document, pdf, image, \
+            presentation, spreadsheet, text, other), date:today (yesterday, week, month, year), \
+            modified: and created: with the same periods or a date (>2024-01-01, <2024-06, \
+            2024-01-15), author:NAME, tag:NAME, name:WORD. Any other word with a colon is a \
+            plain word. Example: searchlight search kind:pdf budget tag:work
             """
     )
 
-    @Argument(help: "Words that the item's words must start with.")
+    @Argument(help: "Words that the item's words must start with, and search words such as kind:pdf or tag:work.")
     var words: [String]
+
+    @Flag(help: "Print what the words and search words compiled to (on standard error) before the results.")
+    var explain = false
 
     @Flag(help: "Search names, titles, keywords and folder names only, not authors or text.")
     var names = false
@@ -33,22 +42,31 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
+        let search = try CommandFailure.wrap { try SearchWords(arguments: words) }
+        if search.isEmpty { throw CommandFailure.fail("give at least one word to search for", code: 64) }
         let index = try indexOptions.openForReading()
         let printer = try ItemPrinter(format: output.format, index: index)
         let scope: SearchScope = names ? .names : .all
+        if explain {
+            let text = try CommandFailure.wrap { try index.explainSearch(search, domain: domain, limit: output.limit) }
+            StandardError.write(text + "\n")
+        }
         if output.count {
-            let count = try CommandFailure.wrap { try index.countMatches(words: words, domain: domain, scope: scope) }
+            let count = try CommandFailure.wrap { try index.countMatches(search, domain: domain, scope: scope) }
             printer.printCount(output.limit.map { min($0, count) } ?? count)
         } else if output.format == .json || (output.format == .lines && !names && isatty(1) == 1) {
             let results = try CommandFailure.wrap {
-                try index.searchResults(words: words, domain: domain, limit: output.limit, scope: scope)
+                try index.searchResults(search, domain: domain, limit: output.limit, scope: scope)
             }
             for result in results { printer.print(result) }
         } else {
-            // Paths only: no need to fetch the items.
+            // Paths only: no need to fetch the items (unless search words must be checked on them).
             let terminator: UInt8 = output.format == .nulTerminated ? 0 : 0x0A
             let identifiers = try CommandFailure.wrap {
-                try index.searchIdentifiers(words: words, domain: domain, limit: output.limit, scope: scope)
+                search.filters.isEmpty
+                    ? try index.searchIdentifiers(words: search.words, domain: domain, limit: output.limit, scope: scope)
+                    : try index.searchResults(search, domain: domain, limit: output.limit, scope: scope)
+                        .map(\.item.item.uniqueIdentifier)
             }
             for identifier in identifiers { printer.output.writeLine(identifier.bytes, terminator: terminator) }
         }

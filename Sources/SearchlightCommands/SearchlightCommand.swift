@@ -19,6 +19,7 @@ public struct SearchlightCommand: AsyncParsableCommand {
             StatusCommand.self, RemoveCommand.self, WatchCommand.self, ThumbnailCommand.self, QueryCommand.self,
             ServeCommand.self,
             ConfigCommand.self, OpenCommand.self, PauseCommand.self, ResumeCommand.self,
+            TagCommand.self,
         ]
     )
 

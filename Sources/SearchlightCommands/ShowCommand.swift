@@ -79,6 +79,10 @@ struct ShowCommand: ParsableCommand {
         if let model = a.acquisitionModel { rows.append(("acquisitionModel", quoted(model))) }
         if let latitude = a.latitude { rows.append(("latitude", String(latitude))) }
         if let longitude = a.longitude { rows.append(("longitude", String(longitude))) }
+        rows.append(("userTags", "(" + a.userTags.map(\.debugDescription).joined(separator: ", ") + ")"))
+        rows.append(("comment", quoted(a.comment)))
+        rows.append(("starRating", a.starRating.map { $0.formatted(.number) } ?? "(null)"))
+        rows.append(("whereFroms", "(" + a.whereFroms.map(\.debugDescription).joined(separator: ", ") + ")"))
         if let info = indexed.thumbnailInfo {
             rows.append(("thumbnail", "\(info.format) \(info.width)×\(info.height), \(info.byteCount) bytes"))
         } else {

@@ -58,6 +58,10 @@ public struct ItemJSON: Sendable {
         line.add("acquisitionModel", a.acquisitionModel)
         line.add("latitude", a.latitude)
         line.add("longitude", a.longitude)
+        line.add("userTags", strings: a.userTags)
+        line.add("comment", a.comment)
+        line.add("starRating", a.starRating)
+        line.add("whereFroms", strings: a.whereFroms)
         var thumbnail: JSONLine?
         if let info = indexed.thumbnailInfo {
             var object = JSONLine()

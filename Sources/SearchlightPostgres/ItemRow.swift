@@ -36,6 +36,10 @@ struct ItemRow: Encodable {
     var keywordWords: [String]
     var folderWords: String
     var identifierIsPath: Bool
+    var userTags: [String]
+    var comment: String?
+    var starRating: Double?
+    var whereFroms: [String]
     var thumbnailFormat: String?
     var thumbnailWidth: Int?
     var thumbnailHeight: Int?
@@ -69,7 +73,11 @@ struct ItemRow: Encodable {
         nameWords = Self.words(a.displayName)
         titleWords = Self.words(a.title)
         authorWords = a.authors.map(Self.words)
-        keywordWords = a.keywords.map(Self.words)
+        keywordWords = Self.keywordWords(a.keywords, a.userAttributes)
+        userTags = a.userTags.map(Self.storable)
+        comment = a.comment.map(Self.storable)
+        starRating = a.starRating
+        whereFroms = a.whereFroms.map(Self.storable)
         folderWords = item.identifierIsPath ? Self.folderWords(of: item.uniqueIdentifier) : ""
         identifierIsPath = item.identifierIsPath
         if let thumbnail = a.thumbnail, !thumbnail.bytes.isEmpty {
@@ -88,7 +96,8 @@ struct ItemRow: Encodable {
         "pixelHeight" integer, "pageCount" integer, "acquisitionMake" text, "acquisitionModel" text,
         latitude double precision, longitude double precision, "expirationDate" double precision,
         "changeStamp" text, failure text, "nameWords" text, "titleWords" text, "authorWords" text[],
-        "keywordWords" text[], "folderWords" text, "identifierIsPath" boolean, "thumbnailFormat" text, "thumbnailWidth" integer,
+        "keywordWords" text[], "folderWords" text, "identifierIsPath" boolean, "userTags" text[], comment text,
+        "starRating" double precision, "whereFroms" text[], "thumbnailFormat" text, "thumbnailWidth" integer,
         "thumbnailHeight" integer, "thumbnailBytes" text
         """
 
@@ -100,6 +109,13 @@ struct ItemRow: Encodable {
     /// The search words of a text (``NameTokenizer``), joined by spaces.
     static func words(_ text: String?) -> String {
         text.map(NameTokenizer.joinedWords(in:)) ?? ""
+    }
+
+    /// The words an item's keywords are searched and ranked by: each keyword's, then one
+    /// entry with the words of its tags, comment and addresses (as the SQLite index's
+    /// `keywords` words hold them).
+    static func keywordWords(_ keywords: [String], _ user: UserAttributes) -> [String] {
+        keywords.map(Self.words) + (user.searchText.map { [Self.words($0)] } ?? [])
     }
 
     /// The search words of the folders of an identifier's path, joined by spaces.

@@ -9,7 +9,7 @@ extension PostgresIndex {
         item.content_description, item.keywords, item.text_content, item.size, item.modification_date,
         item.creation_date, item.pixel_width, item.pixel_height, item.page_count, item.acquisition_make,
         item.acquisition_model, item.latitude, item.longitude, item.expiration_date, item.change_stamp, item.failure,
-        item.identifier_is_path, thumbnail.format, thumbnail.width, thumbnail.height, length(thumbnail.bytes)
+        item.identifier_is_path, item.user_tags, item.comment, item.star_rating, item.where_froms, thumbnail.format, thumbnail.width, thumbnail.height, length(thumbnail.bytes)
         """
     static let itemJoins = """
         JOIN domain ON domain.id = item.domain_id
@@ -240,11 +240,13 @@ extension PostgresIndex {
         attributes.acquisitionModel = try value(16)
         attributes.latitude = try value(17)
         attributes.longitude = try value(18)
+        attributes.userAttributes = UserAttributes(userTags: try value(23), comment: try value(24),
+                                                   starRating: try value(25), whereFroms: try value(26))
         var info: ThumbnailInfo?
-        if let format = try value(23, String?.self) {
-            let width = Int(try value(24, Int32.self)), height = Int(try value(25, Int32.self))
-            info = ThumbnailInfo(format, width: width, height: height, byteCount: Int(try value(26, Int32.self)))
-            if withThumbnail, let bytes = try value(27, ByteBuffer?.self) {
+        if let format = try value(27, String?.self) {
+            let width = Int(try value(28, Int32.self)), height = Int(try value(29, Int32.self))
+            info = ThumbnailInfo(format, width: width, height: height, byteCount: Int(try value(30, Int32.self)))
+            if withThumbnail, let bytes = try value(31, ByteBuffer?.self) {
                 attributes.thumbnail = Thumbnail(format: format, width: width, height: height,
                                                  bytes: Array(bytes.readableBytesView))
             }

@@ -228,6 +228,17 @@ extension PostgresIndex {
             CREATE INDEX item_by_recency ON item ((coalesce(modification_date, 0)) DESC)
             """,
         ]),
+        // v6-user-tags: tags, comment, rating and origins (UserAttributes), from a file's
+        // extended attributes. Their words join `keyword_words` (ItemRow.keywordWords), so
+        // that `words` finds them at the rank of keywords; items written before had none.
+        (6, [
+            """
+            ALTER TABLE item ADD COLUMN user_tags text[] NOT NULL DEFAULT '{}',
+                ADD COLUMN comment text,
+                ADD COLUMN star_rating double precision,
+                ADD COLUMN where_froms text[] NOT NULL DEFAULT '{}'
+            """,
+        ]),
     ]
 
     /// Han and kana, as a regular expression class: the characters the SQLite index splits

@@ -159,6 +159,9 @@ struct PostgresBatchWriter {
         case .move(let domain, let from, let to, let rename):
             try await flushUpserts()
             try await move(from, to: to, rename: rename, domain: try await domainID(domain))
+        case .setUserAttributes(let domain, let identifier, let attributes, let changeStamp):
+            try await flushUpserts()
+            try await setUserAttributes(attributes, of: identifier, changeStamp: changeStamp, domain: try await domainID(domain))
         }
     }
 
@@ -175,12 +178,13 @@ struct PostgresBatchWriter {
                     content_description, keywords, text_content, size, modification_date, creation_date, pixel_width,
                     pixel_height, page_count, acquisition_make, acquisition_model, latitude, longitude,
                     expiration_date, change_stamp, failure, name_words, title_words, author_words, keyword_words,
-                    folder_words, identifier_is_path)
+                    folder_words, identifier_is_path, user_tags, comment, star_rating, where_froms)
                 SELECT d, decode(id, 'base64'), "displayName", title, authors, "contentType", "contentTypeTree",
                     "contentDescription", keywords, "textContent", size, "modificationDate", "creationDate",
                     "pixelWidth", "pixelHeight", "pageCount", "acquisitionMake", "acquisitionModel", latitude,
                     longitude, "expirationDate", decode("changeStamp", 'base64'), failure, "nameWords",
-                    "titleWords", "authorWords", "keywordWords", "folderWords", "identifierIsPath"
+                    "titleWords", "authorWords", "keywordWords", "folderWords", "identifierIsPath",
+                    coalesce("userTags", '{}'), comment, "starRating", coalesce("whereFroms", '{}')
                 FROM r
                 ON CONFLICT (domain_id, identifier) DO UPDATE SET
                     display_name = excluded.display_name, title = excluded.title, authors = excluded.authors,
@@ -195,7 +199,9 @@ struct PostgresBatchWriter {
                     change_stamp = excluded.change_stamp, failure = excluded.failure,
                     name_words = excluded.name_words, title_words = excluded.title_words,
                     author_words = excluded.author_words, keyword_words = excluded.keyword_words,
-                    folder_words = excluded.folder_words, identifier_is_path = excluded.identifier_is_path
+                    folder_words = excluded.folder_words, identifier_is_path = excluded.identifier_is_path,
+                    user_tags = excluded.user_tags, comment = excluded.comment, star_rating = excluded.star_rating,
+                    where_froms = excluded.where_froms
                 RETURNING 1),
             unthumbnailed AS (
                 DELETE FROM thumbnail t USING r
@@ -233,16 +239,18 @@ struct PostgresBatchWriter {
         try await delete(to, domain: domain, withDescendants: true)
         let fromID = ByteBuffer(bytes: from.bytes), toID = ByteBuffer(bytes: to.bytes)
         let rows = try await connection.query("""
-            SELECT display_name, title, keywords, identifier_is_path FROM item
+            SELECT display_name, title, keywords, identifier_is_path, user_tags, comment, where_froms FROM item
             WHERE domain_id = \(domain) AND identifier = \(fromID)
             """, logger: logger)
-        for try await (oldName, title, keywords, isPath) in rows.decode((String?, String?, [String], Bool).self) {
+        for try await (oldName, title, keywords, isPath, tags, comment, froms)
+            in rows.decode((String?, String?, [String], Bool, [String], String?, [String]).self) {
+            let user = UserAttributes(userTags: tags, comment: comment, whereFroms: froms)
             let newName = rename?.displayName ?? oldName
             let renamed = rename?.renamed(title: title, keywords: keywords, oldName: oldName) ?? (title: title, keywords: keywords)
             try await connection.query("""
                 UPDATE item SET identifier = \(toID), display_name = \(newName), title = \(renamed.title),
                     keywords = \(renamed.keywords), name_words = \(ItemRow.words(newName)),
-                    title_words = \(ItemRow.words(renamed.title)), keyword_words = \(renamed.keywords.map(ItemRow.words)),
+                    title_words = \(ItemRow.words(renamed.title)), keyword_words = \(ItemRow.keywordWords(renamed.keywords, user)),
                     folder_words = \(isPath ? ItemRow.folderWords(of: to) : "")
                 WHERE domain_id = \(domain) AND identifier = \(fromID)
                 """, logger: logger)

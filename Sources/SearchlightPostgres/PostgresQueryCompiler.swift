@@ -105,6 +105,10 @@ public struct PostgresQueryCompiler {
         "acquisitionModel": Column(sql: "item.acquisition_model"),
         "latitude": Column(sql: "item.latitude"),
         "longitude": Column(sql: "item.longitude"),
+        "userTags": Column(sql: "item.user_tags"),
+        "comment": Column(sql: "item.comment"),
+        "starRating": Column(sql: "item.star_rating"),
+        "whereFroms": Column(sql: "item.where_froms"),
         "path": Column(sql: "item.identifier"),
         "domain": Column(sql: "domain.name"),
     ]

@@ -1,37 +1,7 @@
 import Foundation
 import Searchlight
 
-/// The kinds the page filters by and draws icons for, from an item's content type.
-public enum ItemKind: String, CaseIterable, Sendable {
-    case document, pdf, image, presentation, spreadsheet, text, other
-
-    /// The kind of an item whose content type is `contentType` (with its tree).
-    public init(contentType: String?, tree: [String]) {
-        let type = contentType?.lowercased() ?? ""
-        if type == "application/pdf" {
-            self = .pdf
-        } else if tree.contains("image") {
-            self = .image
-        } else if type.contains("presentation") || type.contains("powerpoint") || type.contains("keynote") {
-            self = .presentation
-        } else if type.contains("spreadsheet") || type.contains("excel") || type == "text/csv"
-                    || type == "text/tab-separated-values" {
-            self = .spreadsheet
-        } else if type.contains("wordprocessing") || type == "application/msword" || type.contains("opendocument.text")
-                    || type == "application/rtf" || type == "text/rtf" || type == "application/epub+zip"
-                    || type == "text/html" || type == "text/markdown" || type == "message/rfc822" {
-            self = .document
-        } else if tree.contains("text") {
-            self = .text
-        } else {
-            self = .other
-        }
-    }
-
-    public init(_ item: SearchableItem) {
-        self.init(contentType: item.attributeSet.contentType, tree: item.attributeSet.contentTypeTree)
-    }
-}
+// The kinds the page filters by are the library's ItemKind (the rule of `kind:` too).
 
 /// How recently an item was modified, for the page's date filter.
 public enum ModificationPeriod: String, CaseIterable, Sendable {

@@ -56,11 +56,17 @@ extension SearchServer {
     /// `GET /api/search?q=WORDS`: ranked name and content search (`searchlight search`).
     func search(_ request: Request) async throws -> Response {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
-        let words = asked.text.split(whereSeparator: \.isWhitespace).map(String.init)
-        if words.isEmpty { return .json(Array(#"{"items":[]}"#.utf8)) }
+        // Spotlight's search words (kind:pdf, tag:work…) as `searchlight search` reads them.
+        let search: SearchWords
+        do {
+            search = try SearchWords(parsing: asked.text)
+        } catch {
+            throw APIError(.badRequest, error.description)
+        }
+        if search.isEmpty { return .json(Array(#"{"items":[]}"#.utf8)) }
         let predicate = asked.filter.predicate()
         let body = try await readers.read { index in
-            let found = try index.searchResults(words: words, domain: asked.domain, limit: asked.fetchLimit, scope: .all)
+            let found = try index.searchResults(search, domain: asked.domain, limit: asked.fetchLimit, scope: .all)
             let json = try ItemJSON(index: index), hosts = try RemoteHosts(index)
             return Self.itemsObject(found.lazy.filter { predicate($0.item) }.prefix(asked.limit)) { result in
                 Self.apiObject(result.item, base: json.object(for: result), hosts: hosts)

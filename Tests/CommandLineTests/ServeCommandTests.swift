@@ -89,6 +89,10 @@ struct ServeCommandTests {
         #expect(page["address"] as? String == "/?q=sunset")
         #expect((page["summary"] as? String)?.hasPrefix("4 results") == true)
 
+        // Spotlight's search words in the box, a comparison included (not taken for a query).
+        let narrowed = try browse(server.address, typing: "kind:image modified:>2000-01-01 sunset", cards: 3)
+        #expect(Set(narrowed["names"] as? [String] ?? []) == ["sunset 1.png", "sunset 2.png", "sunset 3.png"])
+
         // Opened from its address, the page runs the search itself.
         let bookmarked = try browse(server.address + "?q=harbour", typing: "", cards: 1)
         #expect(bookmarked["names"] as? [String] == ["harbour.jpg"])

@@ -71,6 +71,32 @@ struct ServerAPITests {
         }
     }
 
+    /// The search box takes Spotlight's search words, as `searchlight search` does (one shared path).
+    @Test(arguments: IndexBackend.available) func searchBoxTakesSearchWords(_ backend: IndexBackend) async throws {
+        let fixture = try await ServerFixture.make(backend)
+        let app = try fixture.makeServer().makeApplication()
+        try await app.test(.router) { client in
+            func ids(_ text: String) async throws -> [String] {
+                let response = try await client.get("/api/search?q=" + text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+                #expect(response.status == .ok, "\(text): \(response.text)")
+                return response.items.compactMap { $0["id"] as? String }.sorted()
+            }
+            #expect(try await ids("kind:spreadsheet") == ["notes/budget.csv"])
+            #expect(try await ids("kind:spreadsheet plan").isEmpty)
+            // The page's kinds: the search word and the `kind` the API gives each item agree.
+            let text = try await client.get("/api/search?q=kind%3Atext+plan")
+            #expect(text.items.map { $0["id"] as? String } == ["notes/plan v2 (draft).md"])
+            #expect(text.items.map { $0["kind"] as? String } == ["text"])
+            #expect(try await ids("kind:document plan").isEmpty)
+            #expect(try await ids("name:budget date:today") == ["notes/budget.csv"])
+            let all = try await client.get("/api/search?q=kind%3Aspreadsheet")
+            #expect(all.items.first?["matchedIn"] as? String == "attributes")
+            let bad = try await client.get("/api/search?q=" + "plan modified:>notadate".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            #expect(bad.status == .badRequest)
+            #expect((bad.json["error"] as? String)?.contains("modified:>notadate") == true, "\(bad.text)")
+        }
+    }
+
     @Test(arguments: IndexBackend.available) func malformedQueryIs400WithTheColumn(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)
         let app = try fixture.makeServer().makeApplication()

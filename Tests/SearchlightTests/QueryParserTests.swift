@@ -135,7 +135,8 @@ struct QueryParserTests {
             #expect(error.description == "invalid query at column 13: expected an attribute name (displayName, title, "
                 + "authors, contentType, contentTypeTree, contentDescription, keywords, textContent, size, "
                 + "contentModificationDate, contentCreationDate, pixelWidth, pixelHeight, pageCount, acquisitionMake, "
-                + "acquisitionModel, latitude, longitude, path, domain or a kMDItem… name), found `foo`")
+                + "acquisitionModel, latitude, longitude, userTags, comment, starRating, whereFroms, path, domain "
+                + "or a kMDItem… name), found `foo`")
             #expect(error.caretDisplay == "size > 1 && foo == 2\n            ^")
         }
     }

@@ -2,6 +2,7 @@
 #define CFILESYSTEM_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 /// What Searchlight needs of statx(2), in a struct Swift can see
 /// (Glibc's `struct statx` is hidden behind _GNU_SOURCE from Swift's Glibc module).
@@ -44,5 +45,12 @@ int cfs_readable_bytes(int fd);
 
 /// gettid(2): the calling thread's id.
 int cfs_gettid(void);
+
+/// Extended attributes (<sys/xattr.h>, which Swift's Glibc module leaves out). Each returns
+/// what the C function returns, with errno set on failure.
+ssize_t cfs_fgetxattr(int fd, const char *name, void *value, size_t size);
+ssize_t cfs_lgetxattr(const char *path, const char *name, void *value, size_t size);
+int cfs_setxattr(const char *path, const char *name, const void *value, size_t size);
+int cfs_removexattr(const char *path, const char *name);
 
 #endif

@@ -80,7 +80,7 @@ struct ContentSearch {
         let ids = try candidates ?? richCandidates(whole: false)
         guard !ids.isEmpty else { return [:] }
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT item.id, item.identifier, item.displayName, item.title, content_kind.keywords, item.modificationDate,
+            SELECT item.id, item.identifier, item.displayName, item.title, \(SearchableIndex.rankedKeywordsSQL), item.modificationDate,
                 item_text.authors, item.domainId, item.expirationDate, item.derived
             FROM item JOIN content_kind ON content_kind.id = item.kindId LEFT JOIN item_text ON item_text.itemId = item.id
             WHERE item.id IN (SELECT value FROM json_each(?))

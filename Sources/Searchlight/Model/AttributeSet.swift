@@ -46,12 +46,23 @@ public struct AttributeSet: Hashable, Sendable {
     public var latitude: Double?
     /// Where a photo was taken: degrees east of Greenwich (EXIF GPS).
     public var longitude: Double?
+    /// Tags people gave the item (`kMDItemUserTags`; for a file, its `user.xdg.tags`).
+    public var userTags: [String]
+    /// A comment people wrote about the item (`kMDItemComment`; `user.xdg.comment`).
+    public var comment: String?
+    /// A rating from 0 to 5 stars, halves allowed (`kMDItemStarRating`; `user.baloo.rating` / 2).
+    public var starRating: Double?
+    /// Where the item came from: the addresses it was downloaded from (`kMDItemWhereFroms`;
+    /// `user.xdg.origin.url`, then `user.xdg.referrer.url`).
+    public var whereFroms: [String]
 
     /// Creates an attribute set, optionally with a content type.
     public init(contentType: String? = nil) {
         self.contentType = contentType
         self.keywords = []
         self.authors = []
+        self.userTags = []
+        self.whereFroms = []
     }
 
     /// The content type and its parents, most specific first, e.g.

@@ -14,7 +14,7 @@ extension SearchResult {
             (.name, NameTokenizer.words(in: attributes.displayName ?? "")),
             (.title, NameTokenizer.words(in: attributes.title ?? "")),
             (.authors, scope == .all ? attributes.authors.flatMap(NameTokenizer.words(in:)) : []),
-            (.keywords, attributes.keywords.flatMap(NameTokenizer.words(in:))),
+            (.keywords, attributes.rankedKeywords.flatMap(NameTokenizer.words(in:))),
             (.folders, item.item.uniqueIdentifier.parentComponents.flatMap(NameTokenizer.words(in:))),
         ]
         fields.append((.content, []))

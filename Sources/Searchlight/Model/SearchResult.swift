@@ -4,6 +4,9 @@ public struct SearchResult: Hashable, Sendable {
     /// Where an item matched the search words.
     public enum Field: String, Hashable, Sendable, CaseIterable {
         case name, title, authors, keywords, folders, content
+        /// No word was searched: the item passed the search words (``SearchWords``) such as
+        /// `kind:pdf` or `tag:work` alone.
+        case attributes
     }
 
     /// The item (without its text).
@@ -31,7 +34,7 @@ extension SearchResult.Field {
         let fields: [(SearchResult.Field, [String])] = [
             (.name, NameTokenizer.words(in: attributes.displayName ?? "")),
             (.title, NameTokenizer.words(in: attributes.title ?? "")),
-            (.keywords, attributes.keywords.flatMap(NameTokenizer.words(in:))),
+            (.keywords, attributes.rankedKeywords.flatMap(NameTokenizer.words(in:))),
             (.folders, indexed.item.identifierIsPath
                 ? indexed.item.uniqueIdentifier.parentComponents.flatMap(NameTokenizer.words(in:)) : []),
         ]

@@ -181,7 +181,7 @@ extension SearchableIndex {
         let wholeInName = try known ?? Set(Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
                                                           arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
         let statement = try db.makeStatement(sql: """
-            SELECT item.id, item.identifier, item.displayName, item.title, content_kind.keywords, item.modificationDate,
+            SELECT item.id, item.identifier, item.displayName, item.title, \(Self.rankedKeywordsSQL), item.modificationDate,
                 item.derived
             FROM item_words JOIN item ON item.id = item_words.rowid JOIN content_kind ON content_kind.id = item.kindId
             WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)

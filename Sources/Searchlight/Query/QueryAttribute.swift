@@ -7,6 +7,8 @@ public enum QueryAttribute: String, CaseIterable, Hashable, Sendable, CustomStri
     case displayName, title, authors, contentType, contentTypeTree, contentDescription, keywords, textContent
     case size, contentModificationDate, contentCreationDate, pixelWidth, pixelHeight, pageCount
     case acquisitionMake, acquisitionModel, latitude, longitude
+    /// Tags, comment, rating (0–5) and origins: ``UserAttributes``.
+    case userTags, comment, starRating, whereFroms
     /// The item's identifier (for a file, its path relative to its root), compared as bytes.
     case path
     /// The name of the item's domain.
@@ -32,9 +34,9 @@ public enum QueryAttribute: String, CaseIterable, Hashable, Sendable, CustomStri
     public var kind: Kind {
         switch self {
         case .displayName, .title, .contentType, .contentDescription, .textContent, .domain, .anyText,
-             .acquisitionMake, .acquisitionModel: .text
-        case .keywords, .contentTypeTree, .authors: .textList
-        case .size, .pixelWidth, .pixelHeight, .pageCount, .latitude, .longitude: .number
+             .acquisitionMake, .acquisitionModel, .comment: .text
+        case .keywords, .contentTypeTree, .authors, .userTags, .whereFroms: .textList
+        case .size, .pixelWidth, .pixelHeight, .pageCount, .latitude, .longitude, .starRating: .number
         case .contentModificationDate, .contentCreationDate: .date
         case .path: .identifier
         }
@@ -73,6 +75,8 @@ public enum QueryAttribute: String, CaseIterable, Hashable, Sendable, CustomStri
             "kMDItemAuthors": .authors, "kMDItemNumberOfPages": .pageCount,
             "kMDItemAcquisitionMake": .acquisitionMake, "kMDItemAcquisitionModel": .acquisitionModel,
             "kMDItemLatitude": .latitude, "kMDItemLongitude": .longitude,
+            "kMDItemUserTags": .userTags, "kMDItemComment": .comment, "kMDItemFinderComment": .comment,
+            "kMDItemStarRating": .starRating, "kMDItemWhereFroms": .whereFroms,
         ]
         for (alias, attribute) in aliases { names[alias.lowercased()] = attribute }
         return names

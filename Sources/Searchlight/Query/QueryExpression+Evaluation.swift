@@ -62,6 +62,7 @@ extension QueryPredicate {
             case .pageCount: attributes.pageCount.map(Double.init)
             case .latitude: attributes.latitude
             case .longitude: attributes.longitude
+            case .starRating: attributes.starRating
             case .contentModificationDate: attributes.contentModificationDate?.timeIntervalSince1970
             case .contentCreationDate: attributes.contentCreationDate?.timeIntervalSince1970
             default: nil
@@ -92,6 +93,9 @@ extension QueryPredicate {
         case .textContent: text = attributes.textContent
         case .acquisitionMake: text = attributes.acquisitionMake
         case .acquisitionModel: text = attributes.acquisitionModel
+        case .comment: text = attributes.comment
+        case .userTags: return matcher.matches(elements: attributes.userTags)
+        case .whereFroms: return matcher.matches(elements: attributes.whereFroms)
         case .authors: return matcher.matches(elements: attributes.authors)
         case .domain: text = item.item.domainIdentifier
         case .keywords: return matcher.matches(elements: attributes.keywords)

@@ -20,6 +20,10 @@ public struct IndexBatch: Sendable {
         /// `rename`, when not `nil`, gives the moved item a new display name; its descendants
         /// keep theirs.
         case move(domain: String, from: ItemIdentifier, to: ItemIdentifier, rename: Rename? = nil)
+        /// Replace only the ``UserAttributes`` of an item (and its change stamp), keeping its
+        /// content, text and thumbnail: when tags or a comment changed and nothing else did.
+        /// Nothing happens when there is no such item.
+        case setUserAttributes(domain: String, identifier: ItemIdentifier, attributes: UserAttributes, changeStamp: [UInt8]?)
     }
 
     /// A new display name for a moved item, and what becomes of a title and keywords that the
@@ -93,7 +97,10 @@ public struct IndexBatch: Sendable {
     /// Whether a change may remove an item (a move replaces what it lands on).
     var removesItems: Bool {
         changes.contains { change in
-            if case .upsert = change { false } else { true }
+            switch change {
+            case .upsert, .setUserAttributes: false
+            default: true
+            }
         }
     }
 
@@ -103,6 +110,11 @@ public struct IndexBatch: Sendable {
     }
     public mutating func deleteTree(_ identifier: ItemIdentifier, domain: String) {
         changes.append(.deleteTree(domain: domain, identifier: identifier))
+    }
+    /// Replaces the tags, comment, rating and origins of an item (``Change/setUserAttributes(domain:identifier:attributes:changeStamp:)``).
+    public mutating func setUserAttributes(_ attributes: UserAttributes, of identifier: ItemIdentifier, domain: String,
+                                           changeStamp: [UInt8]?) {
+        changes.append(.setUserAttributes(domain: domain, identifier: identifier, attributes: attributes, changeStamp: changeStamp))
     }
     /// Re-keys `from` and its descendants to `to`, keeping every attribute; `rename`, when
     /// given, renames the moved item itself (the library never derives a name from an identifier).

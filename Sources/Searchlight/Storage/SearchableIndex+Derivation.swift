@@ -36,10 +36,19 @@ extension SearchableIndex {
     /// beyond its name's words are those of its kind, and its folders give words only when
     /// its `derived` column says its identifier is a path.
     static var derivationWordsTriggersSQL: String {
+        itemWordsTriggersSQL(updating: "displayName, title, kindId, identifier, derived") { row in
+            "(SELECT keywords FROM content_kind WHERE id = \(row).kindId)"
+        }
+    }
+
+    /// Triggers that keep `item_words` in step with `item` (since v5): `keywords(row)` is the
+    /// SQL of the text whose words are a row's keywords (`row` is `new` or `old`), and an
+    /// update of one of `columns` rewrites the row's words.
+    static func itemWordsTriggersSQL(updating columns: String, keywords: (String) -> String) -> String {
         func words(_ row: String) -> String {
             """
             \(row).id, searchlight_words(\(row).displayName), searchlight_words(\(row).title),
-                    searchlight_words((SELECT keywords FROM content_kind WHERE id = \(row).kindId)),
+                    searchlight_words(\(keywords(row))),
                     searchlight_folder_words(\(row).identifier, \(row).derived))
             """
         }
@@ -52,7 +61,7 @@ extension SearchableIndex {
             CREATE TRIGGER item_words_delete AFTER DELETE ON item BEGIN
                 \(delete)\(words("old"));
             END;
-            CREATE TRIGGER item_words_update AFTER UPDATE OF displayName, title, kindId, identifier, derived ON item BEGIN
+            CREATE TRIGGER item_words_update AFTER UPDATE OF \(columns) ON item BEGIN
                 \(delete)\(words("old"));
                 \(insert)\(words("new"));
             END;

@@ -8,6 +8,7 @@ extension SearchableIndex {
         content_kind.contentDescription, content_kind.keywords, item.derived, item.size, item.modificationDate,
         item.creationDate, item.pixelWidth, item.pixelHeight, item.pageCount, item.acquisitionMake, item.acquisitionModel,
         item.latitude, item.longitude, item.expirationDate, item.changeStamp, item.failure,
+        item.userTags, item.comment, item.starRating, item.whereFroms,
         (SELECT authors FROM item_text WHERE item_text.itemId = item.id) AS authors, thumbnail.format AS tFormat, thumbnail.width AS tWidth, thumbnail.height AS tHeight,
         length(thumbnail.bytes) AS tBytes
         """
@@ -221,6 +222,7 @@ extension IndexedItem {
         attributes.contentCreationDate = (row["creationDate"] as Double?).map(Date.init(timeIntervalSince1970:))
         attributes.pixelWidth = row["pixelWidth"]
         attributes.pixelHeight = row["pixelHeight"]
+        attributes.userAttributes = Self.userAttributes(row: row)
         var info: ThumbnailInfo?
         if let format: String = row["tFormat"] {
             info = ThumbnailInfo(format: format, width: row["tWidth"], height: row["tHeight"], byteCount: row["tBytes"])

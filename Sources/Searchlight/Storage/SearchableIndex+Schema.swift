@@ -64,6 +64,7 @@ extension SearchableIndex {
         migrator.registerMigration("v3-compact", migrate: compactItems)
         migrator.registerMigration("v4-content", migrate: addContent)
         migrator.registerMigration("v5-derivation", migrate: storeDerivationInItems)
+        migrator.registerMigration("v6-user-tags", migrate: addUserAttributes)
         return migrator
     }
 

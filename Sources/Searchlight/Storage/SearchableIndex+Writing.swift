@@ -58,6 +58,8 @@ extension SearchableIndex {
                 case .deleteTree(let domain, let identifier): try writer.deleteTree(identifier, domain: domain)
                 case .move(let domain, let from, let to, let rename):
                     try writer.move(from, to: to, domain: domain, rename: rename)
+                case .setUserAttributes(let domain, let identifier, let attributes, let changeStamp):
+                    try writer.setUserAttributes(attributes, of: identifier, domain: domain, changeStamp: changeStamp)
                 }
             }
             for (domain, state) in batch.domainStates.sorted(by: { $0.key < $1.key }) {
@@ -158,8 +160,9 @@ struct BatchWriter {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO item(domainId, identifier, displayName, title, kindId, derived,
                 size, modificationDate, creationDate, pixelWidth, pixelHeight, pageCount,
-                acquisitionMake, acquisitionModel, latitude, longitude, expirationDate, changeStamp, failure)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                acquisitionMake, acquisitionModel, latitude, longitude, expirationDate, changeStamp, failure,
+                userTags, comment, starRating, whereFroms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(domainId, identifier) DO UPDATE SET
                 displayName = excluded.displayName, title = excluded.title, kindId = excluded.kindId,
                 derived = excluded.derived, size = excluded.size, modificationDate = excluded.modificationDate,
@@ -167,7 +170,9 @@ struct BatchWriter {
                 pixelHeight = excluded.pixelHeight, pageCount = excluded.pageCount,
                 acquisitionMake = excluded.acquisitionMake, acquisitionModel = excluded.acquisitionModel,
                 latitude = excluded.latitude, longitude = excluded.longitude, expirationDate = excluded.expirationDate,
-                changeStamp = excluded.changeStamp, failure = excluded.failure
+                changeStamp = excluded.changeStamp, failure = excluded.failure,
+                userTags = excluded.userTags, comment = excluded.comment, starRating = excluded.starRating,
+                whereFroms = excluded.whereFroms
             RETURNING id
             """)
         let text = StoredText(a, identifierIsPath: item.identifierIsPath)
@@ -177,6 +182,7 @@ struct BatchWriter {
             a.contentModificationDate?.timeIntervalSince1970, a.contentCreationDate?.timeIntervalSince1970,
             a.pixelWidth, a.pixelHeight, a.pageCount, a.acquisitionMake, a.acquisitionModel, a.latitude, a.longitude,
             item.expirationDate?.timeIntervalSince1970, item.changeStamp.map { Data($0) }, item.failure,
+            SearchableIndex.storedList(a.userTags), a.comment, a.starRating, SearchableIndex.storedList(a.whereFroms),
         ]
         let itemID = try Int64.fetchOne(statement, arguments: arguments)!
         try storeContent(of: a, itemID: itemID)

@@ -46,14 +46,38 @@ public final class FileInspector {
         guard let status = try? FileStatus.of(descriptor: descriptor, path: relativePath), status.kind == .regular else {
             return .vanished
         }
+        // Tags, comment, rating and origins: a system call on the open file, not a decoder's job.
+        let user = ExtendedAttributes.userAttributes(descriptor: descriptor)
         do {
             let identity = try identifier.identify(descriptor: descriptor)
             let (type, text) = (identity.contentType, identity.description)
-            return .item(item(relativePath, domain: domain, status: status, type: type, description: text, failure: nil), status)
+            var found = item(relativePath, domain: domain, status: status, type: type, description: text, failure: nil)
+            found.attributeSet.userAttributes = user
+            return .item(found, status)
         } catch {
-            return .item(item(relativePath, domain: domain, status: status, type: nil, description: nil,
-                              failure: FileFailure(.undecodable, "libmagic: \(error)").stored), status)
+            var found = item(relativePath, domain: domain, status: status, type: nil, description: nil,
+                             failure: FileFailure(.undecodable, "libmagic: \(error)").stored)
+            found.attributeSet.userAttributes = user
+            return .item(found, status)
         }
+    }
+
+    /// The user attributes (``ExtendedAttributes``) and status of the file at `relativePath`,
+    /// without identifying or reading it: for a file whose content is known unchanged (only
+    /// its change time moved, as `setfattr` or `chmod` move it). `nil` when it cannot be
+    /// opened or is no longer a regular file: the caller inspects it fully.
+    public static func userAttributes(of relativePath: ItemIdentifier, in root: RootFolder)
+        -> (attributes: UserAttributes, status: FileStatus)? {
+        guard let descriptor = try? DirectoryWalker.Level.withCString(relativePath.bytes, { path throws(FileSystemError) in
+            try retryingOnInterrupt("open", path: relativePath) {
+                openat(root.descriptor, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+            }
+        }) else { return nil }
+        defer { close(descriptor) }
+        guard let status = try? FileStatus.of(descriptor: descriptor, path: relativePath), status.kind == .regular else {
+            return nil
+        }
+        return (ExtendedAttributes.userAttributes(descriptor: descriptor), status)
     }
 
     private func item(

@@ -12,6 +12,16 @@ extension FolderScanner {
         var path: ItemIdentifier
         /// Whether the index holds an item for it (so a vanished file must be deleted).
         var isIndexed: Bool
+        /// The index's stamp of the file when only its change time moved since
+        /// (``FileStatus/differsOnlyInChangeTime(from:)``: `setfattr`, `chmod`): if that still
+        /// holds when the job runs, the file's user attributes are read again, its content is not.
+        var contentStamp: [UInt8]? = nil
+
+        init(path: ItemIdentifier, isIndexed: Bool, status: FileStatus? = nil, stored: [UInt8]? = nil) {
+            self.path = path
+            self.isIndexed = isIndexed
+            if let status, status.differsOnlyInChangeTime(from: stored) { contentStamp = stored }
+        }
     }
 
     /// What the walker and the inspectors hand to the writer.
@@ -21,6 +31,8 @@ extension FolderScanner {
         case upsert(SearchableItem, isNew: Bool)
         case delete(ItemIdentifier)
         case deleteTree(ItemIdentifier)
+        /// An indexed file whose content did not change: its new user attributes and stamp.
+        case userAttributes(ItemIdentifier, UserAttributes, changeStamp: [UInt8])
         case unreadable(ItemIdentifier, String)
         case fatal(any Error)
     }
@@ -59,7 +71,7 @@ extension FolderScanner {
                             unchanged.add()
                             return
                         }
-                        if !submit(Job(path: path, isIndexed: true)) { throw Stopped() }
+                        if !submit(Job(path: path, isIndexed: true, status: status, stored: head.changeStamp)) { throw Stopped() }
                     } else if !submit(Job(path: path, isIndexed: false)) {
                         throw Stopped()
                     }
@@ -161,7 +173,7 @@ extension FolderScanner {
             }
             if let stored, status.hasChangeStamp(stored) {
                 unchanged.add()
-            } else if !submit(Job(path: path, isIndexed: stored != nil)) {
+            } else if !submit(Job(path: path, isIndexed: stored != nil, status: status, stored: stored ?? nil)) {
                 return false
             }
         }

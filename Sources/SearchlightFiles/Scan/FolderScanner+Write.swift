@@ -10,6 +10,14 @@ extension FolderScanner {
     /// Inspects one job's file with the inspector of the thread it runs on.
     func inspect(_ job: Job, with inspector: FileInspector, results: BlockingQueue<Finding>) {
         if isStopping { return }
+        // Only the change time moved: new tags or a comment, or a permission. An item that
+        // failed (unreadable until a chmod, say) is inspected again in full.
+        if let stored = job.contentStamp, let (attributes, status) = FileInspector.userAttributes(of: job.path, in: root),
+           status.differsOnlyInChangeTime(from: stored),
+           let indexed = try? index.item(job.path, domain: options.domain), indexed.item.failure == nil {
+            results.put(.userAttributes(job.path, attributes, changeStamp: status.changeStamp))
+            return
+        }
         switch inspector.inspect(job.path, in: root, domain: options.domain) {
         case .vanished:
             if job.isIndexed { results.put(.delete(job.path)) }
@@ -55,6 +63,10 @@ extension FolderScanner {
                     }
                     batch.upsert(item)
                     onChange?(item.uniqueIdentifier, isNew ? .added : .updated)
+                case .userAttributes(let path, let attributes, let stamp):
+                    summary.updated += 1
+                    batch.setUserAttributes(attributes, of: path, domain: options.domain, changeStamp: stamp)
+                    onChange?(path, .updated)
                 case .delete(let path):
                     summary.removed += 1
                     batch.delete(path, domain: options.domain)

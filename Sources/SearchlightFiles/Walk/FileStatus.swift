@@ -88,6 +88,28 @@ public struct FileStatus: Sendable, Equatable {
         return stored == fixed
     }
 
+    /// Whether `stored` (a packed ``changeStamp``) differs from this status's stamp in the
+    /// change time alone: same inode, size and modification time. Setting an extended
+    /// attribute, a permission or an owner moves only the change time; writing moves the
+    /// modification time. `false` for no stamp and for the fixed form of older indexes.
+    public func differsOnlyInChangeTime(from stored: [UInt8]?) -> Bool {
+        guard let stored, stored != changeStamp else { return false }
+        var values: [UInt64] = []
+        var value: UInt64 = 0, shift: UInt64 = 0
+        for byte in stored {
+            guard shift < 64 else { return false }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                values.append(value)
+                (value, shift) = (0, 0)
+            } else {
+                shift += 7
+            }
+        }
+        guard values.count == 4, shift == 0 else { return false }
+        return values[0] == inode && values[1] == size && values[2] == UInt64(bitPattern: modificationNanoseconds)
+    }
+
     public var modificationDate: Date { Date(nanosecondsSince1970: modificationNanoseconds) }
     public var birthDate: Date? { birthNanoseconds.map(Date.init(nanosecondsSince1970:)) }
 }

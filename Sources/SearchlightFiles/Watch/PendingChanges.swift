@@ -173,6 +173,7 @@ struct PendingChanges: CustomStringConvertible {
             case .deleteTree(_, let identifier): "delete tree \(identifier)"
             case .delete(_, let identifier): "delete \(identifier)"
             case .upsert(let item): "upsert \(item.uniqueIdentifier)"
+            case .setUserAttributes(_, let identifier, _, _): "user attributes \(identifier)"
             case nil: nil
             }
         }

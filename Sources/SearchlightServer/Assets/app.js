@@ -13,9 +13,10 @@ const LIMIT = 200;
 
 // ---- What the box holds: words, or a query string ----
 
-/** A query string has a comparison, a boolean operator or a function call. */
+/** A query string has a comparison, a boolean operator or a function call; a search word's
+ *  comparison (modified:>2024-01-01) is not one. */
 function looksLikeQuery(text) {
-  return /(==|!=|<=|>=|[<>]|&&|\|\||\bInRange\s*\(|\$time\.)/.test(text);
+  return /(==|!=|(?<!:)(<=|>=|[<>])|&&|\|\||\bInRange\s*\(|\$time\.)/.test(text);
 }
 function effectiveMode() {
   if (state.mode !== "auto") return state.mode;
@@ -353,12 +354,14 @@ document.addEventListener("keydown", (event) => {
 // ---- Preview ----
 
 const ATTRIBUTE_ORDER = ["title", "authors", "contentType", "contentDescription", "size", "pageCount",
-  "pixelWidth", "pixelHeight", "contentModificationDate", "contentCreationDate", "keywords", "contentTypeTree",
+  "pixelWidth", "pixelHeight", "contentModificationDate", "contentCreationDate", "keywords", "userTags", "comment", "starRating", "whereFroms",
+  "contentTypeTree",
   "acquisitionMake", "acquisitionModel", "latitude", "longitude", "domain", "path", "matchedIn", "failure"];
 const HIDDEN = new Set(["id", "displayName", "itemURL", "fileURL", "thumbnailURL", "openURL", "kind", "snippet", "textPreview", "host"]);
 
 function attributeText(key, value) {
   if (value === null || value === undefined || value === "" || (Array.isArray(value) && !value.length)) return null;
+  if (key === "starRating") return "★".repeat(Math.floor(value)) + (value % 1 ? "½" : "") + ` (${value} of 5)`;
   if (key === "size") return `${formatSize(value)} (${value.toLocaleString()} bytes)`;
   if (key.endsWith("Date")) return new Date(value).toLocaleString();
   if (key === "thumbnail") return `${value.format.toUpperCase()} ${value.width}×${value.height}, ${formatSize(value.bytes)}`;

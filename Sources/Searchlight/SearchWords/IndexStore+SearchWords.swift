@@ -1,0 +1,68 @@
+import Foundation
+
+/// A search typed with Spotlight's search words (``SearchWords``), on any index: the path
+/// `searchlight search`, the page's `/api/search` and the desktop's search providers share.
+///
+/// - Plain words alone: ranked search (SPEC §3).
+/// - Search words alone: their query (SPEC §4), most recently modified first; each result
+///   says it matched on ``SearchResult/Field/attributes``.
+/// - Both: ranked search, keeping the results the query holds for (evaluated in Swift with the
+///   rules of the SQL, ``QueryExpression/matches(_:now:calendar:)``). The ranked results are
+///   read in growing windows until the page is full or none is left, so a rare filter on a
+///   common word costs more reads, never a missed result.
+extension IndexStore {
+    /// The results of a typed search, best first.
+    ///
+    /// - Throws: ``SearchlightError`` `.invalidQuery` when the plain words hold no letter or
+    ///   digit; what ``query(_:domain:limit:)`` throws.
+    public func searchResults(_ search: SearchWords, domain: String?, limit: Int?,
+                              scope: SearchScope = .all) throws -> [SearchResult] {
+        guard let queryString = search.queryString else {
+            return try searchResults(words: search.words, domain: domain, limit: limit, scope: scope)
+        }
+        guard !search.words.isEmpty else {
+            return try query(queryString, domain: domain, limit: limit).map { SearchResult(item: $0, matchedIn: .attributes) }
+        }
+        let expression = try QueryExpression(parsing: queryString)
+        let now = Date()
+        var window = limit.map { Swift.max($0 * 4, 1000) }
+        while true {
+            let ranked = try searchResults(words: search.words, domain: domain, limit: window, scope: scope)
+            let kept = ranked.filter { expression.matches($0.item, now: now) }
+            guard let limit, let current = window else { return kept }
+            if kept.count >= limit || ranked.count < current { return Array(kept.prefix(limit)) }
+            window = current >= 100_000 ? nil : current * 8
+        }
+    }
+
+    /// How many items a typed search finds.
+    public func countMatches(_ search: SearchWords, domain: String?, scope: SearchScope = .all) throws -> Int {
+        guard let queryString = search.queryString else {
+            return try countMatches(words: search.words, domain: domain, scope: scope)
+        }
+        guard !search.words.isEmpty else { return try countQuery(queryString, domain: domain) }
+        return try searchResults(search, domain: domain, limit: nil, scope: scope).count
+    }
+
+    /// What a typed search compiled to (`search --explain`): its words, each search word's
+    /// predicate, and the SQL of their query when there is one.
+    public func explainSearch(_ search: SearchWords, domain: String?, limit: Int?) throws -> String {
+        var lines: [String] = []
+        if !search.words.isEmpty {
+            lines.append("words: " + search.words.joined(separator: " ") + " (ranked search of names, titles, authors, "
+                         + "keywords, tags, folders and text)")
+        }
+        for filter in search.filters {
+            lines.append("\(filter.key.rawValue):\(filter.value) → \(filter.queryString)")
+        }
+        if let queryString = search.queryString {
+            lines.append("query: " + queryString)
+            if search.words.isEmpty {
+                lines.append(try explainQuery(queryString, domain: domain, limit: limit))
+            } else {
+                lines.append("each ranked result is kept when the query holds for it")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// The kinds people look for — documents, PDFs, images, presentations, spreadsheets, text —
+/// from an item's content type: what the page filters by and draws icons for, and what the
+/// search word `kind:` means. The one home of the rule: ``init(contentType:tree:)`` decides
+/// in Swift and ``queryString`` says the same in the query language.
+public enum ItemKind: String, CaseIterable, Sendable {
+    case document, pdf, image, presentation, spreadsheet, text, other
+
+    /// One test on a content type (lowercased).
+    enum Test: Sendable {
+        /// The type is exactly this.
+        case type(String)
+        /// The type contains this.
+        case containing(String)
+        /// The type's tree (``ContentTypeTree``) holds this.
+        case tree(String)
+    }
+
+    /// The kinds in the order they are tried, with the tests of each; the first kind one of
+    /// whose tests holds is the item's, and an item no test holds for is ``other``.
+    static let rules: [(kind: ItemKind, tests: [Test])] = [
+        (.pdf, [.type("application/pdf")]),
+        (.image, [.tree("image")]),
+        (.presentation, [.containing("presentation"), .containing("powerpoint"), .containing("keynote")]),
+        (.spreadsheet, [.containing("spreadsheet"), .containing("excel"), .type("text/csv"),
+                        .type("text/tab-separated-values")]),
+        (.document, [.containing("wordprocessing"), .type("application/msword"), .containing("opendocument.text"),
+                     .type("application/rtf"), .type("text/rtf"), .type("application/epub+zip"), .type("text/html"),
+                     .type("text/markdown"), .type("message/rfc822")]),
+        (.text, [.tree("text")]),
+    ]
+
+    /// The kind of an item whose content type is `contentType` (with its tree).
+    public init(contentType: String?, tree: [String]) {
+        let type = contentType?.lowercased() ?? ""
+        func holds(_ test: Test) -> Bool {
+            switch test {
+            case .type(let value): type == value
+            case .containing(let value): type.contains(value)
+            case .tree(let value): tree.contains(value)
+            }
+        }
+        self = Self.rules.first { $0.tests.contains(where: holds) }?.kind ?? .other
+    }
+
+    public init(_ item: SearchableItem) {
+        self.init(contentType: item.attributeSet.contentType, tree: item.attributeSet.contentTypeTree)
+    }
+
+    /// The kind as a query string: its tests, and none of the tests of the kinds tried before it.
+    ///
+    /// ```swift
+    /// ItemKind.pdf.queryString // contentType == "application/pdf"c
+    /// ```
+    public var queryString: String {
+        func query(_ test: Test) -> String {
+            switch test {
+            case .type(let value): "contentType == \(SearchWords.quoted(value))c"
+            case .containing(let value): "contentType == \(SearchWords.quoted(value, prefix: true, suffix: true))c"
+            case .tree(let value): "contentTypeTree == \(SearchWords.quoted(value))"
+            }
+        }
+        func any(_ tests: [Test]) -> String { "(" + tests.map(query).joined(separator: " || ") + ")" }
+        let position = Self.rules.firstIndex { $0.kind == self } ?? Self.rules.endIndex
+        let earlier = Self.rules[..<position].map { "!" + any($0.tests) }
+        guard position < Self.rules.endIndex else { return earlier.joined(separator: " && ") }
+        return ([any(Self.rules[position].tests)] + earlier).joined(separator: " && ")
+    }
+
+    /// The kind a `kind:` search word names: its name, plural or not (`pdfs`, `images`), and a
+    /// few of Spotlight's words (`docs`, `pictures`, `photos`, `slides`).
+    public init?(searchWord: String) {
+        let word = searchWord.lowercased()
+        let aliases: [String: ItemKind] = [
+            "documents": .document, "docs": .document, "doc": .document, "pdfs": .pdf, "images": .image,
+            "picture": .image, "pictures": .image, "photo": .image, "photos": .image, "presentations": .presentation,
+            "slides": .presentation, "spreadsheets": .spreadsheet, "texts": .text, "others": .other,
+        ]
+        if let kind = ItemKind(rawValue: word) ?? aliases[word] { self = kind } else { return nil }
+    }
+}
