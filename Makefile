@@ -20,7 +20,7 @@ FISH_COMPLETIONS := $(PREFIX)/share/fish/vendor_completions.d
 # systemd looks for user units in $XDG_DATA_HOME/systemd/user and PREFIX/share/systemd/user.
 UNITDIR := $(PREFIX)/share/systemd/user
 RELEASE := .build/release
-MANUAL := .build/plugins/GenerateManual/outputs/searchlight/searchlight.1
+MANUAL := .build/manual/searchlight.1
 INSTALLED := $(BINDIR)/searchlight $(BINDIR)/searchlight-serve $(BINDIR)/searchlight-extractor $(MANDIR)/searchlight.1 \
 	$(BASH_COMPLETIONS)/searchlight $(ZSH_COMPLETIONS)/_searchlight $(FISH_COMPLETIONS)/searchlight.fish \
 	$(UNITDIR)/searchlight-watch.service
@@ -56,14 +56,16 @@ bench-full: setup
 bench-quick: setup
 	./Benchmarks/run.sh --quick
 
-# The man page comes from the argument parser's generate-manual plugin. The plugin builds the
-# tool it documents; the debug build (the one `make build` and `make test` make, incremental)
-# has the same options and help as the release one and costs no second release build.
+# The man page comes from swift-argument-parser's generate-manual tool, run on the release
+# build of `searchlight` itself: a fresh `make install` costs one release build (the tool is
+# small), not a debug build for the plugin and a release build for the binaries.
 release:
-	$(SWIFT) package --disable-sandbox generate-manual --configuration debug --authors "Searchlight"
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-serve
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-extractor
+	$(SWIFT) build -c release --product generate-manual
+	@mkdir -p $(dir $(MANUAL))
+	$(RELEASE)/generate-manual $(RELEASE)/searchlight --authors Searchlight --output-directory $(dir $(MANUAL))
 
 install: release
 	install -d $(BINDIR) $(MANDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS) $(UNITDIR)

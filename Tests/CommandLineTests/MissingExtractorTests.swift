@@ -53,7 +53,9 @@ struct MissingExtractorTests {
         let path = work.path + "/later/searchlight-extractor"
         let log = work.path + "/watch.log"
         let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"],
-                                     environment: ["SEARCHLIGHT_INDEX": index, "SEARCHLIGHT_EXTRACTOR": path],
+                                     environment: ["SEARCHLIGHT_INDEX": index, "SEARCHLIGHT_EXTRACTOR": path,
+                                                   // A busy test machine must not make it defer the extraction waited for.
+                                                   "SEARCHLIGHT_PRESSURE_ROOT": work.path + "/no-pressure"],
                                      stderr: .file(log))
         defer { if watch.isRunning { watch.send(SIGKILL); watch.waitUntilExit() } }
         #expect(waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching") })
