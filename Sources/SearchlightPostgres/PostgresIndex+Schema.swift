@@ -228,6 +228,8 @@ extension PostgresIndex {
             CREATE INDEX item_by_recency ON item ((coalesce(modification_date, 0)) DESC)
             """,
         ]),
+        // v6-text-words-as-sqlite: the text's words split as the SQLite index splits them.
+        PostgreSQLTextWords.migration,
     ]
 
     /// Han and kana, as a regular expression class: the characters the SQLite index splits
