@@ -36,7 +36,9 @@ enum CommandFailure {
         switch error.code {
         case .noIndex: "; run `searchlight scan FOLDER` first"
         case .outdatedIndex: "; run `searchlight scan FOLDER` once to upgrade it"
-        default: error.isDiskFull ? "; free some disk space and run the command again" : ""
+        default:
+            error.isDiskFull ? "; free some disk space and run the command again"
+                : error.isUnavailable ? "; check that the database server is running and can be reached" : ""
         }
     }
 
