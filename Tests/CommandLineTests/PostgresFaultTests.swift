@@ -91,7 +91,8 @@ struct PostgresFaultTests {
         change(2)
         #expect(watch.isRunning, "the watcher ended: \(Self.read(log))")
         let unreachable = try Searchlight.run(["status"], index: url)
-        #expect(unreachable.status == 1 && unreachable.stderr.split(separator: "\n").count == 1, "\(unreachable.stderr)")
+        #expect(unreachable.status == 1 && unreachable.stderr.split(separator: "\n").count == 1
+                && unreachable.stderr.contains("running watches retry"), "\(unreachable.stderr)")
 
         try cluster.resume()
         change(3)
