@@ -19,7 +19,7 @@ enum CommandFailure {
             StandardError.write("searchlight: \(error)\(advice(for: error))\n")
             throw ExitCode(error.code == .invalidQuery ? 64 : 1)
         } catch let error as any IndexStoreError {
-            StandardError.write("searchlight: \(error)\n")
+            StandardError.write("searchlight: \(error)\(error.isUnavailable ? unreachableAdvice : "")\n")
             throw ExitCode(error.isUsageError ? 64 : 1)
         } catch where isSubsystemError(error) {
             StandardError.write("searchlight: \(error)\n")
@@ -39,9 +39,15 @@ enum CommandFailure {
         switch error.code {
         case .noIndex: "; run `searchlight scan FOLDER` first"
         case .outdatedIndex: "; run `searchlight scan FOLDER` once to upgrade it"
-        default: error.isDiskFull ? "; free some disk space and run the command again" : ""
+        default:
+            error.isDiskFull ? "; free some disk space and run the command again"
+                : error.isUnavailable ? unreachableAdvice : ""
         }
     }
+
+    /// What to do when the index's database cannot be reached.
+    static let unreachableAdvice = "; check that the database server is running and can be reached "
+        + "(running watches retry until it is back)"
 
     /// Prints `message` and exits with `code`.
     static func fail(_ message: String, code: Int32 = 1) -> ExitCode {

@@ -55,9 +55,25 @@ actor ConnectionSource {
             idle.append(connection)
         } else {
             open -= 1
-            if !connection.isClosed { try? await connection.close() }
+            Self.close(connection)
         }
         wakeOne()
+    }
+
+    /// Closes the idle connections (the server they lead to went away); the next lease connects anew.
+    func discardIdle() {
+        let connections = idle
+        idle.removeAll()
+        open -= connections.count
+        for connection in connections { Self.close(connection) }
+        for _ in connections { wakeOne() }
+    }
+
+    /// Closes `connection` without waiting: a connection whose server vanished must not hold
+    /// up the others' leases.
+    private static func close(_ connection: PostgresConnection) {
+        guard !connection.isClosed else { return }
+        Task { try? await connection.close() }
     }
 
     /// Closes every idle connection and refuses new leases.

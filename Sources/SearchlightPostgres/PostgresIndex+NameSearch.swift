@@ -7,8 +7,8 @@ extension PostgresIndex {
     ///
     /// Query words are split like names (``NameTokenizer``). An item's words are those of its
     /// name, title, keywords and folders, and, with `includeText`, of its authors (all split in
-    /// Swift as the SQLite index splits them) and text (split by PostgreSQL's
-    /// `searchlight_text` configuration): SQLite's ``SearchScope``. Ranking: items where every word matches a whole word
+    /// Swift as the SQLite index splits them) and text (split as SQLite splits it:
+    /// ``PostgreSQLTextWords``): SQLite's ``SearchScope``. Ranking: items where every word matches a whole word
     /// first; then by where each word matched best (name, title, authors and keywords,
     /// folders, text); then the most recently modified; then by identifier and domain.
     ///
@@ -118,7 +118,16 @@ extension PostgresIndex {
             var wholeTests = fields.map { "strpos(\($0), \(whole)) > 0" }
             var prefixTests = fields.map { "strpos(\($0), \(prefix)) > 0" }
             var match = "item.words @@ \(vector)::tsquery"
-            if includeText {
+            if includeText, TextWords.hasSplitCJK(token) {
+                // Han and kana are words of one character in the text's vector (as in SQLite's
+                // index): all of them, then the word as written in the text, spaces left out.
+                let characters = token.unicodeScalars.map { PostgresQueryCompiler.tsqueryLexeme(String($0)) }
+                let test = "(item.text_words @@ to_tsquery('searchlight_text', \(statement.bind(characters.joined(separator: " & "))))"
+                    + " AND strpos(searchlight_fold(searchlight_join_cjk(item.text_content)), \(statement.bind(token))) > 0)"
+                wholeTests.append(test)
+                prefixTests.append(test)
+                match = "(\(match) OR \(test))"
+            } else if includeText {
                 let textWhole = statement.bind(PostgresQueryCompiler.tsqueryLexeme(token))
                 wholeTests.append("item.text_words @@ to_tsquery('searchlight_text', \(textWhole))")
                 prefixTests.append("item.text_words @@ to_tsquery('searchlight_text', \(vector))")

@@ -12,7 +12,8 @@ extension PostgresIndex {
     ///   as the SQLite index splits them: `name_words`, `title_words`, `folder_words` (words
     ///   joined by spaces) and `author_words`, `keyword_words` (one entry per author or
     ///   keyword). `words` is their `tsvector` (GIN), `text_words` the `tsvector` of the text,
-    ///   made by PostgreSQL with the `searchlight_text` configuration (`simple` with `unaccent`).
+    ///   made by PostgreSQL with the `searchlight_text` configuration (`simple` with `unaccent`;
+    ///   since version 7, split and folded as SQLite does: ``PostgreSQLTextWords``).
     ///   `folder_words` is empty unless `identifier_is_path` (since version 2).
     ///   `change_count` counts the batches written to the domain (since version 3).
     /// - `thumbnail`: thumbnails apart, so that item rows stay small; re-keyed and deleted
@@ -239,6 +240,8 @@ extension PostgresIndex {
                 ADD COLUMN where_froms text[] NOT NULL DEFAULT '{}'
             """,
         ]),
+        // v7-text-words-as-sqlite: the text's words split as the SQLite index splits them.
+        PostgreSQLTextWords.migration,
     ]
 
     /// Han and kana, as a regular expression class: the characters the SQLite index splits

@@ -36,6 +36,15 @@ public final class PostgresIndex: Sendable {
     /// blocks every thread of Swift's pool while waiting cannot starve them.
     let taskExecutor: (any TaskExecutor)?
     private let retries = Atomic<Int>(0)
+    /// Since when the database has been unreachable, while it is.
+    let outage = Mutex<Date?>(nil)
+
+    /// Since when the database has been unreachable (a call failed because the server could
+    /// not be reached, and none has succeeded since), or `nil` when it is reachable. While it
+    /// is unreachable, each call tries once to connect and fails at once, without the retries
+    /// of ``retryPolicy``: its caller retries at its own pace (the watcher, with back-off), and
+    /// a reader (`serve`) answers at once. The first call that succeeds ends it.
+    public var unreachableSince: Date? { outage.withLock { $0 } }
 
     /// How many transactions were retried since this handle opened (a lost connection, a
     /// deadlock): what `status` can show, and what tests check.
@@ -257,13 +266,37 @@ public final class PostgresIndex: Sendable {
     private func retrying<T: Sendable>(_ failure: String, _ attempt: @Sendable () async throws -> T) async throws -> T {
         var delay = retryPolicy.initialDelay
         var attempts = 0
+        var firstFailure: Date?
         while true {
             attempts += 1
             do {
-                return try await attempt()
+                let result = try await attempt()
+                if let since = outage.withLock({ state in defer { state = nil }; return state }) {
+                    logger.notice("the index's database is reachable again", metadata: [
+                        "unreachable since": "\(since.formatted(.iso8601))"])
+                }
+                return result
             } catch {
                 let indexError = (PostgresIndexError.cause(of: error) as? PostgresIndexError)
                     ?? PostgresIndexError(.database, failure, location: location, underlying: error)
+                if indexError.isConnectionLost {
+                    // Its other idle connections went with the server: none is lent again.
+                    await connections.discardIdle()
+                    firstFailure = firstFailure ?? Date()
+                    // Known to be unreachable: one attempt per call, the caller paces its retries.
+                    let known = outage.withLock { $0 != nil }
+                    if known || attempts >= retryPolicy.maximumAttempts || Task.isCancelled {
+                        let since = outage.withLock { state in
+                            if state == nil { state = firstFailure }
+                            return state!
+                        }
+                        if !known {
+                            logger.warning("the index's database is unreachable", metadata: [
+                                "since": "\(since.formatted(.iso8601))", "error": "\(indexError)"])
+                        }
+                        throw indexError
+                    }
+                }
                 guard indexError.isTransient, attempts < retryPolicy.maximumAttempts, !Task.isCancelled else {
                     throw indexError
                 }

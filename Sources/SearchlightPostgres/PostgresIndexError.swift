@@ -75,8 +75,16 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
     /// restarted, an administrator ended it, the network dropped) or the transaction lost a
     /// race (a deadlock, a serialization failure).
     var isTransient: Bool {
+        isConnectionLost || sqlState == "40001" || sqlState == "40P01"
+    }
+
+    /// Whether the database could not be reached or its connection was lost: the server is
+    /// stopped, restarting, shutting down, out of connections, or cut off; an administrator
+    /// ended the session (`pg_terminate_backend`); no answer came before the deadline. The
+    /// handle reconnects by itself on its next call.
+    public var isConnectionLost: Bool {
         if let sqlState {
-            return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", "40001", "40P01", "53300"].contains(sqlState)
+            return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(sqlState)
         }
         guard let error = underlying as? PSQLError else { return code == .cannotConnect }
         return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown]

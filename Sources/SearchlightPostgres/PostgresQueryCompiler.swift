@@ -361,10 +361,10 @@ public struct PostgresQueryCompiler {
         var tests = cjkTests(column, allWords)
         guard !prefixes.isEmpty || !tests.isEmpty else { return op == .equal ? "false" : "(\(column) IS NOT NULL)" }
         if modifiers.contains(.wordBased), !whole.isEmpty {
-            tests.append("item.text_words @@ to_tsquery('searchlight_text', \(statement.bind(whole.joined(separator: " <-> "))))")
+            tests.append("item.text_words @@ to_tsquery('searchlight_text', searchlight_fold(\(statement.bind(whole.joined(separator: " <-> ")))))")
         }
         if modifiers.contains(.tokenized), !prefixes.isEmpty {
-            tests.append("item.text_words @@ to_tsquery('searchlight_text', \(statement.bind(prefixes.joined(separator: " & "))))")
+            tests.append("item.text_words @@ to_tsquery('searchlight_text', searchlight_fold(\(statement.bind(prefixes.joined(separator: " & ")))))")
         }
         tests += requiredPieces(column, pattern, modifiers)
         // `text_words` is never NULL: the match needs no `coalesce`, which would hide it from the index.

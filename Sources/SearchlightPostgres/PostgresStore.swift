@@ -22,9 +22,30 @@ public final class PostgresStore: IndexStore {
     public init(url: String, readOnly: Bool, statementTimeout: Duration? = nil, logger: Logger) throws {
         let bridge = BlockingBridge()
         self.bridge = bridge
+        // A reader's statements stop at the statement timeout; a server that no longer answers
+        // at all (a cut network) is given up soon after, not after the writers' 300 s.
+        let operationTimeout = statementTimeout.map { $0 + .seconds(15) } ?? .seconds(300)
         index = try bridge.wait {
-            try await PostgresIndex(url: url, readOnly: readOnly, statementTimeout: statementTimeout,
-                                    taskExecutor: bridge, logger: logger)
+            try await PostgresIndex(url: url, readOnly: readOnly, operationTimeout: operationTimeout,
+                                    statementTimeout: statementTimeout, taskExecutor: bridge, logger: logger)
+        }
+    }
+
+    /// Since when the database has been unreachable, while it is (``PostgresIndex/unreachableSince``).
+    public var unreachableSince: Date? { index.unreachableSince }
+
+    /// Runs `operation` through the bridge. A database that cannot be reached is reported as
+    /// a ``Searchlight/SearchlightError`` `.database` whose ``Searchlight/SearchlightError/isUnavailable``
+    /// is true, with the ``PostgresIndexError`` as its cause: what the watcher retries and
+    /// `serve` answers with 503. The call fails at once while the server stays away (see
+    /// ``PostgresIndex/unreachableSince``), and the next call after it is back succeeds.
+    private func wait<T: Sendable>(_ operation: sending @escaping () async throws -> T) throws -> T {
+        do {
+            return try bridge.wait(operation)
+        } catch let error as PostgresIndexError where error.isConnectionLost {
+            let since = index.unreachableSince ?? Date()
+            throw SearchlightError(.database, "the index's database is unreachable since \(since.formatted(.iso8601))",
+                                   cause: .other(error))
         }
     }
 
@@ -33,54 +54,54 @@ public final class PostgresStore: IndexStore {
     // MARK: Writing
 
     public func apply(_ batch: IndexBatch) throws {
-        try bridge.wait { [index] in try await index.apply(batch) }
+        try wait { [index] in try await index.apply(batch) }
     }
 
     @discardableResult public func deleteAllItems(inDomains domains: [String]) throws -> Int {
-        try bridge.wait { [index] in try await index.deleteAllItems(inDomains: domains) }
+        try wait { [index] in try await index.deleteAllItems(inDomains: domains) }
     }
 
     @discardableResult public func deleteAllItems() throws -> Int {
-        try bridge.wait { [index] in try await index.deleteAllItems() }
+        try wait { [index] in try await index.deleteAllItems() }
     }
 
     public func markUpdated(domain: String, date: Date) throws {
-        try bridge.wait { [index] in try await index.markUpdated(domain: domain, date: date) }
+        try wait { [index] in try await index.markUpdated(domain: domain, date: date) }
     }
 
     public func setState(_ state: String?, domain: String) throws {
-        try bridge.wait { [index] in try await index.setState(state, domain: domain) }
+        try wait { [index] in try await index.setState(state, domain: domain) }
     }
 
     public func setOrigin(host: String, root: String, domain: String) throws {
-        try bridge.wait { [index] in try await index.setOrigin(host: host, root: root, domain: domain) }
+        try wait { [index] in try await index.setOrigin(host: host, root: root, domain: domain) }
     }
 
     // MARK: Reconciling
 
     public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier?,
                              limit: Int) throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
-        try bridge.wait { [index] in
+        try wait { [index] in
             try await index.changeStamps(domain: domain, after: identifier, before: upperBound, limit: limit)
         }
     }
 
     public func changeStamp(of identifier: ItemIdentifier, domain: String) throws -> [UInt8]?? {
-        try bridge.wait { [index] in try await index.changeStamp(of: identifier, domain: domain) }
+        try wait { [index] in try await index.changeStamp(of: identifier, domain: domain) }
     }
 
     public func changeStamps(of identifiers: [ItemIdentifier], domain: String) throws -> [ItemIdentifier: [UInt8]?] {
-        try bridge.wait { [index] in try await index.changeStamps(of: identifiers, domain: domain) }
+        try wait { [index] in try await index.changeStamps(of: identifiers, domain: domain) }
     }
 
     // MARK: Reading
 
     public func items(withIdentifier identifier: ItemIdentifier, domain: String?) throws -> [IndexedItem] {
-        try bridge.wait { [index] in try await index.items(withIdentifier: identifier, domain: domain) }
+        try wait { [index] in try await index.items(withIdentifier: identifier, domain: domain) }
     }
 
     public func itemCount(domain: String?) throws -> Int {
-        try bridge.wait { [index] in try await index.itemCount(domain: domain) }
+        try wait { [index] in try await index.itemCount(domain: domain) }
     }
 
     /// Reads a page at a time through the bridge and hands each item to `body` on the caller's thread.
@@ -88,7 +109,7 @@ public final class PostgresStore: IndexStore {
         var after: (domain: String, identifier: ItemIdentifier)?
         while true {
             let start = after
-            let page = try bridge.wait { [index] in
+            let page = try wait { [index] in
                 try await index.itemPage(domain: domain, after: start, limit: Self.pageSize)
             }
             for item in page where try !body(item) { return }
@@ -100,26 +121,26 @@ public final class PostgresStore: IndexStore {
     static let pageSize = 1000
 
     public func domains() throws -> [String] {
-        try bridge.wait { [index] in try await index.domains() }
+        try wait { [index] in try await index.domains() }
     }
 
     public func domainStates() throws -> [String: String] {
-        try bridge.wait { [index] in try await index.domainStates() }
+        try wait { [index] in try await index.domainStates() }
     }
 
     public func statistics() throws -> IndexStatistics {
-        try bridge.wait { [index] in try await index.statistics() }
+        try wait { [index] in try await index.statistics() }
     }
 
     public func failures(domain: String?, limit: Int) throws -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
-        try bridge.wait { [index] in try await index.failures(domain: domain, limit: limit) }
+        try wait { [index] in try await index.failures(domain: domain, limit: limit) }
     }
 
     // MARK: Searching
 
     /// `.names` leaves out the text (PostgreSQL's name search still looks at authors).
     public func searchResults(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [SearchResult] {
-        let items = try bridge.wait { [index] in
+        let items = try wait { [index] in
             try await index.search(words: words, domain: domain, limit: limit, includingText: scope == .all)
         }
         return try items.map { try SearchResult(found: $0, words: words, scope: scope) }
@@ -127,22 +148,22 @@ public final class PostgresStore: IndexStore {
 
     public func searchIdentifiers(words: [String], domain: String?, limit: Int?,
                                   scope: SearchScope) throws -> [ItemIdentifier] {
-        try bridge.wait { [index] in
+        try wait { [index] in
             try await index.searchIdentifiers(words: words, domain: domain, limit: limit, includingText: scope == .all)
         }
     }
 
     public func countMatches(words: [String], domain: String?, scope: SearchScope) throws -> Int {
-        try bridge.wait { [index] in try await index.countMatches(words: words, domain: domain, includingText: scope == .all) }
+        try wait { [index] in try await index.countMatches(words: words, domain: domain, includingText: scope == .all) }
     }
 
     public func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem] {
-        try bridge.wait { [index] in try await index.query(queryString, domain: domain, limit: limit) }
+        try wait { [index] in try await index.query(queryString, domain: domain, limit: limit) }
     }
 
     public func countQuery(_ queryString: String, domain: String?) throws -> Int {
         let expression = try QueryExpression(parsing: queryString)
-        return try bridge.wait { [index] in try await index.countQuery(expression, domain: domain) }
+        return try wait { [index] in try await index.countQuery(expression, domain: domain) }
     }
 
     public func makeChangeMonitor() throws -> any IndexChangeMonitor {
@@ -150,16 +171,16 @@ public final class PostgresStore: IndexStore {
     }
 
     public func domainHosts() throws -> [String: String] {
-        try bridge.wait { [index] in try await index.domainHosts() }
+        try wait { [index] in try await index.domainHosts() }
     }
 
     /// ``PostgresIndex/changeMarker()``, waited for.
     func changeMarker() throws -> [Int64] {
-        try bridge.wait { [index] in try await index.changeMarker() }
+        try wait { [index] in try await index.changeMarker() }
     }
 
     public func explainQuery(_ queryString: String, domain: String?, limit: Int?) throws -> String {
-        try bridge.wait { [index] in try await index.explainQuery(queryString, domain: domain, limit: limit) }
+        try wait { [index] in try await index.explainQuery(queryString, domain: domain, limit: limit) }
     }
 }
 
@@ -175,4 +196,6 @@ extension PostgresIndexError: IndexStoreError {
     public var isUsageError: Bool { code == .invalidLocation || code == .invalidQuery }
     /// The server stopped a statement at the handle's statement timeout.
     public var isTimeout: Bool { isStatementTimeout }
+    /// The database cannot be reached now.
+    public var isUnavailable: Bool { isConnectionLost }
 }

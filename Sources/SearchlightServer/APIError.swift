@@ -33,11 +33,11 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
             return APIError(.badRequest, "\(error)", column: error.column, caret: error.caretDisplay)
         case let error as SearchlightError where error.code == .invalidQuery:
             return APIError(.badRequest, "\(error)")
-        case let error as SearchlightError where error.code == .noIndex:
+        case let error as SearchlightError where error.code == .noIndex || error.isUnavailable:
             return APIError(.serviceUnavailable, "\(error)")
         case let error as any IndexStoreError where error.isUsageError:
             return APIError(.badRequest, "\(error)")
-        case let error as any IndexStoreError where error.isTimeout:
+        case let error as any IndexStoreError where error.isTimeout || error.isUnavailable:
             return APIError(.serviceUnavailable, "\(error)")
         case let error as HTTPError:
             return APIError(error.status, error.body ?? error.status.reasonPhrase.lowercased())

@@ -66,6 +66,8 @@ final class IndexChanges: Sendable {
         var last: [Int64]?
         let clock = ContinuousClock()
         var lastBeat = clock.now
+        // Logged when it starts failing (a database that went away), not at every poll.
+        var failing = false
         while !Task.isCancelled, !state.withLock({ $0.isFinished }) {
             if state.withLock({ !$0.subscribers.isEmpty }) || last == nil {
                 do {
@@ -76,8 +78,13 @@ final class IndexChanges: Sendable {
                         lastBeat = clock.now
                     }
                     last = version
+                    if failing {
+                        logger.notice("the index's changes are followed again")
+                        failing = false
+                    }
                 } catch {
-                    logger.warning("cannot check the index for changes: \(error)")
+                    if !failing { logger.warning("cannot check the index for changes: \(error)") }
+                    failing = true
                 }
             }
             if clock.now - lastBeat >= heartbeatInterval {

@@ -7,6 +7,9 @@
 #                                               With OWNER_PID, a watchdog stops the cluster and
 #                                               deletes DIR when that process ends (a crashed test).
 #   postgres-cluster.sh stop DIR                stops it and deletes DIR.
+#   postgres-cluster.sh halt DIR                stops the server (pg_ctl stop -m fast: sessions
+#                                               are ended), keeping DIR: a database that goes away.
+#   postgres-cluster.sh resume DIR              starts the halted server again, on its port.
 #   postgres-cluster.sh bindir                  prints the folder of initdb and pg_ctl, or fails.
 #
 # initdb and pg_ctl refuse to run as root: as root, the cluster belongs to `nobody`. The
@@ -86,9 +89,24 @@ stop() {
   rm -rf "$dir"
 }
 
+halt() {
+  local dir=$1
+  as_owner "$(bindir)/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null
+}
+
+resume() {
+  local dir=$1 port
+  port=$(cat "$dir/port")
+  as_owner "$(bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir/socket -c fsync=off -c max_connections=200" \
+    start >/dev/null
+}
+
 case "${1:-}" in
   start) [ $# -ge 2 ] || { echo "usage: $0 start DIR [OWNER_PID]" >&2; exit 64; }; start "$2" "${3:-}" ;;
   stop) [ $# -eq 2 ] || { echo "usage: $0 stop DIR" >&2; exit 64; }; stop "$2" ;;
+  halt) [ $# -eq 2 ] || { echo "usage: $0 halt DIR" >&2; exit 64; }; halt "$2" ;;
+  resume) [ $# -eq 2 ] || { echo "usage: $0 resume DIR" >&2; exit 64; }; resume "$2" ;;
   bindir) bindir ;;
-  *) echo "usage: $0 start DIR [OWNER_PID] | stop DIR | bindir" >&2; exit 64 ;;
+  *) echo "usage: $0 start DIR [OWNER_PID] | stop DIR | halt DIR | resume DIR | bindir" >&2; exit 64 ;;
 esac

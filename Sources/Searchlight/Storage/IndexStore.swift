@@ -132,8 +132,12 @@ public protocol IndexStoreError: Error, CustomStringConvertible {
     var isUsageError: Bool { get }
     /// A statement that ran past the store's own deadline and was stopped: HTTP 503.
     var isTimeout: Bool { get }
+    /// The index cannot be reached now (its database server stopped, restarted, or is cut
+    /// off): nothing was done, and the same call may succeed later. HTTP 503.
+    var isUnavailable: Bool { get }
 }
 
 extension IndexStoreError {
     public var isTimeout: Bool { false }
+    public var isUnavailable: Bool { false }
 }
