@@ -11,7 +11,7 @@ extension FolderScanner {
     func inspect(_ job: Job, with inspector: FileInspector, results: BlockingQueue<Finding>) {
         if isStopping { return }
         switch inspector.inspect(job.path, in: root, domain: options.domain) {
-        case .vanished:
+        case .vanished, .secret:
             if job.isIndexed { results.put(.delete(job.path)) }
         case .item(var item, _):
             if let failure = item.failure {
