@@ -58,7 +58,8 @@ struct DocumentExtractionUnitTests {
         #expect(format("image/jpeg") == .photo)
         #expect(format("image/png") == nil)
         #expect(format("application/zip", "report.DOCX") == .zipArchive)
-        #expect(format("application/zip", "backup.zip") == nil)
+        #expect(format("application/zip", "backup.zip") == .archive)
+        #expect(format("application/gzip", "logs.tar.gz") == .archive)
         #expect(format("application/encrypted", "report.docx") == .compoundFile)
         #expect(format("application/x-ole-storage", "setup.msi") == nil)
     }
