@@ -77,4 +77,28 @@ struct ArchiveCommandTests {
         #expect((locked["failure"] as? String)?.contains("encrypted archive") == true, "\(locked)")
         #expect(try found("locked") == ["archives/locked.zip"])
     }
+
+    @Test func iWorkDocumentsAreFoundByTheirTextAndShowTheirPreview() throws {
+        let photo = URL(filePath: #filePath).deletingLastPathComponent()
+            .appending(path: "../SearchlightFilesTests/Fixtures/photo.jpg").standardized.path
+        work.write("deck/index.apxl", """
+            <?xml version="1.0"?>
+            <key:presentation xmlns:sfa="http://developer.apple.com/namespaces/sfa" \
+            xmlns:sf="http://developer.apple.com/namespaces/sf" xmlns:key="http://developer.apple.com/namespaces/keynote2">
+              <key:metadata><key:title><sf:string sfa:string="Pollinator survey"/></key:title></key:metadata>
+              <key:slide-list><key:slide><sf:text-body><sf:p>Bumblebees outnumbered hoverflies</sf:p></sf:text-body></key:slide></key:slide-list>
+            </key:presentation>
+            """)
+        work.mkdirs("deck/QuickLook")
+        try FileManager.default.copyItem(atPath: photo, toPath: work.url("deck/QuickLook/Thumbnail.jpg"))
+        shell("sh", "-c", "cd '\(work.url("deck"))' && zip -q -r '\(tree.url("survey.key"))' .")
+        let scan = try run(["scan", tree.path])
+        #expect(scan.status == 0)
+        #expect(try run(["search", "hoverflies"]).output == "survey.key\n")
+        let shown = try json("survey.key")
+        #expect(shown["title"] as? String == "Pollinator survey")
+        #expect(shown["failure"] == nil || shown["failure"] is NSNull, "\(shown)")
+        let thumbnail = try run(["show", "survey.key"]).output
+        #expect(thumbnail.contains("thumbnail               = webp"), "\(thumbnail)")
+    }
 }

@@ -65,6 +65,8 @@ struct IWorkDocumentTests {
         #expect(document.text.contains("Orchard plan for the  spring"))
         #expect(document.text.contains("Quince trees"))
         #expect(!document.text.contains("Body Level"))
+        let preview = try DocumentFixtures.withDescriptor(path) { try IWorkPreview.image(descriptor: $0) }
+        #expect(preview == Array("not read here".utf8))
     }
 
     @Test func aDamagedPartIsADecodeFailure() throws {
