@@ -85,6 +85,10 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
             self = .iWork
         case _ where Self.archiveTypes.contains(type):
             self = .archive
+        case "application/octet-stream" where Self.zipDocumentExtensions.contains(fileExtension):
+            // libmagic says "Microsoft OOXML" with no MIME type when the parts that name the
+            // kind of document come late in the archive: read by what its parts are.
+            self = .zipArchive
         case "application/encrypted":
             self = .compoundFile
         case "application/x-ole-storage", "application/cdfv2":

@@ -30,7 +30,16 @@ enum ArchiveExtractor {
         var encrypted = false
         var textRead = 0
         var declared = 0
-        while let member = try reader.next() {
+        while true {
+            // A damaged header after the first ends the listing; what was read is kept.
+            let next: ArchiveReader.Member?
+            do {
+                next = try reader.next()
+            } catch where !members.isEmpty {
+                truncated = true
+                break
+            }
+            guard let member = next else { break }
             guard members.count < limits.maximumEntries, ContinuousClock.now < deadline else {
                 truncated = true
                 break
@@ -55,13 +64,23 @@ enum ArchiveExtractor {
                 members.append((name, ""))
                 continue
             }
-            let (bytes, isComplete) = try reader.readData(limit: room) { count throws(DocumentExtractionError) in
-                inflated += count
-                let compressed = max(reader.compressedBytesRead, 1)
-                if inflated > limits.ratioThreshold, inflated / compressed > limits.maximumCompressionRatio {
-                    throw DocumentExtractionError(
-                        .tooLarge, "the archive inflates \(inflated / compressed) times its compressed size (a bomb?)")
+            let bytes: [UInt8]
+            let isComplete: Bool
+            do {
+                (bytes, isComplete) = try reader.readData(limit: room) { count throws(DocumentExtractionError) in
+                    inflated += count
+                    let compressed = max(reader.compressedBytesRead, 1)
+                    if inflated > limits.ratioThreshold, inflated / compressed > limits.maximumCompressionRatio {
+                        throw DocumentExtractionError(
+                            .tooLarge, "the archive inflates \(inflated / compressed) times its compressed size (a bomb?)")
+                    }
                 }
+            } catch where error.code != .tooLarge {
+                // One member that cannot be read (an unsupported method, a password) is listed
+                // without its text; the others are read.
+                encrypted = encrypted || error.message.contains("encrypted")
+                members.append((name, ""))
+                continue
             }
             let text = isComplete ? memberText(bytes, name: name, limit: source.textLimit - textRead) : ""
             textRead += text.utf8.count

@@ -35,8 +35,8 @@ final class ArchiveReader {
         archive_read_support_format_raw(archive)
         lseek(descriptor, 0, SEEK_SET)
         guard archive_read_open_fd(archive, descriptor, 64 << 10) == ARCHIVE_OK else {
+            // `deinit` frees the reader: every property is set, so a throw from here releases self.
             let message = errorMessage
-            archive_read_free(archive)
             throw DocumentExtractionError(.decodeFailed, "not an archive libarchive reads (\(message))")
         }
     }
