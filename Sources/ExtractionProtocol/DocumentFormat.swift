@@ -89,6 +89,10 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
             // libmagic says "Microsoft OOXML" with no MIME type when the parts that name the
             // kind of document come late in the archive: read by what its parts are.
             self = .zipArchive
+        case "application/octet-stream" where ["html", "htm", "xhtml"].contains(fileExtension):
+            // A few stray bytes make libmagic call an HTML page "data"; libxml2's HTML parser
+            // recovers from them.
+            self = .html
         case "application/encrypted":
             self = .compoundFile
         case "application/x-ole-storage", "application/cdfv2":

@@ -64,6 +64,7 @@ struct DocumentExtractionUnitTests {
         // libmagic's "Microsoft OOXML" has no MIME type of its own.
         #expect(format("application/octet-stream", "report.docx") == .zipArchive)
         #expect(format("application/octet-stream", "blob.bin") == nil)
+        #expect(format("application/octet-stream", "mail.HTM") == .html)
         #expect(format("application/encrypted", "report.docx") == .compoundFile)
         #expect(format("application/x-ole-storage", "setup.msi") == nil)
     }
