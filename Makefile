@@ -37,6 +37,8 @@ demo: build
 	$(SEARCHLIGHT) search report --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) search resume --index $(DEMO_INDEX) --json
 	$(SEARCHLIGHT) search lighthouse --index $(DEMO_INDEX)
+	$(SEARCHLIGHT) search heating --index $(DEMO_INDEX)
+	$(SEARCHLIGHT) show "Archive (old drafts).zip" --matching heating --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) query 'kMDItemTextContent == "*subscription plan*"cd' --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) show "Quarterly Report 2024.pdf" --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) status --index $(DEMO_INDEX)

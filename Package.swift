@@ -66,6 +66,20 @@ let package = Package(
         .target(name: "CFileSystem"),
         // A small C layer over libvips' variadic calls, which Swift cannot call.
         .target(name: "CVips", dependencies: ["CLibVips"]),
+        // Snappy (the compression of iWork 2013+ `.iwa` parts); only the extractor links it.
+        .systemLibrary(
+            name: "CSnappy",
+            path: "Sources/CSnappy",
+            pkgConfig: "snappy",
+            providers: [.apt(["libsnappy-dev"])]
+        ),
+        // libarchive (ZIP, tar, gzip/bzip2/xz/zstd, 7z): what is inside archives; only the extractor links it.
+        .systemLibrary(
+            name: "CLibArchive",
+            path: "Sources/CLibArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
         // libxml2, found through pkg-config; only the extractor links it (through CXML and CXMLReader).
         .systemLibrary(
             name: "CLibXML2",
@@ -153,6 +167,7 @@ let package = Package(
                 "SearchlightFiles",
                 "SearchlightJSON",
                 "SystemCalls",
+                "ExtractionProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -183,6 +198,7 @@ let package = Package(
                 "CXMLReader",
                 "COLE2",
                 "CVips",
+                "CSnappy",
                 "ExtractionProtocol",
                 "SystemCalls",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -190,7 +206,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "searchlight-extractor",
-            dependencies: ["CVips", "CXML", "CICU", "ExtractionProtocol", "DocumentExtraction", "SystemCalls"],
+            dependencies: ["CVips", "CXML", "CICU", "CLibArchive", "CMagic", "ExtractionProtocol", "DocumentExtraction", "SystemCalls"],
             // The test hooks (SEARCHLIGHT_EXTRACTOR_TEST_MODE) exist only in debug builds.
             swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))]
         ),

@@ -39,6 +39,9 @@ struct RTFParser {
         var inFontTable = false
         /// Inside `\creatim` or `\revtim`.
         var dateField: String?
+        /// Inside `\ud`: the Unicode version of the `\upr` group's text, which replaces the
+        /// ANSI version read before it (Word writes `\info` fields in a non-Latin code page so).
+        var isUnicodeVersion = false
     }
 
     /// Destinations whose text is not document text.
@@ -223,6 +226,8 @@ struct RTFParser {
         case "fonttbl":
             state.skipping = true
             state.inFontTable = true
+        case "ud":
+            state.isUnicodeVersion = true
         case "info":
             state.skipping = true
         case "creatim", "revtim":
@@ -236,8 +241,11 @@ struct RTFParser {
         default:
             if Self.infoFields.contains(word) && stack.count >= 2 {
                 flush()
-                // A field given twice (LibreOffice repeats \author) keeps its first value.
-                guard info[word] == nil else {
+                // A field given twice (LibreOffice repeats \author) keeps its first value, but
+                // for its Unicode version (`{\upr{\title ???}{\*\ud{\title \u12478…}}}`).
+                if state.isUnicodeVersion {
+                    info[word] = nil
+                } else if info[word] != nil {
                     state.skipping = true
                     return
                 }

@@ -51,6 +51,8 @@ public struct RichDocumentExtractor: Sendable {
             return try OfficeOpenXMLExtractor.extract(descriptor: descriptor, textLimit: textLimit, limits: archiveLimits)
         case .openDocument:
             return try OpenDocumentExtractor.extract(descriptor: descriptor, textLimit: textLimit, limits: archiveLimits)
+        case .iWork:
+            return try IWorkExtractor.extract(descriptor: descriptor, textLimit: textLimit, limits: archiveLimits)
         case .epub:
             return try EPUBExtractor.extract(descriptor: descriptor, textLimit: textLimit, limits: archiveLimits)
         case .rtf:
@@ -70,7 +72,7 @@ public struct RichDocumentExtractor: Sendable {
                 throw RichDocumentError(.encrypted, "encrypted Office document: a password is needed to read it")
             }
             throw RichDocumentError(.unsupported, "an OLE2 compound file of no known document type")
-        case .plainText, .markdown, .html, .xml, .mail, .mbox:
+        case .plainText, .markdown, .html, .xml, .mail, .mbox, .archive:
             throw RichDocumentError(.unsupported, "\(format) is read by the worker's text readers")
         }
     }

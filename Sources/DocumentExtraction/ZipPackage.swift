@@ -14,15 +14,32 @@ final class ZipPackage {
     private var inflatedTotal = 0
 
     /// Opens the archive readable from `descriptor` (not closed, not moved).
-    init(descriptor: Int32, limits: ArchiveLimits) throws(RichDocumentError) {
-        self.limits = limits
+    convenience init(descriptor: Int32, limits: ArchiveLimits) throws(RichDocumentError) {
         // The descriptor's own file, whatever its name: the worker opened it without
         // following links and checked it is a regular file.
+        let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: "/proc/self/fd/\(descriptor)"), accessMode: .read)
         } catch {
             throw RichDocumentError(.decodeFailed, "not a readable ZIP archive (\(error))")
         }
+        try self.init(archive: archive, limits: limits)
+    }
+
+    /// Opens the archive held in `bytes` (a package inside a package), under the same limits.
+    convenience init(bytes: [UInt8], limits: ArchiveLimits) throws(RichDocumentError) {
+        let archive: Archive
+        do {
+            archive = try Archive(data: Data(bytes), accessMode: .read)
+        } catch {
+            throw RichDocumentError(.decodeFailed, "not a readable ZIP archive (\(error))")
+        }
+        try self.init(archive: archive, limits: limits)
+    }
+
+    private init(archive: Archive, limits: ArchiveLimits) throws(RichDocumentError) {
+        self.archive = archive
+        self.limits = limits
         var entries: [String: Entry] = [:]
         var count = 0
         for entry in archive {
@@ -100,6 +117,7 @@ extension ZipPackage {
         if package.contains("[Content_Types].xml") { return .officeOpenXML }
         if package.contains("META-INF/container.xml") { return .epub }
         if package.contains("content.xml"), package.contains("META-INF/manifest.xml") { return .openDocument }
+        if package.contains("index.apxl") || package.contains("Index/Document.iwa") { return .iWork }
         throw RichDocumentError(.unsupported, "a ZIP archive that is not an office document or an EPUB")
     }
 }

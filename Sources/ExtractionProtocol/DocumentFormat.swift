@@ -39,6 +39,12 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
     /// An OLE2 compound file libmagic could not name, such as a password-protected DOCX
     /// (recorded as encrypted).
     case compoundFile
+    /// Keynote, Pages, Numbers (`.key`, `.pages`, `.numbers`): the XML package of iWork '09 or
+    /// the `.iwa` parts of iWork 2013+.
+    case iWork
+    /// An archive (ZIP, tar, 7z, RAR) or a compressed file (gzip, bzip2, xz, zstd): its
+    /// members' names and the text of its text and document members.
+    case archive
 
     /// The format of a file, from libmagic's MIME type and the file's name; nil when the
     /// file has no text to read.
@@ -69,8 +75,24 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
         case "application/vnd.ms-excel": self = .excel
         case "application/vnd.ms-powerpoint": self = .powerPoint
         case "application/zip":
-            guard Self.zipDocumentExtensions.contains(fileExtension) else { return nil }
+            if Self.iWorkExtensions.contains(fileExtension) {
+                self = .iWork
+            } else {
+                self = Self.zipDocumentExtensions.contains(fileExtension) ? .zipArchive : .archive
+            }
+        case "application/vnd.apple.keynote", "application/vnd.apple.pages", "application/vnd.apple.numbers",
+             "application/x-iwork-keynote-sffkey", "application/x-iwork-pages-sffpages", "application/x-iwork-numbers-sffnumbers":
+            self = .iWork
+        case _ where Self.archiveTypes.contains(type):
+            self = .archive
+        case "application/octet-stream" where Self.zipDocumentExtensions.contains(fileExtension):
+            // libmagic says "Microsoft OOXML" with no MIME type when the parts that name the
+            // kind of document come late in the archive: read by what its parts are.
             self = .zipArchive
+        case "application/octet-stream" where ["html", "htm", "xhtml"].contains(fileExtension):
+            // A few stray bytes make libmagic call an HTML page "data"; libxml2's HTML parser
+            // recovers from them.
+            self = .html
         case "application/encrypted":
             self = .compoundFile
         case "application/x-ole-storage", "application/cdfv2":
@@ -101,6 +123,18 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
         "docx", "docm", "dotx", "xlsx", "xlsm", "xltx", "pptx", "pptm", "potx", "ppsx",
         "odt", "ods", "odp", "odg", "ott", "ots", "otp", "epub",
     ]
+
+    /// libmagic's MIME types of the archives and compressed files libarchive reads (ZIP is
+    /// routed above, with the documents that are ZIP packages).
+    static let archiveTypes: Set<String> = [
+        "application/x-tar", "application/x-gtar", "application/x-ustar", "application/gzip", "application/x-gzip",
+        "application/x-bzip2", "application/x-xz", "application/zstd", "application/x-zstd", "application/x-lzma",
+        "application/x-lzip", "application/x-7z-compressed", "application/x-rar", "application/vnd.rar",
+        "application/x-cpio", "application/java-archive", "application/x-compress",
+    ]
+
+    /// Names of iWork documents, which libmagic calls `application/zip`.
+    static let iWorkExtensions: Set<String> = ["key", "pages", "numbers"]
 
     static let markdownExtensions: Set<String> = ["md", "markdown", "mdown", "mkd", "mkdn"]
 

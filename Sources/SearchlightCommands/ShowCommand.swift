@@ -21,6 +21,10 @@ struct ShowCommand: ParsableCommand {
     @Flag(help: "Print the item's text (what a search looks in), not its attributes.")
     var text = false
 
+    @Option(help: ArgumentHelp("For an archive: list the members whose name or text holds every word of TEXT.",
+                               valueName: "text"))
+    var matching: String?
+
     @OptionGroup var indexOptions: IndexOptions
 
     func run() throws {
@@ -91,6 +95,7 @@ struct ShowCommand: ParsableCommand {
         if let text = a.textContent {
             rows.append(("textContent", quoted(String(text.prefix(200)) + (text.count > 200 ? "…" : ""))))
         }
+        rows += memberRows(a.textContent, matching: matching)
         if let expiration = item.expirationDate { rows.append(("expirationDate", date(expiration))) }
         rows.append(("failure", quoted(item.failure)))
         let width = rows.map(\.0.count).max() ?? 0

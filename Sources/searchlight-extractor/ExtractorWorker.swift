@@ -67,9 +67,17 @@ struct ExtractorWorker {
             return failure(.unreadable, error.description)
         }
         defer { close(descriptor) }
+        // An iWork document's thumbnail is the preview picture its package carries.
+        let preview: DocumentSource?
+        do {
+            preview = try IWorkThumbnail.previewSource(descriptor: descriptor, path: request.path)
+        } catch {
+            return failure(error.code, error.message)
+        }
+        defer { preview?.close() }
 
         var result = cvips_thumbnail_result()
-        cvips_thumbnail_descriptor(descriptor, Int32(clamping: max(request.limit, 1)), options.maxPixels, options.quality, &result)
+        cvips_thumbnail_descriptor(preview?.descriptor ?? descriptor, Int32(clamping: max(request.limit, 1)), options.maxPixels, options.quality, &result)
         defer { cvips_thumbnail_result_clear(&result) }
 
         var response = ExtractionResponse(

@@ -8,20 +8,12 @@ import Testing
 /// of its body, and the ones that cannot be read are indexed by name with a quiet failure.
 @Suite("searchlight on documents and photos", .serialized, .ownThread)
 struct DocumentCommandTests {
-    static let fixtures = URL(filePath: #filePath).deletingLastPathComponent()
-        .appending(path: "../DocumentExtractionTests/Fixtures").standardized
-    let tree = TemporaryTree("documents-cli")
-    let work = TemporaryTree("documents-cli-index")
-    var index: String { work.path + "/index.sqlite" }
+    static let fixtures = ScannedFolder.fixtures
+    let folder = ScannedFolder("documents-cli")
+    var tree: TemporaryTree { folder.tree }
 
-    func run(_ arguments: [String]) throws -> CommandResult {
-        try Searchlight.run(arguments, index: index)
-    }
-
-    func json(_ id: String) throws -> [String: Any] {
-        let result = try run(["show", id, "--json"])
-        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
-    }
+    func run(_ arguments: [String]) throws -> CommandResult { try folder.run(arguments) }
+    func json(_ id: String) throws -> [String: Any] { try folder.json(id) }
 
     @Test func scanShowAndQueryDocuments() throws {
         let names = ["report.pdf", "report.docx", "report.odt", "report.rtf", "report.doc", "ledger.xlsx", "ledger.ods",

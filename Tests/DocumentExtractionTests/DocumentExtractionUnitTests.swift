@@ -58,7 +58,13 @@ struct DocumentExtractionUnitTests {
         #expect(format("image/jpeg") == .photo)
         #expect(format("image/png") == nil)
         #expect(format("application/zip", "report.DOCX") == .zipArchive)
-        #expect(format("application/zip", "backup.zip") == nil)
+        #expect(format("application/zip", "backup.zip") == .archive)
+        #expect(format("application/gzip", "logs.tar.gz") == .archive)
+        #expect(format("application/zip", "talk.KEY") == .iWork)
+        // libmagic's "Microsoft OOXML" has no MIME type of its own.
+        #expect(format("application/octet-stream", "report.docx") == .zipArchive)
+        #expect(format("application/octet-stream", "blob.bin") == nil)
+        #expect(format("application/octet-stream", "mail.HTM") == .html)
         #expect(format("application/encrypted", "report.docx") == .compoundFile)
         #expect(format("application/x-ole-storage", "setup.msi") == nil)
     }
@@ -67,6 +73,9 @@ struct DocumentExtractionUnitTests {
     func zipByParts() throws {
         let document = try #require(DocumentFixtures.document("report.docx", "application/zip"))
         #expect(document.title == "Migratory Patterns of the Arctic Tern")
+        // What libmagic calls "Microsoft OOXML" (application/octet-stream) too.
+        let untyped = try #require(DocumentFixtures.document("report.docx", "application/octet-stream"))
+        #expect(untyped.title == "Migratory Patterns of the Arctic Tern")
         let book = try #require(DocumentFixtures.document("voyage.epub", "application/zip"))
         #expect(book.authors.count == 2)
     }
@@ -81,6 +90,17 @@ struct DocumentExtractionUnitTests {
         #expect(document.text == "Ïðèâåò šilha\ncafé naïve\tend")
         #expect(document.title == "Tèst")
         #expect(document.authors == ["A"])
+    }
+
+    @Test("RTF: an \\info field's Unicode version (\\upr with \\*\\ud) replaces its ANSI version")
+    func rtfUnicodeVersionOfInfo() throws {
+        // As Word writes a Japanese title: ? for each character in the ANSI version.
+        let source = #"{\rtf1\ansi\ansicpg1252\uc1{\info{\upr{\title ???}{\*\ud{\title \u26481\'3f\u20140\'3f\u12293\'3f}}}"#
+            + #"{\author A}{\author B}}Body\par}"#
+        let document = try RTFExtractor.extract(bytes: Array(source.utf8), textLimit: 1000)
+        #expect(document.title == "東京々")
+        #expect(document.authors == ["A"])
+        #expect(document.text == "Body")
     }
 
     @Test("EPUB hrefs resolve against the package document's folder")

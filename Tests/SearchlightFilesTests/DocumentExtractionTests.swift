@@ -299,6 +299,12 @@ struct DocumentExtractionTests: @unchecked Sendable {
 
         JVBERi0xLjQKJcOkw7zDtsOfCg==
         --outer
+        Content-Type: text/plain; name="notes.txt"
+        Content-Disposition: attachment; filename="notes.txt"
+        Content-Transfer-Encoding: base64
+
+        QXR0YWNoZWQ6IHRoZSBmb2dob3JuIHNjaGVkdWxlLg==
+        --outer
         Content-Type: text/plain; charset=utf-8
         Content-Transfer-Encoding: base64
 
@@ -307,7 +313,7 @@ struct DocumentExtractionTests: @unchecked Sendable {
 
         """
 
-    @Test("E-mail: Subject, From, Date, decoded bodies, attachment names")
+    @Test("E-mail: Subject, From, Date, decoded bodies, attachments' names and text")
     func mail() async throws {
         try await blocking { [self] in try mailBody() }
     }
@@ -317,11 +323,15 @@ struct DocumentExtractionTests: @unchecked Sendable {
         #expect(document.title == "Réunion at the lighthouse")
         #expect(document.authors == ["Zoë Müller <zoe@example.com>"])
         #expect(document.creationDate == 1_795_499_508)
-        #expect(document.keywords == ["ordre du jour €.pdf"])
+        #expect(document.keywords == ["ordre du jour €.pdf", "notes.txt"])
         #expect(document.text.contains("Bonjour, rendez-vous au café près du phare demain."))
         #expect(document.text.contains("Second part: the keeper's house."))
         #expect(!document.text.contains("HTML alternative"))
         #expect(!document.text.contains("JVBER"))
+        // A text attachment is read, after the body that comes before it.
+        let body = try #require(document.text.range(of: "Bonjour"))
+        let attached = try #require(document.text.range(of: "Attached: the foghorn schedule."))
+        #expect(body.lowerBound < attached.lowerBound)
     }
 
     @Test("A message libmagic calls plain text is sniffed by its headers; an HTML-only one gives its text")

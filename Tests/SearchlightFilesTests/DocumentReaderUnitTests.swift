@@ -88,4 +88,13 @@ struct DocumentReaderUnitTests {
         #expect(MarkdownExtractor.parse("Title\n---\nbody").title == "Title")
         #expect(MarkdownExtractor.parse("- item\n\n---\n\nafter").title == nil)
     }
+
+    @Test("An HTML page's declared charset, also as a quoted-printable mail part writes it")
+    func declaredCharsets() {
+        func declared(_ head: String) -> String? { HTMLExtractor.declaredCharset(Array(head.utf8)[...]) }
+        #expect(declared(#"<meta charset="Shift_JIS">"#) == "shift_jis")
+        #expect(declared("<META http-equiv=3DContent-Type content=3D\"text/html; =\ncharset=3Dwindows-1252\">") == "windows-1252")
+        // Without quoted-printable around it, a name that starts with 3d is kept as it is.
+        #expect(declared(#"<meta charset="3dfoo">"#) == "3dfoo")
+    }
 }

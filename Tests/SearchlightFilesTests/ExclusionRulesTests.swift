@@ -86,7 +86,7 @@ struct ExclusionScanTests {
         tree.write("swift/Package.swift", "// swift-tools-version: 6.0\n")
         tree.write("swift/.build/debug/app")
         tree.write("keys/server.pem")
-        tree.write("keys/server.key")
+        tree.write("keys/server.key")  // not a key by its content: the name alone does not decide
         tree.write("keys/id_rsa")
         tree.write("keys/passwords.kdbx")
         tree.write(".ssh/config")
@@ -94,8 +94,8 @@ struct ExclusionScanTests {
         tree.write(".config/app.conf")
         try fixture.scan { $0.walk.includeHidden = true }
         #expect(try fixture.indexedNames() == [
-            ".config/app.conf", "faketag/CACHEDIR.TAG", "notes.txt", "rust/Cargo.toml", "swift/Package.swift",
-            "target/report.txt", "web/package.json",
+            ".config/app.conf", "faketag/CACHEDIR.TAG", "keys/server.key", "notes.txt", "rust/Cargo.toml",
+            "swift/Package.swift", "target/report.txt", "web/package.json",
         ])
     }
 

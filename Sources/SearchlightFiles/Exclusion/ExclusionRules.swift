@@ -26,9 +26,11 @@ public struct ExclusionRules: Sendable, Equatable {
     /// The name of the per-folder ignore files.
     public static let ignoreFileName = ".searchlightignore"
 
-    /// What must never be indexed: keys, keychains and credentials.
+    /// What must never be indexed, by name: keys, keychains and credentials. Names that may
+    /// be something else (`*.key`, a Keynote presentation too) are judged by their content
+    /// once libmagic has seen them (``SecretContent``).
     public static let secrets = IgnoreRules(lines: [
-        ".ssh/", ".gnupg/", "*.pem", "*.key", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+        ".ssh/", ".gnupg/", "*.pem", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
         ".env", ".env.*", "*.kdbx", "*.p12", "*.pfx",
     ])
 

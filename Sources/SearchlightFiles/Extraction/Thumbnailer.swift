@@ -1,3 +1,4 @@
+import ExtractionProtocol
 import Logging
 import Searchlight
 
@@ -31,18 +32,32 @@ public final class Thumbnailer: Sendable {
         contentType.map(contentTypes.contains) ?? false
     }
 
+    /// Whether `item` is an iWork document, whose thumbnail is the preview its package carries.
+    static func isIWorkDocument(_ item: SearchableItem) -> Bool {
+        guard let type = item.attributeSet.contentType else { return false }
+        let name = item.uniqueIdentifier.bytes.split(separator: 0x2F).last ?? []
+        return DocumentFormat(contentType: type, fileName: name) == .iWork
+    }
+
     /// Adds a thumbnail (and pixel size) to `item`, or records why there is none.
     public func enrich(_ item: inout SearchableItem, in root: RootFolder) {
-        guard Self.makesThumbnail(for: item.attributeSet.contentType) else { return }
+        let isPicture = Self.makesThumbnail(for: item.attributeSet.contentType)
+        guard isPicture || Self.isIWorkDocument(item) else { return }
         switch pool.thumbnail(ofFileAtPathBytes: root.absolutePath(of: item.uniqueIdentifier)) {
         case .success(let extracted):
             item.attributeSet.thumbnail = extracted.thumbnail
+            // A preview's size is not the document's.
+            guard isPicture else { break }
             item.attributeSet.pixelWidth = extracted.pixelWidth
             item.attributeSet.pixelHeight = extracted.pixelHeight
         case .failure(let failure) where failure.isTransient:
             // Says nothing about the file: left without a thumbnail, not marked as failed, and
             // stored without a change stamp, so that a later scan or watch makes it.
             item.changeStamp = nil
+        case .failure where !isPicture:
+            // Of a document, only that its preview is missing or unreadable: left without a
+            // thumbnail, not marked as failed.
+            break
         case .failure(let failure):
             item.failure = FileFailure(failure.fileFailureKind, "thumbnail: \(failure.message)").stored
         }

@@ -19,6 +19,9 @@ public final class FileInspector {
         case item(SearchableItem, FileStatus)
         /// The file is gone or is no longer a regular file: nothing to index.
         case vanished
+        /// The file is a private key or a credential store by its content (``SecretContent``):
+        /// never indexed, not even by name.
+        case secret
     }
 
     /// Inspects the file at `relativePath` below `root` and builds its item.
@@ -51,6 +54,11 @@ public final class FileInspector {
         do {
             let identity = try identifier.identify(descriptor: descriptor)
             let (type, text) = (identity.contentType, identity.description)
+            if SecretContent.isSecret(description: text)
+                || SecretContent.needsContentCheck(description: text)
+                && SecretContent.isSecret(descriptor: descriptor, size: Int(clamping: status.size)) {
+                return .secret
+            }
             var found = item(relativePath, domain: domain, status: status, type: type, description: text, failure: nil)
             found.attributeSet.userAttributes = user
             return .item(found, status)

@@ -19,7 +19,7 @@ extension FolderScanner {
             return
         }
         switch inspector.inspect(job.path, in: root, domain: options.domain) {
-        case .vanished:
+        case .vanished, .secret:
             if job.isIndexed { results.put(.delete(job.path)) }
         case .item(var item, _):
             if let failure = item.failure {

@@ -40,7 +40,8 @@ enum DocumentExtractor {
         case .xml: try XMLExtractor.read(source)
         case .mail: try MailExtractor.read(source)
         case .mbox: try MboxExtractor.read(source)
-        case .pdf, .officeOpenXML, .openDocument, .epub, .rtf, .word, .excel, .powerPoint, .photo, .zipArchive, .compoundFile:
+        case .archive: try ArchiveExtractor.read(source)
+        case .pdf, .officeOpenXML, .openDocument, .epub, .rtf, .word, .excel, .powerPoint, .photo, .zipArchive, .compoundFile, .iWork:
             try RichDocumentReader.read(source, as: format)
         }
     }

@@ -28,6 +28,15 @@ struct DocumentSource {
         self.contentType = contentType
     }
 
+    /// A source for an already open `descriptor` of `size` bytes (closed by ``close()``).
+    init(descriptor: Int32, path: [UInt8], size: Int, textLimit: Int, contentType: String) {
+        self.descriptor = descriptor
+        self.path = path
+        self.size = size
+        self.textLimit = max(0, textLimit)
+        self.contentType = contentType
+    }
+
     func close() { _ = Glibc.close(descriptor) }
 
     /// The file's name (its path's last component), as bytes.

@@ -45,7 +45,10 @@ enum HTMLExtractor {
         let text = String(decoding: head, as: UTF8.self).lowercased()
         for marker in ["charset=", "encoding="] {
             guard let range = text.firstRange(of: marker) else { continue }
-            let value = text[range.upperBound...].drop { $0 == "\"" || $0 == "'" || $0 == " " }
+            var value = text[range.upperBound...].drop { $0 == "\"" || $0 == "'" || $0 == " " }
+            // A page saved from a quoted-printable mail part declares `charset=3Dwindows-1252`:
+            // its `=` is written `=3D`.
+            if value.hasPrefix("3d"), text.contains("=3d") { value = value.dropFirst(2).drop { $0 == "\"" } }
             let name = value.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ":" || $0 == "." }
             if !name.isEmpty { return String(name) }
         }

@@ -7,7 +7,7 @@ import ExtractionProtocol
 /// An e-mail message (`.eml`, or plain text that begins with RFC 5322 headers): Subject →
 /// title, From → authors (`Name <address>`), Date → creation date, the decoded bodies as
 /// text (a `multipart/alternative` gives its plain-text part, else its HTML part as text),
-/// attachment names → keywords.
+/// then the text of its attachments (read by their types' readers), attachment names → keywords.
 enum MailExtractor {
     static func read(_ source: DocumentSource) throws(DocumentExtractionError) -> ExtractedDocument {
         // Attachments make messages large; their bodies are skipped, not decoded.
@@ -48,7 +48,14 @@ struct MailReader {
         let disposition = part.rawHeader("content-disposition").map(MailHeaderText.parameters)
         let fileName = disposition?.parameters["filename"] ?? parameters["name"]
         if let fileName { document.keywords.append(fileName) }
-        if disposition?.value == "attachment" || (fileName != nil && !type.hasPrefix("text/")) { return }
+        if disposition?.value == "attachment" || (fileName != nil && !type.hasPrefix("text/")) {
+            // An attachment is read as a file of its type is (as an archive's member), after
+            // the body that comes before it.
+            if let fileName, textBytes < textLimit {
+                append(ArchiveExtractor.memberText(Self.decodedBody(of: part), name: fileName, limit: textLimit - textBytes))
+            }
+            return
+        }
 
         if type.hasPrefix("multipart/") {
             guard let boundary = parameters["boundary"], !boundary.isEmpty else { return }

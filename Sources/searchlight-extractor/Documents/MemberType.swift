@@ -1,0 +1,37 @@
+import CMagic
+import Synchronization
+
+/// libmagic's MIME type of an archive member's bytes, so that a member is routed to its
+/// reader by the same rule as a file (``DocumentFormat/init(contentType:fileName:)``).
+///
+/// One handle for the worker, opened on first use (a worker that never meets an archive
+/// never loads libmagic's database); a lock keeps it to one caller at a time, since libmagic
+/// garbles results when two threads share a handle.
+enum MemberType {
+    private final class Handle: @unchecked Sendable {
+        // Used only under `shared`'s lock.
+        let cookie: magic_t?
+        init() {
+            let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR)
+            if let cookie, magic_load(cookie, nil) != 0 {
+                magic_close(cookie)
+                self.cookie = nil
+            } else {
+                self.cookie = cookie
+            }
+        }
+    }
+
+    private static let shared = Mutex<Handle?>(nil)
+
+    /// The MIME type of `bytes` (`text/plain`, `application/pdf`…); empty when libmagic
+    /// cannot tell. The corresponding C function is `magic_buffer(3)`.
+    static func of(_ bytes: [UInt8]) -> String {
+        shared.withLock { handle in
+            if handle == nil { handle = Handle() }
+            guard let cookie = handle?.cookie else { return "" }
+            let type = bytes.withUnsafeBytes { magic_buffer(cookie, $0.baseAddress, $0.count) }
+            return type.map { String(cString: $0) } ?? ""
+        }
+    }
+}

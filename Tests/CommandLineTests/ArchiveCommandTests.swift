@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+import SearchlightTestSupport
+import Testing
+
+/// Archives through the built binaries: `scan` reads what is inside ZIP, tar.gz, tar.xz,
+/// tar.zst and a gzip'd file (names and the text of text and document members), `search`
+/// finds an archive by a word of one of its documents, `show --matching` lists the members
+/// that hold it; bombs and encrypted archives are indexed by name with a quiet failure.
+@Suite("searchlight on archives", .serialized, .ownThread)
+struct ArchiveCommandTests {
+    static let fixtures = ScannedFolder.fixtures
+    let folder = ScannedFolder("archives-cli")
+    var tree: TemporaryTree { folder.tree }
+    var work: TemporaryTree { folder.work }
+
+    func run(_ arguments: [String]) throws -> CommandResult { try folder.run(arguments) }
+    func json(_ id: String) throws -> [String: Any] { try folder.json(id) }
+
+    /// Makes the archives in `tree`/archives from a folder of members made in `work`.
+    func makeArchives() throws {
+        let members = work.url("members")
+        work.write("members/drafts/letter.txt", "Dear landlord, the heating failed again in the zanzibar flat.\n")
+        work.write("members/drafts/notes.md", "# Garden\n\nThe quokka ate the basil.\n")
+        work.mkdirs("members/papers")
+        try FileManager.default.copyItem(atPath: Self.fixtures.appending(path: "report.docx").path,
+                                         toPath: members + "/papers/report.docx")
+        work.write("members/photo.bin", String(repeating: "\u{1}\u{2}\u{3}", count: 100))
+        // An archive inside the archive is listed, not opened.
+        work.write("inner/secret-plan.txt", "the nested marmoset\n")
+        shell("sh", "-c", "cd '\(work.url("inner"))' && zip -q ../members/inner.zip secret-plan.txt")
+        tree.mkdirs("archives")
+        let out = tree.url("archives")
+        shell("sh", "-c", "cd '\(members)' && zip -q -r '\(out)/bundle.zip' . && tar czf '\(out)/bundle.tar.gz' . "
+            + "&& tar cJf '\(out)/bundle.tar.xz' . && tar --zstd -cf '\(out)/bundle.tar.zst' .")
+        shell("sh", "-c", "gzip -c '\(members)/drafts/letter.txt' > '\(out)/letter.txt.gz'")
+        shell("sh", "-c", "cd '\(members)' && zip -q -r -P secret '\(out)/locked.zip' drafts")
+        // A compressed file libarchive refuses when it opens it (a worker once crashed there).
+        shell("sh", "-c", "printf '\\037\\235\\220\\377\\377\\377\\377\\377\\377' > '\(out)/damaged.Z'")
+        // 40 MB of zeros deflate to about 40 KB: a thousand times, a bomb.
+        shell("sh", "-c", "head -c 40000000 /dev/zero > '\(work.url("zeros.txt"))' && cd '\(work.path)' "
+            + "&& zip -q '\(out)/bomb.zip' zeros.txt && tar czf '\(out)/bomb.tar.gz' zeros.txt")
+    }
+
+    @Test func scanSearchAndShowWhatIsInsideArchives() throws {
+        try makeArchives()
+        let scan = try run(["scan", tree.path, "--no-thumbnails"])
+        #expect(scan.status == 0)
+        #expect(scan.stderr.isEmpty, "\(scan.stderr)")
+        #expect(scan.output.contains("9 added"))
+
+        let all = ["archives/bundle.tar.gz", "archives/bundle.tar.xz", "archives/bundle.tar.zst", "archives/bundle.zip"]
+        func found(_ words: String) throws -> Set<String> {
+            let result = try run(["search", words])
+            #expect(result.status == 0)
+            return Set(result.output.split(separator: "\n").map(String.init))
+        }
+        #expect(try found("zanzibar heating") == Set(all + ["archives/letter.txt.gz"]))
+        #expect(try found("quokka") == Set(all))
+        // A document member is read by the document's reader.
+        #expect(try found("seventeen albatrosses") == Set(all))
+        // Names of members are searchable; a nested archive's contents are not read.
+        #expect(try found("inner") == Set(all))
+        #expect(try found("marmoset").isEmpty)
+
+        let shown = try run(["show", "archives/bundle.tar.xz", "--matching", "Albatrosses"])
+        #expect(shown.status == 0)
+        #expect(shown.output.contains("matchingMembers         = (\"papers/report.docx\")"), "\(shown.output)")
+        let letter = try run(["show", "archives/bundle.zip", "--matching", "heating"])
+        #expect(letter.output.contains("matchingMembers         = (\"drafts/letter.txt\")"), "\(letter.output)")
+        #expect(letter.output.contains("members                 = 5"), "\(letter.output)")
+
+        // Refused or unreadable: indexed by name, the reason kept quietly.
+        for bomb in ["archives/bomb.zip", "archives/bomb.tar.gz"] {
+            let failure = try json(bomb)["failure"] as? String
+            #expect(failure?.contains("too large") == true && failure?.contains("bomb") == true, "\(bomb): \(failure ?? "nil")")
+        }
+        let damaged = try json("archives/damaged.Z")["failure"] as? String
+        #expect(damaged?.contains("not an archive libarchive reads") == true, "\(damaged ?? "nil")")
+        let locked = try json("archives/locked.zip")
+        #expect((locked["failure"] as? String)?.contains("encrypted archive") == true, "\(locked)")
+        #expect(try found("locked") == ["archives/locked.zip"])
+    }
+
+    @Test func iWorkDocumentsAreFoundByTheirTextAndShowTheirPreview() throws {
+        let photo = URL(filePath: #filePath).deletingLastPathComponent()
+            .appending(path: "../SearchlightFilesTests/Fixtures/photo.jpg").standardized.path
+        work.write("deck/index.apxl", """
+            <?xml version="1.0"?>
+            <key:presentation xmlns:sfa="http://developer.apple.com/namespaces/sfa" \
+            xmlns:sf="http://developer.apple.com/namespaces/sf" xmlns:key="http://developer.apple.com/namespaces/keynote2">
+              <key:metadata><key:title><sf:string sfa:string="Pollinator survey"/></key:title></key:metadata>
+              <key:slide-list><key:slide><sf:text-body><sf:p>Bumblebees outnumbered hoverflies</sf:p></sf:text-body></key:slide></key:slide-list>
+            </key:presentation>
+            """)
+        work.mkdirs("deck/QuickLook")
+        try FileManager.default.copyItem(atPath: photo, toPath: work.url("deck/QuickLook/Thumbnail.jpg"))
+        shell("sh", "-c", "cd '\(work.url("deck"))' && zip -q -r '\(tree.url("survey.key"))' .")
+        let scan = try run(["scan", tree.path])
+        #expect(scan.status == 0)
+        #expect(try run(["search", "hoverflies"]).output == "survey.key\n")
+        let shown = try json("survey.key")
+        #expect(shown["title"] as? String == "Pollinator survey")
+        #expect(shown["failure"] == nil || shown["failure"] is NSNull, "\(shown)")
+        let thumbnail = try run(["show", "survey.key"]).output
+        #expect(thumbnail.contains("thumbnail               = webp"), "\(thumbnail)")
+    }
+}
