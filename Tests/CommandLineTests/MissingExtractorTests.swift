@@ -37,8 +37,8 @@ struct MissingExtractorTests {
         let index = work.path + "/broken.sqlite"
         for number in 1...5 { tree.write("doc-\(number).txt", "quince \(number)\n") }
         let broken = work.path + "/broken-extractor"
-        try "#!/bin/sh\nexit 3\n".write(toFile: broken, atomically: true, encoding: .utf8)
-        chmod(broken, 0o755)
+        // An executable that exits at once, whatever it is asked (copied by another process, as above).
+        shell("cp", "/bin/false", broken)
         let result = try Searchlight.run(["scan", tree.path], index: index, environment: ["SEARCHLIGHT_EXTRACTOR": broken])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.output.contains("0 failed"), "\(result.output)")
@@ -64,7 +64,9 @@ struct MissingExtractorTests {
         #expect(try Searchlight.run(["search", "apricot"], index: index).lines.isEmpty)
         // The executable arrives; the watcher's retry reads the file without any new event.
         try FileManager.default.createDirectory(atPath: work.path + "/later", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: realExtractor, toPath: path)
+        // Copied by another process: a writable descriptor of ours could leak into a child that a
+        // concurrent test spawns, and the copy would stay "text file busy".
+        shell("cp", realExtractor, path)
         #expect(waitUntil { (try? Searchlight.run(["search", "apricot"], index: index).lines) == ["recipes/jam.txt"] },
                 "log: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         watch.terminate()

@@ -269,7 +269,9 @@ struct ExtractorPoolTests {
         #expect(pool.outageReason?.contains(path) == true)
         // The executable arrives (an upgrade finishes): after the back-off, jobs work again.
         let real = ExtractorPool.Configuration().resolvedExtractorPath().string
-        try FileManager.default.copyItem(atPath: real, toPath: path)
+        // Copied by another process: a writable descriptor of ours could leak into a child that a
+        // concurrent test spawns, and the copy would stay "text file busy".
+        shell("cp", real, path)
         var result = pool.thumbnail(ofFileAt: Self.fixture("photo.jpg"))
         let deadline = ContinuousClock.now + .seconds(30)
         while case .failure = result, ContinuousClock.now < deadline {
