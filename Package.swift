@@ -66,6 +66,16 @@ let package = Package(
         .target(name: "CFileSystem"),
         // A small C layer over libvips' variadic calls, which Swift cannot call.
         .target(name: "CVips", dependencies: ["CLibVips"]),
+        // Tesseract's C API (and Leptonica), found through pkg-config; only the extractor links it.
+        .systemLibrary(
+            name: "CTesseract",
+            path: "Sources/CTesseract",
+            pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
+        ),
+        // OCR of images and of PDF pages without a text layer (SPEC §11): Tesseract over pixels
+        // libvips decodes or renders; its headers stay in its .c file.
+        .target(name: "COCR", dependencies: ["CVips", "CLibVips", "CPoppler", "CTesseract"]),
         // libxml2, found through pkg-config; only the extractor links it (through CXML and CXMLReader).
         .systemLibrary(
             name: "CLibXML2",
@@ -114,6 +124,8 @@ let package = Package(
                 "CFileSystem",
                 "ExtractionProtocol",
                 "SystemCalls",
+                // The OCR queue and cache (OCR/OCRStore), a small SQLite file of its own.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -189,7 +201,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "searchlight-extractor",
-            dependencies: ["CVips", "CXML", "CICU", "ExtractionProtocol", "DocumentExtraction", "SystemCalls"],
+            dependencies: ["CVips", "COCR", "CXML", "CICU", "ExtractionProtocol", "DocumentExtraction", "SystemCalls"],
             // The test hooks (SEARCHLIGHT_EXTRACTOR_TEST_MODE) exist only in debug builds.
             swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))]
         ),

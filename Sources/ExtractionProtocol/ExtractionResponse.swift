@@ -18,7 +18,7 @@ public enum ExtractionFailureCode: UInt8, Sendable, Hashable {
 ///
 /// Payload layout after the version byte:
 /// `kind u8, jobID u64, status u8 (0 ok, else an ExtractionFailureCode),
-/// originalWidth u32, originalHeight u32 (0 when unknown)`, then when ok an outcome tag
+/// originalWidth u32, originalHeight u32 (0 when unknown), mayHoldText u8`, then when ok an outcome tag
 /// `u8` and its body — 1: a thumbnail, `format string, width u32, height u32, bytes`;
 /// 2: a document, as ``ExtractedDocument`` encodes it — else `message string`.
 public struct ExtractionResponse: Sendable, Hashable {
@@ -35,6 +35,9 @@ public struct ExtractionResponse: Sendable, Hashable {
     /// The source image's size in pixels, when the decoder knows it.
     public var originalWidth: Int
     public var originalHeight: Int
+    /// Whether the picture of a thumbnail looks like it may hold text (the quick look that
+    /// decides whether an image waits for OCR); false for other kinds.
+    public var mayHoldText: Bool = false
     public var outcome: Outcome
 
     public init(jobID: UInt64, kindRawValue: UInt8, originalWidth: Int = 0, originalHeight: Int = 0, outcome: Outcome) {
@@ -57,6 +60,7 @@ public struct ExtractionResponse: Sendable, Hashable {
         }
         writer.append(UInt32(clamping: originalWidth))
         writer.append(UInt32(clamping: originalHeight))
+        writer.append(UInt8(mayHoldText ? 1 : 0))
         switch outcome {
         case .thumbnail(let format, let width, let height, let bytes):
             writer.append(OutcomeTag.thumbnail.rawValue)
@@ -83,6 +87,7 @@ public struct ExtractionResponse: Sendable, Hashable {
         let status = try reader.read(UInt8.self)
         originalWidth = Int(try reader.read(UInt32.self))
         originalHeight = Int(try reader.read(UInt32.self))
+        mayHoldText = try reader.read(UInt8.self) != 0
         if status == 0 {
             switch OutcomeTag(rawValue: try reader.read(UInt8.self)) {
             case .thumbnail:

@@ -64,6 +64,7 @@ struct ScanCommand: ParsableCommand {
             output.write("total (\(selected.count) roots): \(Self.describe(total))\n")
         }
         output.flush()
+        if let extraction { recognizeText(extraction, index: index, threads: inspectorCount, output: output) }
     }
 
     /// Reconciles one root, with a progress bar on a terminal, and records the summary.

@@ -16,6 +16,9 @@ struct ThumbnailOptions: ParsableArguments {
                                valueName: "seconds"))
     var decoderDeadline: Int?
 
+    @Flag(help: "Do not read text in images and scanned PDF pages (OCR).")
+    var noOcr = false
+
     func validate() throws {
         if let decoderDeadline, decoderDeadline < 1 { throw ValidationError("--decoder-deadline must be at least 1 second.") }
     }
@@ -25,6 +28,7 @@ struct ThumbnailOptions: ParsableArguments {
         configuration.thumbnails.override(noThumbnails ? false : nil, option: "--no-thumbnails")
         configuration.content.override(noContent ? false : nil, option: "--no-content")
         configuration.decoderDeadline.override(decoderDeadline, option: "--decoder-deadline")
+        configuration.ocr.override(noOcr ? false : nil, option: "--no-ocr")
     }
 
     /// The ranker of a document's telling words: with the SQLite index's word statistics;
@@ -39,18 +43,20 @@ struct ThumbnailOptions: ParsableArguments {
     static func makeExtraction(_ configuration: Configuration, workers: Int, index: any IndexStore,
                                logger: Logger) throws -> ItemExtraction? {
         let thumbnails = configuration.thumbnails.value, content = configuration.content.value
-        if !thumbnails && !content { return nil }
+        let ocr = configuration.ocr.value
+        if !thumbnails && !content && !ocr { return nil }
         var pool = ExtractorPool.Configuration()
         pool.workerCount = workers
         pool.deadline = .seconds(configuration.decoderDeadline.value)
         pool.textLimit = configuration.textLimit.value
+        let queue = ocr ? try openOCRQueue(configuration, index: index, pool: &pool) : nil
         do {
-            return try ItemExtraction(options: .init(thumbnails: thumbnails, content: content),
+            return try ItemExtraction(options: .init(thumbnails: thumbnails, content: content, ocrQueue: queue),
                                       configuration: pool, keywordRanker: Self.keywordRanker(index),
                                       logger: logger)
         } catch {
             throw CommandFailure.fail(
-                "cannot start the extraction workers (\(error)); use --no-thumbnails --no-content to scan without")
+                "cannot start the extraction workers (\(error)); use --no-thumbnails --no-content --no-ocr to scan without")
         }
     }
 }

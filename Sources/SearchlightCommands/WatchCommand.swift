@@ -153,6 +153,10 @@ struct WatchCommand: AsyncParsableCommand {
         }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let extraction { services.append(.init(service: ShutdownService { extraction.shutdown() })) }
+        // OCR's second pass stops before the workers, after the watchers.
+        if let service = OCRService(extraction: extraction, index: index, control: control, logger: logger) {
+            services.append(.init(service: service))
+        }
         services += watchers.map { .init(service: $0) }
         return Watchers(services: services, watchers: watchers, control: control, systemd: systemd,
                         backoff: configuration.backoff.value, idle: configuration.priority.value == .idle, logger: logger,

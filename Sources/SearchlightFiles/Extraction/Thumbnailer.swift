@@ -33,18 +33,22 @@ public final class Thumbnailer: Sendable {
     }
 
     /// Adds a thumbnail (and pixel size) to `item`, or records why there is none.
-    public func enrich(_ item: inout SearchableItem, in root: RootFolder) {
-        guard Self.makesThumbnail(for: item.attributeSet.contentType) else { return }
+    /// - Returns: whether the picture looks like it may hold text (see ``ExtractedThumbnail/mayHoldText``).
+    @discardableResult
+    public func enrich(_ item: inout SearchableItem, in root: RootFolder) -> Bool {
+        guard Self.makesThumbnail(for: item.attributeSet.contentType) else { return false }
         switch pool.thumbnail(ofFileAtPathBytes: root.absolutePath(of: item.uniqueIdentifier)) {
         case .success(let extracted):
             item.attributeSet.thumbnail = extracted.thumbnail
             item.attributeSet.pixelWidth = extracted.pixelWidth
             item.attributeSet.pixelHeight = extracted.pixelHeight
+            return extracted.mayHoldText
         case .failure(let failure) where failure.isTransient:
             // Says nothing about the file: left without a thumbnail, not marked as failed.
-            break
+            return false
         case .failure(let failure):
             item.failure = FileFailure(failure.fileFailureKind, "thumbnail: \(failure.message)").stored
+            return false
         }
     }
 
