@@ -18,8 +18,8 @@ public enum ExtractionFailureCode: UInt8, Sendable, Hashable {
 ///
 /// Payload layout after the version byte:
 /// `kind u8, jobID u64, status u8 (0 ok, else an ExtractionFailureCode),
-/// originalWidth u32, originalHeight u32 (0 when unknown), mayHoldText u8`, then when ok an outcome tag
-/// `u8` and its body — 1: a thumbnail, `format string, width u32, height u32, bytes`;
+/// originalWidth u32, originalHeight u32 (0 when unknown)`, then when ok an outcome tag
+/// `u8` and its body — 1: a thumbnail, `format string, width u32, height u32, bytes, mayHoldText u8`;
 /// 2: a document, as ``ExtractedDocument`` encodes it — else `message string`.
 public struct ExtractionResponse: Sendable, Hashable {
     public enum Outcome: Sendable, Hashable {
@@ -60,7 +60,6 @@ public struct ExtractionResponse: Sendable, Hashable {
         }
         writer.append(UInt32(clamping: originalWidth))
         writer.append(UInt32(clamping: originalHeight))
-        writer.append(UInt8(mayHoldText ? 1 : 0))
         switch outcome {
         case .thumbnail(let format, let width, let height, let bytes):
             writer.append(OutcomeTag.thumbnail.rawValue)
@@ -68,6 +67,7 @@ public struct ExtractionResponse: Sendable, Hashable {
             writer.append(UInt32(clamping: width))
             writer.append(UInt32(clamping: height))
             writer.appendBytes(bytes)
+            writer.append(UInt8(mayHoldText ? 1 : 0))
         case .document(let document):
             writer.append(OutcomeTag.document.rawValue)
             document.encode(into: &writer)
@@ -87,7 +87,6 @@ public struct ExtractionResponse: Sendable, Hashable {
         let status = try reader.read(UInt8.self)
         originalWidth = Int(try reader.read(UInt32.self))
         originalHeight = Int(try reader.read(UInt32.self))
-        mayHoldText = try reader.read(UInt8.self) != 0
         if status == 0 {
             switch OutcomeTag(rawValue: try reader.read(UInt8.self)) {
             case .thumbnail:
@@ -95,6 +94,7 @@ public struct ExtractionResponse: Sendable, Hashable {
                 let width = Int(try reader.read(UInt32.self))
                 let height = Int(try reader.read(UInt32.self))
                 outcome = .thumbnail(format: format, width: width, height: height, bytes: try reader.readBytes())
+                mayHoldText = try reader.read(UInt8.self) != 0
             case .document:
                 outcome = .document(try ExtractedDocument(from: &reader))
             case nil:
