@@ -200,19 +200,17 @@ static void read_page(VipsImage *decoded, int dpi, const cocr_options *options, 
     g_object_unref(page);
 }
 
-/// The quick look: a small copy of the image, and whether it may hold text.
+/// The quick look: a small copy of the image, and whether it may hold text; -1 when it
+/// cannot be decoded (the error is left in libvips' buffer).
 static int image_may_hold_text(const char *name) {
     VipsImage *small = NULL;
-    if (vips_thumbnail(name, &small, 256, "height", 256, "size", VIPS_SIZE_DOWN, NULL) != 0) {
-        vips_error_clear();
-        return 1;
+    if (vips_thumbnail(name, &small, 256, "height", 256, "size", VIPS_SIZE_DOWN,
+                       "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL) != 0) {
+        return -1;
     }
     VipsImage *grey = grey_pixels(small);
     g_object_unref(small);
-    if (grey == NULL) {
-        vips_error_clear();
-        return 1;
-    }
+    if (grey == NULL) return -1;
     int answer = cvips_may_hold_text(vips_image_get_data(grey), vips_image_get_width(grey),
                                      vips_image_get_height(grey), 1);
     g_object_unref(grey);
@@ -243,9 +241,16 @@ static void recognize_image(int descriptor, const char *name, const cocr_options
         result->skipped = strdup("too small");
         return;
     }
-    if (options->prefilter && !image_may_hold_text(name)) {
-        result->skipped = strdup("no text expected");
-        return;
+    if (options->prefilter) {
+        int look = image_may_hold_text(name);
+        if (look < 0) {
+            fail(result, COCR_DECODE_FAILED, take_vips_error());
+            return;
+        }
+        if (look == 0) {
+            result->skipped = strdup("no text expected");
+            return;
+        }
     }
     VipsImage *decoded = vips_image_new_from_file(name, "access", VIPS_ACCESS_SEQUENTIAL,
                                                   "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
