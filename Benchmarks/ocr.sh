@@ -111,8 +111,8 @@ for ((run = 0; run < runs; run++)); do
     ours_times+=("$(echo "$(now) - $start" | bc -l)")
     rm -rf "$work/ref" && mkdir -p "$work/ref"
     start=$(now)
-    find "$work/pages" -name '*.png' -print0 | OMP_THREAD_LIMIT=1 xargs -0 -P "$workers" -n 1 \
-        sh -c 'tesseract "$0" - 2>/dev/null > "$1/$(basename "$0" .png).txt"' "$work/ref"
+    find "$work/pages" -name '*.png' -print0 | OMP_THREAD_LIMIT=1 xargs -0 -P "$workers" -I{} \
+        sh -c 'tesseract "$1" - 2>/dev/null > "$2/$(basename "$1" .png).txt"' _ {} "$work/ref"
     ref_times+=("$(echo "$(now) - $start" | bc -l)")
 done
 cat "$work/scan.out" >&2

@@ -143,60 +143,90 @@ static int correct_orientation(VipsImage **page, int dpi) {
     return 1;
 }
 
-/// Recognises one greyscale page into `sink`; returns 0, or -1 when Tesseract failed.
-static int recognize_page(VipsImage *page, int dpi, const cocr_options *options, text_sink *sink,
-                          cocr_result *result) {
+/// What Tesseract read on one page.
+typedef struct {
+    GString *text;
+    int kept;
+    int dropped;
+    /// Tesseract's mean word confidence (0–100).
+    int confidence;
+    int timed_out;
+} page_text;
+
+/// Recognises one greyscale page.
+static page_text recognize_page(VipsImage *page, int dpi, const cocr_options *options) {
+    page_text read = {.text = g_string_new(NULL)};
     int width = vips_image_get_width(page), height = vips_image_get_height(page);
     TessBaseAPISetPageSegMode(engine, PSM_AUTO);
     TessBaseAPISetImage(engine, vips_image_get_data(page), width, height, 1, width);
     TessBaseAPISetSourceResolution(engine, dpi);
     ETEXT_DESC *monitor = TessMonitorCreate();
     if (options->page_deadline_ms > 0) TessMonitorSetDeadlineMSecs(monitor, options->page_deadline_ms);
-    int status = TessBaseAPIRecognize(engine, monitor);
+    // Non-zero when stopped at the deadline (or failed): what was recognised is still there, if anything.
+    read.timed_out = TessBaseAPIRecognize(engine, monitor) != 0;
     TessMonitorDelete(monitor);
-    if (status != 0) {
-        // Stopped at the deadline (or failed): what was recognised is still there, if anything.
-        result->pages_timed_out += 1;
-    }
+    read.confidence = TessBaseAPIMeanTextConf(engine);
     TessResultIterator *words = TessBaseAPIGetIterator(engine);
     if (words != NULL) {
         const TessPageIterator *position = TessResultIteratorGetPageIteratorConst(words);
         int line_has_words = 0;
-        if (sink->text->len > 0) sink_append(sink, "\n\n", 2);
         do {
             if (TessPageIteratorIsAtBeginningOf(position, RIL_TEXTLINE) && line_has_words) {
-                sink_append(sink, "\n", 1);
+                g_string_append_c(read.text, '\n');
                 line_has_words = 0;
             }
             char *word = TessResultIteratorGetUTF8Text(words, RIL_WORD);
             if (word == NULL) continue;
             float confidence = TessResultIteratorConfidence(words, RIL_WORD);
             if (confidence >= (float)options->min_confidence && word[0] != '\0') {
-                if (line_has_words) sink_append(sink, " ", 1);
-                sink_append(sink, word, strlen(word));
+                if (line_has_words) g_string_append_c(read.text, ' ');
+                g_string_append(read.text, word);
                 line_has_words = 1;
-                result->words_kept += 1;
+                read.kept += 1;
             } else {
-                result->words_dropped += 1;
+                read.dropped += 1;
             }
             TessDeleteText(word);
         } while (TessResultIteratorNext(words, RIL_WORD));
         TessResultIteratorDelete(words);
     }
     TessBaseAPIClear(engine);
-    result->pages_read += 1;
-    return 0;
+    return read;
 }
 
-/// Decodes, straightens and reads one page image.
+/// Decodes, reads and, when the reading is poor, straightens and reads again one page image.
+///
+/// Most pages are upright: they are read once, and the orientation detector runs only when
+/// Tesseract was unsure of what it read (few words kept, a low mean confidence); if the
+/// detector finds the page turned, the turned-back page is read and its text kept.
 static void read_page(VipsImage *decoded, int dpi, const cocr_options *options, text_sink *sink, cocr_result *result) {
     VipsImage *page = grey_pixels(decoded);
     if (page == NULL) {
         fail(result, COCR_DECODE_FAILED, take_vips_error());
         return;
     }
-    result->pages_rotated += correct_orientation(&page, dpi);
-    recognize_page(page, dpi, options, sink, result);
+    page_text read = recognize_page(page, dpi, options);
+    if (read.kept < 3 || read.confidence < 70) {
+        if (correct_orientation(&page, dpi)) {
+            page_text turned = recognize_page(page, dpi, options);
+            if (turned.kept > read.kept) {
+                g_string_free(read.text, TRUE);
+                read = turned;
+                result->pages_rotated += 1;
+            } else {
+                g_string_free(turned.text, TRUE);
+            }
+        }
+    }
+    if (read.text->len > 0) {
+        if (sink->text->len > 0) sink_append(sink, "\n\n", 2);
+        sink_append(sink, read.text->str, read.text->len);
+    }
+    result->words_kept += read.kept;
+    result->words_dropped += read.dropped;
+    result->pages_timed_out += read.timed_out;
+    result->pages_read += 1;
+    g_string_free(read.text, TRUE);
     g_object_unref(page);
 }
 

@@ -19,4 +19,10 @@ struct OCRMarks {
 
     /// Pictures waiting for OCR; nil when OCR never ran for this index.
     var pendingCount: Int? { try? store?.pendingCount() }
+
+    /// `status --json`'s object with `"ocrQueue": N` (pictures waiting) when OCR ran for the index.
+    func addingQueue(to object: [UInt8]) -> [UInt8] {
+        guard let pending = pendingCount, object.last == UInt8(ascii: "}") else { return object }
+        return object.dropLast() + Array(",\"ocrQueue\":\(pending)}".utf8)
+    }
 }

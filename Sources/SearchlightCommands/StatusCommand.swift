@@ -25,7 +25,7 @@ struct StatusCommand: ParsableCommand {
         if failures {
             try listFailures(index, output: output)
         } else if json {
-            output.write(StatusJSON.object(for: statistics) + [0x0A])
+            output.write(OCRMarks(index: index).addingQueue(to: StatusJSON.object(for: statistics)) + [0x0A])
         } else {
             let kinds = try failureKinds(index, statistics)
             output.write("index: \(statistics.path) (\(Self.megabytes(statistics.byteCount)))\n")

@@ -39,6 +39,7 @@ struct OCRCommandTests {
         #expect(show.contains(#"textContentSource       = "recognised (OCR)""#), "\(show)")
         #expect(!(try run(["show", "notes.txt"]).output.contains("textContentSource")))
         #expect(try run(["status"]).output.contains("ocr queue: 0 pictures waiting"))
+        #expect(try run(["status", "--json"]).output.contains(#""ocrQueue":0}"#))
 
         // A copy is not read again: its text comes from the cache of the same bytes.
         shell("cp", tree.url("screenshot.png"), tree.url("copy of screenshot.png"))
@@ -67,5 +68,28 @@ struct OCRCommandTests {
         try "[extraction]\nocr-languages = [\"../eng\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
         #expect(try run(["scan", tree.path, "--config", config]).status != 0)
         #expect(try run(["config", "--config", config]).status != 0)
+    }
+
+    @Test func watchReadsNewPicturesInTheBackground() throws {
+        tree.write("first.txt")
+        let log = work.path + "/watch.log"
+        // No backoff: a busy test machine would defer the extraction (and OCR) of new files.
+        let config = work.path + "/watch.toml"
+        try "[watch]\nbackoff = false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--config", config],
+                                     environment: ["SEARCHLIGHT_INDEX": index, "XDG_CONFIG_HOME": "/nonexistent/ocr-config"],
+                                     stderr: .file(log))
+        defer {
+            kill(watch.processIdentifier, SIGTERM)
+            _ = waitUntil { !watch.isRunning }
+        }
+        #expect(waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching") })
+        TextPictures.write(.init("Gooseberry crumble for the harvest supper"), to: work.url("crumble.png"), scratch: work.path)
+        // Moved in whole, as a download or a save would land.
+        shell("mv", work.url("crumble.png"), tree.url("crumble.png"))
+        // Searchable by name at once; by its words once the second pass has read it.
+        #expect(waitUntil { (try? searchIDs("crumble")) == ["crumble.png"] })
+        #expect(waitUntil { (try? searchIDs("gooseberry")) == ["crumble.png"] }, "\((try? searchIDs("gooseberry")) ?? [])")
+        #expect(waitUntil { (try? run(["status"]).output.contains("ocr queue: 0 pictures waiting")) == true })
     }
 }

@@ -54,9 +54,9 @@ public final class TextRecognizer: Sendable {
     /// ones wait, as the first pass may not have committed their item yet.
     static let uncommittedGrace: TimeInterval = 600
 
-    /// Reads queued pictures on `threads` threads until the queue is empty (`untilEmpty`) or
-    /// `isStopping` returns true; with `untilEmpty` false, waits for new entries (polling every
-    /// `pollInterval`) until stopped.
+    /// Reads queued pictures on `threads` threads until each entry was tried once
+    /// (`untilEmpty`) or `isStopping` returns true; with `untilEmpty` false, goes round the
+    /// queue again and waits for new entries (polling every `pollInterval`) until stopped.
     public func run(threads: Int, untilEmpty: Bool = true, pollInterval: Duration = .seconds(2),
                     isStopping: @escaping @Sendable () -> Bool = { false },
                     mayRun: @escaping @Sendable () -> Bool = { true }) -> Summary {
@@ -74,8 +74,13 @@ public final class TextRecognizer: Sendable {
                         Thread.sleep(forTimeInterval: 0.2)
                         continue
                     }
+                    // Each entry is tried once per round: one that must wait (its item not
+                    // committed yet, no worker) stays queued for the next round, not retried at once.
                     let entry: OCRStore.Entry? = claimed.withLock { taken in
-                        guard let entry = try? store.next(limit: 1, excluding: taken).first else { return nil }
+                        guard let entry = try? store.next(limit: 1, excluding: taken).first else {
+                            if !untilEmpty { taken.removeAll() }
+                            return nil
+                        }
                         taken.insert(OCRStore.Key(domain: entry.domain, identifier: entry.identifier))
                         return entry
                     }
@@ -85,7 +90,6 @@ public final class TextRecognizer: Sendable {
                         continue
                     }
                     process(entry, into: &summary)
-                    claimed.withLock { _ = $0.remove(OCRStore.Key(domain: entry.domain, identifier: entry.identifier)) }
                 }
                 total.withLock { $0.add(summary) }
             }
@@ -130,7 +134,6 @@ public final class TextRecognizer: Sendable {
                 case .failure(let failure) where failure.isTransient:
                     // The pool is shutting down, or a worker could not start: try again later.
                     summary.processed -= 1
-                    Thread.sleep(forTimeInterval: 0.5)
                     return
                 case .failure(let failure):
                     logger.debug("cannot recognise text", metadata: [
