@@ -3,9 +3,10 @@ import SearchlightFiles
 
 extension ThumbnailOptions {
     /// Checks OCR's languages, sets the workers' OCR settings from the configuration, and
-    /// opens the OCR queue of `index`.
+    /// opens the OCR queue of `index`; nil, with a warning, when the queue cannot be opened
+    /// (a read-only cache folder): the scan goes on without OCR, which is never the reason it fails.
     static func openOCRQueue(_ configuration: Configuration, index: any IndexStore,
-                             pool: inout ExtractorPool.Configuration) throws -> OCRStore {
+                             pool: inout ExtractorPool.Configuration) throws -> OCRStore? {
         let settings = OCRSettings(languages: configuration.ocrLanguages.value, pageLimit: configuration.ocrPageLimit.value,
                                    pageDeadline: .seconds(configuration.ocrPageDeadline.value))
         if let missing = settings.missingLanguages().first {
@@ -19,7 +20,8 @@ extension ThumbnailOptions {
         do {
             return try OCRStore(path: path, indexPath: index.path)
         } catch {
-            throw CommandFailure.fail("cannot open the OCR queue \(path): \(error)")
+            StandardError.write("searchlight: warning: no OCR this time: cannot open its queue \(path): \(error)\n")
+            return nil
         }
     }
 }
