@@ -80,6 +80,16 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        // Tesseract's C API (and Leptonica), found through pkg-config; only the extractor links it.
+        .systemLibrary(
+            name: "CTesseract",
+            path: "Sources/CTesseract",
+            pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
+        ),
+        // OCR of images and of PDF pages without a text layer (SPEC §11): Tesseract over pixels
+        // libvips decodes or renders; its headers stay in its .c file.
+        .target(name: "COCR", dependencies: ["CVips", "CLibVips", "CPoppler", "CTesseract"]),
         // libxml2, found through pkg-config; only the extractor links it (through CXML and CXMLReader).
         .systemLibrary(
             name: "CLibXML2",
@@ -129,6 +139,8 @@ let package = Package(
                 "CFileSystem",
                 "ExtractionProtocol",
                 "SystemCalls",
+                // The OCR queue and cache (OCR/OCRStore), a small SQLite file of its own.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -206,7 +218,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "searchlight-extractor",
-            dependencies: ["CVips", "CXML", "CICU", "CLibArchive", "CMagic", "ExtractionProtocol", "DocumentExtraction", "SystemCalls"],
+            dependencies: ["CVips", "COCR", "CXML", "CICU", "CLibArchive", "CMagic", "ExtractionProtocol", "DocumentExtraction", "SystemCalls"],
             // The test hooks (SEARCHLIGHT_EXTRACTOR_TEST_MODE) exist only in debug builds.
             swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))]
         ),

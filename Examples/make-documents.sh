@@ -277,4 +277,30 @@ vips invert "$scratch/label.v" "$scratch/label-inverted.v"
 vips embed "$scratch/label-inverted.v" "$scratch/label-padded.v" 20 20 460 110 --extend white
 vips copy "$scratch/label-padded.v" "$out/Projects/architecture_diagram-v3.png[compression=9,strip]"
 
+# A scanned letter: an image-only PDF (no text layer), read by OCR only. The page is rendered
+# text at 150 dpi, turned a little and speckled as a scanner would, saved as a greyscale JPEG
+# and wrapped into a one-page PDF by image-pdf.py (the JPEG as is, DCTDecode).
+mkdir -p "$out/Scans"
+vips text "$scratch/letter.v" "Harbour Street Bakery
+14 Harbour Street, Whitby
+
+Dear Mrs Pennington,
+
+Thank you for your order of a three-tier wedding cake with
+lemon sponge and elderflower buttercream. The delivery to
+St Mary's church hall is booked for Saturday 14 June at 10 am.
+
+The balance of 185 pounds is due one week before the wedding.
+
+Kind regards,
+Margaret Ellis" --font "DejaVu Serif 12" --dpi 150 --width 1000
+vips invert "$scratch/letter.v" "$scratch/letter-ink.v"
+vips embed "$scratch/letter-ink.v" "$scratch/letter-page.v" 120 160 1240 1754 --extend white
+vips similarity "$scratch/letter-page.v" "$scratch/letter-turned.v" --angle 0.7 --background 255
+vips gaussnoise "$scratch/speckle.v" 1240 1754 --sigma 10 --mean 0 --seed 22
+vips extract_area "$scratch/letter-turned.v" "$scratch/letter-cut.v" 0 0 1240 1754
+vips add "$scratch/letter-cut.v" "$scratch/speckle.v" "$scratch/letter-noisy.v"
+vips cast "$scratch/letter-noisy.v" "$scratch/letter.jpg[Q=60,strip]" uchar
+python3 "$here/image-pdf.py" "$scratch/letter.jpg" "$out/Scans/Letter from the bakery (scan).pdf" 150
+
 echo "make-documents: wrote $(find "$out" -type f | wc -l) files, $(du -sk "$out" | cut -f1) KiB, into $out"

@@ -159,6 +159,8 @@ void cvips_thumbnail_descriptor(int descriptor, int max_edge, int64_t max_pixels
         fail(result, CVIPS_ENCODE_FAILED, take_error());
         goto done;
     }
+    result->may_hold_text = cvips_may_hold_text(vips_image_get_data(pixels), vips_image_get_width(pixels),
+                                                vips_image_get_height(pixels), vips_image_get_bands(pixels));
     result->status = CVIPS_OK;
     result->bytes = buffer;
     result->length = length;
@@ -221,4 +223,31 @@ int cvips_header_height(void *image) { return vips_image_get_height((VipsImage *
 
 void cvips_header_close(void *image) {
     if (image != NULL) g_object_unref((VipsImage *)image);
+}
+
+int cvips_may_hold_text(const unsigned char *pixels, int width, int height, int bands) {
+    if (pixels == NULL || width <= 0 || height <= 0 || bands <= 0) return 0;
+    size_t count = (size_t)width * (size_t)height;
+    size_t histogram[256] = {0};
+    for (size_t i = 0; i < count; i++) histogram[pixels[i * (size_t)bands]]++;
+    // The background: the most common 25-level band of grey.
+    size_t window = 0, best = 0;
+    int best_start = 0;
+    for (int level = 0; level < 256; level++) {
+        window += histogram[level];
+        if (level >= 25) window -= histogram[level - 25];
+        if (window > best) {
+            best = window;
+            best_start = level - 24 < 0 ? 0 : level - 24;
+        }
+    }
+    int background = best_start + 12;
+    // Marks: pixels far from the background (ink on paper, text on a screen).
+    size_t marks = 0;
+    for (int level = 0; level < 256; level++) {
+        if (level < background - 60 || level > background + 60) marks += histogram[level];
+    }
+    double background_share = (double)best / (double)count;
+    double mark_share = (double)marks / (double)count;
+    return background_share >= 0.30 && mark_share >= 0.002 && mark_share <= 0.6;
 }

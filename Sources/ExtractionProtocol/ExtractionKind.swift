@@ -9,4 +9,9 @@ public enum ExtractionKind: UInt8, Sendable, Hashable {
     /// ``ExtractedDocument``; the request's `limit` is the maximum bytes of text and its
     /// `contentType` (libmagic's MIME type) chooses the ``DocumentFormat``.
     case text = 2
+    /// Text recognised (OCR) in an image or in the pages of a PDF that have no text layer,
+    /// answered with an ``ExtractedDocument`` whose `text` is what was read (empty when the
+    /// picture holds no text, is too small, or the PDF has a text layer); the request's
+    /// `limit` is the maximum bytes of text and its `contentType` tells a PDF from an image.
+    case ocr = 3
 }

@@ -19,7 +19,7 @@ public enum ExtractionFailureCode: UInt8, Sendable, Hashable {
 /// Payload layout after the version byte:
 /// `kind u8, jobID u64, status u8 (0 ok, else an ExtractionFailureCode),
 /// originalWidth u32, originalHeight u32 (0 when unknown)`, then when ok an outcome tag
-/// `u8` and its body — 1: a thumbnail, `format string, width u32, height u32, bytes`;
+/// `u8` and its body — 1: a thumbnail, `format string, width u32, height u32, bytes, mayHoldText u8`;
 /// 2: a document, as ``ExtractedDocument`` encodes it — else `message string`.
 public struct ExtractionResponse: Sendable, Hashable {
     public enum Outcome: Sendable, Hashable {
@@ -35,6 +35,9 @@ public struct ExtractionResponse: Sendable, Hashable {
     /// The source image's size in pixels, when the decoder knows it.
     public var originalWidth: Int
     public var originalHeight: Int
+    /// Whether the picture of a thumbnail looks like it may hold text (the quick look that
+    /// decides whether an image waits for OCR); false for other kinds.
+    public var mayHoldText: Bool = false
     public var outcome: Outcome
 
     public init(jobID: UInt64, kindRawValue: UInt8, originalWidth: Int = 0, originalHeight: Int = 0, outcome: Outcome) {
@@ -64,6 +67,7 @@ public struct ExtractionResponse: Sendable, Hashable {
             writer.append(UInt32(clamping: width))
             writer.append(UInt32(clamping: height))
             writer.appendBytes(bytes)
+            writer.append(UInt8(mayHoldText ? 1 : 0))
         case .document(let document):
             writer.append(OutcomeTag.document.rawValue)
             document.encode(into: &writer)
@@ -90,6 +94,7 @@ public struct ExtractionResponse: Sendable, Hashable {
                 let width = Int(try reader.read(UInt32.self))
                 let height = Int(try reader.read(UInt32.self))
                 outcome = .thumbnail(format: format, width: width, height: height, bytes: try reader.readBytes())
+                mayHoldText = try reader.read(UInt8.self) != 0
             case .document:
                 outcome = .document(try ExtractedDocument(from: &reader))
             case nil:

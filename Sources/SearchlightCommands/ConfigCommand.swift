@@ -49,6 +49,10 @@ struct ConfigCommand: ParsableCommand {
         line("content", "\(configuration.content.value)", configuration.content.origin)
         line("text-limit", "\(configuration.textLimit.value)", configuration.textLimit.origin)
         line("decoder-deadline", "\(configuration.decoderDeadline.value)", configuration.decoderDeadline.origin)
+        line("ocr", "\(configuration.ocr.value)", configuration.ocr.origin)
+        line("ocr-languages", list(configuration.ocrLanguages.value), configuration.ocrLanguages.origin)
+        line("ocr-page-limit", "\(configuration.ocrPageLimit.value)", configuration.ocrPageLimit.origin)
+        line("ocr-page-deadline", "\(configuration.ocrPageDeadline.value)", configuration.ocrPageDeadline.origin)
         text += "\n[watch]\n"
         line("self-check-interval", "\(configuration.selfCheckInterval.value)", configuration.selfCheckInterval.origin)
         line("rescan-interval", "\(configuration.rescanInterval.value)", configuration.rescanInterval.origin)

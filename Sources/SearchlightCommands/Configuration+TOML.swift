@@ -97,6 +97,15 @@ struct TOMLReader {
                     case "content": configuration.content = try boolSetting(value, key, table)
                     case "text-limit": configuration.textLimit = try intSetting(value, key, table, in: 0...Int(Int32.max))
                     case "decoder-deadline": configuration.decoderDeadline = try intSetting(value, key, table, in: 1...3600)
+                    case "ocr": configuration.ocr = try boolSetting(value, key, table)
+                    case "ocr-languages":
+                        let languages = try strings(value, key: key, table: table)
+                        if let bad = languages.first(where: { !Configuration.isLanguageName($0) }) ?? (languages.isEmpty ? "" : nil) {
+                            throw error(key: key, table: table, "\(bad.debugDescription) is not a Tesseract language such as \"eng\"")
+                        }
+                        configuration.ocrLanguages = setting(languages, key, table)
+                    case "ocr-page-limit": configuration.ocrPageLimit = try intSetting(value, key, table, in: 1...10_000)
+                    case "ocr-page-deadline": configuration.ocrPageDeadline = try intSetting(value, key, table, in: 1...3600)
                     default: throw unknown(key, table: table)
                     }
                 }

@@ -82,6 +82,11 @@ struct Configuration {
     var textLimit = Setting(1 << 20)
     /// Seconds a decoder may spend on one file.
     var decoderDeadline = Setting(10)
+    /// Text in pictures (SPEC §11): OCR's switch, languages, page limit and per-page deadline.
+    var ocr = Setting(true)
+    var ocrLanguages = Setting(["eng"])
+    var ocrPageLimit = Setting(10)
+    var ocrPageDeadline = Setting(20)
     /// Seconds between the watcher's self-checks of the whole tree; 0 for never.
     var selfCheckInterval = Setting(600)
     /// Seconds between rescans of folders that could not be watched.

@@ -42,7 +42,7 @@ struct ScanCommand: ParsableCommand {
         configuration.applyPriority()
         let index = try indexOptions.openForWriting(configuration: configuration)
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let extraction = ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
+        let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
                                                              logger: logger)
         defer { extraction?.shutdown() }
         let output = StandardOutput()
@@ -64,6 +64,7 @@ struct ScanCommand: ParsableCommand {
             output.write("total (\(selected.count) roots): \(Self.describe(total))\n")
         }
         output.flush()
+        if let extraction { recognizeText(extraction, index: index, threads: inspectorCount, output: output) }
     }
 
     /// Reconciles one root, with a progress bar on a terminal, and records the summary.

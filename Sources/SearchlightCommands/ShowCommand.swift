@@ -35,6 +35,7 @@ struct ShowCommand: ParsableCommand {
             throw CommandFailure.fail("no item \(id.debugDescription)\(domain.map { " in domain \($0.debugDescription)" } ?? "")")
         }
         let printer = try ItemPrinter(format: .json, index: index)
+        let recognition = OCRMarks(index: index)
         if text {
             for indexed in items {
                 let text = indexed.item.attributeSet.textContent ?? ""
@@ -50,13 +51,13 @@ struct ShowCommand: ParsableCommand {
                 continue
             }
             if position > 0 { printer.output.write("\n") }
-            printer.output.write(describe(indexed, printer: printer))
+            printer.output.write(describe(indexed, printer: printer, recognition: recognition))
         }
         printer.flush()
     }
 
     /// `name = value` lines, in the manner of mdls.
-    func describe(_ indexed: IndexedItem, printer: ItemPrinter) -> String {
+    func describe(_ indexed: IndexedItem, printer: ItemPrinter, recognition: OCRMarks) -> String {
         let item = indexed.item
         let a = item.attributeSet
         func quoted(_ text: String?) -> String { text.map { $0.debugDescription } ?? "(null)" }
@@ -94,6 +95,7 @@ struct ShowCommand: ParsableCommand {
         }
         if let text = a.textContent {
             rows.append(("textContent", quoted(String(text.prefix(200)) + (text.count > 200 ? "…" : ""))))
+            if recognition.isRecognized(item) { rows.append(("textContentSource", quoted(OCRMarks.label))) }
         }
         rows += memberRows(a.textContent, matching: matching)
         if let expiration = item.expirationDate { rows.append(("expirationDate", date(expiration))) }

@@ -25,10 +25,11 @@ struct StatusCommand: ParsableCommand {
         if failures {
             try listFailures(index, output: output)
         } else if json {
-            output.write(StatusJSON.object(for: statistics) + [0x0A])
+            output.write(OCRMarks(index: index).addingQueue(to: StatusJSON.object(for: statistics)) + [0x0A])
         } else {
             let kinds = try failureKinds(index, statistics)
             output.write("index: \(statistics.path) (\(Self.megabytes(statistics.byteCount)))\n")
+            if let pending = OCRMarks(index: index).pendingCount { output.write("ocr queue: \(pending) pictures waiting\n") }
             if statistics.domains.isEmpty { output.write("no domains: run `searchlight scan FOLDER`\n") }
             for domain in statistics.domains {
                 output.write(describe(domain, index: statistics.path, failures: kinds[domain.name] ?? [:]))

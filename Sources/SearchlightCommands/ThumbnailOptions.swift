@@ -16,6 +16,9 @@ struct ThumbnailOptions: ParsableArguments {
                                valueName: "seconds"))
     var decoderDeadline: Int?
 
+    @Flag(help: "Do not read text in images and scanned PDF pages (OCR).")
+    var noOcr = false
+
     func validate() throws {
         if let decoderDeadline, decoderDeadline < 1 { throw ValidationError("--decoder-deadline must be at least 1 second.") }
     }
@@ -25,6 +28,7 @@ struct ThumbnailOptions: ParsableArguments {
         configuration.thumbnails.override(noThumbnails ? false : nil, option: "--no-thumbnails")
         configuration.content.override(noContent ? false : nil, option: "--no-content")
         configuration.decoderDeadline.override(decoderDeadline, option: "--decoder-deadline")
+        configuration.ocr.override(noOcr ? false : nil, option: "--no-ocr")
     }
 
     /// The ranker of a document's telling words: with the SQLite index's word statistics;
@@ -37,14 +41,16 @@ struct ThumbnailOptions: ParsableArguments {
     /// Starts the extraction workers, unless both thumbnails and content are off; `index` gives
     /// the statistics that pick each document's telling words for its keywords.
     static func makeExtraction(_ configuration: Configuration, workers: Int, index: any IndexStore,
-                               logger: Logger) -> ItemExtraction? {
+                               logger: Logger) throws -> ItemExtraction? {
         let thumbnails = configuration.thumbnails.value, content = configuration.content.value
-        if !thumbnails && !content { return nil }
+        let ocr = configuration.ocr.value
+        if !thumbnails && !content && !ocr { return nil }
         var pool = ExtractorPool.Configuration()
         pool.workerCount = workers
         pool.deadline = .seconds(configuration.decoderDeadline.value)
         pool.textLimit = configuration.textLimit.value
-        return ItemExtraction(options: .init(thumbnails: thumbnails, content: content),
+        let queue = ocr ? try openOCRQueue(configuration, index: index, pool: &pool) : nil
+        return ItemExtraction(options: .init(thumbnails: thumbnails, content: content, ocrQueue: queue),
                               configuration: pool, keywordRanker: Self.keywordRanker(index), logger: logger)
     }
 }

@@ -113,7 +113,7 @@ struct WatchCommand: AsyncParsableCommand {
                              maximumWatches: Int? = nil, logger: Logger) throws -> Watchers {
         let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let extraction = ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
+        let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
                                                              logger: logger)
         let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         // With one root its watcher speaks to systemd; with several, READY=1 waits for all of them.
@@ -153,6 +153,10 @@ struct WatchCommand: AsyncParsableCommand {
         }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let extraction { services.append(.init(service: ShutdownService { extraction.shutdown() })) }
+        // OCR's second pass stops before the workers, after the watchers.
+        if let service = OCRService(extraction: extraction, index: index, control: control, logger: logger) {
+            services.append(.init(service: service))
+        }
         services += watchers.map { .init(service: $0) }
         return Watchers(services: services, watchers: watchers, control: control, systemd: systemd,
                         backoff: configuration.backoff.value, idle: configuration.priority.value == .idle, logger: logger,

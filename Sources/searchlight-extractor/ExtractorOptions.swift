@@ -10,6 +10,8 @@ struct ExtractorOptions {
     var maxPixels: Int64 = 256_000_000
     /// WebP quality of thumbnails.
     var quality: Int32 = 75
+    /// What OCR requests read with (SPEC §11).
+    var ocr = OCROptions()
 
     struct UsageError: Error, CustomStringConvertible {
         var description: String
@@ -32,6 +34,17 @@ struct ExtractorOptions {
                 maxPixels = Int64(clamping: try value(for: argument))
             case "--quality":
                 quality = Int32(clamping: min(try value(for: argument), 100))
+            case "--ocr-languages":
+                guard let text = remaining.popFirst(), !text.isEmpty else {
+                    throw UsageError(description: "\(argument) needs languages such as eng+deu")
+                }
+                ocr.languages = text
+            case "--ocr-page-limit":
+                ocr.pageLimit = Int32(clamping: max(1, try value(for: argument)))
+            case "--ocr-page-deadline":
+                ocr.pageDeadlineMilliseconds = Int32(clamping: try value(for: argument))
+            case "--ocr-min-confidence":
+                ocr.minimumConfidence = Int32(clamping: min(try value(for: argument), 100))
             default:
                 throw UsageError(description: "unknown argument '\(argument)'")
             }

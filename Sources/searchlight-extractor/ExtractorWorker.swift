@@ -50,6 +50,8 @@ struct ExtractorWorker {
             case .failure(let error):
                 return failure(error.code, error.message)
             }
+        case .ocr:
+            return recognizeText(request)
         case nil:
             return failure(.unsupported, "extraction kind \(request.kindRawValue) is not supported by this worker")
         }
@@ -87,6 +89,7 @@ struct ExtractorWorker {
             originalHeight: Int(result.original_height),
             outcome: .failure(.internalError, message: "")
         )
+        response.mayHoldText = result.may_hold_text != 0
         let message = result.error.map { String(cString: $0) } ?? ""
         switch result.status {
         case CVIPS_OK:

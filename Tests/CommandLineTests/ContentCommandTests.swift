@@ -68,7 +68,7 @@ struct ContentCommandTests {
     }
 
     @Test func theSearchCommandLinksNoDecoder() throws {
-        let decoders = ["libvips", "libxml2", "libicuuc", "libicui18n", "libpoppler", "libmagickcore", "libarchive"]
+        let decoders = ["libvips", "libxml2", "libicuuc", "libicui18n", "libpoppler", "libmagickcore", "libarchive", "libtesseract", "liblept"]
         let searchlight = try Self.libraries(of: Searchlight.binary)
         #expect(searchlight.contains("libsqlite3"))
         for decoder in decoders { #expect(!searchlight.contains(decoder), "searchlight links \(decoder)") }
@@ -76,7 +76,7 @@ struct ContentCommandTests {
         let extractor = URL(fileURLWithPath: Searchlight.binary).deletingLastPathComponent()
             .appendingPathComponent("searchlight-extractor").path
         let worker = try Self.libraries(of: extractor)
-        for decoder in ["libvips", "libxml2", "libicuuc", "libarchive"] { #expect(worker.contains(decoder), "the worker lacks \(decoder)") }
+        for decoder in ["libvips", "libxml2", "libicuuc", "libarchive", "libtesseract"] { #expect(worker.contains(decoder), "the worker lacks \(decoder)") }
     }
 
     /// The web server (Hummingbird, SwiftNIO) and the PostgreSQL client (postgres-nio) are

@@ -43,6 +43,9 @@ typedef struct {
     char *loader;
     /// libvips' error text on failure (GLib-allocated), else NULL.
     char *error;
+    /// Whether the picture looks like it may hold text (``cvips_may_hold_text`` on the
+    /// thumbnail's pixels): what decides whether an image waits for OCR.
+    int may_hold_text;
 } cvips_thumbnail_result;
 
 /// Starts libvips once for this process: operation cache off, one thread per
@@ -88,6 +91,13 @@ int cvips_header_height(void *image);
 
 /// Releases a handle from `cvips_header_open` (NULL is fine).
 void cvips_header_close(void *image);
+
+/// Whether a small picture (`pixels`, `width`×`height`, `bands` bytes a pixel, the first
+/// band read as grey) looks like it may hold text: a dominant flat background (paper, a
+/// screen) covering a good part of it, with dark-on-light or light-on-dark marks on it. A
+/// photo of a landscape or a face has no such background and is not read by OCR. Costs one
+/// pass over the pixels.
+int cvips_may_hold_text(const unsigned char *pixels, int width, int height, int bands);
 
 /// libvips' version as "major.minor.micro" (static storage).
 const char *cvips_version(void);

@@ -8,6 +8,8 @@ public struct ExtractedThumbnail: Sendable, Hashable {
     public var pixelWidth: Int?
     /// The original image's height in pixels; nil when unknown (PDF, SVG).
     public var pixelHeight: Int?
+    /// Whether the picture looks like it may hold text: an image OCR should read.
+    public var mayHoldText = false
 
     public init(thumbnail: Thumbnail, pixelWidth: Int? = nil, pixelHeight: Int? = nil) {
         self.thumbnail = thumbnail

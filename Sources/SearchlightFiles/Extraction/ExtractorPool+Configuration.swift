@@ -34,6 +34,8 @@ extension ExtractorPool {
         public var textLimit: Int
         /// Keep the workers' standard error (libvips warnings) instead of discarding it.
         public var inheritsStandardError: Bool
+        /// How the workers read text in pictures (SPEC §11).
+        public var ocr = OCRSettings()
 
         public init(
             workerCount: Int = 2,
@@ -64,7 +66,11 @@ extension ExtractorPool {
         /// What every worker's environment holds: a fixed `PATH` (for the helper programs a
         /// worker may run) and a UTF-8 locale; nothing of the indexer's own environment, so
         /// that a user's variables cannot change how untrusted files are decoded.
-        public static let minimalEnvironment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
+        /// `OMP_THREAD_LIMIT=1` keeps Tesseract (OCR) to one thread in each worker: with its
+    /// default OpenMP threads a page costs several times more on a shared machine.
+    public static let minimalEnvironment = [
+        "PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C.UTF-8", "OMP_THREAD_LIMIT": "1",
+    ]
 
         /// The workers' environment: ``minimalEnvironment``, then ``environment``. In debug
         /// builds (those the tests run) `SEARCHLIGHT_EXTRACTOR_TEST_MODE` is passed on from the
@@ -106,7 +112,7 @@ extension ExtractorPool {
             if let memoryLimit, memoryLimit > 0 {
                 arguments += ["--memory-limit", String(memoryLimit)]
             }
-            return arguments
+            return arguments + ocr.workerArguments
         }
     }
 }

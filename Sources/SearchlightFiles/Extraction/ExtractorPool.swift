@@ -112,11 +112,13 @@ public final class ExtractorPool: Sendable {
         return extract(.thumbnail, path: path, limit: limit).flatMap { response in
             switch response.outcome {
             case .thumbnail(let format, let width, let height, let bytes):
-                return .success(ExtractedThumbnail(
+                var extracted = ExtractedThumbnail(
                     thumbnail: Thumbnail(format: format, width: width, height: height, bytes: bytes),
                     pixelWidth: response.originalWidth > 0 ? response.originalWidth : nil,
                     pixelHeight: response.originalHeight > 0 ? response.originalHeight : nil
-                ))
+                )
+                extracted.mayHoldText = response.mayHoldText
+                return .success(extracted)
             case .failure(let code, let message):
                 return .failure(Self.failure(code, message))
             case .document:
@@ -150,7 +152,7 @@ public final class ExtractorPool: Sendable {
 
     /// Runs one job on an idle worker, starting a new worker first if the last one died.
     func extract(_ kind: ExtractionKind, path: [UInt8], limit: UInt32,
-                 contentType: String = "") -> Result<ExtractionResponse, ExtractionFailure> {
+                 contentType: String = "", deadline: Duration? = nil) -> Result<ExtractionResponse, ExtractionFailure> {
         guard !path.contains(0) else {
             return .failure(ExtractionFailure(.unreadable, "unreadable: path contains a NUL byte"))
         }
@@ -177,7 +179,7 @@ public final class ExtractorPool: Sendable {
             }
         }
         let result = worker.run(kind: kind, path: path, limit: limit, contentType: contentType,
-                                deadline: configuration.deadline)
+                                deadline: deadline ?? configuration.deadline)
         switch result {
         case .success:
             noteWorking()
@@ -222,7 +224,7 @@ public final class ExtractorPool: Sendable {
         probe.remove()
     }
 
-    private static func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionFailure {
+    static func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionFailure {
         switch code {
         case .notAnImage: ExtractionFailure(.notAnImage, "not an image: \(message)")
         case .tooLarge: ExtractionFailure(.tooLarge, "too large: \(message)")

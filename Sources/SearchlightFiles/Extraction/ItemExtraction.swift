@@ -17,10 +17,13 @@ public final class ItemExtraction: Sendable {
         public var thumbnails: Bool
         /// Text, title, authors and more from inside documents (``ContentReader``).
         public var content: Bool
+        /// Queue pictures for OCR (SPEC §11) in this store; nil for none.
+        public var ocrQueue: OCRStore?
 
-        public init(thumbnails: Bool = true, content: Bool = true) {
+        public init(thumbnails: Bool = true, content: Bool = true, ocrQueue: OCRStore? = nil) {
             self.thumbnails = thumbnails
             self.content = content
+            self.ocrQueue = ocrQueue
         }
     }
 
@@ -28,6 +31,9 @@ public final class ItemExtraction: Sendable {
     public let pool: ExtractorPool
     let thumbnailer: Thumbnailer?
     let contentReader: ContentReader?
+    /// Where pictures wait for OCR (the second pass), when OCR is on.
+    public let ocrQueue: OCRStore?
+    let logger: Logger
 
     /// Starts the workers.
     /// - Parameters:
@@ -41,12 +47,15 @@ public final class ItemExtraction: Sendable {
         pool = ExtractorPool(configuration: configuration, logger: logger)
         thumbnailer = options.thumbnails ? Thumbnailer(pool: pool) : nil
         contentReader = options.content ? ContentReader(pool: pool, keywordRanker: keywordRanker, logger: logger) : nil
+        ocrQueue = options.ocrQueue
+        self.logger = logger
     }
 
     /// Adds a thumbnail and content to `item`, as the options say.
     public func enrich(_ item: inout SearchableItem, in root: RootFolder) {
-        thumbnailer?.enrich(&item, in: root)
+        let mayHoldText = thumbnailer?.enrich(&item, in: root)
         contentReader?.enrich(&item, in: root)
+        if let ocrQueue { queueForOCR(item, in: root, mayHoldText: mayHoldText, queue: ocrQueue) }
     }
 
     /// The enricher to give a ``FolderScanner`` or a ``FolderWatcher``.

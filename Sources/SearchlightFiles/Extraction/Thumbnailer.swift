@@ -40,26 +40,31 @@ public final class Thumbnailer: Sendable {
     }
 
     /// Adds a thumbnail (and pixel size) to `item`, or records why there is none.
-    public func enrich(_ item: inout SearchableItem, in root: RootFolder) {
+    /// - Returns: whether the picture looks like it may hold text (see ``ExtractedThumbnail/mayHoldText``).
+    @discardableResult
+    public func enrich(_ item: inout SearchableItem, in root: RootFolder) -> Bool {
         let isPicture = Self.makesThumbnail(for: item.attributeSet.contentType)
-        guard isPicture || Self.isIWorkDocument(item) else { return }
+        guard isPicture || Self.isIWorkDocument(item) else { return false }
         switch pool.thumbnail(ofFileAtPathBytes: root.absolutePath(of: item.uniqueIdentifier)) {
         case .success(let extracted):
             item.attributeSet.thumbnail = extracted.thumbnail
             // A preview's size is not the document's.
-            guard isPicture else { break }
+            guard isPicture else { return false }
             item.attributeSet.pixelWidth = extracted.pixelWidth
             item.attributeSet.pixelHeight = extracted.pixelHeight
+            return extracted.mayHoldText
         case .failure(let failure) where failure.isTransient:
             // Says nothing about the file: left without a thumbnail, not marked as failed, and
             // stored without a change stamp, so that a later scan or watch makes it.
             item.changeStamp = nil
+            return false
         case .failure where !isPicture:
             // Of a document, only that its preview is missing or unreadable: left without a
             // thumbnail, not marked as failed.
-            break
+            return false
         case .failure(let failure):
             item.failure = FileFailure(failure.fileFailureKind, "thumbnail: \(failure.message)").stored
+            return false
         }
     }
 

@@ -1,0 +1,386 @@
+#include "COCR.h"
+#include "CVips.h"
+
+#include <poppler.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <tesseract/capi.h>
+#include <vips/vips.h>
+
+// One engine per worker process, started on the first OCR request.
+static TessBaseAPI *engine = NULL;
+// The orientation detector (osd.traineddata), NULL when it is not installed.
+static TessBaseAPI *orientation = NULL;
+
+int cocr_initialize(const char *datapath, const char *languages, char **error) {
+    *error = NULL;
+    if (engine != NULL) return 0;
+    TessBaseAPI *api = TessBaseAPICreate();
+    if (TessBaseAPIInit3(api, datapath, languages) != 0) {
+        TessBaseAPIDelete(api);
+        *error = g_strdup_printf("cannot start Tesseract for languages '%s'", languages);
+        char *copy = strdup(*error);
+        g_free(*error);
+        *error = copy;
+        return -1;
+    }
+    // Tesseract's own debug output would go to the worker's standard error.
+    TessBaseAPISetVariable(api, "debug_file", "/dev/null");
+    engine = api;
+    TessBaseAPI *osd = TessBaseAPICreate();
+    if (TessBaseAPIInit3(osd, datapath, "osd") == 0) {
+        TessBaseAPISetVariable(osd, "debug_file", "/dev/null");
+        TessBaseAPISetPageSegMode(osd, PSM_OSD_ONLY);
+        orientation = osd;
+    } else {
+        TessBaseAPIDelete(osd);
+    }
+    return 0;
+}
+
+static char *take_vips_error(void) {
+    char *text = cvips_copy_error();
+    return text != NULL ? text : strdup("unknown libvips error");
+}
+
+static void fail(cocr_result *result, cocr_status status, char *message) {
+    result->status = status;
+    free(result->error);
+    result->error = message;
+}
+
+/// Appends to the result's text, up to the limit.
+typedef struct {
+    GString *text;
+    size_t limit;
+    int truncated;
+} text_sink;
+
+static void sink_append(text_sink *sink, const char *bytes, size_t length) {
+    if (sink->truncated) return;
+    if (sink->text->len + length > sink->limit) {
+        // Cut at a UTF-8 boundary.
+        size_t room = sink->limit - sink->text->len;
+        while (room > 0 && ((unsigned char)bytes[room] & 0xC0) == 0x80) room--;
+        g_string_append_len(sink->text, bytes, (gssize)room);
+        sink->truncated = 1;
+        return;
+    }
+    g_string_append_len(sink->text, bytes, (gssize)length);
+}
+
+/// A single-band 8-bit copy of `image` in memory: alpha flattened on white, colour to grey.
+static VipsImage *grey_pixels(VipsImage *image) {
+    VipsImage *current = image;
+    g_object_ref(current);
+    VipsImage *next = NULL;
+    if (vips_image_hasalpha(current)) {
+        VipsArrayDouble *white = vips_array_double_newv(1, 255.0);
+        int status = vips_flatten(current, &next, "background", white, NULL);
+        vips_area_unref(VIPS_AREA(white));
+        g_object_unref(current);
+        if (status != 0) return NULL;
+        current = next;
+    }
+    if (vips_colourspace(current, &next, VIPS_INTERPRETATION_B_W, NULL) != 0) {
+        g_object_unref(current);
+        return NULL;
+    }
+    g_object_unref(current);
+    current = next;
+    if (vips_image_get_bands(current) > 1) {
+        if (vips_extract_band(current, &next, 0, NULL) != 0) {
+            g_object_unref(current);
+            return NULL;
+        }
+        g_object_unref(current);
+        current = next;
+    }
+    if (vips_image_get_format(current) != VIPS_FORMAT_UCHAR) {
+        if (vips_cast_uchar(current, &next, NULL) != 0) {
+            g_object_unref(current);
+            return NULL;
+        }
+        g_object_unref(current);
+        current = next;
+    }
+    next = vips_image_copy_memory(current);
+    g_object_unref(current);
+    return next;
+}
+
+/// Turns `*page` upright when the orientation detector is sure it is not; returns whether it did.
+static int correct_orientation(VipsImage **page, int dpi) {
+    if (orientation == NULL) return 0;
+    VipsImage *image = *page;
+    const unsigned char *pixels = vips_image_get_data(image);
+    int width = vips_image_get_width(image), height = vips_image_get_height(image);
+    TessBaseAPISetImage(orientation, pixels, width, height, 1, width);
+    TessBaseAPISetSourceResolution(orientation, dpi);
+    int degrees = 0;
+    float confidence = 0, script_confidence = 0;
+    const char *script = NULL;
+    BOOL found = TessBaseAPIDetectOrientationScript(orientation, &degrees, &confidence, &script, &script_confidence);
+    TessBaseAPIClear(orientation);
+    // Below about 1.5 the detector is guessing (Tesseract's own guidance for OSD).
+    if (!found || degrees == 0 || confidence < 1.5f) return 0;
+    // `degrees` is how far the page is turned clockwise: turn it back.
+    VipsAngle angle = degrees == 90 ? VIPS_ANGLE_D270 : degrees == 180 ? VIPS_ANGLE_D180 : VIPS_ANGLE_D90;
+    VipsImage *rotated = NULL, *copy = NULL;
+    if (vips_rot(image, &rotated, angle, NULL) != 0) {
+        vips_error_clear();
+        return 0;
+    }
+    copy = vips_image_copy_memory(rotated);
+    g_object_unref(rotated);
+    if (copy == NULL) {
+        vips_error_clear();
+        return 0;
+    }
+    g_object_unref(image);
+    *page = copy;
+    return 1;
+}
+
+/// What Tesseract read on one page.
+typedef struct {
+    GString *text;
+    int kept;
+    int dropped;
+    /// Tesseract's mean word confidence (0–100).
+    int confidence;
+    int timed_out;
+} page_text;
+
+/// Recognises one greyscale page.
+static page_text recognize_page(VipsImage *page, int dpi, const cocr_options *options) {
+    page_text read = {.text = g_string_new(NULL)};
+    int width = vips_image_get_width(page), height = vips_image_get_height(page);
+    TessBaseAPISetPageSegMode(engine, PSM_AUTO);
+    TessBaseAPISetImage(engine, vips_image_get_data(page), width, height, 1, width);
+    TessBaseAPISetSourceResolution(engine, dpi);
+    ETEXT_DESC *monitor = TessMonitorCreate();
+    if (options->page_deadline_ms > 0) TessMonitorSetDeadlineMSecs(monitor, options->page_deadline_ms);
+    // Non-zero when stopped at the deadline (or failed): what was recognised is still there, if anything.
+    read.timed_out = TessBaseAPIRecognize(engine, monitor) != 0;
+    TessMonitorDelete(monitor);
+    read.confidence = TessBaseAPIMeanTextConf(engine);
+    TessResultIterator *words = TessBaseAPIGetIterator(engine);
+    if (words != NULL) {
+        const TessPageIterator *position = TessResultIteratorGetPageIteratorConst(words);
+        int line_has_words = 0;
+        do {
+            if (TessPageIteratorIsAtBeginningOf(position, RIL_TEXTLINE) && line_has_words) {
+                g_string_append_c(read.text, '\n');
+                line_has_words = 0;
+            }
+            char *word = TessResultIteratorGetUTF8Text(words, RIL_WORD);
+            if (word == NULL) continue;
+            float confidence = TessResultIteratorConfidence(words, RIL_WORD);
+            if (confidence >= (float)options->min_confidence && word[0] != '\0') {
+                if (line_has_words) g_string_append_c(read.text, ' ');
+                g_string_append(read.text, word);
+                line_has_words = 1;
+                read.kept += 1;
+            } else {
+                read.dropped += 1;
+            }
+            TessDeleteText(word);
+        } while (TessResultIteratorNext(words, RIL_WORD));
+        TessResultIteratorDelete(words);
+    }
+    TessBaseAPIClear(engine);
+    return read;
+}
+
+/// Decodes, reads and, when the reading is poor, straightens and reads again one page image.
+///
+/// Most pages are upright: they are read once, and the orientation detector runs only when
+/// Tesseract was unsure of what it read (few words kept, a low mean confidence); if the
+/// detector finds the page turned, the turned-back page is read and its text kept.
+static void read_page(VipsImage *decoded, int dpi, const cocr_options *options, text_sink *sink, cocr_result *result) {
+    VipsImage *page = grey_pixels(decoded);
+    if (page == NULL) {
+        fail(result, COCR_DECODE_FAILED, take_vips_error());
+        return;
+    }
+    page_text read = recognize_page(page, dpi, options);
+    if (read.kept < 3 || read.confidence < 70) {
+        if (correct_orientation(&page, dpi)) {
+            page_text turned = recognize_page(page, dpi, options);
+            if (turned.kept > read.kept) {
+                g_string_free(read.text, TRUE);
+                read = turned;
+                result->pages_rotated += 1;
+            } else {
+                g_string_free(turned.text, TRUE);
+            }
+        }
+    }
+    if (read.text->len > 0) {
+        if (sink->text->len > 0) sink_append(sink, "\n\n", 2);
+        sink_append(sink, read.text->str, read.text->len);
+    }
+    result->words_kept += read.kept;
+    result->words_dropped += read.dropped;
+    result->pages_timed_out += read.timed_out;
+    result->pages_read += 1;
+    g_string_free(read.text, TRUE);
+    g_object_unref(page);
+}
+
+/// The quick look: a small copy of the image, and whether it may hold text; -1 when it
+/// cannot be decoded (the error is left in libvips' buffer).
+static int image_may_hold_text(const char *name) {
+    VipsImage *small = NULL;
+    if (vips_thumbnail(name, &small, 256, "height", 256, "size", VIPS_SIZE_DOWN,
+                       "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL) != 0) {
+        return -1;
+    }
+    VipsImage *grey = grey_pixels(small);
+    g_object_unref(small);
+    if (grey == NULL) return -1;
+    int answer = cvips_may_hold_text(vips_image_get_data(grey), vips_image_get_width(grey),
+                                     vips_image_get_height(grey), 1);
+    g_object_unref(grey);
+    return answer;
+}
+
+static void recognize_image(int descriptor, const char *name, const cocr_options *options, text_sink *sink, cocr_result *result) {
+    char *error = NULL;
+    void *header = cvips_header_open(descriptor, &error);
+    if (header == NULL) {
+        fail(result, strstr(error, "not in a known image format") != NULL || strstr(error, "not allowed") != NULL
+                         ? COCR_NOT_AN_IMAGE : COCR_DECODE_FAILED, error);
+        return;
+    }
+    int width = cvips_header_width(header), height = cvips_header_height(header);
+    cvips_header_close(header);
+    result->width = width;
+    result->height = height;
+    if (options->max_pixels > 0 && (int64_t)width * height > options->max_pixels) {
+        char *message = g_strdup_printf("image of %dx%d pixels exceeds the limit of %" G_GINT64_FORMAT " pixels",
+                                        width, height, (gint64)options->max_pixels);
+        fail(result, COCR_TOO_LARGE, strdup(message));
+        g_free(message);
+        return;
+    }
+    int shorter = width < height ? width : height, longer = width < height ? height : width;
+    if (shorter < options->min_short_side || longer < options->min_long_side) {
+        result->skipped = strdup("too small");
+        return;
+    }
+    if (options->prefilter) {
+        int look = image_may_hold_text(name);
+        if (look < 0) {
+            fail(result, COCR_DECODE_FAILED, take_vips_error());
+            return;
+        }
+        if (look == 0) {
+            result->skipped = strdup("no text expected");
+            return;
+        }
+    }
+    VipsImage *decoded = vips_image_new_from_file(name, "access", VIPS_ACCESS_SEQUENTIAL,
+                                                  "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    if (decoded == NULL) {
+        fail(result, COCR_DECODE_FAILED, take_vips_error());
+        return;
+    }
+    // A photo's EXIF orientation first, then the detector's.
+    VipsImage *upright = NULL;
+    if (vips_autorot(decoded, &upright, NULL) != 0) {
+        g_object_unref(decoded);
+        fail(result, COCR_DECODE_FAILED, take_vips_error());
+        return;
+    }
+    g_object_unref(decoded);
+    double resolution = vips_image_get_xres(upright) * 25.4;  // pixels per mm → per inch
+    int dpi = resolution >= 70 && resolution <= 1200 ? (int)(resolution + 0.5) : 300;
+    read_page(upright, dpi, options, sink, result);
+    g_object_unref(upright);
+    result->page_count = 1;
+}
+
+/// Whether a page's text layer is empty or nearly so: a scan.
+static int page_lacks_text(PopplerPage *page) {
+    char *text = poppler_page_get_text(page);
+    if (text == NULL) return 1;
+    int letters = 0;
+    for (const char *c = text; *c != '\0' && letters < 16; c++) {
+        if (!g_ascii_isspace(*c)) letters++;
+    }
+    g_free(text);
+    return letters < 16;
+}
+
+static void recognize_pdf(int descriptor, const char *name, const cocr_options *options, text_sink *sink,
+                          cocr_result *result) {
+    GError *gerror = NULL;
+    // poppler takes the descriptor: give it a copy.
+    int copy = dup(descriptor);
+    PopplerDocument *document = copy >= 0 ? poppler_document_new_from_fd(copy, NULL, &gerror) : NULL;
+    if (document == NULL) {
+        if (copy >= 0 && gerror == NULL) close(copy);
+        fail(result, COCR_DECODE_FAILED, strdup(gerror != NULL ? gerror->message : "cannot open the PDF"));
+        if (gerror != NULL) g_error_free(gerror);
+        return;
+    }
+    int pages = poppler_document_get_n_pages(document);
+    result->page_count = pages;
+    int with_text = 0;
+    for (int index = 0; index < pages && result->pages_read < options->page_limit && !sink->truncated; index++) {
+        PopplerPage *page = poppler_document_get_page(document, index);
+        if (page == NULL) continue;
+        int scanned = page_lacks_text(page);
+        g_object_unref(page);
+        if (!scanned) {
+            with_text++;
+            continue;
+        }
+        VipsImage *rendered = NULL;
+        if (vips_pdfload(name, &rendered, "page", index, "dpi", (double)options->dpi, "access", VIPS_ACCESS_SEQUENTIAL,
+                         NULL) != 0) {
+            fail(result, COCR_DECODE_FAILED, take_vips_error());
+            break;
+        }
+        read_page(rendered, options->dpi, options, sink, result);
+        g_object_unref(rendered);
+        if (result->status != COCR_OK) break;
+    }
+    g_object_unref(document);
+    if (result->pages_read == 0 && result->status == COCR_OK && with_text > 0) {
+        result->skipped = strdup("has a text layer");
+    }
+}
+
+void cocr_recognize(int descriptor, int is_pdf, const cocr_options *options, cocr_result *result) {
+    memset(result, 0, sizeof(*result));
+    if (engine == NULL) {
+        fail(result, COCR_ENGINE_FAILED, strdup("Tesseract is not started"));
+        return;
+    }
+    char *name = g_strdup_printf("/proc/self/fd/%d", descriptor);
+    text_sink sink = {.text = g_string_new(NULL), .limit = options->text_limit, .truncated = 0};
+    if (is_pdf) {
+        recognize_pdf(descriptor, name, options, &sink, result);
+    } else {
+        recognize_image(descriptor, name, options, &sink, result);
+    }
+    if (result->status == COCR_OK) {
+        result->length = sink.text->len;
+        result->text = malloc(sink.text->len + 1);
+        memcpy(result->text, sink.text->str, sink.text->len + 1);
+        result->truncated = sink.truncated;
+    }
+    g_string_free(sink.text, TRUE);
+    g_free(name);
+}
+
+void cocr_result_clear(cocr_result *result) {
+    free(result->text);
+    free(result->error);
+    free(result->skipped);
+    memset(result, 0, sizeof(*result));
+}

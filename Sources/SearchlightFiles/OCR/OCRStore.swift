@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+import Searchlight
+
+/// The OCR queue and the cache of recognised text (SPEC §11), in a small SQLite file of its
+/// own next to the index (`index.sqlite-ocr`; for a PostgreSQL index, under
+/// `$XDG_CACHE_HOME/searchlight/`), so that the index's schema does not change.
+///
+/// - `pending`: pictures that wait for OCR, recorded by the first pass when it indexes them
+///   (with the change stamp they had): the queue survives a restart, and the second pass
+///   resumes with what is left.
+/// - `recognized`: the text read in a file's bytes, by SHA-256 of the bytes: a copied or moved
+///   picture is not read again, and a photo without text is remembered as such (empty text).
+/// - `item_text`: the items whose text came from OCR, which `show` marks as recognised.
+///
+/// Every row is keyed by the index's ``IndexStore/path`` too, so that one file may serve several indexes.
+public final class OCRStore: Sendable {
+    /// The file's path.
+    public let path: String
+    let indexPath: String
+    private let database: DatabaseQueue
+
+    /// One picture waiting for OCR.
+    public struct Entry: Sendable, Hashable {
+        public var domain: String
+        public var identifier: ItemIdentifier
+        /// The root folder the identifier is relative to.
+        public var root: String
+        public var contentType: String
+        /// The change stamp the file had when it was queued: OCR is for that version only.
+        public var changeStamp: [UInt8]?
+        public var queued: Date
+    }
+
+    /// Opens (creating) the store at `path` for the index whose ``IndexStore/path`` is `indexPath`.
+    /// - Parameter readOnly: for `status` and `show`: fails when the file does not exist.
+    public init(path: String, indexPath: String, readOnly: Bool = false) throws {
+        self.path = path
+        self.indexPath = indexPath
+        var configuration = GRDB.Configuration()
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(10)
+        if !readOnly {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+        }
+        database = try DatabaseQueue(path: path, configuration: configuration)
+        if readOnly { return }
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-ocr") { db in
+            try db.execute(sql: """
+                CREATE TABLE pending (
+                    indexPath TEXT NOT NULL, domain TEXT NOT NULL, identifier BLOB NOT NULL,
+                    root TEXT NOT NULL, contentType TEXT NOT NULL, changeStamp BLOB, queued REAL NOT NULL,
+                    PRIMARY KEY (indexPath, domain, identifier)) WITHOUT ROWID;
+                CREATE TABLE recognized (
+                    digest TEXT PRIMARY KEY, text TEXT NOT NULL, truncated INTEGER NOT NULL, recognized REAL NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE item_text (
+                    indexPath TEXT NOT NULL, domain TEXT NOT NULL, identifier BLOB NOT NULL, digest TEXT NOT NULL,
+                    PRIMARY KEY (indexPath, domain, identifier)) WITHOUT ROWID;
+                """)
+        }
+        try migrator.migrate(database)
+    }
+
+    /// Where the store of `index` lives: next to a SQLite index file, else under
+    /// `$XDG_CACHE_HOME/searchlight/` (`~/.cache` when unset).
+    public static func location(for index: any IndexStore, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if index is SearchableIndex { return index.path + "-ocr" }
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return cache + "/searchlight/ocr.sqlite"
+    }
+
+    /// Opens the store of `index` read-only, or nil when OCR never ran for it.
+    public static func existing(for index: any IndexStore) -> OCRStore? {
+        let path = location(for: index)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try? OCRStore(path: path, indexPath: index.path, readOnly: true)
+    }
+
+    // MARK: The queue
+
+    /// Queues `entries` (replacing what was queued for the same items).
+    public func enqueue(_ entries: [Entry]) throws {
+        guard !entries.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO pending (indexPath, domain, identifier, root, contentType, changeStamp, queued)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+            for entry in entries {
+                try statement.execute(arguments: [indexPath, entry.domain, Data(entry.identifier.bytes), entry.root,
+                                                  entry.contentType, entry.changeStamp.map { Data($0) },
+                                                  entry.queued.timeIntervalSince1970])
+            }
+        }
+    }
+
+    /// The oldest entries, at most `limit`, skipping `excluded`.
+    public func next(limit: Int, excluding excluded: Set<Key> = []) throws -> [Entry] {
+        try database.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT domain, identifier, root, contentType, changeStamp, queued FROM pending
+                WHERE indexPath = ? ORDER BY queued LIMIT ?
+                """, arguments: [indexPath, limit + excluded.count])
+            return rows.map { row in
+                Entry(domain: row["domain"], identifier: ItemIdentifier(bytes: Array(row["identifier"] as Data)),
+                      root: row["root"], contentType: row["contentType"],
+                      changeStamp: (row["changeStamp"] as Data?).map { Array($0) },
+                      queued: Date(timeIntervalSince1970: row["queued"]))
+            }.filter { !excluded.contains(Key(domain: $0.domain, identifier: $0.identifier)) }.prefix(limit).map { $0 }
+        }
+    }
+
+    /// An entry's key.
+    public struct Key: Sendable, Hashable {
+        public var domain: String
+        public var identifier: ItemIdentifier
+    }
+
+    /// Takes an entry off the queue, if it is still the one queued at `queued`.
+    public func remove(_ entry: Entry) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM pending WHERE indexPath = ? AND domain = ? AND identifier = ? AND queued = ?",
+                           arguments: [indexPath, entry.domain, Data(entry.identifier.bytes), entry.queued.timeIntervalSince1970])
+        }
+    }
+
+    /// Pictures waiting for OCR.
+    public func pendingCount() throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM pending WHERE indexPath = ?", arguments: [indexPath]) ?? 0
+        }
+    }
+
+    /// Forgets a domain's entries and marks (its items were removed from the index).
+    public func forget(domains: [String]) throws {
+        try database.write { db in
+            for domain in domains {
+                try db.execute(sql: "DELETE FROM pending WHERE indexPath = ? AND domain = ?", arguments: [indexPath, domain])
+                try db.execute(sql: "DELETE FROM item_text WHERE indexPath = ? AND domain = ?", arguments: [indexPath, domain])
+            }
+        }
+    }
+
+    // MARK: The cache
+
+    /// The text recognised in the bytes whose digest is `digest`, if they were read before.
+    public func recognized(digest: String) throws -> RecognizedText? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT text, truncated FROM recognized WHERE digest = ?", arguments: [digest]).map {
+                RecognizedText(text: $0["text"], isTruncated: $0["truncated"])
+            }
+        }
+    }
+
+    /// Records what OCR read in the bytes of `digest`.
+    public func record(_ text: RecognizedText, digest: String) throws {
+        try database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO recognized (digest, text, truncated, recognized) VALUES (?, ?, ?, ?)",
+                           arguments: [digest, text.text, text.isTruncated, Date().timeIntervalSince1970])
+        }
+    }
+
+    // MARK: Marks
+
+    /// Records that the text of an item came from OCR of the bytes of `digest`.
+    public func markRecognized(domain: String, identifier: ItemIdentifier, digest: String) throws {
+        try database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO item_text (indexPath, domain, identifier, digest) VALUES (?, ?, ?, ?)",
+                           arguments: [indexPath, domain, Data(identifier.bytes), digest])
+        }
+    }
+
+    /// Whether the text of an item came from OCR.
+    public func isRecognized(domain: String, identifier: ItemIdentifier) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM item_text WHERE indexPath = ? AND domain = ? AND identifier = ?",
+                              arguments: [indexPath, domain, Data(identifier.bytes)]) ?? false
+        }
+    }
+
+    /// Forgets that an item's text came from OCR (it changed and was read again).
+    public func unmark(domain: String, identifier: ItemIdentifier) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM item_text WHERE indexPath = ? AND domain = ? AND identifier = ?",
+                           arguments: [indexPath, domain, Data(identifier.bytes)])
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Logging
+import Searchlight
+import Synchronization
+
+/// The second pass of SPEC §11: reads the text in the pictures the first pass queued (OCR,
+/// through the extraction workers), and adds it to their items' `textContent`.
+///
+/// An entry is read only if its item is still in the index with the change stamp it was
+/// queued with (a file changed since is queued again by the first pass); its bytes are hashed
+/// first, and text already recognised in the same bytes (a copy, a move) is taken from the
+/// cache without reading the picture again. The pass stops between pictures when
+/// `isStopping` says so and waits while `mayRun` says no (`watch`'s back-off and pause);
+/// what it has not read stays queued for the next run, in this process or after a restart.
+public final class TextRecognizer: Sendable {
+    public let store: OCRStore
+    let index: any IndexStore
+    let pool: ExtractorPool
+    let logger: Logger
+
+    /// What one run did.
+    public struct Summary: Sendable, Equatable {
+        /// Pictures taken off the queue.
+        public var processed = 0
+        /// Pictures in which text was found (read now or from the cache).
+        public var withText = 0
+        /// Pictures whose text came from the cache (same bytes read before).
+        public var fromCache = 0
+        /// Pictures that failed (a broken or hostile file, a timeout).
+        public var failed = 0
+        /// Entries dropped because their item changed or left the index.
+        public var stale = 0
+        public var seconds = 0.0
+
+        public init() {}
+
+        mutating func add(_ other: Summary) {
+            processed += other.processed
+            withText += other.withText
+            fromCache += other.fromCache
+            failed += other.failed
+            stale += other.stale
+        }
+    }
+
+    public init(store: OCRStore, index: any IndexStore, pool: ExtractorPool, logger: Logger) {
+        self.store = store
+        self.index = index
+        self.pool = pool
+        self.logger = logger
+    }
+
+    /// Entries older than this whose item is not (yet) in the index are dropped; younger
+    /// ones wait, as the first pass may not have committed their item yet.
+    static let uncommittedGrace: TimeInterval = 600
+
+    /// Reads queued pictures on `threads` threads until each entry was tried once
+    /// (`untilEmpty`) or `isStopping` returns true; with `untilEmpty` false, goes round the
+    /// queue again and waits for new entries (polling every `pollInterval`) until stopped.
+    public func run(threads: Int, untilEmpty: Bool = true, pollInterval: Duration = .seconds(2),
+                    isStopping: @escaping @Sendable () -> Bool = { false },
+                    mayRun: @escaping @Sendable () -> Bool = { true }) -> Summary {
+        let started = Date()
+        let claimed = Mutex(Set<OCRStore.Key>())
+        let total = Mutex(Summary())
+        let group = DispatchGroup()
+        for _ in 0..<max(1, threads) {
+            group.enter()
+            Thread.detachNewThread { [self] in
+                defer { group.leave() }
+                var summary = Summary()
+                while !isStopping() {
+                    if !mayRun() {
+                        Thread.sleep(forTimeInterval: 0.2)
+                        continue
+                    }
+                    // Each entry is tried once per round: one that must wait (its item not
+                    // committed yet, no worker) stays queued for the next round, not retried at once.
+                    let entry: OCRStore.Entry? = claimed.withLock { taken in
+                        guard let entry = try? store.next(limit: 1, excluding: taken).first else {
+                            if !untilEmpty { taken.removeAll() }
+                            return nil
+                        }
+                        taken.insert(OCRStore.Key(domain: entry.domain, identifier: entry.identifier))
+                        return entry
+                    }
+                    guard let entry else {
+                        if untilEmpty { break }
+                        Thread.sleep(forTimeInterval: Double(pollInterval.milliseconds) / 1000)
+                        continue
+                    }
+                    process(entry, into: &summary)
+                }
+                total.withLock { $0.add(summary) }
+            }
+        }
+        group.wait()
+        var summary = total.withLock { $0 }
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    /// Reads one picture and writes its text into its item.
+    func process(_ entry: OCRStore.Entry, into summary: inout Summary) {
+        do {
+            guard let indexed = try index.item(entry.identifier, domain: entry.domain) else {
+                if Date().timeIntervalSince(entry.queued) > Self.uncommittedGrace {
+                    summary.stale += 1
+                    try store.remove(entry)
+                }
+                return
+            }
+            guard indexed.item.changeStamp == entry.changeStamp else {
+                // Changed since: its new version was queued again (or was not a picture any more).
+                summary.stale += 1
+                try? store.remove(entry)
+                return
+            }
+            summary.processed += 1
+            let path = Array(entry.root.utf8) + (entry.root.hasSuffix("/") ? [] : [UInt8(ascii: "/")]) + entry.identifier.bytes
+            guard let digest = ContentDigest.ofFile(atPath: path) else {
+                summary.failed += 1
+                try store.remove(entry)
+                return
+            }
+            var recognized = try store.recognized(digest: digest)
+            if recognized != nil {
+                summary.fromCache += 1
+            } else {
+                switch pool.recognizedText(ofFileAtPathBytes: path, contentType: entry.contentType) {
+                case .success(let text):
+                    recognized = text
+                    try store.record(text, digest: digest)
+                case .failure(let failure) where failure.isTransient:
+                    // The pool is shutting down, or a worker could not start: try again later.
+                    summary.processed -= 1
+                    return
+                case .failure(let failure):
+                    logger.debug("cannot recognise text", metadata: [
+                        "path": "\(String(decoding: path, as: UTF8.self))", "reason": "\(failure.message)",
+                    ])
+                    summary.failed += 1
+                    if failure.isCausedByFile {
+                        // Recorded as holding no text: the same bytes are not tried again.
+                        try store.record(RecognizedText(text: "", isTruncated: false), digest: digest)
+                    }
+                    try store.remove(entry)
+                    return
+                }
+            }
+            if let recognized, !recognized.text.isEmpty {
+                summary.withText += 1
+                var item = indexed.item
+                let own = item.attributeSet.textContent ?? ""
+                // A PDF's own text (pages with a text layer) comes first.
+                item.attributeSet.textContent = own.isEmpty ? recognized.text : own + "\n\n" + recognized.text
+                var batch = IndexBatch()
+                batch.upsert(item)
+                try index.apply(batch)
+                try store.markRecognized(domain: entry.domain, identifier: entry.identifier, digest: digest)
+            }
+            try store.remove(entry)
+        } catch {
+            logger.warning("OCR: \(error)")
+            summary.failed += 1
+            try? store.remove(entry)
+        }
+    }
+}
+
+extension ExtractionFailure {
+    /// A failure the file's bytes cause (broken, hostile, too slow to read), as opposed to the
+    /// machinery's (a language model missing): the same bytes would fail again.
+    var isCausedByFile: Bool {
+        switch reason {
+        case .notAnImage, .tooLarge, .decodeFailed, .timedOut, .crashed: true
+        default: false
+        }
+    }
+}

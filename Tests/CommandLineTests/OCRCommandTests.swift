@@ -1,0 +1,95 @@
+import Foundation
+import Glibc
+import SearchlightTestSupport
+import Testing
+
+/// OCR through the built binary: `scan` reads pictures of text in its second pass, `search`
+/// and `kMDItemTextContent` queries find their phrases, `show` marks the text as recognised,
+/// `status` shows the queue; `--no-ocr` and the configuration turn it off; a missing language
+/// is one clear line.
+@Suite("searchlight OCR", .serialized, .ownThread)
+struct OCRCommandTests {
+    let tree = TemporaryTree("ocr-cli")
+    let work = TemporaryTree("ocr-cli-index")
+    var index: String { work.path + "/index.sqlite" }
+
+    func run(_ arguments: [String]) throws -> CommandResult { try Searchlight.run(arguments, index: index) }
+
+    func searchIDs(_ words: String...) throws -> [String] {
+        try run(["search"] + words).lines.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test func scanReadsPicturesAndScannedPages() throws {
+        tree.mkdirs("Scans")
+        TextPictures.write(.init("Error 4031: the printer queue is jammed", font: "DejaVu Sans Mono 12", dpi: 200),
+                           to: tree.url("screenshot.png"), scratch: work.path)
+        TextPictures.writeScannedPDF(.init("Tenancy agreement for the flat above the chandlery", font: "DejaVu Serif 12",
+                                           dpi: 150, rotation: 90, noise: 8),
+                                     to: tree.url("Scans/contract.pdf"), scratch: work.path)
+        tree.write("notes.txt", "nothing about printers here\n")
+        let scan = try run(["scan", tree.path])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.output.contains("ocr: text in 2 of 2 pictures"), "\(scan.output)")
+        #expect(try searchIDs("jammed") == ["screenshot.png"])
+        // A page scanned sideways reads as well as an upright one.
+        #expect(try searchIDs("chandlery") == ["Scans/contract.pdf"])
+        let query = try run(["query", #"kMDItemTextContent == "*tenancy agreement*"cd"#])
+        #expect(query.lines == ["Scans/contract.pdf"], "\(query.output) \(query.stderr)")
+        let show = try run(["show", "screenshot.png"]).output
+        #expect(show.contains(#"textContentSource       = "recognised (OCR)""#), "\(show)")
+        #expect(!(try run(["show", "notes.txt"]).output.contains("textContentSource")))
+        #expect(try run(["status"]).output.contains("ocr queue: 0 pictures waiting"))
+        #expect(try run(["status", "--json"]).output.contains(#""ocrQueue":0}"#))
+
+        // A copy is not read again: its text comes from the cache of the same bytes.
+        shell("cp", tree.url("screenshot.png"), tree.url("copy of screenshot.png"))
+        let again = try run(["scan", tree.path])
+        #expect(again.output.contains("ocr: text in 1 of 1 pictures (1 already read)"), "\(again.output)")
+        #expect(try searchIDs("jammed").sorted() == ["copy of screenshot.png", "screenshot.png"])
+    }
+
+    @Test func noOCRAndConfiguration() throws {
+        TextPictures.write(.init("Quince marmalade wins the county fair"), to: tree.url("label.png"), scratch: work.path)
+        var scan = try run(["scan", tree.path, "--no-ocr"])
+        #expect(scan.status == 0 && !scan.output.contains("ocr:"), "\(scan.output)")
+        #expect(try searchIDs("marmalade").isEmpty)
+
+        // The configuration turns it off too; a missing language is one line naming its package.
+        let config = work.path + "/config.toml"
+        try "[extraction]\nocr = false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        tree.write("touch.txt")
+        #expect(try run(["scan", tree.path, "--config", config]).status == 0)
+        try "[extraction]\nocr-languages = [\"eng\", \"xqz\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        scan = try run(["scan", tree.path, "--config", config])
+        #expect(scan.status == 1)
+        #expect(scan.stderr.contains("OCR language 'xqz' is not installed") && scan.stderr.contains("tesseract-ocr-xqz"),
+                "\(scan.stderr)")
+        #expect(scan.stderr.split(separator: "\n").count == 1, "\(scan.stderr)")
+        try "[extraction]\nocr-languages = [\"../eng\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        #expect(try run(["scan", tree.path, "--config", config]).status != 0)
+        #expect(try run(["config", "--config", config]).status != 0)
+    }
+
+    @Test func watchReadsNewPicturesInTheBackground() throws {
+        tree.write("first.txt")
+        let log = work.path + "/watch.log"
+        // No backoff: a busy test machine would defer the extraction (and OCR) of new files.
+        let config = work.path + "/watch.toml"
+        try "[watch]\nbackoff = false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--config", config],
+                                     environment: ["SEARCHLIGHT_INDEX": index, "XDG_CONFIG_HOME": "/nonexistent/ocr-config"],
+                                     stderr: .file(log))
+        defer {
+            kill(watch.processIdentifier, SIGTERM)
+            _ = waitUntil { !watch.isRunning }
+        }
+        #expect(waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching") })
+        TextPictures.write(.init("Gooseberry crumble for the harvest supper"), to: work.url("crumble.png"), scratch: work.path)
+        // Moved in whole, as a download or a save would land.
+        shell("mv", work.url("crumble.png"), tree.url("crumble.png"))
+        // Searchable by name at once; by its words once the second pass has read it.
+        #expect(waitUntil { (try? searchIDs("crumble")) == ["crumble.png"] })
+        #expect(waitUntil { (try? searchIDs("gooseberry")) == ["crumble.png"] }, "\((try? searchIDs("gooseberry")) ?? [])")
+        #expect(waitUntil { (try? run(["status"]).output.contains("ocr queue: 0 pictures waiting")) == true })
+    }
+}
