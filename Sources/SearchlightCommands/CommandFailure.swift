@@ -12,6 +12,9 @@ enum CommandFailure {
         } catch let error as QueryParseError {
             StandardError.write("searchlight: \(error)\n\(error.caretDisplay)\n")
             throw ExitCode(64)
+        } catch let error as SearchlightError where error.isDamage && rebuildsDamage {
+            // ``rebuildingDamage(_:_:)`` resets the index and runs its work again.
+            throw error
         } catch let error as SearchlightError {
             StandardError.write("searchlight: \(error)\(advice(for: error))\n")
             throw ExitCode(error.code == .invalidQuery ? 64 : 1)
@@ -36,6 +39,7 @@ enum CommandFailure {
         switch error.code {
         case .noIndex: "; run `searchlight scan FOLDER` first"
         case .outdatedIndex: "; run `searchlight scan FOLDER` once to upgrade it"
+        case .damagedIndex: damageAdvice
         default: error.isDiskFull ? "; free some disk space and run the command again" : ""
         }
     }

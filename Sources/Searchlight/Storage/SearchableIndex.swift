@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SystemPackage
 import Logging
+import Synchronization
 
 /// A persistent, searchable index of items, in the shape of CoreSpotlight's `CSSearchableIndex`.
 ///
@@ -23,6 +24,9 @@ public final class SearchableIndex: Sendable {
     /// connection for a read-only one, which is all a query command needs and opens faster.
     let database: any DatabaseWriter
     let logger: Logger
+    /// How many times this handle reset its index (``reset(reason:)``): what was indexed
+    /// through it before is gone.
+    let resets = Atomic<Int>(0)
 
     /// Opens the index at `path`, creating it (with owner-only permissions) unless `readOnly`.
     ///
@@ -69,6 +73,11 @@ public final class SearchableIndex: Sendable {
             } else {
                 database = try DatabasePool(path: path, configuration: configuration)
             }
+            // A schema this version does not know (a newer Searchlight's) cannot be read nor
+            // written safely: damage, as far as this version can tell.
+            if try database.read(Self.migrator.hasBeenSuperseded) {
+                throw SearchlightError(.damagedIndex, "the index at \(path) was written by a newer Searchlight")
+            }
             if !readOnly {
                 try Self.migrate(database)
             } else if try !database.read({ try $0.tableExists("item") }) {
@@ -80,7 +89,11 @@ public final class SearchableIndex: Sendable {
         } catch let error as SearchlightError {
             throw error
         } catch {
-            throw SearchlightError(.cannotOpenIndex, "cannot open index", path: path, cause: SearchlightError.cause(of: error))
+            let cause = SearchlightError.cause(of: error)
+            if case .database(let error) = cause, SearchlightError.isDamage(error.resultCode) {
+                throw SearchlightError(.damagedIndex, "the index is damaged", path: path, cause: cause)
+            }
+            throw SearchlightError(.cannotOpenIndex, "cannot open index", path: path, cause: cause)
         }
     }
 
@@ -138,7 +151,11 @@ public final class SearchableIndex: Sendable {
         } catch let error as SearchlightError {
             throw error
         } catch {
-            throw SearchlightError(.database, message, path: path, cause: SearchlightError.cause(of: error))
+            let cause = SearchlightError.cause(of: error)
+            if case .database(let error) = cause, SearchlightError.isDamage(error.resultCode) {
+                throw SearchlightError(.damagedIndex, "the index is damaged", path: path, cause: cause)
+            }
+            throw SearchlightError(.database, message, path: path, cause: cause)
         }
     }
 }
