@@ -104,6 +104,20 @@ extension SearchableIndex {
         return reset
     }
 
+    /// Whether the file at ``path`` is no longer the one this handle opened: removed (with
+    /// its folder, perhaps) or replaced. SQLite goes on writing into the removed file, which
+    /// nobody will ever read: ``reopen()`` creates the index again.
+    public var isFileReplaced: Bool {
+        Self.identity(of: path) != fileIdentity.withLock { $0 }
+    }
+
+    /// The device and inode of the file at `path` (empty when there is none).
+    static func identity(of path: String) -> [UInt64] {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return [] }
+        return [UInt64(status.st_dev), UInt64(status.st_ino)]
+    }
+
     /// How many times this handle reset its index (``reset(reason:)``).
     public var resetCount: Int { resets.load(ordering: .relaxed) }
 

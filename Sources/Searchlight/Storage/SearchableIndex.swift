@@ -22,7 +22,11 @@ public final class SearchableIndex: Sendable {
     public let isReadOnly: Bool
     /// A pool (a writer and concurrent readers) for a writable index; one read-only
     /// connection for a read-only one, which is all a query command needs and opens faster.
-    let database: any DatabaseWriter
+    private let connection: Mutex<any DatabaseWriter>
+    /// The device and inode of the file opened (see ``isFileReplaced``).
+    let fileIdentity: Mutex<[UInt64]>
+    /// The connections: replaced when the file is opened again (``reopen()``).
+    var database: any DatabaseWriter { connection.withLock { $0 } }
     let logger: Logger
     /// How many times this handle reset its index (``reset(reason:)``): what was indexed
     /// through it before is gone.
@@ -65,6 +69,7 @@ public final class SearchableIndex: Sendable {
                 try db.execute(sql: "PRAGMA cache_size = -\(SearchableIndex.readerCacheKibibytes)")
             }
         }
+        let database: any DatabaseWriter
         do {
             if readOnly {
                 // In WAL mode a read-only connection still never waits for a writer.
@@ -95,6 +100,19 @@ public final class SearchableIndex: Sendable {
             }
             throw SearchlightError(.cannotOpenIndex, "cannot open index", path: path, cause: cause)
         }
+        connection = Mutex(database)
+        fileIdentity = Mutex(Self.identity(of: path))
+    }
+
+    /// Opens the index's path again, creating the index there if it is gone (its file or
+    /// folder was removed, or replaced): what this handle reads and writes from now on.
+    /// What was indexed through it before is then gone, as after ``reset(reason:)``.
+    public func reopen() throws {
+        let fresh = try SearchableIndex(path: path, readOnly: isReadOnly, logger: logger)
+        connection.withLock { $0 = fresh.database }
+        fileIdentity.withLock { $0 = fresh.fileIdentity.withLock { $0 } }
+        resets.add(1, ordering: .relaxed)
+        logger.warning("the index \(path) was removed or replaced: opened it again")
     }
 
     /// Brings the schema up to date. An index that the `v3-compact` migration just rebuilt is

@@ -46,6 +46,7 @@ extension SearchlightError {
     public var faultSummary: String {
         if isDiskFull { return "disk full" }
         if isDamage { return "index damaged" }
+        if isFileGone { return "index file removed" }
         switch cause {
         case .database(let error) where error.resultCode == .SQLITE_READONLY: return "index read-only"
         case .system(let errno) where errno == .readOnlyFileSystem: return "index read-only"
@@ -59,6 +60,15 @@ extension SearchlightError {
     public var damageReason: String {
         if case .database(let error) = cause, let message = error.message { return message }
         return message
+    }
+
+    /// Whether the index's file is no longer at its path (removed, its folder removed, or
+    /// moved): SQLite's `SQLITE_READONLY_DBMOVED` or `SQLITE_CANTOPEN` on a handle that was
+    /// open. ``SearchableIndex/reopen()`` creates it again.
+    public var isFileGone: Bool {
+        if case .system(let errno) = cause { return errno == .noSuchFileOrDirectory }
+        guard case .database(let error) = cause else { return false }
+        return error.extendedResultCode == .SQLITE_READONLY_DBMOVED || error.resultCode == .SQLITE_CANTOPEN
     }
 
     static func isDamage(_ code: ResultCode) -> Bool { code == .SQLITE_CORRUPT || code == .SQLITE_NOTADB }

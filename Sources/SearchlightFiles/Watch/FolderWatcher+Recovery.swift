@@ -52,6 +52,10 @@ struct RecoveryState: Sendable {
     /// The index handle's resets seen (``SearchableIndex/resetCount``): another watcher of the
     /// same index may have reset it.
     var resetsSeen = 0
+    /// The index's file is gone: open its path again before the next attempt.
+    var reopen = false
+    /// The watch's lock taken again beside a recreated index (the first went with the folder).
+    var lockAgain: WatchLock?
     /// An integrity check is due (``FolderWatcher/Options/integrityCheckInterval``).
     var integrityCheckDue = false
 }
@@ -73,7 +77,13 @@ extension FolderWatcher {
     }
 
     /// Whether the next window must reconcile the whole root (a failed write, a reset index).
+    /// An index file that was removed under the watch (SQLite would go on writing into the
+    /// removed file) is a fault: it is created again at the next attempt.
     var needsReconcile: Bool {
+        if let sqlite = index as? SearchableIndex, !recovery.withLock({ $0.reopen }), sqlite.isFileReplaced {
+            fail(with: SearchlightError(.indexUnavailable, "the index file was removed or replaced", path: sqlite.path,
+                                        cause: .system(.noSuchFileOrDirectory)))
+        }
         let resets = (index as? SearchableIndex)?.resetCount ?? 0
         return recovery.withLock { state in
             if resets != state.resetsSeen {
@@ -88,8 +98,22 @@ extension FolderWatcher {
     /// Runs window work on a thread of its own (``blocking(_:)``). An error of the index's
     /// storage is waited out, damage is reset; either way the root is reconciled next.
     func recovering(_ body: @escaping @Sendable () throws -> Void) async throws {
+        let reopen = recovery.withLock { $0.reopen } ? index as? SearchableIndex : nil
         do {
-            try await Self.blocking(body)
+            try await Self.blocking {
+                if let reopen {
+                    try reopen.reopen()
+                    // `status` and a second watch ask the lock beside the index.
+                    let lock = try? WatchLock(index: reopen.path, domain: self.options.scan.domain)
+                    self.recovery.withLock { state in
+                        if let lock { state.lockAgain = lock }
+                        state.reopen = false
+                        state.resetsSeen = reopen.resetCount
+                        state.needsReconcile = true
+                    }
+                }
+                try body()
+            }
         } catch where error.isIndexDamage {
             try await resetDamagedIndex(error)
             return
@@ -109,6 +133,7 @@ extension FolderWatcher {
             state.delay = delay
             state.needsReconcile = true
             state.retryAt = .now + delay
+            if error.isFileGone || !FileManager.default.fileExists(atPath: index.path) { state.reopen = true }
             var fault = state.fault ?? WatchFault(pid: getpid(), summary: error.faultSummary, detail: "\(error)",
                                                    since: now, attempts: 0, nextAttempt: now)
             fault.summary = error.faultSummary
@@ -120,7 +145,7 @@ extension FolderWatcher {
         }
         if isNew {
             logger.error("""
-                cannot write to the index (\(error)); changes in \(root.path) are kept and written \
+                \(error); changes in \(root.path) are kept and written \
                 once it can be written again (retrying with backoff, up to every \(Self.longestRetryDelay))
                 """)
         } else {
