@@ -217,3 +217,31 @@ struct IndexFaultCommandTests {
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("removed or replaced"))
     }
 }
+
+extension IndexFaultCommandTests {
+    /// A read-only remount of the index's own file system is refused while the watch has its
+    /// files open for writing (EBUSY), so the folder is made read-only the way a failing disk
+    /// or an administrator's mount does it: a read-only file system mounted over it. The
+    /// watch cannot create the index there; once it is unmounted, the index is back.
+    @Test func anIndexFolderMadeReadOnlyUnderWatchIsWaitedOutAndConverges() throws {
+        populate(20)
+        let folder = work.path + "/folder"
+        let index = folder + "/index.sqlite"
+        let (watch, log) = try startWatch(index: index)
+        try #require(getuid() == 0, "mounting needs root (CI runs the tests as root)")
+        let mounted = try ChildProcess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", folder])
+        try #require(mounted.status == 0, "\(String(decoding: mounted.stderr, as: UTF8.self))")
+        var unmounted = false
+        defer { if !unmounted { _ = try? ChildProcess.run(["umount", "-l", folder]) } }
+        tree.write("while/read-only.txt")
+        tree.remove("notes/part 1")
+        #expect(waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("Read-only file system") })
+        #expect(watch.isRunning)
+        unmounted = (try ChildProcess.run(["umount", folder])).status == 0
+        #expect(unmounted)
+        let expected = try disk()
+        #expect(waitUntil { listed(index) == expected }, "\(Set(expected).symmetricDifference(listed(index)).prefix(5))")
+        #expect(status(index).contains("watch:       running"))
+        try stop(watch, log: log)
+    }
+}

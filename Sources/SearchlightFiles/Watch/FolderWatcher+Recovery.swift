@@ -127,8 +127,9 @@ extension FolderWatcher {
     /// A fault began or goes on: logged once, recorded for `status`, retried later.
     func fail(with error: SearchlightError) {
         let now = Date()
-        let (fault, isNew) = recovery.withLock { state in
+        let (fault, isNew, changed) = recovery.withLock { state in
             let isNew = state.fault == nil
+            let changed = state.fault.map { $0.summary != error.faultSummary } ?? false
             let delay = isNew ? Self.firstRetryDelay : min(state.delay * 2, Self.longestRetryDelay)
             state.delay = delay
             state.needsReconcile = true
@@ -141,13 +142,16 @@ extension FolderWatcher {
             fault.attempts += 1
             fault.nextAttempt = now.addingTimeInterval(delay.seconds)
             state.fault = fault
-            return (fault, isNew)
+            return (fault, isNew, changed)
         }
         if isNew {
             logger.error("""
                 \(error); changes in \(root.path) are kept and written \
                 once it can be written again (retrying with backoff, up to every \(Self.longestRetryDelay))
                 """)
+        } else if changed {
+            // Logged once per kind of fault, not per attempt.
+            logger.warning("the index still cannot be written, now: \(error) (retrying)")
         } else {
             logger.debug("the index still cannot be written (attempt \(fault.attempts)): \(error)")
         }
