@@ -245,3 +245,42 @@ extension IndexFaultCommandTests {
         try stop(watch, log: log)
     }
 }
+
+extension IndexFaultCommandTests {
+    @Test func serveAnswers503OnADamagedIndexSayingTheNextScanRebuildsIt() throws {
+        populate()
+        let index = work.path + "/index.sqlite"
+        // A file that is no database: serve does not start, and says why in one line.
+        var generator = SeededGenerator(seed: 503)
+        #expect(FileManager.default.createFile(atPath: index, contents: Data((0..<100_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) })))
+        let refused = try Searchlight.run(["serve", "--port", "0"], index: index)
+        #expect(refused.status == 1 && refused.stderr.split(separator: "\n").count == 1 && refused.stderr.contains("damaged"),
+                "\(refused.stderr)")
+        // Pages damaged in an index that opens: the API answers 503.
+        unlink(index)
+        #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
+        let handle = try #require(FileHandle(forUpdatingAtPath: index))
+        try handle.seek(toOffset: 8192)
+        try handle.write(contentsOf: Data((0..<8192).map { _ in UInt8(truncatingIfNeeded: generator.next()) }))
+        try handle.close()
+        let output = work.path + "/serve.out"
+        let serve = try ChildProcess([Searchlight.binary, "serve", "--port", "0"],
+                                     environment: ["SEARCHLIGHT_INDEX": index, "XDG_CONFIG_HOME": "/nonexistent"],
+                                     stdout: .file(output))
+        defer {
+            serve.terminate()
+            serve.waitUntilExit()
+        }
+        var address = ""
+        #expect(waitUntil {
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            address = text.firstMatch(of: /http:\/\/127\.0\.0\.1:[0-9]+\//).map { String($0.output) } ?? ""
+            return !address.isEmpty || !serve.isRunning
+        })
+        try #require(!address.isEmpty, "serve did not start")
+        let answer = try ChildProcess.run(["curl", "-s", "-w", "\n%{http_code}", address + "api/search?q=note"])
+        let lines = String(decoding: answer.stdout, as: UTF8.self).split(separator: "\n")
+        #expect(lines.last == "503")
+        #expect(lines.first?.contains("damaged") == true && lines.first?.contains("rebuilds") == true, "\(lines)")
+    }
+}
