@@ -284,3 +284,31 @@ extension IndexFaultCommandTests {
         #expect(lines.first?.contains("damaged") == true && lines.first?.contains("rebuilds") == true, "\(lines)")
     }
 }
+
+extension IndexFaultCommandTests {
+    @Test func damageMetUnderWatchResetsTheIndexInPlaceAndReconciles() throws {
+        populate()
+        let index = work.path + "/index.sqlite"
+        let (watch, log) = try startWatch(index: index)
+        // Everything in the main file, then two of its pages overwritten.
+        #expect(try ChildProcess.run(["sqlite3", index, "PRAGMA wal_checkpoint(TRUNCATE)"]).status == 0)
+        let handle = try #require(FileHandle(forUpdatingAtPath: index))
+        try handle.seek(toOffset: 8192)
+        var generator = SeededGenerator(seed: 4096)
+        try handle.write(contentsOf: Data((0..<8192).map { _ in UInt8(truncatingIfNeeded: generator.next()) }))
+        try handle.close()
+        // The next windows read and write those pages.
+        for number in 0..<60 { tree.write("notes/part \(number % 7)/note \(number).txt", "changed \(number)\n") }
+        for number in 0..<30 { tree.write("new/file \(number).txt") }
+        #expect(waitUntil { keptAside(index).count >= 1 }, "\(keptAside(index))")
+        let expected = try disk()
+        #expect(waitUntil { listed(index) == expected }, "\(listed(index).count) of \(expected.count)")
+        #expect(status(index).contains("reset: "))
+        #expect(try ChildProcess.run(["sqlite3", index, "PRAGMA integrity_check"]).stdout == Array("ok\n".utf8))
+        try stop(watch, log: log)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        // One warning about the damage, naming the copy kept.
+        #expect(text.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("damaged") }.count == 1, "\(text)")
+        #expect(keptAside(index).allSatisfy { text.contains($0) || $0.hasSuffix("-wal") }, "\(text)")
+    }
+}

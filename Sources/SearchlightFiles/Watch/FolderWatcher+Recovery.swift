@@ -200,7 +200,7 @@ extension FolderWatcher {
             state.resetsSeen = sqlite.resetCount
             state.needsReconcile = true
         }
-        logger.warning("the index \(index.path) was damaged and is rebuilt from \(root.path)")
+        logger.notice("the index \(index.path) was damaged: \(root.path) is reconciled into the empty index")
     }
 
     /// Writes the fault for `status`, or removes it (`nil`). Best effort: `status` shows less.
