@@ -302,7 +302,8 @@ extension IndexFaultCommandTests {
         for number in 0..<30 { tree.write("new/file \(number).txt") }
         #expect(waitUntil { keptAside(index).count >= 1 }, "\(keptAside(index))")
         let expected = try disk()
-        #expect(waitUntil { listed(index) == expected }, "\(listed(index).count) of \(expected.count)")
+        #expect(waitUntil { listed(index) == expected },
+                "\(listed(index).count) of \(expected.count): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         #expect(status(index).contains("reset: "))
         #expect(try ChildProcess.run(["sqlite3", index, "PRAGMA integrity_check"]).stdout == Array("ok\n".utf8))
         try stop(watch, log: log)

@@ -201,6 +201,8 @@ extension FolderWatcher {
             state.needsReconcile = true
         }
         logger.notice("the index \(index.path) was damaged: \(root.path) is reconciled into the empty index")
+        // Now, not at the next event.
+        inbox.poke()
     }
 
     /// Writes the fault for `status`, or removes it (`nil`). Best effort: `status` shows less.

@@ -145,6 +145,7 @@ public final class FolderWatcher: Service, Sendable {
     private func finish(_ lock: WatchLock) {
         notifier.notify("STOPPING=1")
         writeHealth(running: false)
+        recordFault(nil)
         logger.notice("stopped watching \(root.path)")
         withExtendedLifetime(lock) {}
     }
