@@ -15,6 +15,9 @@ enum CommandFailure {
         } catch let error as SearchWordsError {
             StandardError.write("searchlight: \(error)\n")
             throw ExitCode(64)
+        } catch let error as SearchlightError where error.isDamage && rebuildsDamage {
+            // ``rebuildingDamage(_:_:)`` resets the index and runs its work again.
+            throw error
         } catch let error as SearchlightError {
             StandardError.write("searchlight: \(error)\(advice(for: error))\n")
             throw ExitCode(error.code == .invalidQuery ? 64 : 1)
@@ -39,6 +42,7 @@ enum CommandFailure {
         switch error.code {
         case .noIndex: "; run `searchlight scan FOLDER` first"
         case .outdatedIndex: "; run `searchlight scan FOLDER` once to upgrade it"
+        case .damagedIndex: damageAdvice
         default:
             error.isDiskFull ? "; free some disk space and run the command again"
                 : error.isUnavailable ? unreachableAdvice : ""

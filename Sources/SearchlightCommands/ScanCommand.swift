@@ -40,7 +40,7 @@ struct ScanCommand: ParsableCommand {
         // Every root is opened first: a typo in the last one fails before any work.
         let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
         configuration.applyPriority()
-        let index = try indexOptions.openForWriting(configuration: configuration)
+        let index = try indexOptions.openForIndexing(configuration: configuration)
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
                                                              logger: logger)
@@ -52,7 +52,9 @@ struct ScanCommand: ParsableCommand {
             var options = FolderScanner.Options(domain: domain)
             options.inspectorCount = inspectorCount
             options.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
-            let summary = try scan(folder, domain: domain, options: options, index: index, enricher: extraction?.enricher)
+            let summary = try CommandFailure.rebuildingDamage(index) {
+                try scan(folder, domain: domain, options: options, index: index, enricher: extraction?.enricher)
+            }
             total.add(summary)
             if json {
                 output.write(Self.json(summary, domain: domain, root: folder.path).finished + [0x0A])

@@ -82,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
         var file = try configurationOptions.load()
         thumbnails.apply(to: &file)
         // The watchers create the index when there is none yet: open it for writing first.
-        let index = watch ? try indexOptions.openForWriting(configuration: file) : nil
+        let index = watch ? try indexOptions.openForIndexing(configuration: file) : nil
         let server: any Service
         do {
             server = try makeServer(try serverSettings(file, logger: logger))

@@ -30,6 +30,7 @@ struct StatusCommand: ParsableCommand {
             let kinds = try failureKinds(index, statistics)
             output.write("index: \(statistics.path) (\(Self.megabytes(statistics.byteCount)))\n")
             if let pending = OCRMarks(index: index).pendingCount { output.write("ocr queue: \(pending) pictures waiting\n") }
+            output.write(Self.resetLine(index))
             if statistics.domains.isEmpty { output.write("no domains: run `searchlight scan FOLDER`\n") }
             for domain in statistics.domains {
                 output.write(describe(domain, index: statistics.path, failures: kinds[domain.name] ?? [:]))
@@ -94,6 +95,7 @@ struct StatusCommand: ParsableCommand {
             if alive && watch.paused { text += ", paused (searchlight resume)" }
             if alive, let backoff = watch.backoff { text += ", backing off (\(backoff))" }
             text += ", updated \(watch.updated.formatted(.iso8601))\n"
+            if alive { text += Self.faultLine(index: index, domain: domain.name) }
             text += "  watches:     \(watch.watchesUsed) used / \(watch.watchLimit.map(String.init) ?? "unknown") limit\n"
             text += "  pending:     \(watch.pendingChanges) changes\n"
             text += "  overflows:   \(watch.overflows)\n"

@@ -65,7 +65,7 @@ struct WatchCommand: AsyncParsableCommand {
         configuration.selfCheckInterval.override(selfCheckInterval, option: "--self-check-interval")
         let selected = try configuration.roots(arguments: roots, domain: domain)
         configuration.applyPriority()
-        let index = try indexOptions.openForWriting(configuration: configuration)
+        let index = try indexOptions.openForIndexing(configuration: configuration)
         let watch = try Self.makeWatchers(selected, index: index, configuration: configuration, maximumWatches: maxWatches,
                                           logger: logger)
         var quiet = logger

@@ -35,6 +35,10 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
             return APIError(.badRequest, "\(error)")
         case let error as SearchlightError where error.code == .noIndex || error.isUnavailable:
             return APIError(.serviceUnavailable, "\(error)")
+        case let error as SearchlightError where error.isDamage:
+            return APIError(.serviceUnavailable, "\(error); the next scan or watch rebuilds it")
+        case let error as SearchlightError where error.isIndexUnavailable:
+            return APIError(.serviceUnavailable, "\(error)")
         case let error as any IndexStoreError where error.isUsageError:
             return APIError(.badRequest, "\(error)")
         case let error as any IndexStoreError where error.isTimeout || error.isUnavailable:

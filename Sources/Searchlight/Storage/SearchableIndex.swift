@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SystemPackage
 import Logging
+import Synchronization
 
 /// A persistent, searchable index of items, in the shape of CoreSpotlight's `CSSearchableIndex`.
 ///
@@ -21,8 +22,15 @@ public final class SearchableIndex: Sendable {
     public let isReadOnly: Bool
     /// A pool (a writer and concurrent readers) for a writable index; one read-only
     /// connection for a read-only one, which is all a query command needs and opens faster.
-    let database: any DatabaseWriter
+    private let connection: Mutex<any DatabaseWriter>
+    /// The device and inode of the file opened (see ``isFileReplaced``).
+    let fileIdentity: Mutex<[UInt64]>
+    /// The connections: replaced when the file is opened again (``reopen()``).
+    var database: any DatabaseWriter { connection.withLock { $0 } }
     let logger: Logger
+    /// How many times this handle reset its index (``reset(reason:)``): what was indexed
+    /// through it before is gone.
+    let resets = Atomic<Int>(0)
 
     /// Opens the index at `path`, creating it (with owner-only permissions) unless `readOnly`.
     ///
@@ -61,6 +69,7 @@ public final class SearchableIndex: Sendable {
                 try db.execute(sql: "PRAGMA cache_size = -\(SearchableIndex.readerCacheKibibytes)")
             }
         }
+        let database: any DatabaseWriter
         do {
             if readOnly {
                 // In WAL mode a read-only connection still never waits for a writer.
@@ -68,6 +77,11 @@ public final class SearchableIndex: Sendable {
                 database = try DatabaseQueue(path: path, configuration: configuration)
             } else {
                 database = try DatabasePool(path: path, configuration: configuration)
+            }
+            // A schema this version does not know (a newer Searchlight's) cannot be read nor
+            // written safely: damage, as far as this version can tell.
+            if try database.read(Self.migrator.hasBeenSuperseded) {
+                throw SearchlightError(.damagedIndex, "the index at \(path) was written by a newer Searchlight")
             }
             if !readOnly {
                 try Self.migrate(database)
@@ -80,8 +94,25 @@ public final class SearchableIndex: Sendable {
         } catch let error as SearchlightError {
             throw error
         } catch {
-            throw SearchlightError(.cannotOpenIndex, "cannot open index", path: path, cause: SearchlightError.cause(of: error))
+            let cause = SearchlightError.cause(of: error)
+            if case .database(let error) = cause, SearchlightError.isDamage(error.resultCode) {
+                throw SearchlightError(.damagedIndex, "the index is damaged", path: path, cause: cause)
+            }
+            throw SearchlightError(.cannotOpenIndex, "cannot open index", path: path, cause: cause)
         }
+        connection = Mutex(database)
+        fileIdentity = Mutex(Self.identity(of: path))
+    }
+
+    /// Opens the index's path again, creating the index there if it is gone (its file or
+    /// folder was removed, or replaced): what this handle reads and writes from now on.
+    /// What was indexed through it before is then gone, as after ``reset(reason:)``.
+    public func reopen() throws {
+        let fresh = try SearchableIndex(path: path, readOnly: isReadOnly, logger: logger)
+        connection.withLock { $0 = fresh.database }
+        fileIdentity.withLock { $0 = fresh.fileIdentity.withLock { $0 } }
+        resets.add(1, ordering: .relaxed)
+        logger.warning("the index \(path) was removed or replaced: opened it again")
     }
 
     /// Brings the schema up to date. An index that the `v3-compact` migration just rebuilt is
@@ -138,7 +169,11 @@ public final class SearchableIndex: Sendable {
         } catch let error as SearchlightError {
             throw error
         } catch {
-            throw SearchlightError(.database, message, path: path, cause: SearchlightError.cause(of: error))
+            let cause = SearchlightError.cause(of: error)
+            if case .database(let error) = cause, SearchlightError.isDamage(error.resultCode) {
+                throw SearchlightError(.damagedIndex, "the index is damaged", path: path, cause: cause)
+            }
+            throw SearchlightError(.database, message, path: path, cause: cause)
         }
     }
 }

@@ -7,7 +7,9 @@ import Synchronization
 // One window of events: coalesced, structural changes and crawls applied in one transaction.
 extension FolderWatcher {
     /// Applies one window of events. Runs on a thread of its own, never on the cooperative pool.
-    func process(_ events: [InotifyEvent], rescanDegraded: Bool, rootWatch: WatchDescriptor) throws {
+    /// With `reconcile`, the whole root is reconciled instead of the window's changes being
+    /// applied: a window before it was not written (see ``recovering(_:)``).
+    func process(_ events: [InotifyEvent], rescanDegraded: Bool, rootWatch: WatchDescriptor, reconcile: Bool = false) throws {
         var changes = PendingChanges(domain: options.scan.domain, rootWatch: rootWatch, excluded: options.scan.walk.excluded,
                                      includeHidden: options.scan.walk.includeHidden)
         // Folders whose ignore file changed: their subtrees are judged again.
@@ -42,6 +44,11 @@ extension FolderWatcher {
                 """)
             state.withLock { $0.overflows += 1 }
             summary = try selfCheck(reason: "the event queue overflowed", afterOverflow: true)
+            if reconcile { reconciled() }
+        } else if reconcile {
+            // Its repairs are the changes that waited: expected, not counted.
+            summary = try selfCheck(reason: "changes waited for the index", counted: false)
+            reconciled()
         } else {
             summary = try commit(changes)
             for folder in Self.outermost(ignoreFolders) {

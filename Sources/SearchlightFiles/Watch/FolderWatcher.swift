@@ -39,6 +39,9 @@ public final class FolderWatcher: Service, Sendable {
         /// and counted (see ``WatchHealth/selfCheckRepairs``). It also runs after an overflow
         /// and after a folder moved where the watcher could not follow it.
         public var selfCheckInterval: Duration? = .seconds(600)
+        /// How often the index's pages are checked (SQLite's `quick_check`, when no event
+        /// waits; `nil`: never): damage no read met yet resets the index, rebuilt from the disk.
+        public var integrityCheckInterval: Duration? = .seconds(3600)
         /// At most this many watches, below the kernel's own limit (`nil`: the kernel's).
         public var maximumWatches: Int?
         /// Pauses and backoff, from `searchlight pause` and the pressure monitor (`nil`: never).
@@ -80,6 +83,8 @@ public final class FolderWatcher: Service, Sendable {
     let holdsWindows = Atomic<Bool>(false)
     /// Whether windows are being waited for (the first reconcile is done and events flow).
     let isFollowing = Atomic<Bool>(false)
+    /// Faults of the index being waited out (see ``recovering(_:)``).
+    let recovery = Mutex(RecoveryState())
 
     /// Creates a watcher; nothing happens until ``run()``.
     /// - Parameters:
@@ -145,6 +150,7 @@ public final class FolderWatcher: Service, Sendable {
             logger.notice("\(notifier.droppedCount) notifications to the supervisor were dropped: its queue was full")
         }
         writeHealth(running: false)
+        recordFault(nil)
         logger.notice("stopped watching \(root.path)")
         withExtendedLifetime(lock) {}
     }
@@ -172,7 +178,13 @@ public final class FolderWatcher: Service, Sendable {
             _ = state.table.insert(rootWatch, path: [])
         }
         notifier.notify("STATUS=reconciling \(root.path)")
-        let summary = try await Self.blocking { try self.scanner.reconcile(onDirectory: self.watchDirectory) }
+        var summary = ScanSummary()
+        do {
+            summary = try await Self.blocking { try self.scanner.reconcile(onDirectory: self.watchDirectory) }
+        } catch where error.isIndexUnavailable {
+            // Watched all the same: the reconcile is retried once the index can be written.
+            fail(with: error as! SearchlightError)
+        }
         if inbox.isStopRequested { return }
         // The end of a backoff wakes the loop, to extract what waited.
         options.control?.onBackoffEnd { [inbox] in inbox.poke() }
@@ -198,6 +210,9 @@ public final class FolderWatcher: Service, Sendable {
                     }
                 }
             }
+            if let interval = self.options.integrityCheckInterval {
+                group.addTask { await self.scheduleIntegrityChecks(every: interval) }
+            }
             group.addTask { try await self.processWindows(rootWatch: rootWatch) }
             // Processing ends on shutdown; reading and the timer end when cancelled.
             defer { group.cancelAll() }
@@ -211,6 +226,11 @@ public final class FolderWatcher: Service, Sendable {
         isFollowing.store(true, ordering: .relaxed)
         for await _ in inbox.wakeups {
             if let failure = inbox.failure { throw failure }
+            // The index cannot be written: events wait in the inbox until the next attempt.
+            if retryWait() != nil {
+                if inbox.isStopRequested || Task.isCancelled { return }
+                continue
+            }
             // Let changes settle: a quiet spell, but never more than the maximum delay, and
             // not while a burst is piling up. Events that came while the last window was being
             // processed have waited already: during a burst, windows follow without a pause.
@@ -240,25 +260,27 @@ public final class FolderWatcher: Service, Sendable {
                 try? await Task.sleep(for: .milliseconds(5))
             }
             let (events, rescan) = inbox.drain()
-            if !events.isEmpty || rescan {
-                try await Self.blocking { try self.process(events, rescanDegraded: rescan, rootWatch: rootWatch) }
+            let reconcile = needsReconcile
+            if !events.isEmpty || rescan || reconcile {
+                try await recovering { try self.process(events, rescanDegraded: rescan, rootWatch: rootWatch, reconcile: reconcile) }
                 lastWindowEnded = .now
             }
             if inbox.isStopRequested || Task.isCancelled { return }
             if deferral.isPending && options.control?.backoffReason == nil {
-                try await Self.blocking { try self.catchUpOnDeferredExtraction() }
+                try await recovering { try self.catchUpOnDeferredExtraction() }
             }
             // A check runs once the disk is quiet: one that overlaps changes sees the disk ahead
             // of the events still to be applied (see ``selfCheck(reason:counted:)``).
             let (check, wait) = inbox.takeSelfCheck(afterQuiet: selfCheckQuiet)
             if let check {
-                try await Self.blocking { try self.selfCheck(reason: check.reason, counted: check.counted) }
+                try await recovering { try self.selfCheck(reason: check.reason, counted: check.counted) }
             } else if let wait {
                 Task { [inbox] in
                     try? await Task.sleep(for: wait)
                     inbox.poke()
                 }
             }
+            try await checkIntegrityIfDue()
         }
     }
 

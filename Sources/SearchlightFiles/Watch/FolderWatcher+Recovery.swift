@@ -1,0 +1,247 @@
+import Foundation
+import Glibc
+import Logging
+import Searchlight
+import Synchronization
+
+/// A fault of the index that a watch waits out (SPEC §12): a full disk, a read-only or
+/// removed index folder, a database away. Written to a small file beside the watch's lock
+/// (the index itself cannot take it), read by `status`.
+public struct WatchFault: Codable, Sendable, Equatable {
+    /// The watching process.
+    public var pid: Int32
+    /// `disk full`, `index read-only`, `index unavailable` (``SearchlightError/faultSummary``).
+    public var summary: String
+    /// The error, as one line.
+    public var detail: String
+    /// When the fault began.
+    public var since: Date
+    /// Attempts so far.
+    public var attempts: Int
+    /// When the next attempt is due.
+    public var nextAttempt: Date
+
+    /// Where a watch of `domain` records its fault: beside the locks of remote indexes
+    /// (`$XDG_RUNTIME_DIR/searchlight`, else `/tmp/searchlight-UID`), not beside the index,
+    /// whose folder may be the one that is full or read-only.
+    public static func path(index indexPath: String, domain: String) -> String {
+        WatchLock.remoteLockFolder + "/fault-\(String(WatchLock.fnv1a(indexPath), radix: 16))"
+            + "-\(String(WatchLock.fnv1a(domain), radix: 16)).json"
+    }
+
+    /// The fault a running watch of `domain` records now, if any.
+    public static func current(index indexPath: String, domain: String) -> WatchFault? {
+        guard WatchLock.isHeld(index: indexPath, domain: domain),
+              let data = FileManager.default.contents(atPath: path(index: indexPath, domain: domain)),
+              let fault = try? JSONDecoder().decode(WatchFault.self, from: data),
+              kill(fault.pid, 0) == 0 else { return nil }
+        return fault
+    }
+}
+
+/// Where the watcher stands with the index's faults.
+struct RecoveryState: Sendable {
+    /// The fault in progress.
+    var fault: WatchFault?
+    /// The root must be reconciled: a window's changes were not written.
+    var needsReconcile = false
+    /// The next attempt while a fault lasts.
+    var retryAt: ContinuousClock.Instant?
+    /// The wait before the next attempt after this one fails.
+    var delay: Duration = FolderWatcher.firstRetryDelay
+    /// The index handle's resets seen (``SearchableIndex/resetCount``): another watcher of the
+    /// same index may have reset it.
+    var resetsSeen = 0
+    /// The index's file is gone: open its path again before the next attempt.
+    var reopen = false
+    /// The watch's lock taken again beside a recreated index (the first went with the folder).
+    var lockAgain: WatchLock?
+    /// An integrity check is due (``FolderWatcher/Options/integrityCheckInterval``).
+    var integrityCheckDue = false
+}
+
+// A window whose write fails because of the index's storage loses nothing: the root is marked
+// for a reconcile, which compares the disk with the index and converges, retried with backoff
+// until the fault ends. Damage found meanwhile (a corrupt page, a failed integrity check) resets
+// the index and reconciles the root into it. Any other error still ends the watch.
+extension FolderWatcher {
+    static let firstRetryDelay: Duration = .seconds(1)
+    static let longestRetryDelay: Duration = .seconds(60)
+
+    /// How long until the next attempt, while a fault lasts and it is not due yet.
+    func retryWait(now: ContinuousClock.Instant = .now) -> Duration? {
+        recovery.withLock { state in
+            guard let at = state.retryAt, at > now else { return nil }
+            return at - now
+        }
+    }
+
+    /// Whether the next window must reconcile the whole root (a failed write, a reset index).
+    /// An index file that was removed under the watch (SQLite would go on writing into the
+    /// removed file) is a fault: it is created again at the next attempt.
+    var needsReconcile: Bool {
+        if let sqlite = index as? SearchableIndex, !recovery.withLock({ $0.reopen }), sqlite.isFileReplaced {
+            fail(with: SearchlightError(.indexUnavailable, "the index file was removed or replaced", path: sqlite.path,
+                                        cause: .system(.noSuchFileOrDirectory)))
+        }
+        let resets = (index as? SearchableIndex)?.resetCount ?? 0
+        return recovery.withLock { state in
+            if resets != state.resetsSeen {
+                // Another watcher of this index reset it: this root's items are gone too.
+                state.resetsSeen = resets
+                state.needsReconcile = true
+            }
+            return state.needsReconcile
+        }
+    }
+
+    /// Runs window work on a thread of its own (``blocking(_:)``). An error of the index's
+    /// storage is waited out, damage is reset; either way the root is reconciled next.
+    func recovering(_ body: @escaping @Sendable () throws -> Void) async throws {
+        let reopen = recovery.withLock { $0.reopen } ? index as? SearchableIndex : nil
+        do {
+            try await Self.blocking {
+                if let reopen {
+                    try reopen.reopen()
+                    // `status` and a second watch ask the lock beside the index.
+                    let lock = try? WatchLock(index: reopen.path, domain: self.options.scan.domain)
+                    self.recovery.withLock { state in
+                        if let lock { state.lockAgain = lock }
+                        state.reopen = false
+                        state.resetsSeen = reopen.resetCount
+                        state.needsReconcile = true
+                    }
+                }
+                try body()
+            }
+        } catch where error.isIndexDamage {
+            try await resetDamagedIndex(error)
+            return
+        } catch where error.isIndexUnavailable {
+            fail(with: error as! SearchlightError)
+            return
+        }
+        recovered()
+    }
+
+    /// A fault began or goes on: logged once, recorded for `status`, retried later.
+    func fail(with error: SearchlightError) {
+        let now = Date()
+        let (fault, isNew, changed) = recovery.withLock { state in
+            let isNew = state.fault == nil
+            let changed = state.fault.map { $0.summary != error.faultSummary } ?? false
+            let delay = isNew ? Self.firstRetryDelay : min(state.delay * 2, Self.longestRetryDelay)
+            state.delay = delay
+            state.needsReconcile = true
+            state.retryAt = .now + delay
+            if error.isFileGone || !FileManager.default.fileExists(atPath: index.path) { state.reopen = true }
+            var fault = state.fault ?? WatchFault(pid: getpid(), summary: error.faultSummary, detail: "\(error)",
+                                                   since: now, attempts: 0, nextAttempt: now)
+            fault.summary = error.faultSummary
+            fault.detail = "\(error)"
+            fault.attempts += 1
+            fault.nextAttempt = now.addingTimeInterval(delay.seconds)
+            state.fault = fault
+            return (fault, isNew, changed)
+        }
+        if isNew {
+            logger.error("""
+                \(error); changes in \(root.path) are kept and written \
+                once it can be written again (retrying with backoff, up to every \(Self.longestRetryDelay))
+                """)
+        } else if changed {
+            // Logged once per kind of fault, not per attempt.
+            logger.warning("the index still cannot be written, now: \(error) (retrying)")
+        } else {
+            logger.debug("the index still cannot be written (attempt \(fault.attempts)): \(error)")
+        }
+        recordFault(fault)
+        // Woken for the next attempt even when no event comes.
+        Task { [inbox] in
+            try? await Task.sleep(for: fault.nextAttempt.timeIntervalSinceNow > 0
+                                  ? .milliseconds(Int(fault.nextAttempt.timeIntervalSinceNow * 1000) + 1) : .zero)
+            inbox.poke()
+        }
+    }
+
+    /// Work went through: a fault in progress is over, and a reconcile pending is done.
+    func recovered() {
+        let ended = recovery.withLock { state in
+            defer {
+                state.fault = nil
+                state.retryAt = nil
+                state.delay = Self.firstRetryDelay
+            }
+            return state.fault
+        }
+        guard let ended else { return }
+        logger.notice("""
+            the index can be written again (\(ended.summary) since \(ended.since.formatted(.iso8601)), \
+            \(ended.attempts) attempts); \(root.path) is reconciled
+            """)
+        recordFault(nil)
+        writeHealth(running: true)
+    }
+
+    /// The window that reconciled the root went through.
+    func reconciled() { recovery.withLock { $0.needsReconcile = false } }
+
+    /// Resets the damaged index in place and reconciles the root into it; a store that cannot
+    /// be reset (not a SQLite file) ends the watch with the error.
+    func resetDamagedIndex(_ error: any Error) async throws {
+        guard let sqlite = index as? SearchableIndex else { throw error }
+        do {
+            try await Self.blocking { _ = try sqlite.reset(reason: (error as? SearchlightError)?.damageReason ?? "\(error)") }
+        } catch where error.isIndexUnavailable {
+            fail(with: error as! SearchlightError)
+            return
+        }
+        recovery.withLock { state in
+            state.resetsSeen = sqlite.resetCount
+            state.needsReconcile = true
+        }
+        logger.notice("the index \(index.path) was damaged: \(root.path) is reconciled into the empty index")
+        // Now, not at the next event.
+        inbox.poke()
+    }
+
+    /// Writes the fault for `status`, or removes it (`nil`). Best effort: `status` shows less.
+    func recordFault(_ fault: WatchFault?) {
+        let path = WatchFault.path(index: index.path, domain: options.scan.domain)
+        guard let fault else {
+            unlink(path)
+            return
+        }
+        mkdir(WatchLock.remoteLockFolder, 0o700)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .deferredToDate
+        if let data = try? encoder.encode(fault) {
+            let temporary = path + ".\(getpid()).tmp"
+            if FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) {
+                rename(temporary, path)
+            }
+        }
+    }
+
+    /// Asks for an integrity check at the next quiet moment, every `interval`.
+    func scheduleIntegrityChecks(every interval: Duration) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            if Task.isCancelled { return }
+            recovery.withLock { $0.integrityCheckDue = true }
+            inbox.poke()
+        }
+    }
+
+    /// Runs a due integrity check (SQLite's `quick_check`, which reads the whole file) when no
+    /// event waits: damage that no read met yet resets the index and reconciles the root.
+    func checkIntegrityIfDue() async throws {
+        guard let sqlite = index as? SearchableIndex, inbox.pendingCount == 0,
+              recovery.withLock({ $0.integrityCheckDue && $0.fault == nil }) else { return }
+        recovery.withLock { $0.integrityCheckDue = false }
+        try await recovering {
+            try sqlite.checkIntegrity()
+            self.logger.debug("integrity check: \(sqlite.path) is sound")
+        }
+    }
+}
