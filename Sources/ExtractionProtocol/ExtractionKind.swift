@@ -9,4 +9,7 @@ public enum ExtractionKind: UInt8, Sendable, Hashable {
     /// ``ExtractedDocument``; the request's `limit` is the maximum bytes of text and its
     /// `contentType` (libmagic's MIME type) chooses the ``DocumentFormat``.
     case text = 2
+    /// A PNG picture, the format of the freedesktop thumbnail cache that desktops read
+    /// (`searchlight-desktop`); the request's `limit` is the longest edge in pixels.
+    case pngThumbnail = 3
 }

@@ -35,20 +35,20 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         let index = try indexOptions.openForReading()
         let printer = try ItemPrinter(format: output.format, index: index)
-        let scope: SearchScope = names ? .names : .all
+        let search = WordSearch(words: words, domain: domain, scope: names ? .names : .all)
         if output.count {
-            let count = try CommandFailure.wrap { try index.countMatches(words: words, domain: domain, scope: scope) }
+            let count = try CommandFailure.wrap { try search.count(in: index) }
             printer.printCount(output.limit.map { min($0, count) } ?? count)
         } else if output.format == .json || (output.format == .lines && !names && isatty(1) == 1) {
             let results = try CommandFailure.wrap {
-                try index.searchResults(words: words, domain: domain, limit: output.limit, scope: scope)
+                try search.results(in: index, limit: output.limit)
             }
             for result in results { printer.print(result) }
         } else {
             // Paths only: no need to fetch the items.
             let terminator: UInt8 = output.format == .nulTerminated ? 0 : 0x0A
             let identifiers = try CommandFailure.wrap {
-                try index.searchIdentifiers(words: words, domain: domain, limit: output.limit, scope: scope)
+                try search.identifiers(in: index, limit: output.limit)
             }
             for identifier in identifiers { printer.output.writeLine(identifier.bytes, terminator: terminator) }
         }

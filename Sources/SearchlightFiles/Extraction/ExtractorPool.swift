@@ -199,7 +199,7 @@ public final class ExtractorPool: Sendable {
         for _ in 0..<configuration.workerCount { idleWorkers.signal() }
     }
 
-    private static func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionFailure {
+    static func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionFailure {
         switch code {
         case .notAnImage: ExtractionFailure(.notAnImage, "not an image: \(message)")
         case .tooLarge: ExtractionFailure(.tooLarge, "too large: \(message)")
