@@ -2,6 +2,7 @@
 
 #include <gio/gio.h>
 #include <glib-unix.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,13 @@ static gboolean on_signal(gpointer data) {
 }
 
 int cdbus_service_run(cdbus_service *service, const char *name, unsigned idle_seconds) {
+    // A parent may have started us with these blocked (threads of test runners do): the
+    // service must stop on them.
+    sigset_t stops;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &stops, NULL);
     service->loop = g_main_loop_new(NULL, FALSE);
     service->idle_seconds = idle_seconds;
     service->status = 0;
