@@ -31,8 +31,9 @@ struct DesktopCommand: ParsableCommand {
                                valueName: "seconds"))
     var idleTimeout: UInt32?
 
-    @Option(help: ArgumentHelp("The port of the search page (`searchlight serve --port`).", valueName: "port"))
-    var port: Int = 8765
+    @Option(help: ArgumentHelp("The port of the search page (`searchlight serve --port`; default: $SEARCHLIGHT_DESKTOP_PORT, else 8765).",
+                               valueName: "port"))
+    var port: Int?
 
     @Flag(help: "Open the search page in the browser and exit.")
     var openPage = false
@@ -41,7 +42,7 @@ struct DesktopCommand: ParsableCommand {
     var verbose = false
 
     func validate() throws {
-        if !(1...65535).contains(port) { throw ValidationError("--port must be between 1 and 65535.") }
+        if !(1...65535).contains(pagePort) { throw ValidationError("--port or $SEARCHLIGHT_DESKTOP_PORT must be between 1 and 65535.") }
         if idleTimeout == nil, let value = ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT"],
            !value.isEmpty, UInt32(value) == nil {
             throw ValidationError("$SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT must be a whole number of seconds.")
@@ -52,7 +53,7 @@ struct DesktopCommand: ParsableCommand {
         var logger = Logger(label: "searchlight-desktop") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
         let location = try IndexLocation.resolve(explicit: index)
-        let page = PageLauncher(location: location, port: port, serveExecutable: Self.sibling("searchlight-serve"))
+        let page = PageLauncher(location: location, port: pagePort, serveExecutable: Self.sibling("searchlight-serve"))
         if openPage {
             do {
                 try page.open(terms: [])
@@ -89,6 +90,10 @@ struct DesktopCommand: ParsableCommand {
             FileHandle.standardError.write(Data("searchlight-desktop: \(error)\n".utf8))
             throw ExitCode.failure
         }
+    }
+
+    var pagePort: Int {
+        port ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_PORT"].flatMap { Int($0) } ?? 8765
     }
 
     var idleSeconds: UInt32 {

@@ -34,17 +34,7 @@ struct PageLauncher {
 
     /// The page's address for the terms, joined by spaces and percent-encoded.
     func url(terms: [String]) -> String {
-        let query = terms.joined(separator: " ")
-        var encoded = ""
-        for byte in query.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
+        let encoded = FileURI.percentEncoded(terms.joined(separator: " ").utf8, keeping: FileURI.isUnreserved)
         return "http://127.0.0.1:\(port)/?q=\(encoded)"
     }
 

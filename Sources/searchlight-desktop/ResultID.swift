@@ -37,14 +37,7 @@ struct ResultID: Hashable {
 
     var string: String {
         let validUTF8 = identifier.string != nil
-        var escaped: [UInt8] = []
-        for byte in identifier.bytes {
-            if byte == UInt8(ascii: "%") || (!validUTF8 && byte >= 0x80) {
-                escaped += Array("%\(byte < 16 ? "0" : "")\(String(byte, radix: 16, uppercase: true))".utf8)
-            } else {
-                escaped.append(byte)
-            }
-        }
-        return domain + String(Self.separator) + String(decoding: escaped, as: UTF8.self)
+        let escaped = FileURI.percentEncoded(identifier.bytes) { $0 != UInt8(ascii: "%") && (validUTF8 || $0 < 0x80) }
+        return domain + String(Self.separator) + escaped
     }
 }

@@ -21,7 +21,7 @@ final class PrivateBus {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    init(index: String, idleSeconds: Int = 60) throws {
+    init(index: String, idleSeconds: Int = 60, pagePort: Int = 8765) throws {
         let folder = TemporaryTree("desktop-bus")
         self.folder = folder
         opened = folder.path + "/opened"
@@ -54,6 +54,7 @@ final class PrivateBus {
             environment: [
                 "SEARCHLIGHT_INDEX": index, "SEARCHLIGHT_CONFIG": nil, "XDG_CONFIG_HOME": "/nonexistent/searchlight-config",
                 "XDG_CACHE_HOME": cache, "SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT": String(idleSeconds),
+                "SEARCHLIGHT_DESKTOP_PORT": String(pagePort),
                 "PATH": folder.path + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
                 "DBUS_SESSION_BUS_ADDRESS": nil,
             ],
@@ -225,6 +226,74 @@ struct DesktopServiceTests {
         #expect(try waitUntil(timeout: 60) { try !bus.serviceIsRunning() })
         // Asked again, the bus starts it again.
         #expect(try bus.call(Self.runner, "org.kde.krunner1.Match", "report").output.contains("Quarterly Report 2024.pdf"))
+    }
+
+    @Test func namesThatAreNotUTF8OrHoldPercentSignsOpenTheRightFile() throws {
+        let tree = TemporaryTree("desktop-names")
+        let latin1: [UInt8] = Array("report r".utf8) + [0xE9] + Array("sum".utf8) + [0xE9] + Array(".txt".utf8)
+        tree.write(latin1, "one\n")
+        tree.write("100% report.txt", "two\n")
+        #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
+        let bus = try PrivateBus(index: index)
+        let initial = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetInitialResultSet", "['report']")
+        #expect(initial.status == 0, "\(initial.error)")
+        #expect(Self.count(initial.output) == 2, "\(initial.output)")
+        #expect(initial.output.contains("100%25 report.txt"), "\(initial.output)")
+        let ids = Self.array(initial.output).dropFirst().dropLast().components(separatedBy: ", ")
+        for id in ids {
+            let activated = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.ActivateResult", id, "['report']", "0")
+            #expect(activated.status == 0, "\(activated.error)")
+        }
+        let opened = Array(try #require(FileManager.default.contents(atPath: bus.opened)))
+        let expected = [Array((tree.path + "/").utf8) + latin1, Array((tree.path + "/100% report.txt").utf8)]
+        let lines = opened.split(separator: 0x0A).map(Array.init)
+        #expect(Set(lines) == Set(expected))
+    }
+
+    @Test func moreResultsOpenTheSearchPageStartingTheServer() throws {
+        try scanDocuments()
+        let port = try Self.freePort()
+        let bus = try PrivateBus(index: index, pagePort: port)
+        let launched = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.LaunchSearch", "['quarterly', 'report']", "0")
+        #expect(launched.status == 0, "\(launched.error)")
+        #expect(bus.openedLines == ["http://127.0.0.1:\(port)/?q=quarterly%20report"])
+        // The server it started answers, and outlives the call; it is stopped here.
+        let server = try #require(Self.process(withArguments: ["serve", "--port", String(port)]))
+        defer { kill(server, SIGKILL) }
+        let status = try ChildProcess.run(["curl", "-fsS", "http://127.0.0.1:\(port)/api/search?q=quarterly"])
+        #expect(String(decoding: status.stdout, as: UTF8.self).contains("Quarterly Report 2024.pdf"))
+        // Asked again, the running server is used.
+        #expect(try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.LaunchSearch", "['x']", "0").status == 0)
+        #expect(bus.openedLines.last == "http://127.0.0.1:\(port)/?q=x")
+        #expect(Self.process(withArguments: ["serve", "--port", String(port)]) == server)
+    }
+
+    /// A loopback port nobody listens on (the kernel's choice, released at once).
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw PrivateBus.Failure(description: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The process whose arguments contain `arguments` in a row, from /proc.
+    static func process(withArguments arguments: [String]) -> pid_t? {
+        let wanted = arguments.joined(separator: "\0")
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry),
+                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+            if String(decoding: data, as: UTF8.self).contains(wanted) { return pid }
+        }
+        return nil
     }
 
     static func count(_ reply: String) -> Int { reply.components(separatedBy: "\\u001f").count - 1 }
