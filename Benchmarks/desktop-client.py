@@ -4,6 +4,7 @@ One connection, synchronous calls through GLib's GDBus (PyGObject), as GNOME She
 GetInitialResultSet for each prefix of a few words and phrases, then GetResultMetas of the
 first five results. The first call (which starts the service) is not counted.
 """
+import os
 import statistics
 import sys
 import time
@@ -24,6 +25,17 @@ def call(method, parameters):
 
 started_ms, _ = call("GetInitialResultSet", GLib.Variant("(as)", (["report"],)))
 print(f"activation and first answer: {started_ms:.1f} ms")
+pid = bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+                    GLib.Variant("(s)", (NAME,)), None, Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+
+
+def cpu_ms():
+    """The service's user + system CPU time (from /proc): per call, it does not depend on the machine's load."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+cpu_before = cpu_ms()
 phrases = ["report", "quarterly", "holiday photo", "budget 2024", "résumé", "xylophone", "meeting notes", "canon"]
 initial, metas, results = [], [], []
 for _ in range(rounds):
@@ -46,6 +58,8 @@ def line(name, values):
     print(f"RESULT {name} calls={len(values)} p50_ms={statistics.median(values):.2f} p95_ms={p95:.2f} max_ms={values[-1]:.2f}")
 
 
+cpu = cpu_ms() - cpu_before
 line("GetInitialResultSet", initial)
 line("GetResultMetas(5)", metas)
-print(f"results per search: median {statistics.median(results):.0f}")
+print(f"results per search: median {statistics.median(results):.0f}; "
+      f"service CPU per call: {cpu / (len(initial) + len(metas)):.2f} ms")

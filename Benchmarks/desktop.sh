@@ -2,7 +2,7 @@
 # The desktop's search provider through a real dbus-daemon (SPEC §6: GetInitialResultSet at
 # 100 000 items, p95 ≤ 15 ms).
 #
-#   Benchmarks/desktop.sh [--items N] [--rounds R]
+#   Benchmarks/desktop.sh [--items N] [--rounds R] [--bin DIR]
 #
 # Builds searchlight-desktop and query-bench in release mode, makes an index of N synthetic
 # items with query-bench (reused while it has N items, shared with serve.sh's), starts a
@@ -10,16 +10,19 @@
 # index, and times round trips from a client on the bus (desktop-client.py, GLib's GDBus
 # through PyGObject, one connection, synchronous calls): GetInitialResultSet for each prefix a
 # person types (r, re, rep, … of a few words), R rounds, then GetResultMetas of the first five
-# results as GNOME Shell asks next. Prints p50 and p95 of each.
+# results as GNOME Shell asks next. Prints p50 and p95 of each, and the service's CPU time per
+# call (from /proc), which does not depend on what else the machine runs. --bin DIR takes
+# searchlight-desktop and query-bench from DIR instead of building them.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$repo/Benchmarks/work/desktop
-items=100000 rounds=20
+items=100000 rounds=20 bin=""
 while [ $# -gt 0 ]; do
   case $1 in
     --items) items=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
-    *) echo "usage: $0 [--items N] [--rounds R]" >&2; exit 64 ;;
+    --bin) bin=$(cd "$2" && pwd); shift 2 ;;
+    *) echo "usage: $0 [--items N] [--rounds R] [--bin DIR]" >&2; exit 64 ;;
   esac
 done
 for tool in dbus-daemon /usr/bin/python3; do
@@ -27,11 +30,13 @@ for tool in dbus-daemon /usr/bin/python3; do
 done
 /usr/bin/python3 -c 'import gi' 2>/dev/null || { echo "missing PyGObject: sudo apt-get install python3-gi" >&2; exit 1; }
 mkdir -p "$work"
-for product in searchlight-desktop query-bench; do
-  (cd "$repo" && swift build -c release --static-swift-stdlib --product $product >>"$work/build.log" 2>&1) \
-    || { tail -20 "$work/build.log" >&2; exit 1; }
-done
-bin=$(cd "$repo" && swift build -c release --show-bin-path)
+if [ -z "$bin" ]; then
+  for product in searchlight-desktop query-bench; do
+    (cd "$repo" && swift build -c release --static-swift-stdlib --product $product >>"$work/build.log" 2>&1) \
+      || { tail -20 "$work/build.log" >&2; exit 1; }
+  done
+  bin=$(cd "$repo" && swift build -c release --show-bin-path)
+fi
 
 index=$repo/Benchmarks/work/serve/search-$items.sqlite
 mkdir -p "$(dirname "$index")"

@@ -268,6 +268,16 @@ struct DesktopServiceTests {
         #expect(Self.process(withArguments: ["serve", "--port", String(port)]) == server)
     }
 
+    @Test func theServiceLinksNoDecoderAndSearchlightNoGIO() throws {
+        let folder = URL(fileURLWithPath: Searchlight.binary).deletingLastPathComponent()
+        let desktop = try ContentCommandTests.libraries(of: folder.appendingPathComponent("searchlight-desktop").path)
+        #expect(desktop.contains("libgio-2.0"), "the check would not see GIO")
+        for decoder in ["libvips", "libxml2", "libicuuc", "libicui18n", "libpoppler", "libgsf"] {
+            #expect(!desktop.contains(decoder), "searchlight-desktop links \(decoder)")
+        }
+        #expect(try !ContentCommandTests.libraries(of: Searchlight.binary).contains("libgio"))
+    }
+
     /// A loopback port nobody listens on (the kernel's choice, released at once).
     static func freePort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
