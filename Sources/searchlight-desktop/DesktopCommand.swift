@@ -19,8 +19,7 @@ struct DesktopCommand: ParsableCommand {
             at \(KRunnerRunner.objectPath), reading the index read-only, and exits after \
             --idle-timeout seconds without a call. With --open-page it opens the search page \
             instead (starting `searchlight serve` when none answers) and exits.
-            """,
-        version: "searchlight-desktop"
+            """
     )
 
     @Option(help: ArgumentHelp("The index file, or a postgres://USER@HOST:PORT/DATABASE URL (default: as searchlight's).",

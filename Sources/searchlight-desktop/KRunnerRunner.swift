@@ -1,3 +1,5 @@
+import Foundation
+
 /// One of KRunner's matches (`(sssida{sv})`).
 struct RunnerMatch {
     var id: String
@@ -81,5 +83,3 @@ struct KRunnerRunner {
         }
     }
 }
-
-import Foundation

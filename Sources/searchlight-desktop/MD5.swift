@@ -1,3 +1,5 @@
+import Foundation
+
 /// MD5 (RFC 1321), for the names of the freedesktop thumbnail cache (the digest of a file's
 /// URI), not for security.
 enum MD5 {
@@ -55,5 +57,3 @@ enum MD5 {
     /// floor(abs(sin(i + 1)) * 2^32), as RFC 1321 lists them.
     private static let constants: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296)) }
 }
-
-import Foundation
