@@ -2,8 +2,9 @@
 #   make demo      installs what is missing, builds, scans Examples/Documents into a throwaway index, searches it
 #   make test      installs what is missing, builds, runs the whole test suite
 #   make install   builds in release mode (Swift runtime linked statically) and installs into PREFIX
-#                  (default ~/.local): the two executables, the man page, shell completions and the
-#                  systemd user unit; make uninstall removes them
+#                  (default ~/.local): the executables, the man page, shell completions, the
+#                  systemd user unit and the desktop's search (D-Bus service, GNOME Shell provider,
+#                  KRunner runner); make uninstall removes them
 
 SWIFT ?= swift
 DEMO_INDEX := .build/demo/index.sqlite
@@ -19,11 +20,20 @@ ZSH_COMPLETIONS := $(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS := $(PREFIX)/share/fish/vendor_completions.d
 # systemd looks for user units in $XDG_DATA_HOME/systemd/user and PREFIX/share/systemd/user.
 UNITDIR := $(PREFIX)/share/systemd/user
+# The desktop's search (searchlight-desktop): D-Bus activation, GNOME Shell's provider and the
+# application it names, KRunner's runner (Examples/desktop/).
+DBUS_SERVICES := $(PREFIX)/share/dbus-1/services
+SEARCH_PROVIDERS := $(PREFIX)/share/gnome-shell/search-providers
+APPLICATIONS := $(PREFIX)/share/applications
+KRUNNER_PLUGINS := $(PREFIX)/share/krunner/dbusplugins
 RELEASE := .build/release
 MANUAL := .build/manual/searchlight.1
 INSTALLED := $(BINDIR)/searchlight $(BINDIR)/searchlight-serve $(BINDIR)/searchlight-extractor $(MANDIR)/searchlight.1 \
 	$(BASH_COMPLETIONS)/searchlight $(ZSH_COMPLETIONS)/_searchlight $(FISH_COMPLETIONS)/searchlight.fish \
-	$(UNITDIR)/searchlight-watch.service
+	$(UNITDIR)/searchlight-watch.service \
+	$(BINDIR)/searchlight-desktop $(DBUS_SERVICES)/org.searchlight.Desktop.service \
+	$(SEARCH_PROVIDERS)/org.searchlight.Desktop.search-provider.ini $(APPLICATIONS)/org.searchlight.Desktop.desktop \
+	$(KRUNNER_PLUGINS)/searchlight.desktop
 
 setup:
 	@./.ci/install-dependencies
@@ -66,6 +76,7 @@ release:
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-serve
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-extractor
+	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-desktop
 	$(SWIFT) build -c release --product generate-manual
 	@mkdir -p $(dir $(MANUAL))
 	$(RELEASE)/generate-manual $(RELEASE)/searchlight --authors Searchlight --output-directory $(dir $(MANUAL))
@@ -78,6 +89,12 @@ install: release
 	$(RELEASE)/searchlight --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_searchlight
 	$(RELEASE)/searchlight --generate-completion-script fish > $(FISH_COMPLETIONS)/searchlight.fish
 	sed 's|@BINDIR@|$(abspath $(BINDIR))|g' Examples/systemd/searchlight-watch.service > $(UNITDIR)/searchlight-watch.service
+	install -d $(DBUS_SERVICES) $(SEARCH_PROVIDERS) $(APPLICATIONS) $(KRUNNER_PLUGINS)
+	install -m755 $(RELEASE)/searchlight-desktop $(BINDIR)/
+	sed 's|@BINDIR@|$(abspath $(BINDIR))|g' Examples/desktop/org.searchlight.Desktop.service > $(DBUS_SERVICES)/org.searchlight.Desktop.service
+	sed 's|@BINDIR@|$(abspath $(BINDIR))|g' Examples/desktop/org.searchlight.Desktop.desktop > $(APPLICATIONS)/org.searchlight.Desktop.desktop
+	install -m644 Examples/desktop/org.searchlight.Desktop.search-provider.ini $(SEARCH_PROVIDERS)/
+	install -m644 Examples/desktop/searchlight-krunner.desktop $(KRUNNER_PLUGINS)/searchlight.desktop
 	@echo "installed searchlight $$($(BINDIR)/searchlight --version) into $(PREFIX)"
 
 uninstall:

@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "searchlight", targets: ["searchlight"]),
         .executable(name: "searchlight-extractor", targets: ["searchlight-extractor"]),
         .executable(name: "searchlight-serve", targets: ["searchlight-serve"]),
+        .executable(name: "searchlight-desktop", targets: ["searchlight-desktop"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -201,6 +202,32 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // GLib's GIO (GDBus), found through pkg-config; used only through CDBus.
+        .systemLibrary(
+            name: "CGio",
+            path: "Sources/CGio",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        // A service on the session bus through GDBus: variadic GVariant builders stay in its .c file.
+        .target(name: "CDBus", dependencies: ["CGio"]),
+        // `searchlight-desktop`: GNOME Shell's search provider and KRunner's runner, activated by
+        // D-Bus; reads the index (SQLite or PostgreSQL) and links no decoder.
+        .executableTarget(
+            name: "searchlight-desktop",
+            dependencies: [
+                "CDBus",
+                "CSystemZlib",
+                "Searchlight",
+                "SearchlightCommands",
+                "SearchlightFiles",
+                "SearchlightJSON",
+                "SearchlightPostgres",
+                "SystemCalls",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // What the worker reads from inside documents and photos (PDF, OOXML, ODF, EPUB, RTF,
         // legacy Office through Debian's converters, EXIF). Linked by the worker, never by `searchlight`.
         .target(
@@ -294,7 +321,8 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             // The library writes indexes with content directly, so that search tests need no extractor.
-            dependencies: ["searchlight", "searchlight-serve", "searchlight-extractor", "Searchlight", "SearchlightTestSupport"],
+            dependencies: ["searchlight", "searchlight-serve", "searchlight-extractor", "searchlight-desktop", "Searchlight",
+                           "SearchlightTestSupport"],
             // The page's browser test drives chromium with this script.
             exclude: ["Browser"]
         ),

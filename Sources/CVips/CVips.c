@@ -86,6 +86,11 @@ static void fail(cvips_thumbnail_result *result, cvips_status status, char *mess
 
 void cvips_thumbnail_descriptor(int descriptor, int max_edge, int64_t max_pixels,
                                 int quality, cvips_thumbnail_result *result) {
+    cvips_thumbnail_descriptor_as(descriptor, max_edge, max_pixels, quality, ".webp", result);
+}
+
+void cvips_thumbnail_descriptor_as(int descriptor, int max_edge, int64_t max_pixels, int quality,
+                                   const char *suffix, cvips_thumbnail_result *result) {
     memset(result, 0, sizeof(*result));
 
     // libvips opens the file again through /proc/self/fd: that name has no
@@ -152,10 +157,11 @@ void cvips_thumbnail_descriptor(int descriptor, int max_edge, int64_t max_pixels
         fail(result, CVIPS_DECODE_FAILED, take_error());
         goto done;
     }
-    if (vips_image_write_to_buffer(pixels, ".webp", &buffer, &length,
-                                   "Q", quality,
-                                   "strip", TRUE,
-                                   NULL) != 0) {
+    // PNG is lossless: it takes no quality.
+    int written = strcmp(suffix, ".webp") == 0
+        ? vips_image_write_to_buffer(pixels, suffix, &buffer, &length, "Q", quality, "strip", TRUE, NULL)
+        : vips_image_write_to_buffer(pixels, suffix, &buffer, &length, "strip", TRUE, NULL);
+    if (written != 0) {
         fail(result, CVIPS_ENCODE_FAILED, take_error());
         goto done;
     }

@@ -14,4 +14,7 @@ public enum ExtractionKind: UInt8, Sendable, Hashable {
     /// picture holds no text, is too small, or the PDF has a text layer); the request's
     /// `limit` is the maximum bytes of text and its `contentType` tells a PDF from an image.
     case ocr = 3
+    /// A PNG picture, the format of the freedesktop thumbnail cache that desktops read
+    /// (`searchlight-desktop`); the request's `limit` is the longest edge in pixels.
+    case pngThumbnail = 4
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
 import Searchlight
-import SearchlightFiles
-import SystemCalls
+import SearchlightJSON
 
 struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,17 +35,13 @@ struct OpenCommand: ParsableCommand {
             throw CommandFailure.fail("\(id.debugDescription) is in several domains (\(domains)): choose one with --domain",
                                       code: 64)
         }
-        let printer = try ItemPrinter(format: .lines, index: index)
-        guard let path = printer.absolutePath(item) else {
-            throw CommandFailure.fail("the domain \(item.domainIdentifier.debugDescription) has no folder: its items are not files")
+        let roots = try CommandFailure.wrap { try ItemJSON(index: index) }
+        let path: [UInt8]
+        do {
+            path = try CommandFailure.wrap { try FileOpener.path(of: item, in: index, roots: roots) }
+        } catch let problem as FileOpener.Problem {
+            throw CommandFailure.fail(problem.description)
         }
-        let pathString = String(decoding: path, as: UTF8.self)
-        // A shared index holds other machines' folders: the same path here is another file.
-        if let host = try CommandFailure.wrap({ try index.domainHosts()[item.domainIdentifier] }),
-           host != FolderScanner.hostName {
-            throw CommandFailure.fail("\(pathString) is a file of \(host), not of this machine: open it there")
-        }
-        guard Self.exists(path) else { throw CommandFailure.fail("\(pathString) is no longer on disk") }
         let environment = ProcessInfo.processInfo.environment
         let hasDesktop = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
         if !hasDesktop {
@@ -57,14 +52,10 @@ struct OpenCommand: ParsableCommand {
             output.flush()
             return
         }
-        let status = SystemCall.spawnAndWait(["xdg-open"].map { Array($0.utf8) } + [path])
-        guard let status else { throw CommandFailure.fail("cannot run xdg-open (install xdg-utils)") }
-        if status != 0 { throw CommandFailure.fail("xdg-open \(pathString) exited with status \(status)") }
-    }
-
-    static func exists(_ path: [UInt8]) -> Bool {
-        (path + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) == 0 }
+        do {
+            try FileOpener.open(path)
+        } catch {
+            throw CommandFailure.fail(error.description)
         }
     }
 

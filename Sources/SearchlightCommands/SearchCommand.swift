@@ -42,31 +42,27 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let search = try CommandFailure.wrap { try SearchWords(arguments: words) }
-        if search.isEmpty { throw CommandFailure.fail("give at least one word to search for", code: 64) }
+        let parsed = try CommandFailure.wrap { try SearchWords(arguments: words) }
+        if parsed.isEmpty { throw CommandFailure.fail("give at least one word to search for", code: 64) }
         let index = try indexOptions.openForReading()
         let printer = try ItemPrinter(format: output.format, index: index)
-        let scope: SearchScope = names ? .names : .all
+        let search = WordSearch(parsed, domain: domain, scope: names ? .names : .all)
         if explain {
-            let text = try CommandFailure.wrap { try index.explainSearch(search, domain: domain, limit: output.limit) }
-            StandardError.write(text + "\n")
+            StandardError.write(try CommandFailure.wrap { try search.explanation(in: index, limit: output.limit) } + "\n")
         }
         if output.count {
-            let count = try CommandFailure.wrap { try index.countMatches(search, domain: domain, scope: scope) }
+            let count = try CommandFailure.wrap { try search.count(in: index) }
             printer.printCount(output.limit.map { min($0, count) } ?? count)
         } else if output.format == .json || (output.format == .lines && !names && isatty(1) == 1) {
             let results = try CommandFailure.wrap {
-                try index.searchResults(search, domain: domain, limit: output.limit, scope: scope)
+                try search.results(in: index, limit: output.limit)
             }
             for result in results { printer.print(result) }
         } else {
             // Paths only: no need to fetch the items (unless search words must be checked on them).
             let terminator: UInt8 = output.format == .nulTerminated ? 0 : 0x0A
             let identifiers = try CommandFailure.wrap {
-                search.filters.isEmpty
-                    ? try index.searchIdentifiers(words: search.words, domain: domain, limit: output.limit, scope: scope)
-                    : try index.searchResults(search, domain: domain, limit: output.limit, scope: scope)
-                        .map(\.item.item.uniqueIdentifier)
+                try search.identifiers(in: index, limit: output.limit)
             }
             for identifier in identifiers { printer.output.writeLine(identifier.bytes, terminator: terminator) }
         }

@@ -41,7 +41,7 @@ struct ExtractorWorker {
             ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .failure(code, message: message))
         }
         switch request.kind {
-        case .thumbnail:
+        case .thumbnail, .pngThumbnail:
             return thumbnail(request)
         case .text:
             switch DocumentExtractor.extract(request) {
@@ -57,7 +57,7 @@ struct ExtractorWorker {
         }
     }
 
-    /// A WebP thumbnail through libvips.
+    /// A WebP thumbnail through libvips (PNG for ``ExtractionKind/pngThumbnail``).
     func thumbnail(_ request: ExtractionRequest) -> ExtractionResponse {
         func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionResponse {
             ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .failure(code, message: message))
@@ -79,7 +79,9 @@ struct ExtractorWorker {
         defer { preview?.close() }
 
         var result = cvips_thumbnail_result()
-        cvips_thumbnail_descriptor(preview?.descriptor ?? descriptor, Int32(clamping: max(request.limit, 1)), options.maxPixels, options.quality, &result)
+        let format = request.kind == .pngThumbnail ? "png" : "webp"
+        cvips_thumbnail_descriptor_as(preview?.descriptor ?? descriptor, Int32(clamping: max(request.limit, 1)), options.maxPixels,
+                                      options.quality, "." + format, &result)
         defer { cvips_thumbnail_result_clear(&result) }
 
         var response = ExtractionResponse(
@@ -94,7 +96,7 @@ struct ExtractorWorker {
         switch result.status {
         case CVIPS_OK:
             let bytes = Array(UnsafeBufferPointer(start: result.bytes, count: result.length))
-            response.outcome = .thumbnail(format: "webp", width: Int(result.width), height: Int(result.height), bytes: bytes)
+            response.outcome = .thumbnail(format: format, width: Int(result.width), height: Int(result.height), bytes: bytes)
         case CVIPS_NOT_AN_IMAGE:
             response.outcome = .failure(.notAnImage, message: message)
         case CVIPS_TOO_LARGE:

@@ -68,6 +68,11 @@ int cvips_initialize(const char *program_name);
 void cvips_thumbnail_descriptor(int descriptor, int max_edge, int64_t max_pixels,
                                 int quality, cvips_thumbnail_result *result);
 
+/// `cvips_thumbnail_descriptor` encoded by the saver of `suffix` (".webp" or ".png"; the
+/// quality applies to WebP only).
+void cvips_thumbnail_descriptor_as(int descriptor, int max_edge, int64_t max_pixels, int quality,
+                                   const char *suffix, cvips_thumbnail_result *result);
+
 /// Frees what `result` owns and zeroes it.
 void cvips_thumbnail_result_clear(cvips_thumbnail_result *result);
 

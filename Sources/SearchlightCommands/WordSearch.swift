@@ -1,0 +1,58 @@
+import Searchlight
+
+/// The search of `searchlight search`: words that an item's words must start with, with
+/// Spotlight's search words (`kind:pdf`, `tag:work`, `modified:>2024-01-01`, ``SearchWords``),
+/// in one domain or all, in names only or everywhere. The command and the desktop's search
+/// providers (`searchlight-desktop`) ask the index through it, so that both read words the same way.
+///
+/// ```swift
+/// let search = try WordSearch(terms: ["kind:pdf quarterly rep"])
+/// let results = try search.results(in: index, limit: 20)
+/// ```
+public struct WordSearch: Sendable {
+    /// The words and search words.
+    public var search: SearchWords
+    /// Only items of this domain, or every domain.
+    public var domain: String?
+    /// Where the words are looked for.
+    public var scope: SearchScope
+
+    public init(_ search: SearchWords, domain: String? = nil, scope: SearchScope = .all) {
+        self.search = search
+        self.domain = domain
+        self.scope = scope
+    }
+
+    /// The words of terms typed in a search box, search words included; the CLI's defaults
+    /// otherwise (every domain, names and text).
+    /// - Throws: ``SearchWordsError`` for a search word whose value is malformed (`kind:sofa`).
+    public init(terms: [String]) throws(SearchWordsError) {
+        self.init(try SearchWords(parsing: terms.joined(separator: " ")))
+    }
+
+    /// Whether there is nothing to search for.
+    public var isEmpty: Bool { search.isEmpty }
+
+    /// The best `limit` results (all when `nil`), ranked, with snippets for matches in the text.
+    /// - Throws: the index's errors (``SearchlightError``, or the store's ``IndexStoreError``).
+    public func results(in index: any IndexStore, limit: Int?) throws -> [SearchResult] {
+        try index.searchResults(search, domain: domain, limit: limit, scope: scope)
+    }
+
+    /// The identifiers of the best `limit` results, without their items when no search word
+    /// needs them checked.
+    public func identifiers(in index: any IndexStore, limit: Int?) throws -> [ItemIdentifier] {
+        guard search.filters.isEmpty else { return try results(in: index, limit: limit).map(\.item.item.uniqueIdentifier) }
+        return try index.searchIdentifiers(words: search.words, domain: domain, limit: limit, scope: scope)
+    }
+
+    /// How many items match.
+    public func count(in index: any IndexStore) throws -> Int {
+        try index.countMatches(search, domain: domain, scope: scope)
+    }
+
+    /// What the words compiled to, for `--explain`.
+    public func explanation(in index: any IndexStore, limit: Int?) throws -> String {
+        try index.explainSearch(search, domain: domain, limit: limit)
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SearchlightCommands
+
+/// `searchlight-desktop`: GNOME Shell's search provider and KRunner's runner, on the session
+/// bus as `org.searchlight.Desktop`. D-Bus starts it on the first search (its `.service` files)
+/// and it exits after a few idle minutes.
+@main
+struct DesktopCommand: ParsableCommand {
+    static let busName = "org.searchlight.Desktop"
+
+    static let configuration = CommandConfiguration(
+        commandName: "searchlight-desktop",
+        abstract: "Answer GNOME Shell's and KRunner's searches from the index, on the session bus.",
+        discussion: """
+            Started by D-Bus (org.searchlight.Desktop) when the desktop first asks; serves \
+            org.gnome.Shell.SearchProvider2 at \(SearchProvider.objectPath) and org.kde.krunner1 \
+            at \(KRunnerRunner.objectPath), reading the index read-only, and exits after \
+            --idle-timeout seconds without a call. With --open-page it opens the search page \
+            instead (starting `searchlight serve` when none answers) and exits.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The index file, or a postgres://USER@HOST:PORT/DATABASE URL (default: as searchlight's).",
+                               valueName: "path-or-url"))
+    var index: String?
+
+    @Option(help: ArgumentHelp("Seconds without a call before exiting; 0: never (default: $SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT, else 300).",
+                               valueName: "seconds"))
+    var idleTimeout: UInt32?
+
+    @Option(help: ArgumentHelp("The port of the search page (`searchlight serve --port`; default: $SEARCHLIGHT_DESKTOP_PORT, else 8765).",
+                               valueName: "port"))
+    var port: Int?
+
+    @Flag(help: "Open the search page in the browser and exit.")
+    var openPage = false
+
+    @Flag(name: .shortAndLong, help: "Log each call on standard error.")
+    var verbose = false
+
+    func validate() throws {
+        if !(1...65535).contains(pagePort) { throw ValidationError("--port or $SEARCHLIGHT_DESKTOP_PORT must be between 1 and 65535.") }
+        if idleTimeout == nil, let value = ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT"],
+           !value.isEmpty, UInt32(value) == nil {
+            throw ValidationError("$SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT must be a whole number of seconds.")
+        }
+    }
+
+    func run() throws {
+        var logger = Logger(label: "searchlight-desktop") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .debug : .warning
+        let location = try IndexLocation.resolve(explicit: index)
+        let page = PageLauncher(location: location, port: pagePort, serveExecutable: Self.sibling("searchlight-serve"))
+        if openPage {
+            do {
+                try page.open(terms: [])
+            } catch {
+                FileHandle.standardError.write(Data("searchlight-desktop: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+            return
+        }
+        let thumbnails = ThumbnailCache(make: ExtractorThumbnails(logger: logger).png)
+        let search = DesktopSearch(location: location, thumbnails: thumbnails, logger: logger)
+        let provider = SearchProvider(search: search, page: page)
+        let runner = KRunnerRunner(search: search)
+        do {
+            let service = try BusService { call in
+                logger.debug("\(call.interface).\(call.method)")
+                do throws(DesktopSearch.Failure) {
+                    switch call.interface {
+                    case SearchProvider.interface: try provider.handle(call)
+                    case KRunnerRunner.interface: try runner.handle(call)
+                    default: throw DesktopSearch.Failure.invalid("no interface \(call.interface)")
+                    }
+                } catch {
+                    logger.debug("\(call.method) failed: \(error)")
+                    call.replyError(error.name, error.description)
+                }
+            }
+            try service.register(xml: SearchProvider.introspection, interface: SearchProvider.interface,
+                                 path: SearchProvider.objectPath)
+            try service.register(xml: KRunnerRunner.introspection, interface: KRunnerRunner.interface,
+                                 path: KRunnerRunner.objectPath)
+            try service.run(name: Self.busName, idleSeconds: idleSeconds)
+        } catch {
+            FileHandle.standardError.write(Data("searchlight-desktop: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    var pagePort: Int {
+        port ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_PORT"].flatMap { Int($0) } ?? 8765
+    }
+
+    var idleSeconds: UInt32 {
+        idleTimeout ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT"].flatMap { UInt32($0) } ?? 300
+    }
+
+    /// An executable installed next to this one.
+    static func sibling(_ name: String) -> String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+}

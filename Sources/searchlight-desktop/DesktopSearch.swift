@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import Searchlight
+import SearchlightCommands
+import SearchlightJSON
+import SearchlightPostgres
+
+/// What both desktop interfaces ask of the index: searches as `searchlight search` runs them
+/// (``WordSearch``), the results' descriptions and icons, and opening a result's file.
+///
+/// The index stays open between calls (a failed read closes it, the next call opens it again);
+/// the results of the last searches are kept so that a result's description carries its snippet.
+final class DesktopSearch {
+    /// The index: a file path or a `postgres://` URL.
+    let location: String
+    /// Results per search: GNOME Shell shows five, KRunner a few more.
+    let limit: Int
+    let thumbnails: ThumbnailCache
+    let logger: Logger
+    private var store: (any IndexStore)?
+    private var recent: [ResultID: SearchResult] = [:]
+    /// A result described once keeps its description while the shell asks again.
+    private static let recentLimit = 500
+
+    init(location: String, limit: Int = 20, thumbnails: ThumbnailCache, logger: Logger) {
+        self.location = location
+        self.limit = limit
+        self.thumbnails = thumbnails
+        self.logger = logger
+    }
+
+    /// A failure a caller is told about, as a D-Bus error.
+    struct Failure: Error, CustomStringConvertible {
+        /// `org.freedesktop.DBus.Error.InvalidArgs` for a result that is not one, `…Failed` otherwise.
+        var name: String
+        var description: String
+
+        static func failed(_ message: String) -> Failure { Failure(name: "org.freedesktop.DBus.Error.Failed", description: message) }
+        static func invalid(_ message: String) -> Failure {
+            Failure(name: "org.freedesktop.DBus.Error.InvalidArgs", description: message)
+        }
+    }
+
+    /// Runs `body` on the open index; an index error closes it (it is opened again next time).
+    func reading<T>(_ body: (any IndexStore) throws -> T) throws(Failure) -> T {
+        do {
+            let index = try store ?? open()
+            store = index
+            return try body(index)
+        } catch let failure as Failure {
+            throw failure
+        } catch let error as SearchlightError where error.code == .noIndex {
+            store = nil
+            throw .failed("\(error); run `searchlight scan FOLDER` first")
+        } catch {
+            store = nil
+            throw .failed("\(error)")
+        }
+    }
+
+    private func open() throws -> any IndexStore {
+        if IndexLauncher.isRemote(location) { return try PostgresStore(url: location, readOnly: true, logger: logger) }
+        return try SearchableIndex(path: location, readOnly: true, logger: logger)
+    }
+
+    /// The best results for terms as a shell hands them over; no terms, no results.
+    func search(_ terms: [String]) throws(Failure) -> [SearchResult] {
+        // A search word still being typed (`kind:sof`) finds nothing yet: not an error.
+        guard let search = try? WordSearch(terms: terms), !search.isEmpty else { return [] }
+        let results = try reading { try search.results(in: $0, limit: limit) }
+        if recent.count > Self.recentLimit { recent.removeAll(keepingCapacity: true) }
+        for result in results { recent[ResultID(result.item.item)] = result }
+        return results
+    }
+
+    /// The result a shell names: from the last searches, else read from the index (without
+    /// a snippet); `nil` when it is no longer in the index.
+    func result(_ id: ResultID) throws(Failure) -> SearchResult? {
+        if let result = recent[id] { return result }
+        return try reading { index in
+            try index.item(id.identifier, domain: id.domain).map { SearchResult(item: $0, matchedIn: .name) }
+        }
+    }
+
+    /// Each domain's root, read from the index.
+    func roots() throws(Failure) -> ItemJSON {
+        try reading { try ItemJSON(index: $0) }
+    }
+
+    /// The absolute path of a result's file on this machine.
+    func path(of id: ResultID) throws(Failure) -> [UInt8] {
+        guard let result = try result(id) else { throw .invalid("no such result: \(id.string.debugDescription)") }
+        let roots = try roots()
+        return try reading { try FileOpener.path(of: result.item.item, in: $0, roots: roots) }
+    }
+
+    /// Opens a result's file, or the folder that holds it, with the desktop's default application.
+    func open(_ id: ResultID, containingFolder: Bool = false) throws(Failure) {
+        var path = try path(of: id)
+        if containingFolder, let slash = path.lastIndex(of: UInt8(ascii: "/")) { path = Array(path[..<max(slash, 1)]) }
+        do {
+            try FileOpener.open(path)
+        } catch {
+            throw .failed(error.description)
+        }
+    }
+
+    /// What a shell shows under a result's name: its folder (`~` for the home folder), its kind,
+    /// and for a match in the text, the text around it (the words found in `[` `]`).
+    func description(of result: SearchResult, path: [UInt8]?) -> String {
+        var parts: [String] = []
+        if let path, let slash = path.lastIndex(of: UInt8(ascii: "/")) {
+            var folder = String(decoding: path[..<max(slash, 1)], as: UTF8.self)
+            let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+            if !home.isEmpty, home != "/", folder == home || folder.hasPrefix(home + "/") {
+                folder = "~" + folder.dropFirst(home.count)
+            }
+            parts.append(folder)
+        }
+        let attributes = result.item.item.attributeSet
+        if let kind = attributes.contentDescription ?? attributes.contentType, !kind.isEmpty { parts.append(kind) }
+        if result.matchedIn == .content, let snippet = result.snippet { parts.append(snippet) }
+        return parts.joined(separator: " — ")
+    }
+
+    /// The name a shell shows for a result.
+    func name(of result: SearchResult) -> String {
+        let item = result.item.item
+        return item.attributeSet.displayName ?? String(decoding: item.uniqueIdentifier.lastComponent, as: UTF8.self)
+    }
+
+    /// The thumbnail of a result as a PNG in the freedesktop cache when it has one, else the
+    /// icon theme's name for its type.
+    func icon(of result: SearchResult, path: [UInt8]?) -> String {
+        if let path, result.item.thumbnailInfo != nil, let png = thumbnails.thumbnail(ofFileAt: path) { return png }
+        return ItemIcon.name(contentType: result.item.item.attributeSet.contentType)
+    }
+}
+
+extension ResultID {
+    init(_ item: SearchableItem) {
+        self.init(domain: item.domainIdentifier, identifier: item.uniqueIdentifier)
+    }
+}
