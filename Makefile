@@ -49,6 +49,7 @@ demo: build
 	$(SEARCHLIGHT) search lighthouse --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) search heating --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) show "Archive (old drafts).zip" --matching heating --index $(DEMO_INDEX)
+	$(SEARCHLIGHT) search candy board --index $(DEMO_INDEX)   # a slide's notes in a Keynote presentation (Projects/)
 	$(SEARCHLIGHT) query 'kMDItemTextContent == "*subscription plan*"cd' --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) search elderflower buttercream --index $(DEMO_INDEX)   # read by OCR in a scanned letter (Scans/)
 	$(SEARCHLIGHT) show "Quarterly Report 2024.pdf" --index $(DEMO_INDEX)

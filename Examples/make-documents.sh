@@ -209,6 +209,25 @@ with zipfile.ZipFile(os.path.join(out, "Archive (old drafts).zip"), "w", zipfile
         info.compress_type = zipfile.ZIP_DEFLATED
         z.writestr(info, text)
 
+# A Keynote presentation in the XML package of iWork '09 (a zip holding index.apxl).
+keynote = """<?xml version="1.0"?>
+<key:presentation xmlns:sfa="http://developer.apple.com/namespaces/sfa" \
+xmlns:sf="http://developer.apple.com/namespaces/sf" xmlns:key="http://developer.apple.com/namespaces/keynote2">
+  <key:metadata>
+    <key:title><sf:string sfa:string="Beekeeping in winter"/></key:title>
+    <key:authors><sf:string sfa:string="Ada Quince"/></key:authors>
+  </key:metadata>
+  <key:slide-list>
+    <key:slide><sf:text-body><sf:p>Clustering bees keep the queen warm</sf:p></sf:text-body>
+      <key:notes><sf:text-body><sf:p>Mention the candy board</sf:p></sf:text-body></key:notes></key:slide>
+  </key:slide-list>
+</key:presentation>
+"""
+with zipfile.ZipFile(os.path.join(out, "Projects", "Beekeeping talk.key"), "w", zipfile.ZIP_DEFLATED) as z:
+    info = zipfile.ZipInfo("index.apxl", date_time=(2023, 1, 20, 9, 30, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    z.writestr(info, keynote)
+
 # Raw pixels for the images: binary PPMs that vips converts.
 def ppm(name, width, height, pixel):
     rows = bytearray()
