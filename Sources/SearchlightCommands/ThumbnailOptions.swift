@@ -43,7 +43,8 @@ struct ThumbnailOptions: ParsableArguments {
     static func makeExtraction(_ configuration: Configuration, workers: Int, index: any IndexStore,
                                logger: Logger) throws -> ItemExtraction? {
         let thumbnails = configuration.thumbnails.value, content = configuration.content.value
-        let ocr = configuration.ocr.value
+        // Recognised text is content: `--no-content` (or `content = false`) leaves it out too.
+        let ocr = configuration.ocr.value && content
         if !thumbnails && !content && !ocr { return nil }
         var pool = ExtractorPool.Configuration()
         pool.workerCount = workers

@@ -35,11 +35,14 @@ struct SecretContentTests {
             let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: tree.url("keys/" + name))))
             #expect(!SecretContent.isSecret(head: bytes[...], size: bytes.count), "\(name)")
         }
-        #expect(SecretContent.isSecret(description: "OpenSSH private key"))
-        #expect(SecretContent.isSecret(description: "Java KeyStore"))
-        #expect(SecretContent.isSecret(description: "Keepass password database 2.x KDBX"))
-        #expect(SecretContent.isSecret(description: "PGP private key block"))
-        #expect(!SecretContent.isSecret(description: "Zip archive data, at least v2.0 to extract"))
+        #expect(SecretContent.isSecret(description: "OpenSSH private key", contentType: "text/plain"))
+        #expect(SecretContent.isSecret(description: "Java KeyStore", contentType: "application/octet-stream"))
+        #expect(SecretContent.isSecret(description: "Keepass password database 2.x KDBX", contentType: "application/octet-stream"))
+        #expect(SecretContent.isSecret(description: "PGP private key block", contentType: "text/plain"))
+        #expect(!SecretContent.isSecret(description: "Zip archive data, at least v2.0 to extract", contentType: "application/zip"))
+        // libmagic's OpenPGP packet test on a text that starts with "Š": text, not a key.
+        #expect(!SecretContent.isSecret(description: "OpenPGP Secret Key", contentType: "text/plain"))
+        #expect(SecretContent.isSecret(description: "OpenPGP Secret Key", contentType: "application/pgp-keys"))
     }
 
     @Test func aDocumentThatOnlyNamesAKeyHeaderIsNotASecret() {
@@ -57,17 +60,19 @@ struct SecretContentTests {
         let tree = fixture.tree
         makeKeys(in: tree)
         tree.write("notes.txt", "keys are kept elsewhere\n")
+        // Text whose first bytes (UTF-8 "Š") libmagic calls an OpenPGP secret key packet.
+        tree.write("Šárka.txt", "Šárka koda the tupadika he zunipa lutelo\n")
         // A Keynote package: a ZIP holding Index/Document.iwa.
         tree.write("talk/Index/Document.iwa", "\u{0}\u{5}\u{0}\u{0}slides")
         shell("sh", "-c", "cd '\(tree.url("talk"))' && zip -q -r ../talk.key Index && cd .. && rm -r talk")
         let summary = try fixture.scan()
         #expect(summary.failed == 0)
-        #expect(try fixture.indexedNames() == ["keys/cert.crt", "keys/deploy.key.pub", "notes.txt", "talk.key"])
+        #expect(try fixture.indexedNames() == ["keys/cert.crt", "keys/deploy.key.pub", "notes.txt", "talk.key", "Šárka.txt"])
 
         // A text file that becomes a key leaves the index at the next scan.
         shell("cp", tree.url("keys/server.key"), tree.url("notes.txt"))
         try fixture.scan()
-        #expect(try fixture.indexedNames() == ["keys/cert.crt", "keys/deploy.key.pub", "talk.key"])
+        #expect(try fixture.indexedNames() == ["keys/cert.crt", "keys/deploy.key.pub", "talk.key", "Šárka.txt"])
     }
 
     @Test func aWatchLeavesOutKeysWrittenWhileItRuns() async throws {

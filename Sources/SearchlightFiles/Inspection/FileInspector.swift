@@ -54,7 +54,7 @@ public final class FileInspector {
         do {
             let identity = try identifier.identify(descriptor: descriptor)
             let (type, text) = (identity.contentType, identity.description)
-            if SecretContent.isSecret(description: text)
+            if SecretContent.isSecret(description: text, contentType: type)
                 || SecretContent.needsContentCheck(description: text)
                 && SecretContent.isSecret(descriptor: descriptor, size: Int(clamping: status.size)) {
                 return .secret

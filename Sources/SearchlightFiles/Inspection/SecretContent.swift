@@ -24,9 +24,15 @@ enum SecretContent {
     static let headLength = 64 << 10
 
     /// Whether libmagic's description of a file says it is a private key or a credential store.
-    static func isSecret(description: String) -> Bool {
+    ///
+    /// libmagic's test for a binary OpenPGP key packet looks at the first byte or two only, and
+    /// fires on plain text that starts with such bytes (UTF-8 `Š`, 0xC5 0xA0, reads as a new-format
+    /// secret key packet): when its MIME type says text, the text tests won, and it is no key.
+    static func isSecret(description: String, contentType: String?) -> Bool {
         let lowered = description.lowercased()
-        return describedSecrets.contains { lowered.contains($0) }
+        guard describedSecrets.contains(where: { lowered.contains($0) }) else { return false }
+        if lowered.contains("openpgp"), contentType?.hasPrefix("text/") == true { return false }
+        return true
     }
 
     /// Whether the description leaves the content to be looked at: text (a PEM block libmagic
