@@ -6,7 +6,6 @@ import SearchlightFiles
 final class ExtractorThumbnails {
     let logger: Logger
     private var pool: ExtractorPool?
-    private var unavailable = false
 
     init(logger: Logger) {
         self.logger = logger
@@ -16,16 +15,10 @@ final class ExtractorThumbnails {
 
     /// The PNG of the file at `path`, at most `edge` pixels; `nil` when the worker cannot draw it.
     func png(_ path: [UInt8], edge: Int) -> [UInt8]? {
-        guard !unavailable else { return nil }
+        // Without a worker (the pool's outage, logged once by the pool) every result keeps its
+        // type's icon, and the pool tries the executable again after its back-off.
         if pool == nil {
-            do {
-                pool = try ExtractorPool(configuration: .init(workerCount: 1, deadline: .seconds(5)), logger: logger)
-            } catch {
-                // Without a worker every result keeps its type's icon; said once.
-                logger.warning("no thumbnails: \(error)")
-                unavailable = true
-                return nil
-            }
+            pool = ExtractorPool(configuration: .init(workerCount: 1, deadline: .seconds(5)), logger: logger)
         }
         switch pool!.pngThumbnail(ofFileAtPathBytes: path, edge: edge) {
         case .success(let thumbnail): return thumbnail.bytes

@@ -15,7 +15,7 @@ final class ExtractorOutage: Sendable {
     private struct State {
         var reason: String
         var retryAt: ContinuousClock.Instant
-        var backoff: Duration
+        var backoff = Backoff(first: ExtractorOutage.firstRetry, longest: ExtractorOutage.longestRetry)
     }
 
     private let state = Mutex<State?>(nil)
@@ -35,15 +35,12 @@ final class ExtractorOutage: Sendable {
     /// (the caller logs it); a failed retry only lengthens the back-off.
     func fail(_ reason: String) -> Bool {
         state.withLock { state in
-            if var outage = state {
-                outage.backoff = min(outage.backoff * 2, Self.longestRetry)
-                outage.retryAt = .now + outage.backoff
-                outage.reason = reason
-                state = outage
-                return false
-            }
-            state = State(reason: reason, retryAt: .now + Self.firstRetry, backoff: Self.firstRetry)
-            return true
+            let begins = state == nil
+            var outage = state ?? State(reason: reason, retryAt: .now)
+            outage.reason = reason
+            outage.retryAt = .now + outage.backoff.next()
+            state = outage
+            return begins
         }
     }
 

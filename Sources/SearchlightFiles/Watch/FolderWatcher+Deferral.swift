@@ -15,10 +15,10 @@ final class ExtractionDeferral: Sendable {
     static let longestRetry: Duration = .seconds(120)
 
     private let deferred = Atomic<Int>(0)
-    /// Milliseconds before the next retry of items the workers could not extract.
-    private let retryMilliseconds = Atomic<Int>(0)
-    /// Whether a retry is scheduled already.
-    private let retryScheduled = Atomic<Bool>(false)
+    /// The delay before the next retry of items the workers could not extract, and whether
+    /// one is scheduled already.
+    private let retry = Mutex((backoff: Backoff(first: ExtractionDeferral.firstRetry, longest: ExtractionDeferral.longestRetry),
+                               scheduled: false))
 
     /// `enricher`, except while `control` backs off: then the item is marked for later. An item
     /// the enricher itself leaves without a stamp (the workers are out) is counted too.
@@ -45,23 +45,23 @@ final class ExtractionDeferral: Sendable {
     /// the next try, doubling each time, or nil when a try is scheduled already. A catch-up
     /// that extracted everything resets the delay.
     func nextRetry() -> Duration? {
-        guard isPending else {
-            retryMilliseconds.store(0, ordering: .relaxed)
-            return nil
+        let pending = isPending
+        return retry.withLock { retry in
+            guard pending else {
+                retry.backoff.reset()
+                return nil
+            }
+            guard !retry.scheduled else { return nil }
+            retry.scheduled = true
+            return retry.backoff.next()
         }
-        guard !retryScheduled.exchange(true, ordering: .relaxed) else { return nil }
-        let last = retryMilliseconds.load(ordering: .relaxed)
-        let next = last == 0 ? Int(Self.firstRetry.components.seconds * 1000)
-                             : min(last * 2, Int(Self.longestRetry.components.seconds * 1000))
-        retryMilliseconds.store(next, ordering: .relaxed)
-        return .milliseconds(next)
     }
 
     /// A scheduled retry is due.
-    func retryIsDue() { retryScheduled.store(false, ordering: .relaxed) }
+    func retryIsDue() { retry.withLock { $0.scheduled = false } }
 
     /// Whether the last catch-up left items waiting (a retry is under way).
-    var isRetrying: Bool { retryMilliseconds.load(ordering: .relaxed) > 0 }
+    var isRetrying: Bool { retry.withLock { $0.backoff.current != nil } }
 }
 
 extension FolderWatcher {

@@ -48,7 +48,7 @@ struct RecoveryState: Sendable {
     /// The next attempt while a fault lasts.
     var retryAt: ContinuousClock.Instant?
     /// The wait before the next attempt after this one fails.
-    var delay: Duration = FolderWatcher.firstRetryDelay
+    var backoff = Backoff(first: FolderWatcher.firstRetryDelay, longest: FolderWatcher.longestRetryDelay)
     /// The index handle's resets seen (``SearchableIndex/resetCount``): another watcher of the
     /// same index may have reset it.
     var resetsSeen = 0
@@ -130,8 +130,8 @@ extension FolderWatcher {
         let (fault, isNew, changed) = recovery.withLock { state in
             let isNew = state.fault == nil
             let changed = state.fault.map { $0.summary != error.faultSummary } ?? false
-            let delay = isNew ? Self.firstRetryDelay : min(state.delay * 2, Self.longestRetryDelay)
-            state.delay = delay
+            if isNew { state.backoff.reset() }
+            let delay = state.backoff.next()
             state.needsReconcile = true
             state.retryAt = .now + delay
             if error.isFileGone || !FileManager.default.fileExists(atPath: index.path) { state.reopen = true }
@@ -170,7 +170,7 @@ extension FolderWatcher {
             defer {
                 state.fault = nil
                 state.retryAt = nil
-                state.delay = Self.firstRetryDelay
+                state.backoff.reset()
             }
             return state.fault
         }
