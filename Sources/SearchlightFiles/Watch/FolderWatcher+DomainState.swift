@@ -41,6 +41,10 @@ extension FolderWatcher {
     func updateState(_ change: (inout DomainState) -> Void) {
         do {
             try index.setState(domainState(change), domain: options.scan.domain)
+        } catch where error.isIndexDamage || error.isIndexUnavailable {
+            // Said once by the recovery that handles it (the next window or check): a health
+            // note that meets it first (a backoff starting, say) must not say it again.
+            logger.debug("cannot record the watch's state: \(error)")
         } catch {
             logger.warning("cannot record the watch's state: \(error)")
         }
