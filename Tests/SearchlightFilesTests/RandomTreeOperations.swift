@@ -100,7 +100,7 @@ struct RandomTreeOperations {
 
     /// One random operation; `building` favours creating folders and files.
     mutating func step(building: Bool) {
-        let choice = Int.random(in: 0..<(building ? 10 : 22), using: &random)
+        let choice = Int.random(in: 0..<(building ? 10 : 23), using: &random)
         switch choice {
         case 0, 1, 2: createFile()
         case 3, 4: makeFolders()
@@ -118,8 +118,19 @@ struct RandomTreeOperations {
         case 18: swapType()
         case 19: overwriteFile()
         case 20: createFile()
+        case 22: linkFile()
         default: atomicReplace()
         }
+    }
+
+    /// A second name for a file (a hard link), in a folder made recently more often than not:
+    /// writes through either name, and renames or removals of either, change the other item.
+    private mutating func linkFile() {
+        guard let path = files.randomElement(using: &random) else { return createFile() }
+        let target = Self.join(someFolder(preferRecent: true), newName(file: true))
+        guard link(full(path), full(target)) == 0 else { return }
+        files.append(target)
+        log.append("ln \(path) \(target)")
     }
 
     private mutating func write(_ path: String, _ text: String, flags: Int32) -> Bool {

@@ -40,12 +40,54 @@ struct WatchHardLinkTests {
         await fixture.settles(to: ["a.txt", "b/alias.txt", "c.txt", "unrelated.txt"])
         fixture.tree.remove("a.txt")
         await fixture.settles(to: ["b/alias.txt", "c.txt", "unrelated.txt"])
+        try await Self.expectNothingToRepair(fixture)
         Self.append("four\n", to: fixture.tree.url("c.txt"))
         #expect(await eventually { (try? fixture.indexedSizes()) == ["b/alias.txt": 7, "c.txt": 7, "unrelated.txt": 2] },
                 "\((try? fixture.indexedSizes()) ?? [:])")
-        // Nothing was left for the self-check to repair.
-        #expect(await fixture.watcher.checkNow())
-        #expect(fixture.watcher.selfCheckRepairs == 0, "\(fixture.log.all.suffix(5))")
+        try await Self.expectNothingToRepair(fixture)
+        try await fixture.stop()
+    }
+
+    /// Runs the self-check now: it must find the index as the disk is.
+    static func expectNothingToRepair(_ fixture: WatchFixture, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        #expect(await fixture.watcher.checkNow(), sourceLocation: sourceLocation)
+        #expect(fixture.watcher.selfCheckRepairs == 0, "\(fixture.log.all.suffix(8))", sourceLocation: sourceLocation)
+    }
+
+    /// Names added, renamed and removed in every way a window can see them: each changes the
+    /// file's ctime under its other names, which are refreshed in the same window.
+    @Test func namesMadeMovedAndRemovedRefreshTheOthers() async throws {
+        let fixture = try WatchFixture(prepare: { tree in
+            tree.write("a.txt", "one\n")
+            tree.write("b.txt", "two\n")
+        })
+        try await fixture.start()
+        // A name made in a folder that is new in the same window: the walk of the folder meets it.
+        fixture.tree.mkdirs("new/deeper")
+        #expect(link(fixture.tree.url("a.txt"), fixture.tree.url("new/deeper/a-too.txt")) == 0)
+        await fixture.settles(to: ["a.txt", "b.txt", "new/deeper/a-too.txt"])
+        try await Self.expectNothingToRepair(fixture)
+        // A name renamed.
+        #expect(rename(fixture.tree.url("a.txt"), fixture.tree.url("renamed.txt")) == 0)
+        await fixture.settles(to: ["b.txt", "new/deeper/a-too.txt", "renamed.txt"])
+        try await Self.expectNothingToRepair(fixture)
+        // A folder holding a name moved, then deleted with everything in it.
+        #expect(rename(fixture.tree.url("new"), fixture.tree.url("moved")) == 0)
+        await fixture.settles(to: ["b.txt", "moved/deeper/a-too.txt", "renamed.txt"])
+        try await Self.expectNothingToRepair(fixture)
+        fixture.tree.remove("moved")
+        await fixture.settles(to: ["b.txt", "renamed.txt"])
+        try await Self.expectNothingToRepair(fixture)
+        // A name saved over another file's name (an atomic replace), then the last extra name
+        // written through.
+        #expect(link(fixture.tree.url("renamed.txt"), fixture.tree.url("copy.tmp")) == 0)
+        #expect(rename(fixture.tree.url("copy.tmp"), fixture.tree.url("b.txt")) == 0)
+        await fixture.settles(to: ["b.txt", "renamed.txt"])
+        try await Self.expectNothingToRepair(fixture)
+        Self.append("more words\n", to: fixture.tree.url("b.txt"))
+        #expect(await eventually { (try? fixture.indexedSizes()) == ["b.txt": 15, "renamed.txt": 15] },
+                "\((try? fixture.indexedSizes()) ?? [:])")
+        try await Self.expectNothingToRepair(fixture)
         try await fixture.stop()
     }
 }

@@ -64,6 +64,7 @@ extension FolderScanner {
                     // Called before the folder is listed: a watch added here misses nothing.
                     onDirectory?(path)
                 case .file(let path, let status):
+                    if status.linkCount > 1 { options.linkObserver?(path, status) }
                     try deleteIndexed(before: path)
                     if let head = try indexed.peek(), head.identifier == path {
                         indexed.advance()
@@ -165,6 +166,7 @@ extension FolderScanner {
         var unchanged = UnchangedTally(results: results)
         defer { unchanged.handOver() }
         for (path, status) in statuses {
+            options.linkObserver?(path, status)
             let stored = stamps[path]
             guard let status, status.kind == .regular else {
                 // Gone, or no longer a file: its item (and anything once below it) goes.

@@ -34,6 +34,10 @@ public final class FolderScanner: Sendable {
         public var batchInterval: TimeInterval = 1
         /// What the walk skips.
         public var walk = DirectoryWalker.Options()
+        /// Told what the scan saw of each regular file with more than one name that a walk
+        /// meets, and of each path a refresh looks at (`nil`: nothing there): a watcher keeps
+        /// the names of hard-linked files with it.
+        public var linkObserver: (@Sendable (ItemIdentifier, FileStatus?) -> Void)?
 
         public init(domain: String) { self.domain = domain }
     }

@@ -1,48 +1,136 @@
 import Searchlight
 import Synchronization
 
-/// The other names of hard-linked files, so that a write through one name refreshes them all.
+/// The names of the hard-linked files in the root, so that a change through one name refreshes
+/// them all.
 ///
-/// inotify reports a write under the name it was made through: when a file has two names in
-/// the root, a write or a truncation through one would leave the other item's size, dates and
-/// content stale until a reconcile. A file whose `statx` says it has more than one name is
-/// looked up by its inode among the stamps of the domain (a stamp starts with the inode) the
-/// first time it is met, and its names are kept from then on (a few per hard-linked file: such
-/// files are rare). A name kept here that no longer holds the inode costs one needless refresh,
-/// which finds the truth on the disk.
+/// inotify reports a write under the name it was made through: when a file has two names in the
+/// root, a write or a truncation through one would leave the other item's size, dates and
+/// content stale until a reconcile. Adding, removing or renaming a name changes the file's
+/// ctime (which every name's change stamp holds) just the same.
+///
+/// The table is fed by what the scanner sees (``FolderScanner/Options/linkObserver``): the
+/// watch's first reconcile walks the whole root, so every file with more than one name is in it
+/// from the start, whether its item has a change stamp or not; walks of new folders and refreshes
+/// keep it current, and a window's moves and deletes re-key and forget names. A name kept here
+/// that no longer holds its inode costs one needless `statx`, which finds the truth on the disk.
+///
+/// A window *touches* a file when it refreshes, adds, renames or removes one of its names; the
+/// other names of the touched files are refreshed with the window.
 final class HardLinkNames: Sendable {
-    private let names = Mutex<[UInt64: Set<ItemIdentifier>]>([:])
+    private struct Table {
+        var names: [UInt64: Set<ItemIdentifier>] = [:]
+        var inodes: [ItemIdentifier: UInt64] = [:]
+        var touched: Set<UInt64> = []
+        /// The link counts last seen of the files with a name met for the first time since the
+        /// last ``takeTouchedNames(lookingUp:)``: their other names may not be known yet (a
+        /// name made for a file that had one name when it was met).
+        var newlyNamed: [UInt64: UInt32] = [:]
 
-    /// Every name of the file with `inode` in the domain, `path` (one of them) included.
-    func names(of inode: UInt64, at path: ItemIdentifier, index: any IndexStore, domain: String) throws -> Set<ItemIdentifier> {
-        if let known = names.withLock({ $0[inode] }), known.contains(path) { return known }
-        var found: Set<ItemIdentifier> = [path]
-        var after: ItemIdentifier?
-        while true {
-            let page = try index.changeStamps(domain: domain, after: after, limit: 4096)
-            for entry in page where entry.changeStamp.flatMap(FileStatus.inode(inStamp:)) == inode {
-                found.insert(entry.identifier)
-            }
-            guard page.count == 4096, let last = page.last else { break }
-            after = last.identifier
+        /// Keeps `path` as a name of `inode`; `true` when it was not one before.
+        mutating func register(_ path: ItemIdentifier, inode: UInt64, linkCount: UInt32? = nil) -> Bool {
+            if inodes[path] == inode { return false }
+            if let old = forget(path) { touched.insert(old) }
+            inodes[path] = inode
+            names[inode, default: []].insert(path)
+            if let linkCount { newlyNamed[inode] = linkCount }
+            return true
         }
-        return names.withLock { names in
-            names[inode, default: []].formUnion(found)
-            return names[inode]!
+
+        /// Forgets the name `path`; returns the inode it had.
+        @discardableResult
+        mutating func forget(_ path: ItemIdentifier) -> UInt64? {
+            guard let inode = inodes.removeValue(forKey: path) else { return nil }
+            names[inode]?.remove(path)
+            if names[inode]?.isEmpty == true { names[inode] = nil }
+            return inode
+        }
+
+        /// The names at or below `subtree`.
+        func names(below subtree: ItemIdentifier) -> [ItemIdentifier] {
+            inodes.keys.filter { $0.isInSubtree(at: subtree) }
         }
     }
 
-    /// The other names known for the inode that a removed item had; forgets the removed one. A name
-    /// that goes away changes the file's ctime, which its other names' stamps hold.
-    func remove(_ path: ItemIdentifier) -> Set<ItemIdentifier> {
-        names.withLock { names in
-            for (inode, set) in names where set.contains(path) {
-                var rest = set
-                rest.remove(path)
-                names[inode] = rest.count > 1 ? rest : nil
-                return rest
+    private let table = Mutex(Table())
+
+    /// What the scanner saw at `path` (`nil`: nothing there). A name not met before touches its
+    /// file: its other names' ctime moved when it was made.
+    func observe(_ path: ItemIdentifier, _ status: FileStatus?) {
+        table.withLock { table in
+            if let status, status.kind == .regular, status.linkCount > 1 {
+                if table.register(path, inode: status.inode, linkCount: status.linkCount) { table.touched.insert(status.inode) }
+            } else if let inode = table.forget(path) {
+                table.touched.insert(inode)
             }
-            return []
+        }
+    }
+
+    /// A window refreshes `path`, now `status`: the file it named before and the file it names
+    /// now are touched, whatever else is known of them.
+    func refreshing(_ path: ItemIdentifier, _ status: FileStatus?) {
+        table.withLock { table in
+            if let inode = table.inodes[path] { table.touched.insert(inode) }
+            if let status, status.kind == .regular, status.linkCount > 1 {
+                _ = table.register(path, inode: status.inode, linkCount: status.linkCount)
+                table.touched.insert(status.inode)
+            } else if let inode = table.forget(path) {
+                table.touched.insert(inode)
+            }
+        }
+    }
+
+    /// A window's moves and deletes: names below a deleted folder are forgotten and their files
+    /// touched; names below a moved one are re-keyed, and a renamed file is touched (a rename
+    /// changes its ctime).
+    func apply(_ changes: [IndexBatch.Change]) {
+        table.withLock { table in
+            for change in changes {
+                switch change {
+                case .delete(_, let identifier), .deleteTree(_, let identifier):
+                    for name in table.names(below: identifier) {
+                        if let inode = table.forget(name) { table.touched.insert(inode) }
+                    }
+                case .move(_, let from, let to, _):
+                    for name in table.names(below: from) {
+                        guard let inode = table.forget(name) else { continue }
+                        let moved = ItemIdentifier(bytes: to.bytes + name.bytes.dropFirst(from.bytes.count))
+                        _ = table.register(moved, inode: inode)
+                        if name == from { table.touched.insert(inode) }
+                    }
+                case .upsert, .setUserAttributes:
+                    break
+                }
+            }
+        }
+    }
+
+    /// Every name of the touched files; the touches are forgotten. A file with a name met for
+    /// the first time and fewer names known than it has is looked for in the index first:
+    /// `lookUp` is given those inodes and returns the identifiers that hold them (one pass over
+    /// the index's stamps for all of them).
+    func takeTouchedNames(lookingUp lookUp: (Set<UInt64>) throws -> [(ItemIdentifier, UInt64)]) rethrows -> Set<ItemIdentifier> {
+        let unknown: Set<UInt64> = table.withLock { table in
+            defer { table.newlyNamed.removeAll() }
+            return Set(table.newlyNamed.compactMap { inode, count in
+                table.touched.contains(inode) && (table.names[inode]?.count ?? 0) < count ? inode : nil
+            })
+        }
+        let found = unknown.isEmpty ? [] : try lookUp(unknown)
+        return table.withLock { table in
+            for (name, inode) in found where table.inodes[name] == nil {
+                _ = table.register(name, inode: inode)
+            }
+            defer { table.touched.removeAll() }
+            return table.touched.reduce(into: []) { $0.formUnion(table.names[$1] ?? []) }
+        }
+    }
+
+    /// Forgets the touches made by reconciles outside a window (they walk every name anyway).
+    func clearTouches() {
+        table.withLock { table in
+            table.touched.removeAll()
+            table.newlyNamed.removeAll()
         }
     }
 }
@@ -67,17 +155,52 @@ extension FileStatus {
 }
 
 extension FolderWatcher {
-    /// `files` (paths a window refreshes) with the other names of those that are hard-linked.
-    func withOtherNames(_ files: Set<ItemIdentifier>, statuses: [ItemIdentifier: FileStatus?]) -> Set<ItemIdentifier> {
-        var all = files
-        for file in files {
-            guard let status = statuses[file] ?? nil, status.kind == .regular, status.linkCount > 1 else { continue }
-            do {
-                all.formUnion(try hardLinks.names(of: status.inode, at: file, index: index, domain: options.scan.domain))
-            } catch {
-                logger.warning("cannot look up the other names of \(file.lossyString): \(error)")
+    /// Before a window's transaction: its moves and deletes, and the files it refreshes
+    /// (`files`, with `statuses`), touch hard-linked files; returns `files` with the other names
+    /// of those files.
+    func withOtherNames(_ files: Set<ItemIdentifier>, structure: [IndexBatch.Change],
+                        statuses: [ItemIdentifier: FileStatus?]) -> Set<ItemIdentifier> {
+        hardLinks.clearTouches()
+        hardLinks.apply(structure)
+        for file in files { hardLinks.refreshing(file, statuses[file] ?? nil) }
+        return files.union(touchedNames())
+    }
+
+    /// ``HardLinkNames/takeTouchedNames(lookingUp:)``, looking names up among the domain's stamps
+    /// (a stamp starts with the inode). A failed lookup is logged: the self-check repairs what
+    /// it missed.
+    private func touchedNames() -> Set<ItemIdentifier> {
+        do {
+            return try hardLinks.takeTouchedNames { inodes in
+                var found: [(ItemIdentifier, UInt64)] = []
+                var after: ItemIdentifier?
+                while true {
+                    let page = try index.changeStamps(domain: options.scan.domain, after: after, limit: 4096)
+                    for entry in page {
+                        if let inode = entry.changeStamp.flatMap(FileStatus.inode(inStamp:)), inodes.contains(inode) {
+                            found.append((entry.identifier, inode))
+                        }
+                    }
+                    guard page.count == 4096, let last = page.last else { return found }
+                    after = last.identifier
+                }
             }
+        } catch {
+            logger.warning("cannot look up the other names of hard-linked files: \(error)")
+            return hardLinks.takeTouchedNames { _ in [] }
         }
-        return all
+    }
+
+    /// After a window's transaction: names that its walks of new folders met for the first time
+    /// touched their files; the other names of those files (outside the walked folders and the
+    /// refreshed files) are refreshed in a second transaction.
+    func refreshOtherNames(besides files: Set<ItemIdentifier>, walked folders: [ItemIdentifier]) throws -> ScanSummary {
+        let others = touchedNames().subtracting(files)
+            .filter { name in !folders.contains { name.isInSubtree(at: $0) } }
+        guard !others.isEmpty else { return ScanSummary() }
+        logger.debug("refreshing \(others.count) other names of hard-linked files")
+        let summary = try scanner.refresh(others.sorted())
+        hardLinks.clearTouches()
+        return summary
     }
 }

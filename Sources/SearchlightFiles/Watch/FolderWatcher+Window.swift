@@ -122,10 +122,7 @@ extension FolderWatcher {
             if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
         }
         // A hard-linked file changed through one name has changed under its others too.
-        files = withOtherNames(files, statuses: statuses)
-        for case .delete(_, let identifier) in changes.batch.changes {
-            files.formUnion(hardLinks.remove(identifier))
-        }
+        files = withOtherNames(files, structure: changes.batch.changes, statuses: statuses)
         // Only the outermost folders: a walk covers what is below it.
         let folders = Self.outermost(crawl)
         var window = FolderScanner.Window()
@@ -137,6 +134,8 @@ extension FolderWatcher {
         window.beforeCommit = { [self] _ in crash(at: .windowExtracted) }
         for folder in folders { watchDirectory(folder) }
         let outsideCrawls = files.filter { !PendingChanges.isPath($0, inSubtreeOfAnyOf: crawl) }
-        return try scanner.update(window, subtrees: folders, files: outsideCrawls.sorted(), onDirectory: watchDirectory)
+        var summary = try scanner.update(window, subtrees: folders, files: outsideCrawls.sorted(), onDirectory: watchDirectory)
+        summary.add(try refreshOtherNames(besides: files, walked: folders))
+        return summary
     }
 }

@@ -75,7 +75,7 @@ public final class FolderWatcher: Service, Sendable {
     /// Extraction left for later while backing off.
     let deferral: ExtractionDeferral
     /// The other names of hard-linked files met so far.
-    let hardLinks = HardLinkNames()
+    let hardLinks: HardLinkNames
     let onReady: (@Sendable () -> Void)?
     let state = Mutex(WatchState())
     let watchLimit: Int?
@@ -100,7 +100,11 @@ public final class FolderWatcher: Service, Sendable {
         self.onReady = onReady
         let deferral = ExtractionDeferral()
         self.deferral = deferral
-        scanner = FolderScanner(index: index, root: root, options: options.scan, logger: logger,
+        let hardLinks = HardLinkNames()
+        self.hardLinks = hardLinks
+        var scanOptions = options.scan
+        scanOptions.linkObserver = { hardLinks.observe($0, $1) }
+        scanner = FolderScanner(index: index, root: root, options: scanOptions, logger: logger,
                                 enricher: deferral.enricher(enricher, control: options.control))
         // The scanner's options: with the index's own files excluded.
         var options = options
