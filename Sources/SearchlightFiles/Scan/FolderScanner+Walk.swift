@@ -31,8 +31,9 @@ extension FolderScanner {
         case upsert(SearchableItem, isNew: Bool)
         case delete(ItemIdentifier)
         case deleteTree(ItemIdentifier)
-        /// An indexed file whose content did not change: its new user attributes and stamp.
-        case userAttributes(ItemIdentifier, UserAttributes, changeStamp: [UInt8])
+        /// An indexed file whose content did not change: its user attributes as read now,
+        /// whether they differ from the indexed ones, and its new stamp.
+        case userAttributes(ItemIdentifier, UserAttributes, changeStamp: [UInt8], changed: Bool)
         case unreadable(ItemIdentifier, String)
         case fatal(any Error)
     }

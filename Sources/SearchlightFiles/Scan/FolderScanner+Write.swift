@@ -15,7 +15,8 @@ extension FolderScanner {
         if let stored = job.contentStamp, let (attributes, status) = FileInspector.userAttributes(of: job.path, in: root),
            status.differsOnlyInChangeTime(from: stored),
            let indexed = try? index.item(job.path, domain: options.domain), indexed.item.failure == nil {
-            results.put(.userAttributes(job.path, attributes, changeStamp: status.changeStamp))
+            results.put(.userAttributes(job.path, attributes, changeStamp: status.changeStamp,
+                                        changed: attributes != indexed.item.attributeSet.userAttributes))
             return
         }
         switch inspector.inspect(job.path, in: root, domain: options.domain) {
@@ -63,10 +64,10 @@ extension FolderScanner {
                     }
                     batch.upsert(item)
                     onChange?(item.uniqueIdentifier, isNew ? .added : .updated)
-                case .userAttributes(let path, let attributes, let stamp):
-                    summary.updated += 1
+                case .userAttributes(let path, let attributes, let stamp, let changed):
+                    if changed { summary.updated += 1 } else { summary.unchanged += 1 }
                     batch.setUserAttributes(attributes, of: path, domain: options.domain, changeStamp: stamp)
-                    onChange?(path, .updated)
+                    onChange?(path, changed ? .updated : .restamped)
                 case .delete(let path):
                     summary.removed += 1
                     batch.delete(path, domain: options.domain)

@@ -7,6 +7,10 @@ import Synchronization
 /// What a scan did to one item.
 public enum ScanChange: String, Sendable {
     case added, updated, removed
+    /// Only the item's change stamp was brought up to date: the file's change time moved and
+    /// nothing the index holds of it changed (a permission, or a hard link to it made or
+    /// removed, the kind of change no directory's inotify watch reports).
+    case restamped
 }
 
 /// Reconciles a root folder (or a folder below it) into the index: adds new files, re-inspects

@@ -22,9 +22,18 @@ extension FolderWatcher {
         inbox.markQuiet()
         let mark = inotify.markActivity()
         var repairs: [String] = []
+        var restamped = 0
         let summary = try scanner.reconcile(onDirectory: watchDirectory, onChange: { path, change in
-            repairs.append("\(change.rawValue) \(path.lossyString.debugDescription)")
+            // A stale change time alone hid nothing from a search: not a repair.
+            if change == .restamped {
+                restamped += 1
+            } else {
+                repairs.append("\(change.rawValue) \(path.lossyString.debugDescription)")
+            }
         })
+        if restamped > 0 {
+            logger.debug("self-check (\(reason)): \(restamped) items' change times moved with nothing else (a hard link made and removed between two looks, a permission)")
+        }
         // A change made while the walk ran has its event queued by now, or read: no need to
         // wait for the reading task to hand it on (it may not run soon on a busy machine).
         let raced = inotify.hasActivity(since: mark) || inbox.eventsArrivedSinceMark

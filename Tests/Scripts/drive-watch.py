@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Drives the release `searchlight watch` from outside, as a user's programs would: bursts of
+hundreds of operations on a deep tree, pause/resume, kill -9 and restart, a supervisor on
+NOTIFY_SOCKET that stops reading after READY=1. Checks the index equals the disk (paths and
+sizes) after each phase, that SIGTERM ends it with status 0, and that no self-check had to
+repair anything.
+
+    Tests/Scripts/drive-watch.py BINARY SEED WORKDIR
+    for s in $(seq 1 20); do Tests/Scripts/drive-watch.py .build/release/searchlight $s /tmp/drive-$s; done
+
+WORKDIR is emptied first. Exit status 0 when every phase converged."""
+import json, os, random, shutil, signal, socket, subprocess, sys, time
+
+if len(sys.argv) != 4:
+    sys.exit(__doc__)
+BIN = sys.argv[1]; seed = int(sys.argv[2]); work = sys.argv[3]
+rng = random.Random(seed)
+root = os.path.join(work, "root"); index = os.path.join(work, "index.sqlite")
+shutil.rmtree(work, ignore_errors=True); os.makedirs(root)
+env = dict(os.environ, SEARCHLIGHT_INDEX=index, XDG_CONFIG_HOME=os.path.join(work, "cfg"))
+
+def disk():
+    out = {}
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if not x.startswith(".")]
+        for f in files:
+            if f.startswith("."): continue
+            p = os.path.join(d, f)
+            if os.path.islink(p) or not os.path.isfile(p): continue
+            out[os.path.relpath(p, root)] = os.path.getsize(p)
+    return out
+
+def indexed():
+    r = subprocess.run([BIN, "list", "--json"], env=env, capture_output=True, text=True)
+    if r.returncode != 0: return None
+    return {j["id"]: j["size"] for j in map(json.loads, r.stdout.splitlines())}
+
+def converge(label, timeout=120):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        d, i = disk(), indexed()
+        if i == d: return True
+        time.sleep(0.3)
+    d, i = disk(), indexed() or {}
+    print(f"seed {seed} {label}: NOT CONVERGED; missing {sorted(set(d)-set(i))[:5]} extra {sorted(set(i)-set(d))[:5]} "
+          f"sizes {[k for k in d if k in i and d[k]!=i[k]][:5]}", flush=True)
+    return False
+
+names = ["a", "b", "report", "Notes", "élan", "x y", "深", "data"]
+def rpath(depth=None):
+    parts = [rng.choice(names) + str(rng.randint(0, 3)) for _ in range(depth or rng.randint(1, 6))]
+    return os.path.join(root, *parts)
+def folders():
+    return [d for d, _, _ in os.walk(root)]
+def files():
+    return [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs]
+
+def burst(n):
+    for _ in range(n):
+        op = rng.random()
+        try:
+            if op < 0.30:
+                p = rpath() + ".txt"; os.makedirs(os.path.dirname(p), exist_ok=True)
+                with open(p, "a") as f: f.write("word " * rng.randint(1, 50))
+            elif op < 0.40 and files():
+                p = rng.choice(files()); open(p, "w").close() if rng.random() < 0.5 else open(p, "a").write("more\n")
+            elif op < 0.52 and files():
+                src = rng.choice(files()); dst = rpath() + ".md"; os.makedirs(os.path.dirname(dst), exist_ok=True); os.rename(src, dst)
+            elif op < 0.62 and len(folders()) > 1:
+                src = rng.choice(folders()[1:]); dst = rpath(rng.randint(1, 3))
+                if not dst.startswith(src + os.sep) and not os.path.exists(dst):
+                    os.makedirs(os.path.dirname(dst), exist_ok=True); os.rename(src, dst)
+            elif op < 0.70 and len(folders()) > 1:
+                shutil.rmtree(rng.choice(folders()[1:]))
+            elif op < 0.80 and files():
+                os.unlink(rng.choice(files()))
+            elif op < 0.86 and files():
+                src = rng.choice(files()); dst = rpath() + ".lnk.txt"; os.makedirs(os.path.dirname(dst), exist_ok=True); os.link(src, dst)
+            elif op < 0.92:
+                p = rpath() + ".tmp"; os.makedirs(os.path.dirname(p), exist_ok=True)
+                with open(p, "w") as f: f.write("saved " * 10)
+                os.replace(p, p[:-4] + ".doc.txt")   # atomic-replace save
+            elif files():
+                src = rng.choice(files())   # move out of the root and back in
+                out = os.path.join(work, "outside"); os.makedirs(out, exist_ok=True)
+                dst = os.path.join(out, os.path.basename(src)); os.rename(src, dst)
+                if rng.random() < 0.5: os.rename(dst, rpath() + ".back")
+        except (FileNotFoundError, FileExistsError, NotADirectoryError, IsADirectoryError, OSError):
+            pass
+
+# A supervisor that reads until READY=1 and then never again.
+sock_path = os.path.join(work, "notify.sock")
+sup = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); sup.bind(sock_path)
+def start():
+    log = open(os.path.join(work, "watch.log"), "a")
+    p = subprocess.Popen([BIN, "watch", root, "--no-thumbnails"], env=dict(env, NOTIFY_SOCKET=sock_path), stderr=log, stdout=log)
+    sup.settimeout(60)
+    while b"READY=1" not in sup.recv(4096): pass
+    return p
+
+burst(100)
+w = start()
+ok = converge("first reconcile")
+for rnd in range(4):
+    burst(300); ok &= converge(f"round {rnd} burst")
+    subprocess.run([BIN, "pause"], env=env, capture_output=True)
+    burst(200); subprocess.run([BIN, "resume"], env=env, capture_output=True); ok &= converge(f"round {rnd} paused")
+    burst(150); w.send_signal(signal.SIGKILL); w.wait(); burst(150)
+    w = start(); ok &= converge(f"round {rnd} killed")
+w.send_signal(signal.SIGTERM)
+try: rc = w.wait(timeout=60)
+except subprocess.TimeoutExpired: rc = "hung"; w.kill()
+if rc != 0: print(f"seed {seed}: SIGTERM ended with {rc}", flush=True); ok = False
+log = open(os.path.join(work, "watch.log")).read()
+if "repaired" in log: print(f"seed {seed}: self-check repairs in the log", flush=True); ok = False
+print(f"seed {seed}: {'ok' if ok else 'FAILED'}", flush=True)
+sys.exit(0 if ok else 1)
