@@ -65,17 +65,19 @@ extension FolderScanner {
                     // Called before the folder is listed: a watch added here misses nothing.
                     onDirectory?(path)
                 case .file(let path, let status):
-                    if status.linkCount > 1 { options.linkObserver?(path, status) }
                     try deleteIndexed(before: path)
                     if let head = try indexed.peek(), head.identifier == path {
                         indexed.advance()
-                        if status.hasChangeStamp(head.changeStamp) {
+                        let isUnchanged = status.hasChangeStamp(head.changeStamp)
+                        if status.linkCount > 1 { options.linkObserver?(path, status, !isUnchanged) }
+                        if isUnchanged {
                             unchanged.add()
                             return
                         }
                         if !submit(Job(path: path, isIndexed: true, status: status, stored: head.changeStamp)) { throw Stopped() }
-                    } else if !submit(Job(path: path, isIndexed: false)) {
-                        throw Stopped()
+                    } else {
+                        if status.linkCount > 1 { options.linkObserver?(path, status, true) }
+                        if !submit(Job(path: path, isIndexed: false)) { throw Stopped() }
                     }
                 case .unreadable(let path, let error):
                     logger.warning("cannot read \(error.description); its items are kept as they are")
@@ -167,8 +169,8 @@ extension FolderScanner {
         var unchanged = UnchangedTally(results: results)
         defer { unchanged.handOver() }
         for (path, status) in statuses {
-            options.linkObserver?(path, status)
             let stored = stamps[path]
+            options.linkObserver?(path, status, status.map { !$0.hasChangeStamp(stored ?? nil) } ?? true)
             guard let status, status.kind == .regular else {
                 // Gone, or no longer a file: its item (and anything once below it) goes.
                 if stored != nil || status == nil { results.put(.deleteTree(path)) }

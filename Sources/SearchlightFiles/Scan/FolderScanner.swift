@@ -39,9 +39,9 @@ public final class FolderScanner: Sendable {
         /// What the walk skips.
         public var walk = DirectoryWalker.Options()
         /// Told what the scan saw of each regular file with more than one name that a walk
-        /// meets, and of each path a refresh looks at (`nil`: nothing there): a watcher keeps
-        /// the names of hard-linked files with it.
-        public var linkObserver: (@Sendable (ItemIdentifier, FileStatus?) -> Void)?
+        /// meets, and of each path a refresh looks at (`nil`: nothing there), and whether that
+        /// differs from the index's stamp: a watcher keeps the names of hard-linked files with it.
+        public var linkObserver: (@Sendable (ItemIdentifier, FileStatus?, _ changed: Bool) -> Void)?
 
         public init(domain: String) { self.domain = domain }
     }

@@ -54,12 +54,16 @@ final class HardLinkNames: Sendable {
 
     private let table = Mutex(Table())
 
-    /// What the scanner saw at `path` (`nil`: nothing there). A name not met before touches its
-    /// file: its other names' ctime moved when it was made.
-    func observe(_ path: ItemIdentifier, _ status: FileStatus?) {
+    /// What the scanner saw at `path` (`nil`: nothing there), and whether it differs from the
+    /// index. A name not met before touches its file (its other names' ctime moved when it was
+    /// made), and so does a change found through it (written through a name whose event came
+    /// under a path that was stale by then: in a folder moved where it could not be followed).
+    func observe(_ path: ItemIdentifier, _ status: FileStatus?, changed: Bool) {
         table.withLock { table in
             if let status, status.kind == .regular, status.linkCount > 1 {
-                if table.register(path, inode: status.inode, linkCount: status.linkCount) { table.touched.insert(status.inode) }
+                if table.register(path, inode: status.inode, linkCount: status.linkCount) || changed {
+                    table.touched.insert(status.inode)
+                }
             } else if let inode = table.forget(path) {
                 table.touched.insert(inode)
             }

@@ -103,7 +103,7 @@ public final class FolderWatcher: Service, Sendable {
         let hardLinks = HardLinkNames()
         self.hardLinks = hardLinks
         var scanOptions = options.scan
-        scanOptions.linkObserver = { hardLinks.observe($0, $1) }
+        scanOptions.linkObserver = { hardLinks.observe($0, $1, changed: $2) }
         scanner = FolderScanner(index: index, root: root, options: scanOptions, logger: logger,
                                 enricher: deferral.enricher(enricher, control: options.control))
         // The scanner's options: with the index's own files excluded.
