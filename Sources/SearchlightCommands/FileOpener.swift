@@ -9,7 +9,7 @@ import SystemCalls
 /// `xdg-open` found on `PATH`.
 public enum FileOpener {
     /// Why an item cannot be opened here.
-    public struct Problem: Error, CustomStringConvertible {
+    public struct Problem: ReportableError {
         public var description: String
     }
 

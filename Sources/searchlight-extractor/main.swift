@@ -9,8 +9,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CVips
-import ExtractionProtocol
+import DocumentExtraction
 
 let options: ExtractorOptions
 do {
@@ -33,8 +32,8 @@ if let limit = options.memoryLimit {
 disableCoreDumps()
 exitWhenOrphaned()
 
-guard cvips_initialize(CommandLine.unsafeArgv[0]) == 0 else {
-    printError("searchlight-extractor: cannot start libvips: \(takeVipsError())\n")
+if let reason = ImageThumbnail.startLibVips(programName: CommandLine.unsafeArgv[0]!) {
+    printError("searchlight-extractor: cannot start libvips: \(reason)\n")
     exit(1)
 }
 

@@ -46,8 +46,8 @@ struct ExtractionProtocolTests {
         ExtractionResponse(jobID: 11, kindRawValue: 2, outcome: .document(ExtractedDocument())),
         ExtractionResponse(jobID: 7, kindRawValue: 1, originalWidth: 6000, originalHeight: 4000,
                            outcome: .thumbnail(format: "webp", width: 256, height: 171, bytes: [1, 2, 3, 0, 255])),
-        ExtractionResponse(jobID: 8, kindRawValue: 1, outcome: .failure(.tooLarge, message: "image of 50000x50000 pixels exceeds…")),
-        ExtractionResponse(jobID: 9, kindRawValue: 2, outcome: .failure(.unsupported, message: "")),
+        ExtractionResponse(jobID: 8, kindRawValue: 1, outcome: .failure(ExtractionFailure(.tooLarge, "image of 50000x50000 pixels exceeds…"))),
+        ExtractionResponse(jobID: 9, kindRawValue: 2, outcome: .failure(ExtractionFailure(.unsupported, ""))),
     ])
     func responseRoundTrip(response: ExtractionResponse) throws {
         #expect(try ExtractionResponse(payload: payload(of: response.encodedFrame())) == response)
@@ -61,7 +61,7 @@ struct ExtractionProtocolTests {
         #expect(throws: ExtractionProtocolError.self) { try ExtractionRequest(payload: body + [0]) }
         #expect(throws: ExtractionProtocolError.self) { try ExtractionRequest(payload: [9] + body.dropFirst()) }
         #expect(throws: ExtractionProtocolError.self) { try ExtractionFrame.payloadLength(header: [0xff, 0xff, 0xff, 0xff]) }
-        let response = ExtractionResponse(jobID: 1, kindRawValue: 1, outcome: .failure(.decodeFailed, message: "x")).encodedFrame()
+        let response = ExtractionResponse(jobID: 1, kindRawValue: 1, outcome: .failure(ExtractionFailure(.decodeFailed, "x"))).encodedFrame()
         var broken = Array(response.dropFirst(ExtractionFrame.headerSize))
         broken[10] = 200 // the status byte
         #expect(throws: ExtractionProtocolError.self) { try ExtractionResponse(payload: broken) }
