@@ -12,15 +12,11 @@ struct ExtractorOptions {
     /// What OCR requests read with (SPEC §11; `--max-pixels` and `--ocr-*`).
     var ocr = OCROptions()
 
-    struct UsageError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    init(arguments: [String]) throws(UsageError) {
+    init(arguments: [String]) throws(WorkerError) {
         var remaining = arguments[...]
-        func value(for name: String) throws(UsageError) -> UInt64 {
+        func value(for name: String) throws(WorkerError) -> UInt64 {
             guard let text = remaining.popFirst(), let number = UInt64(text) else {
-                throw UsageError(description: "\(name) needs a non-negative integer")
+                throw WorkerError.usage("\(name) needs a non-negative integer")
             }
             return number
         }
@@ -36,7 +32,7 @@ struct ExtractorOptions {
                 thumbnail.quality = Int32(clamping: min(try value(for: argument), 100))
             case "--ocr-languages":
                 guard let text = remaining.popFirst(), !text.isEmpty else {
-                    throw UsageError(description: "\(argument) needs languages such as eng+deu")
+                    throw WorkerError.usage("\(argument) needs languages such as eng+deu")
                 }
                 ocr.languages = text
             case "--ocr-page-limit":
@@ -46,7 +42,7 @@ struct ExtractorOptions {
             case "--ocr-min-confidence":
                 ocr.minimumConfidence = Int32(clamping: min(try value(for: argument), 100))
             default:
-                throw UsageError(description: "unknown argument '\(argument)'")
+                throw WorkerError.usage("unknown argument '\(argument)'")
             }
         }
     }

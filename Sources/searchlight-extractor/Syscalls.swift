@@ -5,26 +5,18 @@ import DocumentExtraction
 import SystemCalls
 import SystemPackage
 
-/// A failed system call in the worker, with its errno.
-struct WorkerSystemError: Error, CustomStringConvertible {
-    var operation: String
-    var errno: Errno
-
-    var description: String { "\(operation): \(errno)" }
-}
-
 /// Runs `call` (``SystemCall/retryingOnInterrupt(_:)``); a failure is `operation`'s.
-func systemCall<T: FixedWidthInteger & SignedInteger>(_ operation: String, _ call: () -> T) throws(WorkerSystemError) -> T {
+func systemCall<T: FixedWidthInteger & SignedInteger>(_ operation: String, _ call: () -> T) throws(WorkerError) -> T {
     do {
         return try SystemCall.retryingOnInterrupt(call)
     } catch {
-        throw WorkerSystemError(operation: operation, errno: error)
+        throw WorkerError(operation, errno: error)
     }
 }
 
 /// Reads exactly `count` bytes; nil if input ends before the first byte.
 /// The corresponding C function is `read(2)`.
-func readExactly(_ descriptor: Int32, count: Int) throws(WorkerSystemError) -> [UInt8]? {
+func readExactly(_ descriptor: Int32, count: Int) throws(WorkerError) -> [UInt8]? {
     var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
     while filled < count {
@@ -33,7 +25,7 @@ func readExactly(_ descriptor: Int32, count: Int) throws(WorkerSystemError) -> [
         }
         if result == 0 {
             if filled == 0 { return nil }
-            throw WorkerSystemError(operation: "read", errno: .brokenPipe)
+            throw WorkerError("read", errno: .brokenPipe)
         }
         filled += result
     }
@@ -41,12 +33,12 @@ func readExactly(_ descriptor: Int32, count: Int) throws(WorkerSystemError) -> [
 }
 
 /// Caps this process's address space. The corresponding C function is `setrlimit(2)`.
-func setAddressSpaceLimit(_ bytes: UInt64) throws(WorkerSystemError) {
+func setAddressSpaceLimit(_ bytes: UInt64) throws(WorkerError) {
     var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
     do {
         _ = try SystemCall.checked { setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) }
     } catch {
-        throw WorkerSystemError(operation: "setrlimit(RLIMIT_AS, \(bytes))", errno: error)
+        throw WorkerError("setrlimit(RLIMIT_AS, \(bytes))", errno: error)
     }
 }
 

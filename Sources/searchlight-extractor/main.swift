@@ -12,19 +12,19 @@ import Glibc
 import DocumentExtraction
 
 let options: ExtractorOptions
-do {
+do throws(WorkerError) {
     options = try ExtractorOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
     printError("searchlight-extractor: \(error)\n")
-    exit(64)
+    exit(error.exitStatus)
 }
 
 if let limit = options.memoryLimit {
-    do {
+    do throws(WorkerError) {
         try setAddressSpaceLimit(limit)
     } catch {
         printError("searchlight-extractor: \(error)\n")
-        exit(1)
+        exit(error.exitStatus)
     }
 }
 
