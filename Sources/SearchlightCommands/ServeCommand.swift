@@ -179,12 +179,4 @@ public struct ServeSettings: Sendable {
     public var logger: Logger
     /// Prints the address once the server accepts connections (the first line of output).
     public var announce: @Sendable (_ host: String, _ port: Int, _ token: String?) -> Void
-
-    /// Settings the server refuses (a non-loopback address without a token…): a usage error.
-    public struct Refusal: ReportableError {
-        public var description: String
-        public init(_ description: String) { self.description = description }
-        public var exitStatus: Int32 { 64 }
-        public var httpStatus: Int { 400 }
-    }
 }

@@ -109,4 +109,30 @@ struct ExtractionProtocolTests {
         #expect(format("application/octet-stream", "notes.txt") == nil)
         #expect(format("", "notes.txt") == nil)
     }
+
+    @Test("Every failure reason survives the wire, the index and the JSON name")
+    func failureReasons() throws {
+        for reason in ExtractionFailure.Reason.allCases {
+            let failure = ExtractionFailure(reason, "why: \(reason.label)")
+            let frame = ExtractionResponse(jobID: 5, kindRawValue: 2, outcome: .failure(failure)).encodedFrame()
+            let decoded = try ExtractionResponse(payload: payload(of: frame))
+            #expect(decoded.outcome == .failure(failure))
+            #expect(ExtractionFailure(stored: failure.stored) == failure)
+            #expect(ExtractionFailure.Reason(name: reason.name) == reason)
+        }
+        #expect(Set(ExtractionFailure.Reason.allCases.map(\.name)).count == ExtractionFailure.Reason.allCases.count)
+    }
+
+    @Test("Failures stored by older indexes keep their meaning")
+    func olderStoredFailures() {
+        #expect(ExtractionFailure(stored: "too-large: content: too large: 5 GB") == ExtractionFailure(.tooLarge, "content: too large: 5 GB"))
+        #expect(ExtractionFailure(stored: "undecodable: thumbnail: cannot decode: x") == ExtractionFailure(.decodeFailed, "thumbnail: cannot decode: x"))
+        #expect(ExtractionFailure(stored: "timed-out: timed out after 10 s").reason == .timedOut)
+        #expect(ExtractionFailure(stored: "crashed: extractor crashed (signal 6)").reason == .crashed)
+        #expect(ExtractionFailure(stored: "unreadable: open: Permission denied").isIndexed == false)
+        // Before content failures had a kind, they were stored as "content: …": the item exists.
+        let unnamed = ExtractionFailure(stored: "content: encrypted PDF: a password is needed to read it")
+        #expect(unnamed == ExtractionFailure(.decodeFailed, "content: encrypted PDF: a password is needed to read it"))
+        #expect(unnamed.isIndexed)
+    }
 }
