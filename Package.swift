@@ -228,24 +228,33 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // What the worker reads from inside documents and photos (PDF, OOXML, ODF, EPUB, RTF,
-        // legacy Office through Debian's converters, EXIF). Linked by the worker, never by `searchlight`.
+        // Every decoder: what the worker reads from inside files (text in any encoding, Markdown,
+        // HTML, XML, mail, archives, PDF, OOXML, ODF, iWork, EPUB, RTF, legacy Office through
+        // Debian's converters, EXIF), thumbnails (libvips) and OCR (Tesseract). Linked by the
+        // worker, never by `searchlight` nor by SearchlightFiles.
         .target(
             name: "DocumentExtraction",
             dependencies: [
                 "CPoppler",
                 "CXMLReader",
+                "CXML",
                 "COLE2",
+                "COCR",
                 "CVips",
+                "CICU",
+                "CLibArchive",
+                "CMagic",
                 "CSnappy",
                 "ExtractionProtocol",
                 "SystemCalls",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        // The worker: its request loop, limits and test hooks; the decoders are DocumentExtraction's.
         .executableTarget(
             name: "searchlight-extractor",
-            dependencies: ["CVips", "COCR", "CXML", "CICU", "CLibArchive", "CMagic", "ExtractionProtocol", "DocumentExtraction", "SystemCalls"],
+            dependencies: ["DocumentExtraction", "ExtractionProtocol", "SystemCalls"],
             // The test hooks (SEARCHLIGHT_EXTRACTOR_TEST_MODE) exist only in debug builds.
             swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))]
         ),

@@ -40,13 +40,13 @@ public struct RichDocumentExtractor: Sendable {
 
     /// Extracts the document readable from `descriptor` (an open regular file; not closed).
     /// Photos need libvips started (`cvips_initialize`) first.
-    public func extract(descriptor: Int32, format: DocumentFormat) throws(RichDocumentError) -> ExtractedDocument {
+    public func extract(descriptor: Int32, format: DocumentFormat) throws(ExtractionFailure) -> ExtractedDocument {
         switch format {
         case .pdf:
             return try PDFExtractor.extract(descriptor: descriptor, textLimit: textLimit, timeBudget: pdfTimeBudget)
         case .officeOpenXML:
             if try CompoundFile.isEncryptedPackage(descriptor: descriptor) {
-                throw RichDocumentError(.encrypted, "encrypted Office document: a password is needed to read it")
+                throw ExtractionFailure(.encrypted, "encrypted Office document: a password is needed to read it")
             }
             return try OfficeOpenXMLExtractor.extract(descriptor: descriptor, textLimit: textLimit, limits: archiveLimits)
         case .openDocument:
@@ -69,21 +69,21 @@ public struct RichDocumentExtractor: Sendable {
             return try extract(descriptor: descriptor, format: try ZipPackage.documentFormat(descriptor: descriptor, limits: archiveLimits))
         case .compoundFile:
             if try CompoundFile.isEncryptedPackage(descriptor: descriptor) {
-                throw RichDocumentError(.encrypted, "encrypted Office document: a password is needed to read it")
+                throw ExtractionFailure(.encrypted, "encrypted Office document: a password is needed to read it")
             }
-            throw RichDocumentError(.unsupported, "an OLE2 compound file of no known document type")
+            throw ExtractionFailure(.unsupported, "an OLE2 compound file of no known document type")
         case .plainText, .markdown, .html, .xml, .mail, .mbox, .archive:
-            throw RichDocumentError(.unsupported, "\(format) is read by the worker's text readers")
+            throw ExtractionFailure(.unsupported, "\(format) is read by the worker's text readers")
         }
     }
 
-    private func legacy(_ descriptor: Int32, _ format: LegacyOfficeExtractor.Format) throws(RichDocumentError) -> ExtractedDocument {
+    private func legacy(_ descriptor: Int32, _ format: LegacyOfficeExtractor.Format) throws(ExtractionFailure) -> ExtractedDocument {
         try LegacyOfficeExtractor.extract(descriptor: descriptor, format: format, textLimit: textLimit, deadline: converterDeadline)
     }
 }
 
 /// Reads up to `limit` bytes from the start of the file. The corresponding C function is `pread(2)`.
-func readPrefix(_ descriptor: Int32, _ limit: Int) throws(RichDocumentError) -> [UInt8] {
+func readPrefix(_ descriptor: Int32, _ limit: Int) throws(ExtractionFailure) -> [UInt8] {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while bytes.count < limit {
@@ -94,7 +94,7 @@ func readPrefix(_ descriptor: Int32, _ limit: Int) throws(RichDocumentError) -> 
                 chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(bytes.count)) }
             }
         } catch {
-            throw RichDocumentError(.unreadable, "read: \(error)")
+            throw ExtractionFailure(.unreadable, "read: \(error)")
         }
         if count == 0 { break }
         bytes.append(contentsOf: chunk[..<count])

@@ -1,7 +1,7 @@
 /// What a worker is asked to extract from a file.
 ///
 /// New kinds (plain text, PDF text, office documents) get new raw values; a
-/// worker answers a kind it does not know with ``ExtractionFailureCode/unsupported``.
+/// worker answers a kind it does not know with ``ExtractionFailure/Reason-swift.enum/unsupported``.
 public enum ExtractionKind: UInt8, Sendable, Hashable {
     /// A small WebP picture; the request's `limit` is the longest edge in pixels.
     case thumbnail = 1

@@ -1,23 +1,7 @@
-/// Why a worker could not extract what was asked.
-public enum ExtractionFailureCode: UInt8, Sendable, Hashable {
-    /// No allowed decoder recognises the file.
-    case notAnImage = 1
-    /// The image claims more pixels than the worker's limit (a decompression bomb).
-    case tooLarge = 2
-    /// A decoder recognised the file but could not decode it (corrupt, truncated).
-    case decodeFailed = 3
-    /// The file could not be opened or is not a regular file.
-    case unreadable = 4
-    /// The worker does not know the requested kind.
-    case unsupported = 5
-    /// Anything else inside the worker (encoding failed, out of memory).
-    case internalError = 6
-}
-
 /// A worker's answer to one ``ExtractionRequest``.
 ///
 /// Payload layout after the version byte:
-/// `kind u8, jobID u64, status u8 (0 ok, else an ExtractionFailureCode),
+/// `kind u8, jobID u64, status u8 (0 ok, else an ExtractionFailure.Reason),
 /// originalWidth u32, originalHeight u32 (0 when unknown)`, then when ok an outcome tag
 /// `u8` and its body — 1: a thumbnail, `format string, width u32, height u32, bytes, mayHoldText u8`;
 /// 2: a document, as ``ExtractedDocument`` encodes it — else `message string`.
@@ -27,7 +11,8 @@ public struct ExtractionResponse: Sendable, Hashable {
         case thumbnail(format: String, width: Int, height: Int, bytes: [UInt8])
         /// What was read from inside a document (the answer to ``ExtractionKind/text``).
         case document(ExtractedDocument)
-        case failure(ExtractionFailureCode, message: String)
+        /// Why the file could not be read (its reason is the status byte).
+        case failure(ExtractionFailure)
     }
 
     public var jobID: UInt64
@@ -56,7 +41,7 @@ public struct ExtractionResponse: Sendable, Hashable {
         writer.append(jobID)
         switch outcome {
         case .thumbnail, .document: writer.append(UInt8(0))
-        case .failure(let code, _): writer.append(code.rawValue)
+        case .failure(let failure): writer.append(failure.reason.rawValue)
         }
         writer.append(UInt32(clamping: originalWidth))
         writer.append(UInt32(clamping: originalHeight))
@@ -71,8 +56,8 @@ public struct ExtractionResponse: Sendable, Hashable {
         case .document(let document):
             writer.append(OutcomeTag.document.rawValue)
             document.encode(into: &writer)
-        case .failure(_, let message):
-            writer.appendString(message)
+        case .failure(let failure):
+            writer.appendString(failure.message)
         }
         return ExtractionFrame.frame(writer.bytes)
     }
@@ -101,10 +86,10 @@ public struct ExtractionResponse: Sendable, Hashable {
                 throw ExtractionProtocolError("unknown outcome")
             }
         } else {
-            guard let code = ExtractionFailureCode(rawValue: status) else {
+            guard let reason = ExtractionFailure.Reason(rawValue: status) else {
                 throw ExtractionProtocolError("unknown status \(status)")
             }
-            outcome = .failure(code, message: try reader.readString())
+            outcome = .failure(ExtractionFailure(reason, try reader.readString()))
         }
         try reader.expectEnd()
     }

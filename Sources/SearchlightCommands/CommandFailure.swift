@@ -1,40 +1,31 @@
 import ArgumentParser
 import Searchlight
-import SearchlightFiles
 
 /// Turns library errors into one clear line on standard error and the right exit status.
 enum CommandFailure {
-    /// Runs `body`; on a known error prints `searchlight: message` (with the advice a command can
-    /// give) and exits 1, or 64 for a malformed query (SPEC §1).
+    /// Runs `body`; on a ``ReportableError`` prints `searchlight: message` (with the advice a
+    /// command can give, and a caret under a malformed query) and exits with the error's
+    /// ``ReportableError/exitStatus`` (64 for a usage error, 1 otherwise; SPEC §1).
     static func wrap<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as QueryParseError {
-            StandardError.write("searchlight: \(error)\n\(error.caretDisplay)\n")
-            throw ExitCode(64)
-        } catch let error as SearchWordsError {
-            StandardError.write("searchlight: \(error)\n")
-            throw ExitCode(64)
         } catch let error as SearchlightError where error.isDamage && rebuildsDamage {
             // ``rebuildingDamage(_:_:)`` resets the index and runs its work again.
             throw error
-        } catch let error as SearchlightError {
-            StandardError.write("searchlight: \(error)\(advice(for: error))\n")
-            throw ExitCode(error.code == .invalidQuery ? 64 : 1)
-        } catch let error as any IndexStoreError {
-            StandardError.write("searchlight: \(error)\(error.isUnavailable ? unreachableAdvice : "")\n")
-            throw ExitCode(error.isUsageError ? 64 : 1)
-        } catch where isSubsystemError(error) {
-            StandardError.write("searchlight: \(error)\n")
-            throw ExitCode.failure
+        } catch let error as any ReportableError {
+            let caret = (error as? QueryParseError).map { "\n" + $0.caretDisplay } ?? ""
+            StandardError.write("searchlight: \(error)\(advice(for: error))\(caret)\n")
+            throw ExitCode(error.exitStatus)
         }
     }
 
-    /// Whether `error` is one of the subsystems' errors, each of which prints as one clear line:
-    /// the file indexer's, libmagic's, inotify's, the watch's and the extraction workers'.
-    static func isSubsystemError(_ error: any Error) -> Bool {
-        error is FileSystemError || error is InspectionError || error is InotifyError || error is WatchError
-            || error is ExtractorSystemError || error is ExtractionFailure
+    /// What the user can do about `error`, when a command knows (the library names none).
+    static func advice(for error: any ReportableError) -> String {
+        switch error {
+        case let error as SearchlightError: advice(for: error)
+        case let error as any IndexStoreError where error.isUnavailable: unreachableAdvice
+        default: ""
+        }
     }
 
     /// What the user can do about an index error, when a command does it (the library names none).

@@ -12,29 +12,29 @@ extension Configuration {
 
     /// Reads the configuration file at `path`; a missing file gives the defaults unless
     /// `required` (a file named with `--config` or `$SEARCHLIGHT_CONFIG` must exist).
-    static func load(path: String, required: Bool, home: String) throws(ConfigurationError) -> Configuration {
+    static func load(path: String, required: Bool, home: String) throws(CommandError) -> Configuration {
         guard let data = FileManager.default.contents(atPath: path) else {
             if !required && !FileManager.default.fileExists(atPath: path) { return Configuration() }
-            throw ConfigurationError(path: path, message: "cannot read the configuration file")
+            throw CommandError.configuration(path: path, message: "cannot read the configuration file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigurationError(path: path, message: "the configuration file is not UTF-8")
+            throw CommandError.configuration(path: path, message: "the configuration file is not UTF-8")
         }
         return try Configuration(text: text, file: path, home: home)
     }
 
     /// Parses a configuration file's text; `file` names it in errors and origins, `home`
     /// expands `~`.
-    init(text: String, file: String, home: String) throws(ConfigurationError) {
+    init(text: String, file: String, home: String) throws(CommandError) {
         self.init()
         self.file = file
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw ConfigurationError(path: file, line: error.source.begin.line, message: error.description)
+            throw CommandError.configuration(path: file, line: error.source.begin.line, message: error.description)
         } catch {
-            throw ConfigurationError(path: file, message: "\(error)")
+            throw CommandError.configuration(path: file, message: "\(error)")
         }
         var reader = TOMLReader(file: file, text: text, home: home)
         try reader.read(table, into: &self)
@@ -55,7 +55,7 @@ struct TOMLReader {
         self.home = home
     }
 
-    mutating func read(_ table: TOMLTable, into configuration: inout Configuration) throws(ConfigurationError) {
+    mutating func read(_ table: TOMLTable, into configuration: inout Configuration) throws(CommandError) {
         for key in table.keys {
             let value = table[key]!
             switch key {
@@ -82,7 +82,7 @@ struct TOMLReader {
                 }
                 try checkDuplicateRoots(configuration.roots)
             case "exclusions":
-                try forEach(in: value, table: key) { key, value, table throws(ConfigurationError) in
+                try forEach(in: value, table: key) { key, value, table throws(CommandError) in
                     switch key {
                     case "patterns": configuration.exclusions = setting(try strings(value, key: key, table: table), key, table)
                     case "hidden": configuration.includeHidden = try boolSetting(value, key, table)
@@ -91,7 +91,7 @@ struct TOMLReader {
                     }
                 }
             case "extraction":
-                try forEach(in: value, table: key) { key, value, table throws(ConfigurationError) in
+                try forEach(in: value, table: key) { key, value, table throws(CommandError) in
                     switch key {
                     case "thumbnails": configuration.thumbnails = try boolSetting(value, key, table)
                     case "content": configuration.content = try boolSetting(value, key, table)
@@ -110,7 +110,7 @@ struct TOMLReader {
                     }
                 }
             case "watch":
-                try forEach(in: value, table: key) { key, value, table throws(ConfigurationError) in
+                try forEach(in: value, table: key) { key, value, table throws(CommandError) in
                     switch key {
                     case "self-check-interval":
                         configuration.selfCheckInterval = try intSetting(value, key, table, in: 0...Int(Int32.max))
@@ -120,7 +120,7 @@ struct TOMLReader {
                     }
                 }
             case "server":
-                try forEach(in: value, table: key) { key, value, table throws(ConfigurationError) in
+                try forEach(in: value, table: key) { key, value, table throws(CommandError) in
                     switch key {
                     case "host": configuration.server.host = setting(try string(value, key: key, table: table), key, table)
                     case "port": configuration.server.port = try intSetting(value, key, table, in: 1...65535)
@@ -136,10 +136,10 @@ struct TOMLReader {
         }
     }
 
-    private func readRoot(_ table: TOMLTable, index: Int) throws(ConfigurationError) -> Configuration.Root {
+    private func readRoot(_ table: TOMLTable, index: Int) throws(CommandError) -> Configuration.Root {
         let name = "roots"
         guard let pathValue = table["path"] else {
-            throw ConfigurationError(path: file, line: line(of: nil, in: name, index: index),
+            throw CommandError.configuration(path: file, line: line(of: nil, in: name, index: index),
                                      key: "roots[\(index + 1)].path", message: "every [[roots]] needs a path")
         }
         var root = Configuration.Root(path: "", origin: origin(key: "path", table: name, index: index))
@@ -163,7 +163,7 @@ struct TOMLReader {
     }
 
     /// `~` and `~/…` become the home folder; other paths must be absolute.
-    private func expand(_ path: String, key: String, index: Int) throws(ConfigurationError) -> String {
+    private func expand(_ path: String, key: String, index: Int) throws(CommandError) -> String {
         if path == "~" { return home }
         if path.hasPrefix("~/") { return home + path.dropFirst() }
         guard path.hasPrefix("/") else {
@@ -172,7 +172,7 @@ struct TOMLReader {
         return path
     }
 
-    private func checkDuplicateRoots(_ roots: [Configuration.Root]) throws(ConfigurationError) {
+    private func checkDuplicateRoots(_ roots: [Configuration.Root]) throws(CommandError) {
         var domains: Set<String> = []
         for (position, root) in roots.enumerated() {
             let domain = root.domain ?? root.path
@@ -187,31 +187,31 @@ struct TOMLReader {
 
     /// Calls `body` with each key and value of the table `[table]`.
     private func forEach(in value: TOMLValueConvertible, table: String,
-                         _ body: (String, TOMLValueConvertible, String) throws(ConfigurationError) -> Void) throws(ConfigurationError) {
+                         _ body: (String, TOMLValueConvertible, String) throws(CommandError) -> Void) throws(CommandError) {
         guard let section = value.table else { throw error(key: table, table: nil, "expected a [\(table)] table") }
         for key in section.keys { try body(key, section[key]!, table) }
     }
 
-    private func boolSetting(_ value: TOMLValueConvertible, _ key: String, _ table: String) throws(ConfigurationError) -> Configuration.Setting<Bool> {
+    private func boolSetting(_ value: TOMLValueConvertible, _ key: String, _ table: String) throws(CommandError) -> Configuration.Setting<Bool> {
         setting(try bool(value, key: key, table: table), key, table)
     }
 
     private func intSetting(_ value: TOMLValueConvertible, _ key: String, _ table: String,
-                            in range: ClosedRange<Int>) throws(ConfigurationError) -> Configuration.Setting<Int> {
+                            in range: ClosedRange<Int>) throws(CommandError) -> Configuration.Setting<Int> {
         setting(try int(value, key: key, table: table, in: range), key, table)
     }
 
-    private func string(_ value: TOMLValueConvertible, key: String, table: String?, index: Int? = nil) throws(ConfigurationError) -> String {
+    private func string(_ value: TOMLValueConvertible, key: String, table: String?, index: Int? = nil) throws(CommandError) -> String {
         guard let string = value.string else { throw mistyped(value, "a string", key: key, table: table, index: index) }
         return string
     }
 
-    private func bool(_ value: TOMLValueConvertible, key: String, table: String?) throws(ConfigurationError) -> Bool {
+    private func bool(_ value: TOMLValueConvertible, key: String, table: String?) throws(CommandError) -> Bool {
         guard let bool = value.bool else { throw mistyped(value, "true or false", key: key, table: table) }
         return bool
     }
 
-    private func int(_ value: TOMLValueConvertible, key: String, table: String?, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+    private func int(_ value: TOMLValueConvertible, key: String, table: String?, in range: ClosedRange<Int>) throws(CommandError) -> Int {
         guard let int = value.int else { throw mistyped(value, "an integer", key: key, table: table) }
         guard range.contains(int) else {
             throw error(key: key, table: table, "\(int) is out of range (\(range.lowerBound)...\(range.upperBound))")
@@ -219,7 +219,7 @@ struct TOMLReader {
         return int
     }
 
-    private func strings(_ value: TOMLValueConvertible, key: String, table: String?, index: Int? = nil) throws(ConfigurationError) -> [String] {
+    private func strings(_ value: TOMLValueConvertible, key: String, table: String?, index: Int? = nil) throws(CommandError) -> [String] {
         guard let array = value.array else { throw mistyped(value, "an array of strings", key: key, table: table, index: index) }
         var strings: [String] = []
         for element in array {
@@ -242,22 +242,22 @@ struct TOMLReader {
     }
 
     private func mistyped(_ value: TOMLValueConvertible, _ expected: String, key: String, table: String?,
-                          index: Int? = nil) -> ConfigurationError {
+                          index: Int? = nil) -> CommandError {
         error(key: key, table: table, index: index, "expected \(expected), not a \(value.type)")
     }
 
-    private func unknown(_ key: String, table: String?, index: Int? = nil) -> ConfigurationError {
+    private func unknown(_ key: String, table: String?, index: Int? = nil) -> CommandError {
         error(key: key, table: table, index: index, "unknown key")
     }
 
-    private func error(key: String, table: String?, index: Int? = nil, _ message: String) -> ConfigurationError {
+    private func error(key: String, table: String?, index: Int? = nil, _ message: String) -> CommandError {
         let dotted: String
         switch (table, index) {
         case (nil, _): dotted = key
         case (let table?, let index?): dotted = "\(table)[\(index + 1)].\(key)"
         case (let table?, nil): dotted = "\(table).\(key)"
         }
-        return ConfigurationError(path: file, line: line(of: key, in: table, index: index), key: dotted, message: message)
+        return CommandError.configuration(path: file, line: line(of: key, in: table, index: index), key: dotted, message: message)
     }
 
     /// The 1-based line where `key` is set in the table `table` (the top level when `nil`;

@@ -35,12 +35,7 @@ struct ConfigurationOptions: ParsableArguments {
     func load() throws -> Configuration {
         let (path, required) = configurationFile
         let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-        var configuration: Configuration
-        do {
-            configuration = try Configuration.load(path: path, required: required, home: home)
-        } catch {
-            throw CommandFailure.fail("\(error)", code: 64)
-        }
+        var configuration = try CommandFailure.wrap { try Configuration.load(path: path, required: required, home: home) }
         configuration.priority.override(priority, option: "--priority")
         configuration.includeHidden.override(hidden ? true : nil, option: "--hidden")
         configuration.defaultExclusions.override(noDefaultExclusions ? false : nil, option: "--no-default-exclusions")

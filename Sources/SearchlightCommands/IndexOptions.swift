@@ -33,12 +33,10 @@ struct IndexOptions: ParsableArguments {
     /// The configuration file a command without `--config` reads for its index.
     private static func defaultConfiguration(_ environment: [String: String]) throws -> Configuration {
         let explicit = environment["SEARCHLIGHT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        do {
-            return try Configuration.load(path: explicit ?? Configuration.defaultPath(environment: environment),
-                                          required: explicit != nil,
-                                          home: environment["HOME"] ?? NSHomeDirectory())
-        } catch {
-            throw CommandFailure.fail("\(error)", code: 64)
+        return try CommandFailure.wrap {
+            try Configuration.load(path: explicit ?? Configuration.defaultPath(environment: environment),
+                                   required: explicit != nil,
+                                   home: environment["HOME"] ?? NSHomeDirectory())
         }
     }
 

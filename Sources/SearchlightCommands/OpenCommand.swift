@@ -36,12 +36,7 @@ struct OpenCommand: ParsableCommand {
                                       code: 64)
         }
         let roots = try CommandFailure.wrap { try ItemJSON(index: index) }
-        let path: [UInt8]
-        do {
-            path = try CommandFailure.wrap { try FileOpener.path(of: item, in: index, roots: roots) }
-        } catch let problem as FileOpener.Problem {
-            throw CommandFailure.fail(problem.description)
-        }
+        let path = try CommandFailure.wrap { try FileOpener.path(of: item, in: index, roots: roots) }
         let environment = ProcessInfo.processInfo.environment
         let hasDesktop = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
         if !hasDesktop {
@@ -52,11 +47,7 @@ struct OpenCommand: ParsableCommand {
             output.flush()
             return
         }
-        do {
-            try FileOpener.open(path)
-        } catch {
-            throw CommandFailure.fail(error.description)
-        }
+        try CommandFailure.wrap { try FileOpener.open(path) }
     }
 
     /// `'…'` with `'` written as `'\''`: a POSIX shell reads back the exact bytes.

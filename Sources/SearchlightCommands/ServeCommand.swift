@@ -86,9 +86,8 @@ struct ServeCommand: AsyncParsableCommand {
         let server: any Service
         do {
             server = try makeServer(try serverSettings(file, logger: logger))
-        } catch let error as ServeSettings.Refusal {
-            throw CommandFailure.fail(error.description, code: 64)
         } catch {
+            // A refusal is a usage error (64), an index's error says its own status.
             _ = try CommandFailure.wrap { throw error }
             throw CommandFailure.fail("\(error)")
         }
@@ -180,10 +179,4 @@ public struct ServeSettings: Sendable {
     public var logger: Logger
     /// Prints the address once the server accepts connections (the first line of output).
     public var announce: @Sendable (_ host: String, _ port: Int, _ token: String?) -> Void
-
-    /// Settings the server refuses (a non-loopback address without a token…): a usage error.
-    public struct Refusal: Error, CustomStringConvertible {
-        public var description: String
-        public init(_ description: String) { self.description = description }
-    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExtractionProtocol
 import Foundation
 import Searchlight
 import SearchlightFiles
@@ -42,11 +43,11 @@ struct StatusCommand: ParsableCommand {
     static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 
     /// The recorded failures of each domain, counted by kind.
-    func failureKinds(_ index: any IndexStore, _ statistics: IndexStatistics) throws -> [String: [FileFailure.Kind: Int]] {
-        var kinds: [String: [FileFailure.Kind: Int]] = [:]
+    func failureKinds(_ index: any IndexStore, _ statistics: IndexStatistics) throws -> [String: [ExtractionFailure.Reason: Int]] {
+        var kinds: [String: [ExtractionFailure.Reason: Int]] = [:]
         for domain in statistics.domains where domain.failureCount > 0 {
             let recorded = try CommandFailure.wrap { try index.failures(domain: domain.name, limit: domain.failureCount) }
-            for failure in recorded { kinds[domain.name, default: [:]][FileFailure(stored: failure.reason).kind, default: 0] += 1 }
+            for failure in recorded { kinds[domain.name, default: [:]][ExtractionFailure(stored: failure.reason).reason, default: 0] += 1 }
         }
         return kinds
     }
@@ -56,17 +57,17 @@ struct StatusCommand: ParsableCommand {
         let recorded = try CommandFailure.wrap { try index.failures(limit: Int(Int32.max)) }
         if recorded.isEmpty && !json { output.write("no failures\n") }
         for failure in recorded {
-            let parsed = FileFailure(stored: failure.reason)
+            let parsed = ExtractionFailure(stored: failure.reason)
             if json {
                 var line = JSONLine()
                 line.add("domain", failure.domain)
                 line.add("id", bytes: failure.identifier.bytes)
-                line.add("kind", parsed.kind.rawValue)
+                line.add("kind", parsed.reason.name)
                 line.add("indexed", parsed.isIndexed)
                 line.add("reason", parsed.message)
                 output.write(line.finished + [0x0A])
             } else {
-                output.write("\(failure.domain)\t\(parsed.kind.label)\t")
+                output.write("\(failure.domain)\t\(parsed.reason.label)\t")
                 output.write(failure.identifier.bytes)
                 output.write(": \(parsed.message)\n")
             }
@@ -74,14 +75,14 @@ struct StatusCommand: ParsableCommand {
     }
 
     /// `index`: the index's path, next to which a running watch holds its ``WatchLock``.
-    func describe(_ domain: IndexStatistics.Domain, index: String, failures: [FileFailure.Kind: Int]) -> String {
+    func describe(_ domain: IndexStatistics.Domain, index: String, failures: [ExtractionFailure.Reason: Int]) -> String {
         let state = DomainState(json: domain.state)
         var text = "\n\(domain.name)\n"
         if let root = state?.root, root != domain.name { text += "  root:        \(root)\n" }
         text += "  items:       \(domain.itemCount) (\(domain.thumbnailCount) with thumbnails)\n"
         let failed = failures[.unreadable] ?? 0
         text += "  failures:    \(failed) failed, \(domain.failureCount - failed) without a preview"
-        let kinds = FileFailure.Kind.allCases.compactMap { kind in failures[kind].map { "\($0) \(kind.label)" } }
+        let kinds = ExtractionFailure.Reason.allCases.compactMap { kind in failures[kind].map { "\($0) \(kind.label)" } }
         if !kinds.isEmpty { text += " (\(kinds.joined(separator: ", ")); see status --failures)" }
         text += "\n"
         text += "  last scan:   \(domain.lastUpdateDate.map { $0.formatted(.iso8601) } ?? "never completed")"

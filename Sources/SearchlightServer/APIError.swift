@@ -24,27 +24,20 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
 
     public var description: String { message }
 
-    /// The status and message of a library error, as the command line would print it.
+    /// The status and message of an error, as the command line would print it: a
+    /// ``ReportableError`` says its own ``ReportableError/httpStatus``.
     static func from(_ error: any Error) -> APIError {
         switch error {
         case let error as APIError:
             return error
-        case let error as QueryParseError:
-            return APIError(.badRequest, "\(error)", column: error.column, caret: error.caretDisplay)
-        case let error as SearchlightError where error.code == .invalidQuery:
-            return APIError(.badRequest, "\(error)")
-        case let error as SearchlightError where error.code == .noIndex || error.isUnavailable:
-            return APIError(.serviceUnavailable, "\(error)")
-        case let error as SearchlightError where error.isDamage:
-            return APIError(.serviceUnavailable, "\(error); the next scan or watch rebuilds it")
-        case let error as SearchlightError where error.isIndexUnavailable:
-            return APIError(.serviceUnavailable, "\(error)")
-        case let error as any IndexStoreError where error.isUsageError:
-            return APIError(.badRequest, "\(error)")
-        case let error as any IndexStoreError where error.isTimeout || error.isUnavailable:
-            return APIError(.serviceUnavailable, "\(error)")
         case let error as HTTPError:
             return APIError(error.status, error.body ?? error.status.reasonPhrase.lowercased())
+        case let error as QueryParseError:
+            return APIError(.init(reported: error.httpStatus), "\(error)", column: error.column, caret: error.caretDisplay)
+        case let error as SearchlightError where error.isDamage:
+            return APIError(.init(reported: error.httpStatus), "\(error); the next scan or watch rebuilds it")
+        case let error as any ReportableError:
+            return APIError(.init(reported: error.httpStatus), "\(error)")
         default:
             return APIError(.internalServerError, "\(error)")
         }
@@ -63,6 +56,23 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         var response = Response.json(json, status: status)
         if status == .unauthorized { response.headers[.wwwAuthenticate] = #"Bearer realm="searchlight""# }
         return response
+    }
+}
+
+extension APIError: ReportableError {
+    public var httpStatus: Int { status.code }
+}
+
+extension HTTPResponse.Status {
+    /// The status of a ``ReportableError/httpStatus``, with its reason phrase.
+    init(reported code: Int) {
+        switch code {
+        case 400: self = .badRequest
+        case 404: self = .notFound
+        case 503: self = .serviceUnavailable
+        case 500: self = .internalServerError
+        default: self.init(code: code)
+        }
     }
 }
 

@@ -7,24 +7,19 @@ import CDBus
 /// Calls are handled one at a time on the thread that called ``run(name:idleSeconds:)``,
 /// which runs GLib's main loop; GDBus has already checked each call's argument types.
 final class BusService {
-    /// Why the bus cannot be used.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     private let service: OpaquePointer
     private let handler: Handler
 
     /// Connects to the bus that started the process, else the session bus.
-    /// - Throws: ``Failure`` when there is no bus to connect to.
-    init(handler: @escaping (BusCall) -> Void) throws(Failure) {
+    /// - Throws: ``DesktopError`` when there is no bus to connect to.
+    init(handler: @escaping (BusCall) -> Void) throws(DesktopError) {
         self.handler = Handler(body: handler)
         var error: UnsafeMutablePointer<CChar>?
         let context = Unmanaged.passUnretained(self.handler).toOpaque()
         guard let service = cdbus_service_new({ context, call in
             Unmanaged<Handler>.fromOpaque(context!).takeUnretainedValue().body(BusCall(raw: call!))
         }, context, &error) else {
-            throw Failure(description: "cannot connect to the session bus: \(Self.take(error))")
+            throw DesktopError.failed("cannot connect to the session bus: \(Self.take(error))")
         }
         self.service = service
     }
@@ -32,19 +27,19 @@ final class BusService {
     deinit { cdbus_service_free(service) }
 
     /// Serves `interface` (described in `xml`) at `path`.
-    func register(xml: String, interface: String, path: String) throws(Failure) {
+    func register(xml: String, interface: String, path: String) throws(DesktopError) {
         var error: UnsafeMutablePointer<CChar>?
         if cdbus_service_register(service, xml, interface, path, &error) != 0 {
-            throw Failure(description: "cannot serve \(interface) at \(path): \(Self.take(error))")
+            throw DesktopError.failed("cannot serve \(interface) at \(path): \(Self.take(error))")
         }
     }
 
     /// Owns `name` and answers calls until `idleSeconds` pass without one (0: never), SIGTERM
     /// or SIGINT. The corresponding C function is `g_main_loop_run`.
-    /// - Throws: ``Failure`` when the name is owned by another process or is lost.
-    func run(name: String, idleSeconds: UInt32) throws(Failure) {
+    /// - Throws: ``DesktopError`` when the name is owned by another process or is lost.
+    func run(name: String, idleSeconds: UInt32) throws(DesktopError) {
         if cdbus_service_run(service, name, idleSeconds) != 0 {
-            throw Failure(description: "the name \(name) is owned by another process, or was lost")
+            throw DesktopError.failed("the name \(name) is owned by another process, or was lost")
         }
     }
 

@@ -69,11 +69,11 @@ struct DesktopCommand: ParsableCommand {
         do {
             let service = try BusService { call in
                 logger.debug("\(call.interface).\(call.method)")
-                do throws(DesktopSearch.Failure) {
+                do throws(DesktopError) {
                     switch call.interface {
                     case SearchProvider.interface: try provider.handle(call)
                     case KRunnerRunner.interface: try runner.handle(call)
-                    default: throw DesktopSearch.Failure.invalid("no interface \(call.interface)")
+                    default: throw DesktopError.invalid("no interface \(call.interface)")
                     }
                 } catch {
                     logger.debug("\(call.method) failed: \(error)")

@@ -29,25 +29,13 @@ final class DesktopSearch {
         self.logger = logger
     }
 
-    /// A failure a caller is told about, as a D-Bus error.
-    struct Failure: Error, CustomStringConvertible {
-        /// `org.freedesktop.DBus.Error.InvalidArgs` for a result that is not one, `…Failed` otherwise.
-        var name: String
-        var description: String
-
-        static func failed(_ message: String) -> Failure { Failure(name: "org.freedesktop.DBus.Error.Failed", description: message) }
-        static func invalid(_ message: String) -> Failure {
-            Failure(name: "org.freedesktop.DBus.Error.InvalidArgs", description: message)
-        }
-    }
-
     /// Runs `body` on the open index; an index error closes it (it is opened again next time).
-    func reading<T>(_ body: (any IndexStore) throws -> T) throws(Failure) -> T {
+    func reading<T>(_ body: (any IndexStore) throws -> T) throws(DesktopError) -> T {
         do {
             let index = try store ?? open()
             store = index
             return try body(index)
-        } catch let failure as Failure {
+        } catch let failure as DesktopError {
             throw failure
         } catch let error as SearchlightError where error.code == .noIndex {
             store = nil
@@ -64,7 +52,7 @@ final class DesktopSearch {
     }
 
     /// The best results for terms as a shell hands them over; no terms, no results.
-    func search(_ terms: [String]) throws(Failure) -> [SearchResult] {
+    func search(_ terms: [String]) throws(DesktopError) -> [SearchResult] {
         // A search word still being typed (`kind:sof`) finds nothing yet: not an error.
         guard let search = try? WordSearch(terms: terms), !search.isEmpty else { return [] }
         let results = try reading { try search.results(in: $0, limit: limit) }
@@ -75,7 +63,7 @@ final class DesktopSearch {
 
     /// The result a shell names: from the last searches, else read from the index (without
     /// a snippet); `nil` when it is no longer in the index.
-    func result(_ id: ResultID) throws(Failure) -> SearchResult? {
+    func result(_ id: ResultID) throws(DesktopError) -> SearchResult? {
         if let result = recent[id] { return result }
         return try reading { index in
             try index.item(id.identifier, domain: id.domain).map { SearchResult(item: $0, matchedIn: .name) }
@@ -83,19 +71,19 @@ final class DesktopSearch {
     }
 
     /// Each domain's root, read from the index.
-    func roots() throws(Failure) -> ItemJSON {
+    func roots() throws(DesktopError) -> ItemJSON {
         try reading { try ItemJSON(index: $0) }
     }
 
     /// The absolute path of a result's file on this machine.
-    func path(of id: ResultID) throws(Failure) -> [UInt8] {
+    func path(of id: ResultID) throws(DesktopError) -> [UInt8] {
         guard let result = try result(id) else { throw .invalid("no such result: \(id.string.debugDescription)") }
         let roots = try roots()
         return try reading { try FileOpener.path(of: result.item.item, in: $0, roots: roots) }
     }
 
     /// Opens a result's file, or the folder that holds it, with the desktop's default application.
-    func open(_ id: ResultID, containingFolder: Bool = false) throws(Failure) {
+    func open(_ id: ResultID, containingFolder: Bool = false) throws(DesktopError) {
         var path = try path(of: id)
         if containingFolder, let slash = path.lastIndex(of: UInt8(ascii: "/")) { path = Array(path[..<max(slash, 1)]) }
         do {

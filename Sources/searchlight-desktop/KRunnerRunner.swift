@@ -46,7 +46,7 @@ struct KRunnerRunner {
 
     let search: DesktopSearch
 
-    func handle(_ call: BusCall) throws(DesktopSearch.Failure) {
+    func handle(_ call: BusCall) throws(DesktopError) {
         switch call.method {
         case "Actions":
             call.reply(triples: [(Self.openFolder.id, Self.openFolder.text, Self.openFolder.icon)])
@@ -65,7 +65,7 @@ struct KRunnerRunner {
     /// The matches of what was typed: the search's results, best first, with decreasing
     /// relevance; an exact match when the name without its extension is the query. KRunner
     /// takes an icon theme's name, not a picture's path: the type's icon.
-    func matches(_ query: String) throws(DesktopSearch.Failure) -> [RunnerMatch] {
+    func matches(_ query: String) throws(DesktopError) -> [RunnerMatch] {
         let results = try search.search([query])
         guard !results.isEmpty else { return [] }
         let roots = try search.roots()

@@ -13,7 +13,7 @@ struct PageLauncher {
     /// How long a starting server may take to answer.
     static let startDeadline: Duration = .seconds(15)
 
-    func open(terms: [String]) throws(DesktopSearch.Failure) {
+    func open(terms: [String]) throws(DesktopError) {
         if !answers() {
             guard start() else { throw .failed("cannot run \(serveExecutable)") }
             let clock = ContinuousClock()

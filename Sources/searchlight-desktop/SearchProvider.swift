@@ -36,7 +36,7 @@ struct SearchProvider {
     let search: DesktopSearch
     let page: PageLauncher
 
-    func handle(_ call: BusCall) throws(DesktopSearch.Failure) {
+    func handle(_ call: BusCall) throws(DesktopError) {
         switch call.method {
         case "GetInitialResultSet":
             call.reply(strings: try search.search(call.strings(at: 0)).map { ResultID($0.item.item).string })
@@ -58,7 +58,7 @@ struct SearchProvider {
     }
 
     /// `id`, `name`, `description` and `gicon` of each result still in the index, in order.
-    func metas(_ ids: [String]) throws(DesktopSearch.Failure) -> [[(String, String)]] {
+    func metas(_ ids: [String]) throws(DesktopError) -> [[(String, String)]] {
         var metas: [[(String, String)]] = []
         let roots = try search.roots()
         for string in ids {
@@ -74,7 +74,7 @@ struct SearchProvider {
         return metas
     }
 
-    static func resultID(_ string: String) throws(DesktopSearch.Failure) -> ResultID {
+    static func resultID(_ string: String) throws(DesktopError) -> ResultID {
         guard let id = ResultID(string) else { throw .invalid("not a result of this provider: \(string.debugDescription)") }
         return id
     }

@@ -1,27 +1,22 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DocumentExtraction
 
 /// The command-line options of the worker.
 struct ExtractorOptions {
     /// The address-space limit (`RLIMIT_AS`) in bytes, or nil to keep the inherited one.
     var memoryLimit: UInt64?
-    /// Raster images with more pixels than this are refused before decoding.
-    var maxPixels: Int64 = 256_000_000
-    /// WebP quality of thumbnails.
-    var quality: Int32 = 75
-    /// What OCR requests read with (SPEC §11).
+    /// How thumbnails are made (`--max-pixels`, `--quality`).
+    var thumbnail = ImageThumbnail.Options()
+    /// What OCR requests read with (SPEC §11; `--max-pixels` and `--ocr-*`).
     var ocr = OCROptions()
 
-    struct UsageError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    init(arguments: [String]) throws(UsageError) {
+    init(arguments: [String]) throws(WorkerError) {
         var remaining = arguments[...]
-        func value(for name: String) throws(UsageError) -> UInt64 {
+        func value(for name: String) throws(WorkerError) -> UInt64 {
             guard let text = remaining.popFirst(), let number = UInt64(text) else {
-                throw UsageError(description: "\(name) needs a non-negative integer")
+                throw WorkerError.usage("\(name) needs a non-negative integer")
             }
             return number
         }
@@ -31,12 +26,13 @@ struct ExtractorOptions {
                 let limit = try value(for: argument)
                 memoryLimit = limit == 0 ? nil : limit
             case "--max-pixels":
-                maxPixels = Int64(clamping: try value(for: argument))
+                thumbnail.maxPixels = Int64(clamping: try value(for: argument))
+                ocr.maxPixels = thumbnail.maxPixels
             case "--quality":
-                quality = Int32(clamping: min(try value(for: argument), 100))
+                thumbnail.quality = Int32(clamping: min(try value(for: argument), 100))
             case "--ocr-languages":
                 guard let text = remaining.popFirst(), !text.isEmpty else {
-                    throw UsageError(description: "\(argument) needs languages such as eng+deu")
+                    throw WorkerError.usage("\(argument) needs languages such as eng+deu")
                 }
                 ocr.languages = text
             case "--ocr-page-limit":
@@ -46,7 +42,7 @@ struct ExtractorOptions {
             case "--ocr-min-confidence":
                 ocr.minimumConfidence = Int32(clamping: min(try value(for: argument), 100))
             default:
-                throw UsageError(description: "unknown argument '\(argument)'")
+                throw WorkerError.usage("unknown argument '\(argument)'")
             }
         }
     }

@@ -1,7 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CVips
+import DocumentExtraction
 import ExtractionProtocol
 
 /// The request loop: one request in, one response out, until end of input.
@@ -27,7 +24,7 @@ struct ExtractorWorker {
             }
             let response = handle(request)
             do {
-                try writeAll(output, response.encodedFrame())
+                try WorkerFile.writeAll(output, response.encodedFrame())
             } catch {
                 // The supervisor is gone or gave up on us.
                 return 1
@@ -35,84 +32,24 @@ struct ExtractorWorker {
         }
     }
 
+    /// Routes `request` to the decoder of its kind.
     func handle(_ request: ExtractionRequest) -> ExtractionResponse {
         testMode.apply(to: request.path)
-        func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionResponse {
-            ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .failure(code, message: message))
-        }
         switch request.kind {
         case .thumbnail, .pngThumbnail:
-            return thumbnail(request)
+            return ImageThumbnail.response(to: request, options: options.thumbnail)
         case .text:
             switch DocumentExtractor.extract(request) {
             case .success(let document):
                 return ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .document(document))
-            case .failure(let error):
-                return failure(error.code, error.message)
+            case .failure(let failure):
+                return ExtractionResponse(answering: request, failure: failure)
             }
         case .ocr:
-            return recognizeText(request)
+            return TextRecognition.response(to: request, options: options.ocr)
         case nil:
-            return failure(.unsupported, "extraction kind \(request.kindRawValue) is not supported by this worker")
+            return ExtractionResponse(answering: request, failure: ExtractionFailure(
+                .unsupported, "extraction kind \(request.kindRawValue) is not supported by this worker"))
         }
     }
-
-    /// A WebP thumbnail through libvips (PNG for ``ExtractionKind/pngThumbnail``).
-    func thumbnail(_ request: ExtractionRequest) -> ExtractionResponse {
-        func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionResponse {
-            ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .failure(code, message: message))
-        }
-        let descriptor: Int32
-        do {
-            descriptor = try openRegularFile(request.path)
-        } catch {
-            return failure(.unreadable, error.description)
-        }
-        defer { close(descriptor) }
-        // An iWork document's thumbnail is the preview picture its package carries.
-        let preview: DocumentSource?
-        do {
-            preview = try IWorkThumbnail.previewSource(descriptor: descriptor, path: request.path)
-        } catch {
-            return failure(error.code, error.message)
-        }
-        defer { preview?.close() }
-
-        var result = cvips_thumbnail_result()
-        let format = request.kind == .pngThumbnail ? "png" : "webp"
-        cvips_thumbnail_descriptor_as(preview?.descriptor ?? descriptor, Int32(clamping: max(request.limit, 1)), options.maxPixels,
-                                      options.quality, "." + format, &result)
-        defer { cvips_thumbnail_result_clear(&result) }
-
-        var response = ExtractionResponse(
-            jobID: request.jobID,
-            kindRawValue: request.kindRawValue,
-            originalWidth: Int(result.original_width),
-            originalHeight: Int(result.original_height),
-            outcome: .failure(.internalError, message: "")
-        )
-        response.mayHoldText = result.may_hold_text != 0
-        let message = result.error.map { String(cString: $0) } ?? ""
-        switch result.status {
-        case CVIPS_OK:
-            let bytes = Array(UnsafeBufferPointer(start: result.bytes, count: result.length))
-            response.outcome = .thumbnail(format: format, width: Int(result.width), height: Int(result.height), bytes: bytes)
-        case CVIPS_NOT_AN_IMAGE:
-            response.outcome = .failure(.notAnImage, message: message)
-        case CVIPS_TOO_LARGE:
-            response.outcome = .failure(.tooLarge, message: message)
-        case CVIPS_DECODE_FAILED:
-            response.outcome = .failure(.decodeFailed, message: message)
-        default:
-            response.outcome = .failure(.internalError, message: message)
-        }
-        return response
-    }
-}
-
-/// libvips' pending error text, as one line.
-func takeVipsError() -> String {
-    guard let text = cvips_copy_error() else { return "unknown error" }
-    defer { free(text) }
-    return String(cString: text)
 }

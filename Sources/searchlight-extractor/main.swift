@@ -9,23 +9,22 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CVips
-import ExtractionProtocol
+import DocumentExtraction
 
 let options: ExtractorOptions
-do {
+do throws(WorkerError) {
     options = try ExtractorOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
     printError("searchlight-extractor: \(error)\n")
-    exit(64)
+    exit(error.exitStatus)
 }
 
 if let limit = options.memoryLimit {
-    do {
+    do throws(WorkerError) {
         try setAddressSpaceLimit(limit)
     } catch {
         printError("searchlight-extractor: \(error)\n")
-        exit(1)
+        exit(error.exitStatus)
     }
 }
 
@@ -33,8 +32,8 @@ if let limit = options.memoryLimit {
 disableCoreDumps()
 exitWhenOrphaned()
 
-guard cvips_initialize(CommandLine.unsafeArgv[0]) == 0 else {
-    printError("searchlight-extractor: cannot start libvips: \(takeVipsError())\n")
+if let reason = ImageThumbnail.startLibVips(programName: CommandLine.unsafeArgv[0]!) {
+    printError("searchlight-extractor: cannot start libvips: \(reason)\n")
     exit(1)
 }
 

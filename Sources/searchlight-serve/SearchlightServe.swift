@@ -25,7 +25,7 @@ func makeServer(_ settings: ServeSettings) throws -> any Service {
     configuration.token = settings.token
     configuration.queryTimeout = settings.queryTimeout
     if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
-        throw ServeSettings.Refusal("--host \(configuration.host) is not a loopback address: give --token TOKEN "
+        throw CommandError.usage("--host \(configuration.host) is not a loopback address: give --token TOKEN "
                                     + "(or $SEARCHLIGHT_TOKEN) that every request must carry")
     }
     let token = configuration.token
@@ -41,6 +41,6 @@ func makeServer(_ settings: ServeSettings) throws -> any Service {
                                       logger: settings.logger)
         return try SearchServer(configuration: configuration, logger: settings.logger, onListening: announce) { store }
     } catch let error as SearchServer.ConfigurationError {
-        throw ServeSettings.Refusal(error.description)
+        throw CommandError.usage(error.description)
     }
 }

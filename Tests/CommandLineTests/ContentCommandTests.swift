@@ -41,7 +41,7 @@ struct ContentCommandTests {
         #expect(try run(["show", "notes/2024-06.md"], index: index).output.contains("We climbed the old lighthouse at dawn."))
         #expect(try json("page.html", index: index)["title"] as? String == "Harbour guide")
         let stuck = try json("stuck.txt", index: index)
-        #expect((stuck["failure"] as? String)?.hasPrefix("content: timed out") == true)
+        #expect((stuck["failure"] as? String)?.hasPrefix("timed-out: content: timed out") == true)
         #expect(stuck["title"] as? String == "stuck")
 
         // Not retried until the file changes.

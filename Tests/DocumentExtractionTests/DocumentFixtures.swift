@@ -21,20 +21,20 @@ enum DocumentFixtures {
     /// Extracts a fixture (or, given an absolute path, any file) as `contentType` says.
     static func extract(
         _ name: String, contentType: String, extractor: RichDocumentExtractor = RichDocumentExtractor()
-    ) -> Result<ExtractedDocument, RichDocumentError> {
+    ) -> Result<ExtractedDocument, ExtractionFailure> {
         let fileName = Array((name.split(separator: "/").last.map(String.init) ?? name).utf8)
         guard let format = DocumentFormat(contentType: contentType, fileName: fileName) else {
-            return .failure(RichDocumentError(.unsupported, "no format for \(contentType)"))
+            return .failure(ExtractionFailure(.unsupported, "no format for \(contentType)"))
         }
         do {
             return try withDescriptor(name.hasPrefix("/") ? name : path(name)) { descriptor in
-                Result { () throws(RichDocumentError) -> ExtractedDocument in
+                Result { () throws(ExtractionFailure) -> ExtractedDocument in
                     try extractor.extract(descriptor: descriptor, format: format)
                 }
             }
         } catch {
             Issue.record("cannot open \(name): \(error)")
-            return .failure(RichDocumentError(.unreadable, "\(error)"))
+            return .failure(ExtractionFailure(.unreadable, "\(error)"))
         }
     }
 
@@ -51,16 +51,16 @@ enum DocumentFixtures {
         }
     }
 
-    /// Expects a failure with this code whose message contains `text`, on one line.
+    /// Expects a failure for this reason whose message contains `text`, on one line.
     static func expectFailure(
-        _ result: Result<ExtractedDocument, RichDocumentError>, _ code: RichDocumentError.Code,
+        _ result: Result<ExtractedDocument, ExtractionFailure>, _ reason: ExtractionFailure.Reason,
         containing text: String = "", sourceLocation: SourceLocation = #_sourceLocation
     ) {
         guard case .failure(let error) = result else {
-            Issue.record("expected a \(code) failure, got a document", sourceLocation: sourceLocation)
+            Issue.record("expected a \(reason) failure, got a document", sourceLocation: sourceLocation)
             return
         }
-        #expect(error.code == code, "\(error.message)", sourceLocation: sourceLocation)
+        #expect(error.reason == reason, "\(error.message)", sourceLocation: sourceLocation)
         #expect(text.isEmpty || error.message.contains(text), "\(error.message)", sourceLocation: sourceLocation)
         #expect(!error.message.contains("\n"), sourceLocation: sourceLocation)
     }

@@ -12,7 +12,7 @@ struct HostileDocumentTests {
     func honestZipBomb() {
         let result = DocumentFixtures.extract("bomb.docx", contentType: DocumentFixtures.docx)
         DocumentFixtures.expectFailure(result, .tooLarge, containing: "word/document.xml inflates to 209715367 bytes")
-        if case .failure(let error) = result { #expect(error.failureCode == .tooLarge) }
+        if case .failure(let error) = result { #expect(error.reason == .tooLarge) }
     }
 
     @Test("A zip bomb whose headers lie is stopped while inflating, at the size it declared")
@@ -51,7 +51,7 @@ struct HostileDocumentTests {
             #expect(document.text.utf8.count < 100, "\(document.text.prefix(200))")
             #expect(!document.text.contains("lollol"))
         case .failure(let error):
-            #expect(error.code == .decodeFailed, "\(error)")
+            #expect(error.reason == .decodeFailed, "\(error)")
         }
     }
 
@@ -105,10 +105,10 @@ struct HostileDocumentTests {
     @Test("A converter that hangs is killed at its deadline; one that talks forever is cut at the cap")
     func converterLimits() async throws {
         let hanging = ConverterProcess(program: "sleep", arguments: ["600"], deadline: .milliseconds(300), outputLimit: 100)
-        let stopped = try await blocking { () -> Result<ConverterProcess.Output, RichDocumentError> in
-            Result { () throws(RichDocumentError) in try hanging.run() }
+        let stopped = try await blocking { () -> Result<ConverterProcess.Output, ExtractionFailure> in
+            Result { () throws(ExtractionFailure) in try hanging.run() }
         }
-        #expect(throws: RichDocumentError.self) { try stopped.get() }
+        #expect(throws: ExtractionFailure.self) { try stopped.get() }
         let talking = ConverterProcess(program: "yes", arguments: ["lighthouse"], deadline: .seconds(60), outputLimit: 10_000)
         let output = try await blocking { try talking.run() }
         #expect(output.bytes.count == 10_000)

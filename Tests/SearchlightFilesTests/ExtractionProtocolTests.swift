@@ -46,8 +46,8 @@ struct ExtractionProtocolTests {
         ExtractionResponse(jobID: 11, kindRawValue: 2, outcome: .document(ExtractedDocument())),
         ExtractionResponse(jobID: 7, kindRawValue: 1, originalWidth: 6000, originalHeight: 4000,
                            outcome: .thumbnail(format: "webp", width: 256, height: 171, bytes: [1, 2, 3, 0, 255])),
-        ExtractionResponse(jobID: 8, kindRawValue: 1, outcome: .failure(.tooLarge, message: "image of 50000x50000 pixels exceeds…")),
-        ExtractionResponse(jobID: 9, kindRawValue: 2, outcome: .failure(.unsupported, message: "")),
+        ExtractionResponse(jobID: 8, kindRawValue: 1, outcome: .failure(ExtractionFailure(.tooLarge, "image of 50000x50000 pixels exceeds…"))),
+        ExtractionResponse(jobID: 9, kindRawValue: 2, outcome: .failure(ExtractionFailure(.unsupported, ""))),
     ])
     func responseRoundTrip(response: ExtractionResponse) throws {
         #expect(try ExtractionResponse(payload: payload(of: response.encodedFrame())) == response)
@@ -61,7 +61,7 @@ struct ExtractionProtocolTests {
         #expect(throws: ExtractionProtocolError.self) { try ExtractionRequest(payload: body + [0]) }
         #expect(throws: ExtractionProtocolError.self) { try ExtractionRequest(payload: [9] + body.dropFirst()) }
         #expect(throws: ExtractionProtocolError.self) { try ExtractionFrame.payloadLength(header: [0xff, 0xff, 0xff, 0xff]) }
-        let response = ExtractionResponse(jobID: 1, kindRawValue: 1, outcome: .failure(.decodeFailed, message: "x")).encodedFrame()
+        let response = ExtractionResponse(jobID: 1, kindRawValue: 1, outcome: .failure(ExtractionFailure(.decodeFailed, "x"))).encodedFrame()
         var broken = Array(response.dropFirst(ExtractionFrame.headerSize))
         broken[10] = 200 // the status byte
         #expect(throws: ExtractionProtocolError.self) { try ExtractionResponse(payload: broken) }
@@ -108,5 +108,31 @@ struct ExtractionProtocolTests {
         #expect(format("text/rtf", "letter.rtf") == .rtf)
         #expect(format("application/octet-stream", "notes.txt") == nil)
         #expect(format("", "notes.txt") == nil)
+    }
+
+    @Test("Every failure reason survives the wire, the index and the JSON name")
+    func failureReasons() throws {
+        for reason in ExtractionFailure.Reason.allCases {
+            let failure = ExtractionFailure(reason, "why: \(reason.label)")
+            let frame = ExtractionResponse(jobID: 5, kindRawValue: 2, outcome: .failure(failure)).encodedFrame()
+            let decoded = try ExtractionResponse(payload: payload(of: frame))
+            #expect(decoded.outcome == .failure(failure))
+            #expect(ExtractionFailure(stored: failure.stored) == failure)
+            #expect(ExtractionFailure.Reason(name: reason.name) == reason)
+        }
+        #expect(Set(ExtractionFailure.Reason.allCases.map(\.name)).count == ExtractionFailure.Reason.allCases.count)
+    }
+
+    @Test("Failures stored by older indexes keep their meaning")
+    func olderStoredFailures() {
+        #expect(ExtractionFailure(stored: "too-large: content: too large: 5 GB") == ExtractionFailure(.tooLarge, "content: too large: 5 GB"))
+        #expect(ExtractionFailure(stored: "undecodable: thumbnail: cannot decode: x") == ExtractionFailure(.decodeFailed, "thumbnail: cannot decode: x"))
+        #expect(ExtractionFailure(stored: "timed-out: timed out after 10 s").reason == .timedOut)
+        #expect(ExtractionFailure(stored: "crashed: extractor crashed (signal 6)").reason == .crashed)
+        #expect(ExtractionFailure(stored: "unreadable: open: Permission denied").isIndexed == false)
+        // Before content failures had a kind, they were stored as "content: …": the item exists.
+        let unnamed = ExtractionFailure(stored: "content: encrypted PDF: a password is needed to read it")
+        #expect(unnamed == ExtractionFailure(.decodeFailed, "content: encrypted PDF: a password is needed to read it"))
+        #expect(unnamed.isIndexed)
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import ExtractionProtocol
 import Foundation
 import Logging
 import Searchlight

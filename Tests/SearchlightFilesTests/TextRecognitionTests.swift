@@ -1,3 +1,4 @@
+import ExtractionProtocol
 import Foundation
 import Logging
 import Searchlight

@@ -127,7 +127,7 @@ extension IndexStore {
 /// An error of an ``IndexStore`` other than ``SearchlightError`` (the PostgreSQL index's):
 /// it prints as one line, without any password, and says whether the user asked for
 /// something malformed (a URL that does not parse: a usage error, exit status 64).
-public protocol IndexStoreError: Error, CustomStringConvertible {
+public protocol IndexStoreError: ReportableError {
     /// A malformed location or query: exit status 64, HTTP 400.
     var isUsageError: Bool { get }
     /// A statement that ran past the store's own deadline and was stopped: HTTP 503.

@@ -51,7 +51,10 @@ public final class ContentReader: Sendable {
             logger.debug("cannot read content", metadata: [
                 "path": "\(item.uniqueIdentifier.lossyString)", "reason": "\(failure.message)",
             ])
-            item.failure = [item.failure, "content: \(failure.message)"].compactMap { $0 }.joined(separator: "; ")
+            // Stored as `reason: content: message`; after a thumbnail's failure, its reason stays first.
+            let recorded = item.failure.map(ExtractionFailure.init(stored:))
+            item.failure = ExtractionFailure(recorded?.reason ?? failure.reason,
+                                             [recorded?.message, "content: \(failure.message)"].compactMap { $0 }.joined(separator: "; ")).stored
         }
     }
 

@@ -72,8 +72,8 @@ extension ExtractorPool {
             switch response.outcome {
             case .document(let document):
                 return .success(RecognizedText(text: document.text, isTruncated: document.isTextTruncated))
-            case .failure(let code, let message):
-                return .failure(Self.failure(code, message))
+            case .failure(let failure):
+                return .failure(Self.reported(failure))
             case .thumbnail:
                 return .failure(ExtractionFailure(.crashed, "extractor answered an OCR request with a thumbnail"))
             }

@@ -10,8 +10,8 @@ extension ExtractorPool {
             switch response.outcome {
             case .thumbnail(let format, let width, let height, let bytes):
                 return .success(Thumbnail(format: format, width: width, height: height, bytes: bytes))
-            case .failure(let code, let message):
-                return .failure(Self.failure(code, message))
+            case .failure(let failure):
+                return .failure(Self.reported(failure))
             case .document:
                 return .failure(ExtractionFailure(.crashed, "extractor answered a thumbnail request with a document"))
             }

@@ -119,8 +119,8 @@ public final class ExtractorPool: Sendable {
                 )
                 extracted.mayHoldText = response.mayHoldText
                 return .success(extracted)
-            case .failure(let code, let message):
-                return .failure(Self.failure(code, message))
+            case .failure(let failure):
+                return .failure(Self.reported(failure))
             case .document:
                 return .failure(ExtractionFailure(.crashed, "extractor answered a thumbnail request with a document"))
             }
@@ -142,8 +142,8 @@ public final class ExtractorPool: Sendable {
             switch response.outcome {
             case .document(let document):
                 return .success(document)
-            case .failure(let code, let message):
-                return .failure(Self.failure(code, message))
+            case .failure(let failure):
+                return .failure(Self.reported(failure))
             case .thumbnail:
                 return .failure(ExtractionFailure(.crashed, "extractor answered a text request with a thumbnail"))
             }
@@ -224,14 +224,18 @@ public final class ExtractorPool: Sendable {
         probe.remove()
     }
 
-    static func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionFailure {
-        switch code {
-        case .notAnImage: ExtractionFailure(.notAnImage, "not an image: \(message)")
-        case .tooLarge: ExtractionFailure(.tooLarge, "too large: \(message)")
-        case .decodeFailed: ExtractionFailure(.decodeFailed, "cannot decode: \(message)")
-        case .unreadable: ExtractionFailure(.unreadable, "unreadable: \(message)")
-        case .unsupported: ExtractionFailure(.unsupported, "unsupported: \(message)")
-        case .internalError: ExtractionFailure(.internalError, "extractor error: \(message)")
+    /// A worker's failure as the pool reports it: its message starts with what went wrong.
+    static func reported(_ failure: ExtractionFailure) -> ExtractionFailure {
+        let prefix = switch failure.reason {
+        case .notAnImage: "not an image: "
+        case .tooLarge: "too large: "
+        case .decodeFailed: "cannot decode: "
+        case .unreadable: "unreadable: "
+        case .unsupported: "unsupported: "
+        case .internalError: "extractor error: "
+        // Their messages say it already ("encrypted PDF: …"), or the pool wrote them.
+        case .encrypted, .timedOut, .crashed, .unavailable: ""
         }
+        return ExtractionFailure(failure.reason, prefix + failure.message)
     }
 }

@@ -63,7 +63,7 @@ public final class Thumbnailer: Sendable {
             // thumbnail, not marked as failed.
             return false
         case .failure(let failure):
-            item.failure = FileFailure(failure.fileFailureKind, "thumbnail: \(failure.message)").stored
+            item.failure = ExtractionFailure(failure.reason, "thumbnail: \(failure.message)").stored
             return false
         }
     }

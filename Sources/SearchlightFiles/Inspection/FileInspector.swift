@@ -1,3 +1,4 @@
+import ExtractionProtocol
 import Glibc
 import Logging
 import Searchlight
@@ -43,7 +44,7 @@ public final class FileInspector {
                 return .vanished
             }
             return .item(item(relativePath, domain: domain, status: status, type: nil, description: nil,
-                              failure: FileFailure(.unreadable, error.description).stored), status)
+                              failure: ExtractionFailure(.unreadable, error.description).stored), status)
         }
         defer { close(descriptor) }
         guard let status = try? FileStatus.of(descriptor: descriptor, path: relativePath), status.kind == .regular else {
@@ -64,7 +65,7 @@ public final class FileInspector {
             return .item(found, status)
         } catch {
             var found = item(relativePath, domain: domain, status: status, type: nil, description: nil,
-                             failure: FileFailure(.undecodable, "libmagic: \(error)").stored)
+                             failure: ExtractionFailure(.decodeFailed, "libmagic: \(error)").stored)
             found.attributeSet.userAttributes = user
             return .item(found, status)
         }

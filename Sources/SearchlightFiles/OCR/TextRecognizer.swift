@@ -1,3 +1,4 @@
+import ExtractionProtocol
 import Foundation
 import Logging
 import Searchlight
@@ -173,7 +174,7 @@ extension ExtractionFailure {
     /// machinery's (a language model missing): the same bytes would fail again.
     var isCausedByFile: Bool {
         switch reason {
-        case .notAnImage, .tooLarge, .decodeFailed, .timedOut, .crashed: true
+        case .notAnImage, .tooLarge, .decodeFailed, .encrypted, .timedOut, .crashed: true
         default: false
         }
     }

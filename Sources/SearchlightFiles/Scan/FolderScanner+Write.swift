@@ -1,3 +1,4 @@
+import ExtractionProtocol
 import Foundation
 import Glibc
 import Logging
@@ -59,7 +60,7 @@ extension FolderScanner {
                     summary.unchanged += count
                 case .upsert(let item, let isNew):
                     if isNew { summary.added += 1 } else { summary.updated += 1 }
-                    if let failure = item.failure.map(FileFailure.init(stored:)) {
+                    if let failure = item.failure.map(ExtractionFailure.init(stored:)) {
                         summary.count(failure, of: item.uniqueIdentifier, logger: logger)
                     }
                     batch.upsert(item)

@@ -1,3 +1,4 @@
+import ExtractionProtocol
 import Logging
 import Searchlight
 
@@ -49,10 +50,10 @@ extension ScanSummary {
     /// Counts an item's failure: a file that could not be read is a failure, with a warning
     /// (the user can act on it); one indexed without a preview is only counted, and logged at
     /// debug level (`-v`).
-    mutating func count(_ failure: FileFailure, of path: ItemIdentifier, logger: Logger) {
+    mutating func count(_ failure: ExtractionFailure, of path: ItemIdentifier, logger: Logger) {
         if failure.isIndexed {
             withoutPreview += 1
-            logger.debug("indexed \(path.lossyString.debugDescription) without a preview: \(failure)")
+            logger.debug("indexed \(path.lossyString.debugDescription) without a preview: \(failure.reason.label): \(failure.message)")
         } else {
             failed += 1
             logger.warning("cannot read \(path.lossyString.debugDescription): \(failure.message)")

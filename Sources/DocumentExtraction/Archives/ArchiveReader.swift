@@ -1,0 +1,112 @@
+import CLibArchive
+import ExtractionProtocol
+import Glibc
+
+/// One pass over an archive's members through libarchive: headers in order, each member's
+/// data read (bounded) or skipped.
+///
+/// Reads every format and filter libarchive knows (ZIP, tar, cpio, 7z, RAR, ISO; gzip, bzip2,
+/// xz, lzma, zstd, compress), and a compressed single file (`notes.txt.gz`) as one member.
+final class ArchiveReader {
+    private let archive: OpaquePointer
+    private var entry: OpaquePointer?
+
+    /// One member's header.
+    struct Member {
+        /// Its path inside the archive (UTF-8; raw bytes decoded leniently).
+        var path: String
+        /// Whether it is a regular file (not a folder, link or device).
+        var isRegularFile: Bool
+        /// Its size as the header declares it, if it declares one.
+        var declaredSize: Int?
+        /// Whether its data (or the archive's headers) are encrypted.
+        var isEncrypted: Bool
+    }
+
+    /// Opens the archive readable from `descriptor` (not closed; read from its start).
+    /// The corresponding C functions are `archive_read_new(3)` and `archive_read_open_fd(3)`.
+    init(descriptor: Int32) throws(ExtractionFailure) {
+        guard let archive = archive_read_new() else {
+            throw ExtractionFailure(.internalError, "libarchive: cannot allocate a reader")
+        }
+        self.archive = archive
+        archive_read_support_filter_all(archive)
+        archive_read_support_format_all(archive)
+        // Last resort of libarchive's bidding: a compressed file that is not an archive.
+        archive_read_support_format_raw(archive)
+        lseek(descriptor, 0, SEEK_SET)
+        guard archive_read_open_fd(archive, descriptor, 64 << 10) == ARCHIVE_OK else {
+            // `deinit` frees the reader: every property is set, so a throw from here releases self.
+            let message = errorMessage
+            throw ExtractionFailure(.decodeFailed, "not an archive libarchive reads (\(message))")
+        }
+    }
+
+    deinit { archive_read_free(archive) }
+
+    private var errorMessage: String {
+        archive_error_string(archive).map { String(cString: $0) } ?? "unknown error"
+    }
+
+    /// The archive's format, as libarchive names it (`ZIP 2.0 (deflation)`, `GNU tar format`, `raw`).
+    var formatName: String { archive_format_name(archive).map { String(cString: $0) } ?? "" }
+
+    /// Whether the archive is a compressed single file (libarchive's raw format).
+    var isRawFile: Bool { archive_format(archive) == ARCHIVE_FORMAT_RAW }
+
+    /// Bytes read from the file so far (compressed). The corresponding C function is `archive_filter_bytes(3)`.
+    var compressedBytesRead: Int { Int(archive_filter_bytes(archive, -1)) }
+
+    /// The next member's header, or nil at the end. The corresponding C function is
+    /// `archive_read_next_header(3)`.
+    func next() throws(ExtractionFailure) -> Member? {
+        var header: OpaquePointer?
+        let status = archive_read_next_header(archive, &header)
+        if status == ARCHIVE_EOF { return nil }
+        guard status >= ARCHIVE_WARN, let header else {
+            let message = errorMessage
+            if message.lowercased().contains("encrypt") || message.lowercased().contains("passphrase") {
+                throw ExtractionFailure(.encrypted, "encrypted archive: a password is needed to read it")
+            }
+            throw ExtractionFailure(.decodeFailed, "damaged archive (\(message))")
+        }
+        entry = header
+        let path = archive_entry_pathname_utf8(header).map { String(cString: $0) }
+            ?? archive_entry_pathname(header).map { name in
+                // Not UTF-8 in the archive's own charset: decoded leniently, invalid bytes replaced.
+                String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self),
+                                                     count: strlen(name)), as: UTF8.self)
+            }
+            ?? ""
+        return Member(
+            path: path,
+            isRegularFile: archive_entry_filetype(header) == 0o100000,
+            declaredSize: archive_entry_size_is_set(header) != 0 ? Int(archive_entry_size(header)) : nil,
+            isEncrypted: archive_entry_is_encrypted(header) != 0)
+    }
+
+    /// Reads the current member's data, at most `limit` bytes; `isComplete` tells whether
+    /// that was all of it. `onProgress` is called with each chunk's size and may stop the
+    /// read by throwing (a bomb). The corresponding C function is `archive_read_data(3)`.
+    func readData(limit: Int, onProgress: (Int) throws(ExtractionFailure) -> Void)
+        throws(ExtractionFailure) -> (bytes: [UInt8], isComplete: Bool)
+    {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
+            if count == 0 { return (bytes, true) }
+            guard count > 0 else {
+                let message = errorMessage
+                if message.lowercased().contains("encrypt") || message.lowercased().contains("passphrase") {
+                    throw ExtractionFailure(.encrypted, "encrypted archive: a password is needed to read it")
+                }
+                throw ExtractionFailure(.decodeFailed, "damaged archive member (\(message))")
+            }
+            try onProgress(count)
+            let kept = min(count, limit - bytes.count)
+            bytes.append(contentsOf: chunk[..<kept])
+            if bytes.count >= limit { return (bytes, false) }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import CLibArchive
+import ExtractionProtocol
+import Glibc
+
+extension DocumentSource {
+    /// A source for bytes held in memory (an archive's member), in an anonymous file so that
+    /// every reader reads it as it reads a file, through a descriptor. Closed by ``close()``.
+    /// The corresponding C function is `memfd_create(2)`.
+    init(bytes: [UInt8], path: [UInt8], textLimit: Int, contentType: String) throws(ExtractionFailure) {
+        let descriptor = clibarchive_memfd("searchlight-member")
+        guard descriptor >= 0 else {
+            throw ExtractionFailure(.internalError, "memfd_create: errno \(errno)")
+        }
+        do {
+            try WorkerFile.writeAll(descriptor, bytes)
+        } catch {
+            Glibc.close(descriptor)
+            throw ExtractionFailure(.internalError, "cannot hold an archive member in memory: \(error)")
+        }
+        self.init(descriptor: descriptor, path: path, size: bytes.count, textLimit: textLimit, contentType: contentType)
+    }
+}

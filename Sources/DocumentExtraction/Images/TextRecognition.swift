@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import COCR
+import ExtractionProtocol
+
+/// How the worker reads text in pictures (`--ocr-*` arguments).
+public struct OCROptions: Sendable {
+    /// Tesseract's languages, `+`-separated.
+    public var languages = "eng"
+    /// Pages of a PDF read at most.
+    public var pageLimit: Int32 = 10
+    /// Milliseconds Tesseract may spend on one page.
+    public var pageDeadlineMilliseconds: Int32 = 20_000
+    /// Words below this confidence (0–100) are left out.
+    public var minimumConfidence: Int32 = 60
+    /// Images smaller than this are icons, not pictures of text.
+    static let minimumShortSide: Int32 = 32
+    static let minimumLongSide: Int32 = 100
+    /// PDF pages without a text layer are rendered at this resolution.
+    static let dpi: Int32 = 300
+    /// Images and pages with more pixels than this are refused before decoding (`--max-pixels`).
+    public var maxPixels: Int64 = 256_000_000
+
+    public init() {}
+}
+
+/// Whether Tesseract started in this process, or why not; started on the first OCR request,
+/// so that a worker that makes only thumbnails never loads a language model.
+nonisolated(unsafe) private var engineState: Result<Void, ExtractionFailure>?
+
+/// Answers ``ExtractionKind/ocr`` requests through Tesseract.
+public enum TextRecognition {
+    /// Recognised text of an image, or of the pages of a PDF that have no text layer.
+    public static func response(to request: ExtractionRequest, options: OCROptions) -> ExtractionResponse {
+        if engineState == nil {
+            // Tesseract's OpenMP threads cost several times more than they give on a shared
+            // machine: the workers are the parallelism (the pool sets this too).
+            setenv("OMP_THREAD_LIMIT", "1", 1)
+            var error: UnsafeMutablePointer<CChar>?
+            if cocr_initialize(nil, options.languages, &error) == 0 {
+                engineState = .success(())
+            } else {
+                let message = error.map { String(cString: $0) } ?? "cannot start Tesseract"
+                free(error)
+                engineState = .failure(ExtractionFailure(.internalError, message))
+            }
+        }
+        if case .failure(let error) = engineState { return ExtractionResponse(answering: request, failure: error) }
+        return WorkerFile.answering(request) { recognize(request, descriptor: $0, options: options) }
+    }
+
+    static func recognize(_ request: ExtractionRequest, descriptor: Int32, options: OCROptions) -> ExtractionResponse {
+        func failure(_ reason: ExtractionFailure.Reason, _ message: String) -> ExtractionResponse {
+            ExtractionResponse(answering: request, failure: ExtractionFailure(reason, message))
+        }
+        let isPDF = DocumentFormat(contentType: request.contentType, fileName: request.path.lastPathComponent) == .pdf
+        var settings = cocr_options()
+        settings.max_pixels = options.maxPixels
+        settings.min_short_side = OCROptions.minimumShortSide
+        settings.min_long_side = OCROptions.minimumLongSide
+        settings.min_confidence = options.minimumConfidence
+        settings.page_deadline_ms = options.pageDeadlineMilliseconds
+        settings.page_limit = options.pageLimit
+        settings.dpi = OCROptions.dpi
+        settings.text_limit = Int(request.limit)
+        settings.prefilter = 1
+        var result = cocr_result()
+        cocr_recognize(descriptor, isPDF ? 1 : 0, &settings, &result)
+        defer { cocr_result_clear(&result) }
+        let message = result.error.map { String(cString: $0) } ?? ""
+        switch result.status {
+        case COCR_OK:
+            let text = result.text.map { String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: result.length), as: UTF8.self) } ?? ""
+            var document = ExtractedDocument(text: text, isTextTruncated: result.truncated != 0,
+                                             pageCount: isPDF ? Int(result.page_count) : nil)
+            if !isPDF && result.width > 0 {
+                document.pixelWidth = Int(result.width)
+                document.pixelHeight = Int(result.height)
+            }
+            return ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue,
+                                      originalWidth: Int(result.width), originalHeight: Int(result.height),
+                                      outcome: .document(document))
+        case COCR_NOT_AN_IMAGE: return failure(.notAnImage, message)
+        case COCR_TOO_LARGE: return failure(.tooLarge, message)
+        case COCR_DECODE_FAILED: return failure(.decodeFailed, message)
+        default: return failure(.internalError, message)
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The bytes after the last `/`.
+    var lastPathComponent: ArraySlice<UInt8> {
+        guard let slash = lastIndex(of: UInt8(ascii: "/")) else { return self[...] }
+        return self[index(after: slash)...]
+    }
+}

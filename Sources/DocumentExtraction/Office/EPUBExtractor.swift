@@ -1,0 +1,107 @@
+import ExtractionProtocol
+
+/// Reads EPUB books: `META-INF/container.xml` names the package document (OPF), whose
+/// metadata gives title, creators, subjects and dates, and whose spine lists the XHTML
+/// documents read for text, in reading order.
+public enum EPUBExtractor {
+    public static func extract(
+        descriptor: Int32, textLimit: Int, limits: ArchiveLimits = ArchiveLimits()
+    ) throws(ExtractionFailure) -> ExtractedDocument {
+        let package = try ZipPackage(descriptor: descriptor, limits: limits)
+        if package.contains("META-INF/encryption.xml"), try hasEncryptedContent(try package.requiredData("META-INF/encryption.xml")) {
+            throw ExtractionFailure(.encrypted, "encrypted EPUB (DRM): its text cannot be read")
+        }
+        let opfPath = try rootFile(try package.requiredData("META-INF/container.xml"))
+        var result = ExtractedDocument()
+        let spine = try readPackage(try package.requiredData(opfPath), name: opfPath, into: &result)
+        let base = opfPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        var text = TextCollector(limit: textLimit)
+        for href in spine where !text.isFull {
+            let path = resolve(href, against: base)
+            guard let bytes = try package.data(path) else { continue }
+            try XHTMLText.read(bytes, name: path, into: &text)
+            text.appendBreak()
+        }
+        result.setText(text)
+        return result
+    }
+
+    /// `META-INF/encryption.xml` also lists obfuscated fonts, which hide no text: only
+    /// encrypted (X)HTML documents count.
+    static func hasEncryptedContent(_ bytes: [UInt8]) throws(ExtractionFailure) -> Bool {
+        try XMLReader(bytes, name: "META-INF/encryption.xml").firstElement { reader -> Bool? in
+            guard reader.isNamed("CipherReference"), let uri = reader.attribute("URI"),
+                  uri.hasSuffix(".xhtml") || uri.hasSuffix(".html") || uri.hasSuffix(".htm") else { return nil }
+            return true
+        } ?? false
+    }
+
+    /// The `full-path` of the first `rootfile`.
+    static func rootFile(_ container: [UInt8]) throws(ExtractionFailure) -> String {
+        let path = try XMLReader(container, name: "META-INF/container.xml").firstElement { reader in
+            reader.isNamed("rootfile") ? reader.attribute("full-path").flatMap { $0.isEmpty ? nil : $0 } : nil
+        }
+        if let path { return path }
+        throw ExtractionFailure(.decodeFailed, "META-INF/container.xml names no package document")
+    }
+
+    /// Reads the OPF's metadata into `result` and returns the spine's documents (hrefs).
+    static func readPackage(_ bytes: [UInt8], name: String, into result: inout ExtractedDocument) throws(ExtractionFailure) -> [String] {
+        let reader = try XMLReader(bytes, name: name)
+        var manifest: [String: String] = [:]
+        var spine: [String] = []
+        while try reader.read() {
+            guard reader.kind == .element else { continue }
+            if reader.isDublinCore {
+                switch reader.localName {
+                case "title": if result.title == nil { result.title = try reader.elementValue() }
+                case "creator":
+                    if let creator = try reader.elementValue() { result.authors.append(creator) }
+                case "subject":
+                    if let subject = try reader.elementValue() { result.keywords.append(subject) }
+                case "description": if result.subject == nil { result.subject = try reader.elementValue() }
+                case "date": if result.creationDate == nil { result.creationDate = DocumentDate.parse(try reader.elementText()) }
+                default: break
+                }
+            } else if reader.isNamed("meta"), reader.attribute("property") == "dcterms:modified" {
+                result.modificationDate = DocumentDate.parse(try reader.elementText())
+            } else if reader.isNamed("item"), let id = reader.attribute("id"), let href = reader.attribute("href") {
+                manifest[id] = href
+            } else if reader.isNamed("itemref"), let id = reader.attribute("idref") {
+                spine.append(id)
+            }
+        }
+        return spine.compactMap { manifest[$0] }
+    }
+
+    /// An href relative to the OPF's folder as a path inside the archive (`%20` decoded,
+    /// `..` and `.` removed, fragments dropped).
+    static func resolve(_ href: String, against base: String) -> String {
+        let withoutFragment = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? href
+        var components = base.isEmpty ? [] : base.split(separator: "/").map(String.init)
+        for component in percentDecoded(withoutFragment).split(separator: "/") {
+            switch component {
+            case ".": continue
+            case "..": _ = components.popLast()
+            default: components.append(String(component))
+            }
+        }
+        return components.joined(separator: "/")
+    }
+
+    static func percentDecoded(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8)[...]
+        while let byte = iterator.popFirst() {
+            if byte == 0x25, iterator.count >= 2,
+               let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                iterator = iterator.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,54 @@
+import ExtractionProtocol
+
+/// Reads Word 97–2003 (`.doc`), Excel 97–2003 (`.xls`) and PowerPoint 97–2003 (`.ppt`) files:
+/// title, author, dates and page or slide count from the OLE2 summary information (libgsf);
+/// the text of Word and Excel files through Debian's `catdoc` and `xls2csv`, run as child
+/// processes under a deadline and an output cap (``ConverterProcess``); PowerPoint's from its
+/// text records (``PowerPointText``; `catppt` misses the text of many files).
+public enum LegacyOfficeExtractor {
+    public enum Format: Sendable {
+        case word, excel, powerPoint
+    }
+
+    /// The most bytes of a `PowerPoint Document` stream read.
+    static let maximumPowerPointStream = 64 << 20
+
+    /// Extracts the file readable from `descriptor`.
+    /// - Parameter deadline: How long a converter may run.
+    public static func extract(
+        descriptor: Int32, format: Format, textLimit: Int, deadline: Duration = .seconds(8)
+    ) throws(ExtractionFailure) -> ExtractedDocument {
+        var result = ExtractedDocument()
+        try CompoundFileSummary.read(descriptor: descriptor, into: &result)
+        var text = TextCollector(limit: textLimit)
+        switch format {
+        case .word:
+            try convert(descriptor, program: "catdoc", ["-d", "utf-8", "-w"], deadline: deadline, into: &text)
+        case .excel:
+            try convert(descriptor, program: "xls2csv", ["-d", "utf-8", "-q", "0", "-c", "\t"], deadline: deadline, into: &text)
+        case .powerPoint:
+            let stream = try CompoundFileSummary.stream("PowerPoint Document", descriptor: descriptor, limit: maximumPowerPointStream)
+            let slides = PowerPointText.read(stream, into: &text)
+            if result.pageCount == nil, slides > 0 { result.pageCount = slides }
+        }
+        result.setText(text)
+        return result
+    }
+
+    /// Runs a converter on the open file and collects its output, one line per line.
+    private static func convert(
+        _ descriptor: Int32, program: String, _ options: [String], deadline: Duration, into text: inout TextCollector
+    ) throws(ExtractionFailure) {
+        // The converter reads the same open file, whatever its name.
+        let output = try ConverterProcess(
+            program: program, arguments: options + [ConverterProcess.inheritedPath], deadline: deadline,
+            outputLimit: text.limit + 4, inheritedDescriptor: descriptor
+        ).run()
+        // Sheets are separated by form feeds.
+        for line in String(decoding: output.bytes, as: UTF8.self).split(whereSeparator: { $0.isNewline || $0 == "\u{0C}" }) {
+            text.append(line.trimmingWhitespace())
+            text.appendBreak()
+        }
+        if output.isTruncated { text.markTruncated() }
+    }
+}

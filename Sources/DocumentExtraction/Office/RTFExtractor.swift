@@ -1,0 +1,294 @@
+import ExtractionProtocol
+
+/// Reads RTF with a tokenizer of our own: groups, control words and symbols, `\'hh` bytes in
+/// the document's code page (`\ansicpg`, or a font's `\fcharset`), `\uN` characters with their
+/// `\ucN` fallbacks, and the `\info` group's title, author, subject, keywords and dates.
+/// Pictures, font and colour tables, style sheets, field instructions and every destination
+/// marked `\*` are skipped.
+public enum RTFExtractor {
+    public static func extract(bytes: [UInt8], textLimit: Int) throws(ExtractionFailure) -> ExtractedDocument {
+        guard bytes.starts(with: Array("{\\rtf".utf8)) else {
+            throw ExtractionFailure(.decodeFailed, "not an RTF document (no {\\rtf header)")
+        }
+        var parser = RTFParser(bytes: bytes, textLimit: textLimit)
+        parser.run()
+        var result = ExtractedDocument()
+        result.title = parser.info["title"].nonBlank
+        if let author = parser.info["author"].nonBlank { result.authors = [author] }
+        result.subject = parser.info["subject"].nonBlank ?? parser.info["doccomm"].nonBlank
+        result.keywords = MetadataList.keywords(parser.info["keywords"] ?? "")
+        result.creationDate = parser.creationDate
+        result.modificationDate = parser.revisionDate
+        result.setText(parser.text)
+        return result
+    }
+}
+
+/// The state machine behind ``RTFExtractor``.
+struct RTFParser {
+    private struct GroupState {
+        /// Text of this group goes nowhere (a skipped destination).
+        var skipping = false
+        /// The `\info` field this group's text goes to, if any.
+        var infoField: String?
+        /// Fallback characters to skip after `\uN` (`\ucN`).
+        var unicodeSkip = 1
+        /// The code page of the current font.
+        var codePage: Int?
+        /// Inside `\fonttbl`: the font being declared.
+        var inFontTable = false
+        /// Inside `\creatim` or `\revtim`.
+        var dateField: String?
+        /// Inside `\ud`: the Unicode version of the `\upr` group's text, which replaces the
+        /// ANSI version read before it (Word writes `\info` fields in a non-Latin code page so).
+        var isUnicodeVersion = false
+    }
+
+    /// Destinations whose text is not document text.
+    private static let skippedDestinations: Set<String> = [
+        "fonttbl", "colortbl", "stylesheet", "pict", "listtable", "listoverridetable", "rsidtbl",
+        "generator", "xmlnstbl", "themedata", "colorschememapping", "datastore", "latentstyles",
+        "fldinst", "object", "objdata", "header", "footer", "headerl", "headerr", "headerf",
+        "footerl", "footerr", "footerf", "filetbl", "revtbl", "bkmkstart", "bkmkend", "nonshppict",
+        "shpinst", "private", "operator", "company", "category", "manager", "hlinkbase", "comment",
+        "pgdsctbl", "wgrffmtfilter", "mmathPr", "listtext", "pntext",
+    ]
+    private static let infoFields: Set<String> = ["title", "author", "subject", "keywords", "doccomm"]
+    /// `\fcharset` values and their Windows code pages.
+    private static let charsetCodePages: [Int: Int] = [
+        0: 1252, 77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254,
+        163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250,
+    ]
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var stack: [GroupState] = []
+    private var state = GroupState()
+    private var documentCodePage = 1252
+    private var fontCodePages: [Int: Int] = [:]
+    private var currentFont: Int?
+    private var pendingBytes: [UInt8] = []
+    private var pendingSkip = 0
+    private let decoder = CodePageDecoder()
+    private var dateParts: [String: Int] = [:]
+
+    var text: TextCollector
+    var info: [String: String] = [:]
+    var creationDate: Double?
+    var revisionDate: Double?
+
+    init(bytes: [UInt8], textLimit: Int) {
+        self.bytes = bytes
+        self.text = TextCollector(limit: textLimit)
+    }
+
+    mutating func run() {
+        // Nested 100 000 deep or not, the stack lives on the heap; past this depth groups are
+        // flattened, which is harmless for text.
+        let maximumDepth = 10_000
+        while index < bytes.count, !text.isFull {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "{"):
+                flush()
+                index += 1
+                if stack.count < maximumDepth { stack.append(state) }
+                if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "*") {
+                    state.skipping = true
+                    index += 2
+                }
+            case UInt8(ascii: "}"):
+                flush()
+                index += 1
+                finishGroup()
+                if let previous = stack.popLast() { state = previous }
+            case UInt8(ascii: "\\"):
+                index += 1
+                readControl()
+            case 0x0D, 0x0A:
+                index += 1
+            default:
+                index += 1
+                if pendingSkip > 0 {
+                    pendingSkip -= 1
+                } else {
+                    emitByte(byte)
+                }
+            }
+        }
+        flush()
+    }
+
+    private mutating func finishGroup() {
+        if let field = state.dateField {
+            let parts = dateParts
+            dateParts = [:]
+            if let year = parts["yr"], let month = parts["mo"], let day = parts["dy"], (1...12).contains(month), (1...31).contains(day) {
+                let seconds = Double(DocumentDate.daysFromCivil(year: year, month: month, day: day)) * 86_400
+                    + Double((parts["hr"] ?? 0) * 3600 + (parts["min"] ?? 0) * 60 + (parts["sec"] ?? 0))
+                if field == "creatim" { creationDate = seconds } else { revisionDate = seconds }
+            }
+        }
+    }
+
+    private mutating func readControl() {
+        guard index < bytes.count else { return }
+        let first = bytes[index]
+        guard isLetter(first) else {
+            index += 1
+            controlSymbol(first)
+            return
+        }
+        let start = index
+        while index < bytes.count, isLetter(bytes[index]) { index += 1 }
+        let word = String(decoding: bytes[start..<index], as: UTF8.self)
+        var parameter: Int?
+        var negative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        var digits = 0
+        var value = 0
+        while index < bytes.count, (0x30...0x39).contains(bytes[index]), digits < 10 {
+            value = value * 10 + Int(bytes[index] - 0x30)
+            index += 1
+            digits += 1
+        }
+        if digits > 0 { parameter = negative ? -value : value }
+        if index < bytes.count, bytes[index] == 0x20 { index += 1 }
+        controlWord(word, parameter)
+    }
+
+    private mutating func controlSymbol(_ symbol: UInt8) {
+        switch symbol {
+        case UInt8(ascii: "'"):
+            guard index + 2 <= bytes.count, let value = UInt8(String(decoding: bytes[index..<index + 2], as: UTF8.self), radix: 16) else { return }
+            index += 2
+            if pendingSkip > 0 { pendingSkip -= 1 } else { emitByte(value) }
+        case UInt8(ascii: "\\"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+            if pendingSkip > 0 { pendingSkip -= 1 } else { emitByte(symbol) }
+        case UInt8(ascii: "~"):
+            emitText(" ")
+        case UInt8(ascii: "_"):
+            emitText("-")
+        case 0x0A, 0x0D:
+            emitBreak()
+        default:
+            break
+        }
+    }
+
+    private mutating func controlWord(_ word: String, _ parameter: Int?) {
+        switch word {
+        case "ansicpg":
+            if let parameter, parameter > 0 { documentCodePage = parameter }
+        case "mac": documentCodePage = 10000
+        case "pc": documentCodePage = 437
+        case "pca": documentCodePage = 850
+        case "uc":
+            state.unicodeSkip = max(0, parameter ?? 1)
+        case "u":
+            guard let parameter else { return }
+            flush()
+            // Values above 32767 are written as negative 16-bit numbers.
+            let value = parameter < 0 ? parameter + 65_536 : parameter
+            emitText(UInt32(exactly: value).flatMap(Unicode.Scalar.init).map { String(Character($0)) } ?? "\u{FFFD}")
+            pendingSkip = state.unicodeSkip
+        case "par", "line", "row", "sect", "page":
+            emitBreak()
+        case "tab":
+            emitText("\t")
+        case "cell":
+            flush()
+            if !state.skipping { text.appendSpace() }
+        case "emdash": emitText("—")
+        case "endash": emitText("–")
+        case "lquote": emitText("‘")
+        case "rquote": emitText("’")
+        case "ldblquote": emitText("“")
+        case "rdblquote": emitText("”")
+        case "bullet": emitText("•")
+        case "f":
+            guard let parameter else { return }
+            if state.inFontTable {
+                currentFont = parameter
+            } else {
+                flush()
+                state.codePage = fontCodePages[parameter]
+            }
+        case "fcharset":
+            if state.inFontTable, let font = currentFont, let parameter, let codePage = Self.charsetCodePages[parameter] {
+                fontCodePages[font] = codePage
+            }
+        case "cpg":
+            if state.inFontTable, let font = currentFont, let parameter, parameter > 0 { fontCodePages[font] = parameter }
+        case "fonttbl":
+            state.skipping = true
+            state.inFontTable = true
+        case "ud":
+            state.isUnicodeVersion = true
+        case "info":
+            state.skipping = true
+        case "creatim", "revtim":
+            state.skipping = true
+            state.dateField = word
+        case "yr", "mo", "dy", "hr", "min", "sec":
+            if state.dateField != nil, let parameter { dateParts[word] = parameter }
+        case "bin":
+            // Raw binary data follows: skip it unread.
+            index = min(bytes.count, index + max(0, parameter ?? 0))
+        default:
+            if Self.infoFields.contains(word) && stack.count >= 2 {
+                flush()
+                // A field given twice (LibreOffice repeats \author) keeps its first value, but
+                // for its Unicode version (`{\upr{\title ???}{\*\ud{\title \u12478…}}}`).
+                if state.isUnicodeVersion {
+                    info[word] = nil
+                } else if info[word] != nil {
+                    state.skipping = true
+                    return
+                }
+                state.infoField = word
+                state.skipping = false
+            } else if Self.skippedDestinations.contains(word) {
+                state.skipping = true
+            }
+        }
+    }
+
+    private func isLetter(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    private mutating func emitByte(_ byte: UInt8) {
+        guard !state.skipping || state.infoField != nil else { return }
+        pendingBytes.append(byte)
+    }
+
+    private mutating func emitText(_ string: String) {
+        flush()
+        if let field = state.infoField {
+            info[field, default: ""] += string
+        } else if !state.skipping {
+            text.append(string)
+        }
+    }
+
+    private mutating func emitBreak() {
+        flush()
+        if state.infoField == nil, !state.skipping { text.appendBreak() }
+    }
+
+    /// Decodes the bytes gathered so far in the current code page.
+    private mutating func flush() {
+        guard !pendingBytes.isEmpty else { return }
+        let decoded = decoder.decode(pendingBytes, codePage: state.codePage ?? documentCodePage)
+        pendingBytes.removeAll(keepingCapacity: true)
+        if let field = state.infoField {
+            info[field, default: ""] += decoded
+        } else if !state.skipping {
+            text.append(decoded)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CPoppler
+import ExtractionProtocol
+import SystemCalls
+
+/// Reads a PDF's metadata and text through poppler's GLib interface.
+///
+/// Title, authors, keywords and subject come from the Info dictionary, the title from the
+/// XMP packet's `dc:title` when Info has none; text is read page by page until the limit.
+/// A PDF that needs a password fails with ``ExtractionFailure/Code/encrypted``.
+public enum PDFExtractor {
+    /// Extracts the PDF readable from `descriptor` (not closed; read from its start).
+    /// The corresponding C functions are `poppler_document_new_from_fd` and `poppler_page_get_text`.
+    /// - Parameter timeBudget: How long pages may be read; then the text so far is kept and
+    ///   marked truncated, so a PDF of a million empty pages ends with its metadata instead of
+    ///   running into the worker's deadline.
+    public static func extract(
+        descriptor: Int32, textLimit: Int, timeBudget: Duration = .seconds(5)
+    ) throws(ExtractionFailure) -> ExtractedDocument {
+        // poppler closes the descriptor it is given, on success and on failure alike.
+        let copy: Int32
+        do {
+            copy = try SystemCall.checked { dup(descriptor) }
+        } catch {
+            throw ExtractionFailure(.unreadable, "dup: \(error)")
+        }
+        _ = lseek(copy, 0, SEEK_SET)
+        var error: UnsafeMutablePointer<GError>?
+        guard let document = poppler_document_new_from_fd(copy, nil, &error) else {
+            defer { g_error_free(error) }
+            let message = error.map { String(cString: $0.pointee.message) } ?? "cannot open the PDF"
+            if let error, error.pointee.domain == poppler_error_quark(), error.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
+                throw ExtractionFailure(.encrypted, "encrypted PDF: a password is needed to read it")
+            }
+            throw ExtractionFailure(.decodeFailed, message)
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(document)) }
+
+        var result = ExtractedDocument()
+        result.title = takeString(poppler_document_get_title(document))
+        if result.title == nil, let xmp = takeString(poppler_document_get_metadata(document)) {
+            result.title = try? XMPMetadata.title(in: Array(xmp.utf8))
+        }
+        if let author = takeString(poppler_document_get_author(document)) {
+            result.authors = MetadataList.authors(author)
+        }
+        if let keywords = takeString(poppler_document_get_keywords(document)) {
+            result.keywords = MetadataList.keywords(keywords)
+        }
+        result.subject = takeString(poppler_document_get_subject(document))
+        let created = poppler_document_get_creation_date(document)
+        if created > 0 { result.creationDate = Double(created) }
+        let modified = poppler_document_get_modification_date(document)
+        if modified > 0 { result.modificationDate = Double(modified) }
+
+        let pages = Int(poppler_document_get_n_pages(document))
+        result.pageCount = pages
+        var text = TextCollector(limit: textLimit)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeBudget)
+        for index in 0..<pages {
+            if text.isFull || (index % 64 == 0 && clock.now >= deadline) {
+                text.markTruncated()
+                break
+            }
+            guard let page = poppler_document_get_page(document, Int32(index)) else { continue }
+            if let pageText = takeString(poppler_page_get_text(page)) {
+                text.append(pageText)
+                text.appendBreak()
+            }
+            g_object_unref(UnsafeMutableRawPointer(page))
+        }
+        result.setText(text)
+        return result
+    }
+
+    /// A GLib-allocated string as a Swift string (freed), nil when NULL or only whitespace.
+    static func takeString(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
+        guard let pointer else { return nil }
+        defer { g_free(pointer) }
+        let text = String(cString: pointer).trimmingWhitespace()
+        return text.isEmpty ? nil : text
+    }
+}

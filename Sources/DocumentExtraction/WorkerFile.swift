@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ExtractionProtocol
+import SystemCalls
+import SystemPackage
+
+/// The files the decoders open and write: the requested file, opened the way a hostile one
+/// cannot abuse, and the anonymous files that hold an archive's members.
+public enum WorkerFile {
+    /// Opens a regular file for reading without following a final symbolic link or blocking
+    /// on a FIFO (close-on-exec).
+    /// - Throws: ``ExtractionFailure/Reason-swift.enum/unreadable`` with the call and its errno.
+    /// The corresponding C functions are `open(2)` and `fstat(2)`.
+    static func openRegular(_ path: [UInt8]) throws(ExtractionFailure) -> Int32 {
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCall.retryingOnInterrupt {
+                (path + [0]).withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) {
+                        open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW)
+                    }
+                }
+            }
+        } catch {
+            throw ExtractionFailure(.unreadable, "open: \(error)")
+        }
+        var status = stat()
+        do {
+            _ = try SystemCall.checked { fstat(descriptor, &status) }
+        } catch {
+            close(descriptor)
+            throw ExtractionFailure(.unreadable, "fstat: \(error)")
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw ExtractionFailure(.unreadable, "open: not a regular file")
+        }
+        return descriptor
+    }
+
+    /// Answers `request` with what `body` makes of the file it names (opened as
+    /// ``openRegular(_:)``, closed after), or with why that file cannot be opened.
+    static func answering(_ request: ExtractionRequest, _ body: (Int32) -> ExtractionResponse) -> ExtractionResponse {
+        let descriptor: Int32
+        do {
+            descriptor = try openRegular(request.path)
+        } catch {
+            return ExtractionResponse(answering: request, failure: error)
+        }
+        defer { close(descriptor) }
+        return body(descriptor)
+    }
+
+    /// Writes all of `bytes`, retrying after a signal. The corresponding C function is `write(2)`.
+    public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Errno) {
+        var written = 0
+        while written < bytes.count {
+            written += try SystemCall.retryingOnInterrupt {
+                bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            }
+        }
+    }
+}
+
+extension ExtractionResponse {
+    /// The answer to `request` that it failed.
+    public init(answering request: ExtractionRequest, failure: ExtractionFailure) {
+        self.init(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .failure(failure))
+    }
+}

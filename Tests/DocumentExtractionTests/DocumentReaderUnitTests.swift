@@ -1,0 +1,101 @@
+import ExtractionProtocol
+import SearchlightTestSupport
+import Testing
+@testable import DocumentExtraction
+
+/// The worker's parsing helpers on their own, for the cases a whole document hides.
+@Suite("Document readers, piece by piece", .ownThread)
+struct DocumentReaderUnitTests {
+    @Test("RFC 5322 dates, with obsolete zones and two-digit years")
+    func mailDates() {
+        #expect(MailHeaderText.date("Tue, 24 Nov 2026 06:51:48 +0100") == 1_795_499_508)
+        #expect(MailHeaderText.date("24 Nov 2026 05:51:48 GMT") == 1_795_499_508)
+        #expect(MailHeaderText.date("Mon, 2 Jan 23 05:00:00 EST") == 1_672_653_600)
+        #expect(MailHeaderText.date("Thu, 29 Feb 2024 23:59:60 -0000") == 1_709_251_200)
+        #expect(MailHeaderText.date("not a date") == nil)
+        #expect(MailHeaderText.date("Mon, 2 Foo 2023 10:00:00 +0000") == nil)
+        #expect(MailHeaderText.date("Mon, 2 Jan 2023 25:00:00 +0000") == nil)
+    }
+
+    @Test("Encoded words: adjacent ones join, unknown ones stay as written")
+    func encodedWords() {
+        #expect(MailHeaderText.decode(Array("=?UTF-8?B?UsOpdW5pb24=?= =?UTF-8?Q?_du_lundi?=".utf8)[...]) == "Réunion du lundi")
+        #expect(MailHeaderText.decode(Array("Re: =?iso-8859-1?q?caf=E9?= ou th\u{e9}".utf8)[...]) == "Re: café ou thé")
+        #expect(MailHeaderText.decode(Array("=?x-unknown?Z?abc?= plain".utf8)[...]) == "=?x-unknown?Z?abc?= plain")
+        #expect(MailHeaderText.decode(Array("=?Shift_JIS?B?k4yLng==?=".utf8)[...]).hasPrefix("東京"))
+    }
+
+    @Test("MIME parameters: quotes, RFC 2231 continuations and charsets")
+    func parameters() {
+        let (type, parameters) = MailHeaderText.parameters(Array(#"Text/Plain; charset="ISO-8859-1"; format=flowed; name*0*=UTF-8''r%C3%A9; name*1="sum"; name*2*=%C3%A9.txt"#.utf8)[...])
+        #expect(type == "text/plain")
+        #expect(parameters["charset"] == "ISO-8859-1")
+        #expect(parameters["format"] == "flowed")
+        #expect(parameters["name"] == "résumé.txt")
+        #expect(MailHeaderText.parameters(Array(#"attachment; filename="a; b.pdf""#.utf8)[...]).parameters["filename"] == "a; b.pdf")
+    }
+
+    @Test("Mailboxes keep names with commas and bare addresses")
+    func mailboxes() {
+        #expect(MailHeaderText.mailboxes(#""Müller, Zoë" <zoe@example.com>, bob@example.org, <x@y.z>"#)
+                == ["Müller, Zoë <zoe@example.com>", "bob@example.org", "x@y.z"])
+    }
+
+    @Test("Transfer encodings: quoted-printable soft breaks, base64 with line breaks and junk")
+    func transferEncodings() {
+        #expect(TransferDecoding.quotedPrintable(Array("caf=C3=A9 =\r\nsoft=\nbreak =XY".utf8)[...]) == Array("café softbreak =XY".utf8))
+        #expect(TransferDecoding.base64(Array("aGVs\r\nbG8g\n d29y*bGQ=\n".utf8)[...]) == Array("hello world".utf8))
+    }
+
+    @Test("Multipart bodies split at delimiter lines only, in one pass")
+    func multipartSplit() {
+        let body = Array("preamble\r\n--b\r\nA: 1\r\n\r\none\r\n--bb not a delimiter\r\n--b\r\n\r\ntwo\r\n--b--\r\nepilogue".utf8)
+        let (parts, isComplete) = MailReader.split(body[...], boundary: Array("b".utf8))
+        #expect(isComplete)
+        #expect(parts.map { String(decoding: $0, as: UTF8.self) } == ["A: 1\r\n\r\none\r\n--bb not a delimiter", "\r\ntwo"])
+    }
+
+    @Test("Encodings are told apart: BOMs, UTF-16 without a BOM, damaged UTF-8, legacy 8-bit")
+    func encodingDetection() throws {
+        #expect(TextDecoding.byteOrderMark([0xFF, 0xFE, 0, 0, 0x41])?.0 == "UTF-32LE")
+        #expect(TextDecoding.byteOrderMark([0xFF, 0xFE, 0x41, 0])?.0 == "UTF-16LE")
+        let utf16 = Array("plain words in UTF-16 without a mark".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(TextDecoding.utf16WithoutMark(utf16) == "UTF-16LE")
+        #expect(try TextDecoding.decode(utf16).text == "plain words in UTF-16 without a mark")
+        // Windows-1252: no valid UTF-8 sequence at all.
+        let german: [UInt8] = [68, 105, 101, 32, 71, 114, 246, 223, 101, 32, 100, 101, 114, 32, 83, 116, 114, 97, 223, 101,
+                               32, 105, 115, 116, 32, 115, 99, 104, 246, 110, 44, 32, 80, 114, 101, 105, 115, 32, 53, 32,
+                               128, 44, 32, 67, 97, 102, 233, 46]
+        #expect(try TextDecoding.decode(german).text == "Die Größe der Straße ist schön, Preis 5 €, Café.")
+        // A prefix that ends inside a UTF-8 character is still UTF-8.
+        let cut = Array("naïve €".utf8).dropLast()
+        #expect(try TextDecoding.decode(Array(cut), isComplete: false).charset == "UTF-8")
+        #expect(throws: ExtractionFailure.self) { try TextDecoding.decode([0, 1, 2, 3, 0, 0, 0, 9, 0, 0, 7, 8]) }
+    }
+
+    @Test("Text is capped on a character boundary")
+    func capping() {
+        #expect(DocumentText.capped("aé", toBytes: 2) == ("a", true))
+        #expect(DocumentText.capped("aé", toBytes: 3) == ("aé", false))
+        // Cut between the two scalars of 👍🏽: the first stays.
+        #expect(DocumentText.capped("👍🏽x", toBytes: 5) == ("\u{1F44D}", true))
+        #expect(DocumentText.capped("abc", toBytes: 0) == ("", true))
+    }
+
+    @Test("Markdown inline markup goes, the words stay")
+    func markdownInline() {
+        #expect(MarkdownExtractor.inlineText("**bold** _it_ `code` [link](http://x) ![alt](y.png) <b>tag</b> <http://a.b> snake_case \\*star\\* &amp;")
+                == "bold it code link alt  tag  http://a.b snake_case *star* &")
+        #expect(MarkdownExtractor.parse("Title\n---\nbody").title == "Title")
+        #expect(MarkdownExtractor.parse("- item\n\n---\n\nafter").title == nil)
+    }
+
+    @Test("An HTML page's declared charset, also as a quoted-printable mail part writes it")
+    func declaredCharsets() {
+        func declared(_ head: String) -> String? { HTMLExtractor.declaredCharset(Array(head.utf8)[...]) }
+        #expect(declared(#"<meta charset="Shift_JIS">"#) == "shift_jis")
+        #expect(declared("<META http-equiv=3DContent-Type content=3D\"text/html; =\ncharset=3Dwindows-1252\">") == "windows-1252")
+        // Without quoted-printable around it, a name that starts with 3d is kept as it is.
+        #expect(declared(#"<meta charset="3dfoo">"#) == "3dfoo")
+    }
+}
