@@ -9,7 +9,7 @@ struct OCRMarks {
 
     let store: OCRStore?
 
-    init(index: any IndexStore) {
+    init(index: any FileIndexStore) {
         store = OCRStore.existing(for: index)
     }
 

@@ -14,7 +14,7 @@ final class HardLinkNames: Sendable {
     private let names = Mutex<[UInt64: Set<ItemIdentifier>]>([:])
 
     /// Every name of the file with `inode` in the domain, `path` (one of them) included.
-    func names(of inode: UInt64, at path: ItemIdentifier, index: any IndexStore, domain: String) throws -> Set<ItemIdentifier> {
+    func names(of inode: UInt64, at path: ItemIdentifier, index: any FileIndexStore, domain: String) throws -> Set<ItemIdentifier> {
         if let known = names.withLock({ $0[inode] }), known.contains(path) { return known }
         var found: Set<ItemIdentifier> = [path]
         var after: ItemIdentifier?
