@@ -22,7 +22,7 @@ extension IndexOptions {
 extension CommandFailure {
     /// Runs `body`; if it meets damage in a SQLite index, resets the index in place (one
     /// warning naming the copy kept) and runs `body` once more, into the empty index.
-    static func rebuildingDamage<T>(_ index: any FileIndexStore, _ body: () throws -> T) throws -> T {
+    static func rebuildingDamage<T>(_ index: any IndexStore, _ body: () throws -> T) throws -> T {
         do {
             return try $rebuildsDamage.withValue(true) { try body() }
         } catch let error as SearchlightError where error.isDamage {

@@ -9,7 +9,7 @@ struct OCRMarks {
 
     let store: OCRStore?
 
-    init(index: any FileIndexStore) {
+    init(index: any IndexStore) {
         store = OCRStore.existing(for: index)
     }
 

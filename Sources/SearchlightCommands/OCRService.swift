@@ -14,7 +14,7 @@ struct OCRService: Service {
     let control: WatchControl
     let logger: Logger
 
-    init?(extraction: ItemExtraction?, index: any FileIndexStore, control: WatchControl, logger: Logger) {
+    init?(extraction: ItemExtraction?, index: any IndexStore, control: WatchControl, logger: Logger) {
         guard let extraction, let queue = extraction.ocrQueue else { return nil }
         recognizer = TextRecognizer(store: queue, index: index, pool: extraction.pool, logger: logger)
         self.control = control

@@ -6,7 +6,7 @@ extension ScanCommand {
     /// The second pass (SPEC §11): reads the text of the pictures the scan queued, before the
     /// command exits, so that a one-shot scan leaves them searchable; `--no-ocr` skips it.
     /// What an interrupted pass has not read stays queued for the next scan or watch.
-    func recognizeText(_ extraction: ItemExtraction, index: any FileIndexStore, threads: Int, output: StandardOutput) {
+    func recognizeText(_ extraction: ItemExtraction, index: any IndexStore, threads: Int, output: StandardOutput) {
         guard let queue = extraction.ocrQueue else { return }
         let recognizer = TextRecognizer(store: queue, index: index, pool: extraction.pool, logger: indexOptions.logger)
         let summary = recognizer.run(threads: threads)

@@ -5,7 +5,7 @@ extension ThumbnailOptions {
     /// Checks OCR's languages, sets the workers' OCR settings from the configuration, and
     /// opens the OCR queue of `index`; nil, with a warning, when the queue cannot be opened
     /// (a read-only cache folder): the scan goes on without OCR, which is never the reason it fails.
-    static func openOCRQueue(_ configuration: Configuration, index: any FileIndexStore,
+    static func openOCRQueue(_ configuration: Configuration, index: any IndexStore,
                              pool: inout ExtractorPool.Configuration) throws -> OCRStore? {
         let settings = OCRSettings(languages: configuration.ocrLanguages.value, pageLimit: configuration.ocrPageLimit.value,
                                    pageDeadline: .seconds(configuration.ocrPageDeadline.value))

@@ -33,14 +33,14 @@ struct ThumbnailOptions: ParsableArguments {
 
     /// The ranker of a document's telling words: with the SQLite index's word statistics;
     /// the PostgreSQL index keeps none yet, so there the words a text uses most.
-    static func keywordRanker(_ index: any FileIndexStore) -> KeywordRanker? {
+    static func keywordRanker(_ index: any IndexStore) -> KeywordRanker? {
         guard let index = index as? SearchableIndex else { return KeywordRanker() }
         return try? index.keywordRanker()
     }
 
     /// Starts the extraction workers, unless both thumbnails and content are off; `index` gives
     /// the statistics that pick each document's telling words for its keywords.
-    static func makeExtraction(_ configuration: Configuration, workers: Int, index: any FileIndexStore,
+    static func makeExtraction(_ configuration: Configuration, workers: Int, index: any IndexStore,
                                logger: Logger) throws -> ItemExtraction? {
         let thumbnails = configuration.thumbnails.value, content = configuration.content.value
         // Recognised text is content: `--no-content` (or `content = false`) leaves it out too.

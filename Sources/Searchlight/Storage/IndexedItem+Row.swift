@@ -47,3 +47,11 @@ extension IndexedItem {
         self.init(item: item, thumbnailInfo: info)
     }
 }
+
+extension IndexedItem {
+    /// Reads the user attributes of a row selected with ``SearchableIndex/itemColumns``.
+    static func userAttributes(row: Row) -> UserAttributes {
+        UserAttributes(userTags: SearchableIndex.list(stored: row["userTags"]), comment: row["comment"],
+                       starRating: row["starRating"], whereFroms: SearchableIndex.list(stored: row["whereFroms"]))
+    }
+}
