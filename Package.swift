@@ -123,11 +123,13 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // The shared index on PostgreSQL (SPEC §9): the same operations as SearchableIndex.
+        // The shared index on PostgreSQL (SPEC §9): the same operations as SearchableIndex,
+        // and the file indexer's bookkeeping (SearchlightFiles' FileIndexStore).
         .target(
             name: "SearchlightPostgres",
             dependencies: [
                 "Searchlight",
+                "SearchlightFiles",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -304,6 +306,8 @@ let package = Package(
             dependencies: [
                 "Searchlight",
                 "SearchlightPostgres",
+                // The PostgreSQL store's file-indexer bookkeeping (FileIndexStore, DomainState).
+                "SearchlightFiles",
                 "SearchlightTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
@@ -317,6 +321,7 @@ let package = Package(
                 "ExtractionProtocol",
                 "searchlight-extractor",
                 "SearchlightTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

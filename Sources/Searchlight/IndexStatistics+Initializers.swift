@@ -12,13 +12,11 @@ extension IndexStatistics {
 
 extension IndexStatistics.Domain {
     /// A domain's statistics; for indexes outside this module.
-    public init(_ name: String, itemCount: Int, failureCount: Int, thumbnailCount: Int, lastUpdateDate: Date?,
-                state: String?) {
+    public init(_ name: String, itemCount: Int, failureCount: Int, thumbnailCount: Int, lastUpdateDate: Date?) {
         self.name = name
         self.itemCount = itemCount
         self.failureCount = failureCount
         self.thumbnailCount = thumbnailCount
         self.lastUpdateDate = lastUpdateDate
-        self.state = state
     }
 }

@@ -11,7 +11,7 @@ public enum FileOpener {
     /// The absolute path of `item`'s file on this machine.
     /// - Throws: ``CommandError`` when its domain has no folder, its file belongs to another machine
     ///   of a shared index, or it is no longer on disk; the index's errors when it cannot be read.
-    public static func path(of item: SearchableItem, in index: any IndexStore, roots: ItemJSON) throws -> [UInt8] {
+    public static func path(of item: SearchableItem, in index: any FileIndexStore, roots: ItemJSON) throws -> [UInt8] {
         guard let path = roots.absolutePath(item) else {
             throw CommandError.failure("the domain \(item.domainIdentifier.debugDescription) has no folder: its items are not files")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Searchlight
+import SearchlightFiles
 
 // A damaged index under the commands that rebuild it (SPEC §12): `scan`, `watch` and
 // `serve --watch` move it aside and index again; the read-only commands say so in one line
@@ -9,7 +10,7 @@ extension IndexOptions {
     /// damaged SQLite index (found on opening, or by an integrity check) is moved aside and
     /// replaced by an empty one, with one warning naming the file kept. What the caller indexes
     /// next fills it again.
-    func openForIndexing(configuration: Configuration? = nil) throws -> any IndexStore {
+    func openForIndexing(configuration: Configuration? = nil) throws -> any FileIndexStore {
         let location = try self.location(configuration: configuration)
         guard !IndexLauncher.isRemote(location) else { return try openForWriting(configuration: configuration) }
         return try CommandFailure.wrap {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Searchlight
+import SearchlightFiles
 import Synchronization
 
 /// `--index PATH|URL`, shared by every subcommand.
@@ -47,18 +48,18 @@ struct IndexOptions: ParsableArguments {
     }
 
     /// Opens the index for reading; a missing index is a failure with a hint.
-    func openForReading(configuration: Configuration? = nil) throws -> any IndexStore {
+    func openForReading(configuration: Configuration? = nil) throws -> any FileIndexStore {
         try open(readOnly: true, configuration: configuration)
     }
 
     /// Opens (or creates) the index for writing.
-    func openForWriting(configuration: Configuration? = nil) throws -> any IndexStore {
+    func openForWriting(configuration: Configuration? = nil) throws -> any FileIndexStore {
         try open(readOnly: false, configuration: configuration)
     }
 
     /// The SQLite file, or, for a `postgres://` URL, the shared index that only
     /// `searchlight-serve` can open: `searchlight` hands the command over to it.
-    private func open(readOnly: Bool, configuration: Configuration?) throws -> any IndexStore {
+    private func open(readOnly: Bool, configuration: Configuration?) throws -> any FileIndexStore {
         let location = try self.location(configuration: configuration)
         guard IndexLauncher.isRemote(location) else {
             return try CommandFailure.wrap { try SearchableIndex(path: location, readOnly: readOnly, logger: logger) }
@@ -74,7 +75,7 @@ struct IndexOptions: ParsableArguments {
 /// see ``ServeLauncher``), which sets ``remoteOpener`` before it runs the commands.
 public enum IndexLauncher {
     /// Opens `location` (read-only or not), logging to the logger given; set by `searchlight-serve`.
-    public typealias Opener = @Sendable (_ location: String, _ readOnly: Bool, _ logger: Logger) throws -> any IndexStore
+    public typealias Opener = @Sendable (_ location: String, _ readOnly: Bool, _ logger: Logger) throws -> any FileIndexStore
 
     private static let opener = Mutex<Opener?>(nil)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Searchlight
+import SearchlightFiles
 import SearchlightJSON
 
 /// Prints items as lines, NUL-terminated paths or NDJSON.
@@ -8,11 +9,11 @@ final class ItemPrinter {
 
     let format: Format
     let output = StandardOutput()
-    private let index: any IndexStore
+    private let index: any FileIndexStore
     /// The JSON objects, with each domain's root read once up front.
     private let itemJSON: ItemJSON
 
-    init(format: Format, index: any IndexStore) throws {
+    init(format: Format, index: any FileIndexStore) throws {
         self.format = format
         self.index = index
         itemJSON = try CommandFailure.wrap { try ItemJSON(index: index) }

@@ -43,8 +43,8 @@ enum WatchSignal {
         let index = try indexOptions.openForReading()
         let states = try CommandFailure.wrap { try index.domainStates() }
         var roots: [Int32: [String]] = [:]
-        for (domain, json) in states {
-            guard let state = DomainState(json: json), let watch = state.watch, watch.running,
+        for (domain, state) in states {
+            guard let watch = state.watch, watch.running,
                   isWatch(pid: watch.pid) else { continue }
             roots[watch.pid, default: []].append(state.root == domain ? domain : "\(domain) (\(state.root))")
         }

@@ -70,14 +70,14 @@ struct ScanCommand: ParsableCommand {
     }
 
     /// Reconciles one root, with a progress bar on a terminal, and records the summary.
-    private func scan(_ folder: RootFolder, domain: String, options: FolderScanner.Options, index: any IndexStore,
+    private func scan(_ folder: RootFolder, domain: String, options: FolderScanner.Options, index: any FileIndexStore,
                       enricher: FolderScanner.Enricher?) throws -> ScanSummary {
         let scanner = FolderScanner(index: index, root: folder, options: options, logger: indexOptions.logger,
                                     enricher: enricher)
         let previous = try CommandFailure.wrap { try index.domainState(domain) }
         try CommandFailure.wrap {
             try index.setState(DomainState(root: folder.path, lastScan: previous?.lastScan,
-                                           watch: previous?.watch).json, domain: domain)
+                                           watch: previous?.watch), domain: domain)
         }
         var bar: ProgressBar?
         let currentFolder = CurrentFolder()
@@ -97,7 +97,7 @@ struct ScanCommand: ParsableCommand {
         try CommandFailure.wrap {
             var state = try index.domainState(domain) ?? DomainState(root: folder.path)
             state.lastScan = summary
-            try index.setState(state.json, domain: domain)
+            try index.setState(state, domain: domain)
         }
         return summary
     }

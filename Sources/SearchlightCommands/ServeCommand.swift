@@ -118,13 +118,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The folders to watch, with their domains and exclusions: those given, else every root
     /// the index holds (with the configuration's exclusions for those it lists).
-    func watchedRoots(index: any IndexStore, configuration: Configuration) throws -> [Configuration.Root] {
+    func watchedRoots(index: any FileIndexStore, configuration: Configuration) throws -> [Configuration.Root] {
         if !roots.isEmpty { return try configuration.roots(arguments: roots, domain: domain) }
         let states = try CommandFailure.wrap { try index.domainStates() }
         // A shared index holds other machines' folders too: only this machine's are watched here.
         let hosts = try CommandFailure.wrap { try index.domainHosts() }
-        let known = states.compactMap { domain, json in
-            index.isLocal(domain: domain, hosts: hosts) ? DomainState(json: json).map { (domain, $0.root) } : nil
+        let known = states.compactMap { domain, state in
+            index.isLocal(domain: domain, hosts: hosts) ? (domain, state.root) : nil
         }
         if known.isEmpty { throw CommandFailure.fail("nothing to watch: give a folder (searchlight serve --watch FOLDER)", code: 64) }
         return try known.sorted { $0.0 < $1.0 }.map { domain, path in

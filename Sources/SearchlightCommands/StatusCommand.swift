@@ -22,11 +22,12 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let index = try indexOptions.openForReading()
         let statistics = try CommandFailure.wrap { try index.statistics() }
+        let states = try CommandFailure.wrap { try index.domainStates() }
         let output = StandardOutput()
         if failures {
             try listFailures(index, output: output)
         } else if json {
-            output.write(OCRMarks(index: index).addingQueue(to: StatusJSON.object(for: statistics)) + [0x0A])
+            output.write(OCRMarks(index: index).addingQueue(to: StatusJSON.object(for: statistics, states: states)) + [0x0A])
         } else {
             let kinds = try failureKinds(index, statistics)
             output.write("index: \(statistics.path) (\(Self.megabytes(statistics.byteCount)))\n")
@@ -34,7 +35,8 @@ struct StatusCommand: ParsableCommand {
             output.write(Self.resetLine(index))
             if statistics.domains.isEmpty { output.write("no domains: run `searchlight scan FOLDER`\n") }
             for domain in statistics.domains {
-                output.write(describe(domain, index: statistics.path, failures: kinds[domain.name] ?? [:]))
+                output.write(describe(domain, state: states[domain.name], index: statistics.path,
+                                      failures: kinds[domain.name] ?? [:]))
             }
         }
         output.flush()
@@ -43,7 +45,7 @@ struct StatusCommand: ParsableCommand {
     static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 
     /// The recorded failures of each domain, counted by kind.
-    func failureKinds(_ index: any IndexStore, _ statistics: IndexStatistics) throws -> [String: [ExtractionFailure.Reason: Int]] {
+    func failureKinds(_ index: any FileIndexStore, _ statistics: IndexStatistics) throws -> [String: [ExtractionFailure.Reason: Int]] {
         var kinds: [String: [ExtractionFailure.Reason: Int]] = [:]
         for domain in statistics.domains where domain.failureCount > 0 {
             let recorded = try CommandFailure.wrap { try index.failures(domain: domain.name, limit: domain.failureCount) }
@@ -53,7 +55,7 @@ struct StatusCommand: ParsableCommand {
     }
 
     /// `status --failures`: one line per failure, `domain<TAB>kind<TAB>path: reason`.
-    func listFailures(_ index: any IndexStore, output: StandardOutput) throws {
+    func listFailures(_ index: any FileIndexStore, output: StandardOutput) throws {
         let recorded = try CommandFailure.wrap { try index.failures(limit: Int(Int32.max)) }
         if recorded.isEmpty && !json { output.write("no failures\n") }
         for failure in recorded {
@@ -75,8 +77,8 @@ struct StatusCommand: ParsableCommand {
     }
 
     /// `index`: the index's path, next to which a running watch holds its ``WatchLock``.
-    func describe(_ domain: IndexStatistics.Domain, index: String, failures: [ExtractionFailure.Reason: Int]) -> String {
-        let state = DomainState(json: domain.state)
+    func describe(_ domain: IndexStatistics.Domain, state: DomainState?, index: String,
+                  failures: [ExtractionFailure.Reason: Int]) -> String {
         var text = "\n\(domain.name)\n"
         if let root = state?.root, root != domain.name { text += "  root:        \(root)\n" }
         text += "  items:       \(domain.itemCount) (\(domain.thumbnailCount) with thumbnails)\n"

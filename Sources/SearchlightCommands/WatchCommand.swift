@@ -109,7 +109,7 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    static func makeWatchers(_ selected: [Configuration.Root], index: any IndexStore, configuration: Configuration,
+    static func makeWatchers(_ selected: [Configuration.Root], index: any FileIndexStore, configuration: Configuration,
                              maximumWatches: Int? = nil, logger: Logger) throws -> Watchers {
         let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)

@@ -18,8 +18,8 @@ public struct ItemJSON: Sendable {
 
     /// Reads the root of every domain of `index`.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
-    public init(index: any IndexStore) throws {
-        roots = try index.domainStates().compactMapValues { DomainState(json: $0)?.root }
+    public init(index: any FileIndexStore) throws {
+        roots = try index.domainStates().mapValues(\.root)
     }
 
     /// Uses the roots given (domain → root).

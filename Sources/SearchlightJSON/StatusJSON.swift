@@ -6,8 +6,9 @@ import SearchlightFiles
 /// The JSON object of the index's status, as `searchlight status --json` prints it and
 /// `/api/status` answers it.
 public enum StatusJSON {
-    /// `{"index":…,"bytes":…,"items":…,"domains":[…]}`.
-    public static func object(for statistics: IndexStatistics) -> [UInt8] {
+    /// `{"index":…,"bytes":…,"items":…,"domains":[…]}`: the library's counts, and the file
+    /// indexer's `states` of the domains (``FileIndexStore/domainStates()``).
+    public static func object(for statistics: IndexStatistics, states: [String: DomainState]) -> [UInt8] {
         var line = JSONLine()
         line.add("index", statistics.path)
         line.add("bytes", statistics.byteCount)
@@ -16,15 +17,14 @@ public enum StatusJSON {
         bytes += Array(",\"domains\":[".utf8)
         for (position, domain) in statistics.domains.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes += self.domain(domain, index: statistics.path).finished
+            bytes += self.domain(domain, state: states[domain.name], index: statistics.path).finished
         }
         bytes += Array("]}".utf8)
         return bytes
     }
 
     /// One domain: items, failures, thumbnails, last scan, root and watch health.
-    public static func domain(_ domain: IndexStatistics.Domain, index: String) -> JSONLine {
-        let state = DomainState(json: domain.state)
+    public static func domain(_ domain: IndexStatistics.Domain, state: DomainState?, index: String) -> JSONLine {
         var line = JSONLine()
         line.add("name", domain.name)
         line.add("root", state?.root)

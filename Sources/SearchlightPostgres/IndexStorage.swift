@@ -1,9 +1,10 @@
 import Foundation
 import Searchlight
 
-/// The operations the folder scanner, the watcher, the command-line tool and the web server
-/// need from an index, whatever stores it: the SQLite file of ``Searchlight/SearchableIndex``
-/// or the shared database of ``PostgresIndex`` (`--index postgres://…`).
+/// The library's operations on an index (``Searchlight/IndexStore``'s, asynchronous), whatever
+/// stores it: the SQLite file of ``Searchlight/SearchableIndex`` or the shared database of
+/// ``PostgresIndex`` (`--index postgres://…`). The file indexer's bookkeeping (stamps,
+/// failures, domain state, origin) is `SearchlightFiles`' `FileIndexStore`, not here.
 ///
 /// The requirements are `async`: a synchronous method witnesses an `async` requirement, so
 /// `SearchableIndex` conforms with the methods it has (but ``forEachItem(domain:_:)``, whose
@@ -12,7 +13,7 @@ import Searchlight
 /// The scanner, the watcher and the commands use the synchronous form,
 /// ``Searchlight/IndexStore``, which ``PostgresStore`` implements over this index.
 public protocol IndexStorage: Sendable {
-    // MARK: Writing (scanner, watcher, `remove`)
+    // MARK: Writing
 
     /// Applies a batch in one transaction: all of its changes land, or none.
     func apply(_ batch: IndexBatch) async throws
@@ -22,26 +23,17 @@ public protocol IndexStorage: Sendable {
     @discardableResult func deleteAllItems() async throws -> Int
     /// Records when a domain was last brought up to date.
     func markUpdated(domain: String, date: Date) async throws
-    /// Stores an indexer's state of a domain.
-    func setState(_ state: String?, domain: String) async throws
 
-    // MARK: Reading (reconcile, `show`, `thumbnail`, `list`, `status`, the API)
+    // MARK: Reading
 
     func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem?
     func items(withIdentifier identifier: ItemIdentifier, domain: String?) async throws -> [IndexedItem]
     func itemCount(domain: String?) async throws -> Int
     /// Every item, by domain then identifier; `body` returns `false` to stop.
     func forEachItem(domain: String?, _ body: (IndexedItem) async throws -> Bool) async throws
-    /// A page of a domain's identifiers and change stamps in byte order: what reconcile merges with a walk.
-    func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier?,
-                      limit: Int) async throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)]
-    /// The stamps of those identifiers that are items: what the watcher checks for each event.
-    func changeStamps(of identifiers: [ItemIdentifier], domain: String) async throws -> [ItemIdentifier: [UInt8]?]
     func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail?
     func domains() async throws -> [String]
-    func domainStates() async throws -> [String: String]
     func statistics() async throws -> IndexStatistics
-    func failures(domain: String?, limit: Int) async throws -> [(domain: String, identifier: ItemIdentifier, reason: String)]
 
     // MARK: Searching (`search`, `query`, the API)
 

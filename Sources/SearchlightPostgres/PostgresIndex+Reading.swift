@@ -161,8 +161,8 @@ extension PostgresIndex {
         }
     }
 
-    /// Each domain's stored state, by domain name.
-    public func domainStates() async throws -> [String: String] {
+    /// Each domain's stored state (the file indexer's `DomainState`, as JSON), by domain name.
+    package func domainStates() async throws -> [String: String] {
         try await withConnection("cannot read the index") { connection in
             var states: [String: String] = [:]
             let rows = try await connection.query("SELECT name, state FROM domain WHERE state IS NOT NULL",
@@ -178,18 +178,18 @@ extension PostgresIndex {
         let location = self.location.description
         return try await withConnection("cannot read the index") { connection in
             let rows = try await connection.query("""
-                SELECT domain.name, domain.last_update_date, domain.state,
+                SELECT domain.name, domain.last_update_date,
                     (SELECT count(*)::bigint FROM item WHERE item.domain_id = domain.id),
                     (SELECT count(*)::bigint FROM item WHERE item.domain_id = domain.id AND item.failure IS NOT NULL),
                     (SELECT count(*)::bigint FROM thumbnail WHERE thumbnail.domain_id = domain.id)
                 FROM domain ORDER BY domain.name COLLATE "C"
                 """, logger: self.logger)
             var domains: [IndexStatistics.Domain] = []
-            for try await (name, updated, state, items, failures, thumbnails)
-                in rows.decode((String, Double?, String?, Int, Int, Int).self) {
+            for try await (name, updated, items, failures, thumbnails)
+                in rows.decode((String, Double?, Int, Int, Int).self) {
                 domains.append(IndexStatistics.Domain(
                     name, itemCount: items, failureCount: failures, thumbnailCount: thumbnails,
-                    lastUpdateDate: updated.map(Date.init(timeIntervalSince1970:)), state: state))
+                    lastUpdateDate: updated.map(Date.init(timeIntervalSince1970:))))
             }
             let size = try await connection.query("""
                 SELECT (pg_total_relation_size('item') + pg_total_relation_size('thumbnail')

@@ -48,12 +48,18 @@ extension PostgresIndex {
     /// Applies a batch of changes in one transaction, then forgets the expired items of the
     /// batch's domains (only theirs: a writer never touches another domain's rows).
     public func apply(_ batch: IndexBatch) async throws {
-        guard !batch.isEmpty else { return }
+        try await apply(batch, states: [:])
+    }
+
+    /// Applies a batch as ``apply(_:)`` does, and stores each domain's state (the file
+    /// indexer's, as JSON: `SearchlightFiles`' `DomainState`) in the same transaction.
+    package func apply(_ batch: IndexBatch, states: [String: String]) async throws {
+        guard !batch.isEmpty || !states.isEmpty else { return }
         try await withTransaction("cannot write to the index") { connection in
             var writer = PostgresBatchWriter(connection: connection, logger: self.logger)
             for change in batch.changes { try await writer.apply(change) }
             try await writer.flushUpserts()
-            for (domain, state) in batch.domainStates.sorted(by: { $0.key < $1.key }) {
+            for (domain, state) in states.sorted(by: { $0.key < $1.key }) {
                 let id = try await writer.domainID(domain)
                 try await connection.query("UPDATE domain SET state = \(state) WHERE id = \(id)", logger: self.logger)
             }
@@ -71,8 +77,8 @@ extension PostgresIndex {
         try await updateDomain(domain, "last_update_date", date.timeIntervalSince1970)
     }
 
-    /// Stores an indexer's state for a domain (any text, such as JSON).
-    public func setState(_ state: String?, domain: String) async throws {
+    /// Stores the file indexer's state of a domain (`DomainState`, as JSON).
+    package func setState(_ state: String?, domain: String) async throws {
         try await updateDomain(domain, "state", state)
     }
 

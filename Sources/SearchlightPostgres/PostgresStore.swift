@@ -13,9 +13,6 @@ public final class PostgresStore: IndexStore {
     /// The URL without password.
     public var path: String { index.location.description }
 
-    /// Every machine of a team may write its folders into the database.
-    public var isShared: Bool { true }
-
     /// Connects to the database at `url` (``PostgresIndex/init(url:readOnly:maximumConnections:retryPolicy:operationTimeout:statementTimeout:taskExecutor:environment:logger:)``).
     /// - Throws: ``PostgresIndexError``.
     /// - Parameter statementTimeout: When given, the server stops a statement that runs longer.
@@ -39,7 +36,7 @@ public final class PostgresStore: IndexStore {
     /// is true, with the ``PostgresIndexError`` as its cause: what the watcher retries and
     /// `serve` answers with 503. The call fails at once while the server stays away (see
     /// ``PostgresIndex/unreachableSince``), and the next call after it is back succeeds.
-    private func wait<T: Sendable>(_ operation: sending @escaping () async throws -> T) throws -> T {
+    func wait<T: Sendable>(_ operation: sending @escaping () async throws -> T) throws -> T {
         do {
             return try bridge.wait(operation)
         } catch let error as PostgresIndexError where error.isConnectionLost {
@@ -67,31 +64,6 @@ public final class PostgresStore: IndexStore {
 
     public func markUpdated(domain: String, date: Date) throws {
         try wait { [index] in try await index.markUpdated(domain: domain, date: date) }
-    }
-
-    public func setState(_ state: String?, domain: String) throws {
-        try wait { [index] in try await index.setState(state, domain: domain) }
-    }
-
-    public func setOrigin(host: String, root: String, domain: String) throws {
-        try wait { [index] in try await index.setOrigin(host: host, root: root, domain: domain) }
-    }
-
-    // MARK: Reconciling
-
-    public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier?,
-                             limit: Int) throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
-        try wait { [index] in
-            try await index.changeStamps(domain: domain, after: identifier, before: upperBound, limit: limit)
-        }
-    }
-
-    public func changeStamp(of identifier: ItemIdentifier, domain: String) throws -> [UInt8]?? {
-        try wait { [index] in try await index.changeStamp(of: identifier, domain: domain) }
-    }
-
-    public func changeStamps(of identifiers: [ItemIdentifier], domain: String) throws -> [ItemIdentifier: [UInt8]?] {
-        try wait { [index] in try await index.changeStamps(of: identifiers, domain: domain) }
     }
 
     // MARK: Reading
@@ -124,16 +96,8 @@ public final class PostgresStore: IndexStore {
         try wait { [index] in try await index.domains() }
     }
 
-    public func domainStates() throws -> [String: String] {
-        try wait { [index] in try await index.domainStates() }
-    }
-
     public func statistics() throws -> IndexStatistics {
         try wait { [index] in try await index.statistics() }
-    }
-
-    public func failures(domain: String?, limit: Int) throws -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
-        try wait { [index] in try await index.failures(domain: domain, limit: limit) }
     }
 
     // MARK: Searching
@@ -168,10 +132,6 @@ public final class PostgresStore: IndexStore {
 
     public func makeChangeMonitor() throws -> any IndexChangeMonitor {
         PostgresChangeMonitor(store: self)
-    }
-
-    public func domainHosts() throws -> [String: String] {
-        try wait { [index] in try await index.domainHosts() }
     }
 
     /// ``PostgresIndex/changeMarker()``, waited for.

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Searchlight
+import SearchlightFiles
 import Synchronization
 
 /// A few read-only handles on the index, each lent to one request at a time, and the deadline
@@ -16,11 +17,11 @@ import Synchronization
 /// Reads run on NIO's thread pool, not on the cooperative pool: the stores block.
 final class IndexReaders: Sendable {
     /// Opens a read-only handle on the index.
-    typealias Opener = @Sendable () throws -> any IndexStore
+    typealias Opener = @Sendable () throws -> any FileIndexStore
 
     private struct State {
-        var idle: [any IndexStore]
-        var waiting: [CheckedContinuation<any IndexStore, Never>] = []
+        var idle: [any FileIndexStore]
+        var waiting: [CheckedContinuation<any FileIndexStore, Never>] = []
     }
 
     let deadline: Duration
@@ -42,7 +43,7 @@ final class IndexReaders: Sendable {
     /// Runs `body` with a handle of its own, on the thread pool, interrupted after the deadline.
     /// - Throws: ``APIError`` 503 when the deadline passed while it ran (even if it finished
     ///   since: it took too long); whatever `body` throws otherwise.
-    func read<T: Sendable>(_ body: @escaping @Sendable (any IndexStore) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any FileIndexStore) throws -> T) async throws -> T {
         let index = await checkOut()
         let run = RunFlag()
         defer {
@@ -81,7 +82,7 @@ final class IndexReaders: Sendable {
     }
 
     /// A new handle in place of `index`; `index` itself when the index cannot be opened again.
-    private func reopened(_ index: any IndexStore) -> any IndexStore {
+    private func reopened(_ index: any FileIndexStore) -> any FileIndexStore {
         do {
             return try open()
         } catch {
@@ -97,10 +98,10 @@ final class IndexReaders: Sendable {
         let state = Mutex(RunState.running)
     }
 
-    private func checkOut() async -> any IndexStore {
+    private func checkOut() async -> any FileIndexStore {
         if let index = state.withLock({ $0.idle.popLast() }) { return index }
         return await withCheckedContinuation { continuation in
-            let index: (any IndexStore)? = state.withLock { state in
+            let index: (any FileIndexStore)? = state.withLock { state in
                 if let index = state.idle.popLast() { return index }
                 state.waiting.append(continuation)
                 return nil
@@ -109,8 +110,8 @@ final class IndexReaders: Sendable {
         }
     }
 
-    private func checkIn(_ index: any IndexStore) {
-        let waiter: CheckedContinuation<any IndexStore, Never>? = state.withLock { state in
+    private func checkIn(_ index: any FileIndexStore) {
+        let waiter: CheckedContinuation<any FileIndexStore, Never>? = state.withLock { state in
             if state.waiting.isEmpty {
                 state.idle.append(index)
                 return nil

@@ -184,7 +184,7 @@ extension SearchServer {
 
     /// `GET /api/status`: `searchlight status --json`.
     func status() async throws -> Response {
-        .json(try await readers.read { index in StatusJSON.object(for: try index.statistics()) })
+        .json(try await readers.read { index in StatusJSON.object(for: try index.statistics(), states: try index.domainStates()) })
     }
 
     /// `GET /api/events`: server-sent events, `ready` at once, then `change` whenever the
@@ -216,7 +216,7 @@ extension SearchServer {
 struct RemoteHosts: Sendable {
     private let hosts: [String: String]
 
-    init(_ index: any IndexStore) throws {
+    init(_ index: any FileIndexStore) throws {
         hosts = try index.domainHosts().filter { $0.value != FolderScanner.hostName }
     }
 

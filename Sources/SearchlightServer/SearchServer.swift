@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Searchlight
+import SearchlightFiles
 import ServiceLifecycle
 
 /// The web page and JSON API of `searchlight serve` (SPEC §7), as a `Service`.
@@ -78,7 +79,7 @@ public final class SearchServer: Service, Sendable {
     ///   throws when the index cannot be opened.
     public init(configuration: Configuration, logger: Logger,
                 onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in },
-                open: @escaping @Sendable () throws -> any IndexStore) throws {
+                open: @escaping @Sendable () throws -> any FileIndexStore) throws {
         if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
             throw ConfigurationError(description: "--host \(configuration.host) is not a loopback address: "
                                      + "give a token (--token or $SEARCHLIGHT_TOKEN) that every request must carry")

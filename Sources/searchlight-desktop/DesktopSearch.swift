@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Searchlight
+import SearchlightFiles
 import SearchlightCommands
 import SearchlightJSON
 import SearchlightPostgres
@@ -17,7 +18,7 @@ final class DesktopSearch {
     let limit: Int
     let thumbnails: ThumbnailCache
     let logger: Logger
-    private var store: (any IndexStore)?
+    private var store: (any FileIndexStore)?
     private var recent: [ResultID: SearchResult] = [:]
     /// A result described once keeps its description while the shell asks again.
     private static let recentLimit = 500
@@ -30,7 +31,7 @@ final class DesktopSearch {
     }
 
     /// Runs `body` on the open index; an index error closes it (it is opened again next time).
-    func reading<T>(_ body: (any IndexStore) throws -> T) throws(DesktopError) -> T {
+    func reading<T>(_ body: (any FileIndexStore) throws -> T) throws(DesktopError) -> T {
         do {
             let index = try store ?? open()
             store = index
@@ -46,7 +47,7 @@ final class DesktopSearch {
         }
     }
 
-    private func open() throws -> any IndexStore {
+    private func open() throws -> any FileIndexStore {
         if IndexLauncher.isRemote(location) { return try PostgresStore(url: location, readOnly: true, logger: logger) }
         return try SearchableIndex(path: location, readOnly: true, logger: logger)
     }

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import Logging
 import Searchlight
+import SearchlightFiles
 import SearchlightPostgres
 import SearchlightServer
 import SearchlightTestSupport
@@ -15,7 +16,7 @@ struct ServerDeadlineTests {
         let work = TemporaryTree("serve-deadline")
         let path = work.path + "/index.sqlite"
         let url = backend == .postgres ? try await PostgresCluster.shared().makeDatabase("deadline") : nil
-        let index: any IndexStore = try url.map { try PostgresStore(url: $0, readOnly: false, logger: Logger(label: "test")) }
+        let index: any FileIndexStore = try url.map { try PostgresStore(url: $0, readOnly: false, logger: Logger(label: "test")) }
             ?? SearchableIndex(path: path)
         var random = SeededGenerator(seed: 7)
         var batch = IndexBatch()

@@ -24,7 +24,7 @@ final class ServerFixture: @unchecked Sendable {
     let backend: IndexBackend
     /// The database's URL, on PostgreSQL.
     let url: String?
-    let index: any IndexStore
+    let index: any FileIndexStore
     let root: RootFolder
     var domain: String { root.path }
 
@@ -85,7 +85,7 @@ final class ServerFixture: @unchecked Sendable {
         _ = try FolderScanner(index: index, root: root, options: options, logger: Logger(label: "test"),
                               enricher: thumbnailer.enricher).reconcile()
         // As `searchlight scan` does: the domain's root, for paths and files.
-        try index.setState(DomainState(root: root.path).json, domain: domain)
+        try index.setState(DomainState(root: root.path), domain: domain)
         // Text as the content extraction stores it.
         if var plan = try index.item("notes/plan v2 (draft).md", domain: domain)?.item {
             plan.attributeSet.textContent = "Plan\n\nShip the search page.\n"

@@ -147,20 +147,6 @@ struct SearchableIndexTests {
         #expect(ids(try index.search(words: ["market"])) == ["note-7"])
     }
 
-    @Test func changeStampsPageInByteOrder() throws {
-        let fixture = try TemporaryIndex()
-        defer { withExtendedLifetime(fixture) {} }
-        let index = fixture.index
-        var items = (0..<25).map { note(String(format: "f%02d", $0)) }
-        items[3].changeStamp = [1, 2, 3]
-        try index.indexItems(items)
-        let first = try index.changeStamps(domain: "notes", after: nil, limit: 10)
-        #expect(first.count == 10)
-        #expect(first[3].changeStamp == [1, 2, 3])
-        let next = try index.changeStamps(domain: "notes", after: first.last!.identifier, limit: 100)
-        #expect(next.map(\.identifier.lossyString) == (10..<25).map { String(format: "f%02d", $0) })
-    }
-
     @Test func nonUTF8IdentifiersAreKeptExactly() throws {
         let fixture = try TemporaryIndex()
         defer { withExtendedLifetime(fixture) {} }

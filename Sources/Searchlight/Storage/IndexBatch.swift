@@ -84,15 +84,13 @@ public struct IndexBatch: Sendable {
 
     /// The changes, applied in order.
     public var changes: [Change] = []
-    /// Per-domain state to store with the batch (an indexer's bookmark), applied last.
-    public var domainStates: [String: String] = [:]
 
     public init() {}
 
     /// The number of changes.
     public var count: Int { changes.count }
     /// Whether there is nothing to apply.
-    public var isEmpty: Bool { changes.isEmpty && domainStates.isEmpty }
+    public var isEmpty: Bool { changes.isEmpty }
 
     /// Whether a change may remove an item (a move replaces what it lands on).
     var removesItems: Bool {

@@ -2,16 +2,15 @@ import Foundation
 
 /// What an index holds, per domain.
 public struct IndexStatistics: Sendable {
-    /// Counts and state of one domain.
+    /// Counts of one domain. What an indexer keeps about a domain beside its items is the
+    /// indexer's own (the file indexer's `DomainState`).
     public struct Domain: Sendable {
         public var name: String
         public var itemCount: Int
         public var failureCount: Int
         public var thumbnailCount: Int
-        /// When the domain's indexer last brought it up to date.
+        /// When the domain's indexer last brought it up to date (``IndexStore/markUpdated(domain:date:)``).
         public var lastUpdateDate: Date?
-        /// What the domain's indexer stored about it.
-        public var state: String?
     }
 
     /// The index file, or the database's URL without password.

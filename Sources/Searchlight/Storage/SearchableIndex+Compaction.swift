@@ -1,54 +1,6 @@
 import Foundation
 import GRDB
 
-/// What items of one kind share: their content type, description and the keywords they have
-/// beyond their name's words (``StoredText/keywords``), which a file takes from its type and
-/// description. Stored once in `content_kind`, which items reference by id, because a few
-/// hundred kinds describe most of a disk.
-struct ContentKind: Hashable {
-    var type: String?
-    var description: String?
-    /// Keywords joined by ``SearchableIndex/keywordSeparator``.
-    var keywords: String?
-
-    /// Kinds are equal when their bytes are, as in the database (Swift's string equality
-    /// would equate canonically equivalent texts and give one of them the other's row).
-    static func == (left: ContentKind, right: ContentKind) -> Bool {
-        sameBytes(left.type, right.type) && sameBytes(left.description, right.description)
-            && sameBytes(left.keywords, right.keywords)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        for value in [type, description, keywords] {
-            hasher.combine(value == nil)
-            value?.utf8.forEach { hasher.combine($0) }
-            hasher.combine(0xFF as UInt8)
-        }
-    }
-
-    private static func sameBytes(_ left: String?, _ right: String?) -> Bool {
-        switch (left, right) {
-        case (nil, nil): true
-        case let (left?, right?): left.utf8.elementsEqual(right.utf8)
-        default: false
-        }
-    }
-
-    /// A 64-bit FNV-1a hash of the three values, the same in every process: the column that
-    /// finds a kind's row. Indexing the values themselves would cost as much as the rows,
-    /// and some descriptions (libmagic's, with sizes and dimensions in them) are nearly unique.
-    var digest: Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for value in [type, description, keywords] {
-            // A tag before each value keeps `nil` apart from "" and values from one another.
-            for byte in [value == nil ? 0 : 1] + Array((value ?? "").utf8) + [0xFF] {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            }
-        }
-        return Int64(bitPattern: hash)
-    }
-}
-
 extension SearchableIndex {
     /// Migration v3: items reference a `content_kind` row instead of repeating their type,
     /// description and keywords, and leave out the title and keywords their display name gives

@@ -115,18 +115,6 @@ public final class SearchableIndex: Sendable {
         logger.warning("the index \(path) was removed or replaced: opened it again")
     }
 
-    /// Brings the schema up to date. An index that the `v3-compact` migration just rebuilt is
-    /// vacuumed once: its old item table left a third of the file as free pages.
-    static func migrate(_ database: any DatabaseWriter) throws {
-        let applied = try database.read { try migrator.appliedIdentifiers($0) }
-        try migrator.migrate(database)
-        if !applied.isEmpty, !applied.contains("v3-compact") {
-            // Only space is at stake: an index that cannot be vacuumed now (no room for the
-            // copy, a reader holding it) works as well, a third larger.
-            try? database.vacuum()
-        }
-    }
-
     /// The page cache of a read-only connection, in KiB; SQLite fills it only as pages are read.
     /// Room for the pages of a common word's first page (about 2 000 at 1 M items); a larger
     /// cache made whole-table scans slower (32 MiB: +15 % for the query-bench pixel rows).
@@ -148,32 +136,6 @@ public final class SearchableIndex: Sendable {
                                     permissions: [.ownerReadWrite], retryOnInterrupt: true).close()
         } catch let errno as Errno {
             throw SearchlightError(.cannotOpenIndex, "cannot create the index", path: path, cause: .system(errno))
-        }
-    }
-
-    /// Runs `body` in a write transaction, turning database errors into ``SearchlightError``.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try databaseErrors("cannot write to the index") { try database.write(body) }
-    }
-
-    /// Runs `body` in a read transaction, turning database errors into ``SearchlightError``.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try databaseErrors("cannot read the index") { try database.read(body) }
-    }
-
-    /// Runs `body`; an error that is not already a ``SearchlightError`` becomes one, `.database`,
-    /// with `message` and the error as its cause.
-    func databaseErrors<T>(_ message: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SearchlightError {
-            throw error
-        } catch {
-            let cause = SearchlightError.cause(of: error)
-            if case .database(let error) = cause, SearchlightError.isDamage(error.resultCode) {
-                throw SearchlightError(.damagedIndex, "the index is damaged", path: path, cause: cause)
-            }
-            throw SearchlightError(.database, message, path: path, cause: cause)
         }
     }
 }

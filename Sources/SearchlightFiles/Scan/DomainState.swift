@@ -1,7 +1,9 @@
 import Foundation
 import Searchlight
 
-/// What the file indexer remembers about a domain, stored as JSON with the domain in the index.
+/// What the file indexer remembers about a domain, stored with the domain in the index
+/// (``FileIndexStore/setState(_:domain:)``); each backend keeps it as JSON in a column of its
+/// domain table, which only the conformances read (``init(json:)``, ``json``).
 public struct DomainState: Codable, Sendable, Equatable {
     /// The canonical absolute path of the domain's root.
     public var root: String
@@ -17,14 +19,14 @@ public struct DomainState: Codable, Sendable, Equatable {
     }
 
     /// Decodes a stored state; `nil` when absent or not ours.
-    public init?(json: String?) {
+    package init?(json: String?) {
         guard let data = json?.data(using: .utf8),
               let state = try? JSONDecoder().decode(DomainState.self, from: data) else { return nil }
         self = state
     }
 
     /// The JSON stored in the index.
-    public var json: String {
+    package var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
@@ -96,12 +98,5 @@ public struct WatchHealth: Codable, Sendable, Equatable {
         lastSelfCheck = try container.decodeIfPresent(Date.self, forKey: .lastSelfCheck)
         paused = try container.decodeIfPresent(Bool.self, forKey: .paused) ?? false
         backoff = try container.decodeIfPresent(String.self, forKey: .backoff)
-    }
-}
-
-extension IndexStore {
-    /// The file indexer's state of `domain`, when it has one.
-    public func domainState(_ domain: String) throws -> DomainState? {
-        DomainState(json: try domainStates()[domain])
     }
 }

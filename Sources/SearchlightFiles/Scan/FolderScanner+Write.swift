@@ -40,15 +40,16 @@ extension FolderScanner {
                        progress: ((ScanSummary) -> Void)?, window: Window?,
                        onChange: ((ItemIdentifier, ScanChange) -> Void)?) throws {
         var batch = IndexBatch()
+        var states: [String: DomainState] = [:]
         var batchStarted = Date()
         var lastProgress = Date.distantPast
         func flush() throws {
             if let window {
                 batch.changes = window.structure + batch.changes
-                batch.domainStates = window.states?(summary) ?? [:]
+                states = window.states?(summary) ?? [:]
                 window.beforeCommit?(batch)
             }
-            try index.apply(batch)
+            try index.apply(batch, states: states)
             batch = IndexBatch()
             batchStarted = Date()
         }
@@ -105,18 +106,4 @@ extension FolderScanner {
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
-}
-
-extension IndexStore {
-    /// The domain of a folder given without one: its path, and in a shared index this
-    /// machine's name before it (`HOST:/path`), since two machines may index folders of the
-    /// same path (SPEC §9: domains identify a host and a root).
-    public func defaultDomain(forFolder path: String) -> String {
-        isShared ? FolderScanner.hostName + ":" + path : path
-    }
-
-    /// Whether a domain's folder is on this machine: it recorded no other host.
-    public func isLocal(domain: String, hosts: [String: String]) -> Bool {
-        hosts[domain].map { $0 == FolderScanner.hostName } ?? true
-    }
 }

@@ -49,7 +49,7 @@ public final class FolderScanner: Sendable {
     /// Makes extra attributes (a thumbnail, text) for an inspected item, on an inspector thread.
     public typealias Enricher = @Sendable (inout SearchableItem, RootFolder) -> Void
 
-    let index: any IndexStore
+    let index: any FileIndexStore
     let root: RootFolder
     let options: Options
     let logger: Logger
@@ -61,7 +61,7 @@ public final class FolderScanner: Sendable {
     /// Inspector threads kept between runs, if started.
     let keptInspectors = Mutex<InspectorPool?>(nil)
 
-    public init(index: any IndexStore, root: RootFolder, options: Options, logger: Logger, enricher: Enricher? = nil) {
+    public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger, enricher: Enricher? = nil) {
         self.index = index
         self.root = root
         var options = options
@@ -150,7 +150,7 @@ public final class FolderScanner: Sendable {
         var structure: [IndexBatch.Change] = []
         /// Domain states written with the window (the watch's bookkeeping), made once the
         /// summary of the window is known.
-        var states: (@Sendable (ScanSummary) -> [String: String])?
+        var states: (@Sendable (ScanSummary) -> [String: DomainState])?
         /// Files whose status was taken already (`nil`: gone), so they are not taken twice.
         var statuses: [ItemIdentifier: FileStatus?] = [:]
         /// Called with the batch just before it is written (a test's crash point).

@@ -30,12 +30,12 @@ extension FolderWatcher {
         updateState { $0.watch = health }
     }
 
-    /// The domain's state as stored, changed by `change`, as JSON.
-    func domainState(_ change: (inout DomainState) -> Void) -> String {
+    /// The domain's state as stored, changed by `change`.
+    func domainState(_ change: (inout DomainState) -> Void) -> DomainState {
         var domainState = (try? index.domainState(options.scan.domain)) ?? nil ?? DomainState(root: root.path)
         domainState.root = root.path
         change(&domainState)
-        return domainState.json
+        return domainState
     }
 
     func updateState(_ change: (inout DomainState) -> Void) {

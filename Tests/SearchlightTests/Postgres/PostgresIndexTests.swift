@@ -85,8 +85,7 @@ struct PostgresIndexTests {
         var batch = IndexBatch()
         batch.deleteTree("a", domain: "docs")
         batch.delete("c", domain: "docs")
-        batch.domainStates["docs"] = #"{"bookmark":1}"#
-        try await index.apply(batch)
+        try await index.apply(batch, states: ["docs": #"{"bookmark":1}"#])
         var left: [String] = []
         try await index.forEachItem(domain: "docs", pageSize: 1) { item in
             left.append(item.item.uniqueIdentifier.description)

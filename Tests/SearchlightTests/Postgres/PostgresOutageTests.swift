@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Searchlight
+import SearchlightFiles
 import SearchlightPostgres
 import SearchlightTestSupport
 import Testing
@@ -46,7 +47,7 @@ struct PostgresOutageTests {
         second.upsert(PostgresIndexTests.item("added.txt", domain: "d", text: "added once back"))
         unreachable { try store.apply(second) }
         unreachable { _ = try store.searchResults(words: ["kept"], domain: nil, limit: nil, scope: .all) }
-        unreachable { try store.setState("state", domain: "d") }
+        unreachable { try store.setState(DomainState(root: "/d"), domain: "d") }
         #expect(store.unreachableSince == since)
 
         // Back: the next call succeeds on a new connection, and nothing was half written.

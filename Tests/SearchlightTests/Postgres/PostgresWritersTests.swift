@@ -11,12 +11,13 @@ struct PostgresWritersTests {
     /// What one writer does to its domain, batch after batch, and what its domain holds after.
     struct WriterScript {
         let domain: String
-        let batches: [IndexBatch]
+        /// Each batch, with the domain state written in its transaction.
+        let batches: [(changes: IndexBatch, states: [String: String])]
         let expected: Set<String>
 
         init(domain: String, batchCount: Int, itemsPerBatch: Int) {
             self.domain = domain
-            var batches: [IndexBatch] = []
+            var batches: [(changes: IndexBatch, states: [String: String])] = []
             var expected = Set<String>()
             for number in 0..<batchCount {
                 var batch = IndexBatch()
@@ -36,8 +37,7 @@ struct PostgresWritersTests {
                         expected.insert("moved\(number - 1)/item-\(item).txt")
                     }
                 }
-                batch.domainStates[domain] = "after \(number)"
-                batches.append(batch)
+                batches.append((batch, [domain: "after \(number)"]))
             }
             self.batches = batches
             self.expected = expected
@@ -58,7 +58,7 @@ struct PostgresWritersTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (writer, script) in zip(writers, scripts) {
                 group.addTask {
-                    for batch in script.batches { try await writer.apply(batch) }
+                    for batch in script.batches { try await writer.apply(batch.changes, states: batch.states) }
                 }
             }
             // A reader searches all along; it never waits for the writers nor fails.
@@ -87,7 +87,7 @@ struct PostgresWritersTests {
             operationTimeout: .seconds(15), environment: [:])
         defer { writer.close() }
         let script = WriterScript(domain: "laptop:/home/ana", batchCount: 4, itemsPerBatch: 25)
-        try await writer.apply(script.batches[0])
+        try await writer.apply(script.batches[0].changes, states: script.batches[0].states)
 
         // A second session holds a lock that the writer's next batch waits for; while it
         // waits, its backend is terminated, then the lock is released.
@@ -98,7 +98,7 @@ struct PostgresWritersTests {
         try await locker.query("BEGIN", logger: locker.logger)
         try await locker.query("LOCK TABLE item IN SHARE MODE", logger: locker.logger)
         let rest = Task {
-            for batch in script.batches.dropFirst() { try await writer.apply(batch) }
+            for batch in script.batches.dropFirst() { try await writer.apply(batch.changes, states: batch.states) }
         }
         let deadline = ContinuousClock.now + .seconds(60)
         var terminated = 0

@@ -1,0 +1,32 @@
+import GRDB
+
+// The transactions every job of the index runs its statements in, and the one place where a
+// database error becomes a ``SearchlightError``. `package`: the file indexer's bookkeeping
+// (`SearchlightFiles`' `FileIndexStore`) reads and writes its columns of this schema through them.
+extension SearchableIndex {
+    /// Runs `body` in a write transaction, turning database errors into ``SearchlightError``.
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try databaseErrors("cannot write to the index") { try database.write(body) }
+    }
+
+    /// Runs `body` in a read transaction, turning database errors into ``SearchlightError``.
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try databaseErrors("cannot read the index") { try database.read(body) }
+    }
+
+    /// Runs `body`; an error that is not already a ``SearchlightError`` becomes one, `.database`,
+    /// with `message` and the error as its cause.
+    func databaseErrors<T>(_ message: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SearchlightError {
+            throw error
+        } catch {
+            let cause = SearchlightError.cause(of: error)
+            if case .database(let error) = cause, SearchlightError.isDamage(error.resultCode) {
+                throw SearchlightError(.damagedIndex, "the index is damaged", path: path, cause: cause)
+            }
+            throw SearchlightError(.database, message, path: path, cause: cause)
+        }
+    }
+}

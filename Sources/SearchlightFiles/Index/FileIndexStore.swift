@@ -1,0 +1,84 @@
+import Foundation
+import Searchlight
+
+/// What the file indexer keeps in an index beside the items, on top of what the library
+/// offers any application (``Searchlight/IndexStore``), as GRDB's `DatabaseWriter` refines
+/// `DatabaseReader`: each item's change stamp (what reconcile compares with the file), the
+/// failures of the files it could not read, its state of each domain (``DomainState``: the
+/// root, the last scan, the watch's health), and, in an index that many machines share, the
+/// machine and folder a domain indexes.
+///
+/// The scanner, the watcher, the commands and the server use an index through this protocol.
+/// Both backends conform: the SQLite index here (`SearchableIndex+FileIndexStore.swift`, over
+/// the columns the library's schema keeps for it), the PostgreSQL index in `SearchlightPostgres`
+/// (`PostgresStore+FileIndexStore.swift`). Docs/Architecture.md says why.
+public protocol FileIndexStore: IndexStore {
+    /// Whether the index holds the folders of many machines (SPEC §9), whose domains then
+    /// name the machine as well as the folder.
+    var isShared: Bool { get }
+
+    // MARK: Change stamps (reconcile, the watcher)
+
+    /// A page of a domain's identifiers and change stamps in byte order, after `identifier`
+    /// and before `upperBound`: what reconcile merges with a walk.
+    func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier?,
+                      limit: Int) throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)]
+    /// One item's stamp: `nil` when it is no item, `.some(nil)` when it has no stamp.
+    func changeStamp(of identifier: ItemIdentifier, domain: String) throws -> [UInt8]??
+    /// The stamps of those identifiers that are items: what the watcher checks for each event.
+    func changeStamps(of identifiers: [ItemIdentifier], domain: String) throws -> [ItemIdentifier: [UInt8]?]
+
+    // MARK: Failures (`status`)
+
+    /// The recorded failures of a domain (or of every domain), by domain then identifier, at most `limit`.
+    func failures(domain: String?, limit: Int) throws -> [(domain: String, identifier: ItemIdentifier, reason: String)]
+
+    // MARK: Domain state (scanner, watcher, `status`, `pause`, `serve`)
+
+    /// Applies a batch in one transaction with the domains' states: all of it lands, or none
+    /// (a watch window's changes and the health that counts them).
+    func apply(_ batch: IndexBatch, states: [String: DomainState]) throws
+    /// Stores the file indexer's state of a domain, creating the domain if needed.
+    func setState(_ state: DomainState, domain: String) throws
+    /// The state of every domain that has one, by domain name.
+    func domainStates() throws -> [String: DomainState]
+
+    // MARK: Origin (a shared index)
+
+    /// Records the machine and folder a domain indexes: a shared index holds the domains of
+    /// many machines (SPEC §9). An index on one machine need not.
+    func setOrigin(host: String, root: String, domain: String) throws
+    /// The machine each domain indexes a folder of, for the domains that recorded one (only
+    /// a shared index does); a domain without an entry is a folder of this machine.
+    func domainHosts() throws -> [String: String]
+}
+
+extension FileIndexStore {
+    /// The file indexer's state of `domain`, when it has one.
+    public func domainState(_ domain: String) throws -> DomainState? {
+        try domainStates()[domain]
+    }
+
+    /// Every domain's failures, at most `limit`.
+    public func failures(limit: Int) throws -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
+        try failures(domain: nil, limit: limit)
+    }
+
+    /// A page of a domain's stamps after `identifier`, to the end of the domain.
+    public func changeStamps(domain: String, after identifier: ItemIdentifier?,
+                             limit: Int) throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
+        try changeStamps(domain: domain, after: identifier, before: nil, limit: limit)
+    }
+
+    /// The domain of a folder given without one: its path, and in a shared index this
+    /// machine's name before it (`HOST:/path`), since two machines may index folders of the
+    /// same path (SPEC §9: domains identify a host and a root).
+    public func defaultDomain(forFolder path: String) -> String {
+        isShared ? FolderScanner.hostName + ":" + path : path
+    }
+
+    /// Whether a domain's folder is on this machine: it recorded no other host.
+    public func isLocal(domain: String, hosts: [String: String]) -> Bool {
+        hosts[domain].map { $0 == FolderScanner.hostName } ?? true
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import Searchlight
+
+// The SQLite index's file-indexer bookkeeping. Its columns stay in the library's schema (the
+// `changeStamp` and `failure` of each item, the `state` of each domain, a JSON text only this
+// file reads and writes), so that no migration moves them; the library opens them to this
+// package only (its `package` transactions), and knows nothing of what they mean.
+extension SearchableIndex: FileIndexStore {
+    /// An index of one machine's folders.
+    public var isShared: Bool { false }
+
+    /// A page of the identifiers and change stamps of a domain, in identifier (byte) order,
+    /// starting after `identifier`. An indexer walks its source in the same order and merges.
+    public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier? = nil,
+                             limit: Int) throws
+        -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)]
+    {
+        try read { db in
+            guard let domainID = try domainID(domain, in: db, create: false) else { return [] }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT identifier, changeStamp FROM item
+                WHERE domainId = ? AND identifier > ? AND (? IS NULL OR identifier < ?)
+                ORDER BY identifier LIMIT ?
+                """, arguments: [domainID, Data(identifier?.bytes ?? []), upperBound.map { Data($0.bytes) },
+                                 upperBound.map { Data($0.bytes) }, limit])
+            return rows.map { row in
+                let id: Data = row[0]
+                let stamp: Data? = row[1]
+                return (ItemIdentifier(bytes: Array(id)), stamp.map { Array($0) })
+            }
+        }
+    }
+
+    /// The change stamp of one item: `nil` when the domain has no such item, `.some(nil)` when
+    /// the item has no stamp.
+    public func changeStamp(of identifier: ItemIdentifier, domain: String) throws -> [UInt8]?? {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT item.changeStamp FROM item JOIN domain ON domain.id = item.domainId
+                WHERE domain.name = ? AND item.identifier = ?
+                """, arguments: [domain, Data(identifier.bytes)])
+            guard let row else { return nil }
+            let stamp: Data? = row[0]
+            return .some(stamp.map { Array($0) })
+        }
+    }
+
+    /// The change stamps of those of `identifiers` that are items of `domain`, read at once
+    /// (an indexer that follows file-system events looks up many paths in each batch). An
+    /// identifier that is no item is absent from the result; an item without a stamp maps to
+    /// `nil`.
+    public func changeStamps(of identifiers: [ItemIdentifier], domain: String) throws -> [ItemIdentifier: [UInt8]?] {
+        guard !identifiers.isEmpty else { return [:] }
+        return try read { db in
+            guard let domainID = try domainID(domain, in: db, create: false) else { return [:] }
+            var stamps: [ItemIdentifier: [UInt8]?] = [:]
+            // Well below SQLite's limit on bound parameters.
+            let chunkSize = 500
+            var start = identifiers.startIndex
+            while start < identifiers.endIndex {
+                let chunk = identifiers[start..<min(start + chunkSize, identifiers.endIndex)]
+                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                var arguments: [(any DatabaseValueConvertible)?] = [domainID]
+                arguments += chunk.map { Data($0.bytes) }
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT identifier, changeStamp FROM item WHERE domainId = ? AND identifier IN (\(placeholders))
+                    """, arguments: StatementArguments(arguments))
+                while let row = try rows.next() {
+                    let identifier: Data = row[0]
+                    let stamp: Data? = row[1]
+                    stamps[ItemIdentifier(bytes: Array(identifier))] = .some(stamp.map { Array($0) })
+                }
+                start += chunk.count
+            }
+            return stamps
+        }
+    }
+
+    /// The recorded failures of a domain (or of every domain), by domain then identifier.
+    public func failures(domain: String? = nil, limit: Int = 100) throws -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT domain.name, item.identifier, item.failure FROM item JOIN domain ON domain.id = item.domainId
+                WHERE item.failure IS NOT NULL AND (:domain IS NULL OR domain.name = :domain)
+                ORDER BY domain.name, item.identifier LIMIT :limit
+                """, arguments: ["domain": domain, "limit": limit])
+                .map { row in
+                    let id: Data = row[1]
+                    return (row[0], ItemIdentifier(bytes: Array(id)), row[2])
+                }
+        }
+    }
+
+    /// Applies `batch` and writes `states` in the same transaction, after the batch's changes.
+    public func apply(_ batch: IndexBatch, states: [String: DomainState]) throws {
+        guard !states.isEmpty else { return try apply(batch) }
+        try apply(batch, alongside: { db in
+            for (domain, state) in states.sorted(by: { $0.key < $1.key }) {
+                try self.store(state, domain: domain, in: db)
+            }
+        })
+    }
+
+    /// Stores the file indexer's state of a domain (as JSON in the domain's `state` column).
+    public func setState(_ state: DomainState, domain: String) throws {
+        try write { db in try store(state, domain: domain, in: db) }
+    }
+
+    /// Each domain's state, by domain name; a state this version cannot read is left out.
+    public func domainStates() throws -> [String: DomainState] {
+        try read { db in
+            var states: [String: DomainState] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, state FROM domain WHERE state IS NOT NULL") {
+                states[row[0]] = DomainState(json: row[1])
+            }
+            return states
+        }
+    }
+
+    /// Nothing: the SQLite index lives on the machine whose folders it indexes, and each
+    /// domain's state already names its root.
+    public func setOrigin(host: String, root: String, domain: String) throws {}
+
+    /// None recorded: every folder is on this machine.
+    public func domainHosts() throws -> [String: String] { [:] }
+
+    private func store(_ state: DomainState, domain: String, in db: Database) throws {
+        let id = try domainID(domain, in: db, create: true)!
+        try db.execute(sql: "UPDATE domain SET state = ? WHERE id = ?", arguments: [state.json, id])
+    }
+}
