@@ -72,13 +72,15 @@ bench-quick: setup
 
 # The man page comes from swift-argument-parser's generate-manual tool, run on the release
 # build of `searchlight` itself: a fresh `make install` costs one release build (the tool is
-# small), not a debug build for the plugin and a release build for the binaries.
+# small), not a debug build for the plugin and a release build for the binaries. Every product
+# is built with the same flags: a build with other flags (generate-manual without
+# --static-swift-stdlib) made the next one plan again, recompile and relink (3 minutes for nothing).
 release:
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-serve
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-extractor
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-desktop
-	$(SWIFT) build -c release --product generate-manual
+	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
 	@mkdir -p $(dir $(MANUAL))
 	$(RELEASE)/generate-manual $(RELEASE)/searchlight --authors Searchlight --output-directory $(dir $(MANUAL))
 
