@@ -5,12 +5,13 @@
 #                  (default ~/.local): the executables, the man page, shell completions, the
 #                  systemd user unit and the desktop's search (D-Bus service, GNOME Shell provider,
 #                  KRunner runner); make uninstall removes them
+#   make deb       the same release build as a Debian package, .build/deb/searchlight_VERSION_ARCH.deb
 
 SWIFT ?= swift
 DEMO_INDEX := .build/demo/index.sqlite
 SEARCHLIGHT := .build/debug/searchlight
 
-.PHONY: demo test setup build bench bench-quick bench-full clean release install uninstall check-install
+.PHONY: demo test setup build bench bench-quick bench-full clean release install uninstall check-install deb
 
 PREFIX ?= $(HOME)/.local
 BINDIR := $(PREFIX)/bin
@@ -102,6 +103,11 @@ install: release
 
 uninstall:
 	rm -f $(INSTALLED)
+
+# A Debian package of the release build above (Packaging/make-deb builds nothing itself):
+# /usr paths, Depends from dpkg-shlibdeps. `sudo apt install ./.build/deb/searchlight_…deb`.
+deb: release
+	./Packaging/make-deb
 
 # Installs into a temporary prefix and checks what was installed (run by .ci/run).
 check-install:
