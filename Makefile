@@ -5,12 +5,13 @@
 #                  (default ~/.local): the executables, the man page, shell completions, the
 #                  systemd user unit and the desktop's search (D-Bus service, GNOME Shell provider,
 #                  KRunner runner); make uninstall removes them
+#   make deb       the same release build as a Debian package, .build/deb/searchlight_VERSION_ARCH.deb
 
 SWIFT ?= swift
 DEMO_INDEX := .build/demo/index.sqlite
 SEARCHLIGHT := .build/debug/searchlight
 
-.PHONY: demo test setup build bench bench-quick bench-full clean release install uninstall check-install
+.PHONY: demo test setup build bench bench-quick bench-full clean release install uninstall check-install deb
 
 PREFIX ?= $(HOME)/.local
 BINDIR := $(PREFIX)/bin
@@ -72,13 +73,15 @@ bench-quick: setup
 
 # The man page comes from swift-argument-parser's generate-manual tool, run on the release
 # build of `searchlight` itself: a fresh `make install` costs one release build (the tool is
-# small), not a debug build for the plugin and a release build for the binaries.
+# small), not a debug build for the plugin and a release build for the binaries. Every product
+# is built with the same flags: a build with other flags (generate-manual without
+# --static-swift-stdlib) made the next one plan again, recompile and relink (3 minutes for nothing).
 release:
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-serve
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-extractor
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-desktop
-	$(SWIFT) build -c release --product generate-manual
+	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
 	@mkdir -p $(dir $(MANUAL))
 	$(RELEASE)/generate-manual $(RELEASE)/searchlight --authors Searchlight --output-directory $(dir $(MANUAL))
 
@@ -100,6 +103,11 @@ install: release
 
 uninstall:
 	rm -f $(INSTALLED)
+
+# A Debian package of the release build above (Packaging/make-deb builds nothing itself):
+# /usr paths, Depends from dpkg-shlibdeps. `sudo apt install ./.build/deb/searchlight_…deb`.
+deb: release
+	./Packaging/make-deb
 
 # Installs into a temporary prefix and checks what was installed (run by .ci/run).
 check-install:
