@@ -5,7 +5,7 @@ import SearchlightFiles
 /// Turns library errors into one clear line on standard error and the right exit status.
 enum CommandFailure {
     /// Runs `body`; on a known error prints `searchlight: message` (with the advice a command can
-    /// give) and exits 1, or 64 for a malformed query (SPEC §1).
+    /// give) and exits 1, or 64 for a malformed query (Docs/Contract.md#command-line).
     static func wrap<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()

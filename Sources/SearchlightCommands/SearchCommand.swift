@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Searchlight
+import SystemCalls
 
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -53,7 +54,7 @@ struct SearchCommand: ParsableCommand {
         if output.count {
             let count = try CommandFailure.wrap { try search.count(in: index) }
             printer.printCount(output.limit.map { min($0, count) } ?? count)
-        } else if output.format == .json || (output.format == .lines && !names && isatty(1) == 1) {
+        } else if output.format == .json || (output.format == .lines && !names && SystemCall.isTerminal(1)) {
             let results = try CommandFailure.wrap {
                 try search.results(in: index, limit: output.limit)
             }

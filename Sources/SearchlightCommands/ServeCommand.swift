@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Glibc
 import Logging
 import Searchlight
 import SearchlightFiles
@@ -158,14 +157,8 @@ public enum ServeLauncher {
     /// error to exit with) only when that fails. The corresponding C function is `execv(3)`.
     static func handOver() -> ExitCode {
         let path = serveExecutable
-        // The arguments as the kernel gave them: `CommandLine.arguments` has replaced bytes
-        // that are not UTF-8, and a file name need not be UTF-8.
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(path)]
-        for position in 1..<Int(CommandLine.argc) { argv.append(CommandLine.unsafeArgv[position].flatMap { strdup($0) }) }
-        argv.append(nil)
-        defer { argv.forEach { free($0) } }
-        execv(path, &argv)
-        return CommandFailure.fail("cannot run \(path): \(SystemCall.lastError) (it is installed next to searchlight)")
+        let error = SystemCall.replaceProcess(with: path, arguments: [Array(path.utf8)] + SystemCall.rawArguments.dropFirst())
+        return CommandFailure.fail("cannot run \(path): \(error) (it is installed next to searchlight)")
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Searchlight
+import SystemCalls
 
 struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,7 +41,7 @@ struct ThumbnailCommand: ParsableCommand {
                 throw CommandFailure.fail("cannot write \(output): \(error.localizedDescription)")
             }
         } else {
-            if isatty(1) == 1 {
+            if SystemCall.isTerminal(1) {
                 throw CommandFailure.fail("the thumbnail is \(thumbnail.format) image data; use -o FILE or redirect the output",
                                           code: 64)
             }

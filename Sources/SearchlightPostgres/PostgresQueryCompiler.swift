@@ -85,7 +85,7 @@ public struct PostgresQueryCompiler {
     }
 
     /// The columns, by attribute name: an attribute the query language gains is found here
-    /// by its name (those of SPEC §2 are all present).
+    /// by its name (those of Docs/Contract.md#what-is-indexed are all present).
     static let columns: [String: Column] = [
         "displayName": Column(sql: "item.display_name", words: "item.name_words"),
         "title": Column(sql: "item.title", words: "item.title_words"),

@@ -10,7 +10,7 @@ struct ExtractorOptions {
     var maxPixels: Int64 = 256_000_000
     /// WebP quality of thumbnails.
     var quality: Int32 = 75
-    /// What OCR requests read with (SPEC §11).
+    /// What OCR requests read with (Docs/Contract.md#text-in-pictures).
     var ocr = OCROptions()
 
     struct UsageError: Error, CustomStringConvertible {

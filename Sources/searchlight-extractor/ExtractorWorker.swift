@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CVips
 import ExtractionProtocol
+import SystemCalls
 
 /// The request loop: one request in, one response out, until end of input.
 struct ExtractorWorker {
@@ -37,9 +38,7 @@ struct ExtractorWorker {
 
     func handle(_ request: ExtractionRequest) -> ExtractionResponse {
         testMode.apply(to: request.path)
-        func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionResponse {
-            ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .failure(code, message: message))
-        }
+        let failure = request.failure(_:_:)
         switch request.kind {
         case .thumbnail, .pngThumbnail:
             return thumbnail(request)
@@ -59,16 +58,10 @@ struct ExtractorWorker {
 
     /// A WebP thumbnail through libvips (PNG for ``ExtractionKind/pngThumbnail``).
     func thumbnail(_ request: ExtractionRequest) -> ExtractionResponse {
-        func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionResponse {
-            ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .failure(code, message: message))
-        }
+        let failure = request.failure(_:_:)
         let descriptor: Int32
-        do {
-            descriptor = try openRegularFile(request.path)
-        } catch {
-            return failure(.unreadable, error.description)
-        }
-        defer { close(descriptor) }
+        do { descriptor = try request.openFile() } catch { return request.failure(opening: error) }
+        defer { SystemCall.close(descriptor) }
         // An iWork document's thumbnail is the preview picture its package carries.
         let preview: DocumentSource?
         do {

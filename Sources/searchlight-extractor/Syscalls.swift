@@ -12,72 +12,56 @@ struct WorkerSystemError: Error, CustomStringConvertible {
     var description: String { "\(operation): \(errno)" }
 }
 
-/// Runs `call` (``SystemCall/retryingOnInterrupt(_:)``); a failure is `operation`'s.
-func systemCall<T: FixedWidthInteger & SignedInteger>(_ operation: String, _ call: () -> T) throws(WorkerSystemError) -> T {
-    do {
-        return try SystemCall.retryingOnInterrupt(call)
-    } catch {
-        throw WorkerSystemError(operation: operation, errno: error)
+extension WorkerSystemError {
+    /// Runs `call`, a ``SystemCall`` wrapper; its `Errno` becomes `operation`'s failure.
+    static func attributing<T>(_ operation: String, _ call: () throws(Errno) -> T) throws(WorkerSystemError) -> T {
+        do {
+            return try call()
+        } catch {
+            throw WorkerSystemError(operation: operation, errno: error)
+        }
     }
 }
 
 /// Reads exactly `count` bytes; nil if input ends before the first byte.
 /// The corresponding C function is `read(2)`.
 func readExactly(_ descriptor: Int32, count: Int) throws(WorkerSystemError) -> [UInt8]? {
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
-        let result = try systemCall("read") {
-            bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
-        }
-        if result == 0 {
-            if filled == 0 { return nil }
-            throw WorkerSystemError(operation: "read", errno: .brokenPipe)
-        }
-        filled += result
+    let bytes = try WorkerSystemError.attributing("read") { () throws(Errno) in
+        try SystemCall.readBytes(descriptor, limit: count)
     }
+    if bytes.isEmpty && count > 0 { return nil }
+    guard bytes.count == count else { throw WorkerSystemError(operation: "read", errno: .brokenPipe) }
     return bytes
 }
 
 /// Writes all of `bytes`. The corresponding C function is `write(2)`.
 func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(WorkerSystemError) {
-    var written = 0
-    while written < bytes.count {
-        written += try systemCall("write") {
-            bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-        }
-    }
+    try WorkerSystemError.attributing("write") { () throws(Errno) in try SystemCall.write(descriptor, bytes) }
 }
 
 /// Opens a regular file for reading without following a final symbolic link or
-/// blocking on a FIFO. The corresponding C functions are `open(2)` and `fstat(2)`.
+/// blocking on a FIFO. The corresponding C functions are `open(2)` and `statx(2)`.
 func openRegularFile(_ path: [UInt8]) throws(WorkerSystemError) -> Int32 {
-    let descriptor = try systemCall("open") {
-        (path + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW) }
-        }
+    let descriptor = try WorkerSystemError.attributing("open") { () throws(Errno) in
+        try SystemCall.open(path, .readOnly, options: .readingSafely)
     }
-    var status = stat()
-    do {
-        _ = try SystemCall.checked { fstat(descriptor, &status) }
-    } catch {
-        close(descriptor)
+    let status: Result<Bool, Errno> = Result { () throws(Errno) in try SystemCall.status(of: descriptor).isRegularFile }
+    switch status {
+    case .success(true):
+        return descriptor
+    case .success(false):
+        SystemCall.close(descriptor)
+        throw WorkerSystemError(operation: "open: not a regular file", errno: .invalidArgument)
+    case .failure(let error):
+        SystemCall.close(descriptor)
         throw WorkerSystemError(operation: "fstat", errno: error)
     }
-    guard (status.st_mode & S_IFMT) == S_IFREG else {
-        close(descriptor)
-        throw WorkerSystemError(operation: "open: not a regular file", errno: .invalidArgument)
-    }
-    return descriptor
 }
 
 /// Caps this process's address space. The corresponding C function is `setrlimit(2)`.
 func setAddressSpaceLimit(_ bytes: UInt64) throws(WorkerSystemError) {
-    var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
-    do {
-        _ = try SystemCall.checked { setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) }
-    } catch {
-        throw WorkerSystemError(operation: "setrlimit(RLIMIT_AS, \(bytes))", errno: error)
+    try WorkerSystemError.attributing("setrlimit(RLIMIT_AS, \(bytes))") { () throws(Errno) in
+        try SystemCall.setLimit(.addressSpace, to: bytes)
     }
 }
 
@@ -88,8 +72,7 @@ func printError(_ text: String) {
 
 /// Sets `RLIMIT_CORE` to 0. The corresponding C function is `setrlimit(2)`.
 func disableCoreDumps() {
-    var limit = rlimit(rlim_cur: 0, rlim_max: 0)
-    _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &limit)
+    try? SystemCall.setLimit(.coreFileSize, to: 0)
 }
 
 /// Exits when the indexer that started us dies, even while a decoder is stuck.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import COCR
 import ExtractionProtocol
+import SystemCalls
 
 /// How the worker reads text in pictures (`--ocr-*` arguments).
 struct OCROptions {
@@ -28,9 +29,7 @@ nonisolated(unsafe) private var engineState: Result<Void, DocumentExtractionErro
 extension ExtractorWorker {
     /// Recognised text of an image, or of the pages of a PDF that have no text layer.
     func recognizeText(_ request: ExtractionRequest) -> ExtractionResponse {
-        func failure(_ code: ExtractionFailureCode, _ message: String) -> ExtractionResponse {
-            ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .failure(code, message: message))
-        }
+        let failure = request.failure(_:_:)
         if engineState == nil {
             // Tesseract's OpenMP threads cost several times more than they give on a shared
             // machine: the workers are the parallelism (the pool sets this too).
@@ -47,12 +46,8 @@ extension ExtractorWorker {
         if case .failure(let error) = engineState { return failure(error.code, error.message) }
 
         let descriptor: Int32
-        do {
-            descriptor = try openRegularFile(request.path)
-        } catch {
-            return failure(.unreadable, error.description)
-        }
-        defer { close(descriptor) }
+        do { descriptor = try request.openFile() } catch { return request.failure(opening: error) }
+        defer { SystemCall.close(descriptor) }
         let isPDF = DocumentFormat(contentType: request.contentType, fileName: request.path.lastPathComponent) == .pdf
         var settings = cocr_options()
         settings.max_pixels = options.maxPixels

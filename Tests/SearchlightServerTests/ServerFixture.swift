@@ -100,8 +100,7 @@ final class ServerFixture: @unchecked Sendable {
         let server = try makeServer(change, onListening: { _, listening in port.withLock { $0 = listening } })
         let group = ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "test")))
         let running = Task { try await group.run() }
-        let deadline = Date(timeIntervalSinceNow: 120)
-        while port.withLock({ $0 }) == 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        await eventually(timeout: 120, every: .milliseconds(20)) { port.withLock { $0 } != 0 }
         let listening = port.withLock { $0 }
         try #require(listening != 0, "the server did not start listening")
         return (group, listening, running)

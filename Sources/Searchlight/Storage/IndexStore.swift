@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the folder scanner, the watcher and the commands use of an index, whatever stores it:
-/// the SQLite file of ``SearchableIndex``, or the shared PostgreSQL database of SPEC §9
+/// the SQLite file of ``SearchableIndex``, or the shared PostgreSQL database of Docs/Contract.md#shared-index
 /// (`SearchlightPostgres`' `PostgresStore`, which `searchlight-serve` links and `searchlight`
 /// does not).
 ///
@@ -11,7 +11,7 @@ import Foundation
 public protocol IndexStore: AnyObject, Sendable {
     /// What names the index in messages and `status`: a file's path, or a URL without password.
     var path: String { get }
-    /// Whether the index holds the folders of many machines (SPEC §9), whose domains then
+    /// Whether the index holds the folders of many machines (Docs/Contract.md#shared-index), whose domains then
     /// name the machine as well as the folder.
     var isShared: Bool { get }
 
@@ -28,7 +28,7 @@ public protocol IndexStore: AnyObject, Sendable {
     /// Stores an indexer's state of a domain (``IndexStatistics/Domain/state``).
     func setState(_ state: String?, domain: String) throws
     /// Records the machine and folder a domain indexes: a shared index holds the domains of
-    /// many machines (SPEC §9). An index on one machine need not (the default does nothing).
+    /// many machines (Docs/Contract.md#shared-index). An index on one machine need not (the default does nothing).
     func setOrigin(host: String, root: String, domain: String) throws
 
     // MARK: Reconciling (scanner, watcher)
@@ -60,12 +60,12 @@ public protocol IndexStore: AnyObject, Sendable {
 
     // MARK: Searching (`search`, `query`)
 
-    /// SPEC §3: every word a prefix of some word of the item, ranked, with where each matched.
+    /// Docs/Contract.md#search: every word a prefix of some word of the item, ranked, with where each matched.
     func searchResults(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [SearchResult]
     /// The identifiers of ``searchResults(words:domain:limit:scope:)``, in the same order.
     func searchIdentifiers(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [ItemIdentifier]
     func countMatches(words: [String], domain: String?, scope: SearchScope) throws -> Int
-    /// SPEC §4: the items matching a query string, most recently modified first.
+    /// Docs/Contract.md#query-language: the items matching a query string, most recently modified first.
     func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem]
     func countQuery(_ queryString: String, domain: String?) throws -> Int
     /// What runs for a query (`query --explain`).

@@ -28,7 +28,7 @@ public protocol SearchableIndexDelegate: AnyObject, Sendable {
     func reindexAllSearchableItems(in index: SearchableIndex, after reset: IndexReset)
 }
 
-// A damaged index (SPEC §12) is derived data: it is kept aside, for a report, and replaced by
+// A damaged index (Docs/Contract.md#when-things-break) is derived data: it is kept aside, for a report, and replaced by
 // an empty one that its user fills again.
 extension SearchableIndex {
     /// Opens the index at `path` for writing; if it is damaged (``SearchlightError/isDamage``),

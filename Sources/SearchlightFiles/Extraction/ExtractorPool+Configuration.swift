@@ -34,7 +34,7 @@ extension ExtractorPool {
         public var textLimit: Int
         /// Keep the workers' standard error (libvips warnings) instead of discarding it.
         public var inheritsStandardError: Bool
-        /// How the workers read text in pictures (SPEC §11).
+        /// How the workers read text in pictures (Docs/Contract.md#text-in-pictures).
         public var ocr = OCRSettings()
 
         public init(

@@ -1,8 +1,8 @@
 import Foundation
-import Glibc
 import Logging
 import Searchlight
 import Synchronization
+import SystemCalls
 
 // Inspection and the write: each job's file is inspected on an inspector thread; the calling
 // thread writes the findings in batches (a watch window's in one transaction).
@@ -97,18 +97,14 @@ extension FolderScanner {
 }
 
 extension FolderScanner {
-    /// This machine's name (`gethostname(2)`), which a shared index records with each root.
-    public static let hostName: String = {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }()
+    /// This machine's name (``SystemCall/hostName``), which a shared index records with each root.
+    public static let hostName: String = SystemCall.hostName ?? "localhost"
 }
 
 extension IndexStore {
     /// The domain of a folder given without one: its path, and in a shared index this
     /// machine's name before it (`HOST:/path`), since two machines may index folders of the
-    /// same path (SPEC §9: domains identify a host and a root).
+    /// same path (Docs/Contract.md#shared-index: domains identify a host and a root).
     public func defaultDomain(forFolder path: String) -> String {
         isShared ? FolderScanner.hostName + ":" + path : path
     }

@@ -1,5 +1,5 @@
 import CLibArchive
-import Glibc
+import SystemCalls
 
 extension DocumentSource {
     /// A source for bytes held in memory (an archive's member), in an anonymous file so that
@@ -8,12 +8,12 @@ extension DocumentSource {
     init(bytes: [UInt8], path: [UInt8], textLimit: Int, contentType: String) throws(DocumentExtractionError) {
         let descriptor = clibarchive_memfd("searchlight-member")
         guard descriptor >= 0 else {
-            throw DocumentExtractionError(.internalError, "memfd_create: errno \(errno)")
+            throw DocumentExtractionError(.internalError, "memfd_create: \(SystemCall.lastError)")
         }
         do {
             try writeAll(descriptor, bytes)
         } catch {
-            Glibc.close(descriptor)
+            SystemCall.close(descriptor)
             throw DocumentExtractionError(.internalError, "cannot hold an archive member in memory: \(error)")
         }
         self.init(descriptor: descriptor, path: path, size: bytes.count, textLimit: textLimit, contentType: contentType)

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SystemCalls
+import SystemPackage
 
 /// An open document and the bounds of its extraction.
 ///
@@ -21,8 +19,7 @@ struct DocumentSource {
 
     init(path: [UInt8], textLimit: Int, contentType: String) throws(WorkerSystemError) {
         descriptor = try openRegularFile(path)
-        var status = stat()
-        size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        size = (try? SystemCall.status(of: descriptor)).map { Int(clamping: $0.size) } ?? 0
         self.path = path
         self.textLimit = max(0, textLimit)
         self.contentType = contentType
@@ -37,7 +34,7 @@ struct DocumentSource {
         self.contentType = contentType
     }
 
-    func close() { _ = Glibc.close(descriptor) }
+    func close() { SystemCall.close(descriptor) }
 
     /// The file's name (its path's last component), as bytes.
     var fileName: ArraySlice<UInt8> {
@@ -56,22 +53,14 @@ struct DocumentSource {
     func prefix(maxBytes: Int) throws(DocumentExtractionError) -> (bytes: [UInt8], isComplete: Bool) {
         // One byte more than asked says whether the file goes on.
         let wanted = min(maxBytes, max(size, 0)) + 1
-        var bytes = [UInt8](repeating: 0, count: wanted)
-        var filled = 0
-        while filled < wanted {
-            let count: Int
-            do throws(WorkerSystemError) {
-                count = try systemCall("read") {
-                    bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, wanted - filled, off_t(filled)) }
-                }
-            } catch {
-                throw DocumentExtractionError(.unreadable, error.description)
-            }
-            if count == 0 { break }
-            filled += count
+        var bytes: [UInt8]
+        do {
+            bytes = try SystemCall.readBytes(descriptor, limit: wanted, at: 0)
+        } catch {
+            throw DocumentExtractionError(.unreadable, WorkerSystemError(operation: "read", errno: error).description)
         }
-        let isComplete = filled <= maxBytes
-        bytes.removeLast(wanted - min(filled, maxBytes))
+        let isComplete = bytes.count <= maxBytes
+        if !isComplete { bytes.removeLast() }
         return (bytes, isComplete)
     }
 }
