@@ -118,6 +118,8 @@ let package = Package(
             name: "Searchlight",
             dependencies: [
                 "CSystemZlib",
+                // The index's own files: moving a damaged one aside, telling a replaced one.
+                "SystemCalls",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -128,6 +130,7 @@ let package = Package(
             name: "SearchlightPostgres",
             dependencies: [
                 "Searchlight",
+                "SystemCalls",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -32,8 +32,7 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Search names, titles, keywords and folder names only, not authors or text.")
     var names = false
 
-    @Option(help: ArgumentHelp("Only items of this domain.", valueName: "name"))
-    var domain: String?
+    @OptionGroup var filter: DomainFilter
 
     @OptionGroup var output: OutputOptions
     @OptionGroup var indexOptions: IndexOptions
@@ -47,7 +46,7 @@ struct SearchCommand: ParsableCommand {
         if parsed.isEmpty { throw CommandFailure.fail("give at least one word to search for", code: 64) }
         let index = try indexOptions.openForReading()
         let printer = try ItemPrinter(format: output.format, index: index)
-        let search = WordSearch(parsed, domain: domain, scope: names ? .names : .all)
+        let search = WordSearch(parsed, domain: filter.domain, scope: names ? .names : .all)
         if explain {
             StandardError.write(try CommandFailure.wrap { try search.explanation(in: index, limit: output.limit) } + "\n")
         }

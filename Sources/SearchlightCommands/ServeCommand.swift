@@ -149,8 +149,7 @@ public enum ServeLauncher {
     /// `searchlight-serve` next to this executable (or `$SEARCHLIGHT_SERVE`).
     static var serveExecutable: String {
         if let path = ProcessInfo.processInfo.environment["SEARCHLIGHT_SERVE"], !path.isEmpty { return path }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("searchlight-serve").path
+        return SystemCall.siblingExecutable("searchlight-serve")
     }
 
     /// Replaces this process with `searchlight-serve`, given the same arguments; returns (the

@@ -270,18 +270,7 @@ public struct PostgresQueryCompiler {
 
     /// The pattern for `LIKE`: `*` as `%`, and `%`, `_` and `\` escaped.
     static func likePattern(_ pattern: QueryPattern) -> String {
-        var result = ""
-        for component in pattern.components {
-            switch component {
-            case .wildcard: result += "%"
-            case .literal(let text):
-                for character in text {
-                    if character == "%" || character == "_" || character == "\\" { result.append("\\") }
-                    result.append(character)
-                }
-            }
-        }
-        return result
+        pattern.written(wildcard: "%", escaping: ["%", "_", "\\"])
     }
 
     // MARK: - Words (`w` and `t`)

@@ -196,6 +196,14 @@ extension SystemCall {
         return try withCString(path) { path throws(Errno) in try status(of: path, in: directory) }
     }
 
+    /// What `stat(2)` says of the file at `path`, following symbolic links (the file a link
+    /// names, as opening `path` would). The corresponding C function is `fstatat(2)`.
+    public static func status(followingLinksOf path: String) throws(Errno) -> stat {
+        var result = stat()
+        _ = try retryingOnInterrupt { fstatat(AT_FDCWD, path, &result, 0) }
+        return result
+    }
+
     /// What `statx(2)` says of the open file `descriptor`. The corresponding C function is `statx(2)`.
     public static func status(of descriptor: Int32) throws(Errno) -> cfs_stat {
         var raw = cfs_stat()

@@ -36,6 +36,22 @@ extension SystemCall {
         _ = try checked { setrlimit(limit.resource, &bounds) }
     }
 
+    /// The path of this process's executable, `nil` when the kernel does not say.
+    /// The corresponding C function is `readlink(2)` of `/proc/self/exe`.
+    public static var executablePath: String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The executable `name` installed next to this process's own (`searchlight-extractor` next
+    /// to `searchlight`), or `name` alone (found through `PATH`) when the own one is unknown.
+    public static func siblingExecutable(_ name: String) -> String {
+        guard let own = executablePath, let slash = own.lastIndex(of: "/") else { return name }
+        return String(own[...slash]) + name
+    }
+
     /// This machine's name, `nil` when it has none. The corresponding C function is `gethostname(2)`.
     public static var hostName: String? {
         var buffer = [CChar](repeating: 0, count: 256)
