@@ -113,6 +113,15 @@ extension SystemCall {
         }
     }
 
+    /// Makes a new file, readable and writable by its owner only, from `template` (a path
+    /// ending in `XXXXXX`, which become a unique name): its descriptor and its path.
+    /// The corresponding C function is `mkstemp(3)`.
+    public static func makeTemporaryFile(_ template: String) throws(Errno) -> (descriptor: Int32, path: [UInt8]) {
+        var name = Array(template.utf8CString)
+        let descriptor = try checked { name.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } }
+        return (descriptor, name.dropLast().map { UInt8(bitPattern: $0) })
+    }
+
     /// Replaces the file at `path` with `bytes` at once: they go to a temporary file beside it
     /// (`PATH.PID.tmp`, made with `permissions`), which is then renamed over `path`, so that a
     /// reader sees the old file or the new one, never half of one. The corresponding C

@@ -45,4 +45,24 @@ extension SystemCall {
             }
         }
     }
+
+    /// Sends what `bytes` holds on the connected socket `socket` without waiting (`EAGAIN`
+    /// when its buffer is full) and without `SIGPIPE` (`EPIPE` instead): how many bytes went.
+    /// The corresponding C function is `send(2)` with `MSG_DONTWAIT | MSG_NOSIGNAL`.
+    public static func send(_ socket: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try retryingOnInterrupt { Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+    }
+
+    /// Receives up to `buffer.count` bytes from the socket `socket` without waiting (`EAGAIN`
+    /// when none are there): how many, 0 when the other end closed.
+    /// The corresponding C function is `recv(2)` with `MSG_DONTWAIT`.
+    public static func receive(_ socket: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retryingOnInterrupt { recv(socket, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
+    }
+
+    /// Closes the sending direction of `socket`: the other end reads the end of the stream.
+    /// The corresponding C function is `shutdown(2)` with `SHUT_WR`.
+    public static func shutdownSending(_ socket: Int32) {
+        _ = Glibc.shutdown(socket, Int32(SHUT_WR))
+    }
 }

@@ -82,13 +82,13 @@ func disableCoreDumps() {
 /// it fires when the parent *thread* that spawned us exits, and the pool spawns
 /// workers from its callers' threads.
 func exitWhenOrphaned() {
-    let parent = UnsafeMutableRawPointer(bitPattern: Int(getppid()))
+    let parent = UnsafeMutableRawPointer(bitPattern: Int(SystemCall.parentProcessID))
     var thread = pthread_t()
     _ = pthread_create(&thread, nil, { argument in
         let parent = pid_t(Int(bitPattern: argument))
         while true {
-            sleep(1)
-            if getppid() != parent { _exit(70) }
+            SystemCall.sleep(nanoseconds: 1_000_000_000)
+            if SystemCall.parentProcessID != parent { _exit(70) }
         }
     }, parent)
     pthread_detach(thread)

@@ -136,12 +136,9 @@ final class ExtractorProcess: @unchecked Sendable {
             case let other: return other
             }
             do {
-                written += try SystemCall.retryingOnInterrupt {
-                    bytes.withUnsafeBytes {
-                        Glibc.send(channel, $0.baseAddress! + written, bytes.count - written,
-                                   Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-                    }
-                }
+                written += try bytes.withUnsafeBytes { raw in
+                    Result { () throws(Errno) in try SystemCall.send(channel, UnsafeRawBufferPointer(rebasing: raw[written...])) }
+                }.get()
             } catch where error == .resourceTemporarilyUnavailable {
                 continue
             } catch {
@@ -164,9 +161,9 @@ final class ExtractorProcess: @unchecked Sendable {
             let wanted = min(chunk.count, count - bytes.count)
             let result: Int
             do {
-                result = try SystemCall.retryingOnInterrupt {
-                    chunk.withUnsafeMutableBytes { recv(channel, $0.baseAddress!, wanted, Int32(MSG_DONTWAIT)) }
-                }
+                result = try chunk.withUnsafeMutableBytes { raw in
+                    Result { () throws(Errno) in try SystemCall.receive(channel, into: UnsafeMutableRawBufferPointer(rebasing: raw[..<wanted])) }
+                }.get()
             } catch where error == .resourceTemporarilyUnavailable {
                 continue
             } catch {
@@ -223,16 +220,16 @@ final class ExtractorProcess: @unchecked Sendable {
     @discardableResult
     func stop(grace: Duration) -> TerminationStatus {
         guard isRunning else { return .unknown }
-        shutdown(channel, Int32(SHUT_WR))
+        SystemCall.shutdownSending(channel)
         // The worker's end closes when it exits: wait for end of file on ours.
         let clock = ContinuousClock()
         var end = JobDeadline(grace, processID: processID, clock: clock)
         var scratch = [UInt8](repeating: 0, count: 512)
         waiting: while case .done = wait(for: Int16(POLLIN), until: &end, clock: clock) {
             do {
-                let result = try SystemCall.retryingOnInterrupt {
-                    scratch.withUnsafeMutableBytes { recv(channel, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
-                }
+                let result = try scratch.withUnsafeMutableBytes { raw in
+                    Result { () throws(Errno) in try SystemCall.receive(channel, into: raw) }
+                }.get()
                 if result == 0 { break waiting }
             } catch where error == .resourceTemporarilyUnavailable {
                 continue

@@ -1,6 +1,7 @@
 import DocumentExtraction
 import Glibc
 import ExtractionProtocol
+import SystemCalls
 
 /// Where the thumbnail of an iWork document comes from: the preview picture inside its
 /// package, held in an anonymous file for libvips.
@@ -10,9 +11,7 @@ enum IWorkThumbnail {
     static func previewSource(descriptor: Int32, path: [UInt8]) throws(DocumentExtractionError) -> DocumentSource? {
         let name = path.split(separator: UInt8(ascii: "/")).last ?? []
         guard DocumentFormat(contentType: "application/zip", fileName: name) == .iWork else { return nil }
-        var signature = [UInt8](repeating: 0, count: 4)
-        let count = signature.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 4, 0) }
-        guard count == 4, signature == [0x50, 0x4B, 0x03, 0x04] else { return nil }
+        guard (try? SystemCall.readBytes(descriptor, limit: 4, at: 0)) == [0x50, 0x4B, 0x03, 0x04] else { return nil }
         let image: [UInt8]?
         do {
             image = try IWorkPreview.image(descriptor: descriptor)
