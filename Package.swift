@@ -311,6 +311,7 @@ let package = Package(
                 "ExtractionProtocol",
                 "searchlight-extractor",
                 "SearchlightTestSupport",
+                "SystemCalls",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

@@ -105,7 +105,7 @@ public final class ChildProcess: Sendable {
     /// and reaped: a stuck child fails the suite instead of hanging it.
     public func waitUntilExit(timeout: TimeInterval = exitTimeout, sourceLocation: SourceLocation = #_sourceLocation) {
         guard !exits(within: timeout) else { return }
-        Issue.record("\(processIdentifier) did not exit within \(Int(timeout)) s: killed", sourceLocation: sourceLocation)
+        Issue.record("\(processIdentifier) did not exit within \(timeout) s: killed", sourceLocation: sourceLocation)
         kill(processIdentifier, SIGKILL)
         _ = reap(blocking: true)
     }
