@@ -156,6 +156,11 @@ extension SystemCall {
         return withCString(name) { faccessat(directory, $0, F_OK, AT_SYMLINK_NOFOLLOW) == 0 }
     }
 
+    /// Whether the file at `path` may be run by this process. The corresponding C function is `access(2)`.
+    public static func isExecutable(_ path: String) -> Bool {
+        access(path, X_OK) == 0
+    }
+
     /// Whether `path` exists (following links). The corresponding C function is `access(2)`.
     public static func exists(_ path: some Collection<UInt8>) -> Bool {
         guard !path.contains(0) else { return false }

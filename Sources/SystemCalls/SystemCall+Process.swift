@@ -70,6 +70,13 @@ extension SystemCall {
         _ = Glibc.signal(signal, SIG_IGN)
     }
 
+    /// Sends `signal` to every process of the process group `group` (a child started with
+    /// ``SpawnOptions/ownProcessGroup`` leads one). The corresponding C function is `kill(2)`.
+    public static func send(_ signal: Int32, toGroup group: Int32) throws(Errno) {
+        guard group > 0 else { throw .invalidArgument }
+        _ = try checked { kill(-group, signal) }
+    }
+
     /// Whether the process `process` exists (signal 0: nothing is sent; a process of
     /// another user, `EPERM`, exists too). The corresponding C function is `kill(2)`.
     public static func processExists(_ process: Int32) -> Bool {

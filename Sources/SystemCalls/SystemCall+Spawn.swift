@@ -19,6 +19,9 @@ extension SystemCall {
         public var standardInput = Source.inherited
         public var standardOutput = Source.inherited
         public var standardError = Source.inherited
+        /// Descriptors of this process given to the child under other numbers (3 and up),
+        /// `(ours, theirs)`.
+        public var extraDescriptors: [(ours: Int32, theirs: Int32)] = []
         /// Look the program up in `PATH` when its name holds no slash (`posix_spawnp`).
         public var searchesPath = false
         /// A session of its own (`setsid`): it outlives this process's session.
@@ -48,6 +51,8 @@ extension SystemCall {
             case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, target)
             }
         }
+        // dup2 gives the copy no close-on-exec flag (glibc clears it when the numbers match).
+        for (ours, theirs) in options.extraDescriptors { posix_spawn_file_actions_adddup2(&actions, ours, theirs) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -122,6 +127,16 @@ extension SystemCall {
         var status: Int32 = 0
         let result = try retryingOnInterrupt { waitpid(process, &status, blocking ? 0 : WNOHANG) }
         return result == process ? ExitStatus(waitStatus: status) : nil
+    }
+
+    /// A pipe, both ends close-on-exec: `(read end, write end)`. (Glibc's module hides
+    /// `pipe2(2)`, so the flag is set right after.) The corresponding C functions are
+    /// `pipe(2)` and `fcntl(2)` with `FD_CLOEXEC`.
+    public static func pipe() throws(Errno) -> (readEnd: Int32, writeEnd: Int32) {
+        var ends: [Int32] = [-1, -1]
+        _ = try checked { Glibc.pipe(&ends) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
     }
 
     /// A connected pair of Unix stream sockets, both close-on-exec.

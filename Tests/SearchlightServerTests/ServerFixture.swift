@@ -181,14 +181,16 @@ final class Connection {
 
     /// Reads until what was received contains `text`, or the deadline passes.
     func read(until text: String, timeout: TimeInterval = 30) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while Date() < deadline {
-            if String(decoding: received, as: UTF8.self).contains(text) { return true }
+        var closed = false
+        // Each look waits in recv(2) for at most SO_RCVTIMEO (100 ms): no pause between looks.
+        waitUntil(timeout: timeout, every: .zero) {
+            if self.text.contains(text) || closed { return true }
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 { received += buffer[0..<count] } else if count == 0 { break }
+            if count > 0 { received += buffer[0..<count] } else if count == 0 { closed = true }
+            return self.text.contains(text)
         }
-        return String(decoding: received, as: UTF8.self).contains(text)
+        return self.text.contains(text)
     }
 
     var text: String { String(decoding: received, as: UTF8.self) }
