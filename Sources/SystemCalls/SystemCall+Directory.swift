@@ -9,7 +9,7 @@ extension SystemCall {
     /// (the entries are read through a duplicate, rewound first).
     /// The corresponding C functions are `fdopendir(3)` and `readdir(3)`.
     public static func entryNames(of directory: Int32) throws(Errno) -> [[UInt8]] {
-        let stream = try retryingOnInterrupt { dup(directory) }
+        let stream = try duplicate(directory)
         guard let handle = fdopendir(stream) else {
             let error = lastError
             close(stream)

@@ -94,6 +94,12 @@ extension SystemCall {
         return result
     }
 
+    /// A second descriptor of the open file `descriptor`, close-on-exec; it shares the file's
+    /// offset. The corresponding C function is `fcntl(2)` with `F_DUPFD_CLOEXEC`.
+    public static func duplicate(_ descriptor: Int32) throws(Errno) -> Int32 {
+        try checked { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+    }
+
     /// Moves the offset of `descriptor` to `offset` bytes from the start of the file.
     /// The corresponding C function is `lseek(2)`.
     public static func seek(_ descriptor: Int32, to offset: Int64) throws(Errno) {
