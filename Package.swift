@@ -118,6 +118,8 @@ let package = Package(
             name: "Searchlight",
             dependencies: [
                 "CSystemZlib",
+                // The index's own files: moving a damaged one aside, telling a replaced one.
+                "SystemCalls",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -130,6 +132,7 @@ let package = Package(
             dependencies: [
                 "Searchlight",
                 "SearchlightFiles",
+                "SystemCalls",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -322,6 +325,7 @@ let package = Package(
                 "searchlight-extractor",
                 "SearchlightTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                "SystemCalls",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

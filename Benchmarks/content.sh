@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The content rows of the benchmark (SPEC §6): content indexing of a folder of documents
+# The content rows of the benchmark (Docs/Contract.md#performance-targets): content indexing of a folder of documents
 # against Recoll's `recollindex` on the same folder, and the size of both indexes.
 #   - searchlight: `searchlight scan DIR --no-thumbnails` into a fresh index (text extraction on);
 #   - Recoll: `recollindex -c CONFDIR` with a fresh configuration whose `topdirs` is DIR.

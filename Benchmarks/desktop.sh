@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The desktop's search provider through a real dbus-daemon (SPEC §6: GetInitialResultSet at
+# The desktop's search provider through a real dbus-daemon (Docs/Contract.md#performance-targets: GetInitialResultSet at
 # 100 000 items, p95 ≤ 15 ms).
 #
 #   Benchmarks/desktop.sh [--items N] [--rounds R] [--bin DIR]

@@ -4,7 +4,7 @@
     report.py Benchmarks/work/results/DATE
 
 Medians come from hyperfine's JSON exports; ratios are searchlight's median over the reference
-tool's median, compared with the targets of SPEC §6.
+tool's median, compared with the targets of Docs/Contract.md#performance-targets.
 """
 
 import glob
@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-# SPEC §6: (target ratio or absolute bound, how it is written)
+# Docs/Contract.md#performance-targets: (target ratio or absolute bound, how it is written)
 FIRST_SCAN_TARGET = 0.6
 RESCAN_TARGET = 2.0
 SEARCH_TARGET = 3.0

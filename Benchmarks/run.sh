@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Searchlight benchmark: searchlight side by side with reference tools on the same tree,
-# in one run, as medians of several runs, compared with the targets of SPEC §6.
+# in one run, as medians of several runs, compared with the targets of Docs/Contract.md#performance-targets.
 # See Benchmarks/README.md for what each row means.
 set -euo pipefail
 
@@ -16,7 +16,7 @@ usage: Benchmarks/run.sh [options]
 Builds searchlight in release mode, generates (or reuses) a tree of mixed files, and measures
 searchlight against `file`, `updatedb.plocate` and `plocate` on the same tree.
 
-  --full              the whole SPEC §6 benchmark: generated trees of 1 000 000 and 100 000 files
+  --full              the whole benchmark (Docs/Contract.md#performance-targets): generated trees of 1 000 000 and 100 000 files
                       (memory must stay flat between them), /usr/share, a documents folder,
                       thumbnails vs vipsthumbnail, a burst under watch, in-process search at 1 M
   --documents DIR     the folder of real documents --full measures (default /usr/share/doc)
@@ -180,7 +180,7 @@ for i in "${!roots[@]}"; do
     say ""
     say "== $label ($root)"
 
-    # The same files searchlight indexes (SPEC §2): regular files, no symlinks, hidden names
+    # The same files searchlight indexes (Docs/Contract.md#what-is-indexed): regular files, no symlinks, hidden names
     # skipped, same file system only. `file -f` reads one name per line.
     find "$root" -xdev -mindepth 1 \( -name '.*' -prune \) -o -type f -print >"$d/files.txt" 2>>"$log" || true
     count="$(wc -l <"$d/files.txt")"

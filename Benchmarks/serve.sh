@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web API under load, on loopback only (SPEC §6: /api/search at 100 000 items, 32 concurrent
+# The web API under load, on loopback only (Docs/Contract.md#performance-targets: /api/search at 100 000 items, 32 concurrent
 # clients, p95 ≤ 20 ms), and thumbnails served per second.
 #
 #   Benchmarks/serve.sh [--items N] [--seconds S] [--connections C] [--searchlight BIN]

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ExtractionProtocol
 import SystemCalls
+import SystemPackage
 
 /// An open document and the bounds of its extraction.
 ///
@@ -38,7 +39,7 @@ struct DocumentSource {
         self.contentType = contentType
     }
 
-    func close() { _ = Glibc.close(descriptor) }
+    func close() { SystemCall.close(descriptor) }
 
     /// The file's name (its path's last component), as bytes.
     var fileName: ArraySlice<UInt8> {
@@ -71,8 +72,8 @@ struct DocumentSource {
             if count == 0 { break }
             filled += count
         }
-        let isComplete = filled <= maxBytes
-        bytes.removeLast(wanted - min(filled, maxBytes))
+        let isComplete = bytes.count <= maxBytes
+        if !isComplete { bytes.removeLast() }
         return (bytes, isComplete)
     }
 }

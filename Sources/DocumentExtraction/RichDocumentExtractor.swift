@@ -84,20 +84,9 @@ public struct RichDocumentExtractor: Sendable {
 
 /// Reads up to `limit` bytes from the start of the file. The corresponding C function is `pread(2)`.
 func readPrefix(_ descriptor: Int32, _ limit: Int) throws(ExtractionFailure) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while bytes.count < limit {
-        let wanted = min(chunk.count, limit - bytes.count)
-        let count: Int
-        do {
-            count = try SystemCall.retryingOnInterrupt {
-                chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(bytes.count)) }
-            }
-        } catch {
-            throw ExtractionFailure(.unreadable, "read: \(error)")
-        }
-        if count == 0 { break }
-        bytes.append(contentsOf: chunk[..<count])
+    do {
+        return try SystemCall.readBytes(descriptor, limit: limit, at: 0)
+    } catch {
+        throw ExtractionFailure(.unreadable, "read: \(error)")
     }
-    return bytes
 }

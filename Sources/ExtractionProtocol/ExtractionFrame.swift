@@ -49,6 +49,16 @@ public struct ExtractionProtocolError: Error, CustomStringConvertible, Sendable 
 struct WireWriter {
     var bytes: [UInt8] = []
 
+    init() {}
+
+    /// A writer that starts with what every request and response starts with: the protocol's
+    /// version, the extraction kind and the job's identifier (``WireReader/readHeader()``).
+    init(headerOf kindRawValue: UInt8, jobID: UInt64) {
+        append(ExtractionFrame.version)
+        append(kindRawValue)
+        append(jobID)
+    }
+
     mutating func append(_ value: UInt8) { bytes.append(value) }
 
     mutating func append<T: FixedWidthInteger>(_ value: T) {
@@ -71,6 +81,13 @@ struct WireReader {
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
         self.offset = 0
+    }
+
+    /// Reads what ``WireWriter/init(headerOf:jobID:)`` writes, refusing another version.
+    mutating func readHeader() throws(ExtractionProtocolError) -> (kindRawValue: UInt8, jobID: UInt64) {
+        let version = try read(UInt8.self)
+        guard version == ExtractionFrame.version else { throw ExtractionProtocolError("unknown version \(version)") }
+        return (try read(), try read())
     }
 
     mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) throws(ExtractionProtocolError) -> T {

@@ -28,10 +28,7 @@ public struct ExtractionRequest: Sendable, Hashable {
 
     /// The complete frame (length prefix included).
     public func encodedFrame() -> [UInt8] {
-        var writer = WireWriter()
-        writer.append(ExtractionFrame.version)
-        writer.append(kindRawValue)
-        writer.append(jobID)
+        var writer = WireWriter(headerOf: kindRawValue, jobID: jobID)
         writer.append(limit)
         writer.appendBytes(path)
         writer.appendString(contentType)
@@ -41,10 +38,7 @@ public struct ExtractionRequest: Sendable, Hashable {
     /// Decodes a payload (the frame without its length prefix).
     public init(payload: [UInt8]) throws(ExtractionProtocolError) {
         var reader = WireReader(payload)
-        let version = try reader.read(UInt8.self)
-        guard version == ExtractionFrame.version else { throw ExtractionProtocolError("unknown version \(version)") }
-        kindRawValue = try reader.read()
-        jobID = try reader.read()
+        (kindRawValue, jobID) = try reader.readHeader()
         limit = try reader.read()
         path = try reader.readBytes()
         contentType = try reader.readString()

@@ -35,10 +35,7 @@ public struct ExtractionResponse: Sendable, Hashable {
 
     /// The complete frame (length prefix included).
     public func encodedFrame() -> [UInt8] {
-        var writer = WireWriter()
-        writer.append(ExtractionFrame.version)
-        writer.append(kindRawValue)
-        writer.append(jobID)
+        var writer = WireWriter(headerOf: kindRawValue, jobID: jobID)
         switch outcome {
         case .thumbnail, .document: writer.append(UInt8(0))
         case .failure(let failure): writer.append(failure.reason.rawValue)
@@ -65,10 +62,7 @@ public struct ExtractionResponse: Sendable, Hashable {
     /// Decodes a payload (the frame without its length prefix).
     public init(payload: [UInt8]) throws(ExtractionProtocolError) {
         var reader = WireReader(payload)
-        let version = try reader.read(UInt8.self)
-        guard version == ExtractionFrame.version else { throw ExtractionProtocolError("unknown version \(version)") }
-        kindRawValue = try reader.read()
-        jobID = try reader.read()
+        (kindRawValue, jobID) = try reader.readHeader()
         let status = try reader.read(UInt8.self)
         originalWidth = Int(try reader.read(UInt32.self))
         originalHeight = Int(try reader.read(UInt32.self))

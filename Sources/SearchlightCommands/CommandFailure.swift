@@ -5,7 +5,7 @@ import Searchlight
 enum CommandFailure {
     /// Runs `body`; on a ``ReportableError`` prints `searchlight: message` (with the advice a
     /// command can give, and a caret under a malformed query) and exits with the error's
-    /// ``ReportableError/exitStatus`` (64 for a usage error, 1 otherwise; SPEC §1).
+    /// ``ReportableError/exitStatus`` (64 for a usage error, 1 otherwise; Docs/Contract.md#command-line).
     static func wrap<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()

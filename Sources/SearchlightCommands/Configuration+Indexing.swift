@@ -1,5 +1,6 @@
 import Foundation
 import SearchlightFiles
+import SystemCalls
 
 extension Configuration {
     /// The roots to index: the folders given on the command line (with `--domain` for a single
@@ -46,8 +47,6 @@ extension Configuration {
     }
 
     private static func canonical(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        try? SystemCall.resolvedPath(path)
     }
 }

@@ -82,7 +82,7 @@ struct Configuration {
     var textLimit = Setting(1 << 20)
     /// Seconds a decoder may spend on one file.
     var decoderDeadline = Setting(10)
-    /// Text in pictures (SPEC §11): OCR's switch, languages, page limit and per-page deadline.
+    /// Text in pictures (Docs/Contract.md#text-in-pictures): OCR's switch, languages, page limit and per-page deadline.
     var ocr = Setting(true)
     var ocrLanguages = Setting(["eng"])
     var ocrPageLimit = Setting(10)

@@ -42,9 +42,5 @@ public enum FileOpener {
         if status != 0 { throw CommandError.failure("\(shown) exited with status \(status)") }
     }
 
-    static func exists(_ path: [UInt8]) -> Bool {
-        (path + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { access($0.baseAddress!, F_OK) == 0 }
-        }
-    }
+    static func exists(_ path: [UInt8]) -> Bool { SystemCall.exists(path) }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Searchlight
 import SearchlightFiles
 
-// A damaged index under the commands that rebuild it (SPEC §12): `scan`, `watch` and
+// A damaged index under the commands that rebuild it (Docs/Contract.md#when-things-break): `scan`, `watch` and
 // `serve --watch` move it aside and index again; the read-only commands say so in one line
 // (``CommandFailure/advice(for:)``).
 extension IndexOptions {

@@ -69,7 +69,7 @@ struct IndexOptions: ParsableArguments {
     }
 }
 
-/// How a command opens an index that is not a file: the PostgreSQL index of SPEC §9, which
+/// How a command opens an index that is not a file: the PostgreSQL index of Docs/Contract.md#shared-index, which
 /// needs SwiftNIO and postgres-nio. `searchlight` links neither (start-up time): with a
 /// `postgres://` index it runs `searchlight-serve` with the same arguments (as for `serve`,
 /// see ``ServeLauncher``), which sets ``remoteOpener`` before it runs the commands.

@@ -7,8 +7,7 @@ struct ListCommand: ParsableCommand {
         abstract: "Print every item in the index, by domain and path."
     )
 
-    @Option(help: ArgumentHelp("Only items of this domain.", valueName: "name"))
-    var domain: String?
+    @OptionGroup var filter: DomainFilter
 
     @OptionGroup var output: OutputOptions
     @OptionGroup var indexOptions: IndexOptions
@@ -18,14 +17,14 @@ struct ListCommand: ParsableCommand {
         let printer = try ItemPrinter(format: output.format, index: index)
         if output.count {
             // Counted by the index, not by reading every item: scripts poll this.
-            let count = try CommandFailure.wrap { try index.itemCount(domain: domain) }
+            let count = try CommandFailure.wrap { try index.itemCount(domain: filter.domain) }
             printer.printCount(min(count, output.limit ?? .max))
             printer.flush()
             return
         }
         var printed = 0
         try CommandFailure.wrap {
-            try index.forEachItem(domain: domain) { item in
+            try index.forEachItem(domain: filter.domain) { item in
                 if let limit = output.limit, printed >= limit { return false }
                 printed += 1
                 printer.print(item)

@@ -5,7 +5,7 @@ import SearchlightFiles
 import ServiceLifecycle
 import Synchronization
 
-/// `watch`'s second pass (SPEC §11): one thread that reads the text of queued pictures, one
+/// `watch`'s second pass (Docs/Contract.md#text-in-pictures): one thread that reads the text of queued pictures, one
 /// at a time (the other workers stay free for the first pass), while the watchers are
 /// neither paused (`searchlight pause`) nor backing off; it picks up what an earlier run left
 /// in the queue, and leaves what it has not read for the next.

@@ -15,26 +15,13 @@ struct OpenCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The item's identifier: its path relative to its root.")
-    var id: String
-
-    @Option(help: ArgumentHelp("The item's domain.", valueName: "name"))
-    var domain: String?
+    @OptionGroup var item: ItemArguments
 
     @OptionGroup var indexOptions: IndexOptions
 
     func run() throws {
         let index = try indexOptions.openForReading()
-        let identifier = ItemIdentifier(bytes: RawArgument.bytes(of: id))
-        let items = try CommandFailure.wrap { try index.items(withIdentifier: identifier, domain: domain) }
-        guard let item = items.first?.item else {
-            throw CommandFailure.fail("no item \(id.debugDescription)\(domain.map { " in domain \($0.debugDescription)" } ?? "")")
-        }
-        if items.count > 1 {
-            let domains = items.map(\.item.domainIdentifier.debugDescription).joined(separator: ", ")
-            throw CommandFailure.fail("\(id.debugDescription) is in several domains (\(domains)): choose one with --domain",
-                                      code: 64)
-        }
+        let item = try self.item.item(in: index).item
         let roots = try CommandFailure.wrap { try ItemJSON(index: index) }
         let path = try CommandFailure.wrap { try FileOpener.path(of: item, in: index, roots: roots) }
         let environment = ProcessInfo.processInfo.environment

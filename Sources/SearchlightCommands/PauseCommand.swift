@@ -52,7 +52,7 @@ enum WatchSignal {
         let output = StandardOutput()
         for (pid, watched) in roots.sorted(by: { $0.key < $1.key }) {
             do {
-                _ = try SystemCall.checked { kill(pid, signal) }
+                try SystemCall.send(signal, to: pid)
             } catch {
                 throw CommandFailure.fail("cannot signal the watch (pid \(pid)): \(error)")
             }
@@ -63,7 +63,7 @@ enum WatchSignal {
 
     /// Whether `pid` is a live `searchlight … watch` process.
     static func isWatch(pid: Int32) -> Bool {
-        guard pid > 0, kill(pid, 0) == 0,
+        guard SystemCall.processExists(pid),
               let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
         let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         guard let executable = arguments.first, executable.hasSuffix("searchlight") else { return false }

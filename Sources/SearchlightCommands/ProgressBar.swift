@@ -1,6 +1,7 @@
 import Foundation
 import Searchlight
 import SearchlightFiles
+import SystemCalls
 
 /// A one-line progress display on standard error, redrawn in place; only on a terminal.
 struct ProgressBar {
@@ -17,14 +18,10 @@ struct ProgressBar {
         self.root = root
     }
 
-    static var isTerminal: Bool { isatty(2) == 1 }
+    static var isTerminal: Bool { SystemCall.isTerminal(2) }
 
     /// The terminal's width, 80 when unknown.
-    static var columns: Int {
-        var size = winsize()
-        guard ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
-    }
+    static var columns: Int { SystemCall.terminalColumns(2) ?? 80 }
 
     mutating func draw(_ summary: ScanSummary, folder: ItemIdentifier) {
         let seconds = max(Date().timeIntervalSince(started), 0.001)

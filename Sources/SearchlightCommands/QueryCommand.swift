@@ -19,8 +19,7 @@ struct QueryCommand: AsyncParsableCommand {
     @Argument(help: "The query string.")
     var query: String
 
-    @Option(help: ArgumentHelp("Only items of this domain.", valueName: "name"))
-    var domain: String?
+    @OptionGroup var filter: DomainFilter
 
     @Flag(help: "Print the SQL that runs (on standard error) and, for each result, what matched.")
     var explain = false
@@ -39,7 +38,7 @@ struct QueryCommand: AsyncParsableCommand {
         let index = try indexOptions.openForReading()
         let expression = try CommandFailure.wrap { try QueryExpression(parsing: query) }
         if explain {
-            let sql = try CommandFailure.wrap { try index.explainQuery(query, domain: domain, limit: output.limit) }
+            let sql = try CommandFailure.wrap { try index.explainQuery(query, domain: filter.domain, limit: output.limit) }
             StandardError.write(sql + "\n")
         }
         let printer = try ItemPrinter(format: output.format, index: index)
@@ -48,10 +47,10 @@ struct QueryCommand: AsyncParsableCommand {
             return
         }
         if output.count {
-            let count = try CommandFailure.wrap { try index.countQuery(query, domain: domain) }
+            let count = try CommandFailure.wrap { try index.countQuery(query, domain: filter.domain) }
             printer.printCount(output.limit.map { min($0, count) } ?? count)
         } else {
-            let items = try CommandFailure.wrap { try index.query(query, domain: domain, limit: output.limit) }
+            let items = try CommandFailure.wrap { try index.query(query, domain: filter.domain, limit: output.limit) }
             for item in items { print(item, marker: nil, printer: printer, expression: expression) }
         }
         printer.flush()
@@ -77,7 +76,7 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     func printLive(index: any IndexStore, printer: ItemPrinter, expression: QueryExpression) async throws {
-        let changes = SearchQuery(queryString: query).liveResults(in: index, domain: domain)
+        let changes = SearchQuery(queryString: query).liveResults(in: index, domain: filter.domain)
         do {
             for try await change in changes {
                 for item in change.added { print(item, marker: change.isInitial ? nil : "+", printer: printer, expression: expression) }

@@ -3,7 +3,7 @@ import Searchlight
 import SearchlightFiles
 
 extension ScanCommand {
-    /// The second pass (SPEC §11): reads the text of the pictures the scan queued, before the
+    /// The second pass (Docs/Contract.md#text-in-pictures): reads the text of the pictures the scan queued, before the
     /// command exits, so that a one-shot scan leaves them searchable; `--no-ocr` skips it.
     /// What an interrupted pass has not read stays queued for the next scan or watch.
     func recognizeText(_ extraction: ItemExtraction, index: any IndexStore, threads: Int, output: StandardOutput) {

@@ -111,12 +111,7 @@ struct ScanCommand: ParsableCommand {
         var line = JSONLine()
         line.add("domain", domain)
         line.add("root", root)
-        line.add("added", summary.added)
-        line.add("updated", summary.updated)
-        line.add("removed", summary.removed)
-        line.add("unchanged", summary.unchanged)
-        line.add("failed", summary.failed)
-        line.add("withoutPreview", summary.withoutPreview)
+        for counter in ScanSummary.counters { line.add(counter.name, summary[keyPath: counter.keyPath]) }
         line.add("seconds", (summary.seconds * 1000).rounded() / 1000)
         return line
     }

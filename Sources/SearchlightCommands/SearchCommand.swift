@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Searchlight
+import SystemCalls
 
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,8 +32,7 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Search names, titles, keywords and folder names only, not authors or text.")
     var names = false
 
-    @Option(help: ArgumentHelp("Only items of this domain.", valueName: "name"))
-    var domain: String?
+    @OptionGroup var filter: DomainFilter
 
     @OptionGroup var output: OutputOptions
     @OptionGroup var indexOptions: IndexOptions
@@ -46,14 +46,14 @@ struct SearchCommand: ParsableCommand {
         if parsed.isEmpty { throw CommandFailure.fail("give at least one word to search for", code: 64) }
         let index = try indexOptions.openForReading()
         let printer = try ItemPrinter(format: output.format, index: index)
-        let search = WordSearch(parsed, domain: domain, scope: names ? .names : .all)
+        let search = WordSearch(parsed, domain: filter.domain, scope: names ? .names : .all)
         if explain {
             StandardError.write(try CommandFailure.wrap { try search.explanation(in: index, limit: output.limit) } + "\n")
         }
         if output.count {
             let count = try CommandFailure.wrap { try search.count(in: index) }
             printer.printCount(output.limit.map { min($0, count) } ?? count)
-        } else if output.format == .json || (output.format == .lines && !names && isatty(1) == 1) {
+        } else if output.format == .json || (output.format == .lines && !names && SystemCall.isTerminal(1)) {
             let results = try CommandFailure.wrap {
                 try search.results(in: index, limit: output.limit)
             }

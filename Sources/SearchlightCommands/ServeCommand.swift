@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Glibc
 import Logging
 import Searchlight
 import SearchlightFiles
@@ -149,22 +148,15 @@ public enum ServeLauncher {
     /// `searchlight-serve` next to this executable (or `$SEARCHLIGHT_SERVE`).
     static var serveExecutable: String {
         if let path = ProcessInfo.processInfo.environment["SEARCHLIGHT_SERVE"], !path.isEmpty { return path }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("searchlight-serve").path
+        return SystemCall.siblingExecutable("searchlight-serve")
     }
 
     /// Replaces this process with `searchlight-serve`, given the same arguments; returns (the
     /// error to exit with) only when that fails. The corresponding C function is `execv(3)`.
     static func handOver() -> ExitCode {
         let path = serveExecutable
-        // The arguments as the kernel gave them: `CommandLine.arguments` has replaced bytes
-        // that are not UTF-8, and a file name need not be UTF-8.
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(path)]
-        for position in 1..<Int(CommandLine.argc) { argv.append(CommandLine.unsafeArgv[position].flatMap { strdup($0) }) }
-        argv.append(nil)
-        defer { argv.forEach { free($0) } }
-        execv(path, &argv)
-        return CommandFailure.fail("cannot run \(path): \(SystemCall.lastError) (it is installed next to searchlight)")
+        let error = SystemCall.replaceProcess(with: path, arguments: [Array(path.utf8)] + SystemCall.rawArguments.dropFirst())
+        return CommandFailure.fail("cannot run \(path): \(error) (it is installed next to searchlight)")
     }
 }
 

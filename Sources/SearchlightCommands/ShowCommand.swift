@@ -9,11 +9,7 @@ struct ShowCommand: ParsableCommand {
         discussion: "ID is the item's path relative to its root. Without --domain, every domain holding ID is shown."
     )
 
-    @Argument(help: "The item's identifier: its path relative to its root.")
-    var id: String
-
-    @Option(help: ArgumentHelp("The item's domain.", valueName: "name"))
-    var domain: String?
+    @OptionGroup var item: ItemArguments
 
     @Flag(help: "Print the item as one JSON object.")
     var json = false
@@ -29,11 +25,7 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         let index = try indexOptions.openForReading()
-        let identifier = ItemIdentifier(bytes: RawArgument.bytes(of: id))
-        let items = try CommandFailure.wrap { try index.items(withIdentifier: identifier, domain: domain) }
-        guard !items.isEmpty else {
-            throw CommandFailure.fail("no item \(id.debugDescription)\(domain.map { " in domain \($0.debugDescription)" } ?? "")")
-        }
+        let items = try item.items(in: index)
         let printer = try ItemPrinter(format: .json, index: index)
         let recognition = OCRMarks(index: index)
         if text {

@@ -36,14 +36,6 @@ final class StandardOutput {
     /// Writes every byte to `descriptor`, retrying after EINTR; gives up on any other error
     /// (a closed pipe: the reader is gone). The corresponding C function is `write(2)`.
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                guard let written = try? SystemCall.retryingOnInterrupt({
-                    Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                }) else { return }
-                offset += written
-            }
-        }
+        try? SystemCall.write(descriptor, bytes)
     }
 }

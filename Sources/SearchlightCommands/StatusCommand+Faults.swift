@@ -2,7 +2,7 @@ import Foundation
 import Searchlight
 import SearchlightFiles
 
-// What `status` says of the faults of SPEC §12: the index's last reset (it was damaged, moved
+// What `status` says of the faults of Docs/Contract.md#when-things-break: the index's last reset (it was damaged, moved
 // aside and rebuilt) and a fault a running watch waits out (a full disk, a read-only folder).
 extension StatusCommand {
     /// `reset:  …` when the index was reset, the last time; empty otherwise.

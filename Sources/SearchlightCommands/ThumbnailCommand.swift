@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Searchlight
+import SystemCalls
 
 struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,11 +9,7 @@ struct ThumbnailCommand: ParsableCommand {
         abstract: "Write an item's thumbnail (WebP by default) to a file or to standard output."
     )
 
-    @Argument(help: "The item's identifier: its path relative to its root.")
-    var id: String
-
-    @Option(help: ArgumentHelp("The item's domain.", valueName: "name"))
-    var domain: String?
+    @OptionGroup var item: ItemArguments
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
     var output: String?
@@ -21,17 +18,10 @@ struct ThumbnailCommand: ParsableCommand {
 
     func run() throws {
         let index = try indexOptions.openForReading()
-        let identifier = ItemIdentifier(bytes: RawArgument.bytes(of: id))
-        let items = try CommandFailure.wrap { try index.items(withIdentifier: identifier, domain: domain) }
-        guard let indexed = items.first else {
-            throw CommandFailure.fail("no item \(id.debugDescription)\(domain.map { " in domain \($0.debugDescription)" } ?? "")")
-        }
-        if items.count > 1 {
-            throw CommandFailure.fail("\(id.debugDescription) is in \(items.count) domains; choose one with --domain", code: 64)
-        }
+        let indexed = try item.item(in: index)
         guard let thumbnail = indexed.item.attributeSet.thumbnail else {
             let reason = indexed.item.failure.map { " (\($0))" } ?? ""
-            throw CommandFailure.fail("\(id.debugDescription) has no thumbnail\(reason)")
+            throw CommandFailure.fail("\(item.id.debugDescription) has no thumbnail\(reason)")
         }
         if let output {
             do {
@@ -40,7 +30,7 @@ struct ThumbnailCommand: ParsableCommand {
                 throw CommandFailure.fail("cannot write \(output): \(error.localizedDescription)")
             }
         } else {
-            if isatty(1) == 1 {
+            if SystemCall.isTerminal(1) {
                 throw CommandFailure.fail("the thumbnail is \(thumbnail.format) image data; use -o FILE or redirect the output",
                                           code: 64)
             }

@@ -6,6 +6,7 @@ import Searchlight
 import SearchlightFiles
 import ServiceLifecycle
 import Synchronization
+import SystemCalls
 
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -198,7 +199,7 @@ final class WatchSignals: Sendable {
         let queue = DispatchQueue(label: "searchlight-signals")
         sources = [(SIGUSR1, true), (SIGUSR2, false)].map { number, pausing in
             // The default action of both would end the process.
-            signal(number, SIG_IGN)
+            SystemCall.ignoreSignal(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 if pausing { control.pause() } else { control.resume() }

@@ -1,6 +1,5 @@
-import CFileSystem
 import Foundation
-import Glibc
+import SystemCalls
 import SystemPackage
 
 /// The indexer's CPU and I/O priority. ``lowerToIdle()`` makes it yield to everything else:
@@ -10,7 +9,7 @@ public enum ProcessPriority {
     /// The nice value of an idle indexer.
     public static let idleNice: Int32 = 19
     /// The idle I/O scheduling class of `ioprio_set(2)`.
-    public static let idleIOClass: Int32 = 3
+    public static let idleIOClass = SystemCall.IOClass.idle.rawValue
 
     /// Lowers every thread of the process to nice 19 and the idle I/O class.
     ///
@@ -21,26 +20,28 @@ public enum ProcessPriority {
     /// - Throws: ``FileSystemError`` when a call fails for the calling thread.
     public static func lowerToIdle() throws(FileSystemError) {
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task"))?.compactMap { Int32($0) } ?? []
-        let current = cfs_gettid()
+        let current = SystemCall.threadID
         for thread in Set(threads + [current]) {
-            let niced = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(thread), idleNice)
-            let ioniced = cfs_set_io_priority(thread, idleIOClass, 0)
             // Another thread may have exited meanwhile: only the calling thread's failure counts.
-            if thread == current && niced != 0 { throw FileSystemError("setpriority", errno: Errno(rawValue: errno)) }
-            if thread == current && ioniced != 0 { throw FileSystemError("ioprio_set", errno: Errno(rawValue: errno)) }
+            do {
+                try FileSystemError.attributing("setpriority") { () throws(Errno) in try SystemCall.setNice(idleNice, thread: thread) }
+                try FileSystemError.attributing("ioprio_set") { () throws(Errno) in
+                    try SystemCall.setIOPriority(.idle, thread: thread)
+                }
+            } catch where thread == current {
+                throw error
+            } catch {
+                continue
+            }
         }
     }
 
     /// The calling thread's nice value. The corresponding C function is `getpriority(2)`.
-    public static var nice: Int32 {
-        errno = 0
-        return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-    }
+    public static var nice: Int32 { SystemCall.nice }
 
     /// The calling thread's I/O scheduling class (0 none, 1 real time, 2 best effort, 3 idle).
     /// The corresponding C function is `ioprio_get(2)`.
     public static var ioClass: Int32 {
-        let value = cfs_get_io_priority(0)
-        return value < 0 ? -1 : value >> 13
+        (try? SystemCall.ioClass().rawValue) ?? -1
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Searchlight
 import SearchlightFiles
 
-/// The JSON object of an item, as `searchlight search --json` prints it (SPEC §1) and as the
+/// The JSON object of an item, as `searchlight search --json` prints it (Docs/Contract.md#command-line) and as the
 /// web API answers it (with the item's URLs added by the server).
 ///
 /// The absolute `path` comes from the root of the item's domain, read once from the index:

@@ -37,11 +37,11 @@ public protocol IndexStorage: Sendable {
 
     // MARK: Searching (`search`, `query`, the API)
 
-    /// SPEC §3: every word a prefix of some word of the item, ranked.
+    /// Docs/Contract.md#search: every word a prefix of some word of the item, ranked.
     func search(words: [String], domain: String?, limit: Int?) async throws -> [IndexedItem]
     func searchIdentifiers(words: [String], domain: String?, limit: Int?) async throws -> [ItemIdentifier]
     func countMatches(words: [String], domain: String?) async throws -> Int
-    /// SPEC §4: a parsed query, most recently modified first.
+    /// Docs/Contract.md#query-language: a parsed query, most recently modified first.
     func query(_ expression: QueryExpression, domain: String?, limit: Int?, now: Date,
                calendar: Calendar) async throws -> [IndexedItem]
     func countQuery(_ expression: QueryExpression, domain: String?, now: Date, calendar: Calendar) async throws -> Int

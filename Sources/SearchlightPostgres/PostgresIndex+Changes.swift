@@ -5,7 +5,7 @@ extension PostgresIndex {
     /// A value that changes whenever any writer commits a batch or a domain is added or
     /// deleted: each domain's id and count of batches (`domain.change_count`), in id order.
     ///
-    /// What a reader polls to follow the index (SPEC §7's live page, `query --live`), as the
+    /// What a reader polls to follow the index (Docs/Contract.md#web-page: the live page, `query --live`), as the
     /// SQLite index's `PRAGMA data_version`: one small table read, no item row touched. Only
     /// equality means anything.
     public func changeMarker() async throws -> [Int64] {

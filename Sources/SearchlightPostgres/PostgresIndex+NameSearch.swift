@@ -3,7 +3,7 @@ import PostgresNIO
 import Searchlight
 
 extension PostgresIndex {
-    /// Items where, for every query word, some word of the item starts with it (SPEC §3).
+    /// Items where, for every query word, some word of the item starts with it (Docs/Contract.md#search).
     ///
     /// Query words are split like names (``NameTokenizer``). An item's words are those of its
     /// name, title, keywords and folders, and, with `includeText`, of its authors (all split in

@@ -15,7 +15,7 @@
 /// removed; no longer `unaccent`), and keep their positions for phrase queries. The parts of split words (`searchlight_words`,
 /// the SQL form of `NameTokenizer`) are added without positions.
 ///
-/// A `tsvector` holds at most 1 MiB, a text up to 1 MiB (SPEC §2): a text of that many
+/// A `tsvector` holds at most 1 MiB, a text up to 1 MiB (Docs/Contract.md#what-is-indexed): a text of that many
 /// distinct words (hexadecimal dumps, Base64) made the whole batch's `INSERT` fail before.
 /// A text too large for one vector keeps positions for its first words and, past them, as
 /// many of its distinct words as the vector can hold, first met first (SQLite keeps them all).

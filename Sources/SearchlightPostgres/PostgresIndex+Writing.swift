@@ -82,7 +82,7 @@ extension PostgresIndex {
         try await updateDomain(domain, "state", state)
     }
 
-    /// Records which machine and folder a domain indexes (SPEC §9: domains identify a host and a root).
+    /// Records which machine and folder a domain indexes (Docs/Contract.md#shared-index: domains identify a host and a root).
     public func setOrigin(host: String, root: String, domain: String) async throws {
         try await withTransaction("cannot write to the index") { connection in
             var writer = PostgresBatchWriter(connection: connection, logger: self.logger)

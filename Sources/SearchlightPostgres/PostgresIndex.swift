@@ -6,7 +6,7 @@ import Synchronization
 
 /// A searchable index in a PostgreSQL database, shared by many machines: the operations of
 /// ``Searchlight/SearchableIndex`` on a server that any number of writers (one per domain)
-/// and readers use at once (SPEC §9).
+/// and readers use at once (Docs/Contract.md#shared-index).
 ///
 /// Every write is a transaction of rows keyed by (domain, identifier): writers of different
 /// domains never update a common row, so their batches never conflict; PostgreSQL's MVCC

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// Where a PostgreSQL index lives: a `postgres://` (or `postgresql://`) URL and the password
 /// that goes with it.
@@ -94,8 +95,7 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// Lines are `host:port:database:user:password`; `*` matches any value; `\:` and `\\`
     /// escape. libpq ignores a file that others can read; so does this.
     static func password(inFile path: String, host: String, port: Int, database: String, user: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & 0o077 == 0,
+        guard let status = try? SystemCall.status(followingLinksOf: path), status.st_mode & 0o077 == 0,
               let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
             var fields: [String] = [""]

@@ -85,7 +85,7 @@ public struct PostgresQueryCompiler {
     }
 
     /// The columns, by attribute name: an attribute the query language gains is found here
-    /// by its name (those of SPEC §2 are all present).
+    /// by its name (those of Docs/Contract.md#what-is-indexed are all present).
     static let columns: [String: Column] = [
         "displayName": Column(sql: "item.display_name", words: "item.name_words"),
         "title": Column(sql: "item.title", words: "item.title_words"),
@@ -270,18 +270,7 @@ public struct PostgresQueryCompiler {
 
     /// The pattern for `LIKE`: `*` as `%`, and `%`, `_` and `\` escaped.
     static func likePattern(_ pattern: QueryPattern) -> String {
-        var result = ""
-        for component in pattern.components {
-            switch component {
-            case .wildcard: result += "%"
-            case .literal(let text):
-                for character in text {
-                    if character == "%" || character == "_" || character == "\\" { result.append("\\") }
-                    result.append(character)
-                }
-            }
-        }
-        return result
+        pattern.written(wildcard: "%", escaping: ["%", "_", "\\"])
     }
 
     // MARK: - Words (`w` and `t`)

@@ -28,74 +28,40 @@ final class RootedFile: Sendable {
         }
     }
 
-    /// Opens `relativePath` below `root`.
+    /// Opens `relativePath` below `root`, one component at a time (``FolderDescent``).
     /// - Throws: ``Failure`` when a component is unsafe, missing, a link, or not a regular file at the end.
     init(root: String, relativePath: ItemIdentifier) throws(Failure) {
-        let components = relativePath.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        for component in components {
-            if component.isEmpty || component.elementsEqual([0x2E]) || component.elementsEqual([0x2E, 0x2E]) {
-                throw Failure(message: "not a path below the root")
-            }
-            if component.contains(0) { throw Failure(message: "not a path below the root") }
-        }
-        var current = try Self.retrying { open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        for (position, component) in components.enumerated() {
-            let isLast = position == components.count - 1
-            // O_NONBLOCK: a FIFO put where a file was must not block the open.
-            let flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (isLast ? O_NONBLOCK : O_DIRECTORY)
-            let next: Int32
-            do {
-                next = try Self.retrying {
-                    (Array(component) + [0]).withUnsafeBufferPointer { name in
-                        name.withMemoryRebound(to: CChar.self) { openat(current, $0.baseAddress!, flags) }
-                    }
-                }
-            } catch {
-                close(current)
-                throw error
-            }
-            close(current)
-            current = next
-        }
-        var status = stat()
-        guard fstat(current, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            close(current)
-            throw Failure(message: "not a regular file")
-        }
-        descriptor = current
-        size = Int64(status.st_size)
-        modificationTime = status.st_mtim
-    }
-
-    deinit { close(descriptor) }
-
-    /// Reads up to `count` bytes at `offset`. The corresponding C function is `pread(2)`.
-    func read(at offset: Int64, count: Int) throws(Failure) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got: Int
-            do {
-                got = try SystemCall.retryingOnInterrupt {
-                    buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
-                }
-            } catch {
-                throw Failure(message: "cannot read the file", errno: error)
-            }
-            if got == 0 { break }
-            filled += got
-        }
-        buffer.removeSubrange(filled...)
-        return buffer
-    }
-
-    private static func retrying(_ call: () -> Int32) throws(Failure) -> Int32 {
+        guard !relativePath.bytes.isEmpty else { throw Failure(message: "not a path below the root") }
+        let opened: Int32
         do {
-            return try SystemCall.retryingOnInterrupt(call)
+            let rootFolder = try SystemCall.open(root.utf8, .readOnly, options: [.directory, .closeOnExec])
+            defer { SystemCall.close(rootFolder) }
+            // O_NONBLOCK: a FIFO put where a file was must not block the open.
+            opened = try SystemCall.open(below: rootFolder, relativePath.bytes, .readOnly, options: [.nonBlocking, .closeOnExec])
+        } catch where error == .invalidArgument {
+            throw Failure(message: "not a path below the root")
         } catch where error == .tooManySymbolicLinkLevels || error == .notDirectory {
             throw Failure(message: "a symbolic link or a non-folder on the way", errno: error)
         } catch {
             throw Failure(message: "cannot open the file", errno: error)
+        }
+        guard let status = try? SystemCall.status(of: opened), status.isRegularFile else {
+            SystemCall.close(opened)
+            throw Failure(message: "not a regular file")
+        }
+        descriptor = opened
+        size = Int64(status.size)
+        modificationTime = timespec(tv_sec: Int(status.modification_seconds), tv_nsec: Int(status.modification_nanoseconds))
+    }
+
+    deinit { SystemCall.close(descriptor) }
+
+    /// Reads up to `count` bytes at `offset`. The corresponding C function is `pread(2)`.
+    func read(at offset: Int64, count: Int) throws(Failure) -> [UInt8] {
+        do {
+            return try SystemCall.readBytes(descriptor, limit: count, at: offset)
+        } catch {
+            throw Failure(message: "cannot read the file", errno: error)
         }
     }
 }

@@ -212,7 +212,7 @@ extension SearchServer {
     }
 }
 
-/// The machines of the domains that are not on this one, in a shared index (SPEC §9).
+/// The machines of the domains that are not on this one, in a shared index (Docs/Contract.md#shared-index).
 struct RemoteHosts: Sendable {
     private let hosts: [String: String]
 

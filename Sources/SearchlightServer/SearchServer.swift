@@ -6,7 +6,7 @@ import Searchlight
 import SearchlightFiles
 import ServiceLifecycle
 
-/// The web page and JSON API of `searchlight serve` (SPEC §7), as a `Service`.
+/// The web page and JSON API of `searchlight serve` (Docs/Contract.md#web-page), as a `Service`.
 ///
 /// It reads the index through a few read-only handles (``IndexReaders``) and follows the
 /// index's changes for the page's live updates (``IndexChanges``); it never writes. Run it in

@@ -54,6 +54,31 @@ public enum SystemCall {
 }
 
 extension SystemCall {
+    /// Replaces this process with the program at `path`, given `arguments` (the first is its
+    /// name); returns only when that fails, with why. The corresponding C function is `execv(3)`.
+    public static func replaceProcess(with path: String, arguments: [[UInt8]]) -> Errno {
+        let cStrings = arguments.map(duplicateCString)
+        defer { cStrings.forEach { free($0) } }
+        var argv = cStrings + [nil]
+        execv(path, &argv)
+        return lastError
+    }
+
+    /// The arguments of this process as the kernel gave them: `CommandLine.arguments` has
+    /// replaced bytes that are not UTF-8, and a file name need not be UTF-8.
+    public static var rawArguments: [[UInt8]] {
+        (0..<Int(CommandLine.argc)).map { position in
+            CommandLine.unsafeArgv[position].map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+        }
+    }
+
+    /// A copy of `bytes` as a C string in memory of its own (`free` it).
+    static func duplicateCString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar>? {
+        (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) }
+        }
+    }
+
     /// Runs `arguments` (the program found through `PATH`), with standard input and output
     /// on `/dev/null` when `quiet`, and waits for it on the calling thread: its exit status
     /// (128 + the signal's number when a signal ended it), or `nil` when it cannot be
@@ -62,32 +87,12 @@ extension SystemCall {
     /// Foundation's `Process` is not used: it learns of a child's exit from a SIGCHLD handler
     /// run on a dispatch queue, which a busy machine's few threads may never reach.
     public static func spawnAndWait(_ arguments: [[UInt8]], quiet: Bool = false) -> Int32? {
-        guard !arguments.isEmpty else { return nil }
-        let cStrings = arguments.map { bytes in
-            (bytes + [0]).withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) }
-            }
-        }
-        defer { cStrings.forEach { free($0) } }
-        var argv = cStrings + [nil]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if quiet {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }
-        var pid: pid_t = 0
-        let started = argv.withUnsafeMutableBufferPointer { argv in
-            posix_spawnp(&pid, argv[0]!, &actions, nil, argv.baseAddress!, environ)
-        }
-        guard started == 0 else { return nil }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return nil }
-        }
-        // WIFEXITED / WEXITSTATUS, which Swift cannot import (macros).
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        guard let program = arguments.first else { return nil }
+        var options = SpawnOptions()
+        options.searchesPath = true
+        if quiet { (options.standardInput, options.standardOutput, options.standardError) = (.null, .null, .null) }
+        guard let process = try? spawn(String(decoding: program, as: UTF8.self), arguments: arguments, options: options),
+              let status = try? waitForExit(of: process) else { return nil }
+        return status.shellStatus
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SearchlightCommands
+import SystemCalls
 
 /// `searchlight-desktop`: GNOME Shell's search provider and KRunner's runner, on the session
 /// bus as `org.searchlight.Desktop`. D-Bus starts it on the first search (its `.service` files)
@@ -52,7 +53,7 @@ struct DesktopCommand: ParsableCommand {
         var logger = Logger(label: "searchlight-desktop") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
         let location = try IndexLocation.resolve(explicit: index)
-        let page = PageLauncher(location: location, port: pagePort, serveExecutable: Self.sibling("searchlight-serve"))
+        let page = PageLauncher(location: location, port: pagePort, serveExecutable: SystemCall.siblingExecutable("searchlight-serve"))
         if openPage {
             do {
                 try page.open(terms: [])
@@ -99,9 +100,4 @@ struct DesktopCommand: ParsableCommand {
         idleTimeout ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT"].flatMap { UInt32($0) } ?? 300
     }
 
-    /// An executable installed next to this one.
-    static func sibling(_ name: String) -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
-    }
 }

@@ -23,23 +23,11 @@ struct RunnerMatch {
 struct KRunnerRunner {
     static let interface = "org.kde.krunner1"
     static let objectPath = "/org/searchlight/KRunner"
-    static let introspection = """
-        <node>
-          <interface name="org.kde.krunner1">
-            <method name="Actions">
-              <arg type="a(sss)" name="matches" direction="out"/>
-            </method>
-            <method name="Match">
-              <arg type="s" name="query" direction="in"/>
-              <arg type="a(sssida{sv})" name="matches" direction="out"/>
-            </method>
-            <method name="Run">
-              <arg type="s" name="matchId" direction="in"/>
-              <arg type="s" name="actionId" direction="in"/>
-            </method>
-          </interface>
-        </node>
-        """
+    static let introspection = BusInterface(interface, methods: [
+        .init("Actions", out: ["a(sss) matches"]),
+        .init("Match", in: ["s query"], out: ["a(sssida{sv}) matches"]),
+        .init("Run", in: ["s matchId", "s actionId"]),
+    ]).introspection
 
     /// The action of every match besides opening it: id, text, icon.
     static let openFolder = (id: "open-folder", text: "Open Containing Folder", icon: "document-open-folder")

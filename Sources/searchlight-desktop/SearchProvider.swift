@@ -4,34 +4,13 @@
 struct SearchProvider {
     static let interface = "org.gnome.Shell.SearchProvider2"
     static let objectPath = "/org/searchlight/SearchProvider"
-    static let introspection = """
-        <node>
-          <interface name="org.gnome.Shell.SearchProvider2">
-            <method name="GetInitialResultSet">
-              <arg type="as" name="terms" direction="in"/>
-              <arg type="as" name="results" direction="out"/>
-            </method>
-            <method name="GetSubsearchResultSet">
-              <arg type="as" name="previous_results" direction="in"/>
-              <arg type="as" name="terms" direction="in"/>
-              <arg type="as" name="results" direction="out"/>
-            </method>
-            <method name="GetResultMetas">
-              <arg type="as" name="identifiers" direction="in"/>
-              <arg type="aa{sv}" name="metas" direction="out"/>
-            </method>
-            <method name="ActivateResult">
-              <arg type="s" name="identifier" direction="in"/>
-              <arg type="as" name="terms" direction="in"/>
-              <arg type="u" name="timestamp" direction="in"/>
-            </method>
-            <method name="LaunchSearch">
-              <arg type="as" name="terms" direction="in"/>
-              <arg type="u" name="timestamp" direction="in"/>
-            </method>
-          </interface>
-        </node>
-        """
+    static let introspection = BusInterface(interface, methods: [
+        .init("GetInitialResultSet", in: ["as terms"], out: ["as results"]),
+        .init("GetSubsearchResultSet", in: ["as previous_results", "as terms"], out: ["as results"]),
+        .init("GetResultMetas", in: ["as identifiers"], out: ["aa{sv} metas"]),
+        .init("ActivateResult", in: ["s identifier", "as terms", "u timestamp"]),
+        .init("LaunchSearch", in: ["as terms", "u timestamp"]),
+    ]).introspection
 
     let search: DesktopSearch
     let page: PageLauncher

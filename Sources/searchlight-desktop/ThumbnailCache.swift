@@ -1,6 +1,7 @@
 import CSystemZlib
 import Foundation
-import Glibc
+import SystemCalls
+import SystemPackage
 
 /// The freedesktop thumbnail cache (Thumbnail Managing Standard 0.9) at
 /// `$XDG_CACHE_HOME/thumbnails/large` (256 pixels): a file's entry is the PNG named by the MD5
@@ -45,37 +46,19 @@ final class ThumbnailCache {
     }
 
     private func write(_ bytes: [UInt8], to entry: String) -> Bool {
-        // mkdir -p with mode 0700 for every folder it creates.
-        var made = ""
-        for component in folder.split(separator: "/") {
-            made += "/" + component
-            if mkdir(made, 0o700) != 0 && errno != EEXIST { return false }
-        }
-        let temporary = entry + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return false }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress!, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            written += count
-        }
-        close(descriptor)
-        guard written == bytes.count, rename(temporary, entry) == 0 else {
-            unlink(temporary)
+        do {
+            // mkdir -p with mode 0700 for every folder it creates.
+            try SystemCall.makeDirectories(folder)
+            try SystemCall.replaceFile(entry, with: bytes)
+            return true
+        } catch {
             return false
         }
-        return true
     }
 
     /// The file's modification time in whole seconds, as `Thumb::MTime` holds it.
     static func modificationTime(_ path: [UInt8]) -> Int? {
-        var status = stat()
-        let result = (path + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) }
-        }
-        return result == 0 ? Int(status.st_mtim.tv_sec) : nil
+        (try? SystemCall.status(ofPath: path)).map { Int($0.modification_seconds) }
     }
 }
 

@@ -9,7 +9,7 @@ struct ExtractorOptions {
     var memoryLimit: UInt64?
     /// How thumbnails are made (`--max-pixels`, `--quality`).
     var thumbnail = ImageThumbnail.Options()
-    /// What OCR requests read with (SPEC §11; `--max-pixels` and `--ocr-*`).
+    /// What OCR requests read with (Docs/Contract.md#text-in-pictures; `--max-pixels` and `--ocr-*`).
     var ocr = OCROptions()
 
     init(arguments: [String]) throws(WorkerError) {

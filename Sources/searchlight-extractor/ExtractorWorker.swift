@@ -1,5 +1,6 @@
 import DocumentExtraction
 import ExtractionProtocol
+import SystemCalls
 
 /// The request loop: one request in, one response out, until end of input.
 struct ExtractorWorker {

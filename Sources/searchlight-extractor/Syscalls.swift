@@ -5,38 +5,24 @@ import DocumentExtraction
 import SystemCalls
 import SystemPackage
 
-/// Runs `call` (``SystemCall/retryingOnInterrupt(_:)``); a failure is `operation`'s.
-func systemCall<T: FixedWidthInteger & SignedInteger>(_ operation: String, _ call: () -> T) throws(WorkerError) -> T {
-    do {
-        return try SystemCall.retryingOnInterrupt(call)
-    } catch {
-        throw WorkerError(operation, errno: error)
-    }
-}
-
 /// Reads exactly `count` bytes; nil if input ends before the first byte.
 /// The corresponding C function is `read(2)`.
 func readExactly(_ descriptor: Int32, count: Int) throws(WorkerError) -> [UInt8]? {
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
-        let result = try systemCall("read") {
-            bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
-        }
-        if result == 0 {
-            if filled == 0 { return nil }
-            throw WorkerError("read", errno: .brokenPipe)
-        }
-        filled += result
+    let bytes: [UInt8]
+    do {
+        bytes = try SystemCall.readBytes(descriptor, limit: count)
+    } catch {
+        throw WorkerError("read", errno: error)
     }
+    if bytes.isEmpty && count > 0 { return nil }
+    guard bytes.count == count else { throw WorkerError("read", errno: .brokenPipe) }
     return bytes
 }
 
 /// Caps this process's address space. The corresponding C function is `setrlimit(2)`.
 func setAddressSpaceLimit(_ bytes: UInt64) throws(WorkerError) {
-    var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
     do {
-        _ = try SystemCall.checked { setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) }
+        try SystemCall.setLimit(.addressSpace, to: bytes)
     } catch {
         throw WorkerError("setrlimit(RLIMIT_AS, \(bytes))", errno: error)
     }
@@ -49,8 +35,7 @@ func printError(_ text: String) {
 
 /// Sets `RLIMIT_CORE` to 0. The corresponding C function is `setrlimit(2)`.
 func disableCoreDumps() {
-    var limit = rlimit(rlim_cur: 0, rlim_max: 0)
-    _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &limit)
+    try? SystemCall.setLimit(.coreFileSize, to: 0)
 }
 
 /// Exits when the indexer that started us dies, even while a decoder is stuck.
@@ -60,13 +45,13 @@ func disableCoreDumps() {
 /// it fires when the parent *thread* that spawned us exits, and the pool spawns
 /// workers from its callers' threads.
 func exitWhenOrphaned() {
-    let parent = UnsafeMutableRawPointer(bitPattern: Int(getppid()))
+    let parent = UnsafeMutableRawPointer(bitPattern: Int(SystemCall.parentProcessID))
     var thread = pthread_t()
     _ = pthread_create(&thread, nil, { argument in
         let parent = pid_t(Int(bitPattern: argument))
         while true {
-            sleep(1)
-            if getppid() != parent { _exit(70) }
+            SystemCall.sleep(nanoseconds: 1_000_000_000)
+            if SystemCall.parentProcessID != parent { _exit(70) }
         }
     }, parent)
     pthread_detach(thread)

@@ -57,12 +57,3 @@ enum Searchlight {
     }
 }
 
-/// Polls `condition` until it holds or `timeout` passes; never a bare sleep.
-func waitUntil(timeout: TimeInterval = 60, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
-}

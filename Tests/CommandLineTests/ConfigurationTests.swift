@@ -16,7 +16,7 @@ struct ConfigurationTests {
         try Searchlight.run(arguments, index: index, environment: environment)
     }
 
-    /// The configuration file can name the index (SPEC §9: `--index`, `$SEARCHLIGHT_INDEX` or
+    /// The configuration file can name the index (Docs/Contract.md#shared-index: `--index`, `$SEARCHLIGHT_INDEX` or
     /// the configuration): a file, `~/` expanded, or a PostgreSQL URL whose password `config`
     /// never prints. `--index` and `$SEARCHLIGHT_INDEX` come first.
     @Test func theConfigurationNamesTheIndex() throws {

@@ -39,7 +39,7 @@ final class SmallFileSystem {
     }
 }
 
-@Suite("Index faults on the command line (SPEC §12)", .serialized, .ownThread)
+@Suite("Index faults on the command line (Docs/Contract.md#when-things-break)", .serialized, .ownThread)
 struct IndexFaultCommandTests {
     let tree = TemporaryTree("faults-root")
     let work = TemporaryTree("faults-index")
@@ -172,7 +172,7 @@ struct IndexFaultCommandTests {
     /// Ends the watch with SIGTERM: exit 0, no crash.
     func stop(_ watch: ChildProcess, log: String) throws {
         watch.send(SIGTERM)
-        #expect(watch.waitUntilExit(timeout: 60))
+        #expect(watch.exits(within: 60))
         #expect(watch.terminationStatus == 0)
         #expect(!(try String(contentsOfFile: log, encoding: .utf8)).contains("Backtrac"))
     }

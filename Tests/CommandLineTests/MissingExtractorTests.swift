@@ -70,7 +70,7 @@ struct MissingExtractorTests {
         #expect(waitUntil { (try? Searchlight.run(["search", "apricot"], index: index).lines) == ["recipes/jam.txt"] },
                 "log: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         watch.terminate()
-        #expect(watch.waitUntilExit(timeout: 30))
+        #expect(watch.exits(within: 30))
         #expect(watch.terminationStatus == 0)
         let text = try String(contentsOfFile: log, encoding: .utf8)
         #expect(text.split(separator: "\n").filter { $0.contains("do not work") }.count == 1, "\(text)")

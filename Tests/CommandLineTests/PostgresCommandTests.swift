@@ -3,7 +3,7 @@ import Glibc
 import SearchlightTestSupport
 import Testing
 
-/// The commands on a PostgreSQL index (SPEC §9), through the built binaries against the test
+/// The commands on a PostgreSQL index (Docs/Contract.md#shared-index), through the built binaries against the test
 /// cluster: `searchlight` hands them over to `searchlight-serve`, which links the client. The
 /// same folder scanned into an SQLite file and into a database gives the same answers.
 @Suite("searchlight on PostgreSQL", .serialized, .ownThread, .needsPostgres)
@@ -58,7 +58,7 @@ struct PostgresCommandTests {
         let again = try Searchlight.run(scan, index: url)
         let counts = try JSONSerialization.jsonObject(with: Data(again.stdout)) as? [String: Any]
         #expect(counts?["unchanged"] as? Int == 7 && counts?["added"] as? Int == 0, "\(again.output)")
-        // The domain's row names the machine and the folder (SPEC §9).
+        // The domain's row names the machine and the folder (Docs/Contract.md#shared-index).
         let name = String(url.split(separator: "/").last!.split(separator: "?")[0])
         let origin = try await PostgresCluster.shared().psql("SELECT host || ' ' || root FROM domain", database: name)
         var host = [CChar](repeating: 0, count: 256)

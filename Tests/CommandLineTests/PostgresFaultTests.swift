@@ -50,7 +50,7 @@ struct PostgresFaultTests {
     /// Sends SIGTERM and expects a clean end.
     func stop(_ process: ChildProcess, log: String) {
         process.terminate()
-        #expect(process.waitUntilExit(timeout: 60), "no exit after SIGTERM: \(Self.read(log))")
+        #expect(process.exits(within: 60), "no exit after SIGTERM: \(Self.read(log))")
         #expect(process.terminationStatus == 0, "\(Self.read(log))")
     }
 
@@ -208,7 +208,7 @@ struct PostgresFaultTests {
                 """, database: database)
             return cancelled?.hasPrefix("1") == true
         })
-        #expect(waiting.waitUntilExit(timeout: 60), "search did not end after its statement was cancelled")
+        #expect(waiting.exits(within: 60), "search did not end after its statement was cancelled")
         let stderr = Self.read(work.path + "/cancel.err")
         #expect(waiting.terminationStatus == 1, "\(stderr)")
         #expect(stderr.hasPrefix("searchlight: ") && stderr.split(separator: "\n").count == 1, "\(stderr)")

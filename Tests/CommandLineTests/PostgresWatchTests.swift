@@ -3,7 +3,7 @@ import Glibc
 import SearchlightTestSupport
 import Testing
 
-/// SPEC §9's promise: several `watch` processes (here two, each with its own root, as two
+/// The promise of Docs/Contract.md#shared-index: several `watch` processes (here two, each with its own root, as two
 /// machines would run them) feed one PostgreSQL database while another process searches
 /// it; once the changes settle the database answers as an SQLite index of the same roots.
 @Suite("searchlight watch on PostgreSQL", .serialized, .ownThread, .needsPostgres)

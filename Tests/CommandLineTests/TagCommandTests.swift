@@ -3,7 +3,7 @@ import Glibc
 import SearchlightTestSupport
 import Testing
 
-/// Tags, comments, ratings and origins from extended attributes (SPEC §10), written with
+/// Tags, comments, ratings and origins from extended attributes (Docs/Contract.md#desktop), written with
 /// `searchlight tag` and `setfattr`, on real files of a real temporary folder (ext4 or tmpfs:
 /// both keep `user.*` attributes).
 @Suite("searchlight tag and extended attributes", .serialized, .ownThread)

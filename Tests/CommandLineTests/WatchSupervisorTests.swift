@@ -34,7 +34,7 @@ struct WatchSupervisorTests {
         tree.remove("notes")
         #expect(waitUntil(timeout: 30) { count(index) == 1 }, "log: \(tail(log))")
         watch.terminate()
-        #expect(watch.waitUntilExit(timeout: 30), "SIGTERM did not end the watch; log: \(tail(log))")
+        #expect(watch.exits(within: 30), "SIGTERM did not end the watch; log: \(tail(log))")
         #expect(watch.terminationStatus == 0)
         #expect(tail(log).contains("notifications to the supervisor were dropped"))
     }

@@ -274,10 +274,11 @@ struct ExtractorPoolTests {
         // concurrent test spawns, and the copy would stay "text file busy".
         shell("cp", real, path)
         var result = pool.thumbnail(ofFileAt: Self.fixture("photo.jpg"))
-        let deadline = ContinuousClock.now + .seconds(30)
-        while case .failure = result, ContinuousClock.now < deadline {
-            usleep(100_000)
+        waitUntil(timeout: 30, every: .milliseconds(100)) {
+            if case .success = result { return true }
             result = pool.thumbnail(ofFileAt: Self.fixture("photo.jpg"))
+            if case .success = result { return true }
+            return false
         }
         Self.expectThumbnail(result, original: (400, 300))
         #expect(pool.outageReason == nil)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import SearchlightFiles
 import SystemPackage
+import SearchlightTestSupport
 import Testing
 
 /// ``Inotify/hasActivity(since:)`` is what keeps a watcher's self-check from counting as

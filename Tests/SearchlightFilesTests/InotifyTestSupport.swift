@@ -4,6 +4,7 @@ import Glibc
 import SearchlightFiles
 import Synchronization
 import SystemPackage
+import SearchlightTestSupport
 import Testing
 
 /// A fresh directory under the system's temporary folder, deleted with its contents by

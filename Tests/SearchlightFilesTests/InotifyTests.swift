@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import SearchlightFiles
 import SystemPackage
+import SearchlightTestSupport
 import Testing
 
 @Suite("Inotify on real directories")

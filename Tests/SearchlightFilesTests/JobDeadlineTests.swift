@@ -18,11 +18,7 @@ struct JobDeadlineTests {
         var deadline = JobDeadline(.milliseconds(200), processID: sleeper.processIdentifier, clock: clock)
         #expect(deadline.remaining(clock: clock) > .zero)
         // Never more than the stretched limit: ten times the deadline.
-        let limit = clock.now.advanced(by: .seconds(5))
-        while deadline.remaining(clock: clock) > .zero && clock.now < limit {
-            usleep(10_000)
-        }
-        #expect(deadline.remaining(clock: clock) <= .zero)
+        #expect(waitUntil(timeout: 5) { deadline.remaining(clock: clock) <= .zero })
     }
 
     @Test func waitingForACPUIsCountedPerThread() {

@@ -202,11 +202,7 @@ struct WatchProcess {
     var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
     func waitUntilReady(timeout: TimeInterval = 60) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline, process.isRunning {
-            if logText.contains("watching") { return true }
-            usleep(10_000)
-        }
+        waitUntil(timeout: timeout) { !process.isRunning || logText.contains("watching") }
         return logText.contains("watching")
     }
 

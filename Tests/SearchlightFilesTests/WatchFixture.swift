@@ -151,13 +151,3 @@ final class WatchFixture {
     }
 }
 
-/// Polls `condition` until it holds or `timeout` passes, suspending (not blocking) between
-/// polls so that the watcher's tasks run; never a bare sleep.
-func eventually(timeout: TimeInterval = 60, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

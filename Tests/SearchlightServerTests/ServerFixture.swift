@@ -100,8 +100,7 @@ final class ServerFixture: @unchecked Sendable {
         let server = try makeServer(change, onListening: { _, listening in port.withLock { $0 = listening } })
         let group = ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "test")))
         let running = Task { try await group.run() }
-        let deadline = Date(timeIntervalSinceNow: 120)
-        while port.withLock({ $0 }) == 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        await eventually(timeout: 120, every: .milliseconds(20)) { port.withLock { $0 } != 0 }
         let listening = port.withLock { $0 }
         try #require(listening != 0, "the server did not start listening")
         return (group, listening, running)
@@ -182,14 +181,16 @@ final class Connection {
 
     /// Reads until what was received contains `text`, or the deadline passes.
     func read(until text: String, timeout: TimeInterval = 30) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while Date() < deadline {
-            if String(decoding: received, as: UTF8.self).contains(text) { return true }
+        var closed = false
+        // Each look waits in recv(2) for at most SO_RCVTIMEO (100 ms): no pause between looks.
+        waitUntil(timeout: timeout, every: .zero) {
+            if self.text.contains(text) || closed { return true }
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 { received += buffer[0..<count] } else if count == 0 { break }
+            if count > 0 { received += buffer[0..<count] } else if count == 0 { closed = true }
+            return self.text.contains(text)
         }
-        return String(decoding: received, as: UTF8.self).contains(text)
+        return self.text.contains(text)
     }
 
     var text: String { String(decoding: received, as: UTF8.self) }

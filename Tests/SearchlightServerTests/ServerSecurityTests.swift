@@ -7,7 +7,7 @@ import Searchlight
 import SearchlightServer
 import Testing
 
-/// The rules of SPEC §7: loopback by default, a token off loopback, files only for indexed
+/// The rules of Docs/Contract.md#web-page: loopback by default, a token off loopback, files only for indexed
 /// items below their root, `open` only from this machine with the token.
 @Suite("serve: security", .serialized, .ownThread)
 struct ServerSecurityTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import Testing
 
 /// A child process started with `posix_spawn(3)` and reaped with `waitpid(2)` on its own pid.
 ///
@@ -95,29 +96,37 @@ public final class ChildProcess: Sendable {
     /// Whether the child has not exited yet.
     public var isRunning: Bool { reap(blocking: false) == nil }
 
-    /// Waits for the child to exit.
-    public func waitUntilExit() { _ = reap(blocking: true) }
+    /// How long ``waitUntilExit(timeout:sourceLocation:)`` waits by default: longer than any
+    /// command of the suite takes on a loaded machine, short of hanging it.
+    public static let exitTimeout: TimeInterval = 600
 
-    /// Waits for the child, up to `timeout`; whether it exited.
-    public func waitUntilExit(timeout: TimeInterval) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if !isRunning { return true }
-            usleep(10_000)
-        }
-        return !isRunning
+    /// Waits for the child to exit, at most `timeout` seconds (``waitUntil(timeout:every:_:)``).
+    /// A child still running then fails the test (an issue at the caller's line) and is killed
+    /// and reaped: a stuck child fails the suite instead of hanging it.
+    public func waitUntilExit(timeout: TimeInterval = exitTimeout, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard !exits(within: timeout) else { return }
+        Issue.record("\(processIdentifier) did not exit within \(timeout) s: killed", sourceLocation: sourceLocation)
+        kill(processIdentifier, SIGKILL)
+        _ = reap(blocking: true)
+    }
+
+    /// Waits for the child, up to `timeout` seconds; whether it exited (it keeps running if not).
+    public func exits(within timeout: TimeInterval) -> Bool {
+        waitUntil(timeout: timeout) { !isRunning }
     }
 
     /// The exit code, or the signal's number when a signal ended it (as Foundation's `Process`).
-    /// Waits for the child first.
+    /// Waits for the child first (``waitUntilExit(timeout:sourceLocation:)``).
     public var terminationStatus: Int32 {
-        let raw = reap(blocking: true) ?? 0
+        waitUntilExit()
+        let raw = reap(blocking: false) ?? 0
         return raw & 0x7F == 0 ? (raw >> 8) & 0xFF : raw & 0x7F
     }
 
     /// Whether a signal ended the child. Waits for it first.
     public var wasSignaled: Bool {
-        let raw = reap(blocking: true) ?? 0
+        waitUntilExit()
+        let raw = reap(blocking: false) ?? 0
         return raw & 0x7F != 0
     }
 

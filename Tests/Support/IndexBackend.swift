@@ -1,7 +1,7 @@
 import Testing
 
 /// Where a test's index lives: the tests that run on both show that every command and the
-/// server answer the same way on either (SPEC §9).
+/// server answer the same way on either (Docs/Contract.md#shared-index).
 public enum IndexBackend: String, Sendable, CustomTestStringConvertible {
     case sqlite, postgres
 

@@ -1,6 +1,7 @@
 import CLibArchive
 import ExtractionProtocol
 import Glibc
+import SystemCalls
 
 /// One pass over an archive's members through libarchive: headers in order, each member's
 /// data read (bounded) or skipped.
@@ -34,7 +35,7 @@ final class ArchiveReader {
         archive_read_support_format_all(archive)
         // Last resort of libarchive's bidding: a compressed file that is not an archive.
         archive_read_support_format_raw(archive)
-        lseek(descriptor, 0, SEEK_SET)
+        try? SystemCall.seek(descriptor, to: 0)
         guard archive_read_open_fd(archive, descriptor, 64 << 10) == ARCHIVE_OK else {
             // `deinit` frees the reader: every property is set, so a throw from here releases self.
             let message = errorMessage

@@ -1,5 +1,6 @@
 import Glibc
 import ExtractionProtocol
+import SystemCalls
 
 /// Where the thumbnail of an iWork document comes from: the preview picture inside its
 /// package, held in an anonymous file for libvips.

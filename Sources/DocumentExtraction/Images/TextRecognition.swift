@@ -3,6 +3,7 @@ import Glibc
 #endif
 import COCR
 import ExtractionProtocol
+import SystemCalls
 
 /// How the worker reads text in pictures (`--ocr-*` arguments).
 public struct OCROptions: Sendable {

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+import SystemCalls
+import SystemPackage
 #endif
 
 /// Turns bytes in a Windows code page (RTF's `\ansicpg`, a font's `\fcharset`) into text,
@@ -31,7 +33,8 @@ final class CodePageDecoder {
                 var outLeft = outputBuffer.count
                 while inLeft > 0 {
                     if iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft) == -1 {
-                        guard errno == EILSEQ || errno == EINVAL, outLeft >= 3 else { break }
+                        let error = SystemCall.lastError
+                        guard error == .illegalByteSequence || error == .invalidArgument, outLeft >= 3 else { break }
                         // An unconvertible byte: U+FFFD, then go on after it.
                         for byte: UInt8 in [0xEF, 0xBF, 0xBD] {
                             outPointer!.pointee = CChar(bitPattern: byte)

@@ -33,7 +33,7 @@ struct ConverterProcess {
 
     /// Finds `name` in ``searchFolders``.
     static func locate(_ name: String) -> String? {
-        searchFolders.map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+        searchFolders.map { "\($0)/\(name)" }.first { SystemCall.isExecutable($0) }
     }
 
     /// Starts the program with `/dev/null` as input and error output, and reads its output.
@@ -42,42 +42,26 @@ struct ConverterProcess {
         guard let path = Self.locate(program) else {
             throw ExtractionFailure(.internalError, "\(program) is not installed")
         }
-        var pipeEnds: [Int32] = [-1, -1]
+        // Close-on-exec: the worker's other descriptors (its request channel) must not leak into the child.
+        let (readEnd, writeEnd): (Int32, Int32)
         do {
-            _ = try SystemCall.checked { pipe(&pipeEnds) }
+            (readEnd, writeEnd) = try SystemCall.pipe()
         } catch {
             throw ExtractionFailure(.internalError, "pipe: \(error)")
         }
-        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
-        // The worker's other descriptors (its request channel) must not leak into the child.
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-        defer { close(readEnd) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        if let inheritedDescriptor {
-            // dup2 gives the copy no close-on-exec flag (glibc clears it when the numbers match).
-            posix_spawn_file_actions_adddup2(&actions, inheritedDescriptor, 3)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
+        defer { SystemCall.close(readEnd) }
+        var options = SystemCall.SpawnOptions()
+        (options.standardInput, options.standardOutput, options.standardError) = (.null, .descriptor(writeEnd), .null)
+        if let inheritedDescriptor { options.extraDescriptors = [(inheritedDescriptor, 3)] }
         // Its own process group, so that a kill reaches whatever it starts.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
-        close(writeEnd)
-        guard status == 0 else {
-            throw ExtractionFailure(.internalError, "cannot start \(program): \(Errno(rawValue: status))")
+        options.ownProcessGroup = true
+        let pid: Int32
+        do {
+            pid = try SystemCall.spawn(path, arguments: ([path] + arguments).map { Array($0.utf8) }, options: options)
+            SystemCall.close(writeEnd)
+        } catch {
+            SystemCall.close(writeEnd)
+            throw ExtractionFailure(.internalError, "cannot start \(program): \(error)")
         }
 
         var output: [UInt8] = []
@@ -95,9 +79,9 @@ struct ConverterProcess {
             let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
             guard let ready = try? SystemCall.poll(readEnd, for: Int16(POLLIN), milliseconds: milliseconds) else { break }
             if ready == 0 { continue }
-            guard let count = try? SystemCall.retryingOnInterrupt({
-                buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-            }) else { break }
+            guard let count = try? buffer.withUnsafeMutableBytes({ raw in
+                Result { () throws(Errno) in try SystemCall.read(readEnd, into: raw) }
+            }).get() else { break }
             if count == 0 { break reading }
             let room = outputLimit - output.count
             output.append(contentsOf: buffer[..<min(count, room)])
@@ -106,15 +90,14 @@ struct ConverterProcess {
                 break
             }
         }
-        if timedOut || truncated { kill(-pid, SIGKILL) }
-        var exitStatus: Int32 = 0
-        _ = try? SystemCall.retryingOnInterrupt { waitpid(pid, &exitStatus, 0) }
+        if timedOut || truncated { try? SystemCall.send(SIGKILL, toGroup: pid) }
+        let exitStatus = (try? SystemCall.waitForExit(of: pid)) ?? nil
         if timedOut {
             throw ExtractionFailure(.decodeFailed, "\(program) did not finish within \(deadline)")
         }
         // A program stopped because its output was long enough has done its job.
-        if !truncated, !(exitStatus & 0x7F == 0 && (exitStatus >> 8) & 0xFF == 0) {
-            throw ExtractionFailure(.decodeFailed, "\(program) could not read the file (exit status \((exitStatus >> 8) & 0xFF))")
+        if !truncated, exitStatus != .exited(0) {
+            throw ExtractionFailure(.decodeFailed, "\(program) could not read the file (\(exitStatus.map(\.description) ?? "status unknown"))")
         }
         return Output(bytes: output, isTruncated: truncated)
     }

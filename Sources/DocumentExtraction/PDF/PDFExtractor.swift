@@ -22,11 +22,11 @@ public enum PDFExtractor {
         // poppler closes the descriptor it is given, on success and on failure alike.
         let copy: Int32
         do {
-            copy = try SystemCall.checked { dup(descriptor) }
+            copy = try SystemCall.duplicate(descriptor)
         } catch {
             throw ExtractionFailure(.unreadable, "dup: \(error)")
         }
-        _ = lseek(copy, 0, SEEK_SET)
+        try? SystemCall.seek(copy, to: 0)
         var error: UnsafeMutablePointer<GError>?
         guard let document = poppler_document_new_from_fd(copy, nil, &error) else {
             defer { g_error_free(error) }

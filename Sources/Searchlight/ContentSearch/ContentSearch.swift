@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// A search over every field, text included (SPEC §3), inside one read.
+/// A search over every field, text included (Docs/Contract.md#search), inside one read.
 ///
 /// Ranking is name search's, extended: for each word, the best field it matches — a whole
 /// word before a prefix, then name, title, authors and keywords, folders, text; items are

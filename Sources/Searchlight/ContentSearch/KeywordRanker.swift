@@ -7,7 +7,7 @@ import GRDB
 ///
 /// The library offers the mechanism; what a file's keywords are made of is the indexer's rule
 /// (SearchlightFiles builds a file's attributes): ``keywords(own:text:nameWords:fallback:)``
-/// composes them as SPEC §2 says — the document's own keywords, then the most telling words of
+/// composes them as Docs/Contract.md#what-is-indexed says — the document's own keywords, then the most telling words of
 /// its text, then its name's words, 5 to 10 in all, and the fallback (libmagic's type words)
 /// only when there is nothing else.
 ///

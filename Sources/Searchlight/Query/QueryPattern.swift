@@ -55,13 +55,20 @@ public struct QueryPattern: Hashable, Sendable, CustomStringConvertible {
     /// The pattern as one string, where `*` is a wildcard and `\*` and `\\` are literals:
     /// the form bound to SQL parameters.
     var encoded: String {
+        written(wildcard: "*", escaping: ["*", "\\"])
+    }
+
+    /// The pattern written with `wildcard` for each wildcard and a backslash before each
+    /// character of a literal in `special`: the one writer of the encoded form, the query
+    /// string and a backend's `LIKE` pattern.
+    package func written(wildcard: String, escaping special: Set<Character>) -> String {
         var result = ""
         for component in components {
             switch component {
-            case .wildcard: result += "*"
+            case .wildcard: result += wildcard
             case .literal(let text):
                 for character in text {
-                    if character == "*" || character == "\\" { result.append("\\") }
+                    if special.contains(character) { result.append("\\") }
                     result.append(character)
                 }
             }
@@ -94,18 +101,7 @@ public struct QueryPattern: Hashable, Sendable, CustomStringConvertible {
 
     /// The pattern as a double-quoted query string (without modifiers).
     public var description: String {
-        var result = "\""
-        for component in components {
-            switch component {
-            case .wildcard: result += "*"
-            case .literal(let text):
-                for character in text {
-                    if character == "*" || character == "\\" || character == "\"" { result.append("\\") }
-                    result.append(character)
-                }
-            }
-        }
-        return result + "\""
+        "\"" + written(wildcard: "*", escaping: ["*", "\\", "\""]) + "\""
     }
 
     /// Whether `text` matches the whole pattern, comparing UTF-8 bytes (as SQLite's `=` does).

@@ -3,8 +3,8 @@ import Foundation
 /// A search typed with Spotlight's search words (``SearchWords``), on any index: the path
 /// `searchlight search`, the page's `/api/search` and the desktop's search providers share.
 ///
-/// - Plain words alone: ranked search (SPEC §3).
-/// - Search words alone: their query (SPEC §4), most recently modified first; each result
+/// - Plain words alone: ranked search (Docs/Contract.md#search).
+/// - Search words alone: their query (Docs/Contract.md#query-language), most recently modified first; each result
 ///   says it matched on ``SearchResult/Field/attributes``.
 /// - Both: ranked search, keeping the results the query holds for (evaluated in Swift with the
 ///   rules of the SQL, ``QueryExpression/matches(_:now:calendar:)``). The ranked results are

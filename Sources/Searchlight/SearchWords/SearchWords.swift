@@ -3,7 +3,7 @@ import Foundation
 /// What people type in a search box, with Spotlight's search words: plain words, and words
 /// such as `kind:pdf`, `date:week`, `modified:>2024-01-01`, `author:müller`, `tag:work` and
 /// `name:report` that narrow the results. Each search word compiles to a query-language
-/// predicate (SPEC §4); the plain words are searched as ``SearchableIndex/searchResults(words:domain:limit:scope:)``
+/// predicate (Docs/Contract.md#query-language); the plain words are searched as ``SearchableIndex/searchResults(words:domain:limit:scope:)``
 /// searches them.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the library offers any application of an index, whatever stores it: the SQLite file
-/// of ``SearchableIndex``, or the shared PostgreSQL database of SPEC §9 (`SearchlightPostgres`'
+/// of ``SearchableIndex``, or the shared PostgreSQL database of Docs/Contract.md#shared-index (`SearchlightPostgres`'
 /// `PostgresStore`, which `searchlight-serve` links and `searchlight` does not): items and
 /// batches, reads, searches, queries and change observation.
 ///
@@ -44,12 +44,12 @@ public protocol IndexStore: AnyObject, Sendable {
 
     // MARK: Searching
 
-    /// SPEC §3: every word a prefix of some word of the item, ranked, with where each matched.
+    /// Docs/Contract.md#search: every word a prefix of some word of the item, ranked, with where each matched.
     func searchResults(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [SearchResult]
     /// The identifiers of ``searchResults(words:domain:limit:scope:)``, in the same order.
     func searchIdentifiers(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [ItemIdentifier]
     func countMatches(words: [String], domain: String?, scope: SearchScope) throws -> Int
-    /// SPEC §4: the items matching a query string, most recently modified first.
+    /// Docs/Contract.md#query-language: the items matching a query string, most recently modified first.
     func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem]
     func countQuery(_ queryString: String, domain: String?) throws -> Int
     /// What runs for a query (`query --explain`).

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import SystemPackage
+import SystemCalls
 
 /// What a damaged index became: when it was reset, why, and where its files were kept.
 public struct IndexReset: Sendable, Equatable, Codable {
@@ -28,7 +29,7 @@ public protocol SearchableIndexDelegate: AnyObject, Sendable {
     func reindexAllSearchableItems(in index: SearchableIndex, after reset: IndexReset)
 }
 
-// A damaged index (SPEC §12) is derived data: it is kept aside, for a report, and replaced by
+// A damaged index (Docs/Contract.md#when-things-break) is derived data: it is kept aside, for a report, and replaced by
 // an empty one that its user fills again.
 extension SearchableIndex {
     /// Opens the index at `path` for writing; if it is damaged (``SearchlightError/isDamage``),
@@ -63,9 +64,11 @@ extension SearchableIndex {
         let base = asideName(for: path, date: date)
         var moved: [String] = []
         for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
-            if rename(path + suffix, base + suffix) != 0 {
+            do {
+                try SystemCall.rename(path + suffix, to: base + suffix)
+            } catch {
                 throw SearchlightError(.cannotOpenIndex, "cannot move the damaged index aside", path: path + suffix,
-                                       cause: .system(Errno(rawValue: errno)))
+                                       cause: .system(error))
             }
             moved.append(base + suffix)
         }
@@ -113,8 +116,7 @@ extension SearchableIndex {
 
     /// The device and inode of the file at `path` (empty when there is none).
     static func identity(of path: String) -> [UInt64] {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return [] }
+        guard let status = try? SystemCall.status(followingLinksOf: path) else { return [] }
         return [UInt64(status.st_dev), UInt64(status.st_ino)]
     }
 

@@ -25,7 +25,7 @@ extension SearchlightError {
     }
 
     /// Whether the index cannot be written or reached for now, for a reason outside the
-    /// program that is expected to end (SPEC §12): a full disk or quota, a read-only or
+    /// program that is expected to end (Docs/Contract.md#when-things-break): a full disk or quota, a read-only or
     /// removed index folder, an I/O error, a database busy beyond the timeout, a database
     /// server away (``Code/indexUnavailable``). A writer keeps what it has not written and
     /// tries again later; any other error is a bug, or damage (``isDamage``).

@@ -1,8 +1,8 @@
-import Glibc
 import Searchlight
 import SystemCalls
+import SystemPackage
 
-/// What the folder indexer leaves out of the index (SPEC §2 and §8), decided once per
+/// What the folder indexer leaves out of the index (Docs/Contract.md#what-is-indexed and #configuration-and-good-citizenship), decided once per
 /// directory entry during the walk.
 ///
 /// In order, the first that decides wins:
@@ -97,10 +97,13 @@ public struct ExclusionRules: Sendable, Equatable {
     func judge(_ path: ItemIdentifier, isDirectory: Bool, in root: RootFolder) -> (excluded: Bool, rules: [FolderRules]) {
         let bytes = path.bytes
         var folderRules: [FolderRules] = []
-        var parent = (try? root.openDirectory(ItemIdentifier(bytes: []))) ?? -1
-        defer { if parent >= 0 { close(parent) } }
+        // The folders on the way, one at a time, never through a link; after one that cannot
+        // be entered, the rest are judged by their names alone (parent -1).
+        var descent = FolderDescent(from: root.descriptor)
+        var lost = false
         var componentStart = 0
         while !bytes.isEmpty {
+            let parent = lost ? -1 : descent.folder
             if readsIgnoreFiles, parent >= 0, let rules = Self.ignoreFile(in: parent) {
                 folderRules.append(FolderRules(folder: ItemIdentifier(bytes: Array(bytes[..<max(0, componentStart - 1)])),
                                                rules: rules))
@@ -112,11 +115,9 @@ public struct ExclusionRules: Sendable, Equatable {
                 return (true, folderRules)
             }
             if isLast { break }
-            let child = DirectoryWalker.Level.withCString(Array(bytes[componentStart..<end])) { name in
-                parent >= 0 ? openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1
+            if !lost {
+                do { try descent.enter(bytes[componentStart..<end]) } catch { lost = true }
             }
-            if parent >= 0 { close(parent) }
-            parent = child
             componentStart = end + 1
         }
         return (false, folderRules)
@@ -154,7 +155,7 @@ public struct ExclusionRules: Sendable, Equatable {
                 if let own = ExclusionRules.ignoreFile(in: descriptor) {
                     folderRules.append(FolderRules(folder: identifier, rules: own))
                 }
-                close(descriptor)
+                SystemCall.close(descriptor)
             }
             return (excluded, folderRules)
         }
@@ -172,19 +173,12 @@ public struct ExclusionRules: Sendable, Equatable {
     /// Reads at most `limit` bytes of the regular file `name` in `directory`; `nil` when it
     /// cannot be opened. The corresponding C functions are `openat(2)` and `read(2)`.
     static func readSmallFile(_ name: String, in directory: Int32, limit: Int) -> [UInt8]? {
-        let descriptor = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var result: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while result.count < limit {
-            // A read that fails (but for EINTR, retried) ends the file as far as the rules go.
-            guard let count = try? SystemCall.retryingOnInterrupt({
-                buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            }), count > 0 else { break }
-            result += buffer.prefix(count)
+        guard let descriptor = try? SystemCall.open(name.utf8, in: directory, .readOnly, options: .readingSafely) else {
+            return nil
         }
-        return Array(result.prefix(limit))
+        defer { SystemCall.close(descriptor) }
+        // A read that fails ends the file as far as the rules go.
+        return try? SystemCall.readBytes(descriptor, limit: limit)
     }
 
     /// The first bytes of a `CACHEDIR.TAG` (bford.info/cachedir).
@@ -195,7 +189,7 @@ public struct ExclusionRules: Sendable, Equatable {
     static func isBuildOutput(name: ArraySlice<UInt8>, in parent: Int32) -> Bool {
         guard parent >= 0 else { return false }
         let folder = String(decoding: name, as: UTF8.self)
-        func exists(_ relative: String) -> Bool { faccessat(parent, relative, F_OK, AT_SYMLINK_NOFOLLOW) == 0 }
+        func exists(_ relative: String) -> Bool { SystemCall.exists(relative.utf8, in: parent) }
         switch folder {
         case "target":
             if exists("Cargo.toml") || exists("pom.xml") || exists("target/.rustc_info.json") { return true }

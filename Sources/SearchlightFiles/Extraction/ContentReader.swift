@@ -58,7 +58,7 @@ public final class ContentReader: Sendable {
         }
     }
 
-    /// SPEC §2's keywords: the document's own, then the most telling words of its text
+    /// The keywords of Docs/Contract.md#what-is-indexed: the document's own, then the most telling words of its text
     /// (frequent in it, rare in the index), then its name's words; the name's and type's words
     /// that the item had stay as the fallback when there are none of these.
     func rankKeywords(of attributes: inout AttributeSet, own: [String], with ranker: KeywordRanker) {

@@ -2,6 +2,7 @@ import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
+import SystemCalls
 #endif
 
 extension ExtractorPool {
@@ -34,7 +35,7 @@ extension ExtractorPool {
         public var textLimit: Int
         /// Keep the workers' standard error (libvips warnings) instead of discarding it.
         public var inheritsStandardError: Bool
-        /// How the workers read text in pictures (SPEC §11).
+        /// How the workers read text in pictures (Docs/Contract.md#text-in-pictures).
         public var ocr = OCRSettings()
 
         public init(
@@ -94,13 +95,7 @@ extension ExtractorPool {
             if let variable = getenv("SEARCHLIGHT_EXTRACTOR"), variable.pointee != 0 {
                 return FilePath(platformString: variable)
             }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-            guard length > 0 else { return FilePath("searchlight-extractor") }
-            buffer[length] = 0
-            var folder = FilePath(platformString: buffer)
-            folder.removeLastComponent()
-            return folder.appending("searchlight-extractor")
+            return FilePath(SystemCall.siblingExecutable("searchlight-extractor"))
         }
 
         /// The worker's command line after the executable.

@@ -1,7 +1,7 @@
 import ExtractionProtocol
 import Foundation
 
-/// How the extraction workers read text in pictures (SPEC §11).
+/// How the extraction workers read text in pictures (Docs/Contract.md#text-in-pictures).
 public struct OCRSettings: Sendable, Equatable {
     /// Tesseract's languages (`eng`, `deu`…), each from Debian's `tesseract-ocr-LANG`.
     public var languages: [String]

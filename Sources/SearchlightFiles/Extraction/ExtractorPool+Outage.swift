@@ -3,6 +3,7 @@ import Logging
 
 #if canImport(Glibc)
 import Glibc
+import SystemCalls
 #endif
 
 extension ExtractorPool {
@@ -56,22 +57,23 @@ final class ExtractorProbe: Sendable {
     let path: [UInt8]?
 
     init() {
-        var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/searchlight-probe-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
+        let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        guard let file = try? SystemCall.makeTemporaryFile(folder + "/searchlight-probe-XXXXXX") else {
             path = nil
             return
         }
-        let text = Array("searchlight\n".utf8)
-        let written = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        let bytes = template.dropLast().map { UInt8(bitPattern: $0) }
-        path = written == text.count ? bytes : nil
+        defer { SystemCall.close(file.descriptor) }
+        do {
+            try SystemCall.write(file.descriptor, "searchlight\n".utf8)
+            path = file.path
+        } catch {
+            path = nil
+        }
     }
 
     /// Removes the file.
     func remove() {
         guard let path else { return }
-        _ = (path + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } }
+        try? SystemCall.unlink(path)
     }
 }

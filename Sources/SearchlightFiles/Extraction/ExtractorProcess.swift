@@ -42,57 +42,29 @@ final class ExtractorProcess: @unchecked Sendable {
     /// Spawns the worker. The corresponding C functions are `socketpair(2)` and `posix_spawn(3)`.
     func start() throws(ExtractorSystemError) {
         precondition(!isRunning)
-        var pair: [Int32] = [-1, -1]
+        let (ours, theirs): (Int32, Int32)
         do {
-            _ = try SystemCall.checked {
-                socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair)
-            }
+            (ours, theirs) = try SystemCall.socketPair()
         } catch {
             throw ExtractorSystemError("socketpair", errno: error)
         }
-        let (ours, theirs) = (pair[0], pair[1])
-        defer { close(theirs) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
+        defer { SystemCall.close(theirs) }
         // dup2 clears FD_CLOEXEC on the copies; every other descriptor of ours is CLOEXEC
         // (swift-corelibs and our own code open them so), so the worker gets only 0, 1, 2.
-        posix_spawn_file_actions_adddup2(&actions, theirs, 0)
-        posix_spawn_file_actions_adddup2(&actions, theirs, 1)
-        if !inheritsStandardError {
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
+        var options = SystemCall.SpawnOptions()
+        (options.standardInput, options.standardOutput) = (.descriptor(theirs), .descriptor(theirs))
+        if !inheritsStandardError { options.standardError = .null }
         // Default signal handling and an empty mask in the child whatever the indexer
         // does with its own; its own process group, so a terminal's Ctrl-C reaches
         // only the indexer, which then shuts the workers down in order.
-        var defaultSignals = sigset_t()
-        sigfillset(&defaultSignals)
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-
-        let argv = [executable.string] + arguments
-        var pid: pid_t = 0
-        let result = executable.withPlatformString { path in
-            withCStrings(argv) { argv in
-                withCStrings(environment) { envp in
-                    posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-                }
-            }
+        options.ownProcessGroup = true
+        do {
+            processID = try SystemCall.spawn(executable.string, arguments: ([executable.string] + arguments).map { Array($0.utf8) },
+                                             environment: environment, options: options)
+        } catch {
+            SystemCall.close(ours)
+            throw ExtractorSystemError("posix_spawn", errno: error, path: executable)
         }
-        guard result == 0 else {
-            close(ours)
-            throw ExtractorSystemError("posix_spawn", errno: Errno(rawValue: result), path: executable)
-        }
-        processID = pid
         channel = ours
     }
 
@@ -164,12 +136,9 @@ final class ExtractorProcess: @unchecked Sendable {
             case let other: return other
             }
             do {
-                written += try SystemCall.retryingOnInterrupt {
-                    bytes.withUnsafeBytes {
-                        Glibc.send(channel, $0.baseAddress! + written, bytes.count - written,
-                                   Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-                    }
-                }
+                written += try bytes.withUnsafeBytes { raw in
+                    Result { () throws(Errno) in try SystemCall.send(channel, UnsafeRawBufferPointer(rebasing: raw[written...])) }
+                }.get()
             } catch where error == .resourceTemporarilyUnavailable {
                 continue
             } catch {
@@ -192,9 +161,9 @@ final class ExtractorProcess: @unchecked Sendable {
             let wanted = min(chunk.count, count - bytes.count)
             let result: Int
             do {
-                result = try SystemCall.retryingOnInterrupt {
-                    chunk.withUnsafeMutableBytes { recv(channel, $0.baseAddress!, wanted, Int32(MSG_DONTWAIT)) }
-                }
+                result = try chunk.withUnsafeMutableBytes { raw in
+                    Result { () throws(Errno) in try SystemCall.receive(channel, into: UnsafeMutableRawBufferPointer(rebasing: raw[..<wanted])) }
+                }.get()
             } catch where error == .resourceTemporarilyUnavailable {
                 continue
             } catch {
@@ -235,11 +204,11 @@ final class ExtractorProcess: @unchecked Sendable {
     @discardableResult
     func terminate() -> TerminationStatus {
         guard isRunning else { return .unknown }
-        close(channel)
+        SystemCall.close(channel)
         channel = -1
         var status = reap(blocking: false)
         if status == nil {
-            kill(processID, SIGKILL)
+            try? SystemCall.send(SIGKILL, to: processID)
             status = reap(blocking: true)
         }
         processID = 0
@@ -251,16 +220,16 @@ final class ExtractorProcess: @unchecked Sendable {
     @discardableResult
     func stop(grace: Duration) -> TerminationStatus {
         guard isRunning else { return .unknown }
-        shutdown(channel, Int32(SHUT_WR))
+        SystemCall.shutdownSending(channel)
         // The worker's end closes when it exits: wait for end of file on ours.
         let clock = ContinuousClock()
         var end = JobDeadline(grace, processID: processID, clock: clock)
         var scratch = [UInt8](repeating: 0, count: 512)
         waiting: while case .done = wait(for: Int16(POLLIN), until: &end, clock: clock) {
             do {
-                let result = try SystemCall.retryingOnInterrupt {
-                    scratch.withUnsafeMutableBytes { recv(channel, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT)) }
-                }
+                let result = try scratch.withUnsafeMutableBytes { raw in
+                    Result { () throws(Errno) in try SystemCall.receive(channel, into: raw) }
+                }.get()
                 if result == 0 { break waiting }
             } catch where error == .resourceTemporarilyUnavailable {
                 continue
@@ -272,13 +241,12 @@ final class ExtractorProcess: @unchecked Sendable {
     }
 
     private func reap(blocking: Bool) -> TerminationStatus? {
-        var status: Int32 = 0
-        // ECHILD: someone else reaped it (a SIGCHLD handler set to SIG_IGN).
-        guard let result = try? SystemCall.retryingOnInterrupt({ waitpid(processID, &status, blocking ? 0 : WNOHANG) })
-        else { return .unknown }
-        if result == processID { return TerminationStatus(waitStatus: status) }
-        if result == 0 { return nil }
-        return .unknown
+        do {
+            return try SystemCall.waitForExit(of: processID, blocking: blocking).map(TerminationStatus.init)
+        } catch {
+            // ECHILD: someone else reaped it (a SIGCHLD handler set to SIG_IGN).
+            return .unknown
+        }
     }
 }
 
@@ -288,10 +256,11 @@ enum TerminationStatus: Equatable, CustomStringConvertible {
     case signaled(Int32)
     case unknown
 
-    init(waitStatus status: Int32) {
-        // WIFEXITED / WTERMSIG are macros Swift cannot import.
-        let signal = status & 0x7f
-        self = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+    init(_ status: SystemCall.ExitStatus) {
+        switch status {
+        case .exited(let code): self = .exited(code)
+        case .signaled(let signal): self = .signaled(signal)
+        }
     }
 
     var description: String {
@@ -301,11 +270,4 @@ enum TerminationStatus: Equatable, CustomStringConvertible {
         case .unknown: "status unknown"
         }
     }
-}
-
-/// Calls `body` with a NULL-terminated array of C strings.
-private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-    let pointers = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

@@ -17,7 +17,7 @@ public final class ItemExtraction: Sendable {
         public var thumbnails: Bool
         /// Text, title, authors and more from inside documents (``ContentReader``).
         public var content: Bool
-        /// Queue pictures for OCR (SPEC §11) in this store; nil for none.
+        /// Queue pictures for OCR (Docs/Contract.md#text-in-pictures) in this store; nil for none.
         public var ocrQueue: OCRStore?
 
         public init(thumbnails: Bool = true, content: Bool = true, ocrQueue: OCRStore? = nil) {

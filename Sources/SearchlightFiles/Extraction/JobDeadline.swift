@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// When a worker's job must be answered: a deadline counted in the time the worker could have
 /// run, not in wall time.

@@ -33,8 +33,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CFileSystem
 import Synchronization
+import SystemCalls
 import SystemPackage
 
 /// An inotify instance: one kernel descriptor through which directories are watched and
@@ -81,12 +81,11 @@ public final class Inotify: Sendable {
     ///
     /// The corresponding C function is `inotify_init1(2)`.
     public init() throws(InotifyError) {
-        let flags = Int32(truncatingIfNeeded: IN_NONBLOCK) | Int32(truncatingIfNeeded: IN_CLOEXEC)
-        let result = inotify_init1(flags)
-        guard result >= 0 else {
-            throw InotifyError(.initialize, errno: Errno(rawValue: errno))
+        do {
+            descriptor = FileDescriptor(rawValue: try SystemCall.inotifyInitialize())
+        } catch {
+            throw InotifyError(.initialize, errno: error)
         }
-        descriptor = FileDescriptor(rawValue: result)
     }
 
     deinit {
@@ -115,14 +114,13 @@ public final class Inotify: Sendable {
     @discardableResult
     public func addWatch(_ path: FilePath, for mask: InotifyEventMask = .standard) throws(InotifyError) -> WatchDescriptor {
         let flags = mask.union(Self.requiredWatchFlags).rawValue
-        let (result, error) = path.withPlatformString { cPath in
-            let result = inotify_add_watch(descriptor.rawValue, cPath, flags)
-            return (result, errno)
+        let result = path.withPlatformString { cPath in
+            Result { () throws(Errno) in try SystemCall.inotifyAddWatch(descriptor.rawValue, path: cPath, mask: flags) }
         }
-        guard result >= 0 else {
-            throw InotifyError(.addWatch, errno: Errno(rawValue: error), path: path)
+        switch result {
+        case .success(let watch): return WatchDescriptor(rawValue: watch)
+        case .failure(let error): throw InotifyError(.addWatch, errno: error, path: path)
         }
-        return WatchDescriptor(rawValue: result)
     }
 
     /// Starts watching the directory at a path given as raw bytes, such as the root's path
@@ -145,12 +143,11 @@ public final class Inotify: Sendable {
                 detail: "the path contains a NUL byte")
         }
         let flags = mask.union(Self.requiredWatchFlags).rawValue
-        let result = inotify_add_watch(descriptor.rawValue, cPath, flags)
-        guard result >= 0 else {
-            let error = Errno(rawValue: errno)
+        do {
+            return WatchDescriptor(rawValue: try SystemCall.inotifyAddWatch(descriptor.rawValue, path: cPath, mask: flags))
+        } catch {
             throw InotifyError(.addWatch, errno: error, path: FilePath(platformString: cPath))
         }
-        return WatchDescriptor(rawValue: result)
     }
 
     /// Stops watching a directory. An ``InotifyEventMask/ignored`` event for the watch
@@ -162,8 +159,10 @@ public final class Inotify: Sendable {
     ///
     /// The corresponding C function is `inotify_rm_watch(2)`.
     public func removeWatch(_ watch: WatchDescriptor) throws(InotifyError) {
-        guard inotify_rm_watch(descriptor.rawValue, watch.rawValue) == 0 else {
-            throw InotifyError(.removeWatch, errno: Errno(rawValue: errno), watch: watch)
+        do {
+            try SystemCall.inotifyRemoveWatch(descriptor.rawValue, watch: watch.rawValue)
+        } catch {
+            throw InotifyError(.removeWatch, errno: error, watch: watch)
         }
     }
 
@@ -229,7 +228,8 @@ public final class Inotify: Sendable {
     /// look belongs to a read that is still under way at the second, or that had counted
     /// itself by the third.
     public func hasActivity(since mark: ActivityMark) -> Bool {
-        if cfs_readable_bytes(descriptor.rawValue) != 0 { return true }   // queued, or the ioctl failed: assume so
+        // Queued, or the ioctl failed: assume so.
+        if (try? SystemCall.readableByteCount(descriptor.rawValue)) != 0 { return true }
         if readsUnderWay.load(ordering: .sequentiallyConsistent) > 0 { return true }
         if batchesInHand.load(ordering: .sequentiallyConsistent) > 0 { return true }
         return readsWithEvents.load(ordering: .sequentiallyConsistent) != mark.readsWithEvents

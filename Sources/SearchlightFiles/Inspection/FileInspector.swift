@@ -1,7 +1,8 @@
 import ExtractionProtocol
-import Glibc
 import Logging
 import Searchlight
+import SystemCalls
+import SystemPackage
 
 /// Identifies files with libmagic and derives their attribute sets. One per worker thread:
 /// it owns its libmagic handles.
@@ -32,11 +33,7 @@ public final class FileInspector {
     public func inspect(_ relativePath: ItemIdentifier, in root: RootFolder, domain: String) -> Outcome {
         let descriptor: Int32
         do {
-            descriptor = try DirectoryWalker.Level.withCString(relativePath.bytes) { path throws(FileSystemError) in
-                try retryingOnInterrupt("open", path: relativePath) {
-                    openat(root.descriptor, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-                }
-            }
+            descriptor = try Self.open(relativePath, in: root)
         } catch {
             if error.isNoSuchFile || error.errno == .tooManySymbolicLinkLevels { return .vanished }
             // Unreadable: keep what the directory entry tells, and record why.
@@ -46,7 +43,7 @@ public final class FileInspector {
             return .item(item(relativePath, domain: domain, status: status, type: nil, description: nil,
                               failure: ExtractionFailure(.unreadable, error.description).stored), status)
         }
-        defer { close(descriptor) }
+        defer { SystemCall.close(descriptor) }
         guard let status = try? FileStatus.of(descriptor: descriptor, path: relativePath), status.kind == .regular else {
             return .vanished
         }
@@ -77,16 +74,21 @@ public final class FileInspector {
     /// opened or is no longer a regular file: the caller inspects it fully.
     public static func userAttributes(of relativePath: ItemIdentifier, in root: RootFolder)
         -> (attributes: UserAttributes, status: FileStatus)? {
-        guard let descriptor = try? DirectoryWalker.Level.withCString(relativePath.bytes, { path throws(FileSystemError) in
-            try retryingOnInterrupt("open", path: relativePath) {
-                openat(root.descriptor, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-            }
-        }) else { return nil }
-        defer { close(descriptor) }
+        guard let descriptor = try? open(relativePath, in: root) else { return nil }
+        defer { SystemCall.close(descriptor) }
         guard let status = try? FileStatus.of(descriptor: descriptor, path: relativePath), status.kind == .regular else {
             return nil
         }
         return (ExtendedAttributes.userAttributes(descriptor: descriptor), status)
+    }
+
+    /// Opens the file at `relativePath` below `root` for reading, with
+    /// ``SystemCall/open(_:in:_:options:permissions:)`` and `O_NOFOLLOW | O_NONBLOCK`: a FIFO
+    /// swapped in cannot block us, a final symbolic link is not followed.
+    private static func open(_ relativePath: ItemIdentifier, in root: RootFolder) throws(FileSystemError) -> Int32 {
+        try FileSystemError.attributing("open", path: relativePath) { () throws(Errno) in
+            try SystemCall.open(relativePath.bytes, in: root.descriptor, .readOnly, options: .readingSafely)
+        }
     }
 
     private func item(

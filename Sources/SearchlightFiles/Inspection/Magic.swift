@@ -1,5 +1,5 @@
 import CMagic
-import Glibc
+import SystemCalls
 import Synchronization
 
 /// One libmagic handle. Not to be shared between threads: libmagic garbles results when two
@@ -37,7 +37,7 @@ final class Magic {
     /// libmagic's answer for an open file, read from its start.
     /// The corresponding C function is `magic_descriptor(3)`.
     func identify(descriptor: Int32) throws(InspectionError) -> String {
-        lseek(descriptor, 0, SEEK_SET)
+        try? SystemCall.seek(descriptor, to: 0)
         guard let result = magic_descriptor(cookie, descriptor) else {
             let message = magic_error(cookie).map { String(cString: $0) } ?? "unknown libmagic error"
             throw InspectionError(message)

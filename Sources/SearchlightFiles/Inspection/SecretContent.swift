@@ -1,7 +1,7 @@
-import Glibc
+import SystemCalls
 
 /// Recognises private keys and credential stores by their content, whatever their name
-/// (SPEC §8): where a name is ambiguous (`server.key` may be a PEM key or a Keynote
+/// (Docs/Contract.md#configuration-and-good-citizenship): where a name is ambiguous (`server.key` may be a PEM key or a Keynote
 /// presentation), the content decides.
 ///
 /// Two sources, both cheap:
@@ -46,10 +46,8 @@ enum SecretContent {
     static func isSecret(descriptor: Int32, size: Int) -> Bool {
         let length = min(size, headLength)
         guard length > 0 else { return false }
-        var head = [UInt8](repeating: 0, count: length)
-        let count = head.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, 0) }
-        guard count > 0 else { return false }
-        return isSecret(head: head[..<count], size: size)
+        guard let head = try? SystemCall.readBytes(descriptor, limit: length, at: 0), !head.isEmpty else { return false }
+        return isSecret(head: head[...], size: size)
     }
 
     /// Whether a file whose first bytes are `head` (and whose size is `size`) is a secret.

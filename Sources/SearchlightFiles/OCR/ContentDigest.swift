@@ -1,23 +1,19 @@
-import Glibc
+import SystemCalls
+import SystemPackage
 
 /// SHA-256 of a file's bytes: the key of recognised text, so that a copied or moved picture
 /// is not read again (FIPS 180-4; written here because Foundation on Linux has no digest).
 enum ContentDigest {
     /// The hex digest of the file at `path`, or nil when it cannot be read.
     static func ofFile(atPath path: [UInt8]) -> String? {
-        let descriptor = (path + [0]).withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { open($0, O_RDONLY | O_CLOEXEC) }
-        }
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard let descriptor = try? SystemCall.open(path, .readOnly) else { return nil }
+        defer { SystemCall.close(descriptor) }
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
+            guard let count = try? buffer.withUnsafeMutableBytes({ raw in
+                Result { () throws(Errno) in try SystemCall.read(descriptor, into: raw) }
+            }).get() else { return nil }
             if count == 0 { break }
             hasher.update(buffer[0..<count])
         }

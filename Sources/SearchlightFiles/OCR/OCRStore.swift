@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Searchlight
 
-/// The OCR queue and the cache of recognised text (SPEC §11), in a small SQLite file of its
+/// The OCR queue and the cache of recognised text (Docs/Contract.md#text-in-pictures), in a small SQLite file of its
 /// own next to the index (`index.sqlite-ocr`; for a PostgreSQL index, under
 /// `$XDG_CACHE_HOME/searchlight/`), so that the index's schema does not change.
 ///

@@ -4,7 +4,7 @@ import Logging
 import Searchlight
 import Synchronization
 
-/// The second pass of SPEC §11: reads the text in the pictures the first pass queued (OCR,
+/// The second pass of Docs/Contract.md#text-in-pictures: reads the text in the pictures the first pass queued (OCR,
 /// through the extraction workers), and adds it to their items' `textContent`.
 ///
 /// An entry is read only if its item is still in the index with the change stamp it was

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Tells whether the machine is busy or on battery, so that the indexer can back off
-/// (SPEC §8): Linux pressure stall information (`/proc/pressure/cpu` and `io`, the share of
+/// (Docs/Contract.md#configuration-and-good-citizenship): Linux pressure stall information (`/proc/pressure/cpu` and `io`, the share of
 /// the last ten seconds in which some task waited) and the power supplies
 /// (`/sys/class/power_supply/*/type` and `online`).
 ///

@@ -1,9 +1,9 @@
 import ExtractionProtocol
 import Foundation
-import Glibc
 import Logging
 import Searchlight
 import Synchronization
+import SystemCalls
 
 // Inspection and the write: each job's file is inspected on an inspector thread; the calling
 // thread writes the findings in batches (a watch window's in one transaction).
@@ -100,10 +100,6 @@ extension FolderScanner {
 }
 
 extension FolderScanner {
-    /// This machine's name (`gethostname(2)`), which a shared index records with each root.
-    public static let hostName: String = {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }()
+    /// This machine's name (``SystemCall/hostName``), which a shared index records with each root.
+    public static let hostName: String = SystemCall.hostName ?? "localhost"
 }

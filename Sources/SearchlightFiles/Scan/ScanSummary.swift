@@ -28,14 +28,16 @@ public struct ScanSummary: Sendable, Codable, Equatable {
 }
 
 extension ScanSummary {
+    /// The counts by the names `scan --json` and the stored summary give them: the one list
+    /// that adding, coding and printing summaries go through.
+    public static var counters: [(name: String, keyPath: WritableKeyPath<ScanSummary, Int>)] {
+        [("added", \.added), ("updated", \.updated), ("removed", \.removed),
+         ("unchanged", \.unchanged), ("failed", \.failed), ("withoutPreview", \.withoutPreview)]
+    }
+
     /// Adds the counts and time of another reconcile to these.
     public mutating func add(_ other: ScanSummary) {
-        added += other.added
-        updated += other.updated
-        removed += other.removed
-        unchanged += other.unchanged
-        failed += other.failed
-        withoutPreview += other.withoutPreview
+        for counter in Self.counters { self[keyPath: counter.keyPath] += other[keyPath: counter.keyPath] }
         seconds += other.seconds
         interrupted = interrupted || other.interrupted
     }
@@ -62,20 +64,28 @@ extension ScanSummary {
 }
 
 extension ScanSummary {
-    private enum CodingKeys: String, CodingKey {
-        case added, updated, removed, unchanged, failed, withoutPreview, seconds, interrupted
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.init(stringValue) }
+        init?(intValue: Int) { nil }
     }
 
-    /// Decodes a summary; one stored before ``withoutPreview`` existed has none.
+    /// Decodes a summary; a count it lacks (``withoutPreview``, stored before it existed) is 0.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        added = try container.decode(Int.self, forKey: .added)
-        updated = try container.decode(Int.self, forKey: .updated)
-        removed = try container.decode(Int.self, forKey: .removed)
-        unchanged = try container.decode(Int.self, forKey: .unchanged)
-        failed = try container.decode(Int.self, forKey: .failed)
-        withoutPreview = try container.decodeIfPresent(Int.self, forKey: .withoutPreview) ?? 0
-        seconds = try container.decode(Double.self, forKey: .seconds)
-        interrupted = try container.decode(Bool.self, forKey: .interrupted)
+        let container = try decoder.container(keyedBy: Key.self)
+        for counter in Self.counters {
+            self[keyPath: counter.keyPath] = try container.decodeIfPresent(Int.self, forKey: Key(counter.name)) ?? 0
+        }
+        seconds = try container.decode(Double.self, forKey: Key("seconds"))
+        interrupted = try container.decode(Bool.self, forKey: Key("interrupted"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for counter in Self.counters { try container.encode(self[keyPath: counter.keyPath], forKey: Key(counter.name)) }
+        try container.encode(seconds, forKey: Key("seconds"))
+        try container.encode(interrupted, forKey: Key("interrupted"))
     }
 }

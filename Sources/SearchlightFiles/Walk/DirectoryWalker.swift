@@ -1,11 +1,11 @@
-import Glibc
 import Logging
 import Searchlight
 import SystemCalls
+import SystemPackage
 
 /// Walks a folder tree depth first, in the byte order of the entries' relative paths.
 ///
-/// The walk follows SPEC §2: regular files only are reported; symbolic links are never
+/// The walk follows Docs/Contract.md#what-is-indexed: regular files only are reported; symbolic links are never
 /// followed; other mounts are not crossed; FIFOs, sockets and devices are skipped without
 /// being opened; hidden names are skipped unless asked for; excluded paths (the index's own
 /// files, and what ``ExclusionRules`` leaves out) are never reported nor entered. Names are
@@ -66,7 +66,7 @@ public struct DirectoryWalker {
     /// - Throws: What `body` throws; a `start` that cannot be opened is reported as `.unreadable`.
     public func walk(from start: ItemIdentifier = ItemIdentifier(bytes: []), _ body: (Event) throws -> Void) throws {
         var stack: [Level] = []
-        defer { for level in stack { close(level.descriptor) } }
+        defer { for level in stack { SystemCall.close(level.descriptor) } }
         var inherited: [ExclusionRules.FolderRules] = []
         if !start.bytes.isEmpty {
             // A subtree: the folders above it decide whether it is walked at all.
@@ -79,7 +79,7 @@ public struct DirectoryWalker {
             do {
                 stack.append(try Level(descriptor: descriptor, path: start, inherited: inherited, walker: self))
             } catch {
-                close(descriptor)
+                SystemCall.close(descriptor)
                 throw error
             }
         } catch let error as FileSystemError {
@@ -89,7 +89,7 @@ public struct DirectoryWalker {
         while !stack.isEmpty {
             let top = stack.count - 1
             guard stack[top].next < stack[top].entries.count else {
-                close(stack[top].descriptor)
+                SystemCall.close(stack[top].descriptor)
                 stack.removeLast()
                 continue
             }
@@ -105,10 +105,8 @@ public struct DirectoryWalker {
                 let parent = stack[top].descriptor
                 let opened: Int32
                 do {
-                    opened = try Level.withCString(entry.name) { name throws(FileSystemError) in
-                        try retryingOnInterrupt("open", path: path) {
-                            openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                        }
+                    opened = try FileSystemError.attributing("open", path: path) { () throws(Errno) in
+                        try SystemCall.open(entry.name, in: parent, .readOnly, options: [.directory, .noFollow, .closeOnExec])
                     }
                 } catch {
                     if !error.isNoSuchFile { try body(.unreadable(path, error)) }
@@ -118,7 +116,7 @@ public struct DirectoryWalker {
                 do {
                     stack.append(try Level(descriptor: opened, path: path, inherited: stack[top].folderRules, walker: self))
                 } catch let error as FileSystemError {
-                    close(opened)
+                    SystemCall.close(opened)
                     try body(.unreadable(path, error))
                 }
             }
@@ -147,31 +145,10 @@ public struct DirectoryWalker {
              walker: DirectoryWalker) throws {
             self.descriptor = descriptor
             self.path = path
-            let stream = dup(descriptor)
-            guard stream >= 0, let directory = fdopendir(stream) else {
-                let error = FileSystemError("opendir", path: path, errno: SystemCall.lastError)
-                if stream >= 0 { close(stream) }
-                throw error
+            let names = try FileSystemError.attributing("readdir", path: path) { () throws(Errno) in
+                try SystemCall.entryNames(of: descriptor)
             }
-            defer { closedir(directory) }
-            // The duplicate shares its offset with `descriptor`: start from the beginning.
-            rewinddir(directory)
-            var names: [[UInt8]] = []
-            var hasIgnoreFile = false
-            while true {
-                errno = 0
-                guard let record = readdir(directory) else {
-                    let code = SystemCall.lastError
-                    if code.rawValue != 0 { throw FileSystemError("readdir", path: path, errno: code) }
-                    break
-                }
-                let name: [UInt8] = withUnsafeBytes(of: &record.pointee.d_name) { raw in
-                    Array(raw.prefix { $0 != 0 })
-                }
-                if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-                if name.elementsEqual(ExclusionRules.ignoreFileName.utf8) { hasIgnoreFile = true }
-                names.append(name)
-            }
+            let hasIgnoreFile = names.contains { $0.elementsEqual(ExclusionRules.ignoreFileName.utf8) }
             let exclusions = walker.options.exclusions
             var folderRules = inherited
             if hasIgnoreFile && exclusions.readsIgnoreFiles, let rules = ExclusionRules.ignoreFile(in: descriptor) {
@@ -187,7 +164,7 @@ public struct DirectoryWalker {
                 if walker.options.excluded.contains(childPath) { continue }
                 let outcome: Result<FileStatus, FileSystemError>
                 do {
-                    let status = try Self.withCString(name) { name throws(FileSystemError) in
+                    let status = try SystemCall.withCString(name) { name throws(FileSystemError) in
                         try FileStatus.of(name, in: descriptor, path: childPath)
                     }
                     switch status.kind {
@@ -221,15 +198,6 @@ public struct DirectoryWalker {
 
         static func childPath(of path: ItemIdentifier, _ name: [UInt8]) -> ItemIdentifier {
             path.bytes.isEmpty ? ItemIdentifier(bytes: name) : ItemIdentifier(bytes: path.bytes + [0x2F] + name)
-        }
-
-        /// Calls `body` with `bytes` as a NUL-terminated C string.
-        static func withCString<T, E: Error>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws(E) -> T) throws(E) -> T {
-            var terminated = bytes
-            terminated.append(0)
-            return try terminated.withUnsafeBufferPointer { buffer throws(E) in
-                try buffer.withMemoryRebound(to: CChar.self) { buffer throws(E) in try body(buffer.baseAddress!) }
-            }
         }
     }
 }

@@ -1,7 +1,8 @@
 import CFileSystem
 import Foundation
-import Glibc
 import Searchlight
+import SystemCalls
+import SystemPackage
 
 /// What `statx(2)` says of a directory entry, without following symbolic links.
 public struct FileStatus: Sendable, Equatable {
@@ -23,12 +24,7 @@ public struct FileStatus: Sendable, Equatable {
     public var birthNanoseconds: Int64?
 
     init(_ raw: cfs_stat) {
-        switch raw.mode & UInt32(S_IFMT) {
-        case UInt32(S_IFREG): kind = .regular
-        case UInt32(S_IFDIR): kind = .directory
-        case UInt32(S_IFLNK): kind = .symbolicLink
-        default: kind = .other
-        }
+        kind = raw.isRegularFile ? .regular : raw.isDirectory ? .directory : raw.isSymbolicLink ? .symbolicLink : .other
         inode = raw.inode
         linkCount = raw.link_count
         size = raw.size
@@ -43,16 +39,16 @@ public struct FileStatus: Sendable, Equatable {
     /// The status of `name` in the directory `directory`, without following a final symbolic link.
     /// The corresponding C function is `statx(2)`.
     public static func of(_ name: UnsafePointer<CChar>, in directory: Int32, path: ItemIdentifier? = nil) throws(FileSystemError) -> FileStatus {
-        var raw = cfs_stat()
-        _ = try retryingOnInterrupt("statx", path: path) { cfs_statx_nofollow(directory, name, &raw) }
-        return FileStatus(raw)
+        FileStatus(try FileSystemError.attributing("statx", path: path) { () throws(Errno) in
+            try SystemCall.status(of: name, in: directory)
+        })
     }
 
     /// The status of an open descriptor. The corresponding C function is `statx(2)`.
     public static func of(descriptor: Int32, path: ItemIdentifier? = nil) throws(FileSystemError) -> FileStatus {
-        var raw = cfs_stat()
-        _ = try retryingOnInterrupt("statx", path: path) { cfs_fstatx(descriptor, &raw) }
-        return FileStatus(raw)
+        FileStatus(try FileSystemError.attributing("statx", path: path) { () throws(Errno) in
+            try SystemCall.status(of: descriptor)
+        })
     }
 
     /// The change stamp stored with an item: inode, size, mtime and ctime (nanoseconds).

@@ -26,15 +26,17 @@ public struct FileSystemError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Calls `body` again while it fails with EINTR (``SystemCall/retryingOnInterrupt(_:)``);
-/// returns its result, or throws with the errno captured right after the failing call.
-@inline(__always)
-func retryingOnInterrupt<T: FixedWidthInteger & SignedInteger>(
-    _ operation: String, path: ItemIdentifier? = nil, _ body: () -> T
-) throws(FileSystemError) -> T {
-    do {
-        return try SystemCall.retryingOnInterrupt(body)
-    } catch {
-        throw FileSystemError(operation, path: path, errno: error)
+extension FileSystemError {
+    /// Runs `call`, a ``SystemCall`` wrapper: what it returns, or its `Errno` as the failure
+    /// of `operation` on `path` (the context the wrapper does not know).
+    @inline(__always)
+    static func attributing<T>(
+        _ operation: String, path: ItemIdentifier? = nil, _ call: () throws(Errno) -> T
+    ) throws(FileSystemError) -> T {
+        do {
+            return try call()
+        } catch {
+            throw FileSystemError(operation, path: path, errno: error)
+        }
     }
 }

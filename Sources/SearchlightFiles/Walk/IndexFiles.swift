@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import Searchlight
+import SystemCalls
 
 /// The index's own files, which are never indexed even when they live under a root:
 /// ``FolderScanner`` excludes them itself.
@@ -12,9 +12,8 @@ enum IndexFiles {
     static func relativePaths(of indexPath: String, below root: RootFolder) -> Set<ItemIdentifier> {
         let url = URL(fileURLWithPath: indexPath)
         let folder = url.deletingLastPathComponent().path
-        guard let resolved = realpath(folder, nil) else { return [] }
-        let canonical = String(cString: resolved) + "/" + url.lastPathComponent
-        free(resolved)
+        guard let resolved = try? SystemCall.resolvedPath(folder) else { return [] }
+        let canonical = resolved + "/" + url.lastPathComponent
         guard let relative = root.relativePath(of: canonical) else { return [] }
         return Set(suffixes.map { ItemIdentifier(bytes: relative.bytes + Array($0.utf8)) })
     }

@@ -1,7 +1,7 @@
 import Foundation
-import Glibc
 import Searchlight
 import SystemCalls
+import SystemPackage
 
 /// A folder being indexed: its canonical path, an open descriptor, and its device.
 ///
@@ -19,47 +19,38 @@ public final class RootFolder: Sendable {
     /// - Throws: ``FileSystemError`` when it does not exist, is not a directory, or cannot be read.
     public init(path: String) throws(FileSystemError) {
         let given = ItemIdentifier(path)
-        guard let resolved = realpath(path, nil) else {
-            throw FileSystemError("realpath", path: given, errno: SystemCall.lastError)
+        let canonical = try FileSystemError.attributing("realpath", path: given) { () throws(Errno) in
+            try SystemCall.resolvedPath(path)
         }
-        let canonical = String(cString: resolved)
-        free(resolved)
         self.path = canonical
-        let descriptor = try retryingOnInterrupt("open", path: given) {
-            open(canonical, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = try FileSystemError.attributing("open", path: given) { () throws(Errno) in
+            try SystemCall.open(canonical.utf8, .readOnly, options: [.directory, .closeOnExec])
         }
         self.descriptor = descriptor
         do {
             device = try FileStatus.of(descriptor: descriptor, path: given).device
         } catch {
-            close(descriptor)
+            SystemCall.close(descriptor)
             throw error
         }
     }
 
-    deinit { close(descriptor) }
+    deinit { SystemCall.close(descriptor) }
 
-    /// Opens the directory at `relativePath` (the root itself when empty), never following a
-    /// symbolic link in its last component.
+    /// Opens the directory at `relativePath` (the root itself when empty), one component at a
+    /// time, never through a symbolic link (``SystemCall/open(below:_:_:options:)``).
+    /// For the root itself, not dup(2): a duplicate shares the directory offset, so a second
+    /// walk would start where the first one ended; "." opens a description of its own.
     func openDirectory(_ relativePath: ItemIdentifier) throws(FileSystemError) -> Int32 {
-        if relativePath.bytes.isEmpty {
-            // Not dup(2): a duplicate shares the directory offset, so a second walk would
-            // start where the first one ended. "." opens a description of its own.
-            return try retryingOnInterrupt("open", path: relativePath) {
-                openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            }
-        }
-        return try DirectoryWalker.Level.withCString(relativePath.bytes) { name throws(FileSystemError) in
-            try retryingOnInterrupt("open", path: relativePath) {
-                openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            }
+        try FileSystemError.attributing("open", path: relativePath) { () throws(Errno) in
+            try SystemCall.open(below: descriptor, relativePath.bytes, .readOnly, options: [.directory, .closeOnExec])
         }
     }
 
     /// The status of the entry at `relativePath` below the root, without opening it nor
     /// following a final symbolic link (`statx(2)` relative to ``descriptor``).
     public func status(of relativePath: ItemIdentifier) throws(FileSystemError) -> FileStatus {
-        try DirectoryWalker.Level.withCString(relativePath.bytes) { name throws(FileSystemError) in
+        try SystemCall.withCString(relativePath.bytes) { name throws(FileSystemError) in
             try FileStatus.of(name, in: descriptor, path: relativePath)
         }
     }

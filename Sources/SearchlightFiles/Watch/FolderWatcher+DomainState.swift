@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import Searchlight
+import SystemCalls
 
 // The watch's record in the index: its last scan and its health (for `status`), kept in the
 // domain's state.
@@ -16,7 +16,7 @@ extension FolderWatcher {
     /// How the watch is doing now.
     func health(running: Bool) -> WatchHealth {
         state.withLock { state in
-            WatchHealth(pid: getpid(), running: running, updated: Date(), watchesUsed: state.table.count,
+            WatchHealth(pid: SystemCall.processID, running: running, updated: Date(), watchesUsed: state.table.count,
                         watchLimit: watchLimit, degradedSubtrees: state.degraded.sorted().map(\.lossyString),
                         overflows: state.overflows, pendingChanges: inbox.pendingCount,
                         selfCheckRepairs: state.selfCheckRepairs, lastSelfCheck: state.lastSelfCheck,

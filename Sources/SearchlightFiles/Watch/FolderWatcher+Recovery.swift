@@ -1,10 +1,10 @@
 import Foundation
-import Glibc
 import Logging
 import Searchlight
 import Synchronization
+import SystemCalls
 
-/// A fault of the index that a watch waits out (SPEC §12): a full disk, a read-only or
+/// A fault of the index that a watch waits out (Docs/Contract.md#when-things-break): a full disk, a read-only or
 /// removed index folder, a database away. Written to a small file beside the watch's lock
 /// (the index itself cannot take it), read by `status`.
 public struct WatchFault: Codable, Sendable, Equatable {
@@ -34,7 +34,7 @@ public struct WatchFault: Codable, Sendable, Equatable {
         guard WatchLock.isHeld(index: indexPath, domain: domain),
               let data = FileManager.default.contents(atPath: path(index: indexPath, domain: domain)),
               let fault = try? JSONDecoder().decode(WatchFault.self, from: data),
-              kill(fault.pid, 0) == 0 else { return nil }
+              SystemCall.processExists(fault.pid) else { return nil }
         return fault
     }
 }
@@ -135,7 +135,7 @@ extension FolderWatcher {
             state.needsReconcile = true
             state.retryAt = .now + delay
             if error.isFileGone || !FileManager.default.fileExists(atPath: index.path) { state.reopen = true }
-            var fault = state.fault ?? WatchFault(pid: getpid(), summary: error.faultSummary, detail: "\(error)",
+            var fault = state.fault ?? WatchFault(pid: SystemCall.processID, summary: error.faultSummary, detail: "\(error)",
                                                    since: now, attempts: 0, nextAttempt: now)
             fault.summary = error.faultSummary
             fault.detail = "\(error)"
@@ -209,17 +209,14 @@ extension FolderWatcher {
     func recordFault(_ fault: WatchFault?) {
         let path = WatchFault.path(index: index.path, domain: options.scan.domain)
         guard let fault else {
-            unlink(path)
+            try? SystemCall.unlink(path.utf8)
             return
         }
-        mkdir(WatchLock.remoteLockFolder, 0o700)
+        try? SystemCall.makeDirectory(WatchLock.remoteLockFolder)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .deferredToDate
         if let data = try? encoder.encode(fault) {
-            let temporary = path + ".\(getpid()).tmp"
-            if FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) {
-                rename(temporary, path)
-            }
+            try? SystemCall.replaceFile(path, with: data)
         }
     }
 

@@ -5,6 +5,7 @@ import Logging
 import Searchlight
 import ServiceLifecycle
 import Synchronization
+import SystemCalls
 
 /// Keeps a root folder's items in step with the disk: reconciles it once, then follows every
 /// change through inotify until shut down.
@@ -319,7 +320,7 @@ public final class FolderWatcher: Service, Sendable {
         }
         if seen == request.window {
             logger.notice("test crash point \(point.rawValue) of window \(seen)")
-            kill(getpid(), SIGKILL)
+            try? SystemCall.send(SIGKILL, to: SystemCall.processID)
         }
         #endif
     }

@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 import SystemCalls
 import SystemPackage
@@ -41,8 +40,7 @@ public struct SystemdNotifier: Sendable {
             case .failed: drops.increment(); return
             case .queueFull:
                 guard attempt + 1 < attempts else { break }
-                var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
-                nanosleep(&pause, nil)
+                SystemCall.sleep(nanoseconds: 5_000_000)
             }
         }
         drops.increment()
@@ -52,30 +50,8 @@ public struct SystemdNotifier: Sendable {
 
     /// One non-blocking datagram to the socket at `path`.
     private static func send(_ message: [UInt8], to path: [UInt8]) -> Outcome {
-        var path = path
-        // "@name" is a socket in the abstract namespace: a leading NUL.
-        if path.first == UInt8(ascii: "@") { path[0] = 0 }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failed }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.count < capacity else { return .failed }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path)
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
         do {
-            _ = try SystemCall.retryingOnInterrupt {
-                withUnsafePointer(to: &address) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                        message.withUnsafeBytes {
-                            sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
-                        }
-                    }
-                }
-            }
+            try SystemCall.sendDatagram(message, toUnixSocket: path)
             return .sent
         } catch {
             return error == .wouldBlock || error == .resourceTemporarilyUnavailable || error == .noBufferSpace ? .queueFull : .failed

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import Searchlight
 import SystemCalls
 import SystemPackage
@@ -29,7 +28,7 @@ public final class WatchLock: Sendable {
     /// Where the locks of watches of a database live.
     static var remoteLockFolder: String {
         let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        return runtime.map { $0 + "/searchlight" } ?? "/tmp/searchlight-\(getuid())"
+        return runtime.map { $0 + "/searchlight" } ?? "/tmp/searchlight-\(SystemCall.userID)"
     }
 
     /// FNV-1a, 64 bits.
@@ -49,34 +48,35 @@ public final class WatchLock: Sendable {
         let path = Self.path(index: indexPath, domain: domain)
         self.path = path
         // The folder of a database's locks is the watch's to make (owner only).
-        if indexPath.contains("://") { mkdir(Self.remoteLockFolder, 0o700) }
+        if indexPath.contains("://") { try? SystemCall.makeDirectory(Self.remoteLockFolder) }
         let opened: Int32
         do {
-            opened = try SystemCall.retryingOnInterrupt { open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600) }
+            opened = try SystemCall.open(path.utf8, .readWrite, options: [.create, .closeOnExec])
         } catch {
             throw WatchError.lock(path, errno: error)
         }
+        let locked: Bool
         do {
-            _ = try SystemCall.retryingOnInterrupt { flock(opened, LOCK_EX | LOCK_NB) }
+            locked = try SystemCall.lock(opened, .exclusive)
         } catch {
-            close(opened)
-            if error == .wouldBlock { throw WatchError.alreadyWatched(domain) }
+            SystemCall.close(opened)
             throw WatchError.lock(path, errno: error)
+        }
+        guard locked else {
+            SystemCall.close(opened)
+            throw WatchError.alreadyWatched(domain)
         }
         descriptor = opened
     }
 
-    deinit { close(descriptor) }
+    deinit { SystemCall.close(descriptor) }
 
     /// Whether a watch of `domain` holds its lock now.
     public static func isHeld(index indexPath: String, domain: String) -> Bool {
-        let opened = open(path(index: indexPath, domain: domain), O_RDONLY | O_CLOEXEC)
-        guard opened >= 0 else { return false }
-        defer { close(opened) }
-        if flock(opened, LOCK_SH | LOCK_NB) == 0 {
-            flock(opened, LOCK_UN)
-            return false
-        }
-        return errno == EWOULDBLOCK
+        guard let opened = try? SystemCall.open(path(index: indexPath, domain: domain).utf8, .readOnly) else { return false }
+        defer { SystemCall.close(opened) }
+        guard let free = try? SystemCall.lock(opened, .shared) else { return false }
+        if free { SystemCall.unlock(opened) }
+        return !free
     }
 }

@@ -100,15 +100,14 @@ struct PostgresWritersTests {
         let rest = Task {
             for batch in script.batches.dropFirst() { try await writer.apply(batch.changes, states: batch.states) }
         }
-        let deadline = ContinuousClock.now + .seconds(60)
         var terminated = 0
-        while terminated == 0, ContinuousClock.now < deadline {
+        try await eventually(timeout: 60, every: .milliseconds(20)) {
             let rows = try await locker.query("""
                 SELECT count(pg_terminate_backend(pid))::int8 FROM pg_stat_activity
                 WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'
                 """, logger: locker.logger)
             for try await count in rows.decode(Int.self) { terminated = count }
-            if terminated == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            return terminated != 0
         }
         try await locker.query("COMMIT", logger: locker.logger)
         try await locker.close()

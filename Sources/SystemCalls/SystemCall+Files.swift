@@ -1,0 +1,242 @@
+import CFileSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemPackage
+
+extension FileDescriptor.OpenOptions {
+    /// A terminal opened is not made the process's controlling terminal (`O_NOCTTY`).
+    public static var noControllingTerminal: Self { Self(rawValue: O_NOCTTY) }
+
+    /// What every file the indexer reads is opened with: never through a final symbolic link,
+    /// never blocking on a FIFO put in a file's place, not inherited by a child, never a
+    /// controlling terminal.
+    public static var readingSafely: Self { [.noFollow, .nonBlocking, .closeOnExec, .noControllingTerminal] }
+}
+
+extension SystemCall {
+    /// Calls `body` with `bytes` as a NUL-terminated C string; `EINVAL` when they hold a NUL
+    /// (the kernel would read a shorter path than the one meant).
+    public static func withCString<T, E: Error>(
+        _ bytes: some Collection<UInt8>, _ body: (UnsafePointer<CChar>) throws(E) -> T
+    ) throws(E) -> T {
+        var terminated = Array(bytes)
+        terminated.append(0)
+        return try terminated.withUnsafeBufferPointer { buffer throws(E) in
+            try buffer.withMemoryRebound(to: CChar.self) { buffer throws(E) in try body(buffer.baseAddress!) }
+        }
+    }
+
+    /// Opens the file at `path` (absolute, or relative to the working folder).
+    /// `permissions` are those of a file `.create` makes. The corresponding C function is `open(2)`.
+    public static func open(
+        _ path: some Collection<UInt8>, _ mode: FileDescriptor.AccessMode,
+        options: FileDescriptor.OpenOptions = [.closeOnExec], permissions: FilePermissions = [.ownerReadWrite]
+    ) throws(Errno) -> Int32 {
+        try open(path, in: AT_FDCWD, mode, options: options, permissions: permissions)
+    }
+
+    /// Opens the file `name` relative to the open folder `directory` (a name with slashes is a
+    /// path below it; its folders on the way are resolved by the kernel, links included: see
+    /// ``FolderDescent`` for a path that must stay below). The corresponding C function is `openat(2)`.
+    public static func open(
+        _ name: some Collection<UInt8>, in directory: Int32, _ mode: FileDescriptor.AccessMode,
+        options: FileDescriptor.OpenOptions = [.closeOnExec], permissions: FilePermissions = [.ownerReadWrite]
+    ) throws(Errno) -> Int32 {
+        if name.contains(0) { throw .invalidArgument }
+        let flags = mode.rawValue | options.rawValue
+        return try withCString(name) { name throws(Errno) in
+            try retryingOnInterrupt { openat(directory, name, flags, permissions.rawValue) }
+        }
+    }
+
+    /// Closes `descriptor`. `EINTR` is not retried: on Linux the descriptor is closed anyway,
+    /// and a second close could close a descriptor another thread just opened. The
+    /// corresponding C function is `close(2)`.
+    public static func close(_ descriptor: Int32) {
+        _ = Glibc.close(descriptor)
+    }
+
+    /// Reads up to `buffer.count` bytes: how many were read, 0 at the end of the file.
+    /// The corresponding C function is `read(2)`.
+    public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retryingOnInterrupt { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset`, leaving the file's offset alone.
+    /// The corresponding C function is `pread(2)`.
+    public static func read(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64
+    ) throws(Errno) -> Int {
+        try retryingOnInterrupt { pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// Reads until the end of the file or `limit` bytes, whichever comes first (at `offset`
+    /// when given, else from the file's offset). The corresponding C functions are `read(2)`
+    /// and `pread(2)`.
+    public static func readBytes(_ descriptor: Int32, limit: Int, at offset: Int64? = nil) throws(Errno) -> [UInt8] {
+        var result: [UInt8] = []
+        // A chunk at a time: `limit` is a bound (an ignore file's megabyte), rarely the size.
+        var chunk = [UInt8](repeating: 0, count: min(limit, 1 << 16))
+        while result.count < limit {
+            let wanted = min(chunk.count, limit - result.count)
+            let position = offset.map { $0 + Int64(result.count) }
+            let count = try chunk.withUnsafeMutableBytes { raw in
+                let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[..<wanted])
+                return Result { () throws(Errno) in
+                    if let position { return try read(descriptor, into: buffer, at: position) }
+                    return try read(descriptor, into: buffer)
+                }
+            }.get()
+            if count == 0 { break }
+            result += chunk[..<count]
+        }
+        return result
+    }
+
+    /// A second descriptor of the open file `descriptor`, close-on-exec; it shares the file's
+    /// offset. The corresponding C function is `fcntl(2)` with `F_DUPFD_CLOEXEC`.
+    public static func duplicate(_ descriptor: Int32) throws(Errno) -> Int32 {
+        try checked { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+    }
+
+    /// Moves the offset of `descriptor` to `offset` bytes from the start of the file.
+    /// The corresponding C function is `lseek(2)`.
+    public static func seek(_ descriptor: Int32, to offset: Int64) throws(Errno) {
+        _ = try checked { lseek(descriptor, off_t(offset), SEEK_SET) }
+    }
+
+    /// Writes all of `bytes`, again after a short write. The corresponding C function is `write(2)`.
+    public static func write(_ descriptor: Int32, _ bytes: some Collection<UInt8>) throws(Errno) {
+        let bytes = Array(bytes)
+        var written = 0
+        while written < bytes.count {
+            written += try bytes.withUnsafeBytes { raw in
+                Result { () throws(Errno) in
+                    try retryingOnInterrupt { Glibc.write(descriptor, raw.baseAddress! + written, raw.count - written) }
+                }
+            }.get()
+        }
+    }
+
+    /// Makes a new file, readable and writable by its owner only, from `template` (a path
+    /// ending in `XXXXXX`, which become a unique name): its descriptor and its path.
+    /// The corresponding C function is `mkstemp(3)`.
+    public static func makeTemporaryFile(_ template: String) throws(Errno) -> (descriptor: Int32, path: [UInt8]) {
+        var name = Array(template.utf8CString)
+        let descriptor = try checked { name.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } }
+        return (descriptor, name.dropLast().map { UInt8(bitPattern: $0) })
+    }
+
+    /// Replaces the file at `path` with `bytes` at once: they go to a temporary file beside it
+    /// (`PATH.PID.tmp`, made with `permissions`), which is then renamed over `path`, so that a
+    /// reader sees the old file or the new one, never half of one. The corresponding C
+    /// functions are `open(2)`, `write(2)` and `rename(2)`.
+    public static func replaceFile(_ path: String, with bytes: some Collection<UInt8>, permissions: FilePermissions = [.ownerReadWrite]) throws(Errno) {
+        let temporary = path + ".\(processID).tmp"
+        do {
+            let descriptor = try open(temporary.utf8, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: permissions)
+            defer { close(descriptor) }
+            try write(descriptor, bytes)
+            try rename(temporary, to: path)
+        } catch {
+            try? unlink(temporary.utf8)
+            throw error
+        }
+    }
+
+    /// Makes the folder `path` and the folders above it that are missing, each with
+    /// `permissions` (`mkdir -p`). The corresponding C function is `mkdir(2)`.
+    public static func makeDirectories(_ path: String, permissions: FilePermissions = [.ownerReadWriteExecute]) throws(Errno) {
+        var made = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            made += "/" + component
+            try makeDirectory(made, permissions: permissions)
+        }
+    }
+
+    /// Whether `name` exists in the open folder `directory`, without following a final link.
+    /// The corresponding C function is `faccessat(2)`.
+    public static func exists(_ name: some Collection<UInt8>, in directory: Int32) -> Bool {
+        guard !name.contains(0) else { return false }
+        return withCString(name) { faccessat(directory, $0, F_OK, AT_SYMLINK_NOFOLLOW) == 0 }
+    }
+
+    /// Whether the file at `path` may be run by this process. The corresponding C function is `access(2)`.
+    public static func isExecutable(_ path: String) -> Bool {
+        access(path, X_OK) == 0
+    }
+
+    /// Whether `path` exists (following links). The corresponding C function is `access(2)`.
+    public static func exists(_ path: some Collection<UInt8>) -> Bool {
+        guard !path.contains(0) else { return false }
+        return withCString(path) { access($0, F_OK) == 0 }
+    }
+
+    /// The canonical absolute path of `path`: every symbolic link, `.` and `..` resolved.
+    /// The corresponding C function is `realpath(3)`.
+    public static func resolvedPath(_ path: String) throws(Errno) -> String {
+        guard let resolved = realpath(path, nil) else { throw lastError }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Renames `source` to `target`, replacing it atomically. The corresponding C function is `rename(2)`.
+    public static func rename(_ source: String, to target: String) throws(Errno) {
+        _ = try retryingOnInterrupt { Glibc.rename(source, target) }
+    }
+
+    /// Removes the file at `path`. The corresponding C function is `unlink(2)`.
+    public static func unlink(_ path: some Collection<UInt8>) throws(Errno) {
+        if path.contains(0) { throw .invalidArgument }
+        _ = try withCString(path) { path throws(Errno) in try retryingOnInterrupt { Glibc.unlink(path) } }
+    }
+
+    /// Makes the folder `path`; nothing when it exists already. The corresponding C function is `mkdir(2)`.
+    public static func makeDirectory(_ path: String, permissions: FilePermissions = [.ownerReadWriteExecute]) throws(Errno) {
+        do {
+            _ = try retryingOnInterrupt { mkdir(path, permissions.rawValue) }
+        } catch where error == .fileExists {
+            return
+        }
+    }
+
+    /// What `statx(2)` says of `name` in the open folder `directory`, not following a final
+    /// symbolic link. The corresponding C function is `statx(2)`.
+    public static func status(of name: UnsafePointer<CChar>, in directory: Int32) throws(Errno) -> cfs_stat {
+        var raw = cfs_stat()
+        _ = try retryingOnInterrupt { cfs_statx_nofollow(directory, name, &raw) }
+        return raw
+    }
+
+    /// What `statx(2)` says of the file at `path` (relative to `directory`, the working folder
+    /// by default), not following a final symbolic link. The corresponding C function is `statx(2)`.
+    public static func status(ofPath path: some Collection<UInt8>, in directory: Int32 = AT_FDCWD) throws(Errno) -> cfs_stat {
+        if path.contains(0) { throw .invalidArgument }
+        return try withCString(path) { path throws(Errno) in try status(of: path, in: directory) }
+    }
+
+    /// What `stat(2)` says of the file at `path`, following symbolic links (the file a link
+    /// names, as opening `path` would). The corresponding C function is `fstatat(2)`.
+    public static func status(followingLinksOf path: String) throws(Errno) -> stat {
+        var result = stat()
+        _ = try retryingOnInterrupt { fstatat(AT_FDCWD, path, &result, 0) }
+        return result
+    }
+
+    /// What `statx(2)` says of the open file `descriptor`. The corresponding C function is `statx(2)`.
+    public static func status(of descriptor: Int32) throws(Errno) -> cfs_stat {
+        var raw = cfs_stat()
+        _ = try retryingOnInterrupt { cfs_fstatx(descriptor, &raw) }
+        return raw
+    }
+}
+
+extension cfs_stat {
+    /// Whether the entry is a regular file (`S_ISREG`).
+    public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+    /// Whether the entry is a folder (`S_ISDIR`).
+    public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+    /// Whether the entry is a symbolic link (`S_ISLNK`).
+    public var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+}

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemPackage
+
+extension SystemCall {
+    /// Sends `message` as one datagram to the Unix socket at `path` ("@name" for the abstract
+    /// namespace), without blocking: `EAGAIN` (or `ENOBUFS`) when the receiver's queue is
+    /// full. The corresponding C functions are `socket(2)` and `sendto(2)` with `MSG_DONTWAIT`.
+    public static func sendDatagram(_ message: some Collection<UInt8>, toUnixSocket path: some Collection<UInt8>) throws(Errno) {
+        var path = Array(path)
+        if path.first == UInt8(ascii: "@") { path[0] = 0 }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else { throw .fileNameTooLong }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
+        let socket = try checked { Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        defer { close(socket) }
+        let message = Array(message)
+        _ = try retryingOnInterrupt {
+            withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                    message.withUnsafeBytes {
+                        sendto(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether something on this machine accepts TCP connections on `port` of 127.0.0.1 (the
+    /// connection is closed at once). The corresponding C functions are `socket(2)` and `connect(2)`.
+    public static func acceptsLoopbackConnections(port: Int) -> Bool {
+        guard let socket = try? checked({ Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+        else { return false }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Sends what `bytes` holds on the connected socket `socket` without waiting (`EAGAIN`
+    /// when its buffer is full) and without `SIGPIPE` (`EPIPE` instead): how many bytes went.
+    /// The corresponding C function is `send(2)` with `MSG_DONTWAIT | MSG_NOSIGNAL`.
+    public static func send(_ socket: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try retryingOnInterrupt { Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+    }
+
+    /// Receives up to `buffer.count` bytes from the socket `socket` without waiting (`EAGAIN`
+    /// when none are there): how many, 0 when the other end closed.
+    /// The corresponding C function is `recv(2)` with `MSG_DONTWAIT`.
+    public static func receive(_ socket: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retryingOnInterrupt { recv(socket, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
+    }
+
+    /// Closes the sending direction of `socket`: the other end reads the end of the stream.
+    /// The corresponding C function is `shutdown(2)` with `SHUT_WR`.
+    public static func shutdownSending(_ socket: Int32) {
+        _ = Glibc.shutdown(socket, Int32(SHUT_WR))
+    }
+}

@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemPackage
+
+extension SystemCall {
+    /// How a child that ``spawn(_:arguments:environment:options:)`` starts begins.
+    public struct SpawnOptions: Sendable {
+        /// Where one of the child's standard descriptors (0, 1, 2) comes from.
+        public enum Source: Sendable {
+            /// This process's own.
+            case inherited
+            /// `/dev/null`.
+            case null
+            /// A descriptor of this process, duplicated (`dup2`, which clears close-on-exec).
+            case descriptor(Int32)
+        }
+
+        public var standardInput = Source.inherited
+        public var standardOutput = Source.inherited
+        public var standardError = Source.inherited
+        /// Descriptors of this process given to the child under other numbers (3 and up),
+        /// `(ours, theirs)`.
+        public var extraDescriptors: [(ours: Int32, theirs: Int32)] = []
+        /// Look the program up in `PATH` when its name holds no slash (`posix_spawnp`).
+        public var searchesPath = false
+        /// A session of its own (`setsid`): it outlives this process's session.
+        public var newSession = false
+        /// A process group of its own (a terminal's Ctrl-C reaches only its parent), with
+        /// default signal handlers and an empty signal mask, whatever this process does with
+        /// its own.
+        public var ownProcessGroup = false
+
+        public init() {}
+    }
+
+    /// Starts `program` with `arguments` (the first is its name) and `environment`
+    /// (`KEY=value`; this process's own when `nil`): its process id. Every descriptor of
+    /// this process opened close-on-exec stays out of the child.
+    /// The corresponding C functions are `posix_spawn(3)` and `posix_spawnp(3)`.
+    public static func spawn(
+        _ program: String, arguments: [[UInt8]], environment: [String]? = nil, options: SpawnOptions = SpawnOptions()
+    ) throws(Errno) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (target, source) in [(Int32(0), options.standardInput), (1, options.standardOutput), (2, options.standardError)] {
+            switch source {
+            case .inherited: break
+            case .null: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            }
+        }
+        // dup2 gives the copy no close-on-exec flag (glibc clears it when the numbers match).
+        for (ours, theirs) in options.extraDescriptors { posix_spawn_file_actions_adddup2(&actions, ours, theirs) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var flags: Int32 = 0
+        if options.ownProcessGroup {
+            var defaultSignals = sigset_t()
+            sigfillset(&defaultSignals)
+            var emptyMask = sigset_t()
+            sigemptyset(&emptyMask)
+            posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+            posix_spawnattr_setsigmask(&attributes, &emptyMask)
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP
+        }
+        // glibc's POSIX_SPAWN_SETSID, which its spawn.h declares only under _GNU_SOURCE.
+        if options.newSession { flags |= 0x80 }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argv = arguments.map(duplicateCString) + [nil]
+        let envp = environment.map { $0.map { duplicateCString(Array($0.utf8)) } + [nil] }
+        defer {
+            argv.forEach { free($0) }
+            envp?.forEach { free($0) }
+        }
+        var process: pid_t = 0
+        let start = { (environment: UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Int32 in
+            argv.withUnsafeBufferPointer { argv in
+                options.searchesPath
+                    ? posix_spawnp(&process, program, &actions, &attributes, argv.baseAddress!, environment)
+                    : posix_spawn(&process, program, &actions, &attributes, argv.baseAddress!, environment)
+            }
+        }
+        let result = envp.map { $0.withUnsafeBufferPointer { start($0.baseAddress!) } } ?? start(environ)
+        guard result == 0 else { throw Errno(rawValue: result) }
+        return process
+    }
+
+    /// How a child process ended, from `waitpid(2)`'s status.
+    public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
+        /// It exited with this code.
+        case exited(Int32)
+        /// This signal ended it.
+        case signaled(Int32)
+
+        /// Decodes `waitpid(2)`'s raw status (`WIFEXITED`, `WEXITSTATUS`, `WTERMSIG` are macros
+        /// Swift cannot import).
+        public init(waitStatus status: Int32) {
+            let signal = status & 0x7f
+            self = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+        }
+
+        /// The exit code, or 128 + the signal's number, as a shell reports it.
+        public var shellStatus: Int32 {
+            switch self {
+            case .exited(let code): code
+            case .signaled(let signal): 128 + signal
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .exited(let code): "exit status \(code)"
+            case .signaled(let signal): "signal \(signal)"
+            }
+        }
+    }
+
+    /// Reaps the child `process`: how it ended, or `nil` while it runs and `blocking` is false.
+    /// `ECHILD` when it is no child of ours or was reaped already.
+    /// The corresponding C function is `waitpid(2)`.
+    public static func waitForExit(of process: Int32, blocking: Bool = true) throws(Errno) -> ExitStatus? {
+        var status: Int32 = 0
+        let result = try retryingOnInterrupt { waitpid(process, &status, blocking ? 0 : WNOHANG) }
+        return result == process ? ExitStatus(waitStatus: status) : nil
+    }
+
+    /// A pipe, both ends close-on-exec: `(read end, write end)`. (Glibc's module hides
+    /// `pipe2(2)`, so the flag is set right after.) The corresponding C functions are
+    /// `pipe(2)` and `fcntl(2)` with `FD_CLOEXEC`.
+    public static func pipe() throws(Errno) -> (readEnd: Int32, writeEnd: Int32) {
+        var ends: [Int32] = [-1, -1]
+        _ = try checked { Glibc.pipe(&ends) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// A connected pair of Unix stream sockets, both close-on-exec.
+    /// The corresponding C function is `socketpair(2)`.
+    public static func socketPair() throws(Errno) -> (Int32, Int32) {
+        var pair: [Int32] = [-1, -1]
+        _ = try checked { socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) }
+        return (pair[0], pair[1])
+    }
+}
