@@ -158,6 +158,8 @@ let package = Package(
                 "Searchlight",
                 "SearchlightFiles",
                 "SearchlightJSON",
+                // The PostgreSQL index is read through its async calls (PostgresIndex+Served).
+                "SearchlightPostgres",
                 "SystemCalls",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

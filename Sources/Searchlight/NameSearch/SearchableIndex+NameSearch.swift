@@ -353,7 +353,7 @@ extension SearchableIndex {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT item.id AS rowID, \(itemColumns) FROM item \(itemJoins) WHERE item.id IN (\(placeholders))
                 """, arguments: StatementArguments(Array(chunk)))
-            for row in rows { byID[row["rowID"]] = IndexedItem(row: row) }
+            for (row, item) in zip(rows, rows.indexedItems) { byID[row[0]] = item }
         }
         return ids.compactMap { byID[$0] }
     }

@@ -37,7 +37,8 @@ public enum ItemKind: String, CaseIterable, Sendable {
         func holds(_ test: Test) -> Bool {
             switch test {
             case .type(let value): type == value
-            case .containing(let value): type.contains(value)
+            // Byte for byte: Foundation's `contains` (NSString's search) cost a served search 2 %.
+            case .containing(let value): type.utf8.firstRange(of: value.utf8) != nil
             case .tree(let value): tree.contains(value)
             }
         }

@@ -28,7 +28,7 @@ extension SearchableIndex {
                 SELECT \(Self.itemColumns), \(Self.textColumn), thumbnail.bytes AS tData FROM item \(Self.itemJoins)
                 WHERE domain.name = :domain AND item.identifier = :id AND \(Self.notExpired)
                 """, arguments: ["domain": domain, "id": Data(identifier.bytes), "now": Date().timeIntervalSince1970])
-            return row.map(IndexedItem.init(row:))
+            return row.map { IndexedItem(row: $0) }
         }
     }
 
@@ -40,7 +40,7 @@ extension SearchableIndex {
                 WHERE item.identifier = :id AND (:domain IS NULL OR domain.name = :domain) AND \(Self.notExpired)
                 ORDER BY domain.name
                 """, arguments: ["domain": domain, "id": Data(identifier.bytes), "now": Date().timeIntervalSince1970])
-                .map(IndexedItem.init(row:))
+                .indexedItems
         }
     }
 
@@ -198,15 +198,17 @@ extension SearchableIndex {
 }
 
 extension IndexedItem {
-    /// Reads a row selected with ``SearchableIndex/itemColumns``.
-    init(row: Row) {
+    /// Reads a row selected with ``SearchableIndex/itemColumns``; `layout`, when given, is
+    /// where a fetch's rows hold their columns (the first row's, for all of them).
+    init(row: Row, layout: ItemRowLayout? = nil) {
+        let row = ItemRow(row: row, layout: layout ?? ItemRowLayout(row))
         var attributes = AttributeSet(contentType: row["contentType"])
         attributes.displayName = row["displayName"]
         let text = StoredText(title: row["title"], keywords: row["keywords"], column: row["derived"])
         attributes.title = text.title(displayName: attributes.displayName)
         attributes.keywords = text.keywords(displayName: attributes.displayName)
         attributes.contentDescription = row["contentDescription"]
-        if row.hasColumn("textData"), let data: Data = row["textData"] {
+        if row.has("textData"), let data: Data = row["textData"] {
             attributes.textContent = StoredContent.decompress(data)
         }
         if let authors: String = row["authors"] {
@@ -222,11 +224,11 @@ extension IndexedItem {
         attributes.contentCreationDate = (row["creationDate"] as Double?).map(Date.init(timeIntervalSince1970:))
         attributes.pixelWidth = row["pixelWidth"]
         attributes.pixelHeight = row["pixelHeight"]
-        attributes.userAttributes = Self.userAttributes(row: row)
+        attributes.userAttributes = Self.userAttributes(row: row.row)
         var info: ThumbnailInfo?
         if let format: String = row["tFormat"] {
             info = ThumbnailInfo(format: format, width: row["tWidth"], height: row["tHeight"], byteCount: row["tBytes"])
-            if row.hasColumn("tData"), let data: Data = row["tData"] {
+            if row.has("tData"), let data: Data = row["tData"] {
                 attributes.thumbnail = Thumbnail(format: format, width: row["tWidth"], height: row["tHeight"], bytes: Array(data))
             }
         }
@@ -242,4 +244,43 @@ extension IndexedItem {
             identifierIsPath: text.identifierIsPath)
         self.init(item: item, thumbnailInfo: info)
     }
+}
+
+extension [Row] {
+    /// The items of one fetch's rows (selected with ``SearchableIndex/itemColumns``), their
+    /// columns found once.
+    var indexedItems: [IndexedItem] {
+        guard let first else { return [] }
+        let layout = ItemRowLayout(first)
+        return map { IndexedItem(row: $0, layout: layout) }
+    }
+}
+
+/// Where each column of a fetched row is, by name: looked up once per fetch rather than at
+/// every value (GRDB's lookup by name lower-cases every column name each time: a tenth of a
+/// served search went there).
+struct ItemRowLayout {
+    private let positions: [String: Int]
+
+    init(_ row: Row) {
+        positions = Dictionary(row.columnNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The position of `column`; the column must be selected.
+    func position(_ column: String) -> Int {
+        guard let position = positions[column] else { preconditionFailure("no column \(column) in the row") }
+        return position
+    }
+
+    func has(_ column: String) -> Bool { positions[column] != nil }
+}
+
+/// A row read through its fetch's ``ItemRowLayout``.
+struct ItemRow {
+    let row: Row
+    let layout: ItemRowLayout
+
+    subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value { row[layout.position(column)] }
+
+    func has(_ column: String) -> Bool { layout.has(column) }
 }
