@@ -158,7 +158,7 @@ let package = Package(
                 "Searchlight",
                 "SearchlightFiles",
                 "SearchlightJSON",
-                // The PostgreSQL index is read through its async calls (PostgresIndex+Served).
+                // The PostgreSQL index is read through its async calls (ServedPostgresIndex).
                 "SearchlightPostgres",
                 "SystemCalls",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -64,14 +64,16 @@ extension SearchServer {
             throw APIError(.badRequest, error.description)
         }
         if search.isEmpty { return .json(Array(#"{"items":[]}"#.utf8)) }
-        let predicate = asked.filter.predicate()
-        let (found, origins) = try await read { [index] in
-            (try await index.searchResults(search, domain: asked.domain, limit: asked.fetchLimit),
-             try await index.domainOrigins())
-        }
-        let json = ItemJSON(roots: origins.roots)
-        return .json(Self.itemsObject(found.lazy.filter { predicate($0.item) }.prefix(asked.limit)) { result in
-            Self.apiObject(result.item, base: json.object(for: result), origins: origins)
+        return .json(try await cached(request) { [index] in
+            let predicate = asked.filter.predicate()
+            let (found, origins) = try await self.read {
+                (try await index.searchResults(search, domain: asked.domain, limit: asked.fetchLimit),
+                 try await index.domainOrigins())
+            }
+            let json = ItemJSON(roots: origins.roots)
+            return Self.itemsObject(found.lazy.filter { predicate($0.item) }.prefix(asked.limit)) { result in
+                Self.apiObject(result.item, base: json.object(for: result), origins: origins)
+            }
         })
     }
 
@@ -80,14 +82,28 @@ extension SearchServer {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
         // Parsed here first: a malformed query is answered without reading the index.
         _ = try QueryExpression(parsing: asked.text)
-        let predicate = asked.filter.predicate()
-        let (found, origins) = try await read { [index] in
-            (try await index.query(asked.text, domain: asked.domain, limit: asked.fetchLimit), try await index.domainOrigins())
-        }
-        let json = ItemJSON(roots: origins.roots)
-        return .json(Self.itemsObject(found.lazy.filter(predicate).prefix(asked.limit)) {
-            Self.apiObject($0, base: json.object(for: $0), origins: origins)
+        return .json(try await cached(request) { [index] in
+            let predicate = asked.filter.predicate()
+            let (found, origins) = try await self.read {
+                (try await index.query(asked.text, domain: asked.domain, limit: asked.fetchLimit), try await index.domainOrigins())
+            }
+            let json = ItemJSON(roots: origins.roots)
+            return Self.itemsObject(found.lazy.filter(predicate).prefix(asked.limit)) {
+                Self.apiObject($0, base: json.object(for: $0), origins: origins)
+            }
         })
+    }
+
+    /// The answer to `request` kept in ``results`` while the index has not changed, else
+    /// `compute`'s (then kept).
+    func cached(_ request: Request, _ compute: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
+        guard results.isEnabled else { return try await compute() }
+        let key = request.uri.description
+        let marker = try await read { [index] in try await index.changeMarker() }
+        if let body = results.body(for: key, marker: marker) { return body }
+        let body = try await compute()
+        results.store(body, for: key, marker: marker)
+        return body
     }
 
     /// `{"items":[…]}`.

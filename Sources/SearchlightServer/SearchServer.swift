@@ -35,6 +35,9 @@ public final class SearchServer: Service, Sendable {
         public var changeInterval: Duration = .milliseconds(500)
         /// At most this many results per search or query.
         public var maximumLimit = 1000
+        /// Bytes of recent search and query answers kept, given again while the index has not
+        /// changed (for at most 10 s); 0 keeps none.
+        public var resultCacheBytes = 8 << 20
 
         public init() {}
 
@@ -54,6 +57,7 @@ public final class SearchServer: Service, Sendable {
     /// What the handlers read, each read awaited.
     let index: any ServedIndex
     let changes: IndexChanges
+    let results: ResultCache
     let page: Page
     let logger: Logger
     private let onListening: @Sendable (String, Int) async -> Void
@@ -73,7 +77,7 @@ public final class SearchServer: Service, Sendable {
     }
 
     /// Prepares a server for any index read asynchronously: the PostgreSQL index
-    /// (`PostgresIndex.served(url:queryTimeout:logger:)`, whose statements stop at
+    /// (``ServedPostgresIndex``, whose statements stop at
     /// ``Configuration/queryTimeout`` themselves), or ``SQLiteReaders``.
     ///
     /// - Throws: ``ConfigurationError`` for a non-loopback host without a token.
@@ -85,6 +89,7 @@ public final class SearchServer: Service, Sendable {
         self.onListening = onListening
         openToken = configuration.token.flatMap { $0.isEmpty ? nil : $0 } ?? Self.randomToken()
         self.index = index
+        results = ResultCache(capacity: configuration.resultCacheBytes)
         changes = IndexChanges(marker: { try await index.changeMarker() }, interval: configuration.changeInterval,
                                logger: logger)
         page = Page(openToken: openToken)
@@ -99,8 +104,8 @@ public final class SearchServer: Service, Sendable {
     }
 
     /// Runs `body` (a read of the index), stopped at the query timeout: its task is cancelled,
-    /// which interrupts an SQLite statement; the PostgreSQL index's statements stop at the
-    /// same deadline on the server.
+    /// which interrupts an SQLite statement; a store that stops its reads itself
+    /// (``ServedIndex/stopsReadsItself``: PostgreSQL's `statement_timeout`) is waited for.
     /// - Throws: ``APIError`` 503 when the deadline passed, or the store's own deadline
     ///   stopped the statement; whatever `body` throws otherwise.
     func read<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
@@ -108,6 +113,7 @@ public final class SearchServer: Service, Sendable {
         let timedOut = APIError(.serviceUnavailable,
                                 "the query took longer than \(deadline) and was stopped; make it more selective")
         do {
+            if index.stopsReadsItself { return try await body() }
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { try await body() }
                 // `nil`: the deadline passed first.

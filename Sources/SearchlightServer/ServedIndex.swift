@@ -3,7 +3,7 @@ import SearchlightFiles
 
 /// The reads the server makes of an index, each awaited from the request's handler to the
 /// database and back: the SQLite index through GRDB's async reads (``SQLiteReaders``), the
-/// PostgreSQL index through postgres-nio (`PostgresIndex`). No read blocks a thread of Swift's
+/// PostgreSQL index through postgres-nio (``ServedPostgresIndex``). No read blocks a thread of Swift's
 /// pool, and none goes through a bridge from synchronous code.
 ///
 /// The server stops a read at its query timeout by cancelling the task that awaits it
@@ -26,6 +26,11 @@ public protocol ServedIndex: Sendable {
     func domainOrigins() async throws -> DomainOrigins
     /// A value that differs after any commit by any process; only equality means anything.
     func changeMarker() async throws -> [Int64]
+    /// Whether the store stops its reads at the query timeout itself (PostgreSQL's
+    /// `statement_timeout`, and its own timeout for a database that stopped answering, after
+    /// which it fails at once while the database stays away): the server then waits for the
+    /// store rather than cancelling the read. Default: `false`.
+    var stopsReadsItself: Bool { get }
 }
 
 /// Where each domain's items are: its folder, and in a shared index its machine.
@@ -47,6 +52,8 @@ public struct DomainOrigins: Sendable {
 }
 
 extension ServedIndex {
+    public var stopsReadsItself: Bool { false }
+
     public func domainOrigins() async throws -> DomainOrigins {
         DomainOrigins(states: try await domainStates(), hosts: try await domainHosts())
     }

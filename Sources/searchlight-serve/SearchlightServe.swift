@@ -37,7 +37,7 @@ func makeServer(_ settings: ServeSettings) async throws -> any Service {
             return try SearchServer(indexPath: settings.indexPath, configuration: configuration, logger: settings.logger,
                                     onListening: announce)
         }
-        let index = try await PostgresIndex.served(url: settings.indexPath, queryTimeout: settings.queryTimeout,
+        let index = try await ServedPostgresIndex(url: settings.indexPath, queryTimeout: settings.queryTimeout,
                                                    logger: settings.logger)
         return try SearchServer(index: index, configuration: configuration, logger: settings.logger, onListening: announce)
     } catch let error as SearchServer.ConfigurationError {

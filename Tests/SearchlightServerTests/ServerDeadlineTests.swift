@@ -33,7 +33,7 @@ struct ServerDeadlineTests {
         configuration.queryTimeout = .milliseconds(1)
         let server: SearchServer
         if let url {
-            let served = try await PostgresIndex.served(url: url, queryTimeout: configuration.queryTimeout, logger: Logger(label: "test"))
+            let served = try await ServedPostgresIndex(url: url, queryTimeout: configuration.queryTimeout, logger: Logger(label: "test"))
             server = try SearchServer(index: served, configuration: configuration, logger: Logger(label: "test"))
         } else {
             server = try SearchServer(indexPath: path, configuration: configuration, logger: Logger(label: "test"))

@@ -119,7 +119,7 @@ final class ServerFixture: @unchecked Sendable {
         }
         // As `searchlight-serve` opens a PostgreSQL index: one read-only handle, read through
         // its async calls, whose statements stop at the query timeout.
-        let index = try await PostgresIndex.served(url: url, queryTimeout: configuration.queryTimeout, logger: Logger(label: "test"))
+        let index = try await ServedPostgresIndex(url: url, queryTimeout: configuration.queryTimeout, logger: Logger(label: "test"))
         return try SearchServer(index: index, configuration: configuration, logger: Logger(label: "test"),
                                 onListening: onListening)
     }
