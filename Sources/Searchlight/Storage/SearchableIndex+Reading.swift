@@ -224,7 +224,7 @@ extension IndexedItem {
         attributes.contentCreationDate = (row["creationDate"] as Double?).map(Date.init(timeIntervalSince1970:))
         attributes.pixelWidth = row["pixelWidth"]
         attributes.pixelHeight = row["pixelHeight"]
-        attributes.userAttributes = Self.userAttributes(row: row.row)
+        attributes.userAttributes = Self.userAttributes(row: row)
         var info: ThumbnailInfo?
         if let format: String = row["tFormat"] {
             info = ThumbnailInfo(format: format, width: row["tWidth"], height: row["tHeight"], byteCount: row["tBytes"])

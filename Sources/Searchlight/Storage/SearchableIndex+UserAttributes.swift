@@ -74,7 +74,7 @@ extension BatchWriter {
 
 extension IndexedItem {
     /// Reads the user attributes of a row selected with ``SearchableIndex/itemColumns``.
-    static func userAttributes(row: Row) -> UserAttributes {
+    static func userAttributes(row: ItemRow) -> UserAttributes {
         UserAttributes(userTags: SearchableIndex.list(stored: row["userTags"]), comment: row["comment"],
                        starRating: row["starRating"], whereFroms: SearchableIndex.list(stored: row["whereFroms"]))
     }
