@@ -163,6 +163,8 @@ let package = Package(
                 "Searchlight",
                 "SearchlightFiles",
                 "SearchlightJSON",
+                // The PostgreSQL index is read through its async calls (ServedPostgresIndex).
+                "SearchlightPostgres",
                 "SystemCalls",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

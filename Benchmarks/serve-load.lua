@@ -1,12 +1,22 @@
 -- wrk script for Benchmarks/serve.sh: each request is the next path of the file named by
 -- $PATHS (one per line: the prefixes a person types into the search box, or the thumbnails of
--- a page of results); done() prints the percentiles wrk does not print itself.
+-- a page of results); done() prints the percentiles wrk does not print itself. With
+-- UNIQUE=1 every request carries a parameter of its own (&n=…), which the server ignores but
+-- which makes it a request never seen before: no answer kept from an earlier one is given.
 local paths = {}
 for line in io.lines(os.getenv("PATHS")) do table.insert(paths, line) end
+local unique = os.getenv("UNIQUE") == "1"
 local counter = 0
+local thread = ""
+init = function(args)
+  -- Each wrk thread runs its own copy of this script: a name of its own keeps their paths apart.
+  thread = string.sub(tostring({}), 8)
+end
 request = function()
   counter = counter + 1
-  return wrk.format("GET", paths[(counter % #paths) + 1], { ["Host"] = "127.0.0.1" })
+  local path = paths[(counter % #paths) + 1]
+  if unique then path = path .. "&n=" .. thread .. "-" .. counter end
+  return wrk.format("GET", path, { ["Host"] = "127.0.0.1" })
 end
 done = function(summary, latency, requests)
   local errors = summary.errors

@@ -56,7 +56,8 @@ serve() {
 # served it tells the cost of one request whatever else the machine is doing.
 cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) * 1000 / hz }' "/proc/$server_pid/stat"; }
 
-# Runs wrk over the paths in $1 and prints its RESULT line with the server's CPU per request.
+# Runs wrk over the paths in $1 and prints its RESULT line with the server's CPU per request;
+# UNIQUE=1 in the environment makes every request a new one (serve-load.lua).
 load() {
   local before after
   before=$(cpu_ms)
@@ -78,6 +79,9 @@ for phrase in ["report", "quarterly", "holiday photo", "budget 2024", "résumé"
 PYTHON
 echo "== /api/search, $items items, $connections connections, ${seconds}s (wrk, loopback)"
 load "$work/search-paths.txt" "$work/search.txt"
+# The same prefixes, each request made new: every answer is computed (none kept from before).
+echo "== /api/search, every request new (no answer kept), $items items, $connections connections, ${seconds}s"
+UNIQUE=1 load "$work/search-paths.txt" "$work/search-unique.txt"
 cleanup; server_pid=""
 
 images=$work/images

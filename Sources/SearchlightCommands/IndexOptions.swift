@@ -14,6 +14,13 @@ struct IndexOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log what is done, file by file.")
     var verbose = false
 
+    /// What the executable running the command adds (``Launchers``); not an option.
+    var launchers = Launchers()
+
+    private enum CodingKeys: String, CodingKey {
+        case index, verbose
+    }
+
     /// `--index`, else `$SEARCHLIGHT_INDEX`, else the configuration file's `index`, else
     /// `$XDG_DATA_HOME/searchlight/index.sqlite`. `configuration` is the one a command loaded
     /// (`--config`); without it, the file at `$SEARCHLIGHT_CONFIG` or the default place is read
@@ -64,7 +71,7 @@ struct IndexOptions: ParsableArguments {
         guard IndexLauncher.isRemote(location) else {
             return try CommandFailure.wrap { try SearchableIndex(path: location, readOnly: readOnly, logger: logger) }
         }
-        guard let open = IndexLauncher.remoteOpener else { throw ServeLauncher.handOver() }
+        guard let open = launchers.openRemote else { throw ServeLauncher.handOver() }
         return try CommandFailure.wrap { try open(location, readOnly, logger) }
     }
 }
@@ -72,17 +79,10 @@ struct IndexOptions: ParsableArguments {
 /// How a command opens an index that is not a file: the PostgreSQL index of Docs/Contract.md#shared-index, which
 /// needs SwiftNIO and postgres-nio. `searchlight` links neither (start-up time): with a
 /// `postgres://` index it runs `searchlight-serve` with the same arguments (as for `serve`,
-/// see ``ServeLauncher``), which sets ``remoteOpener`` before it runs the commands.
+/// see ``ServeLauncher``), which runs the commands with ``Launchers/openRemote``.
 public enum IndexLauncher {
-    /// Opens `location` (read-only or not), logging to the logger given; set by `searchlight-serve`.
+    /// Opens `location` (read-only or not), logging to the logger given.
     public typealias Opener = @Sendable (_ location: String, _ readOnly: Bool, _ logger: Logger) throws -> any FileIndexStore
-
-    private static let opener = Mutex<Opener?>(nil)
-
-    public static var remoteOpener: Opener? {
-        get { opener.withLock { $0 } }
-        set { opener.withLock { $0 = newValue } }
-    }
 
     /// Whether `location` names a PostgreSQL database (`postgres://` or `postgresql://`), not a file.
     public static func isRemote(_ location: String) -> Bool {

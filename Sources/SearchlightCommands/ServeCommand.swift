@@ -4,7 +4,6 @@ import Logging
 import Searchlight
 import SearchlightFiles
 import ServiceLifecycle
-import Synchronization
 import SystemCalls
 
 struct ServeCommand: AsyncParsableCommand {
@@ -75,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         // `searchlight` links no web server: it hands the command over, arguments and all.
-        guard let makeServer = ServeLauncher.serverFactory else { throw ServeLauncher.handOver() }
+        guard let makeServer = indexOptions.launchers.makeServer else { throw ServeLauncher.handOver() }
         var logger = indexOptions.logger
         if !indexOptions.verbose { logger.logLevel = .notice }
         var file = try configurationOptions.load()
@@ -84,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
         let index = watch ? try indexOptions.openForIndexing(configuration: file) : nil
         let server: any Service
         do {
-            server = try makeServer(try serverSettings(file, logger: logger))
+            server = try await makeServer(try serverSettings(file, logger: logger))
         } catch {
             // A refusal is a usage error (64), an index's error says its own status.
             _ = try CommandFailure.wrap { throw error }
@@ -135,15 +134,11 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 /// What `serve` needs of the web server, which only the `searchlight-serve` executable links
-/// (Hummingbird and SwiftNIO would slow every start of `searchlight`, as a decoder would).
+/// (Hummingbird and SwiftNIO would slow every start of `searchlight`, as a decoder would):
+/// without ``Launchers/makeServer``, the command is handed over to that executable.
 public enum ServeLauncher {
-    private static let factory = Mutex<(@Sendable (ServeSettings) throws -> any Service)?>(nil)
-
-    /// Makes the server `serve` runs; set by `searchlight-serve` before it runs the commands.
-    public static var serverFactory: (@Sendable (ServeSettings) throws -> any Service)? {
-        get { factory.withLock { $0 } }
-        set { factory.withLock { $0 = newValue } }
-    }
+    /// Makes the server `serve` runs, from its settings.
+    public typealias ServerFactory = @Sendable (ServeSettings) async throws -> any Service
 
     /// `searchlight-serve` next to this executable (or `$SEARCHLIGHT_SERVE`).
     static var serveExecutable: String {

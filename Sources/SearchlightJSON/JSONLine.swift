@@ -80,6 +80,13 @@ public struct JSONLine: Sendable {
         output.append(UInt8(ascii: "\""))
         var index = 0
         while index < value.count {
+            // ASCII, most of what is written, is always a whole sequence of one byte.
+            if value[index] < 0x80, value[index] >= 0x20, value[index] != UInt8(ascii: "\""),
+               value[index] != UInt8(ascii: "\\"), value[index] != 0x7F {
+                output.append(value[index])
+                index += 1
+                continue
+            }
             let length = SurrogateEscape.validSequenceLength(value, at: index)
             if length == 0 {
                 output.append(contentsOf: String(format: "\\udc%02x", value[index]).utf8)

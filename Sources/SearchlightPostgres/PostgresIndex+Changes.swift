@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 import Searchlight
 
@@ -27,5 +28,18 @@ extension PostgresIndex {
             for try await (name, host) in rows.decode((String, String).self) { hosts[name] = host }
             return hosts
         }
+    }
+}
+
+extension PostgresIndex {
+    /// `error` as a reader reports it: a database that cannot be reached is a
+    /// ``Searchlight/SearchlightError`` `.database` whose ``Searchlight/SearchlightError/isUnavailable``
+    /// is true, saying since when, with the ``PostgresIndexError`` as its cause (what the
+    /// watcher retries and `serve` answers with 503); any other error as it is.
+    public func reported(_ error: any Error) -> any Error {
+        guard let error = error as? PostgresIndexError, error.isConnectionLost else { return error }
+        let since = unreachableSince ?? Date()
+        return SearchlightError(.database, "the index's database is unreachable since \(since.formatted(.iso8601))",
+                                cause: .other(error))
     }
 }

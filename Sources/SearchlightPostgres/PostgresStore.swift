@@ -39,10 +39,8 @@ public final class PostgresStore: IndexStore {
     func wait<T: Sendable>(_ operation: sending @escaping () async throws -> T) throws -> T {
         do {
             return try bridge.wait(operation)
-        } catch let error as PostgresIndexError where error.isConnectionLost {
-            let since = index.unreachableSince ?? Date()
-            throw SearchlightError(.database, "the index's database is unreachable since \(since.formatted(.iso8601))",
-                                   cause: .other(error))
+        } catch {
+            throw index.reported(error)
         }
     }
 

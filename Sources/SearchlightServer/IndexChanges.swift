@@ -1,13 +1,12 @@
 import Foundation
 import Logging
-import NIOPosix
 import Searchlight
 import Synchronization
 
 /// Tells subscribers when any process commits a change to the index, for `/api/events`.
 ///
-/// The index's ``IndexChangeMonitor`` is asked every `interval` (SQLite's `PRAGMA
-/// data_version` on a connection of its own, the PostgreSQL index's batch counts): its marker
+/// The index's change marker is asked every `interval` (``ServedIndex/changeMarker()``: SQLite's
+/// `PRAGMA data_version` on a connection of its own, the PostgreSQL index's batch counts): it
 /// changes when any writer (a `scan`, a `watch`, this process's watcher) has committed.
 /// Checking reads no item; when nobody listens it is not asked.
 final class IndexChanges: Sendable {
@@ -27,16 +26,17 @@ final class IndexChanges: Sendable {
     }
 
     let interval: Duration
-    private let monitor: any IndexChangeMonitor
+    private let marker: @Sendable () async throws -> [Int64]
     private let state = Mutex(State())
     private let logger: Logger
 
     /// How often a subscriber gets a heartbeat when nothing changes.
     let heartbeatInterval: Duration
 
-    init(monitor: any IndexChangeMonitor, interval: Duration, heartbeatInterval: Duration = .seconds(15), logger: Logger) {
+    init(marker: @escaping @Sendable () async throws -> [Int64], interval: Duration,
+         heartbeatInterval: Duration = .seconds(15), logger: Logger) {
         self.heartbeatInterval = heartbeatInterval
-        self.monitor = monitor
+        self.marker = marker
         self.interval = interval
         self.logger = logger
     }
@@ -71,8 +71,7 @@ final class IndexChanges: Sendable {
         while !Task.isCancelled, !state.withLock({ $0.isFinished }) {
             if state.withLock({ !$0.subscribers.isEmpty }) || last == nil {
                 do {
-                    // On NIO's thread pool: the monitor blocks (a file read, a round trip to a server).
-                    let version = try await NIOThreadPool.singleton.runIfActive { [monitor] in try monitor.marker() }
+                    let version = try await marker()
                     if let last, version != last {
                         publishChange()
                         lastBeat = clock.now

@@ -64,15 +64,17 @@ extension SearchServer {
             throw APIError(.badRequest, error.description)
         }
         if search.isEmpty { return .json(Array(#"{"items":[]}"#.utf8)) }
-        let predicate = asked.filter.predicate()
-        let body = try await readers.read { index in
-            let found = try index.searchResults(search, domain: asked.domain, limit: asked.fetchLimit, scope: .all)
-            let json = try ItemJSON(index: index), hosts = try RemoteHosts(index)
-            return Self.itemsObject(found.lazy.filter { predicate($0.item) }.prefix(asked.limit)) { result in
-                Self.apiObject(result.item, base: json.object(for: result), hosts: hosts)
+        return .json(try await cached(request) { [index] in
+            let predicate = asked.filter.predicate()
+            let (found, origins) = try await self.read {
+                (try await index.searchResults(search, domain: asked.domain, limit: asked.fetchLimit),
+                 try await index.domainOrigins())
             }
-        }
-        return .json(body)
+            let json = ItemJSON(roots: origins.roots)
+            return Self.itemsObject(found.lazy.filter { predicate($0.item) }.prefix(asked.limit)) { result in
+                Self.apiObject(result.item, base: json.object(for: result), origins: origins)
+            }
+        })
     }
 
     /// `GET /api/query?q=QUERY`: a Spotlight query string (`searchlight query`).
@@ -80,15 +82,28 @@ extension SearchServer {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
         // Parsed here first: a malformed query is answered without reading the index.
         _ = try QueryExpression(parsing: asked.text)
-        let predicate = asked.filter.predicate()
-        let body = try await readers.read { index in
-            let found = try index.query(asked.text, domain: asked.domain, limit: asked.fetchLimit)
-            let json = try ItemJSON(index: index), hosts = try RemoteHosts(index)
-            return Self.itemsObject(found.lazy.filter(predicate).prefix(asked.limit)) {
-                Self.apiObject($0, base: json.object(for: $0), hosts: hosts)
+        return .json(try await cached(request) { [index] in
+            let predicate = asked.filter.predicate()
+            let (found, origins) = try await self.read {
+                (try await index.query(asked.text, domain: asked.domain, limit: asked.fetchLimit), try await index.domainOrigins())
             }
-        }
-        return .json(body)
+            let json = ItemJSON(roots: origins.roots)
+            return Self.itemsObject(found.lazy.filter(predicate).prefix(asked.limit)) {
+                Self.apiObject($0, base: json.object(for: $0), origins: origins)
+            }
+        })
+    }
+
+    /// The answer to `request` kept in ``results`` while the index has not changed, else
+    /// `compute`'s (then kept).
+    func cached(_ request: Request, _ compute: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
+        guard results.isEnabled else { return try await compute() }
+        let key = request.uri.description
+        let marker = try await read { [index] in try await index.changeMarker() }
+        if let body = results.body(for: key, marker: marker) { return body }
+        let body = try await compute()
+        results.store(body, for: key, marker: marker)
+        return body
     }
 
     /// `{"items":[…]}`.
@@ -106,11 +121,11 @@ extension SearchServer {
     /// item's URLs (a client never builds one), its kind, and the machine it is on when that
     /// is another one (a shared index): its file is then neither served nor opened here, and
     /// `fileURL` and `openURL` are null.
-    static func apiObject(_ indexed: IndexedItem, base: JSONLine, hosts: RemoteHosts) -> JSONLine {
+    static func apiObject(_ indexed: IndexedItem, base: JSONLine, origins: DomainOrigins) -> JSONLine {
         var object = base
         let location = ItemLocation(domain: indexed.item.domainIdentifier, identifier: indexed.item.uniqueIdentifier)
         let path = location.encodedPath
-        let host = hosts.host(of: indexed.item.domainIdentifier)
+        let host = origins.remoteHost(of: indexed.item.domainIdentifier)
         object.add("itemURL", "/api/items/" + path)
         object.add("fileURL", host == nil ? "/api/files/" + path : nil)
         object.add("thumbnailURL", indexed.thumbnailInfo == nil ? nil : "/api/thumbnails/" + path)
@@ -137,16 +152,13 @@ extension SearchServer {
     /// `GET /api/items/DOMAIN/ID`: every attribute of one item, and the start of its text.
     func item(_ request: Request) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/items/")
-        let body = try await readers.read { index -> [UInt8]? in
-            guard let indexed = try index.item(location.identifier, domain: location.domain) else { return nil }
-            var object = Self.apiObject(indexed, base: try ItemJSON(index: index).object(for: indexed),
-                                        hosts: try RemoteHosts(index))
-            let text = indexed.item.attributeSet.textContent.map { String($0.prefix(Self.textPreviewLength)) }
-            object.add("textPreview", text)
-            return object.finished
+        let (found, origins) = try await read { [index] in
+            (try await index.item(location.identifier, domain: location.domain), try await index.domainOrigins())
         }
-        guard let body else { throw Self.noItem(location) }
-        return .json(body)
+        guard let indexed = found else { throw Self.noItem(location) }
+        var object = Self.apiObject(indexed, base: ItemJSON(roots: origins.roots).object(for: indexed), origins: origins)
+        object.add("textPreview", indexed.item.attributeSet.textContent.map { String($0.prefix(Self.textPreviewLength)) })
+        return .json(object.finished)
     }
 
     /// Characters of an item's text in `/api/items`.
@@ -155,8 +167,8 @@ extension SearchServer {
     /// `GET /api/thumbnails/DOMAIN/ID`: the thumbnail's bytes.
     func thumbnail(_ request: Request) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/thumbnails/")
-        let thumbnail = try await readers.read { index in
-            try index.thumbnail(of: location.identifier, domain: location.domain)
+        let thumbnail = try await read { [index] in
+            try await index.thumbnail(of: location.identifier, domain: location.domain)
         }
         guard let thumbnail else {
             throw APIError(.notFound, "no thumbnail for \(location.identifier.lossyString.debugDescription) "
@@ -184,7 +196,8 @@ extension SearchServer {
 
     /// `GET /api/status`: `searchlight status --json`.
     func status() async throws -> Response {
-        .json(try await readers.read { index in StatusJSON.object(for: try index.statistics(), states: try index.domainStates()) })
+        .json(StatusJSON.object(for: try await read { [index] in try await index.statistics() },
+                                states: try await read { [index] in try await index.domainStates() }))
     }
 
     /// `GET /api/events`: server-sent events, `ready` at once, then `change` whenever the
@@ -210,16 +223,4 @@ extension SearchServer {
                 try await writer.finish(nil)
             })
     }
-}
-
-/// The machines of the domains that are not on this one, in a shared index (Docs/Contract.md#shared-index).
-struct RemoteHosts: Sendable {
-    private let hosts: [String: String]
-
-    init(_ index: any FileIndexStore) throws {
-        hosts = try index.domainHosts().filter { $0.value != FolderScanner.hostName }
-    }
-
-    /// The machine `domain` indexes a folder of, when it is not this one.
-    func host(of domain: String) -> String? { hosts[domain] }
 }

@@ -21,14 +21,15 @@ extension SearchServer {
 
     /// The indexed item a request names, and its file opened safely below its root.
     func openIndexedFile(_ location: ItemLocation) async throws -> (IndexedItem, RootedFile) {
-        let found = try await readers.read { index -> (IndexedItem, String?, String?)? in
-            guard let indexed = try index.item(location.identifier, domain: location.domain) else { return nil }
-            return (indexed, try index.domainState(location.domain)?.root, try index.domainHosts()[location.domain])
+        let (found, origins) = try await read { [index] in
+            (try await index.item(location.identifier, domain: location.domain), try await index.domainOrigins())
         }
-        guard let (indexed, root, host) = found else { throw Self.noItem(location) }
-        guard let root else { throw APIError(.notFound, "the domain \(location.domain.debugDescription) has no folder on disk") }
+        guard let indexed = found else { throw Self.noItem(location) }
+        guard let root = origins.roots[location.domain] else {
+            throw APIError(.notFound, "the domain \(location.domain.debugDescription) has no folder on disk")
+        }
         // A shared index holds other machines' folders: the same path here is another file.
-        if let host, host != FolderScanner.hostName {
+        if let host = origins.remoteHost(of: location.domain) {
             throw APIError(.notFound, "the domain \(location.domain.debugDescription) is a folder of \(host), "
                            + "not of this machine: its files are served by a server there")
         }

@@ -8,8 +8,9 @@ import ServiceLifecycle
 
 /// The web page and JSON API of `searchlight serve` (Docs/Contract.md#web-page), as a `Service`.
 ///
-/// It reads the index through a few read-only handles (``IndexReaders``) and follows the
-/// index's changes for the page's live updates (``IndexChanges``); it never writes. Run it in
+/// It reads the index through async reads that no thread waits for (``ServedIndex``: a few
+/// read-only SQLite handles, ``SQLiteReaders``, or the PostgreSQL index's own connections) and
+/// follows the index's changes for the page's live updates (``IndexChanges``); it never writes. Run it in
 /// a `ServiceGroup`, alone or beside a watcher that writes the same index:
 ///
 /// ```swift
@@ -28,12 +29,16 @@ public final class SearchServer: Service, Sendable {
         public var token: String?
         /// A query or search running longer is interrupted and answered with 503.
         public var queryTimeout: Duration = .seconds(5)
-        /// Read-only handles on the index: searches that run side by side.
+        /// Read-only handles on an SQLite index: searches that run side by side, one per core
+        /// (more only make searches share the cores and evict each other's pages).
         public var readers = max(2, ProcessInfo.processInfo.activeProcessorCount)
         /// How often the index is checked for changes while a page listens.
         public var changeInterval: Duration = .milliseconds(500)
         /// At most this many results per search or query.
         public var maximumLimit = 1000
+        /// Bytes of recent search and query answers kept, given again while the index has not
+        /// changed (for at most 10 s); 0 keeps none.
+        public var resultCacheBytes = 8 << 20
 
         public init() {}
 
@@ -50,14 +55,16 @@ public final class SearchServer: Service, Sendable {
     /// The token `POST /api/open` needs: the configured token, else one made for this run and
     /// written into the page.
     public let openToken: String
-    let readers: IndexReaders
+    /// What the handlers read, each read awaited.
+    let index: any ServedIndex
     let changes: IndexChanges
+    let results: ResultCache
     let page: Page
     let logger: Logger
     private let onListening: @Sendable (String, Int) async -> Void
 
     /// Prepares a server for the SQLite index at `indexPath` (which must exist), read through
-    /// ``Configuration/readers`` handles of its own.
+    /// ``Configuration/readers`` handles of its own (``SQLiteReaders``).
     ///
     /// - Parameters:
     ///   - onListening: Called with the host and the port once the server accepts connections.
@@ -65,34 +72,63 @@ public final class SearchServer: Service, Sendable {
     ///   ``SearchlightError`` when the index cannot be opened.
     public convenience init(indexPath: String, configuration: Configuration, logger: Logger,
                             onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
-        try self.init(configuration: configuration, logger: logger, onListening: onListening) {
-            try SearchableIndex(path: indexPath, readOnly: true, logger: logger)
-        }
+        try Self.check(configuration)
+        try self.init(index: SQLiteReaders(path: indexPath, count: configuration.readers, logger: logger),
+                      configuration: configuration, logger: logger, onListening: onListening)
     }
 
-    /// Prepares a server for any index: `open` gives a read-only handle, and is called once per
-    /// reader (``Configuration/readers``); a store that serves concurrent reads itself (the
-    /// PostgreSQL index) may return the same handle each time. Its statements should stop at
-    /// ``Configuration/queryTimeout`` when ``IndexStore/interrupt()`` cannot stop them.
+    /// Prepares a server for any index read asynchronously: the PostgreSQL index
+    /// (``ServedPostgresIndex``, whose statements stop at
+    /// ``Configuration/queryTimeout`` themselves), or ``SQLiteReaders``.
     ///
-    /// - Throws: ``ConfigurationError`` for a non-loopback host without a token; what `open`
-    ///   throws when the index cannot be opened.
-    public init(configuration: Configuration, logger: Logger,
-                onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in },
-                open: @escaping @Sendable () throws -> any FileIndexStore) throws {
-        if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
-            throw ConfigurationError(description: "--host \(configuration.host) is not a loopback address: "
-                                     + "give a token (--token or $SEARCHLIGHT_TOKEN) that every request must carry")
-        }
+    /// - Throws: ``ConfigurationError`` for a non-loopback host without a token.
+    public init(index: any ServedIndex, configuration: Configuration, logger: Logger,
+                onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
+        try Self.check(configuration)
         self.configuration = configuration
         self.logger = logger
         self.onListening = onListening
         openToken = configuration.token.flatMap { $0.isEmpty ? nil : $0 } ?? Self.randomToken()
-        readers = try IndexReaders(count: configuration.readers, deadline: configuration.queryTimeout, logger: logger,
-                                   open: open)
-        changes = IndexChanges(monitor: try open().makeChangeMonitor(), interval: configuration.changeInterval,
+        self.index = index
+        results = ResultCache(capacity: configuration.resultCacheBytes)
+        changes = IndexChanges(marker: { try await index.changeMarker() }, interval: configuration.changeInterval,
                                logger: logger)
         page = Page(openToken: openToken)
+    }
+
+    /// Refuses a non-loopback host without a token.
+    static func check(_ configuration: Configuration) throws(ConfigurationError) {
+        if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
+            throw ConfigurationError(description: "--host \(configuration.host) is not a loopback address: "
+                                     + "give a token (--token or $SEARCHLIGHT_TOKEN) that every request must carry")
+        }
+    }
+
+    /// Runs `body` (a read of the index), stopped at the query timeout: its task is cancelled,
+    /// which interrupts an SQLite statement; a store that stops its reads itself
+    /// (``ServedIndex/stopsReadsItself``: PostgreSQL's `statement_timeout`) is waited for.
+    /// - Throws: ``APIError`` 503 when the deadline passed, or the store's own deadline
+    ///   stopped the statement; whatever `body` throws otherwise.
+    func read<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let deadline = configuration.queryTimeout
+        let timedOut = APIError(.serviceUnavailable,
+                                "the query took longer than \(deadline) and was stopped; make it more selective")
+        do {
+            if index.stopsReadsItself { return try await body() }
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await body() }
+                // `nil`: the deadline passed first.
+                group.addTask {
+                    try await Task.sleep(for: deadline)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else { throw timedOut }
+                return value
+            }
+        } catch let error as any IndexStoreError where error.isTimeout {
+            throw timedOut
+        }
     }
 
     /// The router: the page, the API, and the access rules in front of both.

@@ -5,20 +5,22 @@ import ServiceLifecycle
 
 /// `searchlight serve`, and every command on a `postgres://` index, hand their arguments over
 /// to this executable, which links the web server and the PostgreSQL client that
-/// `searchlight` leaves out (see ``ServeLauncher`` and ``IndexLauncher``). It runs the same commands.
+/// `searchlight` leaves out (see ``ServeLauncher`` and ``IndexLauncher``). It runs the same
+/// commands, given both as ``Launchers``.
 @main
 enum SearchlightServe {
     static func main() async {
-        ServeLauncher.serverFactory = makeServer
-        IndexLauncher.remoteOpener = { url, readOnly, logger in
+        await SearchlightCommand.main(launchers: Launchers(makeServer: makeServer, openRemote: { url, readOnly, logger in
             try PostgresStore(url: url, readOnly: readOnly, logger: logger)
-        }
-        await SearchlightCommand.main()
+        }))
     }
 }
 
+/// `serve`'s server: on the SQLite file, or on the PostgreSQL index read through its own
+/// async calls (one handle whose connections serve every request; the database stops a
+/// statement at the query timeout, as the SQLite reads are interrupted).
 @Sendable
-func makeServer(_ settings: ServeSettings) throws -> any Service {
+func makeServer(_ settings: ServeSettings) async throws -> any Service {
     var configuration = SearchServer.Configuration()
     configuration.host = settings.host
     configuration.port = settings.port
@@ -35,11 +37,9 @@ func makeServer(_ settings: ServeSettings) throws -> any Service {
             return try SearchServer(indexPath: settings.indexPath, configuration: configuration, logger: settings.logger,
                                     onListening: announce)
         }
-        // One handle with connections of its own serves every request; the server stops a
-        // statement at the query timeout, as the SQLite readers are interrupted.
-        let store = try PostgresStore(url: settings.indexPath, readOnly: true, statementTimeout: settings.queryTimeout,
-                                      logger: settings.logger)
-        return try SearchServer(configuration: configuration, logger: settings.logger, onListening: announce) { store }
+        let index = try await ServedPostgresIndex(url: settings.indexPath, queryTimeout: settings.queryTimeout,
+                                                   logger: settings.logger)
+        return try SearchServer(index: index, configuration: configuration, logger: settings.logger, onListening: announce)
     } catch let error as SearchServer.ConfigurationError {
         throw CommandError.usage(error.description)
     }

@@ -13,7 +13,7 @@ import Testing
 struct ServerAPITests {
     @Test(arguments: IndexBackend.available) func searchAnswersItemsWithTheirURLs(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)
-        let app = try fixture.makeServer().makeApplication()
+        let app = try await fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             let response = try await client.get("/api/search?q=quarterly+rep")
             #expect(response.status == .ok)
@@ -49,7 +49,7 @@ struct ServerAPITests {
 
     @Test(arguments: IndexBackend.available) func searchFiltersByKindDateFolderAndLimit(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)
-        let app = try fixture.makeServer().makeApplication()
+        let app = try await fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             let all = try await client.get("/api/query?q=" + "size >= 0".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
             #expect(all.status == .ok)
@@ -74,7 +74,7 @@ struct ServerAPITests {
     /// The search box takes Spotlight's search words, as `searchlight search` does (one shared path).
     @Test(arguments: IndexBackend.available) func searchBoxTakesSearchWords(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)
-        let app = try fixture.makeServer().makeApplication()
+        let app = try await fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             func ids(_ text: String) async throws -> [String] {
                 let response = try await client.get("/api/search?q=" + text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
@@ -99,7 +99,7 @@ struct ServerAPITests {
 
     @Test(arguments: IndexBackend.available) func malformedQueryIs400WithTheColumn(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)
-        let app = try fixture.makeServer().makeApplication()
+        let app = try await fixture.makeServer().makeApplication()
         let query = #"title == "report"#
         let expected = try #require(Self.parseError(query))
         try await app.test(.router) { client in
@@ -123,7 +123,7 @@ struct ServerAPITests {
 
     @Test(arguments: IndexBackend.available) func itemsAnswerEveryAttributeOrTheCLIMessage(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)
-        let app = try fixture.makeServer().makeApplication()
+        let app = try await fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             let response = try await client.get(fixture.path("/api/items/", "notes/plan v2 (draft).md"))
             #expect(response.status == .ok)
@@ -146,7 +146,7 @@ struct ServerAPITests {
 
     @Test(arguments: IndexBackend.available) func thumbnailsAreServedWithTheirTypeAndETag(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)
-        let app = try fixture.makeServer().makeApplication()
+        let app = try await fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             let path = fixture.path("/api/thumbnails/", "Holiday/beach sunset.png")
             let response = try await client.get(path)
@@ -162,7 +162,7 @@ struct ServerAPITests {
 
     @Test(arguments: IndexBackend.available) func filesAreServedWholeOrByRange(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)
-        let app = try fixture.makeServer().makeApplication()
+        let app = try await fixture.makeServer().makeApplication()
         let content = "Revenue grew in every region.\n"
         try await app.test(.router) { client in
             let path = fixture.path("/api/files/", "Quarterly Report 2024.txt")
@@ -198,7 +198,7 @@ struct ServerAPITests {
 
     @Test(arguments: IndexBackend.available) func statusEventsPageAndOpenAPIAreServed(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)
-        let app = try fixture.makeServer().makeApplication()
+        let app = try await fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             let status = try await client.get("/api/status")
             #expect(status.json["items"] as? Int == 6)
@@ -230,7 +230,7 @@ struct ServerAPITests {
         guard PostgresCluster.isAvailable else { return }
         let fixture = try await ServerFixture.make(.postgres)
         try fixture.index.setOrigin(host: "elsewhere.example", root: fixture.tree.path, domain: fixture.domain)
-        let app = try fixture.makeServer().makeApplication()
+        let app = try await fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             let found = try await client.get("/api/search?q=quarterly")
             #expect(found.items.map { $0["id"] as? String } == ["Quarterly Report 2024.txt"])

@@ -8,7 +8,7 @@ import SearchlightServer
 import SearchlightTestSupport
 import Testing
 
-/// A query that runs past the deadline is stopped (sqlite3_interrupt; PostgreSQL's
+/// A query that runs past the deadline is stopped (its task cancelled: sqlite3_interrupt; PostgreSQL's
 /// statement_timeout) and answered 503, and the server keeps answering afterwards.
 @Suite("serve: query deadline", .serialized, .ownThread)
 struct ServerDeadlineTests {
@@ -34,9 +34,8 @@ struct ServerDeadlineTests {
         configuration.queryTimeout = .milliseconds(1)
         let server: SearchServer
         if let url {
-            let store = try PostgresStore(url: url, readOnly: true, statementTimeout: configuration.queryTimeout,
-                                          logger: Logger(label: "test"))
-            server = try SearchServer(configuration: configuration, logger: Logger(label: "test")) { store }
+            let served = try await ServedPostgresIndex(url: url, queryTimeout: configuration.queryTimeout, logger: Logger(label: "test"))
+            server = try SearchServer(index: served, configuration: configuration, logger: Logger(label: "test"))
         } else {
             server = try SearchServer(indexPath: path, configuration: configuration, logger: Logger(label: "test"))
         }

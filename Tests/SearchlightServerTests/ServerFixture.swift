@@ -97,7 +97,7 @@ final class ServerFixture: @unchecked Sendable {
     func startServer(_ change: (inout SearchServer.Configuration) -> Void = { _ in })
         async throws -> (ServiceGroup, Int, Task<Void, any Error>) {
         let port = Mutex(0)
-        let server = try makeServer(change, onListening: { _, listening in port.withLock { $0 = listening } })
+        let server = try await makeServer(change, onListening: { _, listening in port.withLock { $0 = listening } })
         let group = ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "test")))
         let running = Task { try await group.run() }
         await eventually(timeout: 120, every: .milliseconds(20)) { port.withLock { $0 } != 0 }
@@ -107,7 +107,7 @@ final class ServerFixture: @unchecked Sendable {
     }
 
     func makeServer(_ change: (inout SearchServer.Configuration) -> Void = { _ in },
-                    onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws -> SearchServer {
+                    onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws -> SearchServer {
         var configuration = SearchServer.Configuration()
         configuration.port = 0
         configuration.changeInterval = .milliseconds(50)
@@ -116,13 +116,11 @@ final class ServerFixture: @unchecked Sendable {
             return try SearchServer(indexPath: indexPath, configuration: configuration, logger: Logger(label: "test"),
                                     onListening: onListening)
         }
-        // As `searchlight-serve` opens a PostgreSQL index: one read-only handle whose
-        // statements stop at the query timeout.
-        let store = try PostgresStore(url: url, readOnly: true, statementTimeout: configuration.queryTimeout,
-                                      logger: Logger(label: "test"))
-        return try SearchServer(configuration: configuration, logger: Logger(label: "test"), onListening: onListening) {
-            store
-        }
+        // As `searchlight-serve` opens a PostgreSQL index: one read-only handle, read through
+        // its async calls, whose statements stop at the query timeout.
+        let index = try await ServedPostgresIndex(url: url, queryTimeout: configuration.queryTimeout, logger: Logger(label: "test"))
+        return try SearchServer(index: index, configuration: configuration, logger: Logger(label: "test"),
+                                onListening: onListening)
     }
 
     /// The API path of an item below `endpoint` (`/api/files/`).

@@ -16,7 +16,7 @@ struct ServerSecurityTests {
     init() throws { fixture = try ServerFixture() }
 
     @Test func traversalAttemptsNeverLeaveTheRoot() async throws {
-        let app = try fixture.makeServer().makeApplication()
+        let app = try await fixture.makeServer().makeApplication()
         let domain = ItemLocation.percentEncode(Array(fixture.domain.utf8), keepingSlashes: false)
         let secret = fixture.outside.path + "/secret.txt"
         let relative = "../" + URL(fileURLWithPath: fixture.outside.path).lastPathComponent + "/secret.txt"
@@ -51,7 +51,7 @@ struct ServerSecurityTests {
         #expect(symlink(fixture.outside.url("notes"), fixture.tree.url("notes")) == 0)
         try FileManager.default.removeItem(atPath: fixture.tree.url("Quarterly Report 2024.txt"))
         #expect(symlink(fixture.outside.url("secret.txt"), fixture.tree.url("Quarterly Report 2024.txt")) == 0)
-        let app = try fixture.makeServer().makeApplication()
+        let app = try await fixture.makeServer().makeApplication()
         try await app.test(.router) { client in
             for id in ["notes/budget.csv", "Quarterly Report 2024.txt"] {
                 let response = try await client.get(fixture.path("/api/files/", id))
@@ -67,7 +67,7 @@ struct ServerSecurityTests {
     }
 
     @Test func aTokenIsNeededForEveryRequestWhenGiven() async throws {
-        let app = try fixture.makeServer { $0.token = "s3cret-token" }.makeApplication()
+        let app = try await fixture.makeServer { $0.token = "s3cret-token" }.makeApplication()
         try await app.test(.router) { client in
             let missing = try await client.get("/api/status")
             #expect(missing.status == .unauthorized)
@@ -106,19 +106,19 @@ struct ServerSecurityTests {
         try await running.value
     }
 
-    @Test func aNonLoopbackAddressNeedsAToken() throws {
+    @Test func aNonLoopbackAddressNeedsAToken() async throws {
         for host in ["0.0.0.0", "192.168.1.10", "::"] {
-            #expect(throws: SearchServer.ConfigurationError.self) { try fixture.makeServer { $0.host = host } }
+            await #expect(throws: SearchServer.ConfigurationError.self) { try await fixture.makeServer { $0.host = host } }
         }
-        #expect(throws: SearchServer.ConfigurationError.self) {
-            try fixture.makeServer { $0.host = "0.0.0.0"; $0.token = "" }
+        await #expect(throws: SearchServer.ConfigurationError.self) {
+            try await fixture.makeServer { $0.host = "0.0.0.0"; $0.token = "" }
         }
-        _ = try fixture.makeServer { $0.host = "0.0.0.0"; $0.token = "t" }
+        _ = try await fixture.makeServer { $0.host = "0.0.0.0"; $0.token = "t" }
         #expect(ServerAddress.isLoopback("127.3.2.1") && ServerAddress.isLoopback("::1") && !ServerAddress.isLoopback("127.0.0.1.evil"))
     }
 
     @Test func openNeedsLoopbackAndTheToken() async throws {
-        let server = try fixture.makeServer()
+        let server = try await fixture.makeServer()
         let path = fixture.path("/api/open/", "notes/budget.csv")
         // In process there is no peer address: not from this machine.
         try await server.makeApplication().test(.router) { client in

@@ -19,7 +19,7 @@ public enum ContentTypeTree {
         default: break
         }
         if archiveTypes.contains(type) { tree += ["public.archive"] }
-        if type == "application/pdf" || type.contains("officedocument") || type.contains("opendocument")
+        if type == "application/pdf" || ItemKind.occurs("officedocument", in: type) || ItemKind.occurs("opendocument", in: type)
             || type == "application/msword" || type == "application/rtf" {
             tree += ["public.composite-content", "public.content"]
         }

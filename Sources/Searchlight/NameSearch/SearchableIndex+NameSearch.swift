@@ -348,13 +348,15 @@ extension SearchableIndex {
     static func fetchItems(ids: [Int64], in db: Database) throws -> [IndexedItem] {
         guard !ids.isEmpty else { return [] }
         var byID: [Int64: IndexedItem] = [:]
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
-            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT item.id AS rowID, \(itemColumns) FROM item \(itemJoins) WHERE item.id IN (\(placeholders))
-                """, arguments: StatementArguments(Array(chunk)))
-            for row in rows { byID[row["rowID"]] = IndexedItem(row: row) }
-        }
+        // One statement, prepared once per connection, whatever the number of ids: the ids
+        // go in as one JSON array (a statement with a placeholder per id was prepared anew
+        // for every search).
+        let statement = try db.cachedStatement(sql: """
+            SELECT item.id AS rowID, \(itemColumns) FROM item \(itemJoins)
+            WHERE item.id IN (SELECT value FROM json_each(?))
+            """)
+        let rows = try Row.fetchAll(statement, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+        for (row, item) in zip(rows, rows.indexedItems) { byID[row[0]] = item }
         return ids.compactMap { byID[$0] }
     }
 }

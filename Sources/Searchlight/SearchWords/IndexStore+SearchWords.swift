@@ -25,13 +25,10 @@ extension IndexStore {
         }
         let expression = try QueryExpression(parsing: queryString)
         let now = Date()
-        var window = limit.map { Swift.max($0 * 4, 1000) }
+        var windows = SearchWords.Windows(limit: limit)
         while true {
-            let ranked = try searchResults(words: search.words, domain: domain, limit: window, scope: scope)
-            let kept = ranked.filter { expression.matches($0.item, now: now) }
-            guard let limit, let current = window else { return kept }
-            if kept.count >= limit || ranked.count < current { return Array(kept.prefix(limit)) }
-            window = current >= 100_000 ? nil : current * 8
+            let ranked = try searchResults(words: search.words, domain: domain, limit: windows.current, scope: scope)
+            if let page = windows.page(ranked, keeping: { expression.matches($0.item, now: now) }) { return page }
         }
     }
 
@@ -64,5 +61,31 @@ extension IndexStore {
             }
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension SearchWords {
+    /// The growing windows of ranked results that a search with both words and search words
+    /// reads (four times the limit, at least 1 000, then eight times more each time, then all),
+    /// for any index, synchronous or not.
+    public struct Windows: Sendable {
+        private let limit: Int?
+        /// How many ranked results to read next; `nil`: all of them.
+        public private(set) var current: Int?
+
+        public init(limit: Int?) {
+            self.limit = limit
+            current = limit.map { Swift.max($0 * 4, 1000) }
+        }
+
+        /// The page, when `ranked` (the results of the ``current`` window) fills it or was the
+        /// last window; otherwise `nil`, and ``current`` is the next window to read.
+        public mutating func page(_ ranked: [SearchResult], keeping isKept: (SearchResult) -> Bool) -> [SearchResult]? {
+            let kept = ranked.filter(isKept)
+            guard let limit, let window = current else { return kept }
+            if kept.count >= limit || ranked.count < window { return Array(kept.prefix(limit)) }
+            current = window >= 100_000 ? nil : window * 8
+            return nil
+        }
     }
 }

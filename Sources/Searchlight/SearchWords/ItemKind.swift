@@ -37,11 +37,30 @@ public enum ItemKind: String, CaseIterable, Sendable {
         func holds(_ test: Test) -> Bool {
             switch test {
             case .type(let value): type == value
-            case .containing(let value): type.contains(value)
+            // Byte for byte: Foundation's `contains` (NSString's search) cost a served search 2 %,
+            // the standard library's generic `firstRange(of:)` 14 %.
+            case .containing(let value): Self.occurs(value, in: type)
             case .tree(let value): tree.contains(value)
             }
         }
         self = Self.rules.first { $0.tests.contains(where: holds) }?.kind ?? .other
+    }
+
+    /// Whether `needle`'s bytes occur in `haystack`'s.
+    static func occurs(_ needle: String, in haystack: String) -> Bool {
+        var needle = needle, haystack = haystack
+        return haystack.withUTF8 { haystack in
+            needle.withUTF8 { needle in
+                guard needle.count <= haystack.count else { return false }
+                guard let first = needle.first else { return true }
+                for start in 0...(haystack.count - needle.count) where haystack[start] == first {
+                    var length = 1
+                    while length < needle.count && haystack[start + length] == needle[length] { length += 1 }
+                    if length == needle.count { return true }
+                }
+                return false
+            }
+        }
     }
 
     public init(_ item: SearchableItem) {

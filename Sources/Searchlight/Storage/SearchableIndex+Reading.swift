@@ -28,7 +28,7 @@ extension SearchableIndex {
                 SELECT \(Self.itemColumns), \(Self.textColumn), thumbnail.bytes AS tData FROM item \(Self.itemJoins)
                 WHERE domain.name = :domain AND item.identifier = :id AND \(Self.notExpired)
                 """, arguments: ["domain": domain, "id": Data(identifier.bytes), "now": Date().timeIntervalSince1970])
-            return row.map(IndexedItem.init(row:))
+            return row.map { IndexedItem(row: $0) }
         }
     }
 
@@ -40,7 +40,7 @@ extension SearchableIndex {
                 WHERE item.identifier = :id AND (:domain IS NULL OR domain.name = :domain) AND \(Self.notExpired)
                 ORDER BY domain.name
                 """, arguments: ["domain": domain, "id": Data(identifier.bytes), "now": Date().timeIntervalSince1970])
-                .map(IndexedItem.init(row:))
+                .indexedItems
         }
     }
 

@@ -10,8 +10,11 @@ extension SearchableIndex {
     }
 
     /// Runs `body` in a read transaction, turning database errors into ``SearchlightError``.
+    /// Inside ``asyncRead(_:)``, `body` runs on the connection (and in the transaction) that read holds.
     package func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try databaseErrors("cannot read the index") { try database.read(body) }
+        try databaseErrors("cannot read the index") {
+            Self.isInsideAsyncRead ? try database.unsafeReentrantRead(body) : try database.read(body)
+        }
     }
 
     /// Runs `body`; an error that is not already a ``SearchlightError`` becomes one, `.database`,

@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+import Searchlight
+import SearchlightFiles
+import SearchlightPostgres
+
+/// The PostgreSQL index as the server reads it: through its own async calls (postgres-nio),
+/// so that nothing waits on a thread and no bridge turns them into blocking calls and back.
+/// One handle whose connections every request shares; a database that cannot be reached is
+/// reported as the commands report it (``SearchlightPostgres/PostgresIndex/reported(_:)``): 503.
+public struct ServedPostgresIndex: ServedIndex {
+    public let index: PostgresIndex
+
+    public init(_ index: PostgresIndex) {
+        self.index = index
+    }
+
+    /// Connects read-only for `serve`: the database stops a statement at `queryTimeout` (as
+    /// the server interrupts SQLite's), and a server that no longer answers at all (a cut
+    /// network) is given up soon after.
+    /// - Throws: ``SearchlightPostgres/PostgresIndexError``.
+    public init(url: String, queryTimeout: Duration, logger: Logger) async throws {
+        index = try await PostgresIndex(url: url, readOnly: true, operationTimeout: queryTimeout + .seconds(15),
+                                        statementTimeout: queryTimeout, logger: logger)
+    }
+
+    /// `statement_timeout` stops a statement at the query timeout; a database that stopped
+    /// answering is given up after the operation timeout, then fails at once (503, "unreachable").
+    public var stopsReadsItself: Bool { true }
+
+    private func reporting<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw index.reported(error)
+        }
+    }
+
+    /// As ``Searchlight/IndexStore/searchResults(_:domain:limit:scope:)``: plain words ranked,
+    /// search words alone as their query, both as ranked results the query holds for, read
+    /// in growing windows until the page is full or none is left.
+    public func searchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
+        guard let queryString = search.queryString else { return try await ranked(search.words, domain: domain, limit: limit) }
+        guard !search.words.isEmpty else {
+            return try await query(queryString, domain: domain, limit: limit).map { SearchResult(item: $0, matchedIn: .attributes) }
+        }
+        let expression = try QueryExpression(parsing: queryString)
+        let now = Date()
+        var windows = SearchWords.Windows(limit: limit)
+        while true {
+            let ranked = try await ranked(search.words, domain: domain, limit: windows.current)
+            if let page = windows.page(ranked, keeping: { expression.matches($0.item, now: now) }) { return page }
+        }
+    }
+
+    private func ranked(_ words: [String], domain: String?, limit: Int?) async throws -> [SearchResult] {
+        try await reporting { try await index.search(words: words, domain: domain, limit: limit, includingText: true) }
+            .map { try SearchResult(found: $0, words: words, scope: .all) }
+    }
+
+    public func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem] {
+        try await reporting { try await index.query(queryString, domain: domain, limit: limit) }
+    }
+
+    public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
+        try await reporting { try await index.item(identifier, domain: domain) }
+    }
+
+    public func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail? {
+        try await reporting { try await index.thumbnail(of: identifier, domain: domain) }
+    }
+
+    public func statistics() async throws -> IndexStatistics {
+        try await reporting { try await index.statistics() }
+    }
+
+    public func domainStates() async throws -> [String: DomainState] {
+        try await reporting { try await index.domainStates() }.compactMapValues { DomainState(json: $0) }
+    }
+
+    public func domainHosts() async throws -> [String: String] {
+        try await reporting { try await index.domainHosts() }
+    }
+
+    public func changeMarker() async throws -> [Int64] {
+        try await reporting { try await index.changeMarker() }
+    }
+}
