@@ -9,8 +9,14 @@ public final class FileInspector {
 
     /// Opens this inspector's libmagic handles.
     /// - Throws: ``InspectionError`` when libmagic's database cannot be loaded.
-    public init() throws(InspectionError) {
-        identifier = try ContentIdentifier()
+    public convenience init() throws(InspectionError) {
+        try self.init(learning: LearnedContentTypes())
+    }
+
+    /// Opens this inspector's libmagic handles; MIME types are learned into `learned`, which
+    /// the other inspectors of a pool share.
+    init(learning learned: LearnedContentTypes) throws(InspectionError) {
+        identifier = try ContentIdentifier(learning: learned)
     }
 
     /// What the inspection of one file found.
