@@ -72,4 +72,23 @@ struct ContentIdentifierTests {
         }
         #expect(learned.count < paths.count, "some answers came from learned types")
     }
+
+    /// An empty file is what `file` calls it (`inode/x-empty`, from its status), not what
+    /// libmagic says through a descriptor (`application/x-empty`).
+    @Test func anEmptyFileIsWhatFileSays() throws {
+        let tree = TemporaryTree("identify-empty")
+        tree.write("Compose", "")
+        let inspector = try FileInspector()
+        guard case .item(let item, _) = inspector.inspect("Compose", in: try RootFolder(path: tree.path), domain: "d") else {
+            Issue.record("no item")
+            return
+        }
+        let type = try ChildProcess.run(["/usr/bin/file", "--mime-type", "-b", tree.url("Compose")])
+        let description = try ChildProcess.run(["/usr/bin/file", "-b", tree.url("Compose")])
+        #expect(type.status == 0 && description.status == 0)
+        #expect(item.attributeSet.contentType == String(decoding: type.stdout, as: UTF8.self).trimmingCharacters(in: .newlines))
+        #expect(item.attributeSet.contentDescription
+            == String(decoding: description.stdout, as: UTF8.self).trimmingCharacters(in: .newlines))
+        #expect(item.attributeSet.contentType == "inode/x-empty")
+    }
 }

@@ -32,6 +32,11 @@ final class ContentIdentifier {
         var description: String
     }
 
+    /// What `file` says of an empty regular file, from its status alone (libmagic's
+    /// `fsmagic`), without reading it: libmagic asked through a descriptor says
+    /// `application/x-empty` instead.
+    static let empty = Identity(contentType: "inode/x-empty", description: "empty")
+
     /// Opens the two libmagic handles; MIME types are learned into `learned`, which other
     /// threads' identifiers may share.
     init(learning learned: LearnedContentTypes = LearnedContentTypes()) throws(InspectionError) {

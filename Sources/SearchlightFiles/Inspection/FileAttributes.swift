@@ -48,6 +48,9 @@ public enum FileAttributes {
                                  nameKeywordsFollow: true)
     }
 
+    /// The most words of the type and description a file's keywords take.
+    static let describingWords = 5
+
     /// Words too common in MIME types and libmagic's descriptions to describe anything.
     static let noiseWords: Set<String> = [
         "vnd", "x", "application", "data", "with", "and", "the", "of", "for", "version", "bit", "to",
@@ -56,12 +59,19 @@ public enum FileAttributes {
         "item", "content", "public", "plain",
     ]
 
-    /// 5 to 10 words: the words of the name, then of the type, then of libmagic's description.
+    /// 5 to 10 words: the words of the name (at most 10), then at most ``describingWords`` of
+    /// the type's and libmagic's description's, fewer only where the name leaves less room.
+    ///
+    /// The describing words do not depend on the name unless it has more than five words:
+    /// the index keeps them once per type and description (`content_kind`), not once per
+    /// name length, which made every description a handful of rows (and their words in the
+    /// full-text index) on a real tree.
     public static func keywords(name: String, contentType: String?, description: String?) -> [String] {
         var keywords: [String] = []
         var seen = Set<String>()
+        var limit = 10
         func add(_ words: [String], skippingNoise: Bool) {
-            for word in words where keywords.count < 10 {
+            for word in words where keywords.count < limit {
                 guard word.count > 1, !(skippingNoise && noiseWords.contains(word)),
                       !word.allSatisfy(\.isNumber) || !skippingNoise else { continue }
                 if seen.insert(word).inserted { keywords.append(word) }
@@ -74,6 +84,7 @@ public enum FileAttributes {
         let descriptionWords = description.map(NameTokenizer.words(in:)) ?? []
         // The name's words as the index derives them (stored once, with the name).
         add(AttributeSet.nameKeywords(of: name), skippingNoise: false)
+        limit = min(10, keywords.count + describingWords)
         add(typeWords, skippingNoise: true)
         add(descriptionWords, skippingNoise: true)
         // Too few telling words: take the common ones too, rather than fewer than five.

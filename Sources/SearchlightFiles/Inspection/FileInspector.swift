@@ -58,7 +58,7 @@ public final class FileInspector {
         // Tags, comment, rating and origins: a system call on the open file, not a decoder's job.
         let user = ExtendedAttributes.userAttributes(descriptor: descriptor)
         do {
-            let identity = try identifier.identify(descriptor: descriptor)
+            let identity = status.size == 0 ? ContentIdentifier.empty : try identifier.identify(descriptor: descriptor)
             let (type, text) = (identity.contentType, identity.description)
             if SecretContent.isSecret(description: text, contentType: type)
                 || SecretContent.needsContentCheck(description: text)
