@@ -19,7 +19,7 @@ public enum ContentTypeTree {
         default: break
         }
         if archiveTypes.contains(type) { tree += ["public.archive"] }
-        if type == "application/pdf" || type.utf8.contains("officedocument".utf8) || type.utf8.contains("opendocument".utf8)
+        if type == "application/pdf" || type.contains("officedocument") || type.contains("opendocument")
             || type == "application/msword" || type == "application/rtf" {
             tree += ["public.composite-content", "public.content"]
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Searchlight
+import Synchronization
 
 /// Derives the attribute set of a file from its name, its status and libmagic's answers: the
 /// file rules (a file's title is its name without extension, its keywords start with its
@@ -48,6 +49,21 @@ public enum FileAttributes {
                                  nameKeywordsFollow: true)
     }
 
+    /// The words of a MIME type and of its parents (`public.image` gives `image`), learned
+    /// once per type: every file of a scan asks, and a tree holds a few hundred types.
+    static func words(ofType type: String) -> [String] {
+        if let words = typeWords.withLock({ $0[type] }) { return words }
+        let words = NameTokenizer.words(in: type) + ContentTypeTree.tree(of: type).filter { $0.hasPrefix("public.") }
+            .flatMap { NameTokenizer.words(in: String($0.dropFirst("public.".count))) }
+        typeWords.withLock { known in
+            if known.count >= 1024 { known.removeAll(keepingCapacity: true) }
+            known[type] = words
+        }
+        return words
+    }
+
+    private static let typeWords = Mutex<[String: [String]]>([:])
+
     /// The most words of the type and description a file's keywords take.
     static let describingWords = 5
 
@@ -77,10 +93,7 @@ public enum FileAttributes {
                 if seen.insert(word).inserted { keywords.append(word) }
             }
         }
-        let typeWords = contentType.map { type in
-            NameTokenizer.words(in: type) + ContentTypeTree.tree(of: type).filter { $0.hasPrefix("public.") }
-                .flatMap { NameTokenizer.words(in: String($0.dropFirst("public.".count))) }
-        } ?? []
+        let typeWords = contentType.map(Self.words(ofType:)) ?? []
         let descriptionWords = description.map(NameTokenizer.words(in:)) ?? []
         // The name's words as the index derives them (stored once, with the name).
         add(AttributeSet.nameKeywords(of: name), skippingNoise: false)

@@ -39,11 +39,12 @@ enum SecretContent {
 
     private static let describedSecretBytes = describedSecrets.map { Array($0.utf8) }
     private static let openPGP = Array("openpgp".utf8)
+    private static let textWord = Array("text".utf8)
 
     /// Whether the description leaves the content to be looked at: text (a PEM block libmagic
     /// did not name) or data (DER).
     static func needsContentCheck(description: String) -> Bool {
-        description.utf8.contains("text".utf8) || description == "data" || description.hasPrefix("data,")
+        firstIndex(of: textWord, in: Array(description.utf8)[...]) != nil || description == "data" || description.hasPrefix("data,")
     }
 
     /// Whether the open file `descriptor` of `size` bytes is a private key or a credential
