@@ -64,6 +64,10 @@ ssize_t cfs_fgetxattr(int fd, const char *name, void *value, size_t size) {
     return fgetxattr(fd, name, value, size);
 }
 
+ssize_t cfs_flistxattr(int fd, char *list, size_t size) {
+    return flistxattr(fd, list, size);
+}
+
 ssize_t cfs_lgetxattr(const char *path, const char *name, void *value, size_t size) {
     return lgetxattr(path, name, value, size);
 }

@@ -12,6 +12,16 @@ extension SystemCall {
         try readAttribute { buffer, size in cfs_fgetxattr(descriptor, name, buffer, size) }
     }
 
+    /// The names of the extended attributes of an open file (those the caller may read): one
+    /// system call when it has none. A file system without extended attributes throws
+    /// `Errno.notSupported`. The corresponding C function is `flistxattr(2)`.
+    public static func extendedAttributeNames(descriptor: Int32) throws(Errno) -> [[UInt8]] {
+        let list = try readAttribute { buffer, size in
+            cfs_flistxattr(descriptor, buffer?.assumingMemoryBound(to: CChar.self), size)
+        } ?? []
+        return list.split(separator: 0, omittingEmptySubsequences: true).map(Array.init)
+    }
+
     /// The value of the extended attribute `name` of the file at `path`, not following a final
     /// symbolic link, or `nil` when it has none (`ENODATA`). The corresponding C function is
     /// `lgetxattr(2)`.

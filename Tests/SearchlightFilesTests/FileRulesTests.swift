@@ -61,4 +61,23 @@ struct FileRulesTests {
         #expect(plan.keywords == FileAttributes.keywords(name: "Plan.pdf", contentType: "application/pdf", description: nil))
         #expect(try index.searchIdentifiers(words: ["done", "plan"]) == ["done/Plan.pdf"])
     }
+
+    /// A file's describing keywords (of its type and description) do not depend on how many
+    /// words its name has, up to five: files of one type and description share one kind row.
+    @Test func describingKeywordsDoNotDependOnTheNameUpToFiveWords() {
+        let description = "gzip compressed data, max compression, from Unix, original size modulo 2^32 1946"
+        var tails: Set<[String]> = []
+        for name in ["a1.gz", "two words.gz", "three short words.gz", "one two three four.gz", "one two three four five"] {
+            let keywords = FileAttributes.keywords(name: name, contentType: "application/gzip", description: description)
+            let nameWords = AttributeSet.nameKeywords(of: name)
+            #expect(keywords.starts(with: nameWords), "\(name)")
+            #expect((5...10).contains(keywords.count), "\(name): \(keywords)")
+            tails.insert(Array(keywords.dropFirst(nameWords.count)))
+        }
+        #expect(tails.count == 1, "\(tails)")
+        #expect(tails.first?.count == FileAttributes.describingWords)
+        let long = FileAttributes.keywords(name: "one two three four five six seven eight.gz", contentType: "application/gzip",
+                                           description: description)
+        #expect(long.count == 10)
+    }
 }

@@ -418,9 +418,7 @@ enum DiskWalk {
         defer { try? FileManager.default.removeItem(atPath: list) }
         _ = FileManager.default.createFile(atPath: list, contents: Data(paths.joined(separator: "\n").utf8 + [0x0A]))
         guard let data = try? ChildProcess.run(["/usr/bin/file", "--mime-type", "-b", "-f", list]).stdout else { return [] }
-        // `file` names an empty file by its path (inode/x-empty); through an open descriptor,
-        // as the indexer asks, libmagic calls it application/x-empty.
-        return String(decoding: data, as: UTF8.self).split(separator: "\n")
-            .map { $0 == "inode/x-empty" ? "application/x-empty" : String($0) }
+        // An empty file is inode/x-empty for `file` (from its status) and for the indexer alike.
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }

@@ -49,6 +49,7 @@ int cfs_gettid(void);
 /// Extended attributes (<sys/xattr.h>, which Swift's Glibc module leaves out). Each returns
 /// what the C function returns, with errno set on failure.
 ssize_t cfs_fgetxattr(int fd, const char *name, void *value, size_t size);
+ssize_t cfs_flistxattr(int fd, char *list, size_t size);
 ssize_t cfs_lgetxattr(const char *path, const char *name, void *value, size_t size);
 int cfs_setxattr(const char *path, const char *name, const void *value, size_t size);
 int cfs_removexattr(const char *path, const char *name);

@@ -18,7 +18,10 @@ struct ContentKind: Hashable {
     func hash(into hasher: inout Hasher) {
         for value in [type, description, keywords] {
             hasher.combine(value == nil)
-            value?.utf8.forEach { hasher.combine($0) }
+            if var value {
+                // The bytes at once: a kind is hashed for every item a scan writes.
+                value.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            }
             hasher.combine(0xFF as UInt8)
         }
     }
@@ -38,9 +41,10 @@ struct ContentKind: Hashable {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for value in [type, description, keywords] {
             // A tag before each value keeps `nil` apart from "" and values from one another.
-            for byte in [value == nil ? 0 : 1] + Array((value ?? "").utf8) + [0xFF] {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            }
+            func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            add(value == nil ? 0 : 1)
+            value?.utf8.forEach(add)
+            add(0xFF)
         }
         return Int64(bitPattern: hash)
     }

@@ -20,9 +20,20 @@ public enum ExtendedAttributes {
     /// The user attributes of an open file. A file system without user attributes, or a
     /// value that cannot be read, gives none: they are never a reason not to index a file.
     /// The corresponding C function is `fgetxattr(2)`.
+    /// The names are listed first (`flistxattr(2)`): most files have none, and then one
+    /// system call answers instead of one per attribute.
     public static func userAttributes(descriptor: Int32) -> UserAttributes {
-        userAttributes { name in (try? SystemCall.extendedAttribute(name, descriptor: descriptor)) ?? nil }
+        guard let names = try? SystemCall.extendedAttributeNames(descriptor: descriptor),
+              names.contains(where: { $0.starts(with: userPrefix) }) else { return UserAttributes() }
+        let present = Set(names)
+        return userAttributes { name in
+            guard present.contains(Array(name.utf8)) else { return nil }
+            return (try? SystemCall.extendedAttribute(name, descriptor: descriptor)) ?? nil
+        }
     }
+
+    /// The namespace of every attribute read here.
+    private static let userPrefix = Array("user.".utf8)
 
     /// The user attributes a file's values give: `value(name)` is the value of the
     /// attribute `name`, or `nil` when the file has none.

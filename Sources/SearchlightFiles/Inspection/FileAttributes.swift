@@ -1,5 +1,6 @@
 import Foundation
 import Searchlight
+import Synchronization
 
 /// Derives the attribute set of a file from its name, its status and libmagic's answers: the
 /// file rules (a file's title is its name without extension, its keywords start with its
@@ -48,6 +49,24 @@ public enum FileAttributes {
                                  nameKeywordsFollow: true)
     }
 
+    /// The words of a MIME type and of its parents (`public.image` gives `image`), learned
+    /// once per type: every file of a scan asks, and a tree holds a few hundred types.
+    static func words(ofType type: String) -> [String] {
+        if let words = typeWords.withLock({ $0[type] }) { return words }
+        let words = NameTokenizer.words(in: type) + ContentTypeTree.tree(of: type).filter { $0.hasPrefix("public.") }
+            .flatMap { NameTokenizer.words(in: String($0.dropFirst("public.".count))) }
+        typeWords.withLock { known in
+            if known.count >= 1024 { known.removeAll(keepingCapacity: true) }
+            known[type] = words
+        }
+        return words
+    }
+
+    private static let typeWords = Mutex<[String: [String]]>([:])
+
+    /// The most words of the type and description a file's keywords take.
+    static let describingWords = 5
+
     /// Words too common in MIME types and libmagic's descriptions to describe anything.
     static let noiseWords: Set<String> = [
         "vnd", "x", "application", "data", "with", "and", "the", "of", "for", "version", "bit", "to",
@@ -56,24 +75,29 @@ public enum FileAttributes {
         "item", "content", "public", "plain",
     ]
 
-    /// 5 to 10 words: the words of the name, then of the type, then of libmagic's description.
+    /// 5 to 10 words: the words of the name (at most 10), then at most ``describingWords`` of
+    /// the type's and libmagic's description's, fewer only where the name leaves less room.
+    ///
+    /// The describing words do not depend on the name unless it has more than five words:
+    /// the index keeps them once per type and description (`content_kind`), not once per
+    /// name length, which made every description a handful of rows (and their words in the
+    /// full-text index) on a real tree.
     public static func keywords(name: String, contentType: String?, description: String?) -> [String] {
         var keywords: [String] = []
         var seen = Set<String>()
+        var limit = 10
         func add(_ words: [String], skippingNoise: Bool) {
-            for word in words where keywords.count < 10 {
+            for word in words where keywords.count < limit {
                 guard word.count > 1, !(skippingNoise && noiseWords.contains(word)),
                       !word.allSatisfy(\.isNumber) || !skippingNoise else { continue }
                 if seen.insert(word).inserted { keywords.append(word) }
             }
         }
-        let typeWords = contentType.map { type in
-            NameTokenizer.words(in: type) + ContentTypeTree.tree(of: type).filter { $0.hasPrefix("public.") }
-                .flatMap { NameTokenizer.words(in: String($0.dropFirst("public.".count))) }
-        } ?? []
+        let typeWords = contentType.map(Self.words(ofType:)) ?? []
         let descriptionWords = description.map(NameTokenizer.words(in:)) ?? []
         // The name's words as the index derives them (stored once, with the name).
         add(AttributeSet.nameKeywords(of: name), skippingNoise: false)
+        limit = min(10, keywords.count + describingWords)
         add(typeWords, skippingNoise: true)
         add(descriptionWords, skippingNoise: true)
         // Too few telling words: take the common ones too, rather than fewer than five.

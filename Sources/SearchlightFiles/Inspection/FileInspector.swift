@@ -11,8 +11,14 @@ public final class FileInspector {
 
     /// Opens this inspector's libmagic handles.
     /// - Throws: ``InspectionError`` when libmagic's database cannot be loaded.
-    public init() throws(InspectionError) {
-        identifier = try ContentIdentifier()
+    public convenience init() throws(InspectionError) {
+        try self.init(learning: LearnedContentTypes())
+    }
+
+    /// Opens this inspector's libmagic handles; MIME types are learned into `learned`, which
+    /// the other inspectors of a pool share.
+    init(learning learned: LearnedContentTypes) throws(InspectionError) {
+        identifier = try ContentIdentifier(learning: learned)
     }
 
     /// What the inspection of one file found.
@@ -50,7 +56,7 @@ public final class FileInspector {
         // Tags, comment, rating and origins: a system call on the open file, not a decoder's job.
         let user = ExtendedAttributes.userAttributes(descriptor: descriptor)
         do {
-            let identity = try identifier.identify(descriptor: descriptor)
+            let identity = status.size == 0 ? ContentIdentifier.empty : try identifier.identify(descriptor: descriptor)
             let (type, text) = (identity.contentType, identity.description)
             if SecretContent.isSecret(description: text, contentType: type)
                 || SecretContent.needsContentCheck(description: text)

@@ -26,12 +26,13 @@ final class InspectorPool: Sendable {
         threadCount = count
         // Each thread says whether its inspector opened: `nil` for yes.
         let opened = BlockingQueue<InspectionError?>(capacity: count)
+        let learned = LearnedContentTypes()
         for number in 0..<count {
             let thread = Thread { [queue, threadsEnded] in
                 defer { threadsEnded.signal() }
                 let inspector: FileInspector
                 do throws(InspectionError) {
-                    inspector = try FileInspector()
+                    inspector = try FileInspector(learning: learned)
                 } catch {
                     opened.put(error)
                     return

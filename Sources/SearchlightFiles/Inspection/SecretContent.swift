@@ -28,17 +28,23 @@ enum SecretContent {
     /// libmagic's test for a binary OpenPGP key packet looks at the first byte or two only, and
     /// fires on plain text that starts with such bytes (UTF-8 `Š`, 0xC5 0xA0, reads as a new-format
     /// secret key packet): when its MIME type says text, the text tests won, and it is no key.
+    /// (Bytes are compared: every file's description passes here, and Foundation's substring
+    /// search cost more than the rest of the check.)
     static func isSecret(description: String, contentType: String?) -> Bool {
-        let lowered = description.lowercased()
-        guard describedSecrets.contains(where: { lowered.contains($0) }) else { return false }
-        if lowered.contains("openpgp"), contentType?.hasPrefix("text/") == true { return false }
+        let lowered = Array(description.lowercased().utf8)[...]
+        guard describedSecretBytes.contains(where: { firstIndex(of: $0, in: lowered) != nil }) else { return false }
+        if firstIndex(of: openPGP, in: lowered) != nil, contentType?.hasPrefix("text/") == true { return false }
         return true
     }
+
+    private static let describedSecretBytes = describedSecrets.map { Array($0.utf8) }
+    private static let openPGP = Array("openpgp".utf8)
+    private static let textWord = Array("text".utf8)
 
     /// Whether the description leaves the content to be looked at: text (a PEM block libmagic
     /// did not name) or data (DER).
     static func needsContentCheck(description: String) -> Bool {
-        description.contains("text") || description == "data" || description.hasPrefix("data,")
+        firstIndex(of: textWord, in: Array(description.utf8)[...]) != nil || description == "data" || description.hasPrefix("data,")
     }
 
     /// Whether the open file `descriptor` of `size` bytes is a private key or a credential
