@@ -189,7 +189,18 @@ let package = Package(
         ),
         // `searchlight`: starts fast (search, query, show…) because it links no server and no
         // decoder; `searchlight serve` runs `searchlight-serve`, found next to it.
-        .executableTarget(name: "searchlight", dependencies: ["SearchlightCommands"]),
+        // Linked in release as a position-dependent executable that exports no symbols: Swift's
+        // static runtime adds --export-dynamic (15 000 symbols that glibc's dladdr, called at
+        // start-up, scans one by one) and a PIE needs 94 000 relative relocations at every
+        // start (Benchmarks/README.md, "Start-up").
+        .executableTarget(
+            name: "searchlight",
+            dependencies: ["SearchlightCommands"],
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie"],
+                             .when(platforms: [.linux], configuration: .release)),
+            ]
+        ),
         // The same commands with the web server (Hummingbird, SwiftNIO) behind `serve`, and the
         // PostgreSQL index (postgres-nio) behind `--index postgres://…`.
         .executableTarget(

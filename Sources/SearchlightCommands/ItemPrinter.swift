@@ -8,14 +8,17 @@ final class ItemPrinter {
 
     let format: Format
     let output = StandardOutput()
-    private let index: any IndexStore
-    /// The JSON objects, with each domain's root read once up front.
-    private let itemJSON: ItemJSON
+    /// The JSON objects, with each domain's root: decoded from the domains' stored JSON on
+    /// first use (lines and NUL-terminated paths never need them, and the decoder is a cost
+    /// every search would pay at start-up).
+    private lazy var itemJSON = ItemJSON(domainStates: domainStates)
+    private let domainStates: [String: String]
 
+    /// Reads the domains of `index` now, whatever the format: an index that cannot be read
+    /// fails here, before anything is printed.
     init(format: Format, index: any IndexStore) throws {
         self.format = format
-        self.index = index
-        itemJSON = try CommandFailure.wrap { try ItemJSON(index: index) }
+        domainStates = try CommandFailure.wrap { try index.domainStates() }
     }
 
     func print(_ indexed: IndexedItem) {

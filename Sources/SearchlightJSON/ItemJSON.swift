@@ -19,7 +19,12 @@ public struct ItemJSON: Sendable {
     /// Reads the root of every domain of `index`.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public init(index: any IndexStore) throws {
-        roots = try index.domainStates().compactMapValues { DomainState(json: $0)?.root }
+        self.init(domainStates: try index.domainStates())
+    }
+
+    /// Takes the roots from the domains' stored states (``IndexStore/domainStates()``).
+    public init(domainStates: [String: String]) {
+        roots = domainStates.compactMapValues { DomainState(json: $0)?.root }
     }
 
     /// Uses the roots given (domain → root).
