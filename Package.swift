@@ -63,6 +63,9 @@ let package = Package(
         // Summary information and streams of Word, Excel and PowerPoint 97-2003 files; libgsf's
         // headers (which include libxml2's and ICU's) stay in its .c file.
         .target(name: "COLE2", dependencies: ["CLibGsf"]),
+        // libmagic's header, and its functions opened with dlopen on first use: `searchlight`
+        // starts without loading libmagic (and liblzma, libbz2) unless it inspects files.
+        .target(name: "CMagicLoader"),
         // statx(2), which Swift's Glibc module hides behind _GNU_SOURCE.
         .target(name: "CFileSystem"),
         // A small C layer over libvips' variadic calls, which Swift cannot call.
@@ -136,7 +139,7 @@ let package = Package(
             name: "SearchlightFiles",
             dependencies: [
                 "Searchlight",
-                "CMagic",
+                "CMagicLoader",
                 "CFileSystem",
                 "ExtractionProtocol",
                 "SystemCalls",
