@@ -63,6 +63,9 @@ let package = Package(
         // Summary information and streams of Word, Excel and PowerPoint 97-2003 files; libgsf's
         // headers (which include libxml2's and ICU's) stay in its .c file.
         .target(name: "COLE2", dependencies: ["CLibGsf"]),
+        // libmagic's header, and its functions opened with dlopen on first use: `searchlight`
+        // starts without loading libmagic (and liblzma, libbz2) unless it inspects files.
+        .target(name: "CMagicLoader"),
         // statx(2), which Swift's Glibc module hides behind _GNU_SOURCE.
         .target(name: "CFileSystem"),
         // A small C layer over libvips' variadic calls, which Swift cannot call.
@@ -141,7 +144,7 @@ let package = Package(
             name: "SearchlightFiles",
             dependencies: [
                 "Searchlight",
-                "CMagic",
+                "CMagicLoader",
                 "CFileSystem",
                 "ExtractionProtocol",
                 "SystemCalls",
@@ -196,7 +199,18 @@ let package = Package(
         ),
         // `searchlight`: starts fast (search, query, show…) because it links no server and no
         // decoder; `searchlight serve` runs `searchlight-serve`, found next to it.
-        .executableTarget(name: "searchlight", dependencies: ["SearchlightCommands"]),
+        // Linked in release as a position-dependent executable that exports no symbols: Swift's
+        // static runtime adds --export-dynamic (15 000 symbols that glibc's dladdr, called at
+        // start-up, scans one by one) and a PIE needs 94 000 relative relocations at every
+        // start (Benchmarks/README.md, "Start-up").
+        .executableTarget(
+            name: "searchlight",
+            dependencies: ["SearchlightCommands"],
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie"],
+                             .when(platforms: [.linux], configuration: .release)),
+            ]
+        ),
         // The same commands with the web server (Hummingbird, SwiftNIO) behind `serve`, and the
         // PostgreSQL index (postgres-nio) behind `--index postgres://…`.
         .executableTarget(

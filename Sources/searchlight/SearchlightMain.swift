@@ -1,5 +1,41 @@
+import ArgumentParser
+import Dispatch
+import Glibc
 import SearchlightCommands
 
 /// Every command; `serve` hands over to `searchlight-serve` (see ``ServeLauncher``).
+///
+/// A command that does not await (`search`, `list`, `show`, `status`, `scan`…) runs on the
+/// main thread, as `ParsableCommand.main()` runs it: an `async` main would first start
+/// Swift's thread pool and hop to it, a cost every search paid at start-up. The commands that
+/// await (`watch`, `serve`, `query`, and `searchlight` alone) run in a task while the main
+/// thread serves the main queue, as `AsyncParsableCommand.main()` runs them.
 @main
-extension SearchlightCommand {}
+enum SearchlightMain {
+    static func main() {
+        let parsed: any ParsableCommand
+        do {
+            parsed = try SearchlightCommand.parseAsRoot()
+        } catch {
+            SearchlightCommand.exit(withError: error)
+        }
+        if let awaited = parsed as? any AsyncParsableCommand {
+            nonisolated(unsafe) var command = awaited
+            Task {
+                do {
+                    try await command.run()
+                } catch {
+                    SearchlightCommand.exit(withError: error)
+                }
+                exit(0)
+            }
+            dispatchMain()
+        }
+        var command = parsed
+        do {
+            try command.run()
+        } catch {
+            SearchlightCommand.exit(withError: error)
+        }
+    }
+}

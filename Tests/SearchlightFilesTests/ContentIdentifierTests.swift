@@ -1,4 +1,4 @@
-import CMagic
+import CMagicLoader
 import Foundation
 import Glibc
 import SearchlightTestSupport

@@ -56,16 +56,18 @@ public struct SearchWords: Hashable, Sendable {
     /// (`author:"Zoë Müller"`).
     ///
     /// - Parameter calendar: The calendar whose days, months and years bound `modified:2024-06`
-    ///   (`date:today` and its kin compile to `$time` values, resolved when the query runs).
+    ///   (`date:today` and its kin compile to `$time` values, resolved when the query runs);
+    ///   evaluated only for such a date: `Calendar.current` loads the time zone and locale,
+    ///   a cost every search would pay at start-up.
     /// - Throws: ``SearchWordsError`` for a search word with a value it cannot take.
-    public init(parsing text: String, calendar: Calendar = .current) throws(SearchWordsError) {
+    public init(parsing text: String, calendar: @autoclosure () -> Calendar = .current) throws(SearchWordsError) {
         try self.init(tokens: Self.tokens(of: text), calendar: calendar)
     }
 
     /// Parses command-line arguments: each is parsed as typed text, except that an argument
     /// that starts with `author:`, `tag:` or `name:` and has no quotes is one search word (the
     /// shell removed its quotes: `author:"Zoë Müller"` arrives as `author:Zoë Müller`).
-    public init(arguments: [String], calendar: Calendar = .current) throws(SearchWordsError) {
+    public init(arguments: [String], calendar: @autoclosure () -> Calendar = .current) throws(SearchWordsError) {
         var tokens: [String] = []
         for argument in arguments {
             if let colon = argument.firstIndex(of: ":"), Key(rawValue: argument[..<colon].lowercased())?.takesSpaces == true,
@@ -78,7 +80,7 @@ public struct SearchWords: Hashable, Sendable {
         try self.init(tokens: tokens, calendar: calendar)
     }
 
-    init(tokens: [String], calendar: Calendar) throws(SearchWordsError) {
+    init(tokens: [String], calendar: () -> Calendar) throws(SearchWordsError) {
         words = []
         filters = []
         for token in tokens {
@@ -128,7 +130,7 @@ public struct SearchWords: Hashable, Sendable {
         return result + (suffix ? "*\"" : "\"")
     }
 
-    private static func query(_ key: Key, _ value: String, token: String, calendar: Calendar) throws(SearchWordsError) -> String {
+    private static func query(_ key: Key, _ value: String, token: String, calendar: () -> Calendar) throws(SearchWordsError) -> String {
         switch key {
         case .kind:
             guard let kind = ItemKind(searchWord: value) else {
@@ -161,7 +163,7 @@ public struct SearchWords: Hashable, Sendable {
     /// optional comparison (`>`, `>=`, `<`, `<=`, `=`). A date alone means within it; `>`
     /// after it, `<` before it, `>=` from its start, `<=` to its end.
     private static func dateQuery(_ attribute: String, _ value: String, token: String,
-                                  calendar: Calendar) throws(SearchWordsError) -> String {
+                                  calendar: () -> Calendar) throws(SearchWordsError) -> String {
         var rest = Substring(value)
         var op = ""
         for candidate in [">=", "<=", ">", "<", "="] where rest.hasPrefix(candidate) {
@@ -179,7 +181,7 @@ public struct SearchWords: Hashable, Sendable {
             default: throw SearchWordsError(token, "a period takes =, >= or <; " + expected)
             }
         }
-        guard let (start, end) = period(of: rest, calendar: calendar) else { throw SearchWordsError(token, expected) }
+        guard let (start, end) = period(of: rest, calendar: calendar()) else { throw SearchWordsError(token, expected) }
         let from = QueryDate.iso(start).description, to = QueryDate.iso(end).description
         switch op {
         case ">": return "\(attribute) >= \(to)"

@@ -54,7 +54,8 @@ public final class SearchableIndex: Sendable {
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
-        configuration.foreignKeysEnabled = true
+        // Foreign keys guard writes; a read-only connection skips the pragma.
+        configuration.foreignKeysEnabled = !readOnly
         configuration.label = "searchlight"
         configuration.prepareDatabase { db in
             SearchableIndex.registerFunctions(in: db)
@@ -79,17 +80,22 @@ public final class SearchableIndex: Sendable {
                 database = try DatabasePool(path: path, configuration: configuration)
             }
             // A schema this version does not know (a newer Searchlight's) cannot be read nor
-            // written safely: damage, as far as this version can tell.
-            if try database.read(Self.migrator.hasBeenSuperseded) {
-                throw SearchlightError(.damagedIndex, "the index at \(path) was written by a newer Searchlight")
+            // written safely: damage, as far as this version can tell. A read-only open checks
+            // everything in one read transaction (each costs a BEGIN and a COMMIT at start-up).
+            try database.read { db in
+                if try Self.migrator.hasBeenSuperseded(db) {
+                    throw SearchlightError(.damagedIndex, "the index at \(path) was written by a newer Searchlight")
+                }
+                guard readOnly else { return }
+                if try !db.tableExists("item") {
+                    throw SearchlightError(.noIndex, "\(path) is not a Searchlight index")
+                } else if try !Self.migrator.hasCompletedMigrations(db) {
+                    // Only a writer upgrades an index; reading an older schema would fail on every query.
+                    throw SearchlightError(.outdatedIndex, "the index at \(path) was written by an older Searchlight")
+                }
             }
             if !readOnly {
                 try Self.migrate(database)
-            } else if try !database.read({ try $0.tableExists("item") }) {
-                throw SearchlightError(.noIndex, "\(path) is not a Searchlight index")
-            } else if try !database.read(Self.migrator.hasCompletedMigrations) {
-                // Only a writer upgrades an index; reading an older schema would fail on every query.
-                throw SearchlightError(.outdatedIndex, "the index at \(path) was written by an older Searchlight")
             }
         } catch let error as SearchlightError {
             throw error

@@ -1,4 +1,4 @@
-import CMagic
+import CMagicLoader
 import SystemCalls
 import Synchronization
 
@@ -16,30 +16,35 @@ final class Magic {
 
     /// Opens a handle with `flags` (`MAGIC_MIME_TYPE`, or `MAGIC_NONE` for descriptions).
     /// The corresponding C functions are `magic_open(3)` and `magic_load(3)`.
+    /// libmagic itself is opened on first use (`CMagicLoader`): the commands that inspect no
+    /// file start without loading it.
     init(flags: Int32) throws(InspectionError) {
+        if let failure = searchlight_magic_library_error() {
+            throw InspectionError("cannot load libmagic: \(String(cString: failure))")
+        }
         let opened: magic_t? = Self.openLock.withLock { _ in
             // No MAGIC_COMPRESS: it forks decompressors. MAGIC_ERROR reports read errors as errors.
-            guard let cookie = magic_open(flags | MAGIC_ERROR) else { return nil }
-            guard magic_load(cookie, nil) == 0 else {
-                magic_close(cookie)
+            guard let cookie = searchlight_magic_open(flags | MAGIC_ERROR) else { return nil }
+            guard searchlight_magic_load(cookie, nil) == 0 else {
+                searchlight_magic_close(cookie)
                 return nil
             }
             var limit = Self.maximumBytesRead
-            magic_setparam(cookie, Int32(MAGIC_PARAM_BYTES_MAX), &limit)
+            searchlight_magic_setparam(cookie, Int32(MAGIC_PARAM_BYTES_MAX), &limit)
             return cookie
         }
         guard let opened else { throw InspectionError("cannot load the libmagic database") }
         cookie = opened
     }
 
-    deinit { magic_close(cookie) }
+    deinit { searchlight_magic_close(cookie) }
 
     /// libmagic's answer for an open file, read from its start.
     /// The corresponding C function is `magic_descriptor(3)`.
     func identify(descriptor: Int32) throws(InspectionError) -> String {
         try? SystemCall.seek(descriptor, to: 0)
-        guard let result = magic_descriptor(cookie, descriptor) else {
-            let message = magic_error(cookie).map { String(cString: $0) } ?? "unknown libmagic error"
+        guard let result = searchlight_magic_descriptor(cookie, descriptor) else {
+            let message = searchlight_magic_error(cookie).map { String(cString: $0) } ?? "unknown libmagic error"
             throw InspectionError(message)
         }
         return String(cString: result)
