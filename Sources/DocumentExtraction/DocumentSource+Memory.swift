@@ -1,6 +1,6 @@
 import CLibArchive
 import ExtractionProtocol
-import Glibc
+import SystemCalls
 
 extension DocumentSource {
     /// A source for bytes held in memory (an archive's member), in an anonymous file so that
@@ -9,12 +9,12 @@ extension DocumentSource {
     init(bytes: [UInt8], path: [UInt8], textLimit: Int, contentType: String) throws(ExtractionFailure) {
         let descriptor = clibarchive_memfd("searchlight-member")
         guard descriptor >= 0 else {
-            throw ExtractionFailure(.internalError, "memfd_create: errno \(errno)")
+            throw ExtractionFailure(.internalError, "memfd_create: \(SystemCall.lastError)")
         }
         do {
             try WorkerFile.writeAll(descriptor, bytes)
         } catch {
-            Glibc.close(descriptor)
+            SystemCall.close(descriptor)
             throw ExtractionFailure(.internalError, "cannot hold an archive member in memory: \(error)")
         }
         self.init(descriptor: descriptor, path: path, size: bytes.count, textLimit: textLimit, contentType: contentType)

@@ -4,7 +4,7 @@ import SearchlightFiles
 
 // The PostgreSQL index's file-indexer bookkeeping: the change stamps and failures of its items,
 // each domain's state (as JSON in the domain's `state` column, which only this conformance and
-// the SQLite one read), and the machine and folder of each domain (SPEC §9).
+// the SQLite one read), and the machine and folder of each domain (Docs/Contract.md#shared-index).
 extension PostgresStore: FileIndexStore {
     /// Every machine of a team may write its folders into the database.
     public var isShared: Bool { true }

@@ -13,7 +13,7 @@ import Searchlight
 /// the columns the library's schema keeps for it), the PostgreSQL index in `SearchlightPostgres`
 /// (`PostgresStore+FileIndexStore.swift`). Docs/Architecture.md says why.
 public protocol FileIndexStore: IndexStore {
-    /// Whether the index holds the folders of many machines (SPEC §9), whose domains then
+    /// Whether the index holds the folders of many machines (Docs/Contract.md#shared-index), whose domains then
     /// name the machine as well as the folder.
     var isShared: Bool { get }
 
@@ -46,7 +46,7 @@ public protocol FileIndexStore: IndexStore {
     // MARK: Origin (a shared index)
 
     /// Records the machine and folder a domain indexes: a shared index holds the domains of
-    /// many machines (SPEC §9). An index on one machine need not.
+    /// many machines (Docs/Contract.md#shared-index). An index on one machine need not.
     func setOrigin(host: String, root: String, domain: String) throws
     /// The machine each domain indexes a folder of, for the domains that recorded one (only
     /// a shared index does); a domain without an entry is a folder of this machine.
@@ -72,7 +72,7 @@ extension FileIndexStore {
 
     /// The domain of a folder given without one: its path, and in a shared index this
     /// machine's name before it (`HOST:/path`), since two machines may index folders of the
-    /// same path (SPEC §9: domains identify a host and a root).
+    /// same path (Docs/Contract.md#shared-index: domains identify a host and a root).
     public func defaultDomain(forFolder path: String) -> String {
         isShared ? FolderScanner.hostName + ":" + path : path
     }
