@@ -58,19 +58,11 @@ struct DocumentSource {
     func prefix(maxBytes: Int) throws(ExtractionFailure) -> (bytes: [UInt8], isComplete: Bool) {
         // One byte more than asked says whether the file goes on.
         let wanted = min(maxBytes, max(size, 0)) + 1
-        var bytes = [UInt8](repeating: 0, count: wanted)
-        var filled = 0
-        while filled < wanted {
-            let count: Int
-            do {
-                count = try SystemCall.retryingOnInterrupt {
-                    bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, wanted - filled, off_t(filled)) }
-                }
-            } catch {
-                throw ExtractionFailure(.unreadable, "read: \(error)")
-            }
-            if count == 0 { break }
-            filled += count
+        var bytes: [UInt8]
+        do {
+            bytes = try SystemCall.readBytes(descriptor, limit: wanted, at: 0)
+        } catch {
+            throw ExtractionFailure(.unreadable, "read: \(error)")
         }
         let isComplete = bytes.count <= maxBytes
         if !isComplete { bytes.removeLast() }
