@@ -194,9 +194,11 @@ public final class FolderWatcher: Service, Sendable {
         // The end of a backoff wakes the loop, to extract what waited.
         options.control?.onBackoffEnd { [inbox] in inbox.poke() }
         saveLastScan(summary)
+        // The health record first: whoever reads "watching" or READY=1 (`pause`, `status`, a
+        // supervisor) finds the running watch in the index.
+        writeHealth(running: true)
         logger.notice("watching \(root.path): \(watchCount) folders; first reconcile: \(summary.counts)")
         notifier.notify("READY=1\nSTATUS=watching \(root.path) (\(watchCount) folders)")
-        writeHealth(running: true)
         onReady?()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
