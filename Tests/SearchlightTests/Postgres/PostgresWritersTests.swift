@@ -84,7 +84,9 @@ struct PostgresWritersTests {
         let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
         let writer = try await PostgresIndex(
             url: url, retryPolicy: .init(maximumAttempts: 10, initialDelay: .milliseconds(20)),
-            operationTimeout: .seconds(15), environment: [:])
+            // Long enough that a loaded machine terminates the waiting backend first: the retry
+            // after the kill is what this tests, not the store's own timeout.
+            operationTimeout: .seconds(90), environment: [:])
         defer { writer.close() }
         let script = WriterScript(domain: "laptop:/home/ana", batchCount: 4, itemsPerBatch: 25)
         try await writer.apply(script.batches[0].changes, states: script.batches[0].states)
