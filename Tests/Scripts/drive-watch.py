@@ -40,6 +40,7 @@ def indexed():
     return {j["id"]: j["size"] for j in map(json.loads, r.stdout.splitlines())}
 
 def converge(label, timeout=120):
+    ops.write(f"--- converge {label}\n"); ops.flush()
     deadline = time.time() + timeout
     while time.time() < deadline:
         d, i = disk(), indexed()
@@ -59,31 +60,41 @@ def folders():
 def files():
     return [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs]
 
+ops = open(os.path.join(work, "operations.log"), "a")   # what was done, to read after a failure
+def did(*words):
+    ops.write(" ".join(os.path.relpath(w, root) if isinstance(w, str) and w.startswith(work) else str(w) for w in words) + "\n")
+
 def burst(n):
+    ops.write(f"--- burst of {n}\n")
     for _ in range(n):
         op = rng.random()
         try:
             if op < 0.30:
                 p = rpath() + ".txt"; os.makedirs(os.path.dirname(p), exist_ok=True)
                 with open(p, "a") as f: f.write("word " * rng.randint(1, 50))
+                did("write", p)
             elif op < 0.40 and files():
                 p = rng.choice(files()); open(p, "w").close() if rng.random() < 0.5 else open(p, "a").write("more\n")
+                did("truncate or append", p)
             elif op < 0.52 and files():
                 src = rng.choice(files()); dst = rpath() + ".md"; os.makedirs(os.path.dirname(dst), exist_ok=True); os.rename(src, dst)
+                did("mv", src, dst)
             elif op < 0.62 and len(folders()) > 1:
                 src = rng.choice(folders()[1:]); dst = rpath(rng.randint(1, 3))
                 if not dst.startswith(src + os.sep) and not os.path.exists(dst):
                     os.makedirs(os.path.dirname(dst), exist_ok=True); os.rename(src, dst)
             elif op < 0.70 and len(folders()) > 1:
-                shutil.rmtree(rng.choice(folders()[1:]))
+                d = rng.choice(folders()[1:]); shutil.rmtree(d); did("rm -rf", d)
             elif op < 0.80 and files():
-                os.unlink(rng.choice(files()))
+                f = rng.choice(files()); os.unlink(f); did("rm", f)
             elif op < 0.86 and files():
                 src = rng.choice(files()); dst = rpath() + ".lnk.txt"; os.makedirs(os.path.dirname(dst), exist_ok=True); os.link(src, dst)
+                did("ln", src, dst)
             elif op < 0.92:
                 p = rpath() + ".tmp"; os.makedirs(os.path.dirname(p), exist_ok=True)
                 with open(p, "w") as f: f.write("saved " * 10)
                 os.replace(p, p[:-4] + ".doc.txt")   # atomic-replace save
+                did("save", p[:-4] + ".doc.txt")
             elif files():
                 src = rng.choice(files())   # move out of the root and back in
                 out = os.path.join(work, "outside"); os.makedirs(out, exist_ok=True)
