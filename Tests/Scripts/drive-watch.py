@@ -82,7 +82,7 @@ def burst(n):
             elif op < 0.62 and len(folders()) > 1:
                 src = rng.choice(folders()[1:]); dst = rpath(rng.randint(1, 3))
                 if not dst.startswith(src + os.sep) and not os.path.exists(dst):
-                    os.makedirs(os.path.dirname(dst), exist_ok=True); os.rename(src, dst)
+                    os.makedirs(os.path.dirname(dst), exist_ok=True); os.rename(src, dst); did("mv folder", src, dst)
             elif op < 0.70 and len(folders()) > 1:
                 d = rng.choice(folders()[1:]); shutil.rmtree(d); did("rm -rf", d)
             elif op < 0.80 and files():
@@ -98,8 +98,9 @@ def burst(n):
             elif files():
                 src = rng.choice(files())   # move out of the root and back in
                 out = os.path.join(work, "outside"); os.makedirs(out, exist_ok=True)
-                dst = os.path.join(out, os.path.basename(src)); os.rename(src, dst)
-                if rng.random() < 0.5: os.rename(dst, rpath() + ".back")
+                dst = os.path.join(out, os.path.basename(src)); os.rename(src, dst); did("move out", src)
+                if rng.random() < 0.5:
+                    back = rpath() + ".back"; os.rename(dst, back); did("move back", back)
         except (FileNotFoundError, FileExistsError, NotADirectoryError, IsADirectoryError, OSError):
             pass
 
