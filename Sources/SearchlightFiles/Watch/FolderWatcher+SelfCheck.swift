@@ -20,14 +20,14 @@ extension FolderWatcher {
     func selfCheck(reason: String, counted: Bool = true, afterOverflow: Bool = false) throws -> ScanSummary {
         inbox.markQuiet()
         let mark = inotify.markActivity()
-        var repairs: [String] = []
+        var repairs: [SelfCheckRepair] = []
         var restamped = 0
         let summary = try scanner.reconcile(onDirectory: watchDirectory, onChange: { path, change in
             // A stale change time alone hid nothing from a search: not a repair.
             if change == .restamped {
                 restamped += 1
             } else {
-                repairs.append("\(change.rawValue) \(path.lossyString.debugDescription)")
+                repairs.append(SelfCheckRepair(change: change, identifier: path))
             }
         })
         if restamped > 0 {
@@ -41,24 +41,30 @@ extension FolderWatcher {
         let concurrent = !afterOverflow && (raced || !counted || deferral.isPending)
         state.withLock { state in
             state.lastSelfCheck = Date()
-            if !concurrent { state.selfCheckRepairs += repairs.count }
+            if !concurrent {
+                state.selfCheckRepairs += repairs.count
+                state.repaired = Array((state.repaired + repairs).suffix(Self.repairsKept))
+            }
         }
         if repairs.isEmpty {
             logger.debug("self-check (\(reason)): the index matches \(root.path)")
         } else if concurrent {
             logger.info("""
                 self-check (\(reason)): \(repairs.count) items changed while it ran (not counted): \
-                \(repairs.prefix(20).joined(separator: ", "))
+                \(repairs.prefix(20).map(\.description).joined(separator: ", "))
                 """)
         } else {
             logger.warning("""
                 self-check (\(reason)) repaired \(repairs.count) items in \(root.path): \
-                \(repairs.prefix(50).joined(separator: ", "))\(repairs.count > 50 ? ", …" : "")
+                \(repairs.prefix(50).map(\.description).joined(separator: ", "))\(repairs.count > 50 ? ", …" : "")
                 """)
         }
         writeHealth(running: true)
         return summary
     }
+
+    /// How many of the latest repairs ``recentRepairs`` keeps.
+    static var repairsKept: Int { 100 }
 
     /// Asks for a self-check (as the periodic timer does) and returns once one has run, or
     /// after `timeout`; whether one ran.
@@ -72,4 +78,12 @@ extension FolderWatcher {
         }
         return false
     }
+}
+
+/// An item a self-check found different from the disk, and what it did to it.
+public struct SelfCheckRepair: Sendable, Equatable, CustomStringConvertible {
+    public let change: ScanChange
+    public let identifier: ItemIdentifier
+
+    public var description: String { "\(change.rawValue) \(identifier.lossyString.debugDescription)" }
 }

@@ -59,6 +59,8 @@ public final class FolderWatcher: Service, Sendable {
         var warnedAboutLimit = false
         var overflows = 0
         var selfCheckRepairs = 0
+        /// The latest counted repairs, oldest first (at most ``repairsKept``).
+        var repaired: [SelfCheckRepair] = []
         var lastSelfCheck: Date?
     }
 
@@ -122,6 +124,9 @@ public final class FolderWatcher: Service, Sendable {
     public var degradedSubtrees: [ItemIdentifier] { state.withLock { $0.degraded.sorted() } }
     /// Items the self-check repaired since the start.
     public var selfCheckRepairs: Int { state.withLock { $0.selfCheckRepairs } }
+    /// The latest items the self-check repaired (at most 100, oldest first): what a
+    /// diagnosis of a repair starts from.
+    public var recentRepairs: [SelfCheckRepair] { state.withLock { $0.repaired } }
     /// Times the kernel's event queue overflowed.
     public var overflowCount: Int { state.withLock { $0.overflows } }
 
