@@ -18,6 +18,8 @@ import Testing
         ["search", "modified:>2024-01-01", "name:IMG", "date:today"],
         ["search", "x", "--limit", "007"],
         ["search", "--index", "postgres://user@host:5432/db", "x"],
+        ["search", "help"],
+        ["search", "search", "list", "kind:pdf"],
     ]
 
     static let declined: [[String]] = [
