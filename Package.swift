@@ -39,11 +39,12 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
-        // zlib, for the stored text of items (already loaded by Foundation on Linux).
+        // zlib, for the stored text of items (already loaded by Foundation on Linux). Its module
+        // map links libz; no pkgConfig, whose -L/usr/lib/x86_64-linux-gnu would come before
+        // Packaging/static-libraries on searchlight's link line (below).
         .systemLibrary(
             name: "CSystemZlib",
             path: "Sources/CSystemZlib",
-            pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
         // poppler's GLib interface (PDF metadata and text); only the extractor links it.
@@ -202,12 +203,15 @@ let package = Package(
         // Linked in release as a position-dependent executable that exports no symbols: Swift's
         // static runtime adds --export-dynamic (15 000 symbols that glibc's dladdr, called at
         // start-up, scans one by one) and a PIE needs 94 000 relative relocations at every
-        // start (Benchmarks/README.md, "Start-up").
+        // start (Benchmarks/README.md, "Start-up"). SQLite and libstdc++ are linked statically
+        // (Packaging/static-libraries links to Debian's archives, searched before the shared
+        // libraries): the dynamic loader bound their 3 300 symbols at every start.
         .executableTarget(
             name: "searchlight",
             dependencies: ["SearchlightCommands"],
             linkerSettings: [
-                .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie"],
+                .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie",
+                              "-L\(Context.packageDirectory)/Packaging/static-libraries"],
                              .when(platforms: [.linux], configuration: .release)),
             ]
         ),
@@ -355,8 +359,9 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             // The library writes indexes with content directly, so that search tests need no extractor.
+            // SearchlightCommands: the fast parsing of `search` is compared with the full parser in process.
             dependencies: ["searchlight", "searchlight-serve", "searchlight-extractor", "searchlight-desktop", "Searchlight",
-                           "SearchlightTestSupport"],
+                           "SearchlightCommands", "SearchlightTestSupport"],
             // The page's browser test drives chromium with this script.
             exclude: ["Browser"]
         ),

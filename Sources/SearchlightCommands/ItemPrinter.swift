@@ -10,13 +10,30 @@ final class ItemPrinter {
     let format: Format
     let output = StandardOutput()
     private let index: any FileIndexStore
-    /// The JSON objects, with each domain's root read once up front.
-    private let itemJSON: ItemJSON
+    /// The JSON objects, with each domain's root read once up front; `nil` for a printer
+    /// that prints only paths.
+    private let roots: ItemJSON?
 
-    init(format: Format, index: any FileIndexStore) throws {
+    /// A printer; `needsRoots: false` (only paths are printed: ``print(_:)`` with `.lines` or
+    /// `.nulTerminated`) reads the domains' states without decoding their JSON, a cost every
+    /// search paid at start-up (Benchmarks/README.md, "Start-up"). Either way a damaged
+    /// `domain` table fails here, before anything is printed.
+    init(format: Format, index: any FileIndexStore, needsRoots: Bool = true) throws {
         self.format = format
         self.index = index
-        itemJSON = try CommandFailure.wrap { try ItemJSON(index: index) }
+        if needsRoots {
+            roots = try CommandFailure.wrap { try ItemJSON(index: index) }
+        } else {
+            roots = nil
+            try CommandFailure.wrap {
+                if let index = index as? SearchableIndex { try index.readDomainStates() } else { _ = try index.domainStates() }
+            }
+        }
+    }
+
+    private var itemJSON: ItemJSON {
+        guard let roots else { preconditionFailure("an ItemPrinter made with needsRoots: false printed a JSON object or a path") }
+        return roots
     }
 
     func print(_ indexed: IndexedItem) {

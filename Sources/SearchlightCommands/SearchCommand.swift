@@ -45,7 +45,8 @@ struct SearchCommand: ParsableCommand {
         let parsed = try CommandFailure.wrap { try SearchWords(arguments: words) }
         if parsed.isEmpty { throw CommandFailure.fail("give at least one word to search for", code: 64) }
         let index = try indexOptions.openForReading()
-        let printer = try ItemPrinter(format: output.format, index: index)
+        if let file = index as? SearchableIndex { ProcessLifetime.keep(file) }
+        let printer = try ItemPrinter(format: output.format, index: index, needsRoots: output.format == .json)
         let search = WordSearch(parsed, domain: filter.domain, scope: names ? .names : .all)
         if explain {
             StandardError.write(try CommandFailure.wrap { try search.explanation(in: index, limit: output.limit) } + "\n")

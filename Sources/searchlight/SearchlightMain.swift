@@ -15,7 +15,9 @@ enum SearchlightMain {
     static func main() {
         let parsed: any ParsableCommand
         do {
-            parsed = try SearchlightCommand.parseAsRoot()
+            // `search` in its common forms skips swift-argument-parser's reflection (start-up).
+            parsed = try SearchlightCommand.parseCommonSearch(Array(CommandLine.arguments.dropFirst()))
+                ?? SearchlightCommand.parseAsRoot()
         } catch {
             SearchlightCommand.exit(withError: error)
         }

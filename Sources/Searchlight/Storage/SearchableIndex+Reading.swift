@@ -79,6 +79,13 @@ extension SearchableIndex {
         try read { db in try String.fetchAll(db, sql: "SELECT name FROM domain ORDER BY name") }
     }
 
+    /// Reads every domain's stored state without decoding it: what a command that prints only
+    /// paths reads up front, so that a damaged `domain` table fails it before anything is
+    /// printed, as reading the domains' roots does.
+    public func readDomainStates() throws {
+        try read { db in _ = try String.fetchAll(db, sql: "SELECT state FROM domain WHERE state IS NOT NULL") }
+    }
+
     /// What the index holds, per domain.
     public func statistics() throws -> IndexStatistics {
         try read { db in

@@ -83,15 +83,10 @@ public final class SearchableIndex: Sendable {
             // written safely: damage, as far as this version can tell. A read-only open checks
             // everything in one read transaction (each costs a BEGIN and a COMMIT at start-up).
             try database.read { db in
-                if try Self.migrator.hasBeenSuperseded(db) {
+                if readOnly {
+                    try Self.checkSchemaForReading(db, path: path)
+                } else if try Self.migrator.hasBeenSuperseded(db) {
                     throw SearchlightError(.damagedIndex, "the index at \(path) was written by a newer Searchlight")
-                }
-                guard readOnly else { return }
-                if try !db.tableExists("item") {
-                    throw SearchlightError(.noIndex, "\(path) is not a Searchlight index")
-                } else if try !Self.migrator.hasCompletedMigrations(db) {
-                    // Only a writer upgrades an index; reading an older schema would fail on every query.
-                    throw SearchlightError(.outdatedIndex, "the index at \(path) was written by an older Searchlight")
                 }
             }
             if !readOnly {
@@ -108,6 +103,27 @@ public final class SearchableIndex: Sendable {
         }
         connection = Mutex(database)
         fileIdentity = Mutex(Self.identity(of: path))
+    }
+
+    /// What a read-only open checks, as GRDB's `DatabaseMigrator.hasBeenSuperseded`,
+    /// `Database.tableExists` and `DatabaseMigrator.hasCompletedMigrations` would, in two
+    /// plain queries: those load the whole schema into GRDB's cache and build sets of records,
+    /// a cost every search paid at start-up (Benchmarks/README.md, "Start-up").
+    private static func checkSchemaForReading(_ db: Database, path: String) throws {
+        let tables = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('item', 'grdb_migrations')
+            """)
+        let applied = tables.contains("grdb_migrations")
+            ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
+        let known = migrator.migrations
+        if applied.contains(where: { !known.contains($0) }) {
+            throw SearchlightError(.damagedIndex, "the index at \(path) was written by a newer Searchlight")
+        } else if !tables.contains("item") {
+            throw SearchlightError(.noIndex, "\(path) is not a Searchlight index")
+        } else if !known.allSatisfy(applied.contains) {
+            // Only a writer upgrades an index; reading an older schema would fail on every query.
+            throw SearchlightError(.outdatedIndex, "the index at \(path) was written by an older Searchlight")
+        }
     }
 
     /// Opens the index's path again, creating the index there if it is gone (its file or

@@ -1,0 +1,117 @@
+import ArgumentParser
+
+extension SearchlightCommand {
+    /// `searchlight search …` in its common forms, parsed without swift-argument-parser; `nil`
+    /// for anything else, which the caller then parses with ``parseAsRoot(_:)``.
+    ///
+    /// swift-argument-parser finds a command's options by reflecting over its properties (and
+    /// over two pseudo-commands that look for `--generate-completion-script`): the Swift
+    /// runtime's first look-up of each type it meets scans every protocol conformance record
+    /// of the executable, a quarter of a search that finds nothing (Benchmarks/README.md,
+    /// "Start-up"). This path takes words, `--index`, `--domain`, `--limit` (with their value
+    /// as the next argument or after `=`), `--json`, `-0`, `--count`, `--names`, `--explain`
+    /// and `-v`/`--verbose`, each at most once. Anything it is not sure of — another option,
+    /// a value that starts with `-`, combined short flags, `--`, help, a validation error —
+    /// returns `nil`, so that messages, help and exit statuses stay the full parser's.
+    /// `FastSearchParsingTests` check that both parsers give the same command.
+    public static func parseCommonSearch(_ arguments: [String]) -> (any ParsableCommand)? {
+        SearchCommand.parseCommon(arguments)
+    }
+}
+
+extension SearchCommand {
+    /// The option names ``parseCommon(_:)`` knows: every name `search` has, besides help and
+    /// `--version` (a test compares them with swift-argument-parser's own list).
+    static let commonOptionNames: Set<String> = [
+        "--index", "--domain", "--limit", "--json", "-0", "--count", "--names", "--explain", "-v", "--verbose",
+    ]
+
+    /// `arguments` (after `search`) as the full parser would read them, or `nil`. Plain
+    /// variables rather than a dictionary or a set: the first use of each generic type is a
+    /// conformance look-up too.
+    static func parseCommon(_ arguments: [String]) -> SearchCommand? {
+        guard arguments.first == "search" else { return nil }
+        var words: [String] = []
+        var explain = false, names = false, json = false, nulTerminated = false, count = false, verbose = false
+        var index: String?, domain: String?, limitText: String?
+        var position = arguments.index(after: arguments.startIndex)
+        while position < arguments.endIndex {
+            let argument = arguments[position]
+            position += 1
+            guard argument.hasPrefix("-") else {
+                guard !argument.isEmpty else { return nil }
+                words.append(argument)
+                continue
+            }
+            var name = argument
+            var value: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            switch name {
+            case "--index", "--domain", "--limit":
+                if value == nil, position < arguments.endIndex {
+                    value = arguments[position]
+                    position += 1
+                }
+                guard let value, !value.isEmpty, !value.hasPrefix("-") else { return nil }
+                switch name {
+                case "--index": guard Self.set(&index, value) else { return nil }
+                case "--domain": guard Self.set(&domain, value) else { return nil }
+                default: guard Self.set(&limitText, value) else { return nil }
+                }
+            case "--json": guard value == nil, Self.set(&json) else { return nil }
+            case "-0": guard Self.set(&nulTerminated) else { return nil }
+            case "--count": guard value == nil, Self.set(&count) else { return nil }
+            case "--names": guard value == nil, Self.set(&names) else { return nil }
+            case "--explain": guard value == nil, Self.set(&explain) else { return nil }
+            case "-v", "--verbose": guard value == nil, Self.set(&verbose) else { return nil }
+            default: return nil
+            }
+        }
+        var limit: Int?
+        if let limitText {
+            guard limitText.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  let number = Int(limitText) else { return nil }
+            limit = number
+        }
+
+        var command = SearchCommand()
+        command.words = words
+        command.explain = explain
+        command.names = names
+        var filter = DomainFilter()
+        filter.domain = domain
+        command.filter = filter
+        var output = OutputOptions()
+        output.json = json
+        output.nulTerminated = nulTerminated
+        output.count = count
+        output.limit = limit
+        command.output = output
+        var indexOptions = IndexOptions()
+        indexOptions.index = index
+        indexOptions.verbose = verbose
+        command.indexOptions = indexOptions
+        do {
+            try output.validate()
+            try command.validate()
+        } catch {
+            return nil
+        }
+        return command
+    }
+
+    /// Sets a flag given once; `false` when it was given already.
+    private static func set(_ flag: inout Bool) -> Bool {
+        defer { flag = true }
+        return !flag
+    }
+
+    /// Sets an option's value given once; `false` when it was given already.
+    private static func set(_ option: inout String?, _ value: String) -> Bool {
+        defer { option = option ?? value }
+        return option == nil
+    }
+}
