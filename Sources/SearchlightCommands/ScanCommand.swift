@@ -30,6 +30,10 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON (one line per root).")
     var json = false
 
+    @Option(help: ArgumentHelp("Append a line per decoded file to this file (kind, format, CPU and wall milliseconds, bytes of text, outcome, path); Benchmarks/content-timings.py sums it up.",
+                               valueName: "file"))
+    var timings: String?
+
     @OptionGroup var indexOptions: IndexOptions
 
     func run() throws {
@@ -43,6 +47,7 @@ struct ScanCommand: ParsableCommand {
         let index = try indexOptions.openForIndexing(configuration: configuration)
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
+                                                             timingsPath: timings.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 },
                                                              logger: logger)
         defer { extraction?.shutdown() }
         let output = StandardOutput()
