@@ -71,6 +71,10 @@ enum ContentWords {
         /// Where the current run of word characters starts (-1: none) and whether it has non-ASCII.
         var runStart = -1
         var runIsASCII = true
+        /// What an ASCII run holds: it is one word to name search (most are), and needs no split,
+        /// unless it mixes digits and letters, or holds a lowercase letter and a capital that
+        /// is not its first character.
+        var runHasDigit = false, runHasLetter = false, runHasLower = false, runHasInnerCapital = false
         var extra: [String] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -84,8 +88,20 @@ enum ContentWords {
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte < 0x80 {
-                    let isWord = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                    if isWord { startRun(at: index) } else { endRun(at: index) }
+                    switch byte {
+                    case 0x61...0x7A:
+                        startRun(at: index)
+                        runHasLetter = true
+                        runHasLower = true
+                    case 0x41...0x5A:
+                        if runStart >= 0 { runHasInnerCapital = true } else { runStart = index }
+                        runHasLetter = true
+                    case 0x30...0x39:
+                        startRun(at: index)
+                        runHasDigit = true
+                    default:
+                        endRun(at: index)
+                    }
                     index += 1
                     continue
                 }
@@ -118,10 +134,15 @@ enum ContentWords {
 
         private mutating func endRun(at end: Int) {
             guard runStart >= 0 else { return }
-            defer { runStart = -1; runIsASCII = true }
+            defer {
+                runStart = -1
+                runIsASCII = true
+                (runHasDigit, runHasLetter, runHasLower, runHasInnerCapital) = (false, false, false, false)
+            }
             guard end - runStart > 1 else { return }
             let run = UnsafeBufferPointer(rebasing: bytes[runStart..<end])
             if runIsASCII {
+                guard (runHasDigit && runHasLetter) || (runHasInnerCapital && runHasLower) else { return }
                 var parts: [Range<Int>] = []
                 _ = NameTokenizer.forEachASCIIWord(in: run) { parts.append($0) }
                 guard parts.count > 1 else { return }
