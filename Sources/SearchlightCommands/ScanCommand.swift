@@ -43,11 +43,12 @@ struct ScanCommand: ParsableCommand {
         let selected = try configuration.roots(arguments: roots, domain: domain)
         // Every root is opened first: a typo in the last one fails before any work.
         let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
+        let timingsPath = try timings.map(Self.timingsFile)
         configuration.applyPriority()
         let index = try indexOptions.openForIndexing(configuration: configuration)
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
-                                                             timingsPath: timings.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 },
+                                                             timingsPath: timingsPath,
                                                              logger: logger)
         defer { extraction?.shutdown() }
         let output = StandardOutput()
