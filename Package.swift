@@ -270,6 +270,8 @@ let package = Package(
                 "CLibArchive",
                 "CMagic",
                 "CSnappy",
+                // zlib's crc32 for ZIP parts (ZIPFoundation's is a slow Swift loop on Linux).
+                "CSystemZlib",
                 "ExtractionProtocol",
                 "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),

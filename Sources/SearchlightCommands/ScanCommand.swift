@@ -30,6 +30,10 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Print the summary as JSON (one line per root).")
     var json = false
 
+    @Option(help: ArgumentHelp("Append a line per decoded file to this file (kind, format, CPU and wall milliseconds, bytes of text, outcome, path); Benchmarks/content-timings.py sums it up.",
+                               valueName: "file"))
+    var timings: String?
+
     @OptionGroup var indexOptions: IndexOptions
 
     func run() throws {
@@ -39,10 +43,12 @@ struct ScanCommand: ParsableCommand {
         let selected = try configuration.roots(arguments: roots, domain: domain)
         // Every root is opened first: a typo in the last one fails before any work.
         let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
+        let timingsPath = try timings.map(Self.timingsFile)
         configuration.applyPriority()
         let index = try indexOptions.openForIndexing(configuration: configuration)
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
+                                                             timingsPath: timingsPath,
                                                              logger: logger)
         defer { extraction?.shutdown() }
         let output = StandardOutput()

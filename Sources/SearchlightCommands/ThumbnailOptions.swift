@@ -39,9 +39,10 @@ struct ThumbnailOptions: ParsableArguments {
     }
 
     /// Starts the extraction workers, unless both thumbnails and content are off; `index` gives
-    /// the statistics that pick each document's telling words for its keywords.
+    /// the statistics that pick each document's telling words for its keywords; `timingsPath`,
+    /// a file the workers append their timings to (``ExtractorPool/Configuration/timingsPath``).
     static func makeExtraction(_ configuration: Configuration, workers: Int, index: any IndexStore,
-                               logger: Logger) throws -> ItemExtraction? {
+                               timingsPath: String? = nil, logger: Logger) throws -> ItemExtraction? {
         let thumbnails = configuration.thumbnails.value, content = configuration.content.value
         // Recognised text is content: `--no-content` (or `content = false`) leaves it out too.
         let ocr = configuration.ocr.value && content
@@ -50,6 +51,7 @@ struct ThumbnailOptions: ParsableArguments {
         pool.workerCount = workers
         pool.deadline = .seconds(configuration.decoderDeadline.value)
         pool.textLimit = configuration.textLimit.value
+        pool.timingsPath = timingsPath
         let queue = ocr ? try openOCRQueue(configuration, index: index, pool: &pool) : nil
         return ItemExtraction(options: .init(thumbnails: thumbnails, content: content, ocrQueue: queue),
                               configuration: pool, keywordRanker: Self.keywordRanker(index), logger: logger)

@@ -11,6 +11,8 @@ struct ExtractorOptions {
     var thumbnail = ImageThumbnail.Options()
     /// What OCR requests read with (Docs/Contract.md#text-in-pictures; `--max-pixels` and `--ocr-*`).
     var ocr = OCROptions()
+    /// Where to append a line of timings per request (`--timings`; ``ExtractorTimings``), if anywhere.
+    var timingsPath: String?
 
     init(arguments: [String]) throws(WorkerError) {
         var remaining = arguments[...]
@@ -41,6 +43,11 @@ struct ExtractorOptions {
                 ocr.pageDeadlineMilliseconds = Int32(clamping: try value(for: argument))
             case "--ocr-min-confidence":
                 ocr.minimumConfidence = Int32(clamping: min(try value(for: argument), 100))
+            case "--timings":
+                guard let text = remaining.popFirst(), !text.isEmpty else {
+                    throw WorkerError.usage("\(argument) needs a file to append to")
+                }
+                timingsPath = text
             default:
                 throw WorkerError.usage("unknown argument '\(argument)'")
             }

@@ -6,6 +6,7 @@ import SystemCalls
 struct ExtractorWorker {
     var options: ExtractorOptions
     var testMode: ExtractorTestMode
+    var timings: ExtractorTimings?
 
     /// Serves requests until `input` ends; returns the exit status.
     func run(input: Int32, output: Int32) -> Int32 {
@@ -23,7 +24,9 @@ struct ExtractorWorker {
                 printError("searchlight-extractor: \(error)\n")
                 return 1
             }
+            let start = timings.map { _ in ExtractorTimings.Sample.now() }
             let response = handle(request)
+            if let timings, let start { timings.record(request, response, since: start) }
             do {
                 try WorkerFile.writeAll(output, response.encodedFrame())
             } catch {

@@ -4,7 +4,7 @@
 // The indexer (ExtractorPool in SearchlightFiles) enforces deadlines and
 // restarts it when it hangs or crashes; this process only bounds its own memory.
 //
-// Usage: searchlight-extractor [--memory-limit BYTES] [--max-pixels N] [--quality Q]
+// Usage: searchlight-extractor [--memory-limit BYTES] [--max-pixels N] [--quality Q] [--timings FILE]
 
 #if canImport(Glibc)
 import Glibc
@@ -37,5 +37,14 @@ if let reason = ImageThumbnail.startLibVips(programName: CommandLine.unsafeArgv[
     exit(1)
 }
 
-let worker = ExtractorWorker(options: options, testMode: ExtractorTestMode(environment: getenv("SEARCHLIGHT_EXTRACTOR_TEST_MODE")))
+let timings: ExtractorTimings?
+do throws(WorkerError) {
+    timings = try options.timingsPath.map { path throws(WorkerError) in try ExtractorTimings(path: path) }
+} catch {
+    printError("searchlight-extractor: \(error)\n")
+    exit(error.exitStatus)
+}
+
+let worker = ExtractorWorker(options: options, testMode: ExtractorTestMode(environment: getenv("SEARCHLIGHT_EXTRACTOR_TEST_MODE")),
+                             timings: timings)
 exit(worker.run(input: 0, output: 1))

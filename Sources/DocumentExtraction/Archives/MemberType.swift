@@ -24,13 +24,19 @@ enum MemberType {
 
     private static let shared = Mutex<Handle?>(nil)
 
+    /// The most bytes of a member libmagic looks at: the first mebibyte, as the indexer's
+    /// inspector reads of a file (`MAGIC_PARAM_BYTES_MAX`, which `magic_buffer` does not apply),
+    /// so that a member's type is the type the same bytes get as a file, and a large member
+    /// costs no more than a small one.
+    static let maximumBytesRead = 1 << 20
+
     /// The MIME type of `bytes` (`text/plain`, `application/pdf`…); empty when libmagic
     /// cannot tell. The corresponding C function is `magic_buffer(3)`.
     static func of(_ bytes: [UInt8]) -> String {
         shared.withLock { handle in
             if handle == nil { handle = Handle() }
             guard let cookie = handle?.cookie else { return "" }
-            let type = bytes.withUnsafeBytes { magic_buffer(cookie, $0.baseAddress, $0.count) }
+            let type = bytes.withUnsafeBytes { magic_buffer(cookie, $0.baseAddress, min($0.count, maximumBytesRead)) }
             return type.map { String(cString: $0) } ?? ""
         }
     }

@@ -55,20 +55,7 @@ public final class KeywordRanker: Sendable {
 
     /// The most telling words of `text`, best first, at most `limit`.
     public func tellingWords(in text: String, limit: Int = tellingCount) throws -> [String] {
-        var counts: [String: Int] = [:]
-        var run = ""
-        func endWord() {
-            defer { run = "" }
-            guard run.count >= 3, !run.allSatisfy(\.isNumber) else { return }
-            let folded = NameTokenizer.fold(run)
-            guard !Self.stopwords.contains(folded) else { return }
-            counts[folded, default: 0] += 1
-        }
-        let counted = text.utf8.count > Self.countedBytes ? String(text.prefix(Self.countedBytes / 4)) : text
-        for character in counted {
-            if character.isLetter || character.isNumber { run.append(character) } else { endWord() }
-        }
-        endWord()
+        let counts = Self.wordCounts(in: text)
         guard !counts.isEmpty else { return [] }
         // The words met most often, then weighed by how rare they are in the index.
         let frequent = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(40)
@@ -109,5 +96,79 @@ extension SearchableIndex {
     /// A ranker of the telling words of texts, with this index's statistics as they are now.
     public func keywordRanker() throws -> KeywordRanker {
         try KeywordRanker(database: database)
+    }
+}
+
+extension KeywordRanker {
+    /// How often each word of the start of `text` occurs, folded (``NameTokenizer/fold(_:)``):
+    /// the runs of letters and digits of at least three characters that are not all digits,
+    /// stopwords left out. Only the first quarter of ``countedBytes`` characters of a text
+    /// longer than ``countedBytes`` bytes is counted.
+    ///
+    /// Characters as Swift's `Character` sees them (a letter or a number by its first scalar,
+    /// with the combining marks that follow it), read from the UTF-8 bytes: ASCII by its byte,
+    /// other scalars by their properties, each distinct word that is not ASCII folded once.
+    static func wordCounts(in text: String) -> [String: Int] {
+        var text = text
+        text.makeContiguousUTF8()
+        let characterLimit = text.utf8.count > countedBytes ? countedBytes / 4 : Int.max
+        var folded: [String: Int] = [:]
+        var unfolded: [String: Int] = [:]
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            var runStart = -1, runCharacters = 0, runIsASCII = true, runIsNumber = true
+            var characters = 0
+            func endWord(at end: Int) {
+                defer { runStart = -1; runCharacters = 0; runIsASCII = true; runIsNumber = true }
+                guard runStart >= 0, runCharacters >= 3, !runIsNumber else { return }
+                let run = UnsafeBufferPointer(rebasing: bytes[runStart..<end])
+                if runIsASCII {
+                    let word = String(unsafeUninitializedCapacity: run.count) { buffer in
+                        for offset in 0..<run.count { buffer[offset] = NameTokenizer.lowercased(run[offset]) }
+                        return run.count
+                    }
+                    folded[word, default: 0] += 1
+                } else {
+                    unfolded[String(decoding: run, as: UTF8.self), default: 0] += 1
+                }
+            }
+            func character(at index: Int, isWord: Bool, isNumber: Bool) {
+                guard isWord else { return endWord(at: index) }
+                if runStart < 0 { runStart = index }
+                runCharacters += 1
+                if !isNumber { runIsNumber = false }
+            }
+            var index = 0
+            while index < bytes.count, characters < characterLimit {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    let isDigit = (0x30...0x39).contains(byte)
+                    character(at: index, isWord: isDigit || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte),
+                              isNumber: isDigit)
+                    characters += 1
+                    index += 1
+                    continue
+                }
+                let (scalar, length) = bytes.nonASCIIScalar(at: index)
+                let properties = scalar.properties
+                switch properties.generalCategory {
+                case .nonspacingMark, .spacingMark, .enclosingMark:
+                    // Part of the character before it: in the word if that character is.
+                    if runStart >= 0 { runIsASCII = false }
+                default:
+                    if scalar == "\u{200D}" {
+                        if runStart >= 0 { runIsASCII = false }
+                    } else {
+                        let isNumber = properties.numericType != nil
+                        character(at: index, isWord: isNumber || properties.isAlphabetic, isNumber: isNumber)
+                        if runStart >= 0 { runIsASCII = false }
+                        characters += 1
+                    }
+                }
+                index += length
+            }
+            endWord(at: index)
+        }
+        for (word, count) in unfolded { folded[NameTokenizer.fold(word), default: 0] += count }
+        return folded.filter { !stopwords.contains($0.key) }
     }
 }

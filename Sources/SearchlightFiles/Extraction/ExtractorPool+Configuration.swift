@@ -37,6 +37,9 @@ extension ExtractorPool {
         public var inheritsStandardError: Bool
         /// How the workers read text in pictures (Docs/Contract.md#text-in-pictures).
         public var ocr = OCRSettings()
+        /// A file each worker appends a line of timings to for every file it decodes (kind,
+        /// format, CPU and wall milliseconds, bytes of text, outcome, path); nil for none.
+        public var timingsPath: String?
 
         public init(
             workerCount: Int = 2,
@@ -107,6 +110,7 @@ extension ExtractorPool {
             if let memoryLimit, memoryLimit > 0 {
                 arguments += ["--memory-limit", String(memoryLimit)]
             }
+            if let timingsPath { arguments += ["--timings", timingsPath] }
             return arguments + ocr.workerArguments
         }
     }

@@ -42,6 +42,7 @@ extension FolderScanner {
         var batch = IndexBatch()
         var states: [String: DomainState] = [:]
         var batchStarted = Date()
+        var batchTextBytes = 0
         var lastProgress = Date.distantPast
         func flush() throws {
             if let window {
@@ -52,6 +53,7 @@ extension FolderScanner {
             try index.apply(batch, states: states)
             batch = IndexBatch()
             batchStarted = Date()
+            batchTextBytes = 0
         }
         while true {
             let (finding, timedOut) = results.take(until: Date().addingTimeInterval(0.1))
@@ -65,6 +67,7 @@ extension FolderScanner {
                         summary.count(failure, of: item.uniqueIdentifier, logger: logger)
                     }
                     batch.upsert(item)
+                    batchTextBytes += item.attributeSet.textContent?.utf8.count ?? 0
                     onChange?(item.uniqueIdentifier, isNew ? .added : .updated)
                 case .userAttributes(let path, let attributes, let stamp, let changed):
                     if changed { summary.updated += 1 } else { summary.unchanged += 1 }
@@ -86,7 +89,8 @@ extension FolderScanner {
                 break
             }
             let now = Date()
-            if window == nil, batch.count >= options.batchSize || (!batch.isEmpty && now.timeIntervalSince(batchStarted) >= options.batchInterval) {
+            if window == nil, batch.count >= options.batchSize || batchTextBytes >= options.batchTextBytes
+                || (!batch.isEmpty && now.timeIntervalSince(batchStarted) >= options.batchInterval) {
                 try flush()
             }
             if let progress, now.timeIntervalSince(lastProgress) >= 0.1 {

@@ -33,8 +33,12 @@ public final class FolderScanner: Sendable {
         public var inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
         /// A batch is written when it holds this many changes...
         public var batchSize = 1000
-        /// ...or when its oldest change is this old.
+        /// ...or when its oldest change is this old...
         public var batchInterval: TimeInterval = 1
+        /// ...or when its items hold this many bytes of text: the full-text index of a batch is
+        /// written in its transaction, on the writing thread alone once the inspectors are done,
+        /// so a scan of documents keeps its last batch, and that wait, small.
+        public var batchTextBytes = 512 << 10
         /// What the walk skips.
         public var walk = DirectoryWalker.Options()
         /// Told what the scan saw of each regular file with more than one name that a walk
