@@ -359,8 +359,15 @@ extension SearchableIndex {
             SELECT item.id AS rowID, \(itemColumns) FROM item \(itemJoins)
             WHERE item.id IN (SELECT value FROM json_each(?))
             """)
-        let rows = try Row.fetchAll(statement, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
-        for (row, item) in zip(rows, rows.indexedItems) { byID[row[0]] = item }
+        // Each row is read in place as the cursor meets it (an item copies what it keeps),
+        // not copied into an array of rows first.
+        let rows = try Row.fetchCursor(statement, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+        var layout: ItemRowLayout?
+        while let row = try rows.next() {
+            let rowLayout = layout ?? ItemRowLayout(row)
+            layout = rowLayout
+            byID[row[0]] = IndexedItem(row: row, layout: rowLayout)
+        }
         return ids.compactMap { byID[$0] }
     }
 }
