@@ -15,7 +15,7 @@ public struct JSONLine: Sendable {
 
     public mutating func add(_ key: String, _ value: String?) {
         addKey(key)
-        if let value { Self.appendString(Array(value.utf8), to: &bytes) } else { append("null") }
+        if let value { Self.appendString(value, to: &bytes) } else { append("null") }
     }
 
     public mutating func add(_ key: String, bytes value: [UInt8]) {
@@ -54,7 +54,7 @@ public struct JSONLine: Sendable {
         append("[")
         for (position, string) in strings.enumerated() {
             if position > 0 { append(",") }
-            Self.appendString(Array(string.utf8), to: &bytes)
+            Self.appendString(string, to: &bytes)
         }
         append("]")
     }
@@ -65,12 +65,16 @@ public struct JSONLine: Sendable {
     }
 
     /// The object, closed.
-    public var finished: [UInt8] { bytes + [UInt8(ascii: "}")] }
+    public var finished: [UInt8] {
+        var closed = bytes
+        closed.append(UInt8(ascii: "}"))
+        return closed
+    }
 
     private mutating func addKey(_ key: String) {
         if !isFirst { append(",") }
         isFirst = false
-        Self.appendString(Array(key.utf8), to: &bytes)
+        Self.appendString(key, to: &bytes)
         append(":")
     }
 
@@ -93,22 +97,48 @@ public struct JSONLine: Sendable {
                 index += 1
                 continue
             }
-            let byte = value[index]
             if length == 1 {
-                switch byte {
-                case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
-                case 0x0A: output.append(contentsOf: "\\n".utf8)
-                case 0x0D: output.append(contentsOf: "\\r".utf8)
-                case 0x09: output.append(contentsOf: "\\t".utf8)
-                case 0..<0x20, 0x7F: output.append(contentsOf: String(format: "\\u%04x", byte).utf8)
-                default: output.append(byte)
-                }
+                appendEscaped(value[index], to: &output)
             } else {
                 output.append(contentsOf: value[index..<(index + length)])
             }
             index += length
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// `value` as a JSON string. A Swift string is valid UTF-8: its bytes need escapes only,
+    /// no check, and they are copied in runs between escapes, without an array of their own.
+    public static func appendString(_ value: String, to output: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { utf8 in
+            output.append(UInt8(ascii: "\""))
+            var start = 0
+            for index in utf8.indices where needsEscape(utf8[index]) {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                appendEscaped(utf8[index], to: &output)
+                start = index + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            output.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Whether a byte of valid UTF-8 is written escaped: quotes, backslashes, controls.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+    }
+
+    /// One ASCII byte, escaped when JSON needs it.
+    private static func appendEscaped(_ byte: UInt8, to output: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
+        case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
+        case 0x0A: output.append(contentsOf: "\\n".utf8)
+        case 0x0D: output.append(contentsOf: "\\r".utf8)
+        case 0x09: output.append(contentsOf: "\\t".utf8)
+        case 0..<0x20, 0x7F: output.append(contentsOf: String(format: "\\u%04x", byte).utf8)
+        default: output.append(byte)
+        }
     }
 }

@@ -79,7 +79,7 @@ public final class SQLiteReaders: ServedIndex {
     }
 
     public func changeMarker() async throws -> [Int64] {
-        [try await changes.read { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }]
+        [try await changes.read { db in try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0 }]
     }
 
     private func checkOut() async -> SearchableIndex {

@@ -315,6 +315,6 @@ private struct BudgetExceeded: Error {}
 extension SearchableIndex {
     /// Whether any item has authors or text: until one has, a search is a name search.
     static func hasContent(in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item_text)") ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item_text)")) ?? false
     }
 }

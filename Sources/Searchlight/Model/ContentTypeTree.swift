@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Derives a content type's parents, in the spirit of Uniform Type Identifiers' conformance.
 public enum ContentTypeTree {
     /// The type and its parents, most specific first.
@@ -5,7 +7,25 @@ public enum ContentTypeTree {
     /// `text/markdown` gives `["text/markdown", "text", "public.text", "public.content",
     /// "public.data", "public.item"]`; `nil` gives `["public.item"]`.
     public static func tree(of contentType: String?) -> [String] {
-        guard let type = contentType?.lowercased(), !type.isEmpty else { return ["public.item"] }
+        guard let contentType else { return ["public.item"] }
+        // A page of results asks for the trees of a few types over and over (its JSON and
+        // its kinds): each is derived once.
+        if let tree = derived.withLock({ $0[contentType] }) { return tree }
+        let tree = derive(contentType)
+        derived.withLock { trees in
+            if trees.count < maximumDerived { trees[contentType] = tree }
+        }
+        return tree
+    }
+
+    /// The trees derived so far, by content type as given.
+    private static let derived = Mutex<[String: [String]]>([:])
+    /// Content types whose trees are kept (an index holds a few hundred at most).
+    private static let maximumDerived = 4096
+
+    private static func derive(_ contentType: String) -> [String] {
+        let type = contentType.lowercased()
+        guard !type.isEmpty else { return ["public.item"] }
         var tree = [type]
         let top = type.split(separator: "/", maxSplits: 1).first.map(String.init) ?? type
         if top != type { tree.append(top) }

@@ -20,7 +20,8 @@ struct BestNameTier {
         var whole: [String] = []
         var prefix: [String] = []
         for token in tokens {
-            let somewhereWhole = try Int64.fetchOne(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ? LIMIT 1",
+            // Kept per connection: a search asks this for each of its words.
+            let somewhereWhole = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ? LIMIT 1"),
                                                     arguments: [SearchableIndex.quoted(token)]) != nil
             if somewhereWhole { whole.append(token) } else { prefix.append(token) }
         }

@@ -23,7 +23,7 @@ enum PageStrategy: Equatable {
     ///   the content index.
     init(sample: [Int64], limit: Int, checkCost: Double = 8, in db: Database) throws {
         guard sample.count >= Self.sampleSize, let last = sample.last,
-              let bounds = try Row.fetchOne(db, sql: "SELECT (SELECT min(id) FROM item), (SELECT max(id) FROM item)"),
+              let bounds = try Row.fetchOne(db.cachedStatement(sql: "SELECT (SELECT min(id) FROM item), (SELECT max(id) FROM item)")),
               let first: Int64 = bounds[0], let maximum: Int64 = bounds[1] else {
             self = .sortMembers
             return

@@ -178,9 +178,9 @@ extension SearchableIndex {
                                rankingOnBytes onBytes: Bool = true, in db: Database) throws -> [NameMatch] {
         // The full-text index knows which items have every word whole in their name, the best
         // rank: those need no splitting of their fields here.
-        let wholeInName = try known ?? Set(Int64.fetchAll(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
+        let wholeInName = try known ?? Set(Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?"),
                                                           arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
-        let statement = try db.makeStatement(sql: """
+        let statement = try db.cachedStatement(sql: """
             SELECT item.id, item.identifier, item.displayName, item.title, \(Self.rankedKeywordsSQL), item.modificationDate,
                 item.derived
             FROM item_words JOIN item ON item.id = item_words.rowid JOIN content_kind ON content_kind.id = item.kindId
@@ -245,7 +245,7 @@ extension SearchableIndex {
                                   strategy forced: PageStrategy? = nil,
                                   wholeInName: (Set<Int64>) -> Void = { _ in }) throws -> [NameMatch]? {
         let tier = try BestNameTier(tokens, in: db)
-        let members = try Int64.fetchCursor(db, sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?",
+        let members = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?"),
                                             arguments: [tier.expression])
         var sample: [Int64] = []
         while sample.count < PageStrategy.sampleSize, let id = try members.next() { sample.append(id) }
@@ -264,9 +264,10 @@ extension SearchableIndex {
             fallthrough
         case .walkCheckingMembers:
             // The rest of the members follow the sample: the match is evaluated once.
-            var memberSet = Set(sample)
-            while let id = try members.next() { memberSet.insert(id) }
-            return try pageByDate(filter: filter, limit: limit, in: db) { id, _ in memberSet.contains(id) }
+            var memberIDs = MemberIDs(sample)
+            while let id = try members.next() { memberIDs.append(id) }
+            memberIDs.finish()
+            return try pageByDate(filter: filter, limit: limit, in: db) { id, _ in memberIDs.contains(id) }
         }
     }
 
@@ -274,12 +275,12 @@ extension SearchableIndex {
     static func pageSorting(members: [Int64], filter: ItemFilter, limit: Int, in db: Database) throws -> [NameMatch]? {
         // The row ids travel as one JSON array; `ifnull` keeps SQLite from walking the date
         // index, since the members are few.
-        let newestFirst = try Row.fetchCursor(db, sql: """
+        let newestFirst = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT id, ifnull(modificationDate, 0), identifier FROM item
             WHERE id IN (SELECT value FROM json_each(:members))
               AND (:domainID IS NULL OR domainId = :domainID) AND \(notExpired)
             ORDER BY 2 DESC
-            """, arguments: ["members": "[" + members.map(String.init).joined(separator: ",") + "]",
+            """), arguments: ["members": "[" + members.map(String.init).joined(separator: ",") + "]",
                              "domainID": filter.domainID, "now": filter.now])
         var page = PageCollector(limit: limit)
         while let row = try newestFirst.next() {
@@ -295,7 +296,7 @@ extension SearchableIndex {
     /// against `tier`; `nil` when `budget` items are visited first.
     static func pageReadingNames(_ tier: BestNameTier, filter: ItemFilter, limit: Int, budget: Int,
                                  in db: Database) throws -> [NameMatch]? {
-        let statement = try db.makeStatement(sql: """
+        let statement = try db.cachedStatement(sql: """
             SELECT id, modificationDate, displayName, domainId, expirationDate, identifier
             FROM item INDEXED BY item_by_modification_date
             WHERE modificationDate > 0 ORDER BY modificationDate DESC
@@ -326,15 +327,18 @@ extension SearchableIndex {
     /// The index alone holds the row ids: only members are looked up in the table.
     static func pageByDate(filter: ItemFilter, limit: Int, in db: Database,
                            isMember: (Int64, Double) throws -> Bool) throws -> [NameMatch]? {
-        let newestFirst = try Row.fetchCursor(db, sql: """
+        let statement = try db.cachedStatement(sql: """
             SELECT id, modificationDate FROM item INDEXED BY item_by_modification_date
             WHERE modificationDate > 0 ORDER BY modificationDate DESC
             """)
+        let newestFirst = try Row.fetchCursor(statement)
+        // Most visited entries are not members: their columns are read in place, without decoding.
+        let columns = statement.sqliteStatement
         let details = try db.cachedStatement(sql: "SELECT identifier, domainId, expirationDate FROM item WHERE id = ?")
         var page = PageCollector(limit: limit)
-        while let row = try newestFirst.next() {
-            let id: Int64 = row[0]
-            let date: Double = row[1]
+        while try newestFirst.next() != nil {
+            let id = sqlite3_column_int64(columns, 0)
+            let date = sqlite3_column_double(columns, 1)
             guard page.wants(date) else { break }
             guard try isMember(id, date), let detail = try Row.fetchOne(details, arguments: [id]),
                   filter.admits(domainID: detail[1], expiration: detail[2]) else { continue }
@@ -355,8 +359,15 @@ extension SearchableIndex {
             SELECT item.id AS rowID, \(itemColumns) FROM item \(itemJoins)
             WHERE item.id IN (SELECT value FROM json_each(?))
             """)
-        let rows = try Row.fetchAll(statement, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
-        for (row, item) in zip(rows, rows.indexedItems) { byID[row[0]] = item }
+        // Each row is read in place as the cursor meets it (an item copies what it keeps),
+        // not copied into an array of rows first.
+        let rows = try Row.fetchCursor(statement, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+        var layout: ItemRowLayout?
+        while let row = try rows.next() {
+            let rowLayout = layout ?? ItemRowLayout(row)
+            layout = rowLayout
+            byID[row[0]] = IndexedItem(row: row, layout: rowLayout)
+        }
         return ids.compactMap { byID[$0] }
     }
 }

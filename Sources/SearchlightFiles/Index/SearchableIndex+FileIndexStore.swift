@@ -111,7 +111,7 @@ extension SearchableIndex: FileIndexStore {
     public func domainStates() throws -> [String: DomainState] {
         try read { db in
             var states: [String: DomainState] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT name, state FROM domain WHERE state IS NOT NULL") {
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT name, state FROM domain WHERE state IS NOT NULL")) {
                 states[row[0]] = DomainState(json: row[1])
             }
             return states
