@@ -60,7 +60,8 @@ struct PressureSamplerTests {
     @Test func backsOffForPressureOthersFeelNotForItsOwn() {
         cpuPressure("95.00")
         machine(own: 0, worker: 0, others: (0, 0))
-        var sampler = PressureSampler(monitor: PressureMonitor(procRoot: proc.path, sysRoot: proc.path + "/none"), ownProcess: own)
+        var sampler = PressureSampler(monitor: PressureMonitor(procRoot: proc.path, sysRoot: proc.path + "/none"),
+                                      othersInterval: .seconds(2), ownProcess: own)
         func reason(at seconds: Int) -> String? {
             sampler.read(now: start + .seconds(seconds)).backoffReason(thresholds: sampler.thresholds)
         }
@@ -81,6 +82,27 @@ struct PressureSamplerTests {
         cpuPressure("95.00")
         machine(own: 8_000_000_000, worker: 2_000_000_000, others: (9_100_000_000, 9_800_000_000))
         #expect(reason(at: 10) == nil, "no interval yet")
+    }
+
+    @Test func measuresTheOthersAgainOnlyEveryInterval() {
+        cpuPressure("95.00")
+        machine(own: 0, worker: 0, others: (0, 0))
+        var sampler = PressureSampler(monitor: PressureMonitor(procRoot: proc.path, sysRoot: proc.path + "/none"),
+                                      othersInterval: .seconds(10), ownProcess: own)
+        func reason(at seconds: Int) -> String? {
+            sampler.read(now: start + .seconds(seconds)).backoffReason(thresholds: sampler.thresholds)
+        }
+        #expect(reason(at: 0) == nil, "no interval yet")
+        // The first interval ends at the next reading: others waited 1.8 s of 2.
+        machine(own: 0, worker: 0, others: (1_000_000_000, 800_000_000))
+        #expect(reason(at: 2) == "cpu pressure 90%")
+        // Nobody waits any more, but the next measure is 10 s after the last: the figure stays.
+        #expect(reason(at: 4) == "cpu pressure 90%")
+        #expect(reason(at: 10) == "cpu pressure 90%")
+        // Measured again over the 10 s since: 0.4 s of waiting, 4 %.
+        machine(own: 0, worker: 0, others: (1_200_000_000, 1_000_000_000))
+        #expect(reason(at: 12) == nil)
+        #expect(sampler.read(now: start + .seconds(12)).cpu.map { abs($0 - 4) < 0.001 } == true)
     }
 
     @Test func withoutThreadDelaysTheSystemPressureAloneDecides() {

@@ -8,8 +8,11 @@ import SystemCalls
 ///
 /// Call ``read()`` at a steady pace (a watcher does, every two seconds): the first reading
 /// over the CPU threshold starts an interval and does not back off yet; the next one says
-/// whether others waited during it. Without per-thread delays (no `/proc`, or fixture files
-/// that hold only the pressure files) the system's pressure alone decides, as before.
+/// whether others waited during it. While the system's pressure stays high, the others' waits
+/// are measured again every ``othersInterval`` (reading every thread's delay costs a few
+/// milliseconds), and the readings in between keep the last figure. Without per-thread delays
+/// (no `/proc`, or fixture files that hold only the pressure files) the system's pressure
+/// alone decides, as before.
 ///
 /// ```swift
 /// var sampler = PressureSampler(monitor: PressureMonitor())
@@ -18,25 +21,41 @@ import SystemCalls
 public struct PressureSampler: Sendable {
     public let monitor: PressureMonitor
     public let thresholds: PressureMonitor.Thresholds
+    /// How often the others' waits are measured while the system's pressure stays high.
+    public let othersInterval: Duration
     private var delays: RunQueueDelays
+    /// Whether the threads' delays can be read, once asked.
+    private var delaysAvailable: Bool?
+    /// The share of the last measured interval that other tasks waited.
+    private var others: Double?
+    private var nextMeasure: ContinuousClock.Instant?
 
     public init(monitor: PressureMonitor, thresholds: PressureMonitor.Thresholds = .init(),
-                ownProcess: Int32 = SystemCall.processID) {
+                othersInterval: Duration = .seconds(10), ownProcess: Int32 = SystemCall.processID) {
         self.monitor = monitor
         self.thresholds = thresholds
+        self.othersInterval = othersInterval
         delays = RunQueueDelays(procRoot: monitor.procRoot, ownProcess: ownProcess)
     }
 
-    /// A reading whose CPU pressure is the lesser of the system's and the share of the time
-    /// since the last reading that other tasks waited, when the system's is over the threshold.
+    /// A reading whose CPU pressure is the lesser of the system's and the share of the last
+    /// measured interval that other tasks waited, when the system's is over the threshold.
     public mutating func read(now: ContinuousClock.Instant = .now) -> PressureMonitor.Reading {
         var reading = monitor.read()
         guard let cpu = reading.cpu, cpu >= thresholds.cpu else {
             delays.reset()
+            others = nil
+            nextMeasure = nil
             return reading
         }
-        guard delays.isAvailable else { return reading }
-        reading.cpu = min(cpu, delays.sample(now: now) ?? 0)
+        if delaysAvailable == nil { delaysAvailable = delays.isAvailable }
+        guard delaysAvailable == true else { return reading }
+        if nextMeasure.map({ now >= $0 }) ?? true {
+            if let share = delays.sample(now: now) { others = share }
+            // The first interval ends at the next reading; later ones are longer.
+            nextMeasure = others == nil ? now : now + othersInterval
+        }
+        reading.cpu = min(cpu, others ?? 0)
         return reading
     }
 }
