@@ -31,6 +31,18 @@ struct PressureSamplerTests {
         process(300, parent: 1, threads: [300: others.0, 301: others.1])
     }
 
+    /// A sampler of the fixture, with the system's CPU pressure at 95 % and nobody waiting yet.
+    func busyMachine(othersInterval: Duration) -> PressureSampler {
+        cpuPressure("95.00")
+        machine(own: 0, worker: 0, others: (0, 0))
+        return PressureSampler(monitor: PressureMonitor(procRoot: proc.path, sysRoot: proc.path + "/none"),
+                               othersInterval: othersInterval, ownProcess: own)
+    }
+
+    func backoffReason(_ sampler: inout PressureSampler, at seconds: Int) -> String? {
+        sampler.read(now: start + .seconds(seconds)).backoffReason(thresholds: sampler.thresholds)
+    }
+
     @Test func readsTheFieldsOfSchedstatAndStat() {
         #expect(RunQueueDelays.runQueueDelay(inSchedstat: Array("5361432 998877 17\n".utf8)) == 998_877)
         #expect(RunQueueDelays.runQueueDelay(inSchedstat: Array("garbage\n".utf8)) == nil)
@@ -58,13 +70,8 @@ struct PressureSamplerTests {
     }
 
     @Test func backsOffForPressureOthersFeelNotForItsOwn() {
-        cpuPressure("95.00")
-        machine(own: 0, worker: 0, others: (0, 0))
-        var sampler = PressureSampler(monitor: PressureMonitor(procRoot: proc.path, sysRoot: proc.path + "/none"),
-                                      othersInterval: .seconds(2), ownProcess: own)
-        func reason(at seconds: Int) -> String? {
-            sampler.read(now: start + .seconds(seconds)).backoffReason(thresholds: sampler.thresholds)
-        }
+        var sampler = busyMachine(othersInterval: .seconds(2))
+        func reason(at seconds: Int) -> String? { backoffReason(&sampler, at: seconds) }
         #expect(reason(at: 0) == nil, "no interval yet")
         // The watcher's threads and worker wait (the pressure is its own): no backoff.
         machine(own: 4_000_000_000, worker: 2_000_000_000, others: (100_000_000, 0))
@@ -85,13 +92,8 @@ struct PressureSamplerTests {
     }
 
     @Test func measuresTheOthersAgainOnlyEveryInterval() {
-        cpuPressure("95.00")
-        machine(own: 0, worker: 0, others: (0, 0))
-        var sampler = PressureSampler(monitor: PressureMonitor(procRoot: proc.path, sysRoot: proc.path + "/none"),
-                                      othersInterval: .seconds(10), ownProcess: own)
-        func reason(at seconds: Int) -> String? {
-            sampler.read(now: start + .seconds(seconds)).backoffReason(thresholds: sampler.thresholds)
-        }
+        var sampler = busyMachine(othersInterval: .seconds(10))
+        func reason(at seconds: Int) -> String? { backoffReason(&sampler, at: seconds) }
         #expect(reason(at: 0) == nil, "no interval yet")
         // The first interval ends at the next reading: others waited 1.8 s of 2.
         machine(own: 0, worker: 0, others: (1_000_000_000, 800_000_000))
