@@ -2,7 +2,10 @@
 # The `watch` rows of the benchmark:
 #   1. a burst of N file creations (default 10 000, in 100 folders) under a running `watch`:
 #      seconds from the first creation until every file is searchable, compared with `scan`
-#      of the same files into a fresh index (target: no slower);
+#      of the same files into a fresh index (target: no slower); the watch runs with the
+#      default configuration, as in production (it backs off when the machine's other
+#      programs wait for the CPU), and again with `backoff = false`, to show the backoff's
+#      share; the CPU time of each side (with its extraction workers) is shown too;
 #   2. CPU used by an idle `watch` of a tree of F folders (default 10 000) during S seconds
 #      (default 30), from /proc/PID/stat (target: about nothing);
 #   3. with --self-check-tree DIR (a tree made by make_tree.py): the CPU of one periodic
@@ -35,6 +38,10 @@ fi
 work=Benchmarks/work/watch
 rm -rf "$work" && mkdir -p "$work"
 ticks=$(getconf CLK_TCK)
+# The default configuration (not the user's), and the same without the pressure backoff.
+printf '' > "$work/default.toml"
+printf '[watch]\nbackoff = false\n' > "$work/no-backoff.toml"
+export SEARCHLIGHT_CONFIG="$work/default.toml"
 
 # Creates $files small files in 100 folders under $1, as fast as Python can.
 make_burst() {
@@ -50,7 +57,7 @@ PY
 }
 
 # Starts a watch of $1 into index $2 (more options after them), waits for its "watching"
-# line, prints its pid.
+# line, prints its pid. The configuration file is $SEARCHLIGHT_CONFIG.
 start_watch() {
   # Its stdout must not be the $(…) that called us, or that would wait for the watch to end.
   "$binary" watch "$1" --index "$2" --no-thumbnails --priority normal "${@:3}" > /dev/null 2> "$2.log" &
@@ -73,24 +80,53 @@ while db.execute("SELECT count(*) FROM item").fetchone()[0] < count:
 PY
 }
 
+# CPU seconds of process $1 and of its children, living (the extraction workers) or reaped.
+tree_cpu() {
+  local total=0 pid
+  for pid in "$1" $(cat "/proc/$1/task/"*/children 2>/dev/null || pgrep -P "$1" || true); do
+    total=$(( total + $(awk '{print $14 + $15 + $16 + $17}' "/proc/$pid/stat" 2>/dev/null || echo 0) ))
+  done
+  python3 -c "print($total / $ticks)"
+}
+
 median() { python3 -c "import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))" "$@"; }
 
-burst_times=() scan_times=() create_times=()
-for run in $(seq "$runs"); do
-  root="$work/burst-$run" index="$work/burst-$run.sqlite"
+# A burst under a watch configured by $SEARCHLIGHT_CONFIG into $1 (a fresh folder): appends its
+# seconds to burst_times, the watch's CPU seconds to burst_cpus, and counts its backoffs.
+measure_burst() {
+  local root=$1 index=$1.sqlite pid start end
   mkdir -p "$root"
   pid=$(start_watch "$root" "$index")
   start=$(date +%s.%N)
   make_burst "$root"
   wait_searchable "$index" "$files"
   end=$(date +%s.%N)
+  burst_cpus+=("$(tree_cpu "$pid")")
   kill -TERM "$pid"; while kill -0 "$pid" 2>/dev/null; do sleep 0.02; done
   burst_times+=("$(python3 -c "print($end - $start)")")
-  # The same files, scanned into a fresh index.
-  start=$(date +%s.%N)
-  "$binary" scan "$root" --index "$work/scan-$run.sqlite" --no-thumbnails --priority normal >/dev/null
-  end=$(date +%s.%N)
-  scan_times+=("$(python3 -c "print($end - $start)")")
+  backoffs=$(( backoffs + $(grep -c "backing off" "$index.log" || true) ))
+}
+
+burst_times=() burst_cpus=() scan_times=() scan_cpus=() create_times=() backoffs=0
+plain_times=() plain_cpus=()
+for run in $(seq "$runs"); do
+  root="$work/burst-$run"
+  measure_burst "$root"
+  # The same without the backoff: what the backoff costs (or saves).
+  (
+    burst_times=() burst_cpus=() backoffs=0
+    export SEARCHLIGHT_CONFIG="$work/no-backoff.toml"
+    measure_burst "$work/plain-$run"
+    echo "${burst_times[0]} ${burst_cpus[0]}" > "$work/plain-$run.result"
+  )
+  read -r seconds cpu < "$work/plain-$run.result"
+  plain_times+=("$seconds") plain_cpus+=("$cpu")
+  # The same files, scanned into a fresh index (bash's `time`: wall, user and system seconds
+  # of the scan and its workers).
+  TIMEFORMAT='%R %U %S'
+  { time "$binary" scan "$root" --index "$work/scan-$run.sqlite" --no-thumbnails --priority normal >/dev/null; } 2> "$work/scan-$run.time"
+  read -r seconds user system < <(tail -1 "$work/scan-$run.time")
+  scan_times+=("$seconds") scan_cpus+=("$(python3 -c "print($user + $system)")")
   # What the burst costs to create with nobody watching: without `watch`, files are
   # searchable after they are all created and a scan has run.
   start=$(date +%s.%N)
@@ -99,8 +135,9 @@ for run in $(seq "$runs"); do
   create_times+=("$(python3 -c "print($end - $start)")")
   rm -rf "$work/unwatched-$run"
 done
-burst=$(median "${burst_times[@]}")
-scan=$(median "${scan_times[@]}")
+burst=$(median "${burst_times[@]}") burst_cpu=$(median "${burst_cpus[@]}")
+plain=$(median "${plain_times[@]}") plain_cpu=$(median "${plain_cpus[@]}")
+scan=$(median "${scan_times[@]}") scan_cpu=$(median "${scan_cpus[@]}")
 create=$(median "${create_times[@]}")
 
 # Idle CPU over a tree of $folders folders.
@@ -146,7 +183,9 @@ fi
 table=$(cat <<TABLE
 | measure | searchlight | reference | ratio | target |
 |---|---|---|---|---|
-| burst of $files creations under \`watch\`, from the first creation until all searchable (median of $runs) | $(printf %.2f "$burst") s | \`scan\` of the same files: $(printf %.2f "$scan") s | $(python3 -c "print(f'{$burst / $scan:.2f}')") | ≤ 1 |
+| burst of $files creations under \`watch\`, from the first creation until all searchable (median of $runs; "backing off" logged $backoffs times) | $(printf %.2f "$burst") s | \`scan\` of the same files: $(printf %.2f "$scan") s | $(python3 -c "print(f'{$burst / $scan:.2f}')") | ≤ 1 |
+| the same, CPU time of the watch and its workers against the scan's | $(printf %.2f "$burst_cpu") s | $(printf %.2f "$scan_cpu") s | $(python3 -c "print(f'{$burst_cpu / $scan_cpu:.2f}')") | (context) |
+| the same burst with \`backoff = false\`: time, CPU | $(printf %.2f "$plain") s, $(printf %.2f "$plain_cpu") s | $(printf %.2f "$scan") s, $(printf %.2f "$scan_cpu") s | $(python3 -c "print(f'{$plain / $scan:.2f}, {$plain_cpu / $scan_cpu:.2f}')") | (context) |
 | the same, against creating them unwatched and then scanning | $(printf %.2f "$burst") s | creating them ($(printf %.2f "$create") s) + \`scan\`: $(python3 -c "print(f'{$create + $scan:.2f}')") s | $(python3 -c "print(f'{$burst / ($create + $scan):.2f}')") | (context) |
 | CPU of an idle \`watch\` over $folders folders ($watches watches, $(( rss / 1024 )) MB resident) during $idle s | $(printf %.3f "$idle_cpu") s | — | — | ≈ 0 |
 $check_row

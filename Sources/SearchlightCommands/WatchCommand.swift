@@ -177,10 +177,11 @@ extension WatchCommand {
         if let root = environment["SEARCHLIGHT_PRESSURE_ROOT"], !root.isEmpty {
             monitor = PressureMonitor(procRoot: root + "/proc", sysRoot: root + "/sys")
         }
-        let thresholds = PressureMonitor.Thresholds()
+        // CPU pressure the watch makes itself (a burst on two cores) does not back it off.
+        var sampler = PressureSampler(monitor: monitor)
         while !Task.isCancelled {
             if idle { try? ProcessPriority.lowerToIdle() }
-            let reason = backoff ? monitor.read().backoffReason(thresholds: thresholds) : nil
+            let reason = backoff ? sampler.read().backoffReason(thresholds: sampler.thresholds) : nil
             if reason != control.backoffReason {
                 control.backoffReason = reason
                 if let reason { logger.notice("backing off: \(reason)") } else { logger.notice("no longer backing off") }
