@@ -28,10 +28,11 @@ extension BatchWriter {
         kept.displayName = rename.displayName
         kept.title = renamed.title
         kept.keywords = renamed.keywords
-        let text = StoredText(kept, identifierIsPath: old.identifierIsPath)
-        let kind = try kindID(ContentKind(type: row["contentType"], description: row["contentDescription"],
-                                          keywords: text.keywords))
+        var text = StoredText(kept, identifierIsPath: old.identifierIsPath)
+        let kind = try self.kind(ContentKind(type: row["contentType"], description: row["contentDescription"],
+                                        keywords: text.keywords))
+        text.kindWords = kind.words
         try db.cachedStatement(sql: "UPDATE item SET displayName = ?, title = ?, derived = ?, kindId = ? WHERE id = ?")
-            .execute(arguments: [rename.displayName, text.title, text.column, kind, row["id"] as Int64])
+            .execute(arguments: [rename.displayName, text.title, text.column, kind.id, row["id"] as Int64])
     }
 }

@@ -5,7 +5,7 @@ import GRDB
 struct BatchWriter {
     let db: Database
     private var domainIDs: [String: Int64] = [:]
-    private var kindIDs: [ContentKind: Int64] = [:]
+    private var kinds: [ContentKind: (id: Int64, words: Int)] = [:]
 
     init(db: Database) { self.db = db }
 
@@ -20,22 +20,64 @@ struct BatchWriter {
         return id!
     }
 
-    /// The id of a content kind's row, created when missing.
-    mutating func kindID(_ kind: ContentKind) throws -> Int64 {
-        if let id = kindIDs[kind] { return id }
-        let arguments: StatementArguments = [kind.digest, kind.type, kind.description, kind.keywords]
-        var id = try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT id FROM content_kind
-            WHERE digest = ? AND contentType IS ? AND contentDescription IS ? AND keywords IS ?
-            """), arguments: arguments)
-        if id == nil {
+    /// The content kind row an item of `kind` references, and the ``StoredText/kindWords`` it
+    /// reads its keywords with; the row is created when missing.
+    ///
+    /// With `sharing`, a row whose keywords start with `kind`'s words serves it (an item whose
+    /// long name left room for fewer describing words reads the first few), and a row whose
+    /// keywords are the start of `kind`'s is extended to them, its items told how many words
+    /// they had first. Without it, only a row with exactly `kind`'s keywords serves (the
+    /// v3 migration, whose item rows are not in `item` yet).
+    mutating func kind(_ kind: ContentKind, sharing: Bool = true) throws -> (id: Int64, words: Int) {
+        if let found = kinds[kind] { return found }
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT id, keywords FROM content_kind WHERE digest = ? AND contentType IS ? AND contentDescription IS ?
+            """), arguments: [kind.digest, kind.type, kind.description])
+        let candidates = rows.map { (id: $0[0] as Int64, keywords: $0[1] as String?) }
+        var found: (id: Int64, words: Int)?
+        if let exact = candidates.first(where: { ContentKind.sameBytes($0.keywords, kind.keywords) }) {
+            found = (exact.id, 0)
+        } else if sharing, let longer = candidates.first(where: { Self.words($0.keywords, start: kind.keywords) }) {
+            found = (longer.id, Self.wordCount(kind.keywords) + 1)
+        } else if sharing, let shorter = candidates.first(where: { Self.words(kind.keywords, start: $0.keywords) }) {
+            // The items that read all of the row's words read as many as it has now; then it
+            // takes the longer keywords. In this order the full-text triggers see the same
+            // words before and after each item's update.
+            let words = Self.wordCount(shorter.keywords) + 1
+            try db.cachedStatement(sql: """
+                UPDATE item SET derived = derived + ? WHERE kindId = ? AND derived < ?
+                """).execute(arguments: [words << StoredText.kindWordsShift, shorter.id, 1 << StoredText.kindWordsShift])
+            try db.cachedStatement(sql: "UPDATE content_kind SET keywords = ? WHERE id = ?")
+                .execute(arguments: [kind.keywords, shorter.id])
+            var old = kind
+            old.keywords = shorter.keywords
+            if kinds[old] != nil { kinds[old] = (shorter.id, words) }
+            found = (shorter.id, 0)
+        }
+        if found == nil {
             try db.cachedStatement(sql: """
                 INSERT INTO content_kind(digest, contentType, contentDescription, keywords) VALUES (?, ?, ?, ?)
-                """).execute(arguments: arguments)
-            id = db.lastInsertedRowID
+                """).execute(arguments: [kind.digest, kind.type, kind.description, kind.keywords])
+            found = (db.lastInsertedRowID, 0)
         }
-        kindIDs[kind] = id!
-        return id!
+        kinds[kind] = found
+        return found!
+    }
+
+    /// Whether the joined keywords `whole` start with the words of `start` (no words start any).
+    private static func words(_ whole: String?, start: String?) -> Bool {
+        guard let start else { return true }
+        guard let whole else { return false }
+        let wholeBytes = whole.utf8, startBytes = start.utf8
+        guard wholeBytes.starts(with: startBytes) else { return false }
+        let next = wholeBytes.dropFirst(startBytes.count).first
+        return next == nil || next == 0x1F
+    }
+
+    /// How many words joined keywords hold.
+    private static func wordCount(_ keywords: String?) -> Int {
+        guard let keywords else { return 0 }
+        return keywords.utf8.reduce(1) { $1 == 0x1F ? $0 + 1 : $0 }
     }
 
     mutating func upsert(_ item: SearchableItem) throws {
@@ -59,10 +101,11 @@ struct BatchWriter {
                 whereFroms = excluded.whereFroms
             RETURNING id
             """)
-        let text = StoredText(a, identifierIsPath: item.identifierIsPath)
-        let kind = try kindID(ContentKind(type: a.contentType, description: a.contentDescription, keywords: text.keywords))
+        var text = StoredText(a, identifierIsPath: item.identifierIsPath)
+        let kind = try self.kind(ContentKind(type: a.contentType, description: a.contentDescription, keywords: text.keywords))
+        text.kindWords = kind.words
         let arguments: StatementArguments = [
-            domain, Data(item.uniqueIdentifier.bytes), a.displayName, text.title, kind, text.column, a.size,
+            domain, Data(item.uniqueIdentifier.bytes), a.displayName, text.title, kind.id, text.column, a.size,
             a.contentModificationDate?.timeIntervalSince1970, a.contentCreationDate?.timeIntervalSince1970,
             a.pixelWidth, a.pixelHeight, a.pageCount, a.acquisitionMake, a.acquisitionModel, a.latitude, a.longitude,
             item.expirationDate?.timeIntervalSince1970, item.changeStamp.map { Data($0) }, item.failure,

@@ -30,6 +30,7 @@ extension SearchableIndex {
     ///   index (``addContent(_:)``).
     /// - Since v5, an item's folders are words of it only when its identifier is a path, and
     ///   what its display name gives is stored without any file rule (``storeDerivationInItems(_:)``).
+    /// - Since v7, items may read the first few keywords of a shared kind (``shareKindKeywords(_:)``).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -77,6 +78,7 @@ extension SearchableIndex {
         migrator.registerMigration("v4-content", migrate: addContent)
         migrator.registerMigration("v5-derivation", migrate: storeDerivationInItems)
         migrator.registerMigration("v6-user-tags", migrate: addUserAttributes)
+        migrator.registerMigration("v7-kind-words", migrate: shareKindKeywords)
         return migrator
     }
 
@@ -128,6 +130,7 @@ extension SearchableIndex {
             Data.fromDatabaseValue(values[0]).flatMap { folderWords(identifier: $0, derived: Int.fromDatabaseValue(values[1]) ?? 0) }
         })
         registerContentFunctions(in: db)
+        registerKindFunctions(in: db)
         QueryFunctions.register(in: db)
     }
 }
