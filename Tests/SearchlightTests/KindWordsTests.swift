@@ -5,7 +5,7 @@ import Testing
 @testable import Searchlight
 
 /// Items of one type and description whose keywords beyond their name's are the start of one
-/// another's share one `content_kind` row (``StoredText/kindWords``, migration v7): each still
+/// another's share one `content_kind` row (``StoredText/kindCharacters``, migration v7): each still
 /// reads, queries and searches as exactly the keywords it was written with.
 @Suite("Kind keywords shared by prefix", .ownThread)
 struct KindWordsTests {
@@ -117,20 +117,36 @@ struct KindWordsTests {
         #expect(try indexedItems("archive", index) == 0)
     }
 
-    @Test func kindKeywordsTakeTheFirstWords() {
-        let joined = ["a", "bb", "ccc"].joined(separator: "\u{1F}")
-        let shift = StoredText.kindWordsShift
+    @Test func kindKeywordsTakeTheFirstCharacters() {
+        let joined = ["é", "bb", "ccc"].joined(separator: "\u{1F}")
+        let shift = StoredText.kindCharactersShift
         #expect(StoredText.kindKeywords(joined, column: 6) == joined)
         #expect(StoredText.kindKeywords(joined, column: 6 | 1 << shift) == nil)
-        #expect(StoredText.kindKeywords(joined, column: 6 | 2 << shift) == "a")
-        #expect(StoredText.kindKeywords(joined, column: 6 | 3 << shift) == "a\u{1F}bb")
-        #expect(StoredText.kindKeywords(joined, column: 6 | 4 << shift) == joined)
+        #expect(StoredText.kindKeywords(joined, column: 6 | 2 << shift) == "é")
+        #expect(StoredText.kindKeywords(joined, column: 6 | 5 << shift) == "é\u{1F}bb")
+        #expect(StoredText.kindKeywords(joined, column: 6 | 9 << shift) == joined)
+        #expect(StoredText.kindKeywords(joined, column: 6 | 99 << shift) == joined)
         #expect(StoredText.kindKeywords(nil, column: 3 << shift) == nil)
-        // The title's tail length and the kind's word count do not overlap.
+        // The title's tail length and the kind's character count do not overlap.
         var text = StoredText(title: nil, keywords: nil, column: StoredText.derivedTitle | 200 << StoredText.tailLengthShift)
-        text.kindWords = 3
+        text.kindCharacters = 5
         let read = StoredText(title: nil, keywords: joined, column: text.column)
         #expect(read.nameTailLength == 200)
-        #expect(read.keywords == "a\u{1F}bb")
+        #expect(read.keywords == "é\u{1F}bb")
+    }
+
+    /// SQL reads what Swift reads: SQLite's `substr` counts the same characters.
+    @Test func sqlTakesTheSameCharacters() throws {
+        let fixture = try TemporaryIndex()
+        let joined = ["Zürich", "日本", "bb"].joined(separator: "\u{1F}")
+        let sql = SearchableIndex.kindKeywordsSQL("item", keywords: "item.keywords")
+        for characters in 0...12 {
+            let column = 2 | characters << StoredText.kindCharactersShift
+            let read = try fixture.index.read { db in
+                try String.fetchOne(db, sql: "SELECT \(sql) FROM (SELECT ? AS keywords, ? AS derived) AS item",
+                                    arguments: [joined, column])
+            }
+            #expect(read == StoredText.kindKeywords(joined, column: column), "\(characters)")
+        }
     }
 }

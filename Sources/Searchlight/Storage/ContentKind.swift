@@ -38,7 +38,7 @@ struct ContentKind: Hashable {
     /// that finds a kind's rows. Indexing the values themselves would cost as much as the rows,
     /// and some descriptions (libmagic's, with sizes and dimensions in them) are nearly unique.
     /// Since v7 the keywords are left out, so that the rows of one type and description, whose
-    /// keywords may start one another's (``StoredText/kindWords``), are found together.
+    /// keywords may start one another's (``StoredText/kindCharacters``), are found together.
     var digest: Int64 { Self.digest(type: type, description: description) }
 
     static func digest(type: String?, description: String?) -> Int64 {

@@ -58,7 +58,7 @@ extension SearchableIndex {
         guard !batch.isEmpty || alongside != nil else { return }
         try write { db in
             var writer = BatchWriter(db: db)
-            for change in Self.upsertsInKeyOrder(batch.changes) {
+            for change in batch.changes {
                 switch change {
                 case .upsert(let item): try writer.upsert(item)
                 case .delete(let domain, let identifier): try writer.delete(identifier, domain: domain)
@@ -74,39 +74,6 @@ extension SearchableIndex {
                            arguments: [Date().timeIntervalSince1970])
             if batch.removesItems || db.changesCount > 0 { try Self.deleteUnusedContentKinds(in: db) }
         }
-    }
-
-    /// `changes` with each run of upserts in the order of their keys (domain, then identifier;
-    /// upserts of one key keep their order). Upserts of different keys commute, and rows
-    /// inserted in key order fill the pages of `item_by_identifier` (and of `item`, whose row
-    /// ids follow) instead of splitting them: a scan's inspector threads finish files a little
-    /// out of order, which left an eighth of the identifier index empty.
-    static func upsertsInKeyOrder(_ changes: [IndexBatch.Change]) -> [IndexBatch.Change] {
-        var ordered = changes
-        var start = ordered.startIndex
-        func key(_ change: IndexBatch.Change) -> SearchableItem? {
-            if case .upsert(let item) = change { item } else { nil }
-        }
-        while start < ordered.endIndex {
-            guard key(ordered[start]) != nil else {
-                start += 1
-                continue
-            }
-            var end = start + 1
-            while end < ordered.endIndex, key(ordered[end]) != nil { end += 1 }
-            if end - start > 1 {
-                // Stable: enumerated offsets break ties between upserts of one key.
-                let run = ordered[start..<end].enumerated().sorted { left, right in
-                    let (a, b) = (key(left.element)!, key(right.element)!)
-                    if a.domainIdentifier != b.domainIdentifier { return a.domainIdentifier < b.domainIdentifier }
-                    if a.uniqueIdentifier != b.uniqueIdentifier { return a.uniqueIdentifier < b.uniqueIdentifier }
-                    return left.offset < right.offset
-                }
-                ordered.replaceSubrange(start..<end, with: run.map(\.element))
-            }
-            start = end
-        }
-        return ordered
     }
 
     /// Records that a domain was brought up to date now (shown by `status`).
