@@ -19,9 +19,8 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         defer { condition.unlock() }
         while elements.count - head >= capacity && !closed { condition.wait() }
         guard !closed else { return false }
-        // Takers wait only on an empty queue: only the first element wakes them.
-        if head == elements.count { condition.broadcast() }
         elements.append(element)
+        condition.broadcast()
         return true
     }
 
@@ -44,9 +43,7 @@ final class BlockingQueue<Element>: @unchecked Sendable {
             elements.removeFirst(head)
             head = 0
         }
-        // Putters wait only on a full queue: they are woken once it is half empty and refill
-        // it in one go, rather than once per element taken (a thread switch per file).
-        if elements.count - head == capacity / 2 { condition.broadcast() }
+        condition.broadcast()
         return (element, false)
     }
 
