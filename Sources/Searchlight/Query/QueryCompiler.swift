@@ -224,9 +224,10 @@ struct QueryCompiler {
                                  + "OR instr(lower(item.displayName), \(bind(literal.lowercased()))) > 0)")
             }
             nameTests.append("searchlight_test(searchlight_name_keywords(item.displayName), \(arguments))")
-            var kindTests = ["searchlight_test(content_kind.keywords, \(arguments))"]
+            let kindKeywords = SearchableIndex.kindKeywordsSQL("item", keywords: "content_kind.keywords")
+            var kindTests = ["searchlight_test(\(kindKeywords), \(arguments))"]
             if modifiers.isEmpty, let literal = Self.asciiLiteral(pattern, modifiers, op) {
-                kindTests.insert("instr(content_kind.keywords, \(bind(literal))) > 0", at: 0)
+                kindTests.insert("instr(\(kindKeywords), \(bind(literal))) > 0", at: 0)
             }
             tests.append("((" + kindTests.joined(separator: " AND ") + ") OR ("
                          + nameTests.joined(separator: " AND ") + "))")

@@ -7,6 +7,7 @@ extension BatchWriter {
     mutating func rename(_ identifier: ItemIdentifier, _ rename: IndexBatch.Rename, domain: String) throws {
         let domainID = try domainID(domain)
         let key = Data(identifier.bytes)
+        let name = SearchableIndex.storedName(rename.displayName, identifier: identifier)
         let textBits = StoredText.derivedTitle | StoredText.derivedKeywords
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT item.id, item.displayName, item.title, item.derived,
@@ -16,8 +17,8 @@ extension BatchWriter {
             """), arguments: [domainID, key, textBits, rename.changesText])
         else {
             // Nothing derived from the name, nothing to change: only the name changes.
-            try db.cachedStatement(sql: "UPDATE item SET displayName = ? WHERE domainId = ? AND identifier = ?")
-                .execute(arguments: [rename.displayName, domainID, key])
+            try db.cachedStatement(sql: "UPDATE item SET storedName = ?, nameLength = ? WHERE domainId = ? AND identifier = ?")
+                .execute(arguments: [name.name, name.length, domainID, key])
             return
         }
         let old = StoredText(title: row["title"], keywords: row["keywords"], column: row["derived"])
@@ -28,10 +29,13 @@ extension BatchWriter {
         kept.displayName = rename.displayName
         kept.title = renamed.title
         kept.keywords = renamed.keywords
-        let text = StoredText(kept, identifierIsPath: old.identifierIsPath)
-        let kind = try kindID(ContentKind(type: row["contentType"], description: row["contentDescription"],
-                                          keywords: text.keywords))
-        try db.cachedStatement(sql: "UPDATE item SET displayName = ?, title = ?, derived = ?, kindId = ? WHERE id = ?")
-            .execute(arguments: [rename.displayName, text.title, text.column, kind, row["id"] as Int64])
+        var text = StoredText(kept, identifierIsPath: old.identifierIsPath)
+        let kind = try self.kind(ContentKind(type: row["contentType"], description: row["contentDescription"],
+                                        keywords: text.keywords))
+        text.kindCharacters = kind.characters
+        try db.cachedStatement(sql: """
+            UPDATE item SET storedName = ?, nameLength = ?, title = ?, derived = ?, kindId = ? WHERE id = ?
+            """)
+            .execute(arguments: [name.name, name.length, text.title, text.column, kind.id, row["id"] as Int64])
     }
 }

@@ -5,7 +5,7 @@ import GRDB
 struct BatchWriter {
     let db: Database
     private var domainIDs: [String: Int64] = [:]
-    private var kindIDs: [ContentKind: Int64] = [:]
+    private var kinds: [ContentKind: (id: Int64, characters: Int)] = [:]
 
     init(db: Database) { self.db = db }
 
@@ -20,35 +20,76 @@ struct BatchWriter {
         return id!
     }
 
-    /// The id of a content kind's row, created when missing.
-    mutating func kindID(_ kind: ContentKind) throws -> Int64 {
-        if let id = kindIDs[kind] { return id }
-        let arguments: StatementArguments = [kind.digest, kind.type, kind.description, kind.keywords]
-        var id = try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT id FROM content_kind
-            WHERE digest = ? AND contentType IS ? AND contentDescription IS ? AND keywords IS ?
-            """), arguments: arguments)
+    /// The content kind row an item of `kind` references, and the ``StoredText/kindCharacters``
+    /// it reads its keywords with; the row is created when missing.
+    ///
+    /// With `sharing`, a row whose keywords start with `kind`'s words serves it (an item whose
+    /// long name left room for fewer describing words reads their start), and a row whose
+    /// keywords are the start of `kind`'s is extended to them. Without it, only a row with
+    /// exactly `kind`'s keywords serves, read whole (the v3 migration, whose item rows are not
+    /// in `item` yet).
+    mutating func kind(_ kind: ContentKind, sharing: Bool = true) throws -> (id: Int64, characters: Int) {
+        if let found = kinds[kind] { return found }
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT id, keywords FROM content_kind WHERE contentType IS ? AND digest = ? AND contentDescription IS ?
+            """), arguments: [kind.type, kind.digest, kind.description])
+        let candidates = rows.map { (id: $0[0] as Int64, keywords: $0[1] as String?) }
+        let characters = sharing ? Self.characterCount(kind.keywords) + 1 : 0
+        var id: Int64?
+        if let exact = candidates.first(where: { ContentKind.sameBytes($0.keywords, kind.keywords) }) {
+            id = exact.id
+        } else if sharing, let longer = candidates.first(where: { Self.words($0.keywords, start: kind.keywords) }) {
+            id = longer.id
+        } else if sharing, let shorter = candidates.first(where: { Self.words(kind.keywords, start: $0.keywords) }) {
+            // Items written before v7 read all of the row's words: they are told how many
+            // characters that is first, then the row takes the longer keywords. In this order
+            // the full-text triggers see the same words before and after each item's update.
+            let kept = Self.characterCount(shorter.keywords) + 1
+            try db.cachedStatement(sql: """
+                UPDATE item SET derived = derived + ? WHERE kindId = ? AND derived < ?
+                """).execute(arguments: [kept << StoredText.kindCharactersShift, shorter.id, 1 << StoredText.kindCharactersShift])
+            try db.cachedStatement(sql: "UPDATE content_kind SET keywords = ? WHERE id = ?")
+                .execute(arguments: [kind.keywords, shorter.id])
+            id = shorter.id
+        }
         if id == nil {
             try db.cachedStatement(sql: """
                 INSERT INTO content_kind(digest, contentType, contentDescription, keywords) VALUES (?, ?, ?, ?)
-                """).execute(arguments: arguments)
+                """).execute(arguments: [kind.digest, kind.type, kind.description, kind.keywords])
             id = db.lastInsertedRowID
         }
-        kindIDs[kind] = id!
-        return id!
+        let found = (id: id!, characters: characters)
+        kinds[kind] = found
+        return found
+    }
+
+    /// Whether the joined keywords `whole` start with the words of `start` (no words start any).
+    private static func words(_ whole: String?, start: String?) -> Bool {
+        guard let start else { return true }
+        guard let whole else { return false }
+        let wholeBytes = whole.utf8, startBytes = start.utf8
+        guard wholeBytes.starts(with: startBytes) else { return false }
+        let next = wholeBytes.dropFirst(startBytes.count).first
+        return next == nil || next == 0x1F
+    }
+
+    /// How many characters (Unicode scalars, as SQLite counts them) joined keywords hold.
+    private static func characterCount(_ keywords: String?) -> Int {
+        keywords?.unicodeScalars.count ?? 0
     }
 
     mutating func upsert(_ item: SearchableItem) throws {
         let domain = try domainID(item.domainIdentifier)
         let a = item.attributeSet
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO item(domainId, identifier, displayName, title, kindId, derived,
+            INSERT INTO item(domainId, identifier, storedName, nameLength, title, kindId, derived,
                 size, modificationDate, creationDate, pixelWidth, pixelHeight, pageCount,
                 acquisitionMake, acquisitionModel, latitude, longitude, expirationDate, changeStamp, failure,
                 userTags, comment, starRating, whereFroms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(domainId, identifier) DO UPDATE SET
-                displayName = excluded.displayName, title = excluded.title, kindId = excluded.kindId,
+                storedName = excluded.storedName, nameLength = excluded.nameLength, title = excluded.title,
+                kindId = excluded.kindId,
                 derived = excluded.derived, size = excluded.size, modificationDate = excluded.modificationDate,
                 creationDate = excluded.creationDate, pixelWidth = excluded.pixelWidth,
                 pixelHeight = excluded.pixelHeight, pageCount = excluded.pageCount,
@@ -59,10 +100,12 @@ struct BatchWriter {
                 whereFroms = excluded.whereFroms
             RETURNING id
             """)
-        let text = StoredText(a, identifierIsPath: item.identifierIsPath)
-        let kind = try kindID(ContentKind(type: a.contentType, description: a.contentDescription, keywords: text.keywords))
+        var text = StoredText(a, identifierIsPath: item.identifierIsPath)
+        let kind = try self.kind(ContentKind(type: a.contentType, description: a.contentDescription, keywords: text.keywords))
+        text.kindCharacters = kind.characters
+        let name = SearchableIndex.storedName(a.displayName, identifier: item.uniqueIdentifier)
         let arguments: StatementArguments = [
-            domain, Data(item.uniqueIdentifier.bytes), a.displayName, text.title, kind, text.column, a.size,
+            domain, Data(item.uniqueIdentifier.bytes), name.name, name.length, text.title, kind.id, text.column, a.size,
             a.contentModificationDate?.timeIntervalSince1970, a.contentCreationDate?.timeIntervalSince1970,
             a.pixelWidth, a.pixelHeight, a.pageCount, a.acquisitionMake, a.acquisitionModel, a.latitude, a.longitude,
             item.expirationDate?.timeIntervalSince1970, item.changeStamp.map { Data($0) }, item.failure,
@@ -99,7 +142,10 @@ struct BatchWriter {
         // Whatever stands at the destination is replaced, as rename(2) replaces it.
         try deleteTree(to, domain: domain)
         let domainID = try domainID(domain)
-        try db.cachedStatement(sql: "UPDATE item SET identifier = ? WHERE domainId = ? AND identifier = ?")
+        // The item keeps its display name, which its new identifier's last component may not be.
+        try db.cachedStatement(sql: """
+            UPDATE item SET identifier = ?, storedName = displayName, nameLength = NULL WHERE domainId = ? AND identifier = ?
+            """)
             .execute(arguments: [Data(to.bytes), domainID, Data(from.bytes)])
         if let rename { try self.rename(to, rename, domain: domain) }
         let (low, high) = SearchableIndex.descendantRange(of: from)

@@ -26,7 +26,7 @@ struct ContentKind: Hashable {
         }
     }
 
-    private static func sameBytes(_ left: String?, _ right: String?) -> Bool {
+    static func sameBytes(_ left: String?, _ right: String?) -> Bool {
         switch (left, right) {
         case (nil, nil): true
         case let (left?, right?): left.utf8.elementsEqual(right.utf8)
@@ -34,12 +34,16 @@ struct ContentKind: Hashable {
         }
     }
 
-    /// A 64-bit FNV-1a hash of the three values, the same in every process: the column that
-    /// finds a kind's row. Indexing the values themselves would cost as much as the rows,
+    /// A 64-bit FNV-1a hash of the type and description, the same in every process: the column
+    /// that finds a kind's rows. Indexing the values themselves would cost as much as the rows,
     /// and some descriptions (libmagic's, with sizes and dimensions in them) are nearly unique.
-    var digest: Int64 {
+    /// Since v7 the keywords are left out, so that the rows of one type and description, whose
+    /// keywords may start one another's (``StoredText/kindCharacters``), are found together.
+    var digest: Int64 { Self.digest(type: type, description: description) }
+
+    static func digest(type: String?, description: String?) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for value in [type, description, keywords] {
+        for value in [type, description] {
             // A tag before each value keeps `nil` apart from "" and values from one another.
             func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
             add(value == nil ? 0 : 1)

@@ -76,8 +76,8 @@ extension SearchableIndex {
                 attributes.keywords = keywords.split(separator: keywordSeparator).map(String.init)
             }
             let text = LegacyText.storedText(attributes)
-            let kindID = try writer.kindID(ContentKind(type: row["contentType"], description: row["contentDescription"],
-                                                       keywords: text.keywords))
+            let kindID = try writer.kind(ContentKind(type: row["contentType"], description: row["contentDescription"],
+                                                     keywords: text.keywords), sharing: false).id
             try insert.execute(arguments: ["id": row["id"] as Int64, "title": text.title, "kindId": kindID,
                                            "derived": text.derived])
         }

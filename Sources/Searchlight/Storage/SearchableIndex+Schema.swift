@@ -30,6 +30,9 @@ extension SearchableIndex {
     ///   index (``addContent(_:)``).
     /// - Since v5, an item's folders are words of it only when its identifier is a path, and
     ///   what its display name gives is stored without any file rule (``storeDerivationInItems(_:)``).
+    /// - Since v7, items may read the first few keywords of a shared kind (``shareKindKeywords(_:)``).
+    /// - Since v8, a display name that is the identifier's last component is not stored again
+    ///   (``deriveNames(_:)``).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -77,6 +80,8 @@ extension SearchableIndex {
         migrator.registerMigration("v4-content", migrate: addContent)
         migrator.registerMigration("v5-derivation", migrate: storeDerivationInItems)
         migrator.registerMigration("v6-user-tags", migrate: addUserAttributes)
+        migrator.registerMigration("v7-kind-words", migrate: shareKindKeywords)
+        migrator.registerMigration("v8-derived-names", migrate: deriveNames)
         return migrator
     }
 

@@ -35,7 +35,7 @@ extension SearchableIndex {
 
     /// ``userKeywordsSQL(_:kindKeywords:)`` of an item row joined with its `content_kind`: what
     /// name and content search rank an item's keywords by.
-    static let rankedKeywordsSQL = userKeywordsSQL("item", kindKeywords: "content_kind.keywords")
+    static let rankedKeywordsSQL = userKeywordsSQL("item", kindKeywords: kindKeywordsSQL("item", keywords: "content_kind.keywords"))
 
     /// The triggers that keep `item_words` in step with `item` since v6: as since v5
     /// (``derivationWordsTriggersSQL``), with the user attributes' words among the keywords.

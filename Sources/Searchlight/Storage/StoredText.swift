@@ -18,7 +18,8 @@ import Foundation
 /// | ``derivedTitle`` | the title is the display name without its last ``nameTailLength`` UTF-8 bytes; `title` is `NULL` |
 /// | ``derivedKeywords`` | the keywords are ``AttributeSet/nameKeywords(of:)`` of the display name, then the stored ones |
 /// | ``pathIdentifier`` | the identifier is a path whose folder names are words of the item (``SearchableItem/identifierIsPath``) |
-/// | from ``tailLengthShift`` up | ``nameTailLength`` |
+/// | from ``tailLengthShift`` to 23 | ``nameTailLength`` (less than 2²¹) |
+/// | from ``kindCharactersShift`` up | ``kindCharacters``: 0 for all of the kind's keywords, n for their first n − 1 characters |
 ///
 /// Reading gives back exactly the attributes that were written. When a move renames an item
 /// (``IndexBatch/Rename``), what the caller's rules derive from the name follows the new name
@@ -32,6 +33,12 @@ struct StoredText: Equatable {
     static let pathIdentifier = 4
     /// Where ``nameTailLength`` starts in `item.derived`.
     static let tailLengthShift = 3
+    /// Where ``kindCharacters`` starts in `item.derived`: above every name tail (a file name has at
+    /// most 255 bytes), so that the columns written before v7 read as they did; the column
+    /// is a 4-byte integer for up to 126 characters.
+    static let kindCharactersShift = 24
+    /// The longest ``nameTailLength`` the column holds; a longer tail keeps its title stored.
+    static let maximumTailLength = 1 << (kindCharactersShift - tailLengthShift) - 1
 
     /// The stored title: `nil` when absent or derived.
     var title: String?
@@ -41,9 +48,15 @@ struct StoredText: Equatable {
     var derived: Int
     /// The bytes of the display name after a derived title.
     var nameTailLength: Int
+    /// How much of its kind's keywords an item has, since v7: 0 for all of them (items written
+    /// before), n for their first n − 1 characters (Unicode scalars, as SQLite's `substr`
+    /// counts them), which writers always set. Items whose keywords beyond their name's are
+    /// the start of another item's (a long name leaves room for fewer describing words) share
+    /// that item's kind row (``BatchWriter/kind(_:sharing:)``) instead of one row per length.
+    var kindCharacters = 0
 
-    /// The `item.derived` column: ``derived`` and ``nameTailLength``.
-    var column: Int { derived | nameTailLength << Self.tailLengthShift }
+    /// The `item.derived` column: ``derived``, ``nameTailLength`` and ``kindCharacters``.
+    var column: Int { derived | nameTailLength << Self.tailLengthShift | kindCharacters << Self.kindCharactersShift }
 
     /// The stored form of what `attributes` says. Texts are compared byte for byte, not as
     /// Swift strings (which equate `é` with `e` and a combining accent): what is read back
@@ -54,7 +67,8 @@ struct StoredText: Equatable {
         var derived = identifierIsPath ? Self.pathIdentifier : 0
         var nameTailLength = 0
         if let name = attributes.displayName {
-            if let stored = title, Self.isNameStart(stored, of: name) {
+            if let stored = title, Self.isNameStart(stored, of: name),
+               name.utf8.count - stored.utf8.count <= Self.maximumTailLength {
                 title = nil
                 derived |= Self.derivedTitle
                 nameTailLength = name.utf8.count - stored.utf8.count
@@ -71,12 +85,28 @@ struct StoredText: Equatable {
         self.nameTailLength = nameTailLength
     }
 
-    /// Stored columns, as read from a row: `column` is `item.derived`.
+    /// Stored columns, as read from a row: `column` is `item.derived`, `keywords` the whole
+    /// keywords of the item's kind (of which the item has the first ``kindCharacters``).
     init(title: String?, keywords: String?, column: Int) {
         self.title = title
-        self.keywords = keywords
+        self.keywords = Self.kindKeywords(keywords, column: column)
         derived = column & (1 << Self.tailLengthShift - 1)
-        nameTailLength = column >> Self.tailLengthShift
+        nameTailLength = column >> Self.tailLengthShift & Self.maximumTailLength
+        kindCharacters = 0
+    }
+
+    /// The keywords an item has of its kind's `keywords` (joined), given its `item.derived`
+    /// column: all of them, or their first ``kindCharacters`` − 1 characters (`nil` for none).
+    /// In SQL: ``SearchableIndex/kindKeywordsSQL(_:keywords:)``.
+    static func kindKeywords(_ keywords: String?, column: Int) -> String? {
+        let characters = column >> kindCharactersShift
+        guard characters > 0, let keywords else { return keywords }
+        let scalars = keywords.unicodeScalars
+        guard characters > 1 else { return nil }
+        guard let end = scalars.index(scalars.startIndex, offsetBy: characters - 1, limitedBy: scalars.endIndex) else {
+            return keywords
+        }
+        return String(keywords[..<end])
     }
 
     /// Whether the identifier is a path whose folders are words of the item.
