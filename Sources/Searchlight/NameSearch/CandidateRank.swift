@@ -1,3 +1,5 @@
+import Glibc
+
 /// Ranks candidates of a name query from the UTF-8 bytes of their fields, as ``NameMatch``
 /// ranks split words, with no allocation for an ASCII field (most of them).
 ///
@@ -14,6 +16,11 @@ struct CandidateRank {
     private let asciiTokens: Bool
     /// Folds met so far: candidates share words (their folders' above all).
     private var folds = NameFolds()
+    /// The last candidate's folders and their matches: candidates come in row order, in
+    /// which the items of one folder follow each other (a scan adds a folder's files
+    /// together), and comparing bytes costs less than splitting the folders into words again.
+    private var lastFolders: [UInt8] = []
+    private var lastFolderMatches: (whole: UInt64, prefix: UInt64)?
 
     /// A ranker for `tokens`, or `nil` when they are too many for one bit each.
     init?(_ tokens: [String]) {
@@ -30,7 +37,7 @@ struct CandidateRank {
         let inName = matches(in: name)
         let inTitle = matches(in: title)
         let inKeywords = matches(in: keywords)
-        let inFolders = matches(in: folders)
+        let inFolders = folderMatches(in: folders)
         let whole = (inName.whole, inTitle.whole, inKeywords.whole, inFolders.whole)
         let prefix = (inName.prefix, inTitle.prefix, inKeywords.prefix, inFolders.prefix)
         var prefixOnly = 0
@@ -66,6 +73,19 @@ struct CandidateRank {
             if words.contains(where: { $0.hasPrefix(token) }) { prefix |= 1 << index }
         }
         return (whole, prefix)
+    }
+
+    /// ``matches(in:)`` of a candidate's folders, remembered for the next candidate.
+    private mutating func folderMatches(in folders: UnsafeBufferPointer<UInt8>) -> (whole: UInt64, prefix: UInt64) {
+        if let last = lastFolderMatches, lastFolders.count == folders.count,
+           folders.isEmpty || lastFolders.withUnsafeBufferPointer({ memcmp($0.baseAddress!, folders.baseAddress!, folders.count) == 0 }) {
+            return last
+        }
+        let found = matches(in: folders)
+        lastFolders.removeAll(keepingCapacity: true)
+        lastFolders.append(contentsOf: folders)
+        lastFolderMatches = found
+        return found
     }
 
     /// The first of the four fields whose bits hold `bit`.
