@@ -21,6 +21,9 @@ struct CandidateRank {
     /// together), and comparing bytes costs less than splitting the folders into words again.
     private var lastFolders: [UInt8] = []
     private var lastFolderMatches: (whole: UInt64, prefix: UInt64)?
+    /// The matches of keywords that are a kind's alone (``CandidateKeywords/Key``): a common
+    /// word's candidates have a few dozen kinds.
+    private var kindMatches: [CandidateKeywords.Key: (whole: UInt64, prefix: UInt64)] = [:]
 
     /// A ranker for `tokens`, or `nil` when they are too many for one bit each.
     init?(_ tokens: [String]) {
@@ -31,12 +34,22 @@ struct CandidateRank {
     }
 
     /// `(prefixOnlyCount, fieldRank)` of ``NameMatch`` for these fields, as UTF-8.
+    ///
+    /// - Parameter kind: What the keywords are when they are their kind's alone: then their
+    ///   matches are worked out once per kind.
     mutating func rank(name: UnsafeBufferPointer<UInt8>, title: UnsafeBufferPointer<UInt8>,
-                       keywords: UnsafeBufferPointer<UInt8>, folders: UnsafeBufferPointer<UInt8>)
+                       keywords: UnsafeBufferPointer<UInt8>, kind: CandidateKeywords.Key? = nil,
+                       folders: UnsafeBufferPointer<UInt8>)
         -> (prefixOnlyCount: Int, fieldRank: Int) {
         let inName = matches(in: name)
         let inTitle = matches(in: title)
-        let inKeywords = matches(in: keywords)
+        let inKeywords: (whole: UInt64, prefix: UInt64)
+        if let kind, let known = kindMatches[kind] {
+            inKeywords = known
+        } else {
+            inKeywords = matches(in: keywords)
+            if let kind { kindMatches[kind] = inKeywords }
+        }
         let inFolders = folderMatches(in: folders)
         let whole = (inName.whole, inTitle.whole, inKeywords.whole, inFolders.whole)
         let prefix = (inName.prefix, inTitle.prefix, inKeywords.prefix, inFolders.prefix)

@@ -180,10 +180,11 @@ extension SearchableIndex {
         // rank: those need no splitting of their fields here.
         let wholeInName = try known ?? Set(Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?"),
                                                           arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
+        // The keywords are put together here (``CandidateKeywords``), not by SQLite for every row.
         let statement = try db.cachedStatement(sql: """
-            SELECT item.id, item.identifier, item.displayName, item.title, \(Self.rankedKeywordsSQL), item.modificationDate,
-                item.derived
-            FROM item_words JOIN item ON item.id = item_words.rowid JOIN content_kind ON content_kind.id = item.kindId
+            SELECT item.id, item.identifier, item.displayName, item.title, item.kindId, item.modificationDate,
+                item.derived, item.userTags, item.comment, item.whereFroms
+            FROM item_words JOIN item ON item.id = item_words.rowid
             WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
             """)
         statement.arguments = nameArguments(tokens, domain: domain)
@@ -191,6 +192,7 @@ extension SearchableIndex {
         // Columns are read in place: most candidates are ranked on their bytes.
         let columns = statement.sqliteStatement
         var onBytesRank = onBytes ? CandidateRank(tokens) : nil
+        var keywords = try CandidateKeywords(in: db)
         var matches: [NameMatch] = []
         // Candidates share words (their folders' above all): each is folded once.
         var folds = NameFolds()
@@ -199,28 +201,30 @@ extension SearchableIndex {
             let rowID = sqlite3_column_int64(columns, 0)
             let identifier = UnsafeBufferPointer(start: sqlite3_column_blob(columns, 1)?.assumingMemoryBound(to: UInt8.self),
                                                  count: Int(sqlite3_column_bytes(columns, 1)))
-            let id = ItemIdentifier(bytes: Array(identifier))
             let date = sqlite3_column_double(columns, 5)
-            if wholeInName.contains(rowID) {
-                matches.append(NameMatch(best: rowID, identifier: id, modificationDate: date))
-                continue
+            let match = try keywords.withKeywords(columns, kind: 4, derived: 6, user: [7, 8, 9]) { keywords, kind -> NameMatch in
+                let id = ItemIdentifier(bytes: Array(identifier))
+                if wholeInName.contains(rowID) {
+                    return NameMatch(best: rowID, identifier: id, modificationDate: date)
+                }
+                let isPath = sqlite3_column_int64(columns, 6) & Int64(StoredText.pathIdentifier) != 0
+                let folders = UnsafeBufferPointer(rebasing: identifier[..<(isPath ? identifier.lastIndex(of: UInt8(ascii: "/")) ?? 0 : 0)])
+                if let rank = onBytesRank?.rank(name: Self.text(columns, 2), title: Self.text(columns, 3),
+                                                keywords: keywords, kind: kind, folders: folders) {
+                    return NameMatch(id: rowID, identifier: id, modificationDate: date,
+                                     prefixOnlyCount: rank.prefixOnlyCount, fieldRank: rank.fieldRank)
+                }
+                // The stored title and keywords lack only what the name gives (``StoredText``):
+                // words that rank at least as well from the name.
+                let title: String? = row[3]
+                let keywordText = String(decoding: keywords, as: UTF8.self)
+                return NameMatch(id: rowID, identifier: id, modificationDate: date, tokens: tokens,
+                                 name: words(row[2])) {
+                    [words(title), words(keywordText), isPath ? id.parentComponents.flatMap(words) : []]
+                }
             }
-            let isPath = sqlite3_column_int64(columns, 6) & Int64(StoredText.pathIdentifier) != 0
-            let folders = UnsafeBufferPointer(rebasing: identifier[..<(isPath ? identifier.lastIndex(of: UInt8(ascii: "/")) ?? 0 : 0)])
-            if let rank = onBytesRank?.rank(name: Self.text(columns, 2), title: Self.text(columns, 3),
-                                            keywords: Self.text(columns, 4), folders: folders) {
-                matches.append(NameMatch(id: rowID, identifier: id, modificationDate: date,
-                                         prefixOnlyCount: rank.prefixOnlyCount, fieldRank: rank.fieldRank))
-                continue
-            }
-            // The stored title and keywords lack only what the name gives (``StoredText``):
-            // words that rank at least as well from the name.
-            let title: String? = row[3]
-            let keywords: String? = row[4]
-            matches.append(NameMatch(id: rowID, identifier: id, modificationDate: date, tokens: tokens,
-                                     name: words(row[2])) {
-                [words(title), words(keywords), isPath ? id.parentComponents.flatMap(words) : []]
-            })
+            // `nil`: the item's kind has no row, which the join with `content_kind` left out.
+            if let match { matches.append(match) }
         }
         return matches
     }

@@ -1,0 +1,59 @@
+import GRDB
+import GRDBSQLite
+
+/// The keywords name search ranks a candidate by (``SearchableIndex/rankedKeywordsSQL``), put
+/// together from the candidate's row instead of by SQLite for every row.
+///
+/// The kind's keywords are read once per kind and length (a common word's thousands of
+/// candidates have a few dozen kinds, and `substr` and `||` on every row cost more than the
+/// ranking); most items have no tags, comment or addresses, and then their keywords are the
+/// kind's alone, which ``key`` names so that their matches are worked out once.
+struct CandidateKeywords {
+    /// What identifies keywords made of a kind's alone: its row and ``StoredText/kindCharacters``.
+    struct Key: Hashable {
+        let kind: Int64
+        let characters: Int64
+    }
+
+    private let kindStatement: Statement
+    /// The kinds that have no row: the join this replaces left their items out.
+    private var missingKinds: Set<Int64> = []
+    /// The UTF-8 of a kind's keywords as an item has them, by ``Key``.
+    private var kindBytes: [Key: [UInt8]] = [:]
+    private var buffer: [UInt8] = []
+
+    init(in db: Database) throws {
+        kindStatement = try db.cachedStatement(sql: "SELECT keywords FROM content_kind WHERE id = ?")
+    }
+
+    /// The keywords of the current row of `statement`, whose columns `kind`, `derived` and
+    /// `user` (tags, comment, addresses) are read in place, handed to `body` with their
+    /// ``Key`` when they are the kind's alone; `nil` when the item's kind has no row.
+    mutating func withKeywords<T>(_ statement: SQLiteStatement, kind: Int32, derived: Int32, user: [Int32],
+                                  _ body: (UnsafeBufferPointer<UInt8>, Key?) throws -> T) throws -> T? {
+        let kindID = sqlite3_column_int64(statement, kind)
+        let column = sqlite3_column_int64(statement, derived)
+        let key = Key(kind: kindID, characters: column >> Int64(StoredText.kindCharactersShift))
+        if kindBytes[key] == nil {
+            guard !missingKinds.contains(kindID), let row = try Row.fetchOne(kindStatement, arguments: [kindID]) else {
+                missingKinds.insert(kindID)
+                return nil
+            }
+            let keywords: String? = row[0]
+            kindBytes[key] = Array((StoredText.kindKeywords(keywords, column: Int(column)) ?? "").utf8)
+        }
+        let own = kindBytes[key]!
+        guard user.contains(where: { sqlite3_column_type(statement, $0) != SQLITE_NULL }) else {
+            return try own.withUnsafeBufferPointer { try body($0, key) }
+        }
+        // As SQL's `coalesce(kind, '') || coalesce(char(31) || tags, '') || …`.
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(contentsOf: own)
+        for column in user where sqlite3_column_type(statement, column) != SQLITE_NULL {
+            buffer.append(UInt8(SearchableIndex.keywordSeparator.asciiValue!))
+            buffer.append(contentsOf: UnsafeBufferPointer(start: sqlite3_column_text(statement, column),
+                                                          count: Int(sqlite3_column_bytes(statement, column))))
+        }
+        return try buffer.withUnsafeBufferPointer { try body($0, nil) }
+    }
+}
