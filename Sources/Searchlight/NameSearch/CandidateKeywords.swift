@@ -20,6 +20,7 @@ struct CandidateKeywords {
     private var missingKinds: Set<Int64> = []
     /// The UTF-8 of a kind's keywords as an item has them, by ``Key``.
     private var kindBytes: [Key: [UInt8]] = [:]
+    private var last: (key: Key, bytes: [UInt8])?
     private var buffer: [UInt8] = []
 
     init(in db: Database) throws {
@@ -34,15 +35,22 @@ struct CandidateKeywords {
         let kindID = sqlite3_column_int64(statement, kind)
         let column = sqlite3_column_int64(statement, derived)
         let key = Key(kind: kindID, characters: column >> Int64(StoredText.kindCharactersShift))
-        if kindBytes[key] == nil {
+        let own: [UInt8]
+        if let last, last.key == key {
+            // Candidates come in row order, in which a folder's items (often of one kind) follow each other.
+            own = last.bytes
+        } else if let known = kindBytes[key] {
+            own = known
+        } else {
             guard !missingKinds.contains(kindID), let row = try Row.fetchOne(kindStatement, arguments: [kindID]) else {
                 missingKinds.insert(kindID)
                 return nil
             }
             let keywords: String? = row[0]
-            kindBytes[key] = Array((StoredText.kindKeywords(keywords, column: Int(column)) ?? "").utf8)
+            own = Array((StoredText.kindKeywords(keywords, column: Int(column)) ?? "").utf8)
+            kindBytes[key] = own
         }
-        let own = kindBytes[key]!
+        last = (key, own)
         guard user.contains(where: { sqlite3_column_type(statement, $0) != SQLITE_NULL }) else {
             return try own.withUnsafeBufferPointer { try body($0, key) }
         }

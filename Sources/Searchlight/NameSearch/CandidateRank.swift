@@ -24,6 +24,7 @@ struct CandidateRank {
     /// The matches of keywords that are a kind's alone (``CandidateKeywords/Key``): a common
     /// word's candidates have a few dozen kinds.
     private var kindMatches: [CandidateKeywords.Key: (whole: UInt64, prefix: UInt64)] = [:]
+    private var lastKindMatches: (kind: CandidateKeywords.Key, matches: (whole: UInt64, prefix: UInt64))?
 
     /// A ranker for `tokens`, or `nil` when they are too many for one bit each.
     init?(_ tokens: [String]) {
@@ -44,11 +45,17 @@ struct CandidateRank {
         let inName = matches(in: name)
         let inTitle = matches(in: title)
         let inKeywords: (whole: UInt64, prefix: UInt64)
-        if let kind, let known = kindMatches[kind] {
+        if let kind, let last = lastKindMatches, last.kind == kind {
+            inKeywords = last.matches
+        } else if let kind, let known = kindMatches[kind] {
             inKeywords = known
+            lastKindMatches = (kind, known)
         } else {
             inKeywords = matches(in: keywords)
-            if let kind { kindMatches[kind] = inKeywords }
+            if let kind {
+                kindMatches[kind] = inKeywords
+                lastKindMatches = (kind, inKeywords)
+            }
         }
         let inFolders = folderMatches(in: folders)
         let whole = (inName.whole, inTitle.whole, inKeywords.whole, inFolders.whole)
