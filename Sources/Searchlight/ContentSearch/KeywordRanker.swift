@@ -62,14 +62,36 @@ public final class KeywordRanker: Sendable {
         guard let database else {
             return frequent.prefix(limit).map(\.key)
         }
-        let scored = try database.read { db in
-            let statement = try db.cachedStatement(sql: "SELECT doc FROM item_content_vocab WHERE term = ?")
-            return try frequent.map { word, count -> (String, Double) in
-                let holders = Double(try Int.fetchOne(statement, arguments: [word]) ?? 0)
-                return (word, Double(count) * log((documentCount + 1) / (holders + 1)) + Double(count) * 1e-6)
-            }
+        guard limit > 0 else { return [] }
+        // Best first: a higher score, then the word (the words are distinct: a total order).
+        func ranksBefore(_ a: (word: String, score: Double), _ b: (word: String, score: Double)) -> Bool {
+            a.score != b.score ? a.score > b.score : a.word < b.word
         }
-        return scored.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(limit).map(\.0)
+        return try database.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT doc FROM item_content_vocab WHERE term = ?")
+            // Counting a word's holders walks its document list in every segment of the index:
+            // the costly part. A word's score is at most what it would be if no text held it,
+            // and that bound falls with the count, so once a word's bound cannot beat the
+            // `limit`-th best, neither can the words after it: the same answer, fewer lookups.
+            var best: [(word: String, score: Double)] = []
+            for (word, count) in frequent {
+                if best.count == limit, let last = best.last,
+                   ranksBefore(last, (word, score(count: count, holders: 0))) {
+                    break
+                }
+                let holders = Double(try Int.fetchOne(statement, arguments: [word]) ?? 0)
+                let entry = (word: word, score: score(count: count, holders: holders))
+                best.insert(entry, at: best.firstIndex { ranksBefore(entry, $0) } ?? best.endIndex)
+                if best.count > limit { best.removeLast() }
+            }
+            return best.map(\.word)
+        }
+    }
+
+    /// tf × idf of a word met `count` times in a text and held by `holders` texts of the index,
+    /// plus a millionth of `count`, so that a more frequent word wins when the index says nothing.
+    private func score(count: Int, holders: Double) -> Double {
+        Double(count) * log((documentCount + 1) / (holders + 1)) + Double(count) * 1e-6
     }
 
     /// A document's keywords: its own, then the most telling words of its text, then its
