@@ -5,7 +5,8 @@ import Testing
 @testable import Searchlight
 
 /// `tellingWords` stops counting the holders of a text's words once no later word can reach
-/// the best `limit`; its answer must be the one of counting them all.
+/// the best `limit`, and keeps the counts while the index does not change; its answer must be
+/// the one of counting them all, each time.
 @Suite("Keywords: the bounded ranking", .ownThread)
 struct KeywordRankerBoundTests {
     private func item(_ id: String, text: String) -> SearchableItem {
@@ -67,6 +68,20 @@ struct KeywordRankerBoundTests {
             }
         }
         #expect(compared == 120)
+        // Holder counts are kept while the index stays as it is; a write must not leave the
+        // rankers with the old ones: more texts with the vocabulary's words, then rank again.
+        let before = (0..<10).map { _ in text(seed: &seed, words: 200, vocabulary: vocabulary) }
+        for sample in before { _ = try late.tellingWords(in: sample, limit: KeywordRanker.tellingCount) }
+        try index.indexItems((60..<90).map { item("doc\($0).txt", text: text(seed: &seed, words: 300, vocabulary: vocabulary)) })
+        for sample in before {
+            #expect(try late.tellingWords(in: sample, limit: KeywordRanker.tellingCount)
+                    == exhaustive(sample, limit: KeywordRanker.tellingCount, documentCount: 60, database: index.database))
+        }
+        try index.deleteItems(withIdentifiers: [ItemIdentifier("doc0.txt"), ItemIdentifier("doc1.txt")], domain: "docs")
+        for sample in before {
+            #expect(try early.tellingWords(in: sample, limit: 3)
+                    == exhaustive(sample, limit: 3, documentCount: 0, database: index.database))
+        }
         #expect(try late.tellingWords(in: "", limit: 3).isEmpty)
         #expect(try late.tellingWords(in: text(seed: &seed, words: 50, vocabulary: vocabulary), limit: 0).isEmpty)
     }
