@@ -45,12 +45,13 @@ struct ScanCommand: ParsableCommand {
         let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
         let timingsPath = try timings.map(Self.timingsFile)
         configuration.applyPriority()
-        let index = try indexOptions.openForIndexing(configuration: configuration)
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
-                                                             timingsPath: timingsPath,
-                                                             logger: logger)
-        defer { extraction?.shutdown() }
+        // The workers load their libraries (tens of milliseconds) while the index opens.
+        let workers = try ThumbnailOptions.startWorkers(configuration, workers: inspectorCount, timingsPath: timingsPath,
+                                                        logger: logger)
+        defer { workers?.pool.shutdown() }
+        let index = try indexOptions.openForIndexing(configuration: configuration)
+        let extraction = ThumbnailOptions.makeExtraction(workers, index: index, logger: logger)
         let output = StandardOutput()
         var total = ScanSummary()
         for (root, folder) in zip(selected, folders) {

@@ -2,11 +2,8 @@ import Searchlight
 import SearchlightFiles
 
 extension ThumbnailOptions {
-    /// Checks OCR's languages, sets the workers' OCR settings from the configuration, and
-    /// opens the OCR queue of `index`; nil, with a warning, when the queue cannot be opened
-    /// (a read-only cache folder): the scan goes on without OCR, which is never the reason it fails.
-    static func openOCRQueue(_ configuration: Configuration, index: any IndexStore,
-                             pool: inout ExtractorPool.Configuration) throws -> OCRStore? {
+    /// Checks OCR's languages and sets the workers' OCR settings from the configuration.
+    static func setOCR(_ configuration: Configuration, pool: inout ExtractorPool.Configuration) throws {
         let settings = OCRSettings(languages: configuration.ocrLanguages.value, pageLimit: configuration.ocrPageLimit.value,
                                    pageDeadline: .seconds(configuration.ocrPageDeadline.value))
         if let missing = settings.missingLanguages().first {
@@ -16,6 +13,11 @@ extension ThumbnailOptions {
                 """)
         }
         pool.ocr = settings
+    }
+
+    /// Opens the OCR queue of `index`; nil, with a warning, when the queue cannot be opened
+    /// (a read-only cache folder): the scan goes on without OCR, which is never the reason it fails.
+    static func openOCRQueue(index: any IndexStore) -> OCRStore? {
         let path = OCRStore.location(for: index)
         do {
             return try OCRStore(path: path, indexPath: index.path)

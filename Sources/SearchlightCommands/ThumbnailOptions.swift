@@ -43,6 +43,23 @@ struct ThumbnailOptions: ParsableArguments {
     /// a file the workers append their timings to (``ExtractorPool/Configuration/timingsPath``).
     static func makeExtraction(_ configuration: Configuration, workers: Int, index: any IndexStore,
                                timingsPath: String? = nil, logger: Logger) throws -> ItemExtraction? {
+        let started = try startWorkers(configuration, workers: workers, timingsPath: timingsPath, logger: logger)
+        return makeExtraction(started, index: index, logger: logger)
+    }
+
+    /// Workers started before the index is opened, and what they are for.
+    struct StartedWorkers {
+        let pool: ExtractorPool
+        let options: ItemExtraction.Options
+        /// Whether pictures are queued for OCR (in the index's queue, opened with the index).
+        let ocr: Bool
+    }
+
+    /// Starts the extraction workers (nil when thumbnails and content are off), which need no
+    /// index: they load their libraries while the caller opens it. Throws when OCR's languages
+    /// are not installed.
+    static func startWorkers(_ configuration: Configuration, workers: Int, timingsPath: String? = nil,
+                             logger: Logger) throws -> StartedWorkers? {
         let thumbnails = configuration.thumbnails.value, content = configuration.content.value
         // Recognised text is content: `--no-content` (or `content = false`) leaves it out too.
         let ocr = configuration.ocr.value && content
@@ -52,8 +69,16 @@ struct ThumbnailOptions: ParsableArguments {
         pool.deadline = .seconds(configuration.decoderDeadline.value)
         pool.textLimit = configuration.textLimit.value
         pool.timingsPath = timingsPath
-        let queue = ocr ? try openOCRQueue(configuration, index: index, pool: &pool) : nil
-        return ItemExtraction(options: .init(thumbnails: thumbnails, content: content, ocrQueue: queue),
-                              configuration: pool, keywordRanker: Self.keywordRanker(index), logger: logger)
+        if ocr { try setOCR(configuration, pool: &pool) }
+        return StartedWorkers(pool: ExtractorPool(configuration: pool, logger: logger),
+                              options: .init(thumbnails: thumbnails, content: content), ocr: ocr)
+    }
+
+    /// The extraction of a scan or a watch of `index`, with the workers `started`.
+    static func makeExtraction(_ started: StartedWorkers?, index: any IndexStore, logger: Logger) -> ItemExtraction? {
+        guard let started else { return nil }
+        var options = started.options
+        options.ocrQueue = started.ocr ? openOCRQueue(index: index) : nil
+        return ItemExtraction(options: options, pool: started.pool, keywordRanker: Self.keywordRanker(index), logger: logger)
     }
 }

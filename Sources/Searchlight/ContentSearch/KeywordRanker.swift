@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Picks the words that tell one document from the others: frequent in its text, rare in the
 /// index (tf × idf), with the index's own statistics (the number of texts that hold each word,
@@ -36,6 +37,20 @@ public final class KeywordRanker: Sendable {
 
     private let database: (any DatabaseReader)?
     private let documentCount: Double
+    /// Holder counts already read, valid for one state of the full-text index.
+    private let holderCache = Mutex(HolderCache())
+
+    /// The holders of the words counted since the full-text index last changed: FTS5's
+    /// structure record (row 10 of `item_content_data`: its segments and a counter of writes)
+    /// changes with every committed write to the index, so the same record means the same
+    /// counts, whichever connection and transaction read them. Texts ranked between two of a
+    /// scan's batches share their common words' counts.
+    private struct HolderCache {
+        var structure: Data?
+        var holders: [String: Int] = [:]
+        /// Words kept at most, after which the cache starts again.
+        static let capacity = 50_000
+    }
 
     /// A ranker without an index's statistics: the words a text uses most (stopwords left
     /// out), for an index that keeps no word counts (the PostgreSQL index, for now).
@@ -62,14 +77,51 @@ public final class KeywordRanker: Sendable {
         guard let database else {
             return frequent.prefix(limit).map(\.key)
         }
-        let scored = try database.read { db in
-            let statement = try db.cachedStatement(sql: "SELECT doc FROM item_content_vocab WHERE term = ?")
-            return try frequent.map { word, count -> (String, Double) in
-                let holders = Double(try Int.fetchOne(statement, arguments: [word]) ?? 0)
-                return (word, Double(count) * log((documentCount + 1) / (holders + 1)) + Double(count) * 1e-6)
-            }
+        guard limit > 0 else { return [] }
+        // Best first: a higher score, then the word (the words are distinct: a total order).
+        func ranksBefore(_ a: (word: String, score: Double), _ b: (word: String, score: Double)) -> Bool {
+            a.score != b.score ? a.score > b.score : a.word < b.word
         }
-        return scored.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(limit).map(\.0)
+        return try database.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT doc FROM item_content_vocab WHERE term = ?")
+            let structure = try Data.fetchOne(db.cachedStatement(sql: "SELECT block FROM item_content_data WHERE id = 10"))
+            // Counting a word's holders walks its document list in every segment of the index:
+            // the costly part. A word's score is at most what it would be if no text held it,
+            // and that bound falls with the count, so once a word's bound cannot beat the
+            // `limit`-th best, neither can the words after it: the same answer, fewer lookups.
+            var best: [(word: String, score: Double)] = []
+            for (word, count) in frequent {
+                if best.count == limit, let last = best.last,
+                   ranksBefore(last, (word, score(count: count, holders: 0))) {
+                    break
+                }
+                let holders = Double(try holderCount(of: word, structure: structure, statement: statement))
+                let entry = (word: word, score: score(count: count, holders: holders))
+                best.insert(entry, at: best.firstIndex { ranksBefore(entry, $0) } ?? best.endIndex)
+                if best.count > limit { best.removeLast() }
+            }
+            return best.map(\.word)
+        }
+    }
+
+    /// How many texts hold `word`: from the cache when the index is as it was when it was read
+    /// (the same `structure` record), else counted by `statement` and kept.
+    private func holderCount(of word: String, structure: Data?, statement: Statement) throws -> Int {
+        if let known = holderCache.withLock({ $0.structure == structure ? $0.holders[word] : nil }) { return known }
+        let count = try Int.fetchOne(statement, arguments: [word]) ?? 0
+        holderCache.withLock { cache in
+            if cache.structure != structure || cache.holders.count >= HolderCache.capacity {
+                cache = HolderCache(structure: structure)
+            }
+            cache.holders[word] = count
+        }
+        return count
+    }
+
+    /// tf × idf of a word met `count` times in a text and held by `holders` texts of the index,
+    /// plus a millionth of `count`, so that a more frequent word wins when the index says nothing.
+    private func score(count: Int, holders: Double) -> Double {
+        Double(count) * log((documentCount + 1) / (holders + 1)) + Double(count) * 1e-6
     }
 
     /// A document's keywords: its own, then the most telling words of its text, then its

@@ -213,8 +213,10 @@ public final class ExtractorPool: Sendable {
             idleWorkers.wait()
             if let worker = state.withLock({ $0.idle.popLast() }) { workers.append(worker) }
         }
+        // Every worker is told first, so that they exit (unmapping their hundred libraries) at once.
+        for worker in workers { worker.closeInput() }
         for worker in workers {
-            let status = worker.stop(grace: configuration.shutdownGracePeriod)
+            let status = worker.awaitExit(grace: configuration.shutdownGracePeriod)
             if status != .exited(0) && status != .unknown {
                 logger.warning("extractor did not exit cleanly", metadata: ["status": "\(status)"])
             }

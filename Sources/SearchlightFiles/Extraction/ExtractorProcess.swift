@@ -219,8 +219,22 @@ final class ExtractorProcess: @unchecked Sendable {
     /// that, then kills it. Returns how it ended.
     @discardableResult
     func stop(grace: Duration) -> TerminationStatus {
-        guard isRunning else { return .unknown }
+        closeInput()
+        return awaitExit(grace: grace)
+    }
+
+    /// Closes the worker's input: it exits on its own once it has read what was sent. The
+    /// first half of ``stop(grace:)``, so that several workers wind down at the same time.
+    func closeInput() {
+        guard isRunning else { return }
         SystemCall.shutdownSending(channel)
+    }
+
+    /// Waits up to `grace` for the worker to exit after ``closeInput()``, then kills it.
+    /// Returns how it ended.
+    @discardableResult
+    func awaitExit(grace: Duration) -> TerminationStatus {
+        guard isRunning else { return .unknown }
         // The worker's end closes when it exits: wait for end of file on ours.
         let clock = ContinuousClock()
         var end = JobDeadline(grace, processID: processID, clock: clock)

@@ -42,9 +42,16 @@ public final class ItemExtraction: Sendable {
     ///     its own, then its name's and type's.
     ///   A worker executable that cannot be started is an outage of the pool, not an error
     ///   (see ``ExtractorPool/init(configuration:logger:)``).
-    public init(options: Options, configuration: ExtractorPool.Configuration, keywordRanker: KeywordRanker? = nil,
-                logger: Logger) {
-        pool = ExtractorPool(configuration: configuration, logger: logger)
+    public convenience init(options: Options, configuration: ExtractorPool.Configuration, keywordRanker: KeywordRanker? = nil,
+                            logger: Logger) {
+        self.init(options: options, pool: ExtractorPool(configuration: configuration, logger: logger),
+                  keywordRanker: keywordRanker, logger: logger)
+    }
+
+    /// Uses workers started already (a scan starts them before it opens the index, so that they
+    /// load their libraries meanwhile); ``shutdown()`` stops them.
+    public init(options: Options, pool: ExtractorPool, keywordRanker: KeywordRanker? = nil, logger: Logger) {
+        self.pool = pool
         thumbnailer = options.thumbnails ? Thumbnailer(pool: pool) : nil
         contentReader = options.content ? ContentReader(pool: pool, keywordRanker: keywordRanker, logger: logger) : nil
         ocrQueue = options.ocrQueue

@@ -47,6 +47,13 @@ final class BlockingQueue<Element>: @unchecked Sendable {
         return (element, false)
     }
 
+    /// Whether no element waits to be taken at this moment.
+    var isEmpty: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return head == elements.count
+    }
+
     /// Closes the queue: no more puts; takers drain, then get `nil`.
     func close() {
         condition.lock()

@@ -36,9 +36,14 @@ extension FolderScanner {
 
     /// Writes the findings in batches by count and time; a window's all at once, after its
     /// structural changes and with its states.
+    ///
+    /// Once `draining` (the walk is done and only the jobs in the inspectors' hands are left),
+    /// a batch is also written whenever no finding waits: its full-text index is then built
+    /// while the last files are decoded, instead of on one core after them.
     func write(results: BlockingQueue<Finding>, summary: inout ScanSummary,
-                       progress: ((ScanSummary) -> Void)?, window: Window?,
-                       onChange: ((ItemIdentifier, ScanChange) -> Void)?) throws {
+               progress: ((ScanSummary) -> Void)?, window: Window?,
+               onChange: ((ItemIdentifier, ScanChange) -> Void)?,
+               draining: @Sendable () -> Bool = { false }) throws {
         var batch = IndexBatch()
         var states: [String: DomainState] = [:]
         var batchStarted = Date()
@@ -90,7 +95,8 @@ extension FolderScanner {
             }
             let now = Date()
             if window == nil, batch.count >= options.batchSize || batchTextBytes >= options.batchTextBytes
-                || (!batch.isEmpty && now.timeIntervalSince(batchStarted) >= options.batchInterval) {
+                || (!batch.isEmpty && now.timeIntervalSince(batchStarted) >= options.batchInterval)
+                || (!batch.isEmpty && results.isEmpty && draining()) {
                 try flush()
             }
             if let progress, now.timeIntervalSince(lastProgress) >= 0.1 {

@@ -205,9 +205,15 @@ public final class FolderScanner: Sendable {
             if !queued { finish() }
             return queued
         }
+        // Once the walk is done and no job waits for an inspector, the jobs left are the ones
+        // being inspected: the writer then writes what it holds while they finish.
+        let walked = Atomic<Bool>(false)
+        let draining: @Sendable () -> Bool = { [inspectorCount = options.inspectorCount] in
+            walked.load(ordering: .acquiring) && unfinished.withLock { $0 } <= inspectorCount
+        }
         let producerDone = DispatchSemaphore(value: 0)
         let producer = Thread {
-            defer { finish(); producerDone.signal() }
+            defer { walked.store(true, ordering: .releasing); finish(); producerDone.signal() }
             do {
                 try produce(submit, results)
             } catch {
@@ -221,7 +227,8 @@ public final class FolderScanner: Sendable {
         var summary = ScanSummary()
         var fatal: (any Error)?
         do {
-            try write(results: results, summary: &summary, progress: progress, window: window, onChange: onChange)
+            try write(results: results, summary: &summary, progress: progress, window: window, onChange: onChange,
+                      draining: draining)
         } catch {
             fatal = error
         }
