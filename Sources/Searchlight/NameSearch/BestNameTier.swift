@@ -32,6 +32,16 @@ struct BestNameTier {
         asciiTokens = (wholeBytes + prefixBytes).filter { $0.allSatisfy { $0 < 0x80 } }
     }
 
+    /// The items that start a word of their name with every one of `tokens`: those of every
+    /// rank where each word matches in the name (``SearchableIndex/pageAfterBestTier``).
+    init(prefixes tokens: [String]) {
+        wholeTokens = []
+        prefixTokens = tokens
+        wholeBytes = []
+        prefixBytes = tokens.map { Array($0.utf8) }
+        asciiTokens = prefixBytes.filter { $0.allSatisfy { $0 < 0x80 } }
+    }
+
     /// An FTS5 query for the items of this rank.
     var expression: String {
         let words = wholeTokens.map(SearchableIndex.quoted) + prefixTokens.map { SearchableIndex.quoted($0) + "*" }

@@ -8,7 +8,7 @@ import GRDBSQLite
 /// candidates have a few dozen kinds, and `substr` and `||` on every row cost more than the
 /// ranking); most items have no tags, comment or addresses, and then their keywords are the
 /// kind's alone, which ``key`` names so that their matches are worked out once.
-struct CandidateKeywords {
+final class CandidateKeywords {
     /// What identifies keywords made of a kind's alone: its row and ``StoredText/kindCharacters``.
     struct Key: Hashable {
         let kind: Int64
@@ -30,7 +30,7 @@ struct CandidateKeywords {
     /// The keywords of the current row of `statement`, whose columns `kind`, `derived` and
     /// `user` (tags, comment, addresses) are read in place, handed to `body` with their
     /// ``Key`` when they are the kind's alone; `nil` when the item's kind has no row.
-    mutating func withKeywords<T>(_ statement: SQLiteStatement, kind: Int32, derived: Int32, user: [Int32],
+    func withKeywords<T>(_ statement: SQLiteStatement, kind: Int32, derived: Int32, user: [Int32],
                                   _ body: (UnsafeBufferPointer<UInt8>, Key?) throws -> T) throws -> T? {
         let kindID = sqlite3_column_int64(statement, kind)
         let column = sqlite3_column_int64(statement, derived)

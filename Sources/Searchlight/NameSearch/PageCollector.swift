@@ -9,6 +9,9 @@ struct PageCollector {
 
     init(limit: Int) { self.limit = limit }
 
+    /// How many items were offered.
+    var count: Int { matches.count }
+
     /// Whether an item of this date may still belong to the page.
     func wants(_ date: Double) -> Bool { boundary.map { date >= $0 } ?? true }
 

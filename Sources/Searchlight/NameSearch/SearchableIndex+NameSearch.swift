@@ -88,6 +88,9 @@ extension SearchableIndex {
                                                                    wholeInName: { wholeInName = $0 }) {
             return best
         }
+        if let limit, limit > 0, let page = try pageAfterBestTier(tokens, domain: domain, limit: limit, in: db) {
+            return page
+        }
         let candidates = try nameCandidates(tokens, domain: domain, wholeInName: wholeInName, in: db)
         return candidates.ranked(limit: limit.map { Swift.max($0, 0) })
     }
@@ -174,63 +177,43 @@ extension SearchableIndex {
     ///   - known: The items that have every word whole in their name, when already read.
     ///   - onBytes: Whether candidates are ranked on their bytes (``CandidateRank``) rather
     ///     than split into words as strings: `false` for tests.
+    ///   - expression: The FTS5 query of the candidates, when not every token as a prefix of
+    ///     any word (``nameMatchExpression(_:)``).
     static func nameCandidates(_ tokens: [String], domain: String?, wholeInName known: Set<Int64>? = nil,
-                               rankingOnBytes onBytes: Bool = true, in db: Database) throws -> [NameMatch] {
+                               rankingOnBytes onBytes: Bool = true, matching expression: String? = nil,
+                               in db: Database) throws -> [NameMatch] {
         // The full-text index knows which items have every word whole in their name, the best
         // rank: those need no splitting of their fields here.
         let wholeInName = try known ?? Set(Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?"),
                                                           arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
         // The keywords are put together here (``CandidateKeywords``), not by SQLite for every row.
         let statement = try db.cachedStatement(sql: """
-            SELECT item.id, item.identifier, item.displayName, item.title, item.kindId, item.modificationDate,
-                item.derived, item.userTags, item.comment, item.whereFroms
+            SELECT \(candidateColumns)
             FROM item_words JOIN item ON item.id = item_words.rowid
             WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
             """)
-        statement.arguments = nameArguments(tokens, domain: domain)
+        statement.arguments = ["match": expression ?? nameMatchExpression(tokens), "domain": domain,
+                               "now": Date().timeIntervalSince1970]
         let cursor = try Row.fetchCursor(statement)
-        // Columns are read in place: most candidates are ranked on their bytes.
-        let columns = statement.sqliteStatement
-        var onBytesRank = onBytes ? CandidateRank(tokens) : nil
-        var keywords = try CandidateKeywords(in: db)
+        var ranker = try CandidateRanker(tokens: tokens, wholeInName: wholeInName, onBytes: onBytes, in: db)
         var matches: [NameMatch] = []
-        // Candidates share words (their folders' above all): each is folded once.
-        var folds = NameFolds()
-        func words(_ text: String?) -> [String] { NameTokenizer.words(in: text ?? "") { folds.fold($0) } }
         while let row = try cursor.next() {
-            let rowID = sqlite3_column_int64(columns, 0)
-            let identifier = UnsafeBufferPointer(start: sqlite3_column_blob(columns, 1)?.assumingMemoryBound(to: UInt8.self),
-                                                 count: Int(sqlite3_column_bytes(columns, 1)))
-            let date = sqlite3_column_double(columns, 5)
-            let match = try keywords.withKeywords(columns, kind: 4, derived: 6, user: [7, 8, 9]) { keywords, kind -> NameMatch in
-                let id = ItemIdentifier(bytes: Array(identifier))
-                if wholeInName.contains(rowID) {
-                    return NameMatch(best: rowID, identifier: id, modificationDate: date)
-                }
-                let isPath = sqlite3_column_int64(columns, 6) & Int64(StoredText.pathIdentifier) != 0
-                let folders = UnsafeBufferPointer(rebasing: identifier[..<(isPath ? identifier.lastIndex(of: UInt8(ascii: "/")) ?? 0 : 0)])
-                if let rank = onBytesRank?.rank(name: Self.text(columns, 2), title: Self.text(columns, 3),
-                                                keywords: keywords, kind: kind, folders: folders) {
-                    return NameMatch(id: rowID, identifier: id, modificationDate: date,
-                                     prefixOnlyCount: rank.prefixOnlyCount, fieldRank: rank.fieldRank)
-                }
-                // The stored title and keywords lack only what the name gives (``StoredText``):
-                // words that rank at least as well from the name.
-                let title: String? = row[3]
-                let keywordText = String(decoding: keywords, as: UTF8.self)
-                return NameMatch(id: rowID, identifier: id, modificationDate: date, tokens: tokens,
-                                 name: words(row[2])) {
-                    [words(title), words(keywordText), isPath ? id.parentComponents.flatMap(words) : []]
-                }
-            }
-            // `nil`: the item's kind has no row, which the join with `content_kind` left out.
-            if let match { matches.append(match) }
+            // `nil`: the item's kind has no row, which a join with `content_kind` would leave out.
+            if let match = try ranker.match(row, of: statement) { matches.append(match) }
         }
         return matches
     }
 
+    /// What ranking a candidate reads, in the order ``CandidateRanker`` reads it.
+    /// The columns ``CandidateRanker`` reads, by position: the keywords are put together from
+    /// the kind and the user's own fields by ``CandidateKeywords``, not by SQLite for every row.
+    static let candidateColumns = """
+        item.id, item.identifier, item.displayName, item.title, item.kindId, item.modificationDate,
+        item.derived, item.userTags, item.comment, item.whereFroms
+        """
+
     /// The UTF-8 bytes of a text column of the current row, empty when `NULL`.
-    private static func text(_ statement: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+    static func text(_ statement: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: sqlite3_column_text(statement, column), count: Int(sqlite3_column_bytes(statement, column)))
     }
 
@@ -249,6 +232,16 @@ extension SearchableIndex {
                                   strategy forced: PageStrategy? = nil,
                                   wholeInName: (Set<Int64>) -> Void = { _ in }) throws -> [NameMatch]? {
         let tier = try BestNameTier(tokens, in: db)
+        // A one-letter prefix is in no prefix index: FTS5 merges the lists of every word that
+        // starts with it before giving one member. Most recent items have such a word, so the
+        // date walk is tried first, for a few thousand entries (see ``PageStrategy/walkFirst``).
+        if forced == nil, limit * 4 <= PageStrategy.walkFirst, tier.prefixTokens.contains(where: { $0.unicodeScalars.count < 2 }) {
+            guard let filter = try ItemFilter(domain: domain, in: db) else { return [] }
+            if let page = try pageReadingNames(tier, filter: filter, limit: limit, budget: PageStrategy.walkFirst,
+                                               probing: true, in: db) {
+                return page
+            }
+        }
         let members = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?"),
                                             arguments: [tier.expression])
         var sample: [Int64] = []
@@ -298,8 +291,15 @@ extension SearchableIndex {
 
     /// The page met walking the date index newest first and checking each item's name words
     /// against `tier`; `nil` when `budget` items are visited first.
+    ///
+    /// - Parameters:
+    ///   - probing: Whether to give up a quarter of the way into `budget` when fewer than a
+    ///     quarter of the page was met by then.
+    ///   - match: What an admitted item is, given its row id and date: `nil` to leave it out.
+    ///     Without it, every admitted item has the best rank.
     static func pageReadingNames(_ tier: BestNameTier, filter: ItemFilter, limit: Int, budget: Int,
-                                 in db: Database) throws -> [NameMatch]? {
+                                 probing: Bool = false, in db: Database,
+                                 match: ((Int64, Double) throws -> NameMatch?)? = nil) throws -> [NameMatch]? {
         let statement = try db.cachedStatement(sql: """
             SELECT id, modificationDate, displayName, domainId, expirationDate, identifier
             FROM item INDEXED BY item_by_modification_date
@@ -314,6 +314,8 @@ extension SearchableIndex {
         while let row = try newestFirst.next() {
             visited += 1
             if visited > budget { return nil }
+            // A quarter of the way, a quarter of the page: else the walk would not end in time.
+            if probing, visited == budget / 4, page.count * 4 < limit { return nil }
             let date = sqlite3_column_double(columns, 1)
             guard page.wants(date) else { break }
             let name = UnsafeBufferPointer(start: sqlite3_column_text(columns, 2),
@@ -321,6 +323,10 @@ extension SearchableIndex {
             let expiration = sqlite3_column_type(columns, 4) == SQLITE_NULL ? nil : sqlite3_column_double(columns, 4)
             guard tier.admits(nameBytes: name, folds: &folds),
                   filter.admits(domainID: sqlite3_column_int64(columns, 3), expiration: expiration) else { continue }
+            if let match {
+                if let found = try match(sqlite3_column_int64(columns, 0), date) { page.add(found) }
+                continue
+            }
             let identifier: Data = row[5]
             page.add(NameMatch(best: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
         }
