@@ -22,10 +22,12 @@ extension Inotify {
     /// }
     /// ```
     ///
-    /// - Parameter maximumBatchSize: After how many events to stop reading more into one
-    ///   batch.
-    public func events(maximumBatchSize: Int = 4096) -> InotifyEventBatches {
-        InotifyEventBatches(inotify: self, maximumBatchSize: max(1, maximumBatchSize))
+    /// - Parameters:
+    ///   - maximumBatchSize: After how many events to stop reading more into one batch.
+    ///   - gathering: How long to let events queue after a batch before reading again (see
+    ///     ``InotifyEventBatches/gathering``).
+    public func events(maximumBatchSize: Int = 4096, gathering: Duration = .zero) -> InotifyEventBatches {
+        InotifyEventBatches(inotify: self, maximumBatchSize: max(1, maximumBatchSize), gathering: gathering)
     }
 }
 
@@ -37,9 +39,15 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
 
     let inotify: Inotify
     let maximumBatchSize: Int
+    /// After a batch short of ``maximumBatchSize``, the next read waits this long, so that the
+    /// events of a burst, which come a few at a time, are read by the hundred: reading each
+    /// few would wake the reader, and whoever it hands them to, thousands of times a second,
+    /// which costs more than handling the events. A quiet watch is not delayed: after an
+    /// empty read the reader waits for readability, and a lone event is read as it comes.
+    let gathering: Duration
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(inotify: inotify, maximumBatchSize: maximumBatchSize)
+        Iterator(inotify: inotify, maximumBatchSize: maximumBatchSize, gathering: gathering)
     }
 
     /// Reads a batch when events are queued, and waits for readability when not.
@@ -52,11 +60,14 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
 
         let inotify: Inotify
         let maximumBatchSize: Int
+        let gathering: Duration
         /// Where the readability handlers run; they only resume the waiting task.
         let queue = DispatchQueue(label: "searchlight.inotify.events")
         var isFinished = false
         /// Whether the last batch returned is counted in ``Inotify/batchesInHand``.
         var holdsBatch = false
+        /// Whether the last batch returned was full (more events were likely queued behind it).
+        var lastBatchWasFull = false
 
         public mutating func next() async throws(InotifyError) -> [InotifyEvent]? {
             try await next(isolation: nil)
@@ -66,6 +77,15 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
             if holdsBatch {
                 holdsBatch = false
                 inotify.batchesInHand.subtract(1, ordering: .sequentiallyConsistent)
+                // Events queued meanwhile count as activity (the kernel's queue is not empty).
+                if gathering > .zero && !lastBatchWasFull {
+                    do {
+                        try await Task.sleep(for: gathering)
+                    } catch {
+                        isFinished = true
+                        return nil
+                    }
+                }
             }
             while !isFinished {
                 if Task.isCancelled { break }
@@ -82,6 +102,7 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
                 }
                 if !batch.isEmpty {
                     holdsBatch = true
+                    lastBatchWasFull = batch.count >= maximumBatchSize
                     return batch
                 }
                 inotify.batchesInHand.subtract(1, ordering: .sequentiallyConsistent)

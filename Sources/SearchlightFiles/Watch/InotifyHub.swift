@@ -18,6 +18,9 @@ import Synchronization
 /// ```
 public final class InotifyHub: Sendable {
     private let inotify: Inotify
+    /// How long the reader lets a burst's events queue after each batch: far below a window's
+    /// settle time, and far from filling the kernel's queue (16 384 events by default).
+    static let gathering: Duration = .milliseconds(5)
 
     private struct State {
         var owners: [WatchDescriptor: Set<Int>] = [:]
@@ -108,7 +111,8 @@ public final class InotifyHub: Sendable {
     /// Reads until cancelled; a failure to read ends every subscriber's watch.
     private func read() async {
         do {
-            for try await batch in inotify.events() { route(batch) }
+            // A burst's events by the hundred, not a few at a time (see ``InotifyEventBatches/gathering``).
+            for try await batch in inotify.events(gathering: Self.gathering) { route(batch) }
         } catch {
             for inbox in state.withLock({ Array($0.inboxes.values) }) { inbox.fail(error) }
         }

@@ -29,6 +29,14 @@ struct PendingChanges: CustomStringConvertible {
     let includeHidden: Bool
     /// Moves seen from one side only, by cookie: where they came from and their placeholder.
     private var unpairedMoves: [UInt32: (path: ItemIdentifier, isDirectory: Bool, change: Int)] = [:]
+    /// How many entries of ``refresh`` and ``crawl`` lie strictly below each folder that has
+    /// any: a delete looks through both sets for the work below it only when there is some.
+    /// Removing a tree brings a delete per file; a look through the sets for each one made a
+    /// window of thousands of deletes quadratic (minutes of CPU for `rm -rf` of 6 000 files).
+    private var pendingBelow: [ItemIdentifier: Int] = [:]
+    /// Looks through the pending sets for the work below a deleted or moved path: one per
+    /// folder with pending work below it, never one per file.
+    private(set) var pendingScans = 0
 
     init(domain: String, rootWatch: WatchDescriptor, excluded: Set<ItemIdentifier>, includeHidden: Bool = false) {
         self.includeHidden = includeHidden
@@ -84,18 +92,18 @@ struct PendingChanges: CustomStringConvertible {
                     // Its items are re-keyed, and then it is walked: an earlier window may
                     // have looked for a new file in it under its old name after the move, when
                     // the file was already here. The walk re-inspects nothing unchanged.
-                    crawl.insert(path)
+                    insertCrawl(path)
                 } else {
                     // Its name changed, and with it its title and keywords.
-                    refresh.insert(path)
+                    insertRefresh(path)
                 }
             } else if isDirectory {
                 // Moved in from outside, or from inside a folder whose own move is not
                 // resolved yet (where its items are in the index is not known): its source
                 // keeps its delete, and it is walked as new.
-                crawl.insert(path)
+                insertCrawl(path)
             } else {
-                refresh.insert(path)
+                insertRefresh(path)
             }
         } else if mask.contains(.delete) {
             dropPending(below: path)
@@ -103,12 +111,12 @@ struct PendingChanges: CustomStringConvertible {
                 changes.append(.deleteTree(domain: domain, identifier: path))
                 _ = table.removeSubtree(at: path.bytes)
             } else {
-                refresh.insert(path)
+                insertRefresh(path)
             }
         } else if mask.contains(.create) && isDirectory {
-            crawl.insert(path)
+            insertCrawl(path)
         } else if !mask.isDisjoint(with: [.create, .closeWrite, .attrib, .modify]) && !isDirectory {
-            refresh.insert(path)
+            insertRefresh(path)
         }
     }
 
@@ -150,12 +158,44 @@ struct PendingChanges: CustomStringConvertible {
         return stale
     }
 
+    private mutating func insertRefresh(_ path: ItemIdentifier) {
+        if refresh.insert(path).inserted { countAncestors(of: path, by: 1) }
+    }
+
+    private mutating func insertCrawl(_ path: ItemIdentifier) {
+        if crawl.insert(path).inserted { countAncestors(of: path, by: 1) }
+    }
+
+    /// Adds `delta` to ``pendingBelow`` for each folder above `path` (the root aside).
+    private mutating func countAncestors(of path: ItemIdentifier, by delta: Int) {
+        for (offset, byte) in path.bytes.enumerated() where byte == UInt8(ascii: "/") {
+            let ancestor = ItemIdentifier(bytes: Array(path.bytes[..<offset]))
+            let count = pendingBelow[ancestor, default: 0] + delta
+            pendingBelow[ancestor] = count == 0 ? nil : count
+        }
+    }
+
+    /// Whether `path` itself or anything below it is pending.
+    private func hasPending(atOrBelow path: ItemIdentifier) -> Bool {
+        pendingBelow[path] != nil || refresh.contains(path) || crawl.contains(path)
+    }
+
     private mutating func dropPending(below path: ItemIdentifier) {
-        refresh = refresh.filter { !Self.isPath($0, inSubtreeAt: path) }
-        crawl = crawl.filter { !Self.isPath($0, inSubtreeAt: path) }
+        if refresh.remove(path) != nil { countAncestors(of: path, by: -1) }
+        if crawl.remove(path) != nil { countAncestors(of: path, by: -1) }
+        guard pendingBelow[path] != nil else { return }
+        pendingScans += 1
+        let dropped = refresh.filter { Self.isPath($0, inSubtreeAt: path) }
+        let droppedCrawls = crawl.filter { Self.isPath($0, inSubtreeAt: path) }
+        refresh.subtract(dropped)
+        crawl.subtract(droppedCrawls)
+        for entry in dropped { countAncestors(of: entry, by: -1) }
+        for entry in droppedCrawls { countAncestors(of: entry, by: -1) }
     }
 
     private mutating func rekeyPending(from old: ItemIdentifier, to new: ItemIdentifier) {
+        guard hasPending(atOrBelow: old) else { return }
+        pendingScans += 1
         func rekey(_ set: Set<ItemIdentifier>) -> Set<ItemIdentifier> {
             Set(set.map { path in
                 guard Self.isPath(path, inSubtreeAt: old) else { return path }
@@ -164,6 +204,10 @@ struct PendingChanges: CustomStringConvertible {
         }
         refresh = rekey(refresh)
         crawl = rekey(crawl)
+        // Re-keyed entries may have merged with others: counted again from the sets.
+        pendingBelow = [:]
+        for path in refresh { countAncestors(of: path, by: 1) }
+        for path in crawl { countAncestors(of: path, by: 1) }
     }
 
     var description: String {
