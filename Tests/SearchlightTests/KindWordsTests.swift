@@ -77,6 +77,29 @@ struct KindWordsTests {
         #expect(try kindCount(index) == 0)
     }
 
+    /// Many kinds of one type and description in one batch (a scan of texts, whose telling
+    /// words differ from file to file): each pair whose words start one another's shares a
+    /// row, whichever came first, and every item reads its own keywords.
+    @Test func manyKindsOfOneTypeInOneBatch() throws {
+        let fixture = try TemporaryIndex()
+        let index = fixture.index
+        var written: [SearchableItem] = []
+        for i in 0..<150 {
+            let short = item("s\(i).gz", ["w\(i)"]), long = item("l\(i).gz", ["w\(i)", "extra", "words"])
+            written += i.isMultiple(of: 2) ? [short, long] : [long, short]
+        }
+        try index.indexItems(written)
+        #expect(try kindCount(index) == 150)
+        for file in written {
+            let name = file.attributeSet.displayName!
+            #expect(try keywords(name, index) == file.attributeSet.keywords, "\(name)")
+        }
+        // The next batch finds the rows again.
+        try index.indexItems([item("again.gz", ["w7", "extra"])])
+        #expect(try kindCount(index) == 150)
+        #expect(try keywords("again.gz", index) == AttributeSet.nameKeywords(of: "again.gz") + ["w7", "extra"])
+    }
+
     /// A rename gives an item the kind its new keywords need; the others keep theirs.
     @Test func renamedItemsKeepTheirKeywords() throws {
         let fixture = try TemporaryIndex()

@@ -6,6 +6,8 @@ struct BatchWriter {
     let db: Database
     private var domainIDs: [String: Int64] = [:]
     private var kinds: [ContentKind: (id: Int64, characters: Int)] = [:]
+    /// The kind rows of each type and description this batch has met.
+    private var buckets: [ContentKindBucket.Key: ContentKindBucket] = [:]
 
     init(db: Database) { self.db = db }
 
@@ -30,26 +32,27 @@ struct BatchWriter {
     /// in `item` yet).
     mutating func kind(_ kind: ContentKind, sharing: Bool = true) throws -> (id: Int64, characters: Int) {
         if let found = kinds[kind] { return found }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT id, keywords FROM content_kind WHERE contentType IS ? AND digest = ? AND contentDescription IS ?
-            """), arguments: [kind.type, kind.digest, kind.description])
-        let candidates = rows.map { (id: $0[0] as Int64, keywords: $0[1] as String?) }
+        let key = ContentKindBucket.Key(kind)
+        var bucket = try buckets[key] ?? ContentKindBucket(kind, in: db)
+        defer { buckets[key] = bucket }
+        let keywords = kind.keywords.map { Array($0.utf8) }
         let characters = sharing ? Self.characterCount(kind.keywords) + 1 : 0
         var id: Int64?
-        if let exact = candidates.first(where: { ContentKind.sameBytes($0.keywords, kind.keywords) }) {
-            id = exact.id
-        } else if sharing, let longer = candidates.first(where: { Self.words($0.keywords, start: kind.keywords) }) {
-            id = longer.id
-        } else if sharing, let shorter = candidates.first(where: { Self.words(kind.keywords, start: $0.keywords) }) {
+        if let exact = bucket.exact(keywords) {
+            id = exact
+        } else if sharing, let longer = bucket.longer(than: keywords) {
+            id = longer
+        } else if sharing, let shorter = bucket.shorter(than: keywords) {
             // Items written before v7 read all of the row's words: they are told how many
             // characters that is first, then the row takes the longer keywords. In this order
             // the full-text triggers see the same words before and after each item's update.
-            let kept = Self.characterCount(shorter.keywords) + 1
+            let kept = shorter.keywords.map { String(decoding: $0, as: UTF8.self).unicodeScalars.count + 1 } ?? 1
             try db.cachedStatement(sql: """
                 UPDATE item SET derived = derived + ? WHERE kindId = ? AND derived < ?
                 """).execute(arguments: [kept << StoredText.kindCharactersShift, shorter.id, 1 << StoredText.kindCharactersShift])
             try db.cachedStatement(sql: "UPDATE content_kind SET keywords = ? WHERE id = ?")
                 .execute(arguments: [kind.keywords, shorter.id])
+            bucket.extend(id: shorter.id, to: keywords)
             id = shorter.id
         }
         if id == nil {
@@ -57,20 +60,11 @@ struct BatchWriter {
                 INSERT INTO content_kind(digest, contentType, contentDescription, keywords) VALUES (?, ?, ?, ?)
                 """).execute(arguments: [kind.digest, kind.type, kind.description, kind.keywords])
             id = db.lastInsertedRowID
+            bucket.append(id: id!, keywords: keywords)
         }
         let found = (id: id!, characters: characters)
         kinds[kind] = found
         return found
-    }
-
-    /// Whether the joined keywords `whole` start with the words of `start` (no words start any).
-    private static func words(_ whole: String?, start: String?) -> Bool {
-        guard let start else { return true }
-        guard let whole else { return false }
-        let wholeBytes = whole.utf8, startBytes = start.utf8
-        guard wholeBytes.starts(with: startBytes) else { return false }
-        let next = wholeBytes.dropFirst(startBytes.count).first
-        return next == nil || next == 0x1F
     }
 
     /// How many characters (Unicode scalars, as SQLite counts them) joined keywords hold.
