@@ -21,6 +21,8 @@ struct ContentKindBucket {
 
     /// The rows' ids and keywords' bytes, in id order: "the first row" below means this order.
     private var rows: [(id: Int64, keywords: [UInt8]?)] = []
+    /// Where each row is in ``rows``.
+    private var positions: [Int64: Int] = [:]
     /// The positions in ``rows`` of the rows with these keywords (`nil`: none), ascending.
     private var byKeywords: [[UInt8]?: [Int]] = [:]
     /// The positions of the rows whose keywords start with these words and have more after
@@ -65,12 +67,13 @@ struct ContentKindBucket {
     /// A row just inserted (its id is larger than every other's).
     mutating func append(id: Int64, keywords: [UInt8]?) {
         rows.append((id, keywords))
+        positions[id] = rows.count - 1
         index(rows.count - 1)
     }
 
     /// The row `id` now has `keywords`, which start with its old ones.
     mutating func extend(id: Int64, to keywords: [UInt8]?) {
-        guard let position = rows.firstIndex(where: { $0.id == id }) else { return }
+        guard let position = positions[id] else { return }
         byKeywords[rows[position].keywords]?.removeAll { $0 == position }
         for start in rows[position].keywords.map(Self.starts) ?? [] {
             byStart[start]?.removeAll { $0 == position }
@@ -87,8 +90,9 @@ struct ContentKindBucket {
     }
 
     private static func insert(_ position: Int, into positions: inout [Int]) {
-        let at = positions.firstIndex { $0 > position } ?? positions.endIndex
-        positions.insert(position, at: at)
+        // A new row comes last: a common start (the type's own words) is shared by every row.
+        guard let last = positions.last, last > position else { return positions.append(position) }
+        positions.insert(position, at: positions.firstIndex { $0 > position }!)
     }
 
     /// The starts of `keywords` that end before a separator: those whose words they extend.
