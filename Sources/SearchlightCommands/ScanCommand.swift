@@ -51,6 +51,9 @@ struct ScanCommand: ParsableCommand {
                                                         logger: logger)
         defer { workers?.pool.shutdown() }
         let index = try indexOptions.openForIndexing(configuration: configuration)
+        // The walker's thread may hold the index a moment after the scan: closed here, the
+        // index leaves no write-ahead log behind.
+        defer { index.close() }
         let extraction = ThumbnailOptions.makeExtraction(workers, index: index, logger: logger)
         let output = StandardOutput()
         var total = ScanSummary()

@@ -10,6 +10,9 @@ public final class PostgresStore: IndexStore {
     public let index: PostgresIndex
     private let bridge: BlockingBridge
 
+    /// Closes the connections. Calls after this fail.
+    public func close() { index.close() }
+
     /// The URL without password.
     public var path: String { index.location.description }
 

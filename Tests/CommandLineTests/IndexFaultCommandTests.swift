@@ -247,6 +247,28 @@ extension IndexFaultCommandTests {
 }
 
 extension IndexFaultCommandTests {
+    /// A scan, and a watch ended by SIGTERM, close the index before the process ends: its
+    /// write-ahead log is then in the file and gone, and a copy of the file alone is whole.
+    /// (A thread still holding the index as the process ended once left the log behind in one
+    /// scan out of seven.)
+    @Test func scanAndWatchLeaveNoWriteAheadLogBehind() throws {
+        populate(60)
+        let index = work.path + "/index.sqlite"
+        for round in 0..<12 {
+            for suffix in ["", "-wal", "-shm"] { unlink(index + suffix) }
+            tree.write("round \(round).txt")
+            let scan = try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index)
+            #expect(scan.status == 0, "\(scan.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: index + "-wal"), "round \(round)")
+        }
+        let (watch, log) = try startWatch(index: index)
+        tree.write("while watching.txt")
+        #expect(waitUntil { listed(index).contains("while watching.txt") })
+        try stop(watch, log: log)
+        #expect(!FileManager.default.fileExists(atPath: index + "-wal"))
+        #expect(try ChildProcess.run(["sqlite3", index, "PRAGMA integrity_check"]).stdout == Array("ok\n".utf8))
+    }
+
     @Test func serveAnswers503OnADamagedIndexSayingTheNextScanRebuildsIt() throws {
         populate()
         let index = work.path + "/index.sqlite"
@@ -259,6 +281,8 @@ extension IndexFaultCommandTests {
         // Pages damaged in an index that opens: the API answers 503.
         unlink(index)
         #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
+        // Everything is in the file itself (the scan left no log), so the damage is read.
+        try #require(!FileManager.default.fileExists(atPath: index + "-wal"))
         let handle = try #require(FileHandle(forUpdatingAtPath: index))
         try handle.seek(toOffset: 8192)
         try handle.write(contentsOf: Data((0..<8192).map { _ in UInt8(truncatingIfNeeded: generator.next()) }))

@@ -137,6 +137,22 @@ public final class SearchableIndex: Sendable {
         logger.warning("the index \(path) was removed or replaced: opened it again")
     }
 
+    /// Closes the connections, as a command does before its process ends: the last one to
+    /// close moves the write-ahead log into the file and removes it, which a process that exits
+    /// with the index still held (by a thread that has not let go of it yet) never does, leaving
+    /// the log beside the file. Calls after this fail; closing again does nothing.
+    public func close() {
+        let database = self.database
+        do {
+            // GRDB closes a pool's writer before its readers, and a read-only connection
+            // closing last leaves the log: the readers go first.
+            (database as? DatabasePool)?.releaseMemory()
+            try database.close()
+        } catch {
+            logger.warning("could not close the index \(path): \(error)")
+        }
+    }
+
     /// The page cache of a read-only connection, in KiB; SQLite fills it only as pages are read.
     /// Room for the pages of a common word's first page (about 2 000 at 1 M items); a larger
     /// cache made whole-table scans slower (32 MiB: +15 % for the query-bench pixel rows).

@@ -51,6 +51,12 @@ public protocol FileIndexStore: IndexStore {
     /// The machine each domain indexes a folder of, for the domains that recorded one (only
     /// a shared index does); a domain without an entry is a folder of this machine.
     func domainHosts() throws -> [String: String]
+
+    // MARK: End
+
+    /// Closes the index before the process ends: a SQLite index then leaves no write-ahead
+    /// log behind. Calls after this fail.
+    func close()
 }
 
 extension FileIndexStore {
