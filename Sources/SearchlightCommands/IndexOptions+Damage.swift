@@ -27,7 +27,7 @@ extension CommandFailure {
             return try $rebuildsDamage.withValue(true) { try body() }
         } catch let error as SearchlightError where error.isDamage {
             guard let sqlite = index as? SearchableIndex else { throw error }
-            try wrap { try sqlite.reset(reason: error.damageReason) }
+            _ = try wrap { try sqlite.reset(reason: error.damageReason) }
             return try body()
         }
     }

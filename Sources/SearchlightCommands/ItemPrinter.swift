@@ -5,7 +5,12 @@ import SearchlightJSON
 
 /// Prints items as lines, NUL-terminated paths or NDJSON.
 final class ItemPrinter {
-    enum Format { case lines, nulTerminated, json }
+    enum Format {
+        case lines, nulTerminated, json
+
+        /// `--json`, else `-0`, else lines.
+        init(json: Bool, nulTerminated: Bool) { self = json ? .json : nulTerminated ? .nulTerminated : .lines }
+    }
 
     let format: Format
     let output = StandardOutput()

@@ -19,5 +19,5 @@ struct OutputOptions: ParsableArguments {
         if let limit, limit < 0 { throw ValidationError("--limit must be zero or more.") }
     }
 
-    var format: ItemPrinter.Format { json ? .json : nulTerminated ? .nulTerminated : .lines }
+    var format: ItemPrinter.Format { .init(json: json, nulTerminated: nulTerminated) }
 }

@@ -14,7 +14,7 @@ extension SearchlightCommand {
     /// a value that starts with `-`, combined short flags, `--`, help, a validation error —
     /// returns `nil`, so that messages, help and exit statuses stay the full parser's.
     /// `FastSearchParsingTests` check that both parsers give the same command.
-    public static func parseCommonSearch(_ arguments: [String]) -> (any ParsableCommand)? {
+    public static func parseCommonSearch(_ arguments: [String]) -> SearchRequest? {
         SearchCommand.parseCommon(arguments)
     }
 }
@@ -27,9 +27,10 @@ extension SearchCommand {
     ]
 
     /// `arguments` (after `search`) as the full parser would read them, or `nil`. Plain
-    /// variables rather than a dictionary or a set: the first use of each generic type is a
-    /// conformance look-up too.
-    static func parseCommon(_ arguments: [String]) -> SearchCommand? {
+    /// variables rather than a dictionary or a set, and a ``SearchRequest`` rather than a
+    /// `SearchCommand` (whose property wrappers hold sets of names): the first use of each
+    /// generic type is a conformance look-up too.
+    static func parseCommon(_ arguments: [String]) -> SearchRequest? {
         guard arguments.first == "search" else { return nil }
         var words: [String] = []
         var explain = false, names = false, json = false, nulTerminated = false, count = false, verbose = false
@@ -77,30 +78,12 @@ extension SearchCommand {
             limit = number
         }
 
-        var command = SearchCommand()
-        command.words = words
-        command.explain = explain
-        command.names = names
-        var filter = DomainFilter()
-        filter.domain = domain
-        command.filter = filter
-        var output = OutputOptions()
-        output.json = json
-        output.nulTerminated = nulTerminated
-        output.count = count
-        output.limit = limit
-        command.output = output
-        var indexOptions = IndexOptions()
-        indexOptions.index = index
-        indexOptions.verbose = verbose
-        command.indexOptions = indexOptions
-        do {
-            try output.validate()
-            try command.validate()
-        } catch {
-            return nil
-        }
-        return command
+        // What `OutputOptions.validate()` and `validate()` refuse (a negative limit cannot
+        // come here) goes to the full parser, for its message.
+        guard !words.isEmpty, !(json && nulTerminated) else { return nil }
+        return SearchRequest(words: words, explain: explain, names: names, domain: domain,
+                             format: .init(json: json, nulTerminated: nulTerminated),
+                             count: count, limit: limit, index: IndexChoice(index: index, verbose: verbose))
     }
 
     /// Sets a flag given once; `false` when it was given already.

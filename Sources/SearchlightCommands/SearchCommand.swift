@@ -42,28 +42,53 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
+        try request.run()
+    }
+
+    /// What the options ask for, as a plain value.
+    var request: SearchRequest {
+        SearchRequest(words: words, explain: explain, names: names, domain: filter.domain, format: output.format,
+                      count: output.count, limit: output.limit, index: indexOptions.choice)
+    }
+}
+
+/// A search as `searchlight search` runs it, without swift-argument-parser's property
+/// wrappers: what ``SearchCommand`` parses, and what its fast path
+/// (``SearchCommand/parseCommon(_:)``) makes directly (start-up).
+public struct SearchRequest {
+    var words: [String]
+    var explain = false
+    var names = false
+    /// `--domain`.
+    var domain: String?
+    var format = ItemPrinter.Format.lines
+    var count = false
+    var limit: Int?
+    var index = IndexChoice()
+
+    public func run() throws {
         let parsed = try CommandFailure.wrap { try SearchWords(arguments: words) }
         if parsed.isEmpty { throw CommandFailure.fail("give at least one word to search for", code: 64) }
-        let index = try indexOptions.openForReading()
+        let index = try self.index.openForReading()
         if let file = index as? SearchableIndex { ProcessLifetime.keep(file) }
-        let printer = try ItemPrinter(format: output.format, index: index, needsRoots: output.format == .json)
-        let search = WordSearch(parsed, domain: filter.domain, scope: names ? .names : .all)
+        let printer = try ItemPrinter(format: format, index: index, needsRoots: format == .json)
+        let search = WordSearch(parsed, domain: domain, scope: names ? .names : .all)
         if explain {
-            StandardError.write(try CommandFailure.wrap { try search.explanation(in: index, limit: output.limit) } + "\n")
+            StandardError.write(try CommandFailure.wrap { try search.explanation(in: index, limit: limit) } + "\n")
         }
-        if output.count {
+        if count {
             let count = try CommandFailure.wrap { try search.count(in: index) }
-            printer.printCount(output.limit.map { min($0, count) } ?? count)
-        } else if output.format == .json || (output.format == .lines && !names && SystemCall.isTerminal(1)) {
+            printer.printCount(limit.map { min($0, count) } ?? count)
+        } else if format == .json || (format == .lines && !names && SystemCall.isTerminal(1)) {
             let results = try CommandFailure.wrap {
-                try search.results(in: index, limit: output.limit)
+                try search.results(in: index, limit: limit)
             }
             for result in results { printer.print(result) }
         } else {
             // Paths only: no need to fetch the items (unless search words must be checked on them).
-            let terminator: UInt8 = output.format == .nulTerminated ? 0 : 0x0A
+            let terminator: UInt8 = format == .nulTerminated ? 0 : 0x0A
             let identifiers = try CommandFailure.wrap {
-                try search.identifiers(in: index, limit: output.limit)
+                try search.identifiers(in: index, limit: limit)
             }
             for identifier in identifiers { printer.output.writeLine(identifier.bytes, terminator: terminator) }
         }

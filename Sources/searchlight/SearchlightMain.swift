@@ -13,11 +13,18 @@ import SearchlightCommands
 @main
 enum SearchlightMain {
     static func main() {
+        // `search` in its common forms skips swift-argument-parser's reflection (start-up).
+        if let search = SearchlightCommand.parseCommonSearch(Array(CommandLine.arguments.dropFirst())) {
+            do {
+                try search.run()
+            } catch {
+                SearchlightCommand.exit(withError: error)
+            }
+            return
+        }
         let parsed: any ParsableCommand
         do {
-            // `search` in its common forms skips swift-argument-parser's reflection (start-up).
-            parsed = try SearchlightCommand.parseCommonSearch(Array(CommandLine.arguments.dropFirst()))
-                ?? SearchlightCommand.parseAsRoot()
+            parsed = try SearchlightCommand.parseAsRoot()
         } catch {
             SearchlightCommand.exit(withError: error)
         }

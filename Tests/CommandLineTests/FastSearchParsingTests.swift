@@ -56,7 +56,7 @@ import Testing
     func givesTheFullParsersCommand(arguments: [String]) throws {
         let fast = try #require(SearchCommand.parseCommon(arguments))
         let full = try #require(try SearchlightCommand.parseAsRoot(arguments) as? SearchCommand)
-        #expect(Self.fields(fast) == Self.fields(full))
+        #expect(Self.fields(fast) == Self.fields(full.request))
     }
 
     @Test(arguments: declined)
@@ -88,13 +88,12 @@ import Testing
         #expect(dump.command.arguments.filter { $0.kind == "positional" }.count == 1)
     }
 
-    static func fields(_ command: SearchCommand) -> [String] {
+    static func fields(_ request: SearchRequest) -> [String] {
         [
-            command.words.joined(separator: "\u{0}"),
-            "\(command.explain)", "\(command.names)", command.filter.domain ?? "-",
-            "\(command.output.json)", "\(command.output.nulTerminated)", "\(command.output.count)",
-            command.output.limit.map(String.init) ?? "-",
-            command.indexOptions.index ?? "-", "\(command.indexOptions.verbose)",
+            request.words.joined(separator: "\u{0}"),
+            "\(request.explain)", "\(request.names)", request.domain ?? "-",
+            "\(request.format)", "\(request.count)", request.limit.map(String.init) ?? "-",
+            request.index.index ?? "-", "\(request.index.verbose)",
         ]
     }
 }

@@ -23,6 +23,15 @@ struct NameSearchTests {
         return fixture
     }
 
+    /// A token is always an FTS5 string, whatever it holds: its `"` doubled, never syntax.
+    @Test func tokensAreQuotedForFTS5() {
+        #expect(SearchableIndex.quoted("plain") == #""plain""#)
+        #expect(SearchableIndex.quoted(#"say "hi""#) == #""say ""hi""""#)
+        #expect(SearchableIndex.quoted(#"""#) == #""""""#)
+        #expect(SearchableIndex.quoted("") == #""""#)
+        #expect(SearchableIndex.quoted("résumé 会议 NEAR(a b) *") == #""résumé 会议 NEAR(a b) *""#)
+    }
+
     @Test func everyWordMustMatchAsAPrefix() throws {
         let fixture = try fixture()
         #expect(ids(try fixture.index.search(words: ["quarterly", "rep"])) == ["Quarterly Report 2024.pdf"])

@@ -162,9 +162,18 @@ extension SearchableIndex {
         tokens.map { quoted($0) + "*" }.joined(separator: " AND ")
     }
 
-    /// A token as an FTS5 string: never query syntax.
+    /// A token as an FTS5 string: never query syntax. Its `"` are doubled byte by byte: Foundation's
+    /// `replacingOccurrences` goes through `NSString`, whose first use looks up a conformance
+    /// at every search's start (Benchmarks/README.md, "Start-up").
     static func quoted(_ token: String) -> String {
-        "\"" + token.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var bytes: [UInt8] = [0x22]
+        bytes.reserveCapacity(token.utf8.count + 2)
+        for byte in token.utf8 {
+            bytes.append(byte)
+            if byte == 0x22 { bytes.append(0x22) }
+        }
+        bytes.append(0x22)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func nameArguments(_ tokens: [String], domain: String?) -> StatementArguments {

@@ -192,7 +192,7 @@ struct QueryCompiler {
             if modifiers.isWordMatch {
                 terms = QueryTextMatcher.fullTextTerms(of: pattern, modifiers, forText: table == "item_content")
             } else if attribute == .keywords, !pattern.hasWildcard, !modifiers.contains(.caseInsensitive) {
-                terms = NameTokenizer.words(in: pattern.text).map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }
+                terms = NameTokenizer.words(in: pattern.text).map { SearchableIndex.quoted($0) + "*" }
             }
             if !terms.isEmpty {
                 let match = terms.map { "\(wordsColumns) : \($0)" }.joined(separator: " AND ")

@@ -188,7 +188,7 @@ struct QueryTextMatcher: Sendable {
             // Found anywhere in a name's run: no name term holds it; in text, its characters.
             if isCJK(word) { return forText ? ContentSearch.term(prefix, whole: true) : nil }
             guard !prefix.isEmpty else { return nil }
-            let quoted = "\"" + prefix.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let quoted = SearchableIndex.quoted(prefix)
             return modifiers.contains(.wordBased) && !word.hasWildcard ? quoted : quoted + "*"
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import SystemPackage
 import Logging
 import Synchronization
@@ -67,7 +68,14 @@ public final class SearchableIndex: Sendable {
                 // process. Only for read-only opens (`search`, `query`, a program that asks
                 // many questions): scanning and watching keep their memory small. (Mapping
                 // the file did as well for searches but slowed scans of the whole table.)
-                try db.execute(sql: "PRAGMA cache_size = -\(SearchableIndex.readerCacheKibibytes)")
+                // Through SQLite itself: GRDB's `execute(sql:)` builds its SQL literal first,
+                // whose generic types cost conformance look-ups at every search's start.
+                let pragma = "PRAGMA cache_size = -\(SearchableIndex.readerCacheKibibytes)"
+                let code = sqlite3_exec(db.sqliteConnection, pragma, nil, nil, nil)
+                if code != SQLITE_OK {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                                        sql: pragma)
+                }
             }
         }
         let database: any DatabaseWriter

@@ -1,0 +1,71 @@
+import Foundation
+import Logging
+import Searchlight
+import SearchlightFiles
+
+/// Which index a command opens, and how it logs: what ``IndexOptions`` parses, as a plain
+/// value. `search`'s fast path (``SearchCommand/parseCommon(_:)``) makes one without making
+/// swift-argument-parser's property wrappers, whose names are sets: the first use of each
+/// such generic type scans every conformance record of the executable (start-up).
+struct IndexChoice {
+    /// `--index`.
+    var index: String?
+    /// `--verbose`.
+    var verbose = false
+    /// What the executable running the command adds (``Launchers``).
+    var launchers = Launchers()
+
+    /// `--index`, else `$SEARCHLIGHT_INDEX`, else the configuration file's `index`, else
+    /// `$XDG_DATA_HOME/searchlight/index.sqlite`. `configuration` is the one a command loaded
+    /// (`--config`); without it, the file at `$SEARCHLIGHT_CONFIG` or the default place is read
+    /// when it exists.
+    /// - Throws: ``CommandFailure`` (exit 64) when that file cannot be used.
+    func location(configuration: Configuration? = nil) throws -> String {
+        if let index { return index }
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["SEARCHLIGHT_INDEX"], !path.isEmpty { return path }
+        if let configured = try (configuration ?? Self.defaultConfiguration(environment)).index.value {
+            return configured
+        }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return dataHome + "/searchlight/index.sqlite"
+    }
+
+    /// The configuration file a command without `--config` reads for its index.
+    private static func defaultConfiguration(_ environment: [String: String]) throws -> Configuration {
+        let explicit = environment["SEARCHLIGHT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        return try CommandFailure.wrap {
+            try Configuration.load(path: explicit ?? Configuration.defaultPath(environment: environment),
+                                   required: explicit != nil,
+                                   home: environment["HOME"] ?? NSHomeDirectory())
+        }
+    }
+
+    var logger: Logger {
+        var logger = Logger(label: "searchlight") { _ in ConsoleLogHandler() }
+        logger.logLevel = verbose ? .debug : .warning
+        return logger
+    }
+
+    /// Opens the index for reading; a missing index is a failure with a hint.
+    func openForReading(configuration: Configuration? = nil) throws -> any FileIndexStore {
+        try open(readOnly: true, configuration: configuration)
+    }
+
+    /// Opens (or creates) the index for writing.
+    func openForWriting(configuration: Configuration? = nil) throws -> any FileIndexStore {
+        try open(readOnly: false, configuration: configuration)
+    }
+
+    /// The SQLite file, or, for a `postgres://` URL, the shared index that only
+    /// `searchlight-serve` can open: `searchlight` hands the command over to it.
+    private func open(readOnly: Bool, configuration: Configuration?) throws -> any FileIndexStore {
+        let location = try self.location(configuration: configuration)
+        guard IndexLauncher.isRemote(location) else {
+            return try CommandFailure.wrap { try SearchableIndex(path: location, readOnly: readOnly, logger: logger) }
+        }
+        guard let open = launchers.openRemote else { throw ServeLauncher.handOver() }
+        return try CommandFailure.wrap { try open(location, readOnly, logger) }
+    }
+}
