@@ -47,7 +47,8 @@ public final class SearchableIndex: Sendable {
         self.isReadOnly = readOnly
         self.logger = logger
         if readOnly {
-            guard FileManager.default.fileExists(atPath: path) else {
+            // `stat` itself: `FileManager.default` is made on first use (start-up).
+            guard !Self.identity(of: path).isEmpty else {
                 throw SearchlightError(.noIndex, "no index at \(path)")
             }
         } else {
