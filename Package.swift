@@ -388,3 +388,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Release builds put each function of the package's own Swift modules in a section of its own
+// (the compiler keeps a module's functions in one section otherwise), so that the release
+// link of `searchlight` can place the functions a search runs together
+// (Packaging/searchlight.order; Benchmarks/README.md, "Start-up").
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? [])
+        + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+}
