@@ -35,6 +35,39 @@ struct KindWordsTests {
         try #require(try index.item(ItemIdentifier(name), domain: "files")).item.attributeSet.keywords
     }
 
+    /// A kind row lives while an item has it: a batch forgets the kinds its deletions, moves
+    /// onto items and kind changes left unused — checking only those, not every kind of the
+    /// index — and keeps a kind another item still has.
+    @Test func aBatchForgetsTheKindsItLeftUnused() throws {
+        let fixture = try TemporaryIndex()
+        let index = fixture.index
+        func kinds() throws -> Set<String> {
+            try index.read { Set(try String.fetchAll($0, sql: "SELECT contentDescription FROM content_kind")) }
+        }
+        try index.indexItems([item("a.gz", [], description: "alpha"), item("b.gz", [], description: "beta"),
+                              item("c.gz", [], description: "gamma"), item("d.gz", [], description: "gamma"),
+                              item("e.gz", [], description: "delta"), item("f.gz", [], description: "epsilon")])
+        #expect(try kinds() == ["alpha", "beta", "gamma", "delta", "epsilon"])
+        // Deleted: a.gz's kind goes; one of gamma's two items goes, gamma stays.
+        try index.deleteItems(withIdentifiers: [ItemIdentifier("a.gz"), ItemIdentifier("c.gz")], domain: "files")
+        #expect(try kinds() == ["beta", "gamma", "delta", "epsilon"])
+        // Written again with another description, in a batch of upserts only: beta goes.
+        try index.indexItems([item("b.gz", [], description: "zeta")])
+        #expect(try kinds() == ["zeta", "gamma", "delta", "epsilon"])
+        // Moved onto another item, which it replaces: the replaced item's kind goes.
+        var batch = IndexBatch()
+        batch.move(ItemIdentifier("e.gz"), to: ItemIdentifier("f.gz"), domain: "files")
+        try index.apply(batch)
+        #expect(try kinds() == ["zeta", "gamma", "delta"])
+        // A batch that fails leaves every kind as it was.
+        #expect(throws: (any Error).self) {
+            try index.apply(batch, alongside: { _ in throw CancellationError() })
+        }
+        #expect(try kinds() == ["zeta", "gamma", "delta"])
+        try index.deleteItems(withIdentifiers: [ItemIdentifier("d.gz")], domain: "files")
+        #expect(try kinds() == ["zeta", "delta"])
+    }
+
     @Test func itemsShareAKindByPrefixAndKeepTheirOwnKeywords() throws {
         let fixture = try TemporaryIndex()
         let index = fixture.index

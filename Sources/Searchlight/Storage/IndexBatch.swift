@@ -92,16 +92,6 @@ public struct IndexBatch: Sendable {
     /// Whether there is nothing to apply.
     public var isEmpty: Bool { changes.isEmpty }
 
-    /// Whether a change may remove an item (a move replaces what it lands on).
-    var removesItems: Bool {
-        changes.contains { change in
-            switch change {
-            case .upsert, .setUserAttributes: false
-            default: true
-            }
-        }
-    }
-
     public mutating func upsert(_ item: SearchableItem) { changes.append(.upsert(item)) }
     public mutating func delete(_ identifier: ItemIdentifier, domain: String) {
         changes.append(.delete(domain: domain, identifier: identifier))

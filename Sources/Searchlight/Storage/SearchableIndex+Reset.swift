@@ -98,7 +98,14 @@ extension SearchableIndex {
         }
         let reset = IndexReset(date: date, reason: reason, movedAside: moved)
         try databaseErrors("cannot reset the index") {
+            // The connection's temporary triggers on the erased tables would break its every
+            // later statement: dropped first. Damage that keeps SQLite from reading the schema
+            // keeps it from dropping them too; the emptied file is then opened afresh.
+            let stopped = (try? database.writeWithoutTransaction { db in try Self.stopTrackingReleasedContentKinds(in: db) }) != nil
             try database.erase()
+            if !stopped {
+                adopt(try SearchableIndex(path: path, readOnly: false, logger: logger))
+            }
             try Self.migrate(database)
         }
         try record(reset)

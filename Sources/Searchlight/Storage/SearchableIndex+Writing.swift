@@ -57,6 +57,7 @@ extension SearchableIndex {
     package func apply(_ batch: IndexBatch, alongside: ((Database) throws -> Void)?) throws {
         guard !batch.isEmpty || alongside != nil else { return }
         try write { db in
+            try Self.trackReleasedContentKinds(in: db)
             var writer = BatchWriter(db: db)
             for change in batch.changes {
                 switch change {
@@ -72,7 +73,7 @@ extension SearchableIndex {
             try alongside?(db)
             try db.execute(sql: "DELETE FROM item WHERE expirationDate <= ?",
                            arguments: [Date().timeIntervalSince1970])
-            if batch.removesItems || db.changesCount > 0 { try Self.deleteUnusedContentKinds(in: db) }
+            try Self.deleteReleasedContentKinds(in: db)
         }
     }
 
@@ -87,13 +88,56 @@ extension SearchableIndex {
         }
     }
 
-    /// Forgets the content kinds no item has any more: after a batch that removed items, and
-    /// when a domain was brought up to date (which also catches kinds that items changed
-    /// away from). One `item_by_kind` lookup per kind: 6 ms for the 1 000 kinds of 1 M files.
+    /// Forgets the content kinds no item has any more, all of them: when a domain was brought
+    /// up to date, and after removing whole domains. One `item_by_kind` lookup per kind: 6 ms
+    /// for the 1 000 kinds of 1 M files without content, but a document's text gives it a kind
+    /// of its own (its telling words are its keywords), so with content there are about as
+    /// many kinds as documents — which is why a batch checks only the kinds it released
+    /// (``deleteReleasedContentKinds(in:)``).
     static func deleteUnusedContentKinds(in db: Database) throws {
+        try trackReleasedContentKinds(in: db)
         try db.execute(sql: """
             DELETE FROM content_kind WHERE NOT EXISTS (
-                SELECT 1 FROM item INDEXED BY item_by_kind WHERE item.kindId = content_kind.id)
+                SELECT 1 FROM item INDEXED BY item_by_kind WHERE item.kindId = content_kind.id);
+            DELETE FROM temp.released_kind;
+            """)
+    }
+
+    /// Makes this connection note, in its own temporary table, every kind an item leaves
+    /// (deleted, or given another kind): the kinds a batch may have left unused (a kind noted
+    /// twice is checked once; no uniqueness, which an outer `OR` clause would override). Temporary
+    /// objects belong to the connection and are not part of the index's schema; made again
+    /// when missing (a reset drops the table the triggers were on).
+    static func trackReleasedContentKinds(in db: Database) throws {
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS released_kind(id INTEGER);
+            CREATE TEMP TRIGGER IF NOT EXISTS item_deleted_releases_kind AFTER DELETE ON main.item
+                WHEN OLD.kindId IS NOT NULL
+                BEGIN INSERT INTO released_kind(id) VALUES (OLD.kindId); END;
+            CREATE TEMP TRIGGER IF NOT EXISTS item_rekinded_releases_kind AFTER UPDATE OF kindId ON main.item
+                WHEN OLD.kindId IS NOT NULL AND OLD.kindId IS NOT NEW.kindId
+                BEGIN INSERT INTO released_kind(id) VALUES (OLD.kindId); END;
+            """)
+    }
+
+    /// Drops what ``trackReleasedContentKinds(in:)`` made, before the index is erased: SQLite
+    /// erasing a file does not drop the temporary triggers on its tables, which would then
+    /// name a table that is gone.
+    static func stopTrackingReleasedContentKinds(in db: Database) throws {
+        try db.execute(sql: """
+            DROP TRIGGER IF EXISTS temp.item_deleted_releases_kind;
+            DROP TRIGGER IF EXISTS temp.item_rekinded_releases_kind;
+            DROP TABLE IF EXISTS temp.released_kind;
+            """)
+    }
+
+    /// Forgets the kinds this connection's writes released (``trackReleasedContentKinds(in:)``)
+    /// that no item has any more: one lookup per released kind, whatever the index's size.
+    static func deleteReleasedContentKinds(in db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM content_kind WHERE id IN (SELECT id FROM temp.released_kind) AND NOT EXISTS (
+                SELECT 1 FROM item INDEXED BY item_by_kind WHERE item.kindId = content_kind.id);
+            DELETE FROM temp.released_kind;
             """)
     }
 

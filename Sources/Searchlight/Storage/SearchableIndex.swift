@@ -139,9 +139,7 @@ public final class SearchableIndex: Sendable {
     /// folder was removed, or replaced): what this handle reads and writes from now on.
     /// What was indexed through it before is then gone, as after ``reset(reason:)``.
     public func reopen() throws {
-        let fresh = try SearchableIndex(path: path, readOnly: isReadOnly, logger: logger)
-        connection.withLock { $0 = fresh.database }
-        fileIdentity.withLock { $0 = fresh.fileIdentity.withLock { $0 } }
+        adopt(try SearchableIndex(path: path, readOnly: isReadOnly, logger: logger))
         resets.add(1, ordering: .relaxed)
         logger.warning("the index \(path) was removed or replaced: opened it again")
     }
@@ -160,6 +158,12 @@ public final class SearchableIndex: Sendable {
         } catch {
             logger.warning("could not close the index \(path): \(error)")
         }
+    }
+
+    /// Reads and writes through `fresh`'s connections (to the same path) from now on.
+    func adopt(_ fresh: SearchableIndex) {
+        connection.withLock { $0 = fresh.database }
+        fileIdentity.withLock { $0 = fresh.fileIdentity.withLock { $0 } }
     }
 
     /// The page cache of a read-only connection, in KiB; SQLite fills it only as pages are read.
