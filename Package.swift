@@ -203,10 +203,10 @@ let package = Package(
         // Linked in release as a position-dependent executable that exports no symbols: Swift's
         // static runtime adds --export-dynamic (15 000 symbols that glibc's dladdr, called at
         // start-up, scans one by one) and a PIE needs 94 000 relative relocations at every
-        // start (Benchmarks/README.md, "Start-up"). SQLite, libstdc++ and zlib are linked
-        // statically (Packaging/static-libraries links to Debian's archives, searched before the
-        // shared libraries): the dynamic loader bound their 3 300 symbols, and mapped zlib, at
-        // every start. The functions a search runs are placed together
+        // start (Benchmarks/README.md, "Start-up"). SQLite and libstdc++ are linked statically
+        // (Packaging/static-libraries links to Debian's archives, searched before the shared
+        // libraries): the dynamic loader bound their 3 300 symbols at every start. (Not zlib:
+        // lintian refuses a package that embeds it.) The functions a search runs are placed together
         // (Packaging/searchlight.order, written by Packaging/order-functions.sh): fewer pages
         // of the executable touched at start-up.
         .executableTarget(
