@@ -33,7 +33,10 @@ struct BatchWriter {
     mutating func kind(_ kind: ContentKind, sharing: Bool = true) throws -> (id: Int64, characters: Int) {
         if let found = kinds[kind] { return found }
         let key = ContentKindBucket.Key(kind)
-        var bucket = try buckets[key] ?? ContentKindBucket(kind, in: db)
+        // Taken out of the dictionary while it changes: a copy still referenced there would
+        // make every change copy the bucket's tables (a type's kinds: with content, about one
+        // per document), which made a window of new notes quadratic.
+        var bucket = try buckets.removeValue(forKey: key) ?? ContentKindBucket(kind, in: db)
         defer { buckets[key] = bucket }
         let keywords = kind.keywords.map { Array($0.utf8) }
         let characters = sharing ? Self.characterCount(kind.keywords) + 1 : 0
