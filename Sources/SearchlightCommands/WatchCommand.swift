@@ -76,14 +76,13 @@ struct WatchCommand: AsyncParsableCommand {
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: quiet))
         let upkeep = Task { await watch.upkeep() }
+        defer { upkeep.cancel() }
         do {
             try await group.run()
             if selected.count > 1 { watch.systemd.notify("STOPPING=1") }
         } catch let error as ExitCode {
-            upkeep.cancel()
             throw error
         } catch {
-            upkeep.cancel()
             throw CommandFailure.fail("\(error)")
         }
         // Every window written and the upkeep done: the index then leaves no write-ahead log.

@@ -49,7 +49,7 @@ struct BatchWriter {
             // Items written before v7 read all of the row's words: they are told how many
             // characters that is first, then the row takes the longer keywords. In this order
             // the full-text triggers see the same words before and after each item's update.
-            let kept = shorter.keywords.map { String(decoding: $0, as: UTF8.self).unicodeScalars.count + 1 } ?? 1
+            let kept = Self.characterCount(shorter.keywords.map { String(decoding: $0, as: UTF8.self) }) + 1
             try db.cachedStatement(sql: """
                 UPDATE item SET derived = derived + ? WHERE kindId = ? AND derived < ?
                 """).execute(arguments: [kept << StoredText.kindCharactersShift, shorter.id, 1 << StoredText.kindCharactersShift])

@@ -107,6 +107,7 @@ extension SearchableIndex {
                 adopt(try SearchableIndex(path: path, readOnly: false, logger: logger))
             }
             try Self.migrate(database)
+            try database.writeWithoutTransaction { db in try Self.trackReleasedContentKinds(in: db) }
         }
         try record(reset)
         resets.add(1, ordering: .relaxed)

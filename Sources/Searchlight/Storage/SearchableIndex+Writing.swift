@@ -57,7 +57,6 @@ extension SearchableIndex {
     package func apply(_ batch: IndexBatch, alongside: ((Database) throws -> Void)?) throws {
         guard !batch.isEmpty || alongside != nil else { return }
         try write { db in
-            try Self.trackReleasedContentKinds(in: db)
             var writer = BatchWriter(db: db)
             for change in batch.changes {
                 switch change {
@@ -95,7 +94,6 @@ extension SearchableIndex {
     /// many kinds as documents — which is why a batch checks only the kinds it released
     /// (``deleteReleasedContentKinds(in:)``).
     static func deleteUnusedContentKinds(in db: Database) throws {
-        try trackReleasedContentKinds(in: db)
         try db.execute(sql: """
             DELETE FROM content_kind WHERE NOT EXISTS (
                 SELECT 1 FROM item INDEXED BY item_by_kind WHERE item.kindId = content_kind.id);
@@ -106,8 +104,8 @@ extension SearchableIndex {
     /// Makes this connection note, in its own temporary table, every kind an item leaves
     /// (deleted, or given another kind): the kinds a batch may have left unused (a kind noted
     /// twice is checked once; no uniqueness, which an outer `OR` clause would override). Temporary
-    /// objects belong to the connection and are not part of the index's schema; made again
-    /// when missing (a reset drops the table the triggers were on).
+    /// objects belong to the connection and are not part of the index's schema: made once the
+    /// writer's connection is open and migrated, and again after a reset.
     static func trackReleasedContentKinds(in db: Database) throws {
         try db.execute(sql: """
             CREATE TEMP TABLE IF NOT EXISTS released_kind(id INTEGER);

@@ -100,6 +100,7 @@ public final class SearchableIndex: Sendable {
             }
             if !readOnly {
                 try Self.migrate(database)
+                try database.writeWithoutTransaction { db in try Self.trackReleasedContentKinds(in: db) }
             }
         } catch let error as SearchlightError {
             throw error
