@@ -35,6 +35,8 @@ struct ItemRow: Encodable {
     var authorWords: [String]
     var keywordWords: [String]
     var folderWords: String
+    /// The text's words as a `tsvector` literal (TextWords.vectorLiteral(of:)).
+    var textVector: String
     var identifierIsPath: Bool
     var userTags: [String]
     var comment: String?
@@ -57,6 +59,7 @@ struct ItemRow: Encodable {
         contentDescription = a.contentDescription.map(Self.storable)
         keywords = a.keywords.map(Self.storable)
         textContent = a.textContent.map(Self.storable)
+        textVector = textContent.map(TextWords.vectorLiteral(of:)) ?? ""
         size = a.size
         modificationDate = a.contentModificationDate?.timeIntervalSince1970
         creationDate = a.contentCreationDate?.timeIntervalSince1970
@@ -96,7 +99,7 @@ struct ItemRow: Encodable {
         "pixelHeight" integer, "pageCount" integer, "acquisitionMake" text, "acquisitionModel" text,
         latitude double precision, longitude double precision, "expirationDate" double precision,
         "changeStamp" text, failure text, "nameWords" text, "titleWords" text, "authorWords" text[],
-        "keywordWords" text[], "folderWords" text, "identifierIsPath" boolean, "userTags" text[], comment text,
+        "keywordWords" text[], "folderWords" text, "textVector" text, "identifierIsPath" boolean, "userTags" text[], comment text,
         "starRating" double precision, "whereFroms" text[], "thumbnailFormat" text, "thumbnailWidth" integer,
         "thumbnailHeight" integer, "thumbnailBytes" text
         """

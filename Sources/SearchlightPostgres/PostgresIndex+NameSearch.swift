@@ -97,11 +97,9 @@ extension PostgresIndex {
     static func nameSearch(_ words: [String], select: String?, domain: String?, limit: Int?,
                            includeText: Bool) throws -> SQLStatement {
         let tokens = words.flatMap(NameTokenizer.words(in:))
-        guard !tokens.isEmpty else {
-            throw SearchlightError(.invalidQuery, "the search words contain no letter or digit")
-        }
         var statement = SQLStatement()
-        var conditions: [String] = []
+        // Words with no letter or digit find nothing.
+        var conditions: [String] = tokens.isEmpty ? ["false"] : []
         var prefixOnly: [String] = []
         var fieldRanks: [String] = []
         // Each field as words between spaces, so that ` word ` is a whole word and ` word` a prefix.
@@ -121,17 +119,17 @@ extension PostgresIndex {
             if includeText, TextWords.hasSplitCJK(token) {
                 // Han and kana are words of one character in the text's vector (as in SQLite's
                 // index): all of them, then the word as written in the text, spaces left out.
-                let characters = token.unicodeScalars.map { PostgresQueryCompiler.tsqueryLexeme(String($0)) }
-                let test = "(item.text_words @@ to_tsquery('searchlight_text', \(statement.bind(characters.joined(separator: " & "))))"
+                let characters = TextWords.splitParts(of: token).map(TextWords.lexeme)
+                let test = "(item.text_words @@ \(statement.bind(characters.joined(separator: " & ")))::tsquery"
                     + " AND strpos(searchlight_fold(searchlight_join_cjk(item.text_content)), \(statement.bind(token))) > 0)"
                 wholeTests.append(test)
                 prefixTests.append(test)
                 match = "(\(match) OR \(test))"
             } else if includeText {
                 let textWhole = statement.bind(PostgresQueryCompiler.tsqueryLexeme(token))
-                wholeTests.append("item.text_words @@ to_tsquery('searchlight_text', \(textWhole))")
-                prefixTests.append("item.text_words @@ to_tsquery('searchlight_text', \(vector))")
-                match = "(\(match) OR item.text_words @@ to_tsquery('searchlight_text', \(vector)))"
+                wholeTests.append("item.text_words @@ \(textWhole)::tsquery")
+                prefixTests.append("item.text_words @@ \(vector)::tsquery")
+                match = "(\(match) OR item.text_words @@ \(vector)::tsquery)"
             } else {
                 // The vector holds the authors' words too: the match must be in a name field.
                 match = "(\(match) AND (\(prefixTests.joined(separator: " OR "))))"
@@ -150,7 +148,8 @@ extension PostgresIndex {
         }
         statement.sql = """
             SELECT \(select) FROM item \(itemJoins) WHERE \(filter)
-            ORDER BY \(prefixOnly.joined(separator: " + ")), \(fieldRanks.joined(separator: " + ")),
+            ORDER BY \(prefixOnly.isEmpty ? "0::int" : prefixOnly.joined(separator: " + ")),
+                \(fieldRanks.isEmpty ? "0::int" : fieldRanks.joined(separator: " + ")),
                 coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
             """
         if let limit { statement.sql += " LIMIT \(statement.bind(.integer(max(0, limit))))" }

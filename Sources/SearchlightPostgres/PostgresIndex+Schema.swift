@@ -242,6 +242,8 @@ extension PostgresIndex {
         ]),
         // v7-text-words-as-sqlite: the text's words split as the SQLite index splits them.
         PostgreSQLTextWords.migration,
+        // v8-one-word-fold: every word made by Searchlight's own fold and splitter.
+        PostgreSQLWordFolding.migration,
     ]
 
     /// Han and kana, as a regular expression class: the characters the SQLite index splits

@@ -184,12 +184,12 @@ struct PostgresBatchWriter {
                     content_description, keywords, text_content, size, modification_date, creation_date, pixel_width,
                     pixel_height, page_count, acquisition_make, acquisition_model, latitude, longitude,
                     expiration_date, change_stamp, failure, name_words, title_words, author_words, keyword_words,
-                    folder_words, identifier_is_path, user_tags, comment, star_rating, where_froms)
+                    folder_words, text_words, identifier_is_path, user_tags, comment, star_rating, where_froms)
                 SELECT d, decode(id, 'base64'), "displayName", title, authors, "contentType", "contentTypeTree",
                     "contentDescription", keywords, "textContent", size, "modificationDate", "creationDate",
                     "pixelWidth", "pixelHeight", "pageCount", "acquisitionMake", "acquisitionModel", latitude,
                     longitude, "expirationDate", decode("changeStamp", 'base64'), failure, "nameWords",
-                    "titleWords", "authorWords", "keywordWords", "folderWords", "identifierIsPath",
+                    "titleWords", "authorWords", "keywordWords", "folderWords", "textVector"::tsvector, "identifierIsPath",
                     coalesce("userTags", '{}'), comment, "starRating", coalesce("whereFroms", '{}')
                 FROM r
                 ON CONFLICT (domain_id, identifier) DO UPDATE SET
@@ -205,7 +205,8 @@ struct PostgresBatchWriter {
                     change_stamp = excluded.change_stamp, failure = excluded.failure,
                     name_words = excluded.name_words, title_words = excluded.title_words,
                     author_words = excluded.author_words, keyword_words = excluded.keyword_words,
-                    folder_words = excluded.folder_words, identifier_is_path = excluded.identifier_is_path,
+                    folder_words = excluded.folder_words, text_words = excluded.text_words,
+                    words_folded = true, identifier_is_path = excluded.identifier_is_path,
                     user_tags = excluded.user_tags, comment = excluded.comment, star_rating = excluded.star_rating,
                     where_froms = excluded.where_froms
                 RETURNING 1),

@@ -108,6 +108,7 @@ public final class PostgresIndex: Sendable {
                 try await checkSchema()
             } else {
                 try await migrate()
+                try await refoldWords()
             }
         } catch {
             close()

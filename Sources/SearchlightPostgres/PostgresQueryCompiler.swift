@@ -333,7 +333,8 @@ public struct PostgresQueryCompiler {
     }
 
     /// `w`/`t` on the text: a phrase (or, with `t`, an all-words) query on its `tsvector`,
-    /// whose words PostgreSQL's parser made (a word with a wildcard counts by its literal start).
+    /// whose words Searchlight made (``TextWords``), folded here by the same code (a word with
+    /// a wildcard counts by its literal start).
     private mutating func textWordsCondition(_ column: String, _ op: QueryPredicate.Operator, _ pattern: QueryPattern,
                                              _ modifiers: QueryStringModifiers) -> String {
         let allWords = pattern.words
@@ -343,17 +344,18 @@ public struct PostgresQueryCompiler {
         func lexemes(prefix: (QueryPattern) -> Bool) -> [String] {
             valueWords.compactMap { word -> String? in
                 guard case .literal(let literal) = word.components.first, !literal.isEmpty else { return nil }
-                return Self.tsqueryLexeme(literal) + (prefix(word) ? ":*" : "")
+                let folded = WordFolding.fold(literal)
+                return folded.isEmpty ? nil : Self.tsqueryLexeme(folded) + (prefix(word) ? ":*" : "")
             }
         }
         let whole = lexemes { $0.hasWildcard }, prefixes = lexemes { _ in true }
         var tests = cjkTests(column, allWords)
         guard !prefixes.isEmpty || !tests.isEmpty else { return op == .equal ? "false" : "(\(column) IS NOT NULL)" }
         if modifiers.contains(.wordBased), !whole.isEmpty {
-            tests.append("item.text_words @@ to_tsquery('searchlight_text', searchlight_fold(\(statement.bind(whole.joined(separator: " <-> ")))))")
+            tests.append("item.text_words @@ \(statement.bind(whole.joined(separator: " <-> ")))::tsquery")
         }
         if modifiers.contains(.tokenized), !prefixes.isEmpty {
-            tests.append("item.text_words @@ to_tsquery('searchlight_text', searchlight_fold(\(statement.bind(prefixes.joined(separator: " & ")))))")
+            tests.append("item.text_words @@ \(statement.bind(prefixes.joined(separator: " & ")))::tsquery")
         }
         tests += requiredPieces(column, pattern, modifiers)
         // `text_words` is never NULL: the match needs no `coalesce`, which would hide it from the index.

@@ -43,7 +43,7 @@ struct ContentSearch {
     /// A token as an FTS5 term: a prefix query, or its characters (Han, kana).
     static func term(_ token: String, whole: Bool) -> String {
         let parts = ContentWords.tokens(of: token)
-        if parts.count > 1 || parts[0].unicodeScalars.contains(where: ContentWords.isSplitCJK) {
+        if parts.count > 1 || parts.first?.unicodeScalars.contains(where: ContentWords.isSplitCJK) == true {
             return "(" + parts.map(SearchableIndex.quoted).joined(separator: " AND ") + ")"
         }
         return SearchableIndex.quoted(token) + (whole ? "" : "*")

@@ -1,14 +1,14 @@
 /// The text that the content full-text index (`item_content`) is given for an item's text.
 ///
-/// FTS5's `unicode61` tokenizer splits on anything that is not a letter or digit (so also on
-/// U+200B, the zero-width space an extractor puts between CJK words) and folds case and
-/// diacritics. Two things are added before it sees the text:
+/// ``SearchlightTokenizer`` splits text into runs of word scalars and folds them
+/// (``WordFolding``). Two things are added before it sees the text:
 ///
-/// - **Han and kana characters one by one.** A CJK run is one long token to `unicode61`; an
-///   extractor may split it at ICU's word breaks, but a query word typed here cannot be split
-///   the same way (the indexer links no ICU). So each Han or kana character is its own token,
-///   and a CJK query word is found as all of its characters (``tokens(of:)``), then checked
-///   as a substring on the stored text: `東京都` finds `東京都庁の写真` whatever the breaks.
+/// - **Unspaced letters one by one.** Han, kana, Thai, Lao, Khmer and Myanmar are written
+///   without spaces between words; an extractor may mark ICU's word breaks with U+200B, but a
+///   query word typed here cannot be split the same way (the indexer links no ICU). So each such
+///   letter, with the marks after it, is its own token, and a query word of them is found as all
+///   of its letters (``tokens(of:)``), then checked as a substring of the stored text: `東京都`
+///   finds `東京都庁の写真` whatever the breaks.
 /// - **The parts of words that name search would split** (`testWORDML` → also `test`,
 ///   `wordml`; `report2024` → also `report`, `2024`), so that every word ``NameTokenizer``
 ///   finds in a text is a token of the index: the `w` modifier on `textContent` and `search`
@@ -30,19 +30,16 @@ enum ContentWords {
         } ?? text
     }
 
-    /// Whether a scalar is indexed as a word of its own: Han ideographs, hiragana, katakana.
+    /// Whether a scalar is indexed as a word of its own (with the marks after it): a letter of
+    /// a script written without spaces (``WordFolding/isUnspacedLetter(_:)``).
     static func isSplitCJK(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D: true
-        default: scalar.properties.isIdeographic
-        }
+        WordFolding.isUnspacedLetter(scalar)
     }
 
-    /// The FTS5 tokens a (folded) query word stands for: itself, or its characters when it
-    /// holds Han or kana (which then must also be found in the text as written).
+    /// The FTS5 tokens a (folded) query word stands for: itself, or its letters with their
+    /// marks when it holds unspaced letters (which then must also be found in the text as written).
     static func tokens(of word: String) -> [String] {
-        guard word.unicodeScalars.contains(where: isSplitCJK) else { return [word] }
-        return word.unicodeScalars.map { String($0) }
+        WordFolding.unspacedParts(of: word)
     }
 
     /// Whether a scalar that is not ASCII belongs to a run of word characters (the runs whose
@@ -108,7 +105,16 @@ enum ContentWords {
                 let (scalar, length) = bytes.nonASCIIScalar(at: index)
                 if ContentWords.isSplitCJK(scalar) {
                     endRun(at: index)
-                    space(index..<index + length)
+                    // The letter and the marks after it (Thai vowels and tones, kana voicing).
+                    var end = index + length
+                    while end < bytes.count, bytes[end] >= 0x80 {
+                        let (next, nextLength) = bytes.nonASCIIScalar(at: end)
+                        guard WordFolding.isMarkScalar(next) else { break }
+                        end += nextLength
+                    }
+                    space(index..<end)
+                    index = end
+                    continue
                 } else if ContentWords.isRunScalar(scalar) {
                     startRun(at: index)
                     runIsASCII = false
@@ -154,7 +160,7 @@ enum ContentWords {
             } else {
                 // Split first, fold only the parts of a run that splits (folding is the slow part).
                 let parts = NameTokenizer.words(in: String(decoding: run, as: UTF8.self), folding: { $0 })
-                if parts.count > 1 { extra += parts.map(NameTokenizer.fold) }
+                if parts.count > 1 { extra += parts.map(WordFolding.foldWord) }
             }
         }
 
@@ -178,9 +184,11 @@ extension ContentWords {
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var index = 0
+        // Whether the last letter written is split (the marks after it belong to it).
+        var lastWasSplit = false
         while index < scalars.count {
             let scalar = scalars[index]
-            if scalar == "\u{200B}" || scalar.properties.isWhitespace, let last = output.last, isSplitCJK(last) {
+            if scalar == "\u{200B}" || scalar.properties.isWhitespace, lastWasSplit {
                 var next = index
                 while next < scalars.count, scalars[next] == "\u{200B}" || scalars[next].properties.isWhitespace { next += 1 }
                 if next < scalars.count, isSplitCJK(scalars[next]) {
@@ -188,7 +196,10 @@ extension ContentWords {
                     continue
                 }
             }
-            if scalar != "\u{200B}" { output.append(scalar) }
+            if scalar != "\u{200B}" {
+                output.append(scalar)
+                if !WordFolding.isMarkScalar(scalar) { lastWasSplit = isSplitCJK(scalar) }
+            }
             index += 1
         }
         return String(output)

@@ -6,9 +6,8 @@ extension SearchResult {
     /// and for a match that needed the text, the snippet around it. `item` must hold its text.
     ///
     /// The returned item does not hold its text, as the SQLite index's results do not.
-    /// - Throws: ``SearchlightError`` `.invalidQuery` when the words hold no letter or digit.
     public init(found item: IndexedItem, words: [String], scope: SearchScope) throws {
-        let tokens = try SearchableIndex.nameQueryTokens(words)
+        let tokens = SearchableIndex.nameQueryTokens(words)
         let attributes = item.item.attributeSet
         var fields: [(field: Field, words: [String])] = [
             (.name, NameTokenizer.words(in: attributes.displayName ?? "")),

@@ -8,7 +8,7 @@ struct NameFolds {
     /// ``NameTokenizer/fold(_:)``, remembered.
     mutating func fold(_ word: String) -> String {
         if let folded = words[word] { return folded }
-        let folded = NameTokenizer.fold(word)
+        let folded = WordFolding.foldWord(word)
         words[word] = folded
         return folded
     }

@@ -6,7 +6,8 @@ import Foundation
 /// lowercase to an uppercase letter (`testWORD` → `test word`), the last capital of a run of
 /// capitals followed by a lowercase letter (`HTMLParser` → `html parser`), a change between
 /// letters and digits (`report2024` → `report 2024`), and a change into or out of ideographs.
-/// Words are lowercased and stripped of diacritics, so `Résumé` gives `resume`.
+/// Words are folded by ``WordFolding/fold(_:)``, so `Résumé` gives `resume`; a word folded to
+/// nothing (marks alone) is left out.
 ///
 /// ```swift
 /// NameTokenizer.words(in: "testWORD_various-2024.docx") // ["test", "word", "various", "2024", "docx"]
@@ -14,7 +15,7 @@ import Foundation
 public enum NameTokenizer {
     /// The folded words of `name`, in order.
     public static func words(in name: String) -> [String] {
-        words(in: name, folding: fold)
+        words(in: name, folding: WordFolding.foldWord)
     }
 
     /// The words of `name`, each non-ASCII one folded by `fold`: a caller splitting many names
@@ -27,7 +28,8 @@ public enum NameTokenizer {
         let scalars = Array(name.unicodeScalars)
         func flush() {
             guard !current.isEmpty else { return }
-            words.append(fold(String(current)))
+            let word = fold(String(current))
+            if !word.isEmpty { words.append(word) }
             current = String.UnicodeScalarView()
         }
         for (index, scalar) in scalars.enumerated() {
@@ -149,21 +151,10 @@ public enum NameTokenizer {
         words(in: name).joined(separator: " ")
     }
 
-    /// Lowercases `text` and removes its diacritics (`Élan` → `elan`).
+    /// Lowercases `text` and removes its diacritics (`Élan` → `elan`): ``WordFolding/fold(_:)``,
+    /// the one fold of the index and of queries.
     public static func fold(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars
-        where scalar.properties.generalCategory != .nonspacingMark {
-            scalars.append(scalar)
-        }
-        return String(scalars).lowercased()
-    }
-
-    private static func flush(_ current: inout String, into words: inout [String]) {
-        guard !current.isEmpty else { return }
-        words.append(fold(current))
-        current = ""
+        WordFolding.fold(text)
     }
 
     private enum CharacterClass: Equatable {
@@ -184,6 +175,9 @@ public enum NameTokenizer {
                 case .otherLetter: self = scalar.properties.isIdeographic ? .ideograph : .other
                 case .modifierLetter, .letterNumber, .otherNumber: self = .other
                 case .nonspacingMark, .spacingMark, .enclosingMark: self = .mark
+                // Joiners, soft hyphens and bidi controls stay inside a word (folding removes
+                // them); U+200B separates words (WordFolding.isWordScalar).
+                case .format: self = scalar.value == 0x200B ? .separator : .mark
                 default: self = .separator
                 }
             }

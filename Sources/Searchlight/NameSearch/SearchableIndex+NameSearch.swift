@@ -17,7 +17,7 @@ extension SearchableIndex {
     ///   - domain: Only this domain, when given.
     ///   - limit: At most this many results, when given.
     ///   - scope: What is searched: everything, or names only.
-    /// - Throws: ``SearchlightError`` `.invalidQuery` when the words hold no letter or digit.
+    /// Words with no letter or digit find nothing.
     public func search(words: [String], domain: String? = nil, limit: Int? = nil,
                        scope: SearchScope = .all) throws -> [IndexedItem] {
         try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches in
@@ -29,7 +29,7 @@ extension SearchableIndex {
     /// for a match in its text, a snippet of the text around it.
     public func searchResults(words: [String], domain: String? = nil, limit: Int? = nil,
                               scope: SearchScope = .all) throws -> [SearchResult] {
-        let tokens = try Self.nameQueryTokens(words)
+        let tokens = Self.nameQueryTokens(words)
         return try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches in
             let items = try Self.fetchItems(ids: matches.map(\.rank.id), in: db)
             let content = matches.filter { $0.matchedIn == .content }.map(\.rank.id)
@@ -58,7 +58,8 @@ extension SearchableIndex {
     /// out the field of the few it returns.
     private func rankedMatches<T>(words: [String], domain: String?, limit: Int?, scope: SearchScope,
                                   _ body: (Database, [ContentSearch.Match]) throws -> T) throws -> T {
-        let tokens = try Self.nameQueryTokens(words)
+        let tokens = Self.nameQueryTokens(words)
+        guard !tokens.isEmpty else { return try read { db in try body(db, []) } }
         return try read { db in
             func named(_ matches: [NameMatch]) -> [ContentSearch.Match] {
                 matches.map { ContentSearch.Match(rank: $0, matchedIn: .name) }
@@ -110,7 +111,8 @@ extension SearchableIndex {
 
     /// The number of items ``search(words:domain:limit:scope:)`` would return without a limit.
     public func countMatches(words: [String], domain: String? = nil, scope: SearchScope = .all) throws -> Int {
-        let tokens = try Self.nameQueryTokens(words)
+        let tokens = Self.nameQueryTokens(words)
+        guard !tokens.isEmpty else { return 0 }
         return try read { db in
             if scope == .all, try Self.hasContent(in: db) {
                 guard let filter = try ItemFilter(domain: domain, in: db) else { return 0 }
@@ -148,13 +150,10 @@ extension SearchableIndex {
 
     static let inDomain = "(:domain IS NULL OR item.domainId = (SELECT id FROM domain WHERE name = :domain))"
 
-    /// The folded words of a name query.
-    static func nameQueryTokens(_ words: [String]) throws -> [String] {
-        let tokens = words.flatMap(NameTokenizer.words(in:))
-        guard !tokens.isEmpty else {
-            throw SearchlightError(.invalidQuery, "the search words contain no letter or digit")
-        }
-        return tokens
+    /// The folded words of a name query: none when the words hold no letter or digit (marks,
+    /// punctuation, symbols alone), which find nothing — no typed text is an error.
+    static func nameQueryTokens(_ words: [String]) -> [String] {
+        words.flatMap(NameTokenizer.words(in:))
     }
 
     /// An FTS5 query asking every token as a prefix of a word in any column.

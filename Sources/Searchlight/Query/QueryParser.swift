@@ -40,8 +40,10 @@ public struct QueryParser {
 
     private init(query: String) {
         self.query = query
-        // Beyond the limit only the prefix is kept, so that no work depends on the input's size.
-        self.characters = Array(query.prefix(Self.maximumLength + 1))
+        // Scalar by scalar: a combining mark after a quote (`"́`) would make one Character of
+        // both, and hide the quote. Beyond the limit only the prefix is kept, so that no work
+        // depends on the input's size.
+        self.characters = query.unicodeScalars.prefix(Self.maximumLength + 1).map(Character.init)
     }
 
     // MARK: - Expressions

@@ -122,12 +122,15 @@ public struct SearchWords: Hashable, Sendable {
     /// `value` as a double-quoted query string whose `*`, `"` and `\` are literal; with a
     /// wildcard before and after it when asked.
     static func quoted(_ value: String, prefix: Bool = false, suffix: Bool = false) -> String {
-        var result = prefix ? "\"*" : "\""
-        for character in value {
-            if character == "*" || character == "\\" || character == "\"" { result.append("\\") }
-            result.append(character)
+        var result = String.UnicodeScalarView(prefix ? "\"*".unicodeScalars : "\"".unicodeScalars)
+        // Scalar by scalar: a quote followed by a combining mark is one Character.
+        for scalar in value.unicodeScalars {
+            if scalar == "*" || scalar == "\\" || scalar == "\"" { result.append("\\") }
+            result.append(scalar)
         }
-        return result + (suffix ? "*\"" : "\"")
+        var quoted = String(result)
+        quoted += suffix ? "*\"" : "\""
+        return quoted
     }
 
     private static func query(_ key: Key, _ value: String, token: String, calendar: () -> Calendar) throws(SearchWordsError) -> String {

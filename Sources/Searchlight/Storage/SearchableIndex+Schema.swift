@@ -82,17 +82,24 @@ extension SearchableIndex {
         migrator.registerMigration("v6-user-tags", migrate: addUserAttributes)
         migrator.registerMigration("v7-kind-words", migrate: shareKindKeywords)
         migrator.registerMigration("v8-derived-names", migrate: deriveNames)
+        migrator.registerMigration("v9-one-word-fold", migrate: foldWordsAlike)
         return migrator
     }
 
     /// The full-text index of the words of each item (see ``migrator``).
-    static let wordsTableSQL = """
+    static let wordsTableSQL = wordsTableSQL(tokenize: "unicode61 remove_diacritics 2")
+
+    /// The full-text index of the words of each item, with a tokenizer: FTS5's `unicode61`
+    /// until v8, ``SearchlightTokenizer`` since v9.
+    static func wordsTableSQL(tokenize: String) -> String {
+        """
         CREATE VIRTUAL TABLE item_words USING fts5(
             name, title, keywords, folders,
             content='', columnsize=0, detail=column, prefix='2 3',
-            tokenize='unicode61 remove_diacritics 2'
+            tokenize='\(tokenize)'
         );
         """
+    }
 
     /// The triggers that keep `item_words` in step with `item`, until v3.
     static let wordsTriggersSQL = """
@@ -121,6 +128,7 @@ extension SearchableIndex {
 
     /// Registers the SQL functions the triggers and compiled queries use.
     static func registerFunctions(in db: Database) {
+        db.add(tokenizer: SearchlightTokenizer.self)
         db.add(function: DatabaseFunction("searchlight_words", argumentCount: 1, pure: true) { values in
             guard let text = String.fromDatabaseValue(values[0]) else { return nil }
             return NameTokenizer.joinedWords(in: text)

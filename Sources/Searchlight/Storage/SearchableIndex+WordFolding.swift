@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import SystemCalls
+
+extension SearchableIndex {
+    /// Migration `v9-one-word-fold`: the full-text tables are tokenized by
+    /// ``SearchlightTokenizer`` — the fold and the word splitting that queries use — instead of
+    /// FTS5's `unicode61`, which folded only Latin diacritics and split words at marks.
+    ///
+    /// `item_words` and `item_content` (and its vocabulary view) are made again and filled
+    /// from what the index stores — names, titles, keywords, folders, authors and the stored
+    /// text — so no document is read again. On a terminal the upgrade shows its progress.
+    static func foldWordsAlike(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE item_words;
+            DROP TABLE item_content_vocab;
+            DROP TABLE item_content;
+            """ + foldedWordsTableSQL + foldedContentTableSQL + """
+            CREATE VIRTUAL TABLE item_content_vocab USING fts5vocab(item_content, row);
+            """)
+        let items = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
+        let texts = try Int.fetchOne(db, sql: "SELECT count(*) FROM item_text") ?? 0
+        var progress = MigrationProgress(total: items + texts, what: "making the word index for every script")
+        try refill(db, table: "item", chunk: 5_000, progress: &progress, sql: """
+            INSERT INTO item_words(rowid, name, title, keywords, folders)
+                SELECT item.id, searchlight_words(item.displayName), searchlight_words(item.title),
+                    searchlight_words(\(rankedKeywordsSQL)), searchlight_folder_words(item.identifier, item.derived)
+                FROM item JOIN content_kind ON content_kind.id = item.kindId
+                WHERE item.id > :after AND item.id <= :last
+            """)
+        try refill(db, table: "item_text", chunk: 500, progress: &progress, sql: """
+            INSERT INTO item_content(rowid, authors, text)
+                SELECT itemId, authors, searchlight_content_words(text) FROM item_text
+                WHERE itemId > :after AND itemId <= :last
+            """)
+        progress.finish()
+    }
+
+    /// Runs `sql` over the rows of `table` by rowid, `chunk` rows at a time (`:after`, `:last`).
+    private static func refill(_ db: Database, table: String, chunk: Int, progress: inout MigrationProgress, sql: String) throws {
+        let key = table == "item" ? "id" : "itemId"
+        let statement = try db.makeStatement(sql: sql)
+        var after: Int64 = Int64.min
+        while let last = try Int64.fetchOne(db, sql: """
+            SELECT max(\(key)) FROM (SELECT \(key) FROM \(table) WHERE \(key) > ? ORDER BY \(key) LIMIT ?)
+            """, arguments: [after, chunk]) {
+            try statement.execute(arguments: ["after": after, "last": last])
+            progress.advance(by: try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(key) > ? AND \(key) <= ?",
+                                                  arguments: [after, last]) ?? 0)
+            after = last
+        }
+    }
+
+    /// The full-text index of item words since v9.
+    static let foldedWordsTableSQL = wordsTableSQL(tokenize: SearchlightTokenizer.name)
+
+    /// The full-text index of authors and text since v9.
+    static let foldedContentTableSQL = """
+        CREATE VIRTUAL TABLE item_content USING fts5(
+            authors, text,
+            content='', columnsize=0, detail=column,
+            tokenize='searchlight'
+        );
+        """
+}
+
+/// A migration's progress on standard error, redrawn in place, only when it is a terminal
+/// and the work is large enough to be waited for.
+package struct MigrationProgress {
+    let total: Int
+    let what: String
+    private var done = 0
+    private var drawn = false
+    private let shown: Bool
+
+    package init(total: Int, what: String) {
+        self.total = total
+        self.what = what
+        shown = total >= 2_000 && SystemCall.isTerminal(2)
+    }
+
+    package mutating func advance(by count: Int) {
+        done += count
+        guard shown else { return }
+        let percent = total > 0 ? min(100, done * 100 / total) : 100
+        FileHandle.standardError.write(Data("\rsearchlight: upgrading the index, \(what): \(percent)%\u{1B}[K".utf8))
+        drawn = true
+    }
+
+    package func finish() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}
