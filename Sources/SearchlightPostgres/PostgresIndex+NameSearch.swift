@@ -139,6 +139,11 @@ extension PostgresIndex {
             let ranks = (Array(wholeTests.enumerated()) + Array(prefixTests.enumerated())).map { "WHEN \($0.element) THEN \($0.offset)" }
             fieldRanks.append("CASE \(ranks.joined(separator: " ")) ELSE \(wholeTests.count) END")
         }
+        // Relevance among equals: cover density of the words in the text (their proximity and
+        // frequency, `ts_rank_cd`), as the SQLite index's TextRelevance orders text matches.
+        let lexemes = tokens.flatMap(TextWords.splitParts(of:)).map { TextWords.lexeme($0) + ":*" }
+        let relevance = includeText && !lexemes.isEmpty
+            ? "ts_rank_cd(item.text_words, \(statement.bind(lexemes.joined(separator: " & ")))::tsquery) DESC," : ""
         conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
         if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
         let filter = conditions.joined(separator: " AND ")
@@ -149,7 +154,7 @@ extension PostgresIndex {
         statement.sql = """
             SELECT \(select) FROM item \(itemJoins) WHERE \(filter)
             ORDER BY \(prefixOnly.isEmpty ? "0::int" : prefixOnly.joined(separator: " + ")),
-                \(fieldRanks.isEmpty ? "0::int" : fieldRanks.joined(separator: " + ")),
+                \(fieldRanks.isEmpty ? "0::int" : fieldRanks.joined(separator: " + ")), \(relevance)
                 coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
             """
         if let limit { statement.sql += " LIMIT \(statement.bind(.integer(max(0, limit))))" }

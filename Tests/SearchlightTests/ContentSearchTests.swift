@@ -58,7 +58,9 @@ struct ContentSearchTests {
         #expect(try index.countMatches(words: ["paris"], domain: "none") == 0)
         // Every first page is the start of the whole ranking.
         for limit in 0...10 {
-            #expect(try index.search(words: ["paris"], limit: limit) == Array(index.search(words: ["paris"]).prefix(limit)))
+            let page = try index.search(words: ["paris"], limit: limit).map(\.item.uniqueIdentifier.lossyString)
+            let all = try index.search(words: ["paris"]).map(\.item.uniqueIdentifier.lossyString)
+            #expect(page == Array(all.prefix(limit)), "\(limit)")
         }
     }
 
@@ -127,6 +129,28 @@ struct ContentSearchTests {
         #expect(try index.search(words: ["大阪府"]).isEmpty)
         #expect(try index.countMatches(words: ["写真"]) == 2)
         #expect(try index.query(#"textContent == "東京都"cdw"#).map(\.item.uniqueIdentifier.lossyString) == ["tokyo.txt"])
+    }
+
+    /// Among items that match only in their text, the one holding the words as a phrase comes
+    /// first, then the one where they stand closest, then the one that says them most; the
+    /// newest first only among equals. The same with a limit (the first page) and without.
+    @Test func textMatchesAreOrderedByRelevanceThenDate() throws {
+        let index = try temporaryIndex()
+        let filler = String(repeating: "lorem ipsum dolor sit amet ", count: 40)
+        try index.indexItems([
+            item("phrase.txt", text: filler + "the net present value of future cash flows " + filler, age: 30),
+            item("close.txt", text: filler + "future value, present cash flows and net income " + filler, age: 2),
+            item("scattered.txt", text: "net " + filler + "present " + filler + "value future " + filler + "cash flows", age: 1),
+            item("name present value.txt", text: "future cash flows net"),
+        ])
+        let query = ["net", "present", "value", "future", "cash"]
+        let expected = ["name present value.txt", "phrase.txt", "close.txt", "scattered.txt"]
+        #expect(try index.search(words: query).map(\.item.uniqueIdentifier.lossyString) == expected)
+        #expect(try index.search(words: query, limit: 3).map(\.item.uniqueIdentifier.lossyString) == Array(expected.prefix(3)))
+        // One word: the text that says it most, for its length, first.
+        try index.indexItems([item("often.txt", text: "budget budget budget plan", age: 50),
+                              item("once.txt", text: filler + " budget", age: 0)])
+        #expect(try index.search(words: ["budget"], limit: 2).map(\.item.uniqueIdentifier.lossyString) == ["often.txt", "once.txt"])
     }
 
     /// Updates and deletions keep the content index in step (its rows are deleted with the

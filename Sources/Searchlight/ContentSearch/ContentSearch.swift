@@ -197,7 +197,35 @@ struct ContentSearch {
                                                  fieldRank: Self.textRank * tokens.count),
                                  matchedIn: .content))
         }
-        return Self.sorted(matches)
+        return try byRelevance(Self.sorted(matches))
+    }
+
+    /// `matches` (ranked) with each run of text-only matches of one rank ordered by
+    /// ``TextRelevance`` (newest first among equals), when they are few enough to score.
+    private func byRelevance(_ matches: [Match]) throws -> [Match] {
+        var runs: [Range<Int>] = []
+        var start = 0
+        while start < matches.count {
+            var end = start + 1
+            let rank = matches[start].rank
+            // Runs of items whose every word matched only in their text.
+            if matches[start].matchedIn == .content && rank.fieldRank == Self.textRank * tokens.count {
+                while end < matches.count, matches[end].matchedIn == .content,
+                      matches[end].rank.prefixOnlyCount == rank.prefixOnlyCount, matches[end].rank.fieldRank == rank.fieldRank {
+                    end += 1
+                }
+                if end - start > 1 { runs.append(start..<end) }
+            }
+            start = end
+        }
+        guard !runs.isEmpty, runs.reduce(0, { $0 + $1.count }) <= TextRelevance.maximumScored else { return matches }
+        let relevance = try TextRelevance(tokens: tokens, in: db)
+        let scores = relevance.scores(try SearchableIndex.texts(of: runs.flatMap { matches[$0].map(\.rank.id) }, in: db))
+        var ordered = matches
+        for run in runs {
+            ordered[run] = ArraySlice(TextRelevance.ordered(Array(matches[run]), by: scores, id: \.rank.id))
+        }
+        return ordered
     }
 
     static func sorted(_ matches: [Match]) -> [Match] {
@@ -220,13 +248,40 @@ struct ContentSearch {
         let above = Self.sorted(Array(try richMatches(among: wholeCandidates).values))
             .filter { ($0.rank.prefixOnlyCount, $0.rank.fieldRank) < textTier }
         if above.count >= limit { return Array(above.prefix(limit)) }
-        guard let page = try newestTextTier(excluding: wholeCandidates, limit: limit - above.count) else { return nil }
+        guard let page = try relevantTextTier(excluding: wholeCandidates, limit: limit - above.count)
+            ?? newestTextTier(excluding: wholeCandidates, limit: limit - above.count) else { return nil }
         let tier = page.map {
             Match(rank: NameMatch(id: $0.id, identifier: $0.identifier, modificationDate: $0.modificationDate,
                                   prefixOnlyCount: 0, fieldRank: textTier.fieldRank),
                   matchedIn: .content)
         }
         return above + tier
+    }
+
+    /// The `limit` items with every word whole in their text, not among `excluded`, most
+    /// relevant first (``TextRelevance``, then newest): `nil` when they are too many to score
+    /// (then the newest come first) or fewer than `limit`.
+    private func relevantTextTier(excluding excluded: Set<Int64>, limit: Int) throws -> [NameMatch]? {
+        guard limit > 0 else { return [] }
+        let members = try Int64.fetchAll(db, sql: "SELECT rowid FROM item_content WHERE item_content MATCH ? LIMIT ?",
+                                         arguments: [textExpression(whole: true), TextRelevance.maximumScored + 1])
+        guard members.count <= TextRelevance.maximumScored else { return nil }
+        var matches: [NameMatch] = []
+        let details = try Row.fetchCursor(db, sql: """
+            SELECT id, identifier, ifnull(modificationDate, 0), domainId, expirationDate FROM item
+            WHERE id IN (SELECT value FROM json_each(?))
+            """, arguments: ["[" + members.filter { !excluded.contains($0) }.map(String.init).joined(separator: ",") + "]"])
+        while let row = try details.next() {
+            guard filter.admits(domainID: row[3], expiration: row[4]) else { continue }
+            let identifier: Data = row[1]
+            matches.append(NameMatch(id: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: row[2],
+                                     prefixOnlyCount: 0, fieldRank: Self.textRank * tokens.count))
+        }
+        let newest = matches.ranked()
+        // Fewer than the page: the page goes on past this tier, which only a full ranking knows.
+        guard newest.count >= limit else { return nil }
+        let scores = try TextRelevance(tokens: tokens, in: db).scores(try SearchableIndex.texts(of: newest.map(\.id), in: db))
+        return Array(TextRelevance.ordered(newest, by: scores, id: \.id).prefix(limit))
     }
 
     /// The newest `limit` items (and those dated like the last) with every word whole in their
