@@ -182,22 +182,28 @@ struct ContentSearch {
                 wholeByToken.append(try rowIDs("text : " + Self.term(tokens[index], whole: true), among: textIDs))
             }
         }
-        let details = try Row.fetchCursor(db, sql: """
-            SELECT id, identifier, ifnull(modificationDate, 0), domainId, expirationDate FROM item
-            WHERE id IN (SELECT value FROM json_each(?))
-            """, arguments: ["[" + textIDs.map(String.init).joined(separator: ",") + "]"])
-        while let row = try details.next() {
-            guard filter.admits(domainID: row[3], expiration: row[4]) else { continue }
-            let id: Int64 = row[0]
-            let identifier: Data = row[1]
+        try forEachAdmitted(textIDs) { id, identifier, date in
             let prefixOnly = tokens.count > 1 ? wholeByToken.filter { !$0.contains(id) }.count
                 : (wholeIDs.contains(id) ? 0 : 1)
-            matches.append(Match(rank: NameMatch(id: id, identifier: ItemIdentifier(bytes: Array(identifier)),
-                                                 modificationDate: row[2], prefixOnlyCount: prefixOnly,
-                                                 fieldRank: Self.textRank * tokens.count),
+            matches.append(Match(rank: NameMatch(id: id, identifier: identifier, modificationDate: date,
+                                                 prefixOnlyCount: prefixOnly, fieldRank: Self.textRank * tokens.count),
                                  matchedIn: .content))
         }
         return try byRelevance(Self.sorted(matches))
+    }
+
+    /// Calls `body` with the id, identifier and date of each of the items `ids` that the
+    /// filter admits (domain, expiration).
+    private func forEachAdmitted(_ ids: [Int64], _ body: (Int64, ItemIdentifier, Double) -> Void) throws {
+        let details = try Row.fetchCursor(db, sql: """
+            SELECT id, identifier, ifnull(modificationDate, 0), domainId, expirationDate FROM item
+            WHERE id IN (SELECT value FROM json_each(?))
+            """, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+        while let row = try details.next() {
+            guard filter.admits(domainID: row[3], expiration: row[4]) else { continue }
+            let identifier: Data = row[1]
+            body(row[0], ItemIdentifier(bytes: Array(identifier)), row[2])
+        }
     }
 
     /// `matches` (ranked) with each run of text-only matches of one rank ordered by
@@ -267,14 +273,8 @@ struct ContentSearch {
                                          arguments: [textExpression(whole: true), TextRelevance.maximumScored + 1])
         guard members.count <= TextRelevance.maximumScored else { return nil }
         var matches: [NameMatch] = []
-        let details = try Row.fetchCursor(db, sql: """
-            SELECT id, identifier, ifnull(modificationDate, 0), domainId, expirationDate FROM item
-            WHERE id IN (SELECT value FROM json_each(?))
-            """, arguments: ["[" + members.filter { !excluded.contains($0) }.map(String.init).joined(separator: ",") + "]"])
-        while let row = try details.next() {
-            guard filter.admits(domainID: row[3], expiration: row[4]) else { continue }
-            let identifier: Data = row[1]
-            matches.append(NameMatch(id: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: row[2],
+        try forEachAdmitted(members.filter { !excluded.contains($0) }) { id, identifier, date in
+            matches.append(NameMatch(id: id, identifier: identifier, modificationDate: date,
                                      prefixOnlyCount: 0, fieldRank: Self.textRank * tokens.count))
         }
         let newest = matches.ranked()
