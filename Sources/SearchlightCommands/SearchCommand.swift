@@ -83,15 +83,22 @@ public struct SearchRequest {
             let results = try CommandFailure.wrap {
                 try search.results(in: index, limit: limit)
             }
+            if let spelling = results.first?.spelling { Self.sayRespelled(spelling) }
             for result in results { printer.print(result) }
         } else {
             // Paths only: no need to fetch the items (unless search words must be checked on them).
             let terminator: UInt8 = format == .nulTerminated ? 0 : 0x0A
-            let identifiers = try CommandFailure.wrap {
+            let (identifiers, spelling) = try CommandFailure.wrap {
                 try search.identifiers(in: index, limit: limit)
             }
+            if let spelling { Self.sayRespelled(spelling) }
             for identifier in identifiers { printer.output.writeLine(identifier.bytes, terminator: terminator) }
         }
         printer.flush()
+    }
+
+    /// Says on standard error that the results are those of the words as the index spells them.
+    static func sayRespelled(_ words: [String]) {
+        StandardError.write("searching also for \"\(words.joined(separator: " "))\"\n")
     }
 }

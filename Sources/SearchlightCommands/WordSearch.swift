@@ -40,10 +40,16 @@ public struct WordSearch: Sendable {
     }
 
     /// The identifiers of the best `limit` results, without their items when no search word
-    /// needs them checked.
-    public func identifiers(in index: any IndexStore, limit: Int?) throws -> [ItemIdentifier] {
-        guard search.filters.isEmpty else { return try results(in: index, limit: limit).map(\.item.item.uniqueIdentifier) }
-        return try index.searchIdentifiers(words: search.words, domain: domain, limit: limit, scope: scope)
+    /// needs them checked; and the words searched instead when the typed ones found nothing
+    /// (``Searchlight/SearchResult/spelling``).
+    public func identifiers(in index: any IndexStore, limit: Int?) throws -> (identifiers: [ItemIdentifier], spelling: [String]?) {
+        guard search.filters.isEmpty else {
+            let results = try results(in: index, limit: limit)
+            return (results.map(\.item.item.uniqueIdentifier), results.first?.spelling)
+        }
+        let found = try index.searchIdentifiers(words: search.words, domain: domain, limit: limit, scope: scope)
+        guard found.isEmpty, let respelled = try index.respelled(search) else { return (found, nil) }
+        return (try index.searchIdentifiers(words: respelled.words, domain: domain, limit: limit, scope: scope), respelled.words)
     }
 
     /// How many items match.

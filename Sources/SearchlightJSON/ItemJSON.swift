@@ -76,12 +76,13 @@ public struct ItemJSON: Sendable {
         return line
     }
 
-    /// A search result's object, still open: the item's, then `matchedIn` and, for a content
-    /// match, `snippet`.
+    /// A search result's object, still open: the item's, then `matchedIn`, for a content
+    /// match `snippet`, and for a result of respelled words `searchingAlsoFor` (those words).
     public func object(for result: SearchResult) -> JSONLine {
         var line = object(for: result.item)
         line.add("matchedIn", result.matchedIn.rawValue)
         if let snippet = result.snippet { line.add("snippet", snippet) }
+        if let spelling = result.spelling { line.add("searchingAlsoFor", spelling.joined(separator: " ")) }
         return line
     }
 }

@@ -122,6 +122,10 @@ public final class PostgresStore: IndexStore {
         try wait { [index] in try await index.countMatches(words: words, domain: domain, includingText: scope == .all) }
     }
 
+    public func spellingCorrection(words: [String]) throws -> [String]? {
+        try wait { [index] in try await index.spellingCorrection(words: words) }
+    }
+
     public func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem] {
         try wait { [index] in try await index.query(queryString, domain: domain, limit: limit) }
     }

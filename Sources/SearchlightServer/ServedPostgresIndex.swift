@@ -39,7 +39,22 @@ public struct ServedPostgresIndex: ServedIndex {
     /// As ``Searchlight/IndexStore/searchResults(_:domain:limit:scope:)``: plain words ranked,
     /// search words alone as their query, both as ranked results the query holds for, read
     /// in growing windows until the page is full or none is left.
+    /// When the words as typed find nothing, those the index spells them as, if any, each
+    /// result saying so (``Searchlight/SearchResult/spelling``).
     public func searchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
+        let results = try await typedSearchResults(search, domain: domain, limit: limit)
+        guard results.isEmpty, !search.words.isEmpty,
+              let words = try await reporting({ try await index.spellingCorrection(words: search.words) }) else { return results }
+        var respelled = search
+        respelled.words = words
+        return try await typedSearchResults(respelled, domain: domain, limit: limit).map { result in
+            var result = result
+            result.spelling = words
+            return result
+        }
+    }
+
+    private func typedSearchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
         guard let queryString = search.queryString else { return try await ranked(search.words, domain: domain, limit: limit) }
         guard !search.words.isEmpty else {
             return try await query(queryString, domain: domain, limit: limit).map { SearchResult(item: $0, matchedIn: .attributes) }

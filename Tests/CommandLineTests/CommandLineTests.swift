@@ -56,6 +56,13 @@ struct CommandLineTests {
         #expect(try Searchlight.run(["search", "2024", "--limit", "1"], index: index).lines.count == 1)
         #expect(try Searchlight.run(["search", "notes", "--domain", "other"], index: index).lines.isEmpty)
         #expect(try Searchlight.run(["list"], index: index).lines.count == 3)
+        // A typo finds the word the index holds, and says so on standard error (and in JSON).
+        result = try Searchlight.run(["search", "quartelry", "reprot"], index: index)
+        #expect(result.status == 0 && result.lines == ["Quarterly Report 2024.txt"])
+        #expect(result.stderr == "searching also for \"quarterly report\"\n")
+        result = try Searchlight.run(["search", "quartelry", "--json"], index: index)
+        #expect(result.output.contains(#""searchingAlsoFor":"quarterly""#))
+        #expect(try Searchlight.run(["search", "quarterly"], index: index).stderr.isEmpty)
         result = try Searchlight.run(["show", "notes/Résumé.md"], index: index)
         #expect(result.status == 0)
         #expect(result.output.contains("displayName             = \"Résumé.md\""))

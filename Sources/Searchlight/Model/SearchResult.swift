@@ -18,11 +18,16 @@ public struct SearchResult: Hashable, Sendable {
     /// For a `content` match: at most ``Snippet/maximumLength`` characters of the text around
     /// the first matching word, the matching words marked with `[` `]`.
     public var snippet: String?
+    /// The words searched instead of the typed ones, which found nothing: the typed words
+    /// spelled as the index spells them (a spelling correction). `nil` for a result of the words
+    /// as typed.
+    public var spelling: [String]?
 
-    public init(item: IndexedItem, matchedIn: Field, snippet: String? = nil) {
+    public init(item: IndexedItem, matchedIn: Field, snippet: String? = nil, spelling: [String]? = nil) {
         self.item = item
         self.matchedIn = matchedIn
         self.snippet = snippet
+        self.spelling = spelling
     }
 }
 

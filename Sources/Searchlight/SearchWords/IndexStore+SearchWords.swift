@@ -15,8 +15,33 @@ extension IndexStore {
     ///
     /// - Throws: ``SearchlightError`` `.invalidQuery` when the plain words hold no letter or
     ///   digit; what ``query(_:domain:limit:)`` throws.
+    ///
+    /// When the words as typed find nothing and some word is a typo away from an indexed word
+    /// (``spellingCorrection(words:)``), the results are those of the words as the index spells
+    /// them, each saying so (``SearchResult/spelling``).
     public func searchResults(_ search: SearchWords, domain: String?, limit: Int?,
                               scope: SearchScope = .all) throws -> [SearchResult] {
+        let results = try typedSearchResults(search, domain: domain, limit: limit, scope: scope)
+        guard results.isEmpty, let respelled = try respelled(search) else { return results }
+        return try typedSearchResults(respelled, domain: domain, limit: limit, scope: scope).map { result in
+            var result = result
+            result.spelling = respelled.words
+            return result
+        }
+    }
+
+    /// `search` with its words spelled as the index spells them, or `nil` when they need no
+    /// correction or have none.
+    public func respelled(_ search: SearchWords) throws -> SearchWords? {
+        guard !search.words.isEmpty, let words = try spellingCorrection(words: search.words) else { return nil }
+        var respelled = search
+        respelled.words = words
+        return respelled
+    }
+
+    /// The results of the words as typed.
+    private func typedSearchResults(_ search: SearchWords, domain: String?, limit: Int?,
+                                    scope: SearchScope) throws -> [SearchResult] {
         guard let queryString = search.queryString else {
             return try searchResults(words: search.words, domain: domain, limit: limit, scope: scope)
         }
@@ -32,8 +57,15 @@ extension IndexStore {
         }
     }
 
-    /// How many items a typed search finds.
+    /// How many items a typed search finds: those of its words as the index spells them when
+    /// the words as typed find none (``searchResults(_:domain:limit:scope:)``).
     public func countMatches(_ search: SearchWords, domain: String?, scope: SearchScope = .all) throws -> Int {
+        let count = try typedCount(search, domain: domain, scope: scope)
+        guard count == 0, let respelled = try respelled(search) else { return count }
+        return try typedCount(respelled, domain: domain, scope: scope)
+    }
+
+    private func typedCount(_ search: SearchWords, domain: String?, scope: SearchScope) throws -> Int {
         guard let queryString = search.queryString else {
             return try countMatches(words: search.words, domain: domain, scope: scope)
         }

@@ -49,6 +49,9 @@ public protocol IndexStore: AnyObject, Sendable {
     /// The identifiers of ``searchResults(words:domain:limit:scope:)``, in the same order.
     func searchIdentifiers(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [ItemIdentifier]
     func countMatches(words: [String], domain: String?, scope: SearchScope) throws -> Int
+    /// The search words spelled as the index spells them, when some word matches no indexed
+    /// word and one lies within a typo of it (``SpellingNeighbors``); `nil` otherwise.
+    func spellingCorrection(words: [String]) throws -> [String]?
     /// Docs/Contract.md#query-language: the items matching a query string, most recently modified first.
     func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem]
     func countQuery(_ queryString: String, domain: String?) throws -> Int

@@ -10,6 +10,8 @@ extension SearchableIndex {
     /// `item_words` and `item_content` (and its vocabulary view) are made again and filled
     /// from what the index stores — names, titles, keywords, folders, authors and the stored
     /// text — so no document is read again. On a terminal the upgrade shows its progress.
+    /// `item_words_vocab` (new, a view) lists the words of `item_words`, for spelling
+    /// corrections (``spellingCorrection(words:)``).
     static func foldWordsAlike(_ db: Database) throws {
         try db.execute(sql: """
             DROP TABLE item_words;
@@ -17,6 +19,7 @@ extension SearchableIndex {
             DROP TABLE item_content;
             """ + foldedWordsTableSQL + foldedContentTableSQL + """
             CREATE VIRTUAL TABLE item_content_vocab USING fts5vocab(item_content, row);
+            CREATE VIRTUAL TABLE item_words_vocab USING fts5vocab(item_words, row);
             """)
         let items = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
         let texts = try Int.fetchOne(db, sql: "SELECT count(*) FROM item_text") ?? 0

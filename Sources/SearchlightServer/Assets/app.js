@@ -255,6 +255,14 @@ function renderResults(milliseconds) {
         : "No name, title or text starts with these words."));
     return;
   }
+  const spelling = state.items[0].searchingAlsoFor;
+  if (spelling) {
+    // The typed words found nothing: these are the results of the words as the index spells them.
+    const respelled = element("button", "did-you-mean", spelling);
+    respelled.type = "button";
+    respelled.addEventListener("click", () => { state.q = spelling; showState(); runSearch({ keepSelection: false }); });
+    summary.append("Did you mean ", respelled, "? ");
+  }
   summary.append(element("b", null, count >= LIMIT ? `${LIMIT}+` : String(count)),
     ` ${count === 1 ? "result" : "results"} · ${effectiveMode() === "query" ? "query" : "words"} · ${Math.round(milliseconds)} ms`);
 }
@@ -357,7 +365,7 @@ const ATTRIBUTE_ORDER = ["title", "authors", "contentType", "contentDescription"
   "pixelWidth", "pixelHeight", "contentModificationDate", "contentCreationDate", "keywords", "userTags", "comment", "starRating", "whereFroms",
   "contentTypeTree",
   "acquisitionMake", "acquisitionModel", "latitude", "longitude", "domain", "path", "matchedIn", "failure"];
-const HIDDEN = new Set(["id", "displayName", "itemURL", "fileURL", "thumbnailURL", "openURL", "kind", "snippet", "textPreview", "host"]);
+const HIDDEN = new Set(["id", "displayName", "itemURL", "fileURL", "thumbnailURL", "openURL", "kind", "snippet", "searchingAlsoFor", "textPreview", "host"]);
 
 function attributeText(key, value) {
   if (value === null || value === undefined || value === "" || (Array.isArray(value) && !value.length)) return null;

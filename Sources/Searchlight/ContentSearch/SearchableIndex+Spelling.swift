@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+extension SearchableIndex {
+    /// The search words spelled as the index spells them: each word that no indexed word starts
+    /// with (in any field) replaced by the indexed word nearest to it (``SpellingNeighbors``),
+    /// when there is one; `nil` when no word needed or found a correction.
+    ///
+    /// The candidates are looked up in the vocabularies of the full-text tables
+    /// (`item_words_vocab`, `item_content_vocab`) term by term: the cost is that of a few
+    /// hundred look-ups, whatever the size of the index.
+    public func spellingCorrection(words: [String]) throws -> [String]? {
+        let tokens = Self.nameQueryTokens(words)
+        guard !tokens.isEmpty else { return nil }
+        return try read { db in
+            var corrected = tokens
+            var changed = false
+            for (index, token) in tokens.enumerated() {
+                let candidates = SpellingNeighbors.candidates(of: token)
+                guard !candidates.isEmpty, try !Self.isIndexedPrefix(token, in: db) else { continue }
+                let list = String(decoding: try JSONEncoder().encode(candidates), as: UTF8.self)
+                var found: [String: Int] = [:]
+                for table in ["item_words_vocab", "item_content_vocab"] {
+                    let rows = try Row.fetchCursor(db, sql: """
+                        SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))
+                        """, arguments: [list])
+                    while let row = try rows.next() { found[row[0], default: 0] += row[1] as Int }
+                }
+                if let best = SpellingNeighbors.best(of: found.map { ($0.key, $0.value) }, for: token) {
+                    corrected[index] = best
+                    changed = true
+                }
+            }
+            return changed ? corrected : nil
+        }
+    }
+
+    /// Whether some indexed word, in any field, starts with `token`.
+    private static func isIndexedPrefix(_ token: String, in db: Database) throws -> Bool {
+        let expression = quoted(token) + "*"
+        for table in ["item_words", "item_content"] {
+            if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table) WHERE \(table) MATCH ? LIMIT 1"),
+                                arguments: [expression]) != nil {
+                return true
+            }
+        }
+        return false
+    }
+}
