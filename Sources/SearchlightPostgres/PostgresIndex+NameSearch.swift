@@ -147,14 +147,22 @@ extension PostgresIndex {
         conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
         if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
         let filter = conditions.joined(separator: " AND ")
+        let prefixOnlySum = prefixOnly.isEmpty ? "0::int" : prefixOnly.joined(separator: " + ")
+        let fieldRankSum = fieldRanks.isEmpty ? "0::int" : fieldRanks.joined(separator: " + ")
+        // A phrase of the words in the text ranks as every word in the title (SQLite's
+        // ContentSearch.phraseRank): every word whole, each of rank 1.
+        let phrase: String? = includeText && tokens.count > 1 && !tokens.contains(where: TextWords.hasSplitCJK)
+            ? "item.text_words @@ \(statement.bind(tokens.map { TextWords.lexeme($0) + ":*" }.joined(separator: " <-> ")))::tsquery"
+            : nil
         guard let select else {
             statement.sql = "SELECT count(*)::int8 FROM item JOIN domain ON domain.id = item.domain_id WHERE \(filter)"
             return statement
         }
         statement.sql = """
             SELECT \(select) FROM item \(itemJoins) WHERE \(filter)
-            ORDER BY \(prefixOnly.isEmpty ? "0::int" : prefixOnly.joined(separator: " + ")),
-                \(fieldRanks.isEmpty ? "0::int" : fieldRanks.joined(separator: " + ")), \(relevance)
+            ORDER BY \(phrase.map { "CASE WHEN \($0) THEN 0 ELSE \(prefixOnlySum) END" } ?? prefixOnlySum),
+                \(phrase.map { "LEAST(\(fieldRankSum), CASE WHEN \($0) THEN \(tokens.count) ELSE \(fieldRankSum) END)" } ?? fieldRankSum),
+                \(relevance)
                 coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
             """
         if let limit { statement.sql += " LIMIT \(statement.bind(.integer(max(0, limit))))" }

@@ -20,8 +20,10 @@ extension PostgresIndex {
     ///   with their item by the foreign key.
     ///
     /// Wildcards and substrings on names use `pg_trgm` indexes (`LIKE`, `ILIKE`).
-    static let migrations: [(version: Int, statements: [String])] = [
-        (1, [
+    /// Each migration's statements are made when it is applied (the word-folding one asks
+    /// WordFolding about every scalar, a cost no start-up should pay).
+    static let migrations: [(version: Int, statements: @Sendable () -> [String])] = [
+        (1, { [
             """
             CREATE EXTENSION IF NOT EXISTS unaccent
             """,
@@ -173,41 +175,41 @@ extension PostgresIndex {
                     ON DELETE CASCADE ON UPDATE CASCADE
             )
             """,
-        ]),
+        ] }),
         // An item's folders give words only when its identifier is a path (the library takes
         // an identifier as opaque unless its caller says otherwise). Items written before
         // were all given folder words: they keep them.
-        (2, [
+        (2, { [
             """
             ALTER TABLE item ADD COLUMN identifier_is_path boolean NOT NULL DEFAULT true
             """,
             """
             ALTER TABLE item ALTER COLUMN identifier_is_path SET DEFAULT false
             """,
-        ]),
+        ] }),
         // Each domain counts the batches written to it: what a reader polls to learn that the
         // index changed (`serve`'s live page, `query --live`). A writer only counts in its own
         // domain's row, so that writers of different domains still never touch a common row.
-        (3, [
+        (3, { [
             """
             ALTER TABLE domain ADD COLUMN change_count bigint NOT NULL DEFAULT 0
             """,
-        ]),
+        ] }),
         // A text with the spaces between Han and kana characters left out, as the SQLite
         // index's matcher reads it (ContentWords.joinedCJK): a `w` or `t` word of those scripts
         // is found anywhere in such a run.
-        (4, [
+        (4, { [
             """
             CREATE FUNCTION searchlight_join_cjk(value text) RETURNS text
                 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
                 RETURN regexp_replace(value, '(\(cjkClass))[[:space:]\\u200B]+(?=\(cjkClass))', '\\1', 'g')
             """,
-        ]),
+        ] }),
         // The words of the name alone, indexed: the items where every word of a search is a
         // whole word of the name rank first, and a first page made only of them is read
         // without ranking every candidate (PostgresIndex.bestTierPage). Dates indexed in the
         // order of query results.
-        (5, [
+        (5, { [
             """
             ALTER TABLE item ADD COLUMN name_vector tsvector GENERATED ALWAYS AS
                 (array_to_tsvector(array_remove(string_to_array(name_words, ' '), ''))) STORED
@@ -228,22 +230,22 @@ extension PostgresIndex {
             """
             CREATE INDEX item_by_recency ON item ((coalesce(modification_date, 0)) DESC)
             """,
-        ]),
+        ] }),
         // v6-user-tags: tags, comment, rating and origins (UserAttributes), from a file's
         // extended attributes. Their words join `keyword_words` (ItemRow.keywordWords), so
         // that `words` finds them at the rank of keywords; items written before had none.
-        (6, [
+        (6, { [
             """
             ALTER TABLE item ADD COLUMN user_tags text[] NOT NULL DEFAULT '{}',
                 ADD COLUMN comment text,
                 ADD COLUMN star_rating double precision,
                 ADD COLUMN where_froms text[] NOT NULL DEFAULT '{}'
             """,
-        ]),
+        ] }),
         // v7-text-words-as-sqlite: the text's words split as the SQLite index splits them.
-        PostgreSQLTextWords.migration,
+        (PostgreSQLTextWords.migration.version, { PostgreSQLTextWords.migration.statements }),
         // v8-one-word-fold: every word made by Searchlight's own fold and splitter.
-        PostgreSQLWordFolding.migration,
+        (PostgreSQLWordFolding.version, { PostgreSQLWordFolding.statements }),
     ]
 
     /// Han and kana, as a regular expression class: the characters the SQLite index splits
@@ -287,7 +289,7 @@ extension PostgresIndex {
             }
             for migration in Self.migrations where migration.version > current {
                 do {
-                    for statement in migration.statements {
+                    for statement in migration.statements() {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
                 } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42501"

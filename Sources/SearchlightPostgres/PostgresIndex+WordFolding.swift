@@ -18,7 +18,10 @@ import Searchlight
 /// - Every item's words are made again in Swift (``refoldWords()``): `words_folded` marks the
 ///   rows done, so an upgrade cut short goes on at the next writer's start.
 enum PostgreSQLWordFolding {
-    static let migration: (version: Int, statements: [String]) = (8, [
+    static let version = 8
+
+    /// The statements of the migration (made on first use: ``foldedAwayClass`` asks every scalar).
+    static var statements: [String] { [
         "ALTER TABLE item DROP COLUMN text_words",
         "DROP FUNCTION IF EXISTS searchlight_text_vector(text)",
         "ALTER TABLE item ADD COLUMN text_words tsvector NOT NULL DEFAULT ''",
@@ -43,7 +46,7 @@ enum PostgreSQLWordFolding {
         """,
         // An expression index on a function that changed: made again.
         "REINDEX INDEX item_folded_name_trigrams",
-    ])
+    ] }
 
     /// The characters ``WordFolding/isFoldedAway(_:)`` removes, as a regular expression class
     /// of ranges, made by asking it of every scalar.

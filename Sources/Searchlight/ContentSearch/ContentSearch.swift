@@ -6,7 +6,11 @@ import GRDB
 /// Ranking is name search's, extended: for each word, the best field it matches — a whole
 /// word before a prefix, then name, title, authors and keywords, folders, text; items are
 /// ordered by how many words matched only as prefixes, then by the sum of the words' field
-/// ranks, then newest first, then by identifier.
+/// ranks, then newest first, then by identifier. Two refinements of the text:
+/// - an item whose text holds the query words as a phrase (adjacent, in the order typed) ranks
+///   as if every word were in its title (``phraseRank``);
+/// - items that match only in their text, alike in rank, are ordered by ``TextRelevance``
+///   (phrase, proximity, BM25), newest first among equals.
 ///
 /// Candidates come in two groups:
 /// - **rich** candidates: items where some word matches a name, title, keywords or folder
@@ -189,7 +193,36 @@ struct ContentSearch {
                                                  prefixOnlyCount: prefixOnly, fieldRank: Self.textRank * tokens.count),
                                  matchedIn: .content))
         }
+        if let holders = try phraseHolders() {
+            matches = matches.map { holders.contains($0.rank.id) ? promoted($0) : $0 }
+        }
         return try byRelevance(Self.sorted(matches))
+    }
+
+    /// The rank a phrase of the query in an item's text gives: that of every word in its title
+    /// (a phrase copied from a document tells it as well as its title does).
+    static let phraseRank = 1
+
+    /// `match` ranked as an item whose text holds the query words as a phrase: every word
+    /// whole, each ranking as in a title unless it ranks better already.
+    private func promoted(_ match: Match) -> Match {
+        let rank = match.rank
+        guard rank.prefixOnlyCount > 0 || rank.fieldRank > Self.phraseRank * tokens.count else { return match }
+        return Match(rank: NameMatch(id: rank.id, identifier: rank.identifier, modificationDate: rank.modificationDate,
+                                     prefixOnlyCount: 0, fieldRank: Self.phraseRank * tokens.count),
+                     matchedIn: match.matchedIn)
+    }
+
+    /// The items whose text holds every query word, adjacent and in the order typed: `nil` for
+    /// a query of one word, or when more than ``TextRelevance/maximumScored`` texts hold all
+    /// the words (then no text is read for phrases).
+    private func phraseHolders() throws -> Set<Int64>? {
+        guard tokens.count > 1, !hasCJK else { return nil }
+        let members = try Int64.fetchAll(db, sql: "SELECT rowid FROM item_content WHERE item_content MATCH ? LIMIT ?",
+                                         arguments: [textExpression(whole: true), TextRelevance.maximumScored + 1])
+        guard members.count <= TextRelevance.maximumScored else { return nil }
+        let relevance = TextRelevance(tokens: tokens)
+        return Set(try SearchableIndex.texts(of: members, in: db).filter { relevance.holdsPhrase($0.value) }.keys)
     }
 
     /// Calls `body` with the id, identifier and date of each of the items `ids` that the
@@ -249,9 +282,23 @@ struct ContentSearch {
     /// complete if they fill it.
     func firstMatches(limit: Int) throws -> [Match]? {
         guard !hasCJK else { return nil }
-        let wholeCandidates = try richCandidates(whole: true)
+        var wholeCandidates = try richCandidates(whole: true)
         let textTier = (prefixOnly: 0, fieldRank: Self.textRank * tokens.count)
-        let above = Self.sorted(Array(try richMatches(among: wholeCandidates).values))
+        var ranked = try richMatches(among: wholeCandidates)
+        // Items whose text holds the words as a phrase rank as a title match would.
+        if let holders = try phraseHolders() {
+            var missing: [Int64] = []
+            for id in holders {
+                if let match = ranked[id] { ranked[id] = promoted(match) } else { missing.append(id) }
+            }
+            try forEachAdmitted(missing) { id, identifier, date in
+                ranked[id] = promoted(Match(rank: NameMatch(id: id, identifier: identifier, modificationDate: date,
+                                                            prefixOnlyCount: 0, fieldRank: textTier.fieldRank),
+                                            matchedIn: .content))
+            }
+            wholeCandidates.formUnion(holders)
+        }
+        let above = Self.sorted(Array(ranked.values))
             .filter { ($0.rank.prefixOnlyCount, $0.rank.fieldRank) < textTier }
         if above.count >= limit { return Array(above.prefix(limit)) }
         guard let page = try relevantTextTier(excluding: wholeCandidates, limit: limit - above.count)

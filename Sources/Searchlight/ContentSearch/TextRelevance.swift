@@ -26,9 +26,15 @@ struct TextRelevance {
     /// At most this many items are scored in one search: more text-only matches are ordered by date.
     static let maximumScored = 500
 
-    init(tokens: [String], in db: Database) throws {
+    /// Scores without word frequencies: enough for ``holdsPhrase(_:)``.
+    init(tokens: [String]) {
         // Han, kana, Thai… are words of one letter in the index: their letters are the words.
         self.tokens = tokens.flatMap(ContentWords.tokens(of:))
+        idf = self.tokens.map { _ in 1 }
+    }
+
+    init(tokens: [String], in db: Database) throws {
+        self.init(tokens: tokens)
         let total = Double(try Int.fetchOne(db, sql: "SELECT count(*) FROM item_text") ?? 0)
         let frequency = try db.cachedStatement(sql: "SELECT doc FROM item_content_vocab WHERE term = ?")
         idf = try self.tokens.map { token in
@@ -45,6 +51,32 @@ struct TextRelevance {
         }.map(\.element)
     }
 
+    /// Whether `text` holds the query words next to each other, in the order typed (the last
+    /// as a prefix of a word, as every query word is).
+    func holdsPhrase(_ text: String) -> Bool {
+        var folder = RunFolder()
+        let words = folder.tokens(of: ContentWords.indexed(String(text.prefix(Self.scoredCharacters))))
+        return Self.phrase(of: matches(words), count: min(tokens.count, 64))
+    }
+
+    /// Which query words each text word matches (it starts with them), as a bit set.
+    private func matches(_ words: [String]) -> [UInt64] {
+        words.map { word in
+            var bits: UInt64 = 0
+            for (index, token) in tokens.enumerated().prefix(64) where word.hasPrefix(token) { bits |= 1 << index }
+            return bits
+        }
+    }
+
+    /// Whether the words match the `count` query words one after the other somewhere.
+    private static func phrase(of matches: [UInt64], count: Int) -> Bool {
+        guard count > 1, matches.count >= count else { return false }
+        for start in 0...(matches.count - count) where (0..<count).allSatisfy({ matches[start + $0] & (1 << $0) != 0 }) {
+            return true
+        }
+        return false
+    }
+
     /// The scores of `texts` (by item id).
     func scores(_ texts: [Int64: String]) -> [Int64: Double] {
         var words: [Int64: [String]] = [:]
@@ -58,14 +90,8 @@ struct TextRelevance {
 
     private func score(_ words: [String], averageLength: Double) -> Double {
         guard !tokens.isEmpty, !words.isEmpty else { return 0 }
-        // Which query words each text word matches (a prefix of it), as a bit set.
-        let matches: [UInt64] = words.map { word in
-            var bits: UInt64 = 0
-            for (index, token) in tokens.enumerated().prefix(64) where word.hasPrefix(token) { bits |= 1 << index }
-            return bits
-        }
+        let matches = self.matches(words)
         let count = min(tokens.count, 64)
-        let all: UInt64 = count == 64 ? .max : (1 << count) - 1
         // Frequency (BM25).
         let k1 = 1.2, b = 0.75
         let norm = k1 * (1 - b + b * Double(words.count) / averageLength)
@@ -96,13 +122,7 @@ struct TextRelevance {
         }
         let proximity = window == .max ? 0 : Double(count) / Double(window)
         // The words as typed, next to each other.
-        var phrase = 0.0
-        if count > 1, all != 0, words.count >= count {
-            for start in 0...(words.count - count) where (0..<count).allSatisfy({ matches[start + $0] & (1 << $0) != 0 }) {
-                phrase = 1
-                break
-            }
-        }
+        let phrase = Self.phrase(of: matches, count: count) ? 1.0 : 0
         return phrase + proximity + (best > 0 ? frequency / best : 0)
     }
 }
