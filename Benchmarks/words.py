@@ -58,7 +58,8 @@ def catalog_text(path):
 
 
 def is_word_char(char):
-    return unicodedata.category(char)[0] in "LMN"
+    """Letters, marks, digits, and the joiners inside words (ZWJ in Sinhala conjuncts)."""
+    return unicodedata.category(char)[0] in "LMN" or (unicodedata.category(char) == "Cf" and char != "\u200b")
 
 
 def runs(text):
@@ -79,7 +80,8 @@ def sample_words(text, script, count, rng):
     for run in runs(text):
         letters = [c for c in run if unicodedata.category(c)[0] == "L"]
         if script in UNSPACED:
-            if len(letters) < 2:
+            # Letters of the script only (a Latin word left untranslated is no word of it).
+            if len(letters) < 2 or any(ord(c) < 0x2E80 for c in letters):
                 continue
             # Two to four letters from a run, starting on a letter, with the marks after them.
             starts = [i for i, c in enumerate(run) if unicodedata.category(c)[0] != "M"]

@@ -190,6 +190,20 @@ do {
             }
         }
         if only != nil { exit(0) }
+        // Typos (issue 31): two middle letters of a word swapped; the look-up of the nearest
+        // indexed words, then the whole search that finds nothing as typed and searches again.
+        for rank in [59, 399, 2999, 14999] {
+            var letters = Array(vocabulary[rank])
+            guard letters.count >= 4 else { continue }
+            letters.swapAt(letters.count / 2 - 1, letters.count / 2)
+            let typo = String(letters)
+            try measure("spelling correction of \(typo) (\(vocabulary[rank]))") {
+                try index.spellingCorrection(words: [typo])?.count ?? 0
+            }
+            try measure("search \(typo) with its correction (first 100)") {
+                try index.searchResults(SearchWords(parsing: typo), domain: nil, limit: 100).count
+            }
+        }
         try measure("search \(vocabulary[399]) (count)") { try index.countMatches(words: [vocabulary[399]]) }
         for phrase in ["\(vocabulary[399]) \(vocabulary[0])", "\(vocabulary[2999]) \(vocabulary[14999])"] {
             try measure("kMDItemTextContent == \"\(phrase)\"cdw (first 100)") {
