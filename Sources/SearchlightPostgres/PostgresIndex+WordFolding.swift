@@ -64,7 +64,10 @@ enum PostgreSQLWordFolding {
         var ranges: [ClosedRange<UInt32>] = []
         var start: UInt32?
         var last: UInt32 = 0
-        for value in UInt32(0x80)...0x10FFFF {
+        // The planes that hold letters and marks: the BMP, 1 to 3 (ideographs up to extension H),
+        // and the tags and variation selectors of plane 14; the others hold none.
+        for value in Array(UInt32(0x80)...0x323AF) + Array(UInt32(0xE0000)...0xE0FFF) {
+            if let first = start, value != last + 1 { ranges.append(first...last); start = nil }
             guard let scalar = Unicode.Scalar(value), isMember(scalar) else {
                 if let first = start { ranges.append(first...last); start = nil }
                 continue

@@ -29,6 +29,23 @@ struct PostgresIndexTests {
              modified: modified)
     }
 
+    /// PostgreSQL's `searchlight_fold`, which the `c` and `d` modifiers use on attributes,
+    /// folds as Searchlight's own fold does (its class of removed characters is made from it).
+    @Test func theDatabaseFoldsAsSearchlightFolds() async throws {
+        let (index, url) = try await PostgresTestDatabase.makeIndex()
+        index.close()
+        let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        let samples = ["Ενάρετος ΆΝΘΡΩΠΟΣ", "Новогодняя ЁЛКА й", "Їжак", "Ålesund", "Straße", "हिन्दी राजभाषा",
+                       "서울입니다", "がっこう ガ", "ﬁle ＰＤＦ", "e\u{301}le\u{300}ve", "שָׁלוֹם", "اللُّغَةُ",
+                       "ภาษาไทย ข้าว", "Ge\u{AD}sund\u{200D}heit", "Tiếng Việt"]
+        let cluster = try await PostgresCluster.shared()
+        for sample in samples {
+            let literal = "'" + sample.replacingOccurrences(of: "'", with: "''") + "'"
+            let folded = try cluster.psql("SELECT searchlight_fold(\(literal))", database: database)
+            #expect(folded.trimmingCharacters(in: .newlines) == WordFolding.fold(sample), "\(sample)")
+        }
+    }
+
     /// Rows whose words an older version made (version 7: PostgreSQL's parser and a regular
     /// expression of marks) are made again in Swift when a writer opens the index; until then
     /// they are not found by those words.
