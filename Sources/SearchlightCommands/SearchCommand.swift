@@ -72,7 +72,8 @@ public struct SearchRequest {
         let index = try self.index.openForReading()
         if let file = index as? SearchableIndex { ProcessLifetime.keep(file) }
         let printer = try ItemPrinter(format: format, index: index, needsRoots: format == .json)
-        let search = WordSearch(parsed, domain: domain, scope: names ? .names : .all)
+        var search = WordSearch(parsed, domain: domain, scope: names ? .names : .all)
+        search.history = OpenHistory.standard()
         if explain {
             StandardError.write(try CommandFailure.wrap { try search.explanation(in: index, limit: limit) } + "\n")
         }

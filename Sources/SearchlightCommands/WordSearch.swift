@@ -16,6 +16,8 @@ public struct WordSearch: Sendable {
     public var domain: String?
     /// Where the words are looked for.
     public var scope: SearchScope
+    /// The items opened before, which rank higher (``Searchlight/OpenHistory``); none by default.
+    public var history: OpenHistory?
 
     public init(_ search: SearchWords, domain: String? = nil, scope: SearchScope = .all) {
         self.search = search
@@ -36,14 +38,17 @@ public struct WordSearch: Sendable {
     /// The best `limit` results (all when `nil`), ranked, with snippets for matches in the text.
     /// - Throws: the index's errors (``SearchlightError``, or the store's ``IndexStoreError``).
     public func results(in index: any IndexStore, limit: Int?) throws -> [SearchResult] {
-        try index.searchResults(search, domain: domain, limit: limit, scope: scope)
+        let results = try index.searchResults(search, domain: domain, limit: limit, scope: scope)
+        return history?.reordered(results) ?? results
     }
 
     /// The identifiers of the best `limit` results, without their items when no search word
     /// needs them checked; and the words searched instead when the typed ones found nothing
     /// (``Searchlight/SearchResult/spelling``).
     public func identifiers(in index: any IndexStore, limit: Int?) throws -> (identifiers: [ItemIdentifier], spelling: [String]?) {
-        guard search.filters.isEmpty else {
+        // Search words must be checked on the items, and opened items move ahead among the
+        // results that matched in the same field: both need the results, not identifiers alone.
+        guard search.filters.isEmpty, history?.isEmpty ?? true else {
             let results = try results(in: index, limit: limit)
             return (results.map(\.item.item.uniqueIdentifier), results.first?.spelling)
         }

@@ -71,7 +71,8 @@ extension SearchServer {
                  try await index.domainOrigins())
             }
             let json = ItemJSON(roots: origins.roots)
-            return Self.itemsObject(found.lazy.filter { predicate($0.item) }.prefix(asked.limit)) { result in
+            let ranked = self.history.reordered(found)
+            return Self.itemsObject(ranked.lazy.filter { predicate($0.item) }.prefix(asked.limit)) { result in
                 Self.apiObject(result.item, base: json.object(for: result), origins: origins)
             }
         })

@@ -39,6 +39,9 @@ public final class SearchServer: Service, Sendable {
         /// Bytes of recent search and query answers kept, given again while the index has not
         /// changed (for at most 10 s); 0 keeps none.
         public var resultCacheBytes = 8 << 20
+        /// The items opened before, which rank higher, and where the page's openings are kept:
+        /// those of the person running the server.
+        public var history = OpenHistory.standard()
 
         public init() {}
 
@@ -60,6 +63,7 @@ public final class SearchServer: Service, Sendable {
     let changes: IndexChanges
     let results: ResultCache
     let page: Page
+    var history: OpenHistory { configuration.history }
     let logger: Logger
     private let onListening: @Sendable (String, Int) async -> Void
 

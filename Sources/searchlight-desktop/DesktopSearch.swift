@@ -55,7 +55,8 @@ final class DesktopSearch {
     /// The best results for terms as a shell hands them over; no terms, no results.
     func search(_ terms: [String]) throws(DesktopError) -> [SearchResult] {
         // A search word still being typed (`kind:sof`) finds nothing yet: not an error.
-        guard let search = try? WordSearch(terms: terms), !search.isEmpty else { return [] }
+        guard var search = try? WordSearch(terms: terms), !search.isEmpty else { return [] }
+        search.history = OpenHistory.standard()
         let results = try reading { try search.results(in: $0, limit: limit) }
         if recent.count > Self.recentLimit { recent.removeAll(keepingCapacity: true) }
         for result in results { recent[ResultID(result.item.item)] = result }
@@ -84,8 +85,10 @@ final class DesktopSearch {
     }
 
     /// Opens a result's file, or the folder that holds it, with the desktop's default application.
+    /// Opening a result (not its folder) ranks it higher in later searches (``OpenHistory``).
     func open(_ id: ResultID, containingFolder: Bool = false) throws(DesktopError) {
         var path = try path(of: id)
+        if !containingFolder { OpenHistory.standard().record(domain: id.domain, identifier: id.identifier) }
         if containingFolder, let slash = path.lastIndex(of: UInt8(ascii: "/")) { path = Array(path[..<max(slash, 1)]) }
         do {
             try FileOpener.open(path)

@@ -35,6 +35,9 @@ enum Searchlight {
                          stderr: stderr.map { .descriptor($0.fileDescriptor) } ?? .null)
     }
 
+    /// Where the runs of this test process keep their state (the items opened).
+    static let stateHome = NSTemporaryDirectory() + "searchlight-state-\(getpid())"
+
     /// The environment of a run: the index named, the user's own configuration file kept away
     /// (a test names one with --config).
     static func environment(index: String?, extra: [String: String]) -> [String: String?] {
@@ -42,6 +45,8 @@ enum Searchlight {
             "SEARCHLIGHT_INDEX": index ?? "/nonexistent/searchlight/index.sqlite",
             "XDG_CONFIG_HOME": "/nonexistent/searchlight-config",
             "SEARCHLIGHT_CONFIG": nil,
+            // The items opened (OpenHistory) kept apart from the person's, in this run's own folder.
+            "XDG_STATE_HOME": stateHome,
         ]
         for (key, value) in extra { environment[key] = value }
         return environment

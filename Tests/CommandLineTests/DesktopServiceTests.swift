@@ -53,7 +53,7 @@ final class PrivateBus {
             ["dbus-daemon", "--config-file", folder.path + "/session.conf", "--print-address=1", "--nofork"],
             environment: [
                 "SEARCHLIGHT_INDEX": index, "SEARCHLIGHT_CONFIG": nil, "XDG_CONFIG_HOME": "/nonexistent/searchlight-config",
-                "XDG_CACHE_HOME": cache, "SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT": String(idleSeconds),
+                "XDG_CACHE_HOME": cache, "XDG_STATE_HOME": Searchlight.stateHome, "SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT": String(idleSeconds),
                 "SEARCHLIGHT_DESKTOP_PORT": String(pagePort),
                 "PATH": folder.path + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
                 "DBUS_SESSION_BUS_ADDRESS": nil,

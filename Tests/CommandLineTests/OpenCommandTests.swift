@@ -27,6 +27,24 @@ struct OpenCommandTests {
         #expect(gone.stderr.contains("no longer on disk"))
     }
 
+    /// An item opened with `open` comes first, later, among the results that matched as it did;
+    /// the history is the person's own file, not the index.
+    @Test func anOpenedItemRanksHigherLater() throws {
+        let state = TemporaryTree("open-cli-state")
+        let environment = ["DISPLAY": "", "WAYLAND_DISPLAY": "", "XDG_STATE_HOME": state.path]
+        tree.write("budget 2023.txt")
+        tree.write("budget 2024.txt")
+        tree.write("budget 2025.txt")
+        #expect(try run(["scan", tree.path, "--no-thumbnails"]).status == 0)
+        let before = try run(["search", "budget"], environment: environment).lines
+        #expect(before.count == 3)
+        let last = try #require(before.last)
+        #expect(try run(["open", last], environment: environment).status == 0)
+        #expect(try run(["search", "budget"], environment: environment).lines.first == last)
+        #expect(try run(["search", "budget", "--json"], environment: environment).output.hasPrefix(#"{"id":"\#(last)""#))
+        #expect(FileManager.default.fileExists(atPath: state.path + "/searchlight/opened.tsv"))
+    }
+
     @Test func onADesktopItRunsXdgOpenWithTheAbsolutePath() throws {
         tree.write("notes.txt")
         let other = TemporaryTree("open-cli-other")

@@ -1,0 +1,152 @@
+import Foundation
+import SystemCalls
+
+/// The items a person opened through Searchlight (`searchlight open`, the page, the desktop's
+/// search), so that they rank higher later: per user, on this machine only (never in an index,
+/// shared or not), bounded, and fading with time as Firefox's frecency does.
+///
+/// Kept in `$XDG_STATE_HOME/searchlight/opened.tsv` (`~/.local/state/…`), mode 0600: a line per
+/// opening, `SECONDS<TAB>DOMAIN<TAB>BASE64 IDENTIFIER`. When it holds more than
+/// ``maximumLines`` lines it is written again with the ``keptItems`` items of highest score,
+/// each with its last ``visitsPerItem`` openings.
+///
+/// An item's score sums its last ``visitsPerItem`` openings, each weighted by its age: 100 up
+/// to 4 days, 70 up to 14, 50 up to 31, 30 up to 90, 10 after. ``reordered(_:now:)`` moves
+/// opened items ahead of the results that matched in the same field, highest score first;
+/// every other order stays.
+public struct OpenHistory: Sendable {
+    public let path: String
+
+    static let maximumLines = 4_000
+    static let keptItems = 1_000
+    static let visitsPerItem = 10
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The history of the person running this process.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> OpenHistory {
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        return OpenHistory(path: state + "/searchlight/opened.tsv")
+    }
+
+    /// Records that the item was opened. Failing to record is never an error of the opening.
+    public func record(domain: String, identifier: ItemIdentifier, at date: Date = Date()) {
+        let line = "\(Int(date.timeIntervalSince1970))\t\(Self.escaped(domain))\t\(Data(identifier.bytes).base64EncodedString())\n"
+        let folder = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        if !FileManager.default.fileExists(atPath: path) {
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else { return }
+        handle.seekToEndOfFile()
+        handle.write(Data(line.utf8))
+        try? handle.close()
+        let visits = self.visits()
+        if visits.values.reduce(0, { $0 + $1.count }) > Self.maximumLines {
+            compact(visits, now: date, keeping: Key(domain: domain, identifier: identifier.bytes))
+        }
+    }
+
+    /// Each opened item's score now (see the type's documentation).
+    public func scores(now: Date = Date()) -> [Key: Double] {
+        visits().mapValues { Self.score($0, now: now) }
+    }
+
+    /// `results` with the opened items moved ahead of the results that matched in the same
+    /// field next to them (a run of results of one ``SearchResult/matchedIn``), highest score first.
+    public func reordered(_ results: [SearchResult], now: Date = Date()) -> [SearchResult] {
+        let scores = self.scores(now: now)
+        guard !scores.isEmpty else { return results }
+        return Self.reordered(results, field: \.matchedIn) { scores[Key($0.item.item)] ?? 0 }
+    }
+
+    /// Whether nothing was ever opened (or the history cannot be read).
+    public var isEmpty: Bool { (try? SystemCall.status(followingLinksOf: path)) == nil }
+
+    /// An item of a domain.
+    public struct Key: Hashable, Sendable {
+        public var domain: String
+        public var identifier: [UInt8]
+
+        public init(domain: String, identifier: [UInt8]) {
+            self.domain = domain
+            self.identifier = identifier
+        }
+
+        init(_ item: SearchableItem) { self.init(domain: item.domainIdentifier, identifier: item.uniqueIdentifier.bytes) }
+    }
+
+    // MARK: Private
+
+    private static func reordered<Element, Field: Equatable>(_ elements: [Element], field: (Element) -> Field,
+                                                            score: (Element) -> Double) -> [Element] {
+        var ordered: [Element] = []
+        ordered.reserveCapacity(elements.count)
+        var start = 0
+        while start < elements.count {
+            var end = start + 1
+            while end < elements.count, field(elements[end]) == field(elements[start]) { end += 1 }
+            ordered += elements[start..<end].enumerated().sorted { lhs, rhs in
+                let left = score(lhs.element), right = score(rhs.element)
+                return left != right ? left > right : lhs.offset < rhs.offset
+            }.map(\.element)
+            start = end
+        }
+        return ordered
+    }
+
+    private static func score(_ visits: [Date], now: Date) -> Double {
+        visits.suffix(visitsPerItem).reduce(0) { total, visit in
+            let days = now.timeIntervalSince(visit) / 86_400
+            let weight: Double = days <= 4 ? 100 : days <= 14 ? 70 : days <= 31 ? 50 : days <= 90 ? 30 : 10
+            return total + weight
+        }
+    }
+
+    private func visits() -> [Key: [Date]] {
+        // `stat` first: a search that finds no history pays no FileManager (start-up).
+        guard (try? SystemCall.status(followingLinksOf: path)) != nil,
+              let data = FileManager.default.contents(atPath: path) else { return [:] }
+        var visits: [Key: [Date]] = [:]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+            guard fields.count == 3, let seconds = Double(String(decoding: fields[0], as: UTF8.self)),
+                  let identifier = Data(base64Encoded: Data(fields[2])) else { continue }
+            let key = Key(domain: Self.unescaped(String(decoding: fields[1], as: UTF8.self)), identifier: Array(identifier))
+            visits[key, default: []].append(Date(timeIntervalSince1970: seconds))
+        }
+        return visits
+    }
+
+    /// Writes the history again with the best items, `opened` (just recorded) among them.
+    private func compact(_ visits: [Key: [Date]], now: Date, keeping opened: Key) {
+        let ranked = visits.filter { $0.key != opened }
+            .sorted { Self.score($0.value, now: now) > Self.score($1.value, now: now) }
+        let kept = ranked.prefix(Self.keptItems - 1) + [(key: opened, value: visits[opened] ?? [now])]
+        var text = ""
+        for (key, dates) in kept {
+            for date in dates.sorted().suffix(Self.visitsPerItem) {
+                text += "\(Int(date.timeIntervalSince1970))\t\(Self.escaped(key.domain))\t\(Data(key.identifier).base64EncodedString())\n"
+            }
+        }
+        let temporary = path + ".new"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        else { return }
+        try? SystemCall.rename(temporary, to: path)
+    }
+
+    /// A domain without tabs or line breaks (a domain is a path or HOST:/path; these are rare).
+    private static func escaped(_ domain: String) -> String {
+        domain.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\t", with: "%09")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    private static func unescaped(_ domain: String) -> String {
+        domain.replacingOccurrences(of: "%0A", with: "\n").replacingOccurrences(of: "%09", with: "\t")
+            .replacingOccurrences(of: "%25", with: "%")
+    }
+}
