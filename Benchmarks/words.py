@@ -81,7 +81,7 @@ def sample_words(text, script, count, rng):
         letters = [c for c in run if unicodedata.category(c)[0] == "L"]
         if script in UNSPACED:
             # Letters of the script only (a Latin word left untranslated is no word of it).
-            if len(letters) < 2 or any(ord(c) < 0x2E80 for c in letters):
+            if len(letters) < 2 or any(ord(c) < 0x250 for c in letters):
                 continue
             # Two to four letters from a run, starting on a letter, with the marks after them.
             starts = [i for i, c in enumerate(run) if unicodedata.category(c)[0] != "M"]
@@ -283,16 +283,17 @@ def main():
     print(f"{len(documents)} multilingual documents, {len(queries)} words; {len(items)} known-item documents, "
           f"{len(known_queries)} phrases")
     print()
-    print("| script | " + " | ".join(f"{t} as written | {t} without marks" for t in tools) + " | errors |")
+    print("| script | " + " | ".join(f"{t} as written | {t} without marks" for t in tools)
+          + " | errors (" + " / ".join(tools) + ") |")
     print("|---|" + "---|---|" * len(tools) + "---|")
     for script in dict.fromkeys(s for _, s, _ in queries):
         cells = []
-        errors = 0
+        errors = []
         for tool_name in tools:
             hits, total, bare, bare_total, failed = per_script.get((tool_name, script), [0, 0, 0, 0, 0])
             cells.append(f"{hits}/{total} ({hits / max(total, 1):.0%}) | {bare}/{bare_total} ({bare / max(bare_total, 1):.0%})")
-            errors += failed
-        print(f"| {script} | " + " | ".join(cells) + f" | {errors} |")
+            errors.append(str(failed))
+        print(f"| {script} | " + " | ".join(cells) + " | " + " / ".join(errors) + " |")
     print()
     print("| known items | " + " | ".join(tools) + " |")
     print("|---|" + "---|" * len(tools))

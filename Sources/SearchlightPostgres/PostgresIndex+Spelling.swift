@@ -15,18 +15,29 @@ extension PostgresIndex {
         var corrected = tokens
         var changed = false
         for (index, token) in tokens.enumerated() {
-            let candidates = SpellingNeighbors.candidates(of: token)
+            guard token.unicodeScalars.count >= SpellingNeighbors.minimumLength,
+                  try await !isIndexedPrefix(token) else { continue }
+            var known = 0
+            // The longest start of the word that starts an indexed word (a binary search).
+            var low = 1, high = token.unicodeScalars.count
+            while low <= high {
+                let middle = (low + high) / 2
+                if try await isIndexedPrefix(String(String.UnicodeScalarView(token.unicodeScalars.prefix(middle)))) {
+                    known = middle
+                    low = middle + 1
+                } else {
+                    high = middle - 1
+                }
+            }
+            let candidates = SpellingNeighbors.candidates(of: token, knownPrefix: known)
             guard !candidates.isEmpty else { continue }
             var statement = SQLStatement()
-            let prefix = statement.bind(TextWords.lexeme(token) + ":*")
             let list = statement.bind(.textArray(candidates))
             statement.sql = """
                 SELECT candidate, (SELECT count(*) FROM (SELECT 1 FROM item
                         WHERE item.words @@ quote_literal(candidate)::tsquery
                            OR item.text_words @@ quote_literal(candidate)::tsquery LIMIT 100) AS holders)::int8
                 FROM unnest(\(list)::text[]) AS candidate
-                WHERE NOT EXISTS (SELECT 1 FROM item WHERE item.words @@ \(prefix)::tsquery
-                                                     OR item.text_words @@ \(prefix)::tsquery)
                 """
             let query = statement.query
             let found = try await withConnection("cannot read the index") { connection in
@@ -43,5 +54,14 @@ extension PostgresIndex {
             }
         }
         return changed ? corrected : nil
+    }
+
+    /// Whether some indexed word (of a name, keyword, folder or text) starts with `prefix`.
+    private func isIndexedPrefix(_ prefix: String) async throws -> Bool {
+        var statement = SQLStatement()
+        let lexeme = statement.bind(TextWords.lexeme(prefix) + ":*")
+        statement.sql = "SELECT count(*)::int8 FROM (SELECT 1 FROM item WHERE item.words @@ \(lexeme)::tsquery "
+            + "OR item.text_words @@ \(lexeme)::tsquery LIMIT 1) AS found"
+        return try await count(statement) > 0
     }
 }

@@ -16,8 +16,11 @@ extension SearchableIndex {
             var corrected = tokens
             var changed = false
             for (index, token) in tokens.enumerated() {
-                let candidates = SpellingNeighbors.candidates(of: token)
-                guard !candidates.isEmpty, try !Self.isIndexedPrefix(token, in: db) else { continue }
+                guard token.unicodeScalars.count >= SpellingNeighbors.minimumLength,
+                      try !Self.isIndexedPrefix(token, in: db) else { continue }
+                let known = try SpellingNeighbors.knownPrefix(of: token) { try Self.isIndexedPrefix($0, in: db) }
+                let candidates = SpellingNeighbors.candidates(of: token, knownPrefix: known)
+                guard !candidates.isEmpty else { continue }
                 let list = String(decoding: try JSONEncoder().encode(candidates), as: UTF8.self)
                 var found: [String: Int] = [:]
                 for table in ["item_words_vocab", "item_content_vocab"] {

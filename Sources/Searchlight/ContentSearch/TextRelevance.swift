@@ -15,14 +15,18 @@ import GRDB
 ///   words' idf·(k₁+1).
 ///
 /// A query word matches a word of the text that starts with it. Only the first
-/// ``scoredCharacters`` of a text are read. Equal scores keep their order (newest first).
+/// ``scoredBytes`` of a text are read. Equal scores keep their order (newest first).
 struct TextRelevance {
     let tokens: [String]
+    /// The tokens' UTF-8, compared in place with the words of a text.
+    private let tokenBytes: [[UInt8]]
+    /// Whether a token holds unspaced letters (then a text is spaced out as the index does first).
+    private let hasUnspaced: Bool
     private var idf: [Double]
 
-    /// Characters of a text read for its score: a phrase is most often near the start, and a
+    /// Bytes of a text read for its score: a phrase is most often near the start, and a
     /// text's words past this say little more.
-    static let scoredCharacters = 200_000
+    static let scoredBytes = 200_000
     /// At most this many items are scored in one search: more text-only matches are ordered by date.
     static let maximumScored = 500
 
@@ -30,6 +34,8 @@ struct TextRelevance {
     init(tokens: [String]) {
         // Han, kana, Thai… are words of one letter in the index: their letters are the words.
         self.tokens = tokens.flatMap(ContentWords.tokens(of:))
+        tokenBytes = self.tokens.map { Array($0.utf8) }
+        hasUnspaced = tokens.contains { $0.unicodeScalars.contains(where: ContentWords.isSplitCJK) }
         idf = self.tokens.map { _ in 1 }
     }
 
@@ -51,21 +57,50 @@ struct TextRelevance {
         }.map(\.element)
     }
 
-    /// Whether `text` holds the query words next to each other, in the order typed (the last
-    /// as a prefix of a word, as every query word is).
+    /// Whether `text` holds the query words next to each other, in the order typed (each as
+    /// the start of a word, as every query word is).
     func holdsPhrase(_ text: String) -> Bool {
         var folder = RunFolder()
-        let words = folder.tokens(of: ContentWords.indexed(String(text.prefix(Self.scoredCharacters))))
-        return Self.phrase(of: matches(words), count: min(tokens.count, 64))
+        return Self.phrase(of: matches(text, folder: &folder), count: min(tokens.count, 64))
     }
 
-    /// Which query words each text word matches (it starts with them), as a bit set.
-    private func matches(_ words: [String]) -> [UInt64] {
-        words.map { word in
-            var bits: UInt64 = 0
-            for (index, token) in tokens.enumerated().prefix(64) where word.hasPrefix(token) { bits |= 1 << index }
-            return bits
+    /// The scores of `texts` (by item id).
+    func scores(_ texts: [Int64: String]) -> [Int64: Double] {
+        var folder = RunFolder()
+        var matches: [Int64: [UInt64]] = [:]
+        for (id, text) in texts { matches[id] = self.matches(text, folder: &folder) }
+        let averageLength = max(1, Double(matches.values.reduce(0) { $0 + $1.count }) / Double(max(matches.count, 1)))
+        return matches.mapValues { score($0, averageLength: averageLength) }
+    }
+
+    /// For each word of (the start of) `text`, which query words it starts with, as a bit set:
+    /// the words compared as bytes where they lie, ASCII ones lowercased on the fly, others
+    /// folded (and remembered by `folder`).
+    private func matches(_ text: String, folder: inout RunFolder) -> [UInt64] {
+        var text = hasUnspaced ? ContentWords.indexed(text) : text
+        text.makeContiguousUTF8()
+        let count = min(tokens.count, 64)
+        var matches: [UInt64] = []
+        text.utf8.withContiguousStorageIfAvailable { all in
+            let bytes = UnsafeBufferPointer(rebasing: all.prefix(Self.scoredBytes))
+            WordRuns.forEach(in: bytes) { run, isASCII in
+                var bits: UInt64 = 0
+                if isASCII {
+                    for index in 0..<count where tokenBytes[index].count <= run.count {
+                        let token = tokenBytes[index]
+                        if token.indices.allSatisfy({ NameTokenizer.lowercased(bytes[run.lowerBound + $0]) == token[$0] }) {
+                            bits |= 1 << index
+                        }
+                    }
+                } else {
+                    let word = folder.fold(UnsafeBufferPointer(rebasing: bytes[run]), isASCII: false)
+                    for index in 0..<count where word.starts(with: tokenBytes[index]) { bits |= 1 << index }
+                }
+                matches.append(bits)
+                return true
+            }
         }
+        return matches
     }
 
     /// Whether the words match the `count` query words one after the other somewhere.
@@ -77,24 +112,12 @@ struct TextRelevance {
         return false
     }
 
-    /// The scores of `texts` (by item id).
-    func scores(_ texts: [Int64: String]) -> [Int64: Double] {
-        var words: [Int64: [String]] = [:]
-        var folder = RunFolder()
-        for (id, text) in texts {
-            words[id] = folder.tokens(of: ContentWords.indexed(String(text.prefix(Self.scoredCharacters))))
-        }
-        let averageLength = max(1, Double(words.values.reduce(0) { $0 + $1.count }) / Double(max(words.count, 1)))
-        return words.mapValues { score($0, averageLength: averageLength) }
-    }
-
-    private func score(_ words: [String], averageLength: Double) -> Double {
-        guard !tokens.isEmpty, !words.isEmpty else { return 0 }
-        let matches = self.matches(words)
+    private func score(_ matches: [UInt64], averageLength: Double) -> Double {
+        guard !tokens.isEmpty, !matches.isEmpty else { return 0 }
         let count = min(tokens.count, 64)
         // Frequency (BM25).
         let k1 = 1.2, b = 0.75
-        let norm = k1 * (1 - b + b * Double(words.count) / averageLength)
+        let norm = k1 * (1 - b + b * Double(matches.count) / averageLength)
         var frequency = 0.0, best = 0.0
         for index in 0..<count {
             let tf = Double(matches.lazy.filter { $0 & (1 << index) != 0 }.count)

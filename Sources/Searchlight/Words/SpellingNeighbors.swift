@@ -16,28 +16,52 @@ public enum SpellingNeighbors {
 
     /// The candidate spellings of a folded word, without the word itself; empty for a word
     /// too short, or of letters that the index keeps one by one (Han, kana, Thai…).
-    public static func candidates(of word: String) -> [String] {
+    ///
+    /// - Parameter knownPrefix: How many of the word's first letters some indexed word starts
+    ///   with: a correction keeps the letters before its first edit, so edits can start only
+    ///   up to there (the whole word when unknown). A typo in the fifth letter of `lumnieni`,
+    ///   whose `lum` alone starts an indexed word, needs no edit of its later letters.
+    public static func candidates(of word: String, knownPrefix: Int? = nil) -> [String] {
         let letters = Array(word.unicodeScalars)
         guard letters.count >= minimumLength, !letters.contains(where: WordFolding.isUnspacedLetter) else { return [] }
         let alphabet = self.alphabet(for: letters)
+        let last = min(knownPrefix ?? letters.count, letters.count)
         var found = Set<String>()
         func add(_ scalars: [Unicode.Scalar]) {
             if scalars.count >= minimumLength - 1 { found.insert(String(String.UnicodeScalarView(scalars))) }
         }
-        let first = oneEdit(letters, alphabet: alphabet)
-        first.forEach(add)
+        oneEdit(letters, alphabet: alphabet, upTo: last).forEach(add)
         if allowedEdits(word) == 2 {
             // Two slips of the kinds people make most: a letter left out or typed twice, a
-            // doubled letter typed once, two neighbours swapped.
-            let slips = [deletions, transpositions, doublings]
+            // doubled letter typed once, two neighbours swapped; the first within the known prefix.
+            let slips: [([Unicode.Scalar], Int) -> [[Unicode.Scalar]]] = [deletions, transpositions, doublings]
             for first in slips {
-                for once in first(letters) {
-                    for second in slips { second(once).forEach(add) }
+                for once in first(letters, last) {
+                    for second in slips { second(once, once.count).forEach(add) }
                 }
             }
         }
         found.remove(word)
         return found.sorted()
+    }
+
+    /// How many of the first letters of `word` start some word of a vocabulary, found with
+    /// `startsSome` (asked about ever longer prefixes: at most the word's length).
+    public static func knownPrefix(of word: String, startsSome: (String) throws -> Bool) rethrows -> Int {
+        let letters = Array(word.unicodeScalars)
+        var known = 0
+        // Binary search: a prefix that starts no word has no longer one that does.
+        var low = 1, high = letters.count
+        while low <= high {
+            let middle = (low + high) / 2
+            if try startsSome(String(String.UnicodeScalarView(letters.prefix(middle)))) {
+                known = middle
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return known
     }
 
     /// The best of the candidates found in a vocabulary, with how many items hold each: the
@@ -86,16 +110,17 @@ public enum SpellingNeighbors {
         return alphabet.sorted { $0.value < $1.value }
     }
 
-    private static func oneEdit(_ letters: [Unicode.Scalar], alphabet: [Unicode.Scalar]) -> [[Unicode.Scalar]] {
-        var edits = deletions(letters) + transpositions(letters)
-        for index in letters.indices {
+    /// Every word one edit away whose edit is at or before letter `last` (0-based index).
+    private static func oneEdit(_ letters: [Unicode.Scalar], alphabet: [Unicode.Scalar], upTo last: Int) -> [[Unicode.Scalar]] {
+        var edits = deletions(letters, last) + transpositions(letters, last)
+        for index in letters.indices where index <= last {
             for letter in alphabet where letter != letters[index] {
                 var replaced = letters
                 replaced[index] = letter
                 edits.append(replaced)
             }
         }
-        for index in 0...letters.count {
+        for index in 0...min(last, letters.count) {
             for letter in alphabet {
                 var inserted = letters
                 inserted.insert(letter, at: index)
@@ -105,25 +130,25 @@ public enum SpellingNeighbors {
         return edits
     }
 
-    private static func deletions(_ letters: [Unicode.Scalar]) -> [[Unicode.Scalar]] {
-        letters.indices.map { index in
+    private static func deletions(_ letters: [Unicode.Scalar], _ last: Int) -> [[Unicode.Scalar]] {
+        letters.indices.filter { $0 <= last }.map { index in
             var shorter = letters
             shorter.remove(at: index)
             return shorter
         }
     }
 
-    private static func doublings(_ letters: [Unicode.Scalar]) -> [[Unicode.Scalar]] {
-        letters.indices.map { index in
+    private static func doublings(_ letters: [Unicode.Scalar], _ last: Int) -> [[Unicode.Scalar]] {
+        letters.indices.filter { $0 <= last }.map { index in
             var doubled = letters
             doubled.insert(letters[index], at: index)
             return doubled
         }
     }
 
-    private static func transpositions(_ letters: [Unicode.Scalar]) -> [[Unicode.Scalar]] {
+    private static func transpositions(_ letters: [Unicode.Scalar], _ last: Int) -> [[Unicode.Scalar]] {
         guard letters.count > 1 else { return [] }
-        return (0..<(letters.count - 1)).compactMap { index in
+        return (0..<(letters.count - 1)).filter { $0 <= last }.compactMap { index in
             guard letters[index] != letters[index + 1] else { return nil }
             var swapped = letters
             swapped.swapAt(index, index + 1)
