@@ -28,6 +28,26 @@ struct ContentSearch {
     let db: Database
     let tokens: [String]
     let filter: ItemFilter
+    /// What one search reads once and asks twice.
+    private let memo = Memo()
+
+    init(db: Database, tokens: [String], filter: ItemFilter) {
+        self.db = db
+        self.tokens = tokens
+        self.filter = filter
+    }
+
+    /// The text tier's scores and phrases (``textTier()``).
+    struct TextTier {
+        var members: [Int64]
+        var scores: [Int64: Double]
+        var phrases: Set<Int64>
+    }
+
+    private final class Memo {
+        /// `nil`: not read yet; `.some(nil)`: too many to read.
+        var textTier: TextTier??
+    }
 
     /// One ranked result.
     struct Match {
@@ -218,11 +238,23 @@ struct ContentSearch {
     /// the words (then no text is read for phrases).
     private func phraseHolders() throws -> Set<Int64>? {
         guard tokens.count > 1, !hasCJK else { return nil }
+        return try textTier()?.phrases
+    }
+
+    /// The items with every word whole in their text, read once per search when there are at
+    /// most ``TextRelevance/maximumScored`` of them: each one's relevance, and those that hold
+    /// the words as a phrase. `nil` when they are more.
+    private func textTier() throws -> TextTier? {
+        if let known = memo.textTier { return known }
         let members = try Int64.fetchAll(db, sql: "SELECT rowid FROM item_content WHERE item_content MATCH ? LIMIT ?",
                                          arguments: [textExpression(whole: true), TextRelevance.maximumScored + 1])
-        guard members.count <= TextRelevance.maximumScored else { return nil }
-        let relevance = TextRelevance(tokens: tokens)
-        return Set(try SearchableIndex.texts(of: members, in: db).filter { relevance.holdsPhrase($0.value) }.keys)
+        var tier: TextTier?
+        if members.count <= TextRelevance.maximumScored {
+            let analysis = try TextRelevance(tokens: tokens, in: db).analyze(try SearchableIndex.texts(of: members, in: db))
+            tier = TextTier(members: members, scores: analysis.scores, phrases: analysis.phrases)
+        }
+        memo.textTier = .some(tier)
+        return tier
     }
 
     /// Calls `body` with the id, identifier and date of each of the items `ids` that the
@@ -316,19 +348,16 @@ struct ContentSearch {
     /// (then the newest come first) or fewer than `limit`.
     private func relevantTextTier(excluding excluded: Set<Int64>, limit: Int) throws -> [NameMatch]? {
         guard limit > 0 else { return [] }
-        let members = try Int64.fetchAll(db, sql: "SELECT rowid FROM item_content WHERE item_content MATCH ? LIMIT ?",
-                                         arguments: [textExpression(whole: true), TextRelevance.maximumScored + 1])
-        guard members.count <= TextRelevance.maximumScored else { return nil }
+        guard let tier = try textTier() else { return nil }
         var matches: [NameMatch] = []
-        try forEachAdmitted(members.filter { !excluded.contains($0) }) { id, identifier, date in
+        try forEachAdmitted(tier.members.filter { !excluded.contains($0) }) { id, identifier, date in
             matches.append(NameMatch(id: id, identifier: identifier, modificationDate: date,
                                      prefixOnlyCount: 0, fieldRank: Self.textRank * tokens.count))
         }
         let newest = matches.ranked()
         // Fewer than the page: the page goes on past this tier, which only a full ranking knows.
         guard newest.count >= limit else { return nil }
-        let scores = try TextRelevance(tokens: tokens, in: db).scores(try SearchableIndex.texts(of: newest.map(\.id), in: db))
-        return Array(TextRelevance.ordered(newest, by: scores, id: \.id).prefix(limit))
+        return Array(TextRelevance.ordered(newest, by: tier.scores, id: \.id).prefix(limit))
     }
 
     /// The newest `limit` items (and those dated like the last) with every word whole in their

@@ -38,14 +38,14 @@ extension SearchableIndex {
         }
     }
 
-    /// Whether some indexed word, in any field, starts with `token`.
+    /// Whether some indexed word, in any field, starts with `token`: the first word of each
+    /// vocabulary from `token` on (a seek, where a prefix query on the text would merge the
+    /// lists of every word that starts so).
     private static func isIndexedPrefix(_ token: String, in db: Database) throws -> Bool {
-        let expression = quoted(token) + "*"
-        for table in ["item_words", "item_content"] {
-            if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table) WHERE \(table) MATCH ? LIMIT 1"),
-                                arguments: [expression]) != nil {
-                return true
-            }
+        for table in ["item_words_vocab", "item_content_vocab"] {
+            let next = try String.fetchOne(db.cachedStatement(sql: "SELECT term FROM \(table) WHERE term >= ? ORDER BY term LIMIT 1"),
+                                           arguments: [token])
+            if next?.hasPrefix(token) == true { return true }
         }
         return false
     }

@@ -28,9 +28,9 @@ struct TextRelevance {
     /// text's words past this say little more.
     static let scoredBytes = 200_000
     /// At most this many items are scored in one search: more text-only matches are ordered by date.
-    static let maximumScored = 500
+    static let maximumScored = 200
 
-    /// Scores without word frequencies: enough for ``holdsPhrase(_:)``.
+    /// Scores without word frequencies (each word's idf 1).
     init(tokens: [String]) {
         // Han, kana, Thai… are words of one letter in the index: their letters are the words.
         self.tokens = tokens.flatMap(ContentWords.tokens(of:))
@@ -41,7 +41,9 @@ struct TextRelevance {
 
     init(tokens: [String], in db: Database) throws {
         self.init(tokens: tokens)
-        let total = Double(try Int.fetchOne(db, sql: "SELECT count(*) FROM item_text") ?? 0)
+        // Items, not texts: `item_text` holds the texts themselves, and counting its rows reads
+        // them all; an index of `item` is small.
+        let total = Double(try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0)
         let frequency = try db.cachedStatement(sql: "SELECT doc FROM item_content_vocab WHERE term = ?")
         idf = try self.tokens.map { token in
             let holders = Double(try Int.fetchOne(frequency, arguments: [token]) ?? 1)
@@ -57,20 +59,20 @@ struct TextRelevance {
         }.map(\.element)
     }
 
-    /// Whether `text` holds the query words next to each other, in the order typed (each as
-    /// the start of a word, as every query word is).
-    func holdsPhrase(_ text: String) -> Bool {
-        var folder = RunFolder()
-        return Self.phrase(of: matches(text, folder: &folder), count: min(tokens.count, 64))
-    }
-
-    /// The scores of `texts` (by item id).
-    func scores(_ texts: [Int64: String]) -> [Int64: Double] {
+    /// The scores of `texts` (by item id), and those that hold the query words as a phrase.
+    func analyze(_ texts: [Int64: String]) -> (scores: [Int64: Double], phrases: Set<Int64>) {
         var folder = RunFolder()
         var matches: [Int64: [UInt64]] = [:]
         for (id, text) in texts { matches[id] = self.matches(text, folder: &folder) }
         let averageLength = max(1, Double(matches.values.reduce(0) { $0 + $1.count }) / Double(max(matches.count, 1)))
-        return matches.mapValues { score($0, averageLength: averageLength) }
+        let count = min(tokens.count, 64)
+        return (matches.mapValues { score($0, averageLength: averageLength) },
+                Set(matches.filter { Self.phrase(of: $0.value, count: count) }.keys))
+    }
+
+    /// The scores of `texts` (by item id).
+    func scores(_ texts: [Int64: String]) -> [Int64: Double] {
+        analyze(texts).scores
     }
 
     /// For each word of (the start of) `text`, which query words it starts with, as a bit set:
