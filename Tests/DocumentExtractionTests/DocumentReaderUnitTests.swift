@@ -67,6 +67,22 @@ struct DocumentReaderUnitTests {
                                32, 105, 115, 116, 32, 115, 99, 104, 246, 110, 44, 32, 80, 114, 101, 105, 115, 32, 53, 32,
                                128, 44, 32, 67, 97, 102, 233, 46]
         #expect(try TextDecoding.decode(german).text == "Die Größe der Straße ist schön, Preis 5 €, Café.")
+        // TIS-620 (Thai), which ICU's detector does not know; Cyrillic and Greek 8-bit texts
+        // are not taken for it.
+        let thai = "ภาษาไทยเป็นภาษาที่สวยงาม ฉันชอบกินข้าวผัด และอ่านหนังสือทุกวัน"
+        let tis620 = thai.unicodeScalars.map { $0.value < 0x80 ? UInt8($0.value) : UInt8($0.value - 0xE00 + 0xA0) }
+        #expect(TextDecoding.looksLikeTIS620(tis620))
+        #expect(try TextDecoding.decode(tis620).text == thai)
+        let russian = "Новогодняя ёлка стоит в зале, йогурт в холодильнике, всё хорошо и спокойно."
+        let cp1251 = russian.unicodeScalars.map { scalar -> UInt8 in
+            switch scalar.value {
+            case 0x410...0x44F: UInt8(scalar.value - 0x410 + 0xC0)
+            case 0x451: 0xB8
+            default: UInt8(scalar.value)
+            }
+        }
+        #expect(!TextDecoding.looksLikeTIS620(cp1251))
+        #expect(!TextDecoding.looksLikeTIS620(german))
         // A prefix that ends inside a UTF-8 character is still UTF-8.
         let cut = Array("naïve €".utf8).dropLast()
         #expect(try TextDecoding.decode(Array(cut), isComplete: false).charset == "UTF-8")

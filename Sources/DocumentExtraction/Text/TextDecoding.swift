@@ -8,7 +8,8 @@ import ExtractionProtocol
 ///
 /// In order: a byte-order mark; the charset the document declares (an HTML `meta`, a mail's
 /// `Content-Type`), when ICU knows it; valid (or nearly valid) UTF-8; UTF-16 without a BOM,
-/// by its zero bytes; ICU's charset detector (`ucsdet`); Windows-1252 as the last resort,
+/// by its zero bytes; TIS-620 by its Thai spelling (``looksLikeTIS620(_:)``: ICU's detector has
+/// no Thai); ICU's charset detector (`ucsdet`); Windows-1252 as the last resort,
 /// since every byte means something in it. ISO-8859-1 is read as Windows-1252, its superset
 /// in practice (as browsers do). Binary data is refused.
 enum TextDecoding {
@@ -49,6 +50,8 @@ enum TextDecoding {
             return Decoded(text: String(decoding: bytes, as: UTF8.self), charset: "UTF-8")
         }
         guard !scan.looksBinary else { throw notText }
+        // ICU's detector knows no Thai encoding: TIS-620 is told by its spelling first.
+        if looksLikeTIS620(bytes) { return try convert(bytes, from: "TIS-620") }
         if let detected = detect(bytes), detected != "UTF-8" {
             return try convert(bytes, from: detected == "ISO-8859-1" ? "windows-1252" : detected)
         }
@@ -80,6 +83,35 @@ enum TextDecoding {
         if zeros.odd * 10 >= half * 4 && zeros.even * 20 <= half { return "UTF-16LE" }
         if zeros.even * 10 >= half * 4 && zeros.odd * 20 <= half { return "UTF-16BE" }
         return nil
+    }
+
+    /// Whether `bytes` read as TIS-620 (Thai, as Windows-874 also encodes it) spell Thai: most
+    /// bytes are Thai letters, none is one TIS-620 leaves unassigned, and nearly every vowel
+    /// or tone mark written above or below follows a consonant (or another such mark), as
+    /// Thai spelling requires. Cyrillic, Greek, Arabic or Hebrew in their 8-bit encodings use
+    /// the unassigned bytes, or put those marks after anything.
+    static func looksLikeTIS620(_ bytes: [UInt8]) -> Bool {
+        let sample = bytes.prefix(65_536)
+        var high = 0, marks = 0, wellPlaced = 0
+        var previous: UInt8 = 0
+        for byte in sample {
+            if byte >= 0x80 {
+                switch byte {
+                case 0x80...0xA0, 0xDB...0xDE, 0xFC...0xFF: return false  // unassigned in TIS-620
+                default: break
+                }
+                high += 1
+                // Marks above and below: U+0E31, U+0E34–U+0E3A, U+0E47–U+0E4E.
+                if byte == 0xD1 || (0xD4...0xDA).contains(byte) || (0xE7...0xEE).contains(byte) {
+                    marks += 1
+                    let afterConsonant = (0xA1...0xCE).contains(previous)
+                    let afterMark = previous == 0xD1 || (0xD4...0xDA).contains(previous) || (0xE7...0xEE).contains(previous)
+                    if afterConsonant || afterMark { wellPlaced += 1 }
+                }
+            }
+            previous = byte
+        }
+        return high >= 32 && high * 3 >= sample.count && marks * 20 >= high && wellPlaced * 10 >= marks * 9
     }
 
     /// ICU's best guess, when it has a confident one. The corresponding C function is `ucsdet_detect`.
