@@ -29,31 +29,39 @@ extension PostgresIndex {
                     high = middle - 1
                 }
             }
-            let candidates = SpellingNeighbors.candidates(of: token, knownPrefix: known)
-            guard !candidates.isEmpty else { continue }
-            var statement = SQLStatement()
-            let list = statement.bind(.textArray(candidates))
-            statement.sql = """
-                SELECT candidate, (SELECT count(*) FROM (SELECT 1 FROM item
-                        WHERE item.words @@ quote_literal(candidate)::tsquery
-                           OR item.text_words @@ quote_literal(candidate)::tsquery LIMIT 100) AS holders)::int8
-                FROM unnest(\(list)::text[]) AS candidate
-                """
-            let query = statement.query
-            let found = try await withConnection("cannot read the index") { connection in
-                var found: [(word: String, holders: Int)] = []
-                for try await (word, holders) in try await connection.query(query, logger: self.logger)
-                    .decode((String, Int64).self) where holders > 0 {
-                    found.append((word, Int(holders)))
+            // One edit first; two only when no word one edit away is indexed.
+            for edits in 1...SpellingNeighbors.allowedEdits(token) {
+                let candidates = SpellingNeighbors.candidates(of: token, knownPrefix: known, edits: edits)
+                if let best = SpellingNeighbors.best(of: try await holders(of: candidates), for: token) {
+                    corrected[index] = best
+                    changed = true
+                    break
                 }
-                return found
-            }
-            if let best = SpellingNeighbors.best(of: found, for: token) {
-                corrected[index] = best
-                changed = true
             }
         }
         return changed ? corrected : nil
+    }
+
+    /// The candidates that are indexed words, with how many items hold each (counted up to 100).
+    private func holders(of candidates: [String]) async throws -> [(word: String, holders: Int)] {
+        guard !candidates.isEmpty else { return [] }
+        var statement = SQLStatement()
+        let list = statement.bind(.textArray(candidates))
+        statement.sql = """
+            SELECT candidate, (SELECT count(*) FROM (SELECT 1 FROM item
+                    WHERE item.words @@ quote_literal(candidate)::tsquery
+                       OR item.text_words @@ quote_literal(candidate)::tsquery LIMIT 100) AS holders)::int8
+            FROM unnest(\(list)::text[]) AS candidate
+            """
+        let query = statement.query
+        return try await withConnection("cannot read the index") { connection in
+            var found: [(word: String, holders: Int)] = []
+            for try await (word, holders) in try await connection.query(query, logger: self.logger)
+                .decode((String, Int64).self) where holders > 0 {
+                found.append((word, Int(holders)))
+            }
+            return found
+        }
     }
 
     /// Whether some indexed word (of a name, keyword, folder or text) starts with `prefix`.

@@ -19,23 +19,32 @@ extension SearchableIndex {
                 guard token.unicodeScalars.count >= SpellingNeighbors.minimumLength,
                       try !Self.isIndexedPrefix(token, in: db) else { continue }
                 let known = try SpellingNeighbors.knownPrefix(of: token) { try Self.isIndexedPrefix($0, in: db) }
-                let candidates = SpellingNeighbors.candidates(of: token, knownPrefix: known)
-                guard !candidates.isEmpty else { continue }
-                let list = String(decoding: try JSONEncoder().encode(candidates), as: UTF8.self)
-                var found: [String: Int] = [:]
-                for table in ["item_words_vocab", "item_content_vocab"] {
-                    let rows = try Row.fetchCursor(db, sql: """
-                        SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))
-                        """, arguments: [list])
-                    while let row = try rows.next() { found[row[0], default: 0] += row[1] as Int }
-                }
-                if let best = SpellingNeighbors.best(of: found.map { ($0.key, $0.value) }, for: token) {
-                    corrected[index] = best
-                    changed = true
+                // One edit first; two only when no word one edit away is indexed.
+                for edits in 1...SpellingNeighbors.allowedEdits(token) {
+                    let candidates = SpellingNeighbors.candidates(of: token, knownPrefix: known, edits: edits)
+                    if let best = SpellingNeighbors.best(of: try Self.holders(of: candidates, in: db), for: token) {
+                        corrected[index] = best
+                        changed = true
+                        break
+                    }
                 }
             }
             return changed ? corrected : nil
         }
+    }
+
+    /// The candidates that are indexed words, with how many items hold each (in any field).
+    private static func holders(of candidates: [String], in db: Database) throws -> [(word: String, holders: Int)] {
+        guard !candidates.isEmpty else { return [] }
+        let list = String(decoding: try JSONEncoder().encode(candidates), as: UTF8.self)
+        var found: [String: Int] = [:]
+        for table in ["item_words_vocab", "item_content_vocab"] {
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))
+                """, arguments: [list])
+            while let row = try rows.next() { found[row[0], default: 0] += row[1] as Int }
+        }
+        return found.map { ($0.key, $0.value) }
     }
 
     /// Whether some indexed word, in any field, starts with `token`: the first word of each

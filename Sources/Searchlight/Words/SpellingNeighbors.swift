@@ -17,11 +17,15 @@ public enum SpellingNeighbors {
     /// The candidate spellings of a folded word, without the word itself; empty for a word
     /// too short, or of letters that the index keeps one by one (Han, kana, Thai…).
     ///
-    /// - Parameter knownPrefix: How many of the word's first letters some indexed word starts
+    /// - Parameters:
+    ///   - knownPrefix: How many of the word's first letters some indexed word starts
     ///   with: a correction keeps the letters before its first edit, so edits can start only
     ///   up to there (the whole word when unknown). A typo in the fifth letter of `lumnieni`,
     ///   whose `lum` alone starts an indexed word, needs no edit of its later letters.
-    public static func candidates(of word: String, knownPrefix: Int? = nil) -> [String] {
+    ///   - edits: 1 for the words one edit away; 2 for those two edits away (only for words of
+    ///     8 letters or more; a backend asks for them when none of the first is indexed);
+    ///     `nil` for both.
+    public static func candidates(of word: String, knownPrefix: Int? = nil, edits: Int? = nil) -> [String] {
         let letters = Array(word.unicodeScalars)
         guard letters.count >= minimumLength, !letters.contains(where: WordFolding.isUnspacedLetter) else { return [] }
         let alphabet = self.alphabet(for: letters)
@@ -30,8 +34,8 @@ public enum SpellingNeighbors {
         func add(_ scalars: [Unicode.Scalar]) {
             if scalars.count >= minimumLength - 1 { found.insert(String(String.UnicodeScalarView(scalars))) }
         }
-        oneEdit(letters, alphabet: alphabet, upTo: last).forEach(add)
-        if allowedEdits(word) == 2 {
+        if edits != 2 { oneEdit(letters, alphabet: alphabet, upTo: last).forEach(add) }
+        if allowedEdits(word) == 2 && edits != 1 {
             // Two slips of the kinds people make most: a letter left out or typed twice, a
             // doubled letter typed once, two neighbours swapped; the first within the known prefix.
             let slips: [([Unicode.Scalar], Int) -> [[Unicode.Scalar]]] = [deletions, transpositions, doublings]
