@@ -29,6 +29,22 @@ struct PostgresIndexTests {
              modified: modified)
     }
 
+    /// As on SQLite: a phrase of the words in the text ranks as a title match, above a word
+    /// among the keywords; among text-only matches, the words closest together first.
+    @Test func aPhraseRanksAsATitleAndCloseWordsBeforeScatteredOnes() async throws {
+        let (index, _) = try await PostgresTestDatabase.makeIndex()
+        defer { index.close() }
+        let filler = String(repeating: "lorem ipsum dolor sit amet ", count: 40)
+        try await index.indexItems([
+            Self.item("phrase.txt", text: filler + "the net present value of future cash flows " + filler, modified: 1),
+            Self.item("keyword.txt", keywords: ["cash"], text: "net present value, then of future", modified: 5),
+            Self.item("close.txt", text: filler + "future value of present cash flows and net income " + filler, modified: 3),
+            Self.item("scattered.txt", text: "net " + filler + "present of " + filler + "value future " + filler + "cash", modified: 4),
+        ])
+        let found = try await index.search(words: ["net", "present", "value", "of", "future", "cash"])
+        #expect(found.map(\.item.uniqueIdentifier.lossyString) == ["phrase.txt", "keyword.txt", "close.txt", "scattered.txt"])
+    }
+
     /// PostgreSQL's `searchlight_fold`, which the `c` and `d` modifiers use on attributes,
     /// folds as Searchlight's own fold does (its class of removed characters is made from it).
     @Test func theDatabaseFoldsAsSearchlightFolds() async throws {
