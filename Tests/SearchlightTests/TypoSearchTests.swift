@@ -31,6 +31,17 @@ struct TypoSearchTests {
         #expect(SpellingNeighbors.best(of: [("ten", 3), ("report", 1), ("reports", 9)], for: "reprot") == "report")
     }
 
+    /// Ranking reads the start of long texts without inflating the rest, cut at a character.
+    @Test func theStartOfAStoredTextIsReadAlone() {
+        let text = String(repeating: "école ", count: 5000)
+        let stored = StoredContent.compress(text)
+        let start = StoredContent.decompressPrefix(stored, limit: 1000)
+        #expect(start.map { text.hasPrefix($0) } == true)
+        #expect((start?.utf8.count ?? 0) > 990 && (start?.utf8.count ?? 0) <= 1000)
+        #expect(StoredContent.decompressPrefix(stored, limit: 1 << 20) == text)
+        #expect(StoredContent.decompressPrefix(Data([1, 2]), limit: 10) == nil)
+    }
+
     @Test(arguments: IndexBackend.available) func aWordWithATypoFindsTheWordTheIndexHolds(_ backend: IndexBackend) async throws {
         let index = try await Self.store(backend)
         var items: [SearchableItem] = []

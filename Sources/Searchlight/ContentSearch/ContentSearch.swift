@@ -250,7 +250,8 @@ struct ContentSearch {
                                          arguments: [textExpression(whole: true), TextRelevance.maximumScored + 1])
         var tier: TextTier?
         if members.count <= TextRelevance.maximumScored {
-            let analysis = try TextRelevance(tokens: tokens, in: db).analyze(try SearchableIndex.texts(of: members, in: db))
+            let texts = try SearchableIndex.texts(of: members, limit: TextRelevance.scoredBytes(forTexts: members.count), in: db)
+            let analysis = try TextRelevance(tokens: tokens, in: db).analyze(texts)
             tier = TextTier(members: members, scores: analysis.scores, phrases: analysis.phrases)
         }
         memo.textTier = .some(tier)
@@ -279,8 +280,10 @@ struct ContentSearch {
         while start < matches.count {
             var end = start + 1
             let rank = matches[start].rank
-            // Runs of items whose every word matched only in their text.
-            if matches[start].matchedIn == .content && rank.fieldRank == Self.textRank * tokens.count {
+            // Runs of items whose every word matched whole, only in their text (a word typed as a
+            // prefix says too little to read texts for).
+            if matches[start].matchedIn == .content && rank.fieldRank == Self.textRank * tokens.count
+                && rank.prefixOnlyCount == 0 {
                 while end < matches.count, matches[end].matchedIn == .content,
                       matches[end].rank.prefixOnlyCount == rank.prefixOnlyCount, matches[end].rank.fieldRank == rank.fieldRank {
                     end += 1
@@ -291,7 +294,8 @@ struct ContentSearch {
         }
         guard !runs.isEmpty, runs.reduce(0, { $0 + $1.count }) <= TextRelevance.maximumScored else { return matches }
         let relevance = try TextRelevance(tokens: tokens, in: db)
-        let scores = relevance.scores(try SearchableIndex.texts(of: runs.flatMap { matches[$0].map(\.rank.id) }, in: db))
+        let ids = runs.flatMap { matches[$0].map(\.rank.id) }
+        let scores = relevance.scores(try SearchableIndex.texts(of: ids, limit: TextRelevance.scoredBytes(forTexts: ids.count), in: db))
         var ordered = matches
         for run in runs {
             ordered[run] = ArraySlice(TextRelevance.ordered(Array(matches[run]), by: scores, id: \.rank.id))

@@ -92,8 +92,9 @@ extension SearchableIndex {
         }
     }
 
-    /// The texts of items by row id, for snippets.
-    static func texts(of ids: [Int64], in db: Database) throws -> [Int64: String] {
+    /// The texts of items by row id, for snippets; only the first `limit` bytes of each when
+    /// given (inflating no more: ranking reads the start of long texts).
+    static func texts(of ids: [Int64], limit: Int? = nil, in db: Database) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
         var texts: [Int64: String] = [:]
         let rows = try Row.fetchCursor(db, sql: """
@@ -101,7 +102,7 @@ extension SearchableIndex {
             """, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
         while let row = try rows.next() {
             let data: Data = row[1]
-            texts[row[0]] = StoredContent.decompress(data)
+            texts[row[0]] = limit.map { StoredContent.decompressPrefix(data, limit: $0) } ?? StoredContent.decompress(data)
         }
         return texts
     }

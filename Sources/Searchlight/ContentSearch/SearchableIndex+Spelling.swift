@@ -51,10 +51,10 @@ extension SearchableIndex {
     /// vocabulary from `token` on (a seek, where a prefix query on the text would merge the
     /// lists of every word that starts so).
     private static func isIndexedPrefix(_ token: String, in db: Database) throws -> Bool {
+        // A range, no ORDER BY: fts5vocab seeks to a term bound, but sorting would read every term.
         for table in ["item_words_vocab", "item_content_vocab"] {
-            let next = try String.fetchOne(db.cachedStatement(sql: "SELECT term FROM \(table) WHERE term >= ? ORDER BY term LIMIT 1"),
-                                           arguments: [token])
-            if next?.hasPrefix(token) == true { return true }
+            let statement = try db.cachedStatement(sql: "SELECT 1 FROM \(table) WHERE term >= ? AND term < ? LIMIT 1")
+            if try Int.fetchOne(statement, arguments: [token, token + "\u{10FFFF}"]) != nil { return true }
         }
         return false
     }

@@ -14,8 +14,8 @@ import GRDB
 ///   many texts hold the word (`item_content_vocab`), summed and divided by the sum of the
 ///   words' idf·(k₁+1).
 ///
-/// A query word matches a word of the text that starts with it. Only the first
-/// ``scoredBytes`` of a text are read. Equal scores keep their order (newest first).
+/// A query word matches a word of the text that starts with it. Only the start of a text is
+/// read: 32 KB, less when many long texts share the 1 MB of one search (4 KB at least). Equal scores keep their order (newest first).
 struct TextRelevance {
     let tokens: [String]
     /// The tokens' UTF-8, compared in place with the words of a text.
@@ -24,9 +24,18 @@ struct TextRelevance {
     private let hasUnspaced: Bool
     private var idf: [Double]
 
-    /// Bytes of a text read for its score: a phrase is most often near the start, and a
-    /// text's words past this say little more.
-    static let scoredBytes = 200_000
+    /// Bytes of a text read for its score, at most: a phrase is most often near the start, and
+    /// a text's words past this say little more.
+    static let scoredBytes = 32_768
+    /// Bytes read for all the texts of one search, at most: with many long texts, each is read
+    /// for its share (at least ``minimumScoredBytes``).
+    static let scoredBytesPerSearch = 1 << 20
+    static let minimumScoredBytes = 4_096
+
+    /// The bytes of each text read when `count` texts are scored.
+    static func scoredBytes(forTexts count: Int) -> Int {
+        max(minimumScoredBytes, min(scoredBytes, scoredBytesPerSearch / max(count, 1)))
+    }
     /// At most this many items are scored in one search: more text-only matches are ordered by date.
     static let maximumScored = 200
 
@@ -84,7 +93,7 @@ struct TextRelevance {
         let count = min(tokens.count, 64)
         var matches: [UInt64] = []
         text.utf8.withContiguousStorageIfAvailable { all in
-            let bytes = UnsafeBufferPointer(rebasing: all.prefix(Self.scoredBytes))
+            let bytes = UnsafeBufferPointer(rebasing: all.prefix(Self.scoredBytes))  // already cut by the reader
             WordRuns.forEach(in: bytes) { run, isASCII in
                 var bits: UInt64 = 0
                 if isASCII {

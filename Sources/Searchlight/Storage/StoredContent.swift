@@ -37,6 +37,39 @@ enum StoredContent {
         return Data(output[..<(4 + Int(length))])
     }
 
+    /// The first `limit` bytes (or fewer, at a character boundary) of the text of a compressed
+    /// value, inflating no more than that: what ranking reads of long texts.
+    static func decompressPrefix(_ data: Data, limit: Int) -> String? {
+        guard data.count >= 4 else { return nil }
+        let bytes = [UInt8](data)
+        let count = (0..<4).reduce(0) { $0 | Int(bytes[$1]) << (8 * $1) }
+        guard count > limit else { return decompress(data) }
+        var output = [UInt8](repeating: 0, count: limit)
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        let produced: Int = bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + 4)
+                stream.avail_in = uInt(input.count - 4)
+                stream.next_out = out.baseAddress
+                stream.avail_out = uInt(limit)
+                let status = inflate(&stream, Z_SYNC_FLUSH)
+                return status == Z_OK || status == Z_STREAM_END ? limit - Int(stream.avail_out) : -1
+            }
+        }
+        guard produced >= 0 else { return nil }
+        // A character cut at the end is left out (it would be repaired as U+FFFD).
+        var end = produced
+        var lead = produced - 1
+        while lead > 0 && output[lead] & 0xC0 == 0x80 { lead -= 1 }
+        if lead >= 0 && output[lead] >= 0xC0 {
+            let length = output[lead] >= 0xF0 ? 4 : output[lead] >= 0xE0 ? 3 : 2
+            if lead + length > produced { end = lead }
+        }
+        return String(decoding: output[..<end], as: UTF8.self)
+    }
+
     /// The text of a compressed value, or `nil` when it is not one (a damaged row).
     static func decompress(_ data: Data) -> String? {
         guard data.count >= 4 else { return nil }
