@@ -16,6 +16,9 @@ Two corpora, both made from what a Debian machine holds (no download):
   phrase with two neighbouring letters of its longest word swapped (a typo).
 
 Usage: Benchmarks/words.py --searchlight BIN [--work DIR] [--no-recoll] [--items N] [--words N]
+                          [--postgres URL]
+With --postgres, Searchlight's indexes are the databases `multi` and `known` under URL (a
+server of your own: postgres://USER@HOST:PORT), not SQLite files.
 Prints a Markdown table. Needs recollcmd for the Recoll column.
 """
 import argparse
@@ -234,6 +237,7 @@ def main():
     parser.add_argument("--items", type=int, default=200, help="known-item queries")
     parser.add_argument("--words", type=int, default=12, help="words per multilingual document")
     parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--postgres", help="index on PostgreSQL: databases multi and known under this URL")
     arguments = parser.parse_args()
     rng = random.Random(arguments.seed)
     shutil.rmtree(arguments.work, ignore_errors=True)
@@ -242,7 +246,11 @@ def main():
     os.makedirs(known)
     documents = build_multilingual(multi, rng)
     items = build_known_items(known)
-    tools = {"searchlight": lambda name: Searchlight(arguments.searchlight, os.path.join(arguments.work, name + ".sqlite"))}
+    def index(name):
+        if arguments.postgres:
+            return arguments.postgres.rstrip("/") + "/" + ("multi" if name == "multilingual" else name)
+        return os.path.join(arguments.work, name + ".sqlite")
+    tools = {"searchlight": lambda name: Searchlight(arguments.searchlight, index(name))}
     if not arguments.no_recoll and shutil.which("recollindex"):
         tools["recoll"] = lambda name: Recoll(os.path.join(arguments.work, "recoll-" + name), os.path.join(arguments.work, name))
 

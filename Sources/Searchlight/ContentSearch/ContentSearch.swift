@@ -272,34 +272,19 @@ struct ContentSearch {
         }
     }
 
-    /// `matches` (ranked) with each run of text-only matches of one rank ordered by
-    /// ``TextRelevance`` (newest first among equals), when they are few enough to score.
+    /// `matches` (ranked) with the text tier ordered by ``TextRelevance`` (newest first among
+    /// equals), with the scores ``textTier()`` read once, when it is small enough to score.
     private func byRelevance(_ matches: [Match]) throws -> [Match] {
-        var runs: [Range<Int>] = []
-        var start = 0
-        while start < matches.count {
-            var end = start + 1
-            let rank = matches[start].rank
-            // Runs of items whose every word matched whole, only in their text (a word typed as a
-            // prefix says too little to read texts for).
-            if matches[start].matchedIn == .content && rank.fieldRank == Self.textRank * tokens.count
-                && rank.prefixOnlyCount == 0 {
-                while end < matches.count, matches[end].matchedIn == .content,
-                      matches[end].rank.prefixOnlyCount == rank.prefixOnlyCount, matches[end].rank.fieldRank == rank.fieldRank {
-                    end += 1
-                }
-                if end - start > 1 { runs.append(start..<end) }
-            }
-            start = end
+        // The text tier: items whose every word matched whole, only in their text (a word
+        // typed as a prefix says too little to read texts for). Ranked, they stand together.
+        let tier = Self.textRank * tokens.count
+        guard let start = matches.firstIndex(where: { $0.rank.prefixOnlyCount == 0 && $0.rank.fieldRank == tier }) else {
+            return matches
         }
-        guard !runs.isEmpty, runs.reduce(0, { $0 + $1.count }) <= TextRelevance.maximumScored else { return matches }
-        let relevance = try TextRelevance(tokens: tokens, in: db)
-        let ids = runs.flatMap { matches[$0].map(\.rank.id) }
-        let scores = relevance.scores(try SearchableIndex.texts(of: ids, limit: TextRelevance.scoredBytes(forTexts: ids.count), in: db))
+        let end = matches[start...].firstIndex { $0.rank.prefixOnlyCount != 0 || $0.rank.fieldRank != tier } ?? matches.endIndex
+        guard end - start > 1, let scores = try textTier()?.scores else { return matches }
         var ordered = matches
-        for run in runs {
-            ordered[run] = ArraySlice(TextRelevance.ordered(Array(matches[run]), by: scores, id: \.rank.id))
-        }
+        ordered[start..<end] = ArraySlice(TextRelevance.ordered(Array(matches[start..<end]), by: scores, id: \.rank.id))
         return ordered
     }
 

@@ -79,10 +79,6 @@ struct TextRelevance {
                 Set(matches.filter { Self.phrase(of: $0.value, count: count) }.keys))
     }
 
-    /// The scores of `texts` (by item id).
-    func scores(_ texts: [Int64: String]) -> [Int64: Double] {
-        analyze(texts).scores
-    }
 
     /// For each word of (the start of) `text`, which query words it starts with, as a bit set:
     /// the words compared as bytes where they lie, ASCII ones lowercased on the fly, others
