@@ -94,7 +94,7 @@ let package = Package(
         ),
         // OCR of images and of PDF pages without a text layer (SPEC §11): Tesseract over pixels
         // libvips decodes or renders; its headers stay in its .c file.
-        .target(name: "COCR", dependencies: ["CVips", "CLibVips", "CPoppler", "CTesseract"]),
+        .target(name: "COCR", dependencies: ["CVips", "CLibVips", "CTesseract"]),
         // libxml2, found through pkg-config; only the extractor links it (through CXML and CXMLReader).
         .systemLibrary(
             name: "CLibXML2",

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # OCR of page images: Searchlight (`scan`, whose second pass reads the pictures through its
 # workers) against `tesseract IMAGE -` run by `xargs -P` with as many processes, on the same
-# files; and the share of the pages' known words each finds. Then the cost of OCR on a
-# folder of photos without text: `scan` with OCR on against `scan --no-ocr`.
+# files; and the share of the pages' known words each finds. Then scanned PDFs (two scanned
+# pages and a page of text each, with the metadata tiff2pdf writes: `Subject: Converted: …`):
+# `scan` against a per-page `pdftotext`, else `pdftoppm | tesseract`, the same decision made
+# by hand. Then the cost of OCR on a folder of photos without text: `scan` with OCR on against
+# `scan --no-ocr`.
 #
 # Usage: Benchmarks/ocr.sh [--pages N] [--photos N] [--workers N] [--runs N] [--markdown FILE]
 #   Generates (under Benchmarks/work/ocr/) N A4 pages of text at 300 dpi (PNG), each from
@@ -84,8 +87,8 @@ export SEARCHLIGHT_EXTRACTOR="$bin/searchlight-extractor" XDG_CONFIG_HOME=/nonex
 median() { python3 -c "import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))" "$@"; }
 now() { date +%s.%N; }
 # The share of each page's known words found in a text (as a bag of words), over all pages.
-share() {  # share DIR_OF_TEXTS (one NAME.txt per page)
-    python3 - "$work/known" "$1" <<'PY'
+share() {  # share DIR_OF_TEXTS (one NAME.txt per page; $known: the folder of known texts)
+    python3 - "${known:-$work/known}" "$1" <<'PY'
 import collections, re, sys, os
 known, found = sys.argv[1], sys.argv[2]
 hit = total = 0
@@ -98,6 +101,15 @@ for name in sorted(os.listdir(known)):
     total += sum(want.values())
 print("%.4f" % (hit / total))
 PY
+}
+
+# The text the index holds of each file of FOLDER with EXTENSION, in OUT/NAME.txt.
+texts_of() {  # texts_of FOLDER EXTENSION OUT
+    rm -rf "${work:?}/$3" && mkdir -p "$work/$3"
+    for file in "$work/$1"/*."$2"; do
+        name=$(basename "$file" ".$2")
+        "$bin/searchlight" show "$name.$2" --text --index "$work/index/i.sqlite" > "$work/$3/$name.txt"
+    done
 }
 
 count=$(find "$work/pages" -name '*.png' | wc -l)
@@ -116,14 +128,52 @@ for ((run = 0; run < runs; run++)); do
     ref_times+=("$(echo "$(now) - $start" | bc -l)")
 done
 cat "$work/scan.out" >&2
-rm -rf "$work/ours" && mkdir -p "$work/ours"
-for page in "$work"/pages/*.png; do
-    name=$(basename "$page" .png)
-    "$bin/searchlight" show "$name.png" --text --index "$work/index/i.sqlite" > "$work/ours/$name.txt"
-done
+texts_of pages png ours
 ours=$(median "${ours_times[@]}") ref=$(median "${ref_times[@]}")
 ours_share=$(share "$work/ours") ref_share=$(share "$work/ref")
 ratio=$(echo "$ours / $ref" | bc -l)
+
+# Scanned PDFs: pages 2k and 2k+1 as JPEG scans after a page of text, with a scanner's Info.
+if [ ! -f "$work/pdfs/.complete-$pages" ]; then
+    rm -rf "$work/pdfs" "$work/pdf-known" && mkdir -p "$work/pdfs" "$work/pdf-known"
+    for ((k = 0; k + 1 < count; k += 2)); do
+        a=$(printf page-%02d "$k") b=$(printf page-%02d "$((k + 1))") name=$(printf scan-%02d "$k")
+        vips copy "$work/pages/$a.png" "$work/$a.jpg[Q=85]" && vips copy "$work/pages/$b.png" "$work/$b.jpg[Q=85]"
+        python3 Examples/image-pdf.py "$work/pdfs/$name.pdf" 300 --info "Subject=Converted: Tue Sep 28 17:32:00 1993" \
+            --info "Title=$name" --text "Cover page of the scanned bundle $k" --image "$work/$a.jpg" --image "$work/$b.jpg"
+        cat "$work/known/$a.txt" "$work/known/$b.txt" > "$work/pdf-known/$name.txt"
+        rm -f "$work/$a.jpg" "$work/$b.jpg"
+    done
+    touch "$work/pdfs/.complete-$pages"
+fi
+pdf_count=$(find "$work/pdfs" -name '*.pdf' | wc -l)
+cat "$work"/pdfs/*.pdf > /dev/null
+pdf_ours_times=() pdf_ref_times=()
+for ((run = 0; run < runs; run++)); do
+    rm -rf "$work/index" && mkdir -p "$work/index"
+    start=$(now)
+    "$bin/searchlight" scan "$work/pdfs" --index "$work/index/i.sqlite" --no-thumbnails --priority normal > "$work/scan.out"
+    pdf_ours_times+=("$(echo "$(now) - $start" | bc -l)")
+    rm -rf "$work/pdf-ref" && mkdir -p "$work/pdf-ref"
+    start=$(now)
+    # Each page: its text layer when it has one, else its picture read by tesseract.
+    find "$work/pdfs" -name '*.pdf' -print0 | OMP_THREAD_LIMIT=1 xargs -0 -P "$workers" -I{} sh -c '
+        pdf=$1 out=$2/$(basename "$1" .pdf).txt
+        pages=$(pdfinfo "$pdf" | sed -n "s/^Pages: *//p")
+        for p in $(seq 1 "$pages"); do
+            text=$(pdftotext -f "$p" -l "$p" "$pdf" -)
+            if [ "$(printf %s "$text" | tr -cd "[:alnum:]" | wc -c)" -ge 16 ]; then
+                printf "%s\n" "$text" >> "$out"
+            else
+                pdftoppm -f "$p" -l "$p" -r 300 -gray "$pdf" | tesseract - - 2>/dev/null >> "$out"
+            fi
+        done' _ {} "$work/pdf-ref"
+    pdf_ref_times+=("$(echo "$(now) - $start" | bc -l)")
+done
+cat "$work/scan.out" >&2
+texts_of pdfs pdf pdf-ours
+pdf_ours=$(median "${pdf_ours_times[@]}") pdf_ref=$(median "${pdf_ref_times[@]}")
+pdf_ours_share=$(known="$work/pdf-known" share "$work/pdf-ours") pdf_ref_share=$(known="$work/pdf-known" share "$work/pdf-ref")
 
 # Photos without text: a scan with thumbnails, OCR on and off, alternated.
 cat "$work"/photos/*.jpg > /dev/null
@@ -145,6 +195,7 @@ photo_count=$(find "$work/photos" -name '*.jpg' | wc -l)
 table="| OCR, $workers processes, median of $runs | searchlight | reference | ratio | target |
 |---|---|---|---|---|
 | $count A4 pages at 300 dpi (PNG, 360 words each) | $(printf %.2f "$ours") s (\`scan --no-thumbnails --no-content\`, both passes), $(printf %.1f "$(echo "$ours_share * 100" | bc -l)") % of the words | \`tesseract IMAGE -\` by \`xargs -P $workers\`: $(printf %.2f "$ref") s, $(printf %.1f "$(echo "$ref_share * 100" | bc -l)") % of the words | $(printf %.2f "$ratio") | ≤ 1.0, same words found |
+| $pdf_count scanned PDFs (2 scanned A4 pages at 300 dpi and a page of text each; \`Subject: Converted: …\`) | $(printf %.2f "$pdf_ours") s (\`scan --no-thumbnails\`, both passes), $(printf %.1f "$(echo "$pdf_ours_share * 100" | bc -l)") % of the scanned words | per page \`pdftotext\`, else \`pdftoppm -r 300 \| tesseract\`, by \`xargs -P $workers\`: $(printf %.2f "$pdf_ref") s, $(printf %.1f "$(echo "$pdf_ref_share * 100" | bc -l)") % | $(printf %.2f "$(echo "$pdf_ours / $pdf_ref" | bc -l)") | ≤ 1.0, same words found |
 | $photo_count photos without text (4000×3000 JPEG), \`scan\` with thumbnails | OCR on: $(printf %.2f "$on") s | \`--no-ocr\`: $(printf %.2f "$off") s | $(printf %.3f "$(echo "$on / $off" | bc -l)") | a few percent |"
 echo "$table"
 echo "tesseract $(tesseract --version 2>&1 | head -1 | cut -d' ' -f2); $(nproc) cores" >&2

@@ -1,7 +1,6 @@
 #include "COCR.h"
 #include "CVips.h"
 
-#include <poppler.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,8 +9,19 @@
 
 // One engine per worker process, started on the first OCR request.
 static TessBaseAPI *engine = NULL;
-// The orientation detector (osd.traineddata), NULL when it is not installed.
+// The orientation and script detector (osd.traineddata), NULL when it is not installed.
 static TessBaseAPI *orientation = NULL;
+// Where the language data is (NULL: Tesseract's default), for the engines started later.
+static char *data_path = NULL;
+
+// Engines for the languages of other scripts, started when a page in that script is first
+// met (`cocr_options.script_languages`), kept for the process: at most a few.
+enum { MAX_SCRIPT_ENGINES = 4 };
+static struct {
+    char *languages;
+    TessBaseAPI *api;
+} script_engines[MAX_SCRIPT_ENGINES];
+static int script_engine_count = 0;
 
 int cocr_initialize(const char *datapath, const char *languages, char **error) {
     *error = NULL;
@@ -28,6 +38,7 @@ int cocr_initialize(const char *datapath, const char *languages, char **error) {
     // Tesseract's own debug output would go to the worker's standard error.
     TessBaseAPISetVariable(api, "debug_file", "/dev/null");
     engine = api;
+    if (datapath != NULL) data_path = strdup(datapath);
     TessBaseAPI *osd = TessBaseAPICreate();
     if (TessBaseAPIInit3(osd, datapath, "osd") == 0) {
         TessBaseAPISetVariable(osd, "debug_file", "/dev/null");
@@ -110,12 +121,20 @@ static VipsImage *grey_pixels(VipsImage *image) {
     return next;
 }
 
-/// Turns `*page` upright when the orientation detector is sure it is not; returns whether it did.
-static int correct_orientation(VipsImage **page, int dpi) {
-    if (orientation == NULL) return 0;
-    VipsImage *image = *page;
-    const unsigned char *pixels = vips_image_get_data(image);
-    int width = vips_image_get_width(image), height = vips_image_get_height(image);
+/// What the orientation and script detector says of a page.
+typedef struct {
+    /// How far the page is turned clockwise (0, 90, 180, 270), 0 when unsure.
+    int degrees;
+    /// Tesseract's name of the page's script ("Latin", "Greek", "Cyrillic", "Han"…), or NULL when unsure.
+    const char *script;
+} page_layout;
+
+/// Runs the detector on a greyscale page; nothing is detected when it is not installed.
+static page_layout detect_layout(VipsImage *page, int dpi) {
+    page_layout layout = {0, NULL};
+    if (orientation == NULL) return layout;
+    const unsigned char *pixels = vips_image_get_data(page);
+    int width = vips_image_get_width(page), height = vips_image_get_height(page);
     TessBaseAPISetImage(orientation, pixels, width, height, 1, width);
     TessBaseAPISetSourceResolution(orientation, dpi);
     int degrees = 0;
@@ -123,8 +142,18 @@ static int correct_orientation(VipsImage **page, int dpi) {
     const char *script = NULL;
     BOOL found = TessBaseAPIDetectOrientationScript(orientation, &degrees, &confidence, &script, &script_confidence);
     TessBaseAPIClear(orientation);
+    if (!found) return layout;
     // Below about 1.5 the detector is guessing (Tesseract's own guidance for OSD).
-    if (!found || degrees == 0 || confidence < 1.5f) return 0;
+    if (confidence >= 1.5f) layout.degrees = degrees;
+    // The script's name is a static string of Tesseract's.
+    if (script != NULL && script_confidence >= 1.0f) layout.script = script;
+    return layout;
+}
+
+/// Turns `*page` upright by `degrees` clockwise turned; returns whether it did.
+static int turn_upright(VipsImage **page, int degrees) {
+    if (degrees == 0) return 0;
+    VipsImage *image = *page;
     // `degrees` is how far the page is turned clockwise: turn it back.
     VipsAngle angle = degrees == 90 ? VIPS_ANGLE_D270 : degrees == 180 ? VIPS_ANGLE_D180 : VIPS_ANGLE_D90;
     VipsImage *rotated = NULL, *copy = NULL;
@@ -143,6 +172,40 @@ static int correct_orientation(VipsImage **page, int dpi) {
     return 1;
 }
 
+/// The languages `options->script_languages` ("Greek:ell,Cyrillic:rus+ukr") names for `script`, or NULL.
+static char *languages_for_script(const char *script, const char *table) {
+    if (script == NULL || table == NULL) return NULL;
+    size_t length = strlen(script);
+    for (const char *entry = table; *entry != '\0';) {
+        const char *end = strchr(entry, ',');
+        if (end == NULL) end = entry + strlen(entry);
+        const char *colon = memchr(entry, ':', (size_t)(end - entry));
+        if (colon != NULL && (size_t)(colon - entry) == length && strncmp(entry, script, length) == 0) {
+            return strndup(colon + 1, (size_t)(end - colon - 1));
+        }
+        entry = *end == ',' ? end + 1 : end;
+    }
+    return NULL;
+}
+
+/// The engine for `languages`, started on first use; NULL when it cannot start or too many are.
+static TessBaseAPI *script_engine(const char *languages) {
+    for (int index = 0; index < script_engine_count; index++) {
+        if (strcmp(script_engines[index].languages, languages) == 0) return script_engines[index].api;
+    }
+    if (script_engine_count == MAX_SCRIPT_ENGINES) return NULL;
+    TessBaseAPI *api = TessBaseAPICreate();
+    if (TessBaseAPIInit3(api, data_path, languages) != 0) {
+        TessBaseAPIDelete(api);
+        return NULL;
+    }
+    TessBaseAPISetVariable(api, "debug_file", "/dev/null");
+    script_engines[script_engine_count].languages = strdup(languages);
+    script_engines[script_engine_count].api = api;
+    script_engine_count += 1;
+    return api;
+}
+
 /// What Tesseract read on one page.
 typedef struct {
     GString *text;
@@ -154,7 +217,7 @@ typedef struct {
 } page_text;
 
 /// Recognises one greyscale page.
-static page_text recognize_page(VipsImage *page, int dpi, const cocr_options *options) {
+static page_text recognize_page(TessBaseAPI *engine, VipsImage *page, int dpi, const cocr_options *options) {
     page_text read = {.text = g_string_new(NULL)};
     int width = vips_image_get_width(page), height = vips_image_get_height(page);
     TessBaseAPISetPageSegMode(engine, PSM_AUTO);
@@ -194,29 +257,41 @@ static page_text recognize_page(VipsImage *page, int dpi, const cocr_options *op
     return read;
 }
 
+/// Keeps the better of two readings of a page (more words kept), freeing the other.
+static int keep_better(page_text *read, page_text other) {
+    if (other.kept > read->kept) {
+        g_string_free(read->text, TRUE);
+        *read = other;
+        return 1;
+    }
+    g_string_free(other.text, TRUE);
+    return 0;
+}
+
 /// Decodes, reads and, when the reading is poor, straightens and reads again one page image.
 ///
-/// Most pages are upright: they are read once, and the orientation detector runs only when
-/// Tesseract was unsure of what it read (few words kept, a low mean confidence); if the
-/// detector finds the page turned, the turned-back page is read and its text kept.
+/// Most pages are upright and in the configured languages' script: they are read once. The
+/// orientation and script detector runs only when Tesseract was unsure of what it read (few
+/// words kept, a low mean confidence): a page it finds turned is turned back and read again,
+/// and a page in another script is read again with the installed languages of that script
+/// (`script_languages`); the reading that keeps the most words wins.
 static void read_page(VipsImage *decoded, int dpi, const cocr_options *options, text_sink *sink, cocr_result *result) {
     VipsImage *page = grey_pixels(decoded);
     if (page == NULL) {
         fail(result, COCR_DECODE_FAILED, take_vips_error());
         return;
     }
-    page_text read = recognize_page(page, dpi, options);
+    page_text read = recognize_page(engine, page, dpi, options);
     if (read.kept < 3 || read.confidence < 70) {
-        if (correct_orientation(&page, dpi)) {
-            page_text turned = recognize_page(page, dpi, options);
-            if (turned.kept > read.kept) {
-                g_string_free(read.text, TRUE);
-                read = turned;
-                result->pages_rotated += 1;
-            } else {
-                g_string_free(turned.text, TRUE);
-            }
+        page_layout layout = detect_layout(page, dpi);
+        int turned = turn_upright(&page, layout.degrees);
+        if (turned && keep_better(&read, recognize_page(engine, page, dpi, options))) result->pages_rotated += 1;
+        char *languages = languages_for_script(layout.script, options->script_languages);
+        TessBaseAPI *other = languages != NULL ? script_engine(languages) : NULL;
+        if (other != NULL && keep_better(&read, recognize_page(other, page, dpi, options))) {
+            result->pages_in_other_script += 1;
         }
+        free(languages);
     }
     if (read.text->len > 0) {
         if (sink->text->len > 0) sink_append(sink, "\n\n", 2);
@@ -303,59 +378,29 @@ static void recognize_image(int descriptor, const char *name, const cocr_options
     result->page_count = 1;
 }
 
-/// Whether a page's text layer is empty or nearly so: a scan.
-static int page_lacks_text(PopplerPage *page) {
-    char *text = poppler_page_get_text(page);
-    if (text == NULL) return 1;
-    int letters = 0;
-    for (const char *c = text; *c != '\0' && letters < 16; c++) {
-        if (!g_ascii_isspace(*c)) letters++;
-    }
-    g_free(text);
-    return letters < 16;
-}
-
-static void recognize_pdf(int descriptor, const char *name, const cocr_options *options, text_sink *sink,
-                          cocr_result *result) {
-    GError *gerror = NULL;
-    // poppler takes the descriptor: give it a copy.
-    int copy = dup(descriptor);
-    PopplerDocument *document = copy >= 0 ? poppler_document_new_from_fd(copy, NULL, &gerror) : NULL;
-    if (document == NULL) {
-        if (copy >= 0 && gerror == NULL) close(copy);
-        fail(result, COCR_DECODE_FAILED, strdup(gerror != NULL ? gerror->message : "cannot open the PDF"));
-        if (gerror != NULL) g_error_free(gerror);
+static void recognize_pdf_page(const char *name, int page, const cocr_options *options, text_sink *sink,
+                               cocr_result *result) {
+    VipsImage *rendered = NULL;
+    if (vips_pdfload(name, &rendered, "page", page, "dpi", (double)options->dpi, "access", VIPS_ACCESS_SEQUENTIAL,
+                     NULL) != 0) {
+        fail(result, COCR_DECODE_FAILED, take_vips_error());
         return;
     }
-    int pages = poppler_document_get_n_pages(document);
-    result->page_count = pages;
-    int with_text = 0;
-    for (int index = 0; index < pages && result->pages_read < options->page_limit && !sink->truncated; index++) {
-        PopplerPage *page = poppler_document_get_page(document, index);
-        if (page == NULL) continue;
-        int scanned = page_lacks_text(page);
-        g_object_unref(page);
-        if (!scanned) {
-            with_text++;
-            continue;
-        }
-        VipsImage *rendered = NULL;
-        if (vips_pdfload(name, &rendered, "page", index, "dpi", (double)options->dpi, "access", VIPS_ACCESS_SEQUENTIAL,
-                         NULL) != 0) {
-            fail(result, COCR_DECODE_FAILED, take_vips_error());
-            break;
-        }
-        read_page(rendered, options->dpi, options, sink, result);
+    int width = vips_image_get_width(rendered), height = vips_image_get_height(rendered);
+    if (options->max_pixels > 0 && (int64_t)width * height > options->max_pixels) {
         g_object_unref(rendered);
-        if (result->status != COCR_OK) break;
+        char *message = g_strdup_printf("page of %dx%d pixels exceeds the limit of %" G_GINT64_FORMAT " pixels",
+                                        width, height, (gint64)options->max_pixels);
+        fail(result, COCR_TOO_LARGE, strdup(message));
+        g_free(message);
+        return;
     }
-    g_object_unref(document);
-    if (result->pages_read == 0 && result->status == COCR_OK && with_text > 0) {
-        result->skipped = strdup("has a text layer");
-    }
+    read_page(rendered, options->dpi, options, sink, result);
+    g_object_unref(rendered);
+    result->page_count = 1;
 }
 
-void cocr_recognize(int descriptor, int is_pdf, const cocr_options *options, cocr_result *result) {
+void cocr_recognize(int descriptor, int pdf_page, const cocr_options *options, cocr_result *result) {
     memset(result, 0, sizeof(*result));
     if (engine == NULL) {
         fail(result, COCR_ENGINE_FAILED, strdup("Tesseract is not started"));
@@ -363,8 +408,8 @@ void cocr_recognize(int descriptor, int is_pdf, const cocr_options *options, coc
     }
     char *name = g_strdup_printf("/proc/self/fd/%d", descriptor);
     text_sink sink = {.text = g_string_new(NULL), .limit = options->text_limit, .truncated = 0};
-    if (is_pdf) {
-        recognize_pdf(descriptor, name, options, &sink, result);
+    if (pdf_page >= 0) {
+        recognize_pdf_page(name, pdf_page, options, &sink, result);
     } else {
         recognize_image(descriptor, name, options, &sink, result);
     }

@@ -20,6 +20,8 @@ extension ExtractedDocument {
         writer.appendOptional(acquisitionModel)
         writer.appendOptional(latitude)
         writer.appendOptional(longitude)
+        writer.appendOptional(scannedPageCount)
+        writer.appendOptional(recognizedPageCount)
     }
 
     init(from reader: inout WireReader) throws(ExtractionProtocolError) {
@@ -39,6 +41,8 @@ extension ExtractedDocument {
         acquisitionModel = try reader.readOptionalString()
         latitude = try reader.readOptionalDouble()
         longitude = try reader.readOptionalDouble()
+        scannedPageCount = try reader.readOptionalInt()
+        recognizedPageCount = try reader.readOptionalInt()
     }
 }
 

@@ -27,6 +27,11 @@ public struct ExtractedDocument: Sendable, Hashable {
     public var isTextTruncated: Bool
     /// Pages of a document, slides of a presentation.
     public var pageCount: Int?
+    /// A PDF's pages that are pictures of text with almost no text layer of their own (scans),
+    /// among the pages read; OCR reads them.
+    public var scannedPageCount: Int?
+    /// Of those, the pages OCR read (an ``ExtractionKind/ocr`` answer; at most its page limit).
+    public var recognizedPageCount: Int?
     /// The document's own creation date (PDF, office metadata, EXIF DateTimeOriginal, e-mail
     /// Date), in seconds since 1970-01-01 UTC.
     public var creationDate: Double?

@@ -9,7 +9,7 @@
 /// Framing constants and helpers shared by both ends of the extractor channel.
 public enum ExtractionFrame {
     /// The version byte that starts every payload.
-    public static let version: UInt8 = 3
+    public static let version: UInt8 = 4
     /// Bytes of the length prefix.
     public static let headerSize = 4
     /// The largest payload either side accepts; larger lengths mean a broken peer.

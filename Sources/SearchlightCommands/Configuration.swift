@@ -1,3 +1,4 @@
+import ExtractionProtocol
 import Foundation
 
 /// The configuration in effect: defaults, then the file
@@ -84,7 +85,9 @@ struct Configuration {
     var decoderDeadline = Setting(10)
     /// Text in pictures (Docs/Contract.md#text-in-pictures): OCR's switch, languages, page limit and per-page deadline.
     var ocr = Setting(true)
-    var ocrLanguages = Setting(["eng"])
+    /// Default: English and the languages of the person's locale whose data is installed.
+    var ocrLanguages = Setting(TesseractLanguages.defaults(environment: ProcessInfo.processInfo.environment,
+                                                           installed: TesseractLanguages.installed()))
     var ocrPageLimit = Setting(10)
     var ocrPageDeadline = Setting(20)
     /// Seconds between the watcher's self-checks of the whole tree; 0 for never.

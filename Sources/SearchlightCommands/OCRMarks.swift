@@ -1,3 +1,5 @@
+import ExtractionProtocol
+import Foundation
 import Searchlight
 import SearchlightFiles
 
@@ -13,16 +15,74 @@ struct OCRMarks {
         store = OCRStore.existing(for: index)
     }
 
-    func isRecognized(_ item: SearchableItem) -> Bool {
-        (try? store?.isRecognized(domain: item.domainIdentifier, identifier: item.uniqueIdentifier)) ?? false
+    /// How the item's text came from OCR, nil when it did not.
+    func recognition(of item: SearchableItem) -> OCRStore.Recognition? {
+        (try? store?.recognition(domain: item.domainIdentifier, identifier: item.uniqueIdentifier)) ?? nil
+    }
+
+    /// `show`'s `recognizedPages`: "3 of 3 scanned pages", or "10 of 14 scanned pages (ocr-page-limit = 10)".
+    static func describe(_ pages: RecognizedText.Pages) -> String {
+        var text = "\(pages.read) of \(pages.scanned) scanned page" + (pages.scanned == 1 ? "" : "s")
+        if pages.read < pages.scanned { text += " (ocr-page-limit = \(pages.limit))" }
+        return text
     }
 
     /// Pictures waiting for OCR; nil when OCR never ran for this index.
     var pendingCount: Int? { try? store?.pendingCount() }
 
-    /// `status --json`'s object with `"ocrQueue": N` (pictures waiting) when OCR ran for the index.
-    func addingQueue(to object: [UInt8]) -> [UInt8] {
-        guard let pending = pendingCount, object.last == UInt8(ascii: "}") else { return object }
-        return object.dropLast() + Array(",\"ocrQueue\":\(pending)}".utf8)
+    /// `status --json`'s object with `"ocrQueue": N` (pictures waiting) when OCR ran for the
+    /// index, and `"ocrLanguages"`.
+    func addingQueue(to object: [UInt8], languages: OCRLanguageStatus) -> [UInt8] {
+        guard object.last == UInt8(ascii: "}") else { return object }
+        var members = ",\"ocrLanguages\":" + languages.json
+        if let pending = pendingCount { members += ",\"ocrQueue\":\(pending)" }
+        return object.dropLast() + Array((members + "}").utf8)
     }
+}
+
+/// Which of Tesseract's language packs OCR reads with, which are installed and which are
+/// missing, for `status`: the configured languages (`ocr-languages`), the locale's, and the
+/// installed languages of other scripts, which read pages in those scripts.
+struct OCRLanguageStatus {
+    /// The languages every page is read with.
+    var configured: [String]
+    /// Every installed language.
+    var installed: [String]
+    /// Configured or locale languages that are not installed, with their Debian packages.
+    var missing: [(language: String, package: String)]
+
+    init(configured: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+         installed: [String] = TesseractLanguages.installed()) {
+        self.configured = configured
+        self.installed = installed
+        var wanted = configured
+        for language in TesseractLanguages.ofLocale(environment) where !wanted.contains(language) { wanted.append(language) }
+        missing = wanted.filter { !installed.contains($0) }.map { ($0, TesseractLanguages.debianPackage(of: $0)) }
+    }
+
+    /// The installed languages read only for pages in their script.
+    var forOtherScripts: [String] { installed.filter { !configured.contains($0) } }
+
+    /// `status`'s line.
+    var line: String {
+        var text = "ocr languages: " + (configured.filter(installed.contains).joined(separator: ", ").nonEmpty ?? "none")
+        if !forOtherScripts.isEmpty { text += "; for other scripts: " + forOtherScripts.joined(separator: ", ") }
+        if !missing.isEmpty {
+            text += "; missing: " + missing.map(\.language).joined(separator: ", ")
+            text += " (apt install " + missing.map(\.package).joined(separator: " ") + ")"
+        }
+        return text + "\n"
+    }
+
+    /// `status --json`'s `"ocrLanguages"` member.
+    var json: String {
+        func list(_ values: [String]) -> String { "[" + values.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
+        let missingObjects = missing.map { "{\"language\":\"\($0.language)\",\"package\":\"\($0.package)\"}" }
+        return "{\"configured\":\(list(configured)),\"installed\":\(list(installed)),\"missing\":[\(missingObjects.joined(separator: ","))]}"
+    }
+}
+
+extension String {
+    /// Nil when empty.
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

@@ -62,6 +62,8 @@ struct ScanCommand: ParsableCommand {
             var options = FolderScanner.Options(domain: domain)
             options.inspectorCount = inspectorCount
             options.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
+            // Before the scan: what it indexes now, the first pass queues itself.
+            extraction?.queueOlderItems(of: index, domain: domain, root: folder.path)
             let summary = try CommandFailure.rebuildingDamage(index) {
                 try scan(folder, domain: domain, options: options, index: index, enricher: extraction?.enricher)
             }

@@ -87,7 +87,10 @@ struct ShowCommand: ParsableCommand {
         }
         if let text = a.textContent {
             rows.append(("textContent", quoted(String(text.prefix(200)) + (text.count > 200 ? "…" : ""))))
-            if recognition.isRecognized(item) { rows.append(("textContentSource", quoted(OCRMarks.label))) }
+            if let recognized = recognition.recognition(of: item) {
+                rows.append(("textContentSource", quoted(OCRMarks.label)))
+                if let pages = recognized.pages { rows.append(("recognizedPages", quoted(OCRMarks.describe(pages)))) }
+            }
         }
         rows += memberRows(a.textContent, matching: matching)
         if let expiration = item.expirationDate { rows.append(("expirationDate", date(expiration))) }

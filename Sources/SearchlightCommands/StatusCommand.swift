@@ -27,11 +27,13 @@ struct StatusCommand: ParsableCommand {
         if failures {
             try listFailures(index, output: output)
         } else if json {
-            output.write(OCRMarks(index: index).addingQueue(to: StatusJSON.object(for: statistics, states: states)) + [0x0A])
+            output.write(OCRMarks(index: index).addingQueue(to: StatusJSON.object(for: statistics, states: states),
+                                                            languages: ocrLanguages) + [0x0A])
         } else {
             let kinds = try failureKinds(index, statistics)
             output.write("index: \(statistics.path) (\(Self.megabytes(statistics.byteCount)))\n")
             if let pending = OCRMarks(index: index).pendingCount { output.write("ocr queue: \(pending) pictures waiting\n") }
+            output.write(ocrLanguages.line)
             output.write(Self.resetLine(index))
             if statistics.domains.isEmpty { output.write("no domains: run `searchlight scan FOLDER`\n") }
             for domain in statistics.domains {
@@ -40,6 +42,13 @@ struct StatusCommand: ParsableCommand {
             }
         }
         output.flush()
+    }
+
+    /// OCR's language packs, with the configuration's `ocr-languages` (the defaults when the
+    /// file cannot be read: `status` reports, it does not check the configuration).
+    var ocrLanguages: OCRLanguageStatus {
+        let configuration = (try? ConfigurationOptions.parse([]).load()) ?? Configuration()
+        return OCRLanguageStatus(configured: configuration.ocrLanguages.value)
     }
 
     static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }

@@ -133,8 +133,13 @@ struct WatchCommand: AsyncParsableCommand {
             throw CommandFailure.fail("cannot watch: \(error)")
         }
         var watchers: [FolderWatcher] = []
+        var ocrRoots: [OCRService.Root] = []
         for (root, folder) in zip(selected, folders) {
             var options = FolderWatcher.Options(scan: FolderScanner.Options(domain: root.domain ?? index.defaultDomain(forFolder: folder.path)))
+            // A new domain is recorded as done now, before its first scan; an older one's items
+            // are queued by the second pass, in the background.
+            extraction?.queueOlderItems(of: index, domain: options.scan.domain, root: folder.path, onlyIfEmpty: true)
+            ocrRoots.append(.init(domain: options.scan.domain, path: folder.path))
             options.scan.inspectorCount = inspectorCount
             options.scan.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
             options.rescanInterval = .seconds(configuration.rescanInterval.value)
@@ -159,7 +164,8 @@ struct WatchCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let extraction { services.append(.init(service: ShutdownService { extraction.shutdown() })) }
         // OCR's second pass stops before the workers, after the watchers.
-        if let service = OCRService(extraction: extraction, index: index, control: control, logger: logger) {
+        if let service = OCRService(extraction: extraction, index: index, roots: ocrRoots, control: control,
+                                         logger: logger) {
             services.append(.init(service: service))
         }
         services += watchers.map { .init(service: $0) }

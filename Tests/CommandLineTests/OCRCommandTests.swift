@@ -19,6 +19,16 @@ struct OCRCommandTests {
         try run(["search"] + words).lines.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
+    /// `watch` of the tree, its standard error in `log`.
+    func startWatch(log: String) throws -> ChildProcess {
+        // No backoff: a busy test machine would defer the extraction (and OCR) of new files.
+        let config = work.path + "/watch.toml"
+        try "[watch]\nbackoff = false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        return try ChildProcess([Searchlight.binary, "watch", tree.path, "--config", config],
+                                environment: ["SEARCHLIGHT_INDEX": index, "XDG_CONFIG_HOME": "/nonexistent/ocr-config"],
+                                stderr: .file(log))
+    }
+
     @Test func scanReadsPicturesAndScannedPages() throws {
         tree.mkdirs("Scans")
         TextPictures.write(.init("Error 4031: the printer queue is jammed", font: "DejaVu Sans Mono 12", dpi: 200),
@@ -73,12 +83,7 @@ struct OCRCommandTests {
     @Test func watchReadsNewPicturesInTheBackground() throws {
         tree.write("first.txt")
         let log = work.path + "/watch.log"
-        // No backoff: a busy test machine would defer the extraction (and OCR) of new files.
-        let config = work.path + "/watch.toml"
-        try "[watch]\nbackoff = false\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--config", config],
-                                     environment: ["SEARCHLIGHT_INDEX": index, "XDG_CONFIG_HOME": "/nonexistent/ocr-config"],
-                                     stderr: .file(log))
+        let watch = try startWatch(log: log)
         defer {
             kill(watch.processIdentifier, SIGTERM)
             _ = waitUntil { !watch.isRunning }
@@ -91,5 +96,39 @@ struct OCRCommandTests {
         #expect(waitUntil { (try? searchIDs("crumble")) == ["crumble.png"] })
         #expect(waitUntil { (try? searchIDs("gooseberry")) == ["crumble.png"] }, "\((try? searchIDs("gooseberry")) ?? [])")
         #expect(waitUntil { (try? run(["status"]).output.contains("ocr queue: 0 pictures waiting")) == true })
+    }
+
+    /// Issue 34: a scan with a scanner's metadata, a scanned page among pages of text, items
+    /// indexed with OCR off read later by `watch` in the background, `show`'s pages and
+    /// `status`'s language packs.
+    @Test func olderScansAreReadByWatchAndShowSaysWhichPages() throws {
+        TextPictures.writePDF([.text("Minutes of the harbour committee, page one."),
+                               .scan(.init("Receipt from the rope maker in Whitby", font: "DejaVu Serif 12", dpi: 150))],
+                              info: ["Subject": "Converted: Tue Sep 28 17:32:00 1993", "Title": "scan0001"],
+                              to: tree.url("minutes.pdf"), scratch: work.path)
+        let scan = try run(["scan", tree.path, "--no-ocr"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(try searchIDs("committee") == ["minutes.pdf"])
+        #expect(try searchIDs("whitby").isEmpty)
+
+        let log = work.path + "/older.log"
+        let watch = try startWatch(log: log)
+        defer {
+            kill(watch.processIdentifier, SIGTERM)
+            _ = waitUntil { !watch.isRunning }
+        }
+        #expect(waitUntil { (try? searchIDs("whitby")) == ["minutes.pdf"] },
+                "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        #expect(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("queued 1 pictures and PDFs indexed before OCR"))
+        let show = try run(["show", "minutes.pdf"]).output
+        #expect(show.contains(#"recognizedPages         = "1 of 1 scanned page""#), "\(show)")
+        #expect(try searchIDs("committee") == ["minutes.pdf"], "the text layer's pages stay")
+
+        // The language packs: installed, and the locale's that are missing, with their packages.
+        let status = try Searchlight.run(["status"], index: index, environment: ["LANG": "fr_FR.UTF-8", "LANGUAGE": ""])
+        #expect(status.output.contains("ocr languages: eng; for other scripts: ") && status.output.contains("ell")
+                && status.output.contains("missing: fra (apt install tesseract-ocr-fra)"), "\(status.output)")
+        let json = try Searchlight.run(["status", "--json"], index: index, environment: ["LANG": "fr_FR.UTF-8"])
+        #expect(json.output.contains(#""missing":[{"language":"fra","package":"tesseract-ocr-fra"}]"#), "\(json.output)")
     }
 }

@@ -63,6 +63,11 @@ public final class TemporaryTree {
 
 /// Runs a command (cp, mv, vips…) and stops the test if it fails.
 public func shell(_ arguments: String...) {
+    shell(arguments)
+}
+
+/// Runs a command given as an array.
+public func shell(_ arguments: [String]) {
     let result = try? ChildProcess.run(arguments)
     precondition(result?.status == 0, "\(arguments) failed: \(String(decoding: result?.stderr ?? [], as: UTF8.self))")
 }

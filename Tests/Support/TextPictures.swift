@@ -63,6 +63,36 @@ public enum TextPictures {
         shell("python3", imagePDFScript, jpeg, path, String(page.dpi))
     }
 
+    /// A page of a PDF: a scan of a page of text, or a page with a text layer.
+    public enum PDFPage: Sendable {
+        case scan(Page)
+        /// A scan with a line of real text on it (an app's "Scanned by …").
+        case stampedScan(Page, stamp: String)
+        case text(String)
+    }
+
+    /// Writes a PDF of `pages` to `path`, with `info` in its Info dictionary (`Subject`,
+    /// `Title`…, as scanners write them). Scans are rendered at the first scan's resolution.
+    public static func writePDF(_ pages: [PDFPage], info: [String: String] = [:], to path: String, scratch: String) {
+        var arguments = ["python3", imagePDFScript, path]
+        var dpi: Int?
+        for (key, value) in info.sorted(by: { $0.key < $1.key }) { arguments += ["--info", "\(key)=\(value)"] }
+        for pdfPage in pages {
+            switch pdfPage {
+            case .scan(let page), .stampedScan(let page, _):
+                let jpeg = "\(scratch)/\(UUID().uuidString).jpg"
+                write(page, to: jpeg + "[Q=85]", scratch: scratch)
+                dpi = dpi ?? page.dpi
+                arguments += ["--image", jpeg]
+                if case .stampedScan(_, let stamp) = pdfPage { arguments += ["--stamp", stamp] }
+            case .text(let text):
+                arguments += ["--text", text]
+            }
+        }
+        arguments.insert(String(dpi ?? 150), at: 3)
+        shell(arguments)
+    }
+
     /// `Examples/image-pdf.py` of this repository.
     static let imagePDFScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Examples/image-pdf.py").path

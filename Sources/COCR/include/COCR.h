@@ -2,10 +2,10 @@
 #define COCR_H
 
 // Text in pictures for the extraction worker: Tesseract's C API over pixels that libvips
-// decodes (images) or renders (PDF pages without a text layer, found with poppler).
+// decodes (images) or renders (one PDF page; the worker's Swift side decides which pages
+// have no text layer of their own, with poppler).
 //
-// Tesseract, libvips and poppler headers stay in COCR.c; only `searchlight-extractor` links
-// this target.
+// Tesseract and libvips headers stay in COCR.c; only `searchlight-extractor` links this target.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -38,14 +38,17 @@ typedef struct {
     int min_confidence;
     /// Milliseconds Tesseract may spend on one page (0: no limit).
     int page_deadline_ms;
-    /// Pages of a PDF read at most.
-    int page_limit;
     /// Resolution PDF pages are rendered at.
     int dpi;
     /// At most this many bytes of text.
     size_t text_limit;
     /// Skip an image the quick look finds unlikely to hold text (a photo).
     int prefilter;
+    /// The installed languages of other scripts than the configured ones, by Tesseract's
+    /// script name: "Greek:ell,Cyrillic:rus+ukr" (NULL or "": none). A page the configured
+    /// languages read poorly and the script detector finds in one of these scripts is read
+    /// again with its languages.
+    const char *script_languages;
 } cocr_options;
 
 /// What was read. Release with `cocr_result_clear`.
@@ -58,14 +61,16 @@ typedef struct {
     /// Words kept and words dropped for a low confidence.
     int words_kept;
     int words_dropped;
-    /// Pages read with OCR (1 for an image), pages of the document.
+    /// Pages read (1, or 0 when skipped), pages of the file (1).
     int pages_read;
     int page_count;
     /// Pages whose orientation was corrected.
     int pages_rotated;
+    /// Pages read with the languages of another script (`script_languages`).
+    int pages_in_other_script;
     /// Pages stopped at the page deadline.
     int pages_timed_out;
-    /// Why nothing was read although the file was fine ("too small", "no text expected", "has a text layer"), or NULL.
+    /// Why nothing was read although the file was fine ("too small", "no text expected"), or NULL.
     char *skipped;
     /// Original size of an image, 0 when unknown.
     int width;
@@ -79,8 +84,9 @@ typedef struct {
 /// with `*error` set (malloc) — a missing language's traineddata, say.
 int cocr_initialize(const char *datapath, const char *languages, char **error);
 
-/// Reads the text of the image or PDF readable from `descriptor` (`is_pdf`: the file is a PDF).
-void cocr_recognize(int descriptor, int is_pdf, const cocr_options *options, cocr_result *result);
+/// Reads the text of the image readable from `descriptor` (`pdf_page` < 0), or of the page
+/// `pdf_page` (from 0) of the PDF readable from it, rendered at `dpi`.
+void cocr_recognize(int descriptor, int pdf_page, const cocr_options *options, cocr_result *result);
 
 /// Frees what `result` owns and zeroes it.
 void cocr_result_clear(cocr_result *result);

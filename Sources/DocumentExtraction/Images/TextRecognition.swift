@@ -9,7 +9,7 @@ import SystemCalls
 public struct OCROptions: Sendable {
     /// Tesseract's languages, `+`-separated.
     public var languages = "eng"
-    /// Pages of a PDF read at most.
+    /// Scanned pages of a PDF read at most.
     public var pageLimit: Int32 = 10
     /// Milliseconds Tesseract may spend on one page.
     public var pageDeadlineMilliseconds: Int32 = 20_000
@@ -18,7 +18,7 @@ public struct OCROptions: Sendable {
     /// Images smaller than this are icons, not pictures of text.
     static let minimumShortSide: Int32 = 32
     static let minimumLongSide: Int32 = 100
-    /// PDF pages without a text layer are rendered at this resolution.
+    /// Scanned PDF pages are rendered at this resolution.
     static let dpi: Int32 = 300
     /// Images and pages with more pixels than this are refused before decoding (`--max-pixels`).
     public var maxPixels: Int64 = 256_000_000
@@ -29,6 +29,9 @@ public struct OCROptions: Sendable {
 /// Whether Tesseract started in this process, or why not; started on the first OCR request,
 /// so that a worker that makes only thumbnails never loads a language model.
 nonisolated(unsafe) private var engineState: Result<Void, ExtractionFailure>?
+/// The installed languages of the scripts the configured ones do not write
+/// (``TesseractLanguages/scriptTable(configured:installed:)``), kept for the process as C text.
+nonisolated(unsafe) private var scriptLanguages: UnsafeMutablePointer<CChar>?
 
 /// Answers ``ExtractionKind/ocr`` requests through Tesseract.
 public enum TextRecognition {
@@ -41,6 +44,9 @@ public enum TextRecognition {
             var error: UnsafeMutablePointer<CChar>?
             if cocr_initialize(nil, options.languages, &error) == 0 {
                 engineState = .success(())
+                let configured = options.languages.split(separator: "+").map(String.init)
+                scriptLanguages = strdup(TesseractLanguages.scriptTable(configured: configured,
+                                                                        installed: TesseractLanguages.installed()))
             } else {
                 let message = error.map { String(cString: $0) } ?? "cannot start Tesseract"
                 free(error)
@@ -52,40 +58,73 @@ public enum TextRecognition {
     }
 
     static func recognize(_ request: ExtractionRequest, descriptor: Int32, options: OCROptions) -> ExtractionResponse {
-        func failure(_ reason: ExtractionFailure.Reason, _ message: String) -> ExtractionResponse {
-            ExtractionResponse(answering: request, failure: ExtractionFailure(reason, message))
-        }
-        let isPDF = DocumentFormat(contentType: request.contentType, fileName: request.path.lastPathComponent) == .pdf
         var settings = cocr_options()
         settings.max_pixels = options.maxPixels
         settings.min_short_side = OCROptions.minimumShortSide
         settings.min_long_side = OCROptions.minimumLongSide
         settings.min_confidence = options.minimumConfidence
         settings.page_deadline_ms = options.pageDeadlineMilliseconds
-        settings.page_limit = options.pageLimit
         settings.dpi = OCROptions.dpi
         settings.text_limit = Int(request.limit)
         settings.prefilter = 1
+        settings.script_languages = UnsafePointer(scriptLanguages)
+        if DocumentFormat(contentType: request.contentType, fileName: request.path.lastPathComponent) == .pdf {
+            return recognizePDF(request, descriptor: descriptor, settings: settings, options: options)
+        }
         var result = cocr_result()
-        cocr_recognize(descriptor, isPDF ? 1 : 0, &settings, &result)
+        cocr_recognize(descriptor, -1, &settings, &result)
         defer { cocr_result_clear(&result) }
-        let message = result.error.map { String(cString: $0) } ?? ""
-        switch result.status {
-        case COCR_OK:
-            let text = result.text.map { String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: result.length), as: UTF8.self) } ?? ""
-            var document = ExtractedDocument(text: text, isTextTruncated: result.truncated != 0,
-                                             pageCount: isPDF ? Int(result.page_count) : nil)
-            if !isPDF && result.width > 0 {
+        switch outcome(of: result) {
+        case .success(let text):
+            var document = ExtractedDocument(text: text, isTextTruncated: result.truncated != 0)
+            if result.width > 0 {
                 document.pixelWidth = Int(result.width)
                 document.pixelHeight = Int(result.height)
             }
             return ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue,
                                       originalWidth: Int(result.width), originalHeight: Int(result.height),
                                       outcome: .document(document))
-        case COCR_NOT_AN_IMAGE: return failure(.notAnImage, message)
-        case COCR_TOO_LARGE: return failure(.tooLarge, message)
-        case COCR_DECODE_FAILED: return failure(.decodeFailed, message)
-        default: return failure(.internalError, message)
+        case .failure(let failure):
+            return ExtractionResponse(answering: request, failure: failure)
+        }
+    }
+
+    /// A PDF read again page by page (``PDFExtractor``): each page with a text layer of its own
+    /// as it is, each scanned page (up to the page limit) by OCR of its picture, in page order —
+    /// the whole document's text, with its metadata. A page that cannot be rendered keeps what
+    /// little text it has; the document fails only when it cannot be opened.
+    static func recognizePDF(_ request: ExtractionRequest, descriptor: Int32, settings: cocr_options,
+                             options: OCROptions) -> ExtractionResponse {
+        var settings = settings
+        do {
+            let document = try PDFExtractor.extract(
+                descriptor: descriptor, textLimit: Int(request.limit), recognizedPageLimit: Int(options.pageLimit)
+            ) { page in
+                var result = cocr_result()
+                cocr_recognize(descriptor, Int32(clamping: page), &settings, &result)
+                defer { cocr_result_clear(&result) }
+                return try? outcome(of: result).get()
+            }
+            return ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue,
+                                      originalWidth: 0, originalHeight: 0, outcome: .document(document))
+        } catch {
+            return ExtractionResponse(answering: request, failure: error)
+        }
+    }
+
+    /// The text of a reading, or why it failed.
+    static func outcome(of result: cocr_result) -> Result<String, ExtractionFailure> {
+        let message = result.error.map { String(cString: $0) } ?? ""
+        switch result.status {
+        case COCR_OK:
+            return .success(result.text.map {
+                String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self),
+                                                     count: result.length), as: UTF8.self)
+            } ?? "")
+        case COCR_NOT_AN_IMAGE: return .failure(ExtractionFailure(.notAnImage, message))
+        case COCR_TOO_LARGE: return .failure(ExtractionFailure(.tooLarge, message))
+        case COCR_DECODE_FAILED: return .failure(ExtractionFailure(.decodeFailed, message))
+        default: return .failure(ExtractionFailure(.internalError, message))
         }
     }
 }

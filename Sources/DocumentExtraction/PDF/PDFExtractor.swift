@@ -10,14 +10,25 @@ import SystemCalls
 /// Title, authors, keywords and subject come from the Info dictionary, the title from the
 /// XMP packet's `dc:title` when Info has none; text is read page by page until the limit.
 /// A PDF that needs a password fails with ``ExtractionFailure/Code/encrypted``.
+///
+/// Each page is judged by its own text layer, never by the document's metadata (a scanner's
+/// `Subject: Converted …` is no text of a page): a page with almost no letters of its own is
+/// a scanned page (``ScannedPage``), counted in ``ExtractedDocument/scannedPageCount``; OCR
+/// (``TextRecognition``) reads the document again with a `recognizePage` that reads such
+/// pages' pictures, and their text lands at the page's place in the document's text.
 public enum PDFExtractor {
     /// Extracts the PDF readable from `descriptor` (not closed; read from its start).
     /// The corresponding C functions are `poppler_document_new_from_fd` and `poppler_page_get_text`.
-    /// - Parameter timeBudget: How long pages may be read; then the text so far is kept and
-    ///   marked truncated, so a PDF of a million empty pages ends with its metadata instead of
-    ///   running into the worker's deadline.
+    /// - Parameters:
+    ///   - timeBudget: How long pages may be read; then the text so far is kept and
+    ///     marked truncated, so a PDF of a million empty pages ends with its metadata instead of
+    ///     running into the worker's deadline.
+    ///   - recognizedPageLimit: Scanned pages `recognizePage` is asked for, at most.
+    ///   - recognizePage: Reads the picture of a scanned page (its index from 0): its text, or
+    ///     nil when it could not; its time does not count in `timeBudget`.
     public static func extract(
-        descriptor: Int32, textLimit: Int, timeBudget: Duration = .seconds(5)
+        descriptor: Int32, textLimit: Int, timeBudget: Duration = .seconds(5), recognizedPageLimit: Int = 0,
+        recognizePage: ((Int) -> String?)? = nil
     ) throws(ExtractionFailure) -> ExtractedDocument {
         // poppler closes the descriptor it is given, on success and on failure alike.
         let copy: Int32
@@ -60,21 +71,83 @@ public enum PDFExtractor {
         result.pageCount = pages
         var text = TextCollector(limit: textLimit)
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeBudget)
+        var deadline = clock.now.advanced(by: timeBudget)
+        var scanned = 0, recognized = 0
         for index in 0..<pages {
             if text.isFull || (index % 64 == 0 && clock.now >= deadline) {
                 text.markTruncated()
                 break
             }
             guard let page = poppler_document_get_page(document, Int32(index)) else { continue }
-            if let pageText = takeString(poppler_page_get_text(page)) {
+            var pageText = takeString(poppler_page_get_text(page))
+            if ScannedPage.isScanned(page, ownText: pageText) {
+                scanned += 1
+                if let recognizePage, recognized < recognizedPageLimit {
+                    let started = clock.now
+                    if let read = recognizePage(index) {
+                        recognized += 1
+                        // The page's own few words (a stamp, a page number) stay, before its reading.
+                        if !read.isEmpty { pageText = pageText.map { $0 + "\n" + read } ?? read }
+                    }
+                    deadline = deadline.advanced(by: clock.now - started)
+                }
+            }
+            if let pageText {
                 text.append(pageText)
                 text.appendBreak()
             }
             g_object_unref(UnsafeMutableRawPointer(page))
         }
         result.setText(text)
+        result.scannedPageCount = scanned
+        if recognizePage != nil { result.recognizedPageCount = recognized }
         return result
+    }
+
+    /// Which pages are scans: judged by the page alone.
+    enum ScannedPage {
+        /// A page with fewer letters and digits than this in its own text layer is a scan.
+        static let fewLetters = 16
+        /// A page whose text layer has fewer letters than this, under a picture that covers at
+        /// least half the page, is a scan with a stamp ("Scanned by …", a page number) on it.
+        static let stampLetters = 120
+
+        /// Whether `page`, whose text layer holds `ownText`, is a picture of text.
+        /// The corresponding C functions are `poppler_page_get_image_mapping` and `poppler_page_get_size`.
+        static func isScanned(_ page: OpaquePointer, ownText: String?) -> Bool {
+            let letters = letterCount(ownText ?? "", upTo: stampLetters)
+            if letters < fewLetters { return true }
+            guard letters < stampLetters else { return false }
+            return pictureCoverage(page) >= 0.5
+        }
+
+        /// Letters and digits in `text`, counted up to `limit`.
+        static func letterCount(_ text: String, upTo limit: Int) -> Int {
+            var count = 0
+            for scalar in text.unicodeScalars where scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                count += 1
+                if count >= limit { break }
+            }
+            return count
+        }
+
+        /// The largest share of the page one picture covers (0 when none).
+        static func pictureCoverage(_ page: OpaquePointer) -> Double {
+            var width = 0.0, height = 0.0
+            poppler_page_get_size(page, &width, &height)
+            guard width > 0, height > 0, let mappings = poppler_page_get_image_mapping(page) else { return 0 }
+            defer { poppler_page_free_image_mapping(mappings) }
+            var largest = 0.0
+            var node: UnsafeMutablePointer<GList>? = mappings
+            while let current = node {
+                if let mapping = current.pointee.data?.assumingMemoryBound(to: PopplerImageMapping.self) {
+                    let area = mapping.pointee.area
+                    largest = max(largest, abs(area.x2 - area.x1) * abs(area.y2 - area.y1))
+                }
+                node = current.pointee.next
+            }
+            return min(1, largest / (width * height))
+        }
     }
 
     /// Whether a one-page PDF is open for the rest of the process (opened, and left open, on

@@ -32,14 +32,17 @@ public final class ContentReader: Sendable {
     }
 
     /// Adds what the document holds to `item`, or records why it could not be read.
-    public func enrich(_ item: inout SearchableItem, in root: RootFolder) {
+    /// - Returns: what was read, nil when nothing was.
+    @discardableResult
+    public func enrich(_ item: inout SearchableItem, in root: RootFolder) -> ExtractedDocument? {
         let attributes = item.attributeSet
         guard let contentType = attributes.contentType,
-              Self.readsContent(contentType: contentType, fileName: attributes.displayName ?? "") else { return }
+              Self.readsContent(contentType: contentType, fileName: attributes.displayName ?? "") else { return nil }
         switch pool.document(ofFileAtPathBytes: root.absolutePath(of: item.uniqueIdentifier), contentType: contentType) {
         case .success(let document):
             Self.fill(&item.attributeSet, from: document)
             if let keywordRanker { rankKeywords(of: &item.attributeSet, own: document.keywords, with: keywordRanker) }
+            return document
         case .failure(let failure) where failure.isTransient:
             // The workers are out: left as its name and type describe it, not marked as failed,
             // and stored without a change stamp, so that a later scan or watch reads it.
@@ -56,6 +59,7 @@ public final class ContentReader: Sendable {
             item.failure = ExtractionFailure(recorded?.reason ?? failure.reason,
                                              [recorded?.message, "content: \(failure.message)"].compactMap { $0 }.joined(separator: "; ")).stored
         }
+        return nil
     }
 
     /// The keywords of Docs/Contract.md#what-is-indexed: the document's own, then the most telling words of its text
@@ -73,6 +77,13 @@ public final class ContentReader: Sendable {
         }
     }
 
+    /// A document's text as its item holds it: a description (HTML meta, a PDF's Subject) is
+    /// searchable like the text, before it, unless the text says it already.
+    public static func searchableText(of document: ExtractedDocument) -> String {
+        guard let subject = document.subject, !document.text.contains(subject) else { return document.text }
+        return document.text.isEmpty ? subject : subject + "\n\n" + document.text
+    }
+
     /// How many keywords an item keeps: the document's own first, then those of its name and type.
     static let keywordLimit = 10
 
@@ -80,11 +91,7 @@ public final class ContentReader: Sendable {
     /// name's stays), authors, its own keywords before the name's, its creation date, pages,
     /// and a photo's size, camera and position where the document has them.
     public static func fill(_ attributes: inout AttributeSet, from document: ExtractedDocument) {
-        var text = document.text
-        if let subject = document.subject, !text.contains(subject) {
-            // A description (HTML meta, a PDF's Subject) is searchable like the text.
-            text = text.isEmpty ? subject : subject + "\n\n" + text
-        }
+        let text = searchableText(of: document)
         if !text.isEmpty { attributes.textContent = text }
         if let title = document.title { attributes.title = title }
         if !document.authors.isEmpty { attributes.authors = document.authors }

@@ -5,7 +5,7 @@ import Foundation
 public struct OCRSettings: Sendable, Equatable {
     /// Tesseract's languages (`eng`, `deu`…), each from Debian's `tesseract-ocr-LANG`.
     public var languages: [String]
-    /// Pages of a PDF read at most.
+    /// Scanned pages of a PDF read at most.
     public var pageLimit: Int
     /// How long Tesseract may spend on one page; what it read by then is kept.
     public var pageDeadline: Duration
@@ -34,32 +34,50 @@ public struct OCRSettings: Sendable, Equatable {
     /// with room for decoding and rendering.
     var jobDeadline: Duration { pageDeadline * pageLimit + .seconds(10) }
 
-    /// Where Debian installs Tesseract's language data.
-    public static let dataFolders = ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata"]
-
     /// The languages whose data is not installed, each with the Debian package that has it.
-    public func missingLanguages(dataFolders: [String] = OCRSettings.dataFolders) -> [(language: String, package: String)] {
-        languages.filter { language in
-            !dataFolders.contains { FileManager.default.fileExists(atPath: "\($0)/\(language).traineddata") }
-        }.map { ($0, Self.debianPackage(of: $0)) }
-    }
-
-    /// `tesseract-ocr-deu` for `deu`; `chi_sim` is in `tesseract-ocr-chi-sim`.
-    public static func debianPackage(of language: String) -> String {
-        "tesseract-ocr-" + language.lowercased().replacingOccurrences(of: "_", with: "-")
+    public func missingLanguages(dataFolders: [String] = TesseractLanguages.dataFolders) -> [(language: String, package: String)] {
+        let installed = TesseractLanguages.installed(in: dataFolders)
+        return languages.filter { !installed.contains($0) }.map { ($0, TesseractLanguages.debianPackage(of: $0)) }
     }
 }
 
 /// Text found in a picture by OCR.
 public struct RecognizedText: Sendable, Hashable {
-    /// What was read (empty when the picture holds no text, or a PDF has a text layer).
+    /// What was read in an image (empty when it holds no text); for a PDF, its whole
+    /// searchable text, each scanned page's reading at its place (empty when no page was read).
     public var text: String
     public var isTruncated: Bool
+    /// A PDF's scanned pages, and those read (at most the page limit); nil for an image.
+    public var pages: Pages?
+
+    /// A PDF's scanned pages and those OCR read.
+    public struct Pages: Sendable, Hashable {
+        public var scanned: Int
+        public var read: Int
+        /// The page limit they were read with.
+        public var limit: Int
+
+        public init(scanned: Int, read: Int, limit: Int) {
+            self.scanned = scanned
+            self.read = read
+            self.limit = limit
+        }
+    }
+
+    public init(text: String, isTruncated: Bool, pages: Pages? = nil) {
+        self.text = text
+        self.isTruncated = isTruncated
+        self.pages = pages
+    }
+
+    /// Whether ``text`` is a document's whole text, to replace its item's (a PDF), rather than
+    /// a picture's text to add to it.
+    public var isWholeText: Bool { pages != nil }
 }
 
 extension ExtractorPool {
-    /// Reads the text in the image or the pages without a text layer of the PDF at `path`
-    /// (OCR), blocking until it is done or has failed. Each page may take
+    /// Reads the text in the image, or the PDF with its scanned pages read, at `path` (OCR),
+    /// blocking until it is done or has failed. Each page may take
     /// ``OCRSettings/pageDeadline``; the job as a whole is killed past every page's deadline.
     ///
     /// - Parameters:
@@ -70,6 +88,11 @@ extension ExtractorPool {
         return extract(.ocr, path: path, limit: limit, contentType: contentType,
                        deadline: configuration.ocr.jobDeadline).flatMap { response in
             switch response.outcome {
+            case .document(let document) where document.scannedPageCount != nil:
+                let read = document.recognizedPageCount ?? 0
+                return .success(RecognizedText(
+                    text: read > 0 ? ContentReader.searchableText(of: document) : "", isTruncated: document.isTextTruncated,
+                    pages: .init(scanned: document.scannedPageCount ?? 0, read: read, limit: configuration.ocr.pageLimit)))
             case .document(let document):
                 return .success(RecognizedText(text: document.text, isTruncated: document.isTextTruncated))
             case .failure(let failure):

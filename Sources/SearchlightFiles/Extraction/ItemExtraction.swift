@@ -61,8 +61,10 @@ public final class ItemExtraction: Sendable {
     /// Adds a thumbnail and content to `item`, as the options say.
     public func enrich(_ item: inout SearchableItem, in root: RootFolder) {
         let mayHoldText = thumbnailer?.enrich(&item, in: root)
-        contentReader?.enrich(&item, in: root)
-        if let ocrQueue { queueForOCR(item, in: root, mayHoldText: mayHoldText, queue: ocrQueue) }
+        let document = contentReader?.enrich(&item, in: root)
+        if let ocrQueue {
+            queueForOCR(item, in: root, mayHoldText: mayHoldText, scannedPages: document?.scannedPageCount, queue: ocrQueue)
+        }
     }
 
     /// The enricher to give a ``FolderScanner`` or a ``FolderWatcher``.

@@ -11,14 +11,17 @@ import Searchlight
 ///   resumes with what is left.
 /// - `recognized`: the text read in a file's bytes, by SHA-256 of the bytes: a copied or moved
 ///   picture is not read again, and a photo without text is remembered as such (empty text).
-/// - `item_text`: the items whose text came from OCR, which `show` marks as recognised.
+/// - `item_text`: the items whose text came from OCR, which `show` marks as recognised (with
+///   a PDF's scanned pages and those read).
+/// - `older_queued`: the domains whose items that predate OCR (or were indexed with OCR off)
+///   were queued once (``queueOlderItems(of:root:in:)``).
 ///
 /// Every row is keyed by the index's ``IndexStore/path`` too, so that one file may serve several indexes.
 public final class OCRStore: Sendable {
     /// The file's path.
     public let path: String
     let indexPath: String
-    private let database: DatabaseQueue
+    let database: DatabaseQueue
 
     /// One picture waiting for OCR.
     public struct Entry: Sendable, Hashable {
@@ -63,6 +66,19 @@ public final class OCRStore: Sendable {
                 CREATE TABLE item_text (
                     indexPath TEXT NOT NULL, domain TEXT NOT NULL, identifier BLOB NOT NULL, digest TEXT NOT NULL,
                     PRIMARY KEY (indexPath, domain, identifier)) WITHOUT ROWID;
+                """)
+        }
+        migrator.registerMigration("v2-pages") { db in
+            // A PDF's scanned pages, those read and the limit they were read with; NULL for an image.
+            for table in ["recognized", "item_text"] {
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN scannedPages INTEGER")
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN readPages INTEGER")
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN pageLimit INTEGER")
+            }
+            try db.execute(sql: """
+                CREATE TABLE older_queued (
+                    indexPath TEXT NOT NULL, domain TEXT NOT NULL, queued REAL NOT NULL, count INTEGER NOT NULL,
+                    PRIMARY KEY (indexPath, domain)) WITHOUT ROWID
                 """)
         }
         try migrator.migrate(database)
@@ -154,8 +170,9 @@ public final class OCRStore: Sendable {
     /// The text recognised in the bytes whose digest is `digest`, if they were read before.
     public func recognized(digest: String) throws -> RecognizedText? {
         try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT text, truncated FROM recognized WHERE digest = ?", arguments: [digest]).map {
-                RecognizedText(text: $0["text"], isTruncated: $0["truncated"])
+            try Row.fetchOne(db, sql: "SELECT text, truncated, scannedPages, readPages, pageLimit FROM recognized WHERE digest = ?",
+                             arguments: [digest]).map {
+                RecognizedText(text: $0["text"], isTruncated: $0["truncated"], pages: Self.pages(in: $0))
             }
         }
     }
@@ -163,27 +180,51 @@ public final class OCRStore: Sendable {
     /// Records what OCR read in the bytes of `digest`.
     public func record(_ text: RecognizedText, digest: String) throws {
         try database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO recognized (digest, text, truncated, recognized) VALUES (?, ?, ?, ?)",
-                           arguments: [digest, text.text, text.isTruncated, Date().timeIntervalSince1970])
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO recognized (digest, text, truncated, recognized, scannedPages, readPages, pageLimit)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [digest, text.text, text.isTruncated, Date().timeIntervalSince1970,
+                                 text.pages?.scanned, text.pages?.read, text.pages?.limit])
         }
+    }
+
+    /// The pages of a row's `scannedPages`, `readPages` and `pageLimit`, nil for an image.
+    static func pages(in row: Row) -> RecognizedText.Pages? {
+        guard let scanned: Int = row["scannedPages"], let read: Int = row["readPages"] else { return nil }
+        return .init(scanned: scanned, read: read, limit: row["pageLimit"] ?? read)
     }
 
     // MARK: Marks
 
-    /// Records that the text of an item came from OCR of the bytes of `digest`.
-    public func markRecognized(domain: String, identifier: ItemIdentifier, digest: String) throws {
+    /// Records that the text of an item came from OCR of the bytes of `digest` (of `pages`, for a PDF).
+    public func markRecognized(domain: String, identifier: ItemIdentifier, digest: String,
+                               pages: RecognizedText.Pages? = nil) throws {
         try database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO item_text (indexPath, domain, identifier, digest) VALUES (?, ?, ?, ?)",
-                           arguments: [indexPath, domain, Data(identifier.bytes), digest])
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO item_text (indexPath, domain, identifier, digest, scannedPages, readPages, pageLimit)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [indexPath, domain, Data(identifier.bytes), digest, pages?.scanned, pages?.read, pages?.limit])
         }
     }
 
     /// Whether the text of an item came from OCR.
     public func isRecognized(domain: String, identifier: ItemIdentifier) throws -> Bool {
+        try recognition(domain: domain, identifier: identifier) != nil
+    }
+
+    /// How an item's text came from OCR: nil when it did not; for a PDF, its pages.
+    public func recognition(domain: String, identifier: ItemIdentifier) throws -> Recognition? {
         try database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM item_text WHERE indexPath = ? AND domain = ? AND identifier = ?",
-                              arguments: [indexPath, domain, Data(identifier.bytes)]) ?? false
+            try Row.fetchOne(db, sql: """
+                SELECT scannedPages, readPages, pageLimit FROM item_text WHERE indexPath = ? AND domain = ? AND identifier = ?
+                """, arguments: [indexPath, domain, Data(identifier.bytes)]).map { Recognition(pages: Self.pages(in: $0)) }
         }
+    }
+
+    /// An item whose text came from OCR.
+    public struct Recognition: Sendable, Hashable {
+        /// A PDF's scanned pages and those read; nil for an image.
+        public var pages: RecognizedText.Pages?
     }
 
     /// Forgets that an item's text came from OCR (it changed and was read again).

@@ -5,7 +5,8 @@ import Searchlight
 import Synchronization
 
 /// The second pass of Docs/Contract.md#text-in-pictures: reads the text in the pictures the first pass queued (OCR,
-/// through the extraction workers), and adds it to their items' `textContent`.
+/// through the extraction workers), and adds it to their items' `textContent` — for a PDF,
+/// its whole text again, each scanned page's reading at the page's place.
 ///
 /// An entry is read only if its item is still in the index with the change stamp it was
 /// queued with (a file changed since is queued again by the first pass); its bytes are hashed
@@ -152,13 +153,19 @@ public final class TextRecognizer: Sendable {
             if let recognized, !recognized.text.isEmpty {
                 summary.withText += 1
                 var item = indexed.item
-                let own = item.attributeSet.textContent ?? ""
-                // A PDF's own text (pages with a text layer) comes first.
-                item.attributeSet.textContent = own.isEmpty ? recognized.text : own + "\n\n" + recognized.text
+                if recognized.isWholeText {
+                    // A PDF's whole text, each scanned page's reading at its place.
+                    item.attributeSet.textContent = recognized.text
+                } else {
+                    // A picture's own text (an EXIF description) comes first.
+                    let own = item.attributeSet.textContent ?? ""
+                    item.attributeSet.textContent = own.isEmpty ? recognized.text : own + "\n\n" + recognized.text
+                }
                 var batch = IndexBatch()
                 batch.upsert(item)
                 try index.apply(batch)
-                try store.markRecognized(domain: entry.domain, identifier: entry.identifier, digest: digest)
+                try store.markRecognized(domain: entry.domain, identifier: entry.identifier, digest: digest,
+                                         pages: recognized.pages)
             }
             try store.remove(entry)
         } catch {
