@@ -3,11 +3,15 @@
 ///
 /// The indexer asks for an ``ExtractionKind/text`` extraction only when a file has a format
 /// (so binary files cost no round trip), and the worker reads the file as that format: both
-/// call ``init(contentType:fileName:)``, so they cannot disagree. A new format is a new case,
-/// a line in ``init(contentType:fileName:)`` and, in the worker, a file that reads it.
+/// call ``init(contentType:fileName:)``, so they cannot disagree. When only libmagic's
+/// description says a file is text, the indexer sends the type that
+/// ``readableType(contentType:fileName:description:)`` gives (see DocumentFormat+Description.swift).
+/// A new format is a new case, a line in ``init(contentType:fileName:)`` and, in the worker, a
+/// file that reads it.
 public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
-    /// Plain text and source code in any encoding, CSV, JSON; a plain-text file that is an
-    /// RFC 5322 message is read as ``mail`` by the worker, which sniffs its headers.
+    /// Plain text and source code in any encoding, CSV, JSON, subtitles, scripts, settings —
+    /// every file libmagic types or describes as text; a plain-text file that is an RFC 5322
+    /// message is read as ``mail`` by the worker, which sniffs its headers.
     case plainText
     /// Markdown: a title from front matter or the first heading, text without markup.
     case markdown
@@ -103,7 +107,7 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
         case "image/jpeg", "image/tiff", "image/heic", "image/heif", "image/avif", "image/webp", "image/jxl": self = .photo
         case _ where type.hasPrefix("application/vnd.openxmlformats-officedocument."): self = .officeOpenXML
         case _ where type.hasPrefix("application/vnd.oasis.opendocument."): self = .openDocument
-        case _ where type.hasPrefix("text/"):
+        case _ where type.hasPrefix("text/") || Self.textTypes.contains(type):
             if Self.markdownExtensions.contains(fileExtension) || type == "text/markdown" {
                 self = .markdown
             } else if fileExtension == "eml" {
@@ -117,6 +121,22 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
             return nil
         }
     }
+
+    /// Text that libmagic, or the shared MIME database other tools follow, files under
+    /// `application/`: subtitles, scripts, settings. libmagic 5.44 says `application/x-subrip`
+    /// ("SubRip, ISO-8859 text"), `application/x-kdelnk`, `application/x-mswinurl`,
+    /// `application/x-setupscript` (a Windows `.inf`) and `application/x-wine-extension-ini`;
+    /// it files most scripts under `text/`, where other versions and tools say `application/x-…`.
+    /// (`application/x-gettext-translation` is a compiled `.mo` catalogue, not text.)
+    static let textTypes: Set<String> = [
+        "application/x-subrip", "application/x-kdelnk", "application/x-mswinurl", "application/x-setupscript",
+        "application/x-wine-extension-ini", "application/x-desktop",
+        "application/x-sh", "application/x-shellscript", "application/x-csh", "application/x-perl", "application/x-python",
+        "application/x-ruby", "application/x-php", "application/x-httpd-php", "application/x-awk", "application/x-tcl",
+        "application/x-lua", "application/x-m4", "application/x-tex", "application/x-latex", "application/x-texinfo",
+        "application/x-troff", "application/x-troff-man", "application/x-troff-me", "application/x-troff-ms",
+        "application/yaml", "application/x-yaml", "application/toml", "application/sql", "application/x-sql",
+    ]
 
     /// Names of ZIP-based documents libmagic sometimes calls `application/zip`.
     static let zipDocumentExtensions: Set<String> = [

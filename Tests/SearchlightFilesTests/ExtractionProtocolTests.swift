@@ -108,6 +108,42 @@ struct ExtractionProtocolTests {
         #expect(format("text/rtf", "letter.rtf") == .rtf)
         #expect(format("application/octet-stream", "notes.txt") == nil)
         #expect(format("", "notes.txt") == nil)
+        // Text filed under application/ by libmagic or by other tools.
+        #expect(format("application/x-subrip", "film.srt") == .plainText)
+        #expect(format("application/x-shellscript", "build") == .plainText)
+        #expect(format("application/x-perl", "notes.md") == .markdown)
+        #expect(format("application/x-gettext-translation", "fr.mo") == nil)
+    }
+
+    @Test("A file libmagic describes as text is read as text when its type alone does not say so")
+    func routingByDescription() {
+        func readable(_ type: String, _ description: String, _ name: String = "file") -> String? {
+            DocumentFormat.readableType(contentType: type, fileName: Array(name.utf8), description: description)
+        }
+        func format(_ type: String, _ description: String?, _ name: String = "file") -> DocumentFormat? {
+            DocumentFormat(contentType: type, fileName: Array(name.utf8), description: description)
+        }
+        // libmagic 5.44's descriptions of real files, with a type that has no format.
+        #expect(readable("application/x-unknown", "KDE desktop entry, ASCII text") == "text/plain")
+        #expect(readable("application/x-unknown", "SubRip, Unicode text, UTF-8 (with BOM) text, with CRLF line terminators") == "text/plain")
+        #expect(readable("application/x-unknown", "Python script, ISO-8859 text executable") == "text/plain")
+        #expect(readable("application/x-unknown", "Non-ISO extended-ASCII text") == "text/plain")
+        #expect(readable("application/x-unknown", "Unicode text, UTF-16, little-endian text") == "text/plain")
+        #expect(readable("application/x-unknown", "UTF-8 Unicode text") == "text/plain")
+        #expect(format("application/x-unknown", "ASCII text", "notes.md") == .markdown)
+        // A type with a format of its own keeps it.
+        #expect(readable("application/x-kdelnk", "KDE desktop entry, ASCII text") == "application/x-kdelnk")
+        #expect(readable("text/html", "HTML document, ASCII text") == "text/html")
+        #expect(format("application/pdf", "PDF document, version 1.4") == .pdf)
+        // No verdict of text: no round trip.
+        #expect(readable("application/x-unknown", "data") == nil)
+        #expect(readable("application/x-unknown", "OpenDocument Text") == nil)
+        #expect(readable("application/postscript", "PostScript document text conforming DSC level 3.0") == nil)
+        #expect(readable("application/postscript", "PostScript document text conforming DSC level 3.0, ASCII text") == nil)
+        #expect(readable("image/x-xpixmap", "X pixmap image text, 1 x 1 x 1, 1 chars/pixel") == nil)
+        #expect(readable("image/x-portable-pixmap", "Netpbm image data, size = 2 x 1, pixmap, ASCII text") == nil)
+        #expect(readable("application/x-unknown", "MS Windows 95 Internet shortcut text (URL=<http://x/>)") == nil)
+        #expect(format("application/x-unknown", nil) == nil)
     }
 
     @Test("Every failure reason survives the wire, the index and the JSON name")

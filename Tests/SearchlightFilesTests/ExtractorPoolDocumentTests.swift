@@ -1,6 +1,7 @@
 import ExtractionProtocol
 import Foundation
 import Logging
+import Searchlight
 import SearchlightFiles
 import SearchlightTestSupport
 import Testing
@@ -143,6 +144,51 @@ struct ExtractorPoolDocumentTests: @unchecked Sendable {
     func csvAndJSONBody() throws {
         #expect(try read("budget.csv", "item,amount\nlighthouse paint,120\n", type: "text/csv").text.contains("lighthouse paint"))
         #expect(try read("data.json", #"{"place": "Brest", "note": "lighthouse"}"#, type: "application/json").text.contains("lighthouse"))
+    }
+
+    @Test("What libmagic calls text is read as text, whatever its type; pictures written in text are not")
+    func textByDescription() async throws {
+        try await blocking { [self] in try textByDescriptionBody() }
+    }
+
+    func textByDescriptionBody() throws {
+        // libmagic 5.44 says: application/x-subrip, "SubRip, ISO-8859 text"; application/x-kdelnk,
+        // "KDE desktop entry, ASCII text"; application/x-mswinurl, "MS Windows 95 Internet shortcut
+        // text (URL=<…>), ASCII text, with CRLF line terminators"; image/x-xpixmap, "X pixmap image
+        // text, …"; application/postscript, "PostScript document text conforming DSC level 3.0".
+        let subtitles = "1\n00:00:01,000 --> 00:00:04,000\nL'été dernier, au château du phare.\n\n"
+            + "2\n00:00:05,000 --> 00:00:07,000\nUne crème brûlée, s'il vous plaît.\n"
+        let files: [(name: String, bytes: [UInt8], words: [String])] = [
+            ("film.srt", try Self.iconv(subtitles, to: "ISO-8859-1"),
+             ["L'été dernier, au château du phare.", "Une crème brûlée, s'il vous plaît."]),
+            ("logbook.desktop", Array("[KDE Desktop Entry]\nName=Lighthouse logbook\nExec=logbook\n".utf8), ["Name=Lighthouse logbook"]),
+            ("harbour.url", Array("[InternetShortcut]\r\nURL=https://example.com/harbour-tides\r\n".utf8), ["harbour-tides"]),
+            ("icon.xpm", Array("/* XPM */\nstatic char * icon[] = {\n\"1 1 1 1\",\n\"a c #FF0000\",\n\"a\"};\n".utf8), []),
+            ("poster.ps", Array("%!PS-Adobe-3.0\n%%Title: poster\n/Times findfont 12 scalefont setfont (Harbour) show showpage\n".utf8), []),
+        ]
+        for file in files { FileManager.default.createFile(atPath: tree.url(file.name), contents: Data(file.bytes)) }
+        let root = try RootFolder(path: tree.path)
+        let inspector = try FileInspector()
+        let pool = try Self.makePool()
+        defer { pool.shutdown() }
+        let reader = ContentReader(pool: pool, logger: Logger(label: "test"))
+        for file in files {
+            guard case .item(var item, _) = inspector.inspect(ItemIdentifier(file.name), in: root, domain: "files") else {
+                Issue.record("\(file.name): not inspected")
+                continue
+            }
+            let type = item.attributeSet.contentType ?? ""
+            #expect(!type.hasPrefix("text/"), "\(file.name) is \(type): the test needs a type outside text/")
+            let document = reader.enrich(&item, in: root)
+            #expect(item.failure == nil, "\(file.name): \(item.failure ?? "")")
+            for words in file.words {
+                #expect(item.attributeSet.textContent?.contains(words) == true,
+                        "\(file.name) (\(type), \(item.attributeSet.contentDescription ?? "")): \(item.attributeSet.textContent ?? "no text")")
+            }
+            if file.words.isEmpty {
+                #expect(document == nil && item.attributeSet.textContent == nil, "\(file.name) (\(type)) was read")
+            }
+        }
     }
 
     @Test("Markdown: front matter or first heading as title, text without markup")

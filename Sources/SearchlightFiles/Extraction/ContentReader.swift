@@ -25,10 +25,17 @@ public final class ContentReader: Sendable {
         self.logger = logger
     }
 
-    /// Whether a file of `contentType` (libmagic's) named `fileName` has content to read.
-    public static func readsContent(contentType: String?, fileName: String) -> Bool {
-        guard let contentType else { return false }
-        return DocumentFormat(contentType: contentType, fileName: Array(fileName.utf8)) != nil
+    /// Whether a file of `contentType` named `fileName`, which libmagic describes as
+    /// `description`, has content to read (text is, whatever its type: see
+    /// ``DocumentFormat/readableType(contentType:fileName:description:)``).
+    public static func readsContent(contentType: String?, fileName: String, description: String? = nil) -> Bool {
+        readableType(contentType: contentType, fileName: fileName, description: description) != nil
+    }
+
+    /// The type under which a worker reads the file, nil when it has no content to read.
+    static func readableType(contentType: String?, fileName: String, description: String?) -> String? {
+        guard let contentType else { return nil }
+        return DocumentFormat.readableType(contentType: contentType, fileName: Array(fileName.utf8), description: description)
     }
 
     /// Adds what the document holds to `item`, or records why it could not be read.
@@ -36,9 +43,9 @@ public final class ContentReader: Sendable {
     @discardableResult
     public func enrich(_ item: inout SearchableItem, in root: RootFolder) -> ExtractedDocument? {
         let attributes = item.attributeSet
-        guard let contentType = attributes.contentType,
-              Self.readsContent(contentType: contentType, fileName: attributes.displayName ?? "") else { return nil }
-        switch pool.document(ofFileAtPathBytes: root.absolutePath(of: item.uniqueIdentifier), contentType: contentType) {
+        guard let readableType = Self.readableType(contentType: attributes.contentType, fileName: attributes.displayName ?? "",
+                                                   description: attributes.contentDescription) else { return nil }
+        switch pool.document(ofFileAtPathBytes: root.absolutePath(of: item.uniqueIdentifier), contentType: readableType) {
         case .success(let document):
             Self.fill(&item.attributeSet, from: document)
             if let keywordRanker { rankKeywords(of: &item.attributeSet, own: document.keywords, with: keywordRanker) }
