@@ -357,25 +357,40 @@ static void recognize_image(int descriptor, const char *name, const cocr_options
             return;
         }
     }
-    VipsImage *decoded = vips_image_new_from_file(name, "access", VIPS_ACCESS_SEQUENTIAL,
-                                                  "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
-    if (decoded == NULL) {
-        fail(result, COCR_DECODE_FAILED, take_vips_error());
-        return;
-    }
-    // A photo's EXIF orientation first, then the detector's.
-    VipsImage *upright = NULL;
-    if (vips_autorot(decoded, &upright, NULL) != 0) {
+    // A multi-page image (a TIFF from a scanner or a fax) is read page by page.
+    int pages = 1;
+    for (int index = 0; index < pages && index < options->max_image_pages && !sink->truncated; index++) {
+        // Only the loaders of multi-page formats know `page`.
+        VipsImage *decoded = index == 0
+            ? vips_image_new_from_file(name, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL)
+            : vips_image_new_from_file(name, "access", VIPS_ACCESS_SEQUENTIAL, "page", index,
+                                       "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+        if (decoded == NULL) {
+            // A later page that cannot be read keeps what the earlier ones gave.
+            if (index == 0) fail(result, COCR_DECODE_FAILED, take_vips_error()); else vips_error_clear();
+            break;
+        }
+        if (index == 0) pages = vips_image_get_n_pages(decoded);
+        int page_width = vips_image_get_width(decoded), page_height = vips_image_get_height(decoded);
+        if (index > 0 && options->max_pixels > 0 && (int64_t)page_width * page_height > options->max_pixels) {
+            g_object_unref(decoded);
+            break;
+        }
+        // A photo's EXIF orientation first, then the detector's.
+        VipsImage *upright = NULL;
+        if (vips_autorot(decoded, &upright, NULL) != 0) {
+            g_object_unref(decoded);
+            if (index == 0) fail(result, COCR_DECODE_FAILED, take_vips_error()); else vips_error_clear();
+            break;
+        }
         g_object_unref(decoded);
-        fail(result, COCR_DECODE_FAILED, take_vips_error());
-        return;
+        double resolution = vips_image_get_xres(upright) * 25.4;  // pixels per mm → per inch
+        int dpi = resolution >= 70 && resolution <= 1200 ? (int)(resolution + 0.5) : 300;
+        read_page(upright, dpi, options, sink, result);
+        g_object_unref(upright);
+        if (result->status != COCR_OK) break;
     }
-    g_object_unref(decoded);
-    double resolution = vips_image_get_xres(upright) * 25.4;  // pixels per mm → per inch
-    int dpi = resolution >= 70 && resolution <= 1200 ? (int)(resolution + 0.5) : 300;
-    read_page(upright, dpi, options, sink, result);
-    g_object_unref(upright);
-    result->page_count = 1;
+    result->page_count = pages;
 }
 
 static void recognize_pdf_page(const char *name, int page, const cocr_options *options, text_sink *sink,

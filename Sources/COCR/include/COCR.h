@@ -38,6 +38,8 @@ typedef struct {
     int min_confidence;
     /// Milliseconds Tesseract may spend on one page (0: no limit).
     int page_deadline_ms;
+    /// Pages of a multi-page image (TIFF) read at most; 1 for other formats (a GIF's frames are no pages).
+    int max_image_pages;
     /// Resolution PDF pages are rendered at.
     int dpi;
     /// At most this many bytes of text.
@@ -61,7 +63,7 @@ typedef struct {
     /// Words kept and words dropped for a low confidence.
     int words_kept;
     int words_dropped;
-    /// Pages read (1, or 0 when skipped), pages of the file (1).
+    /// Pages read (0 when skipped), pages of the file (a multi-page TIFF has several; a PDF page is 1).
     int pages_read;
     int page_count;
     /// Pages whose orientation was corrected.

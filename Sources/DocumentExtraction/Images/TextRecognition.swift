@@ -67,10 +67,13 @@ public enum TextRecognition {
         settings.dpi = OCROptions.dpi
         settings.text_limit = Int(request.limit)
         settings.prefilter = 1
+        settings.max_image_pages = 1
         settings.script_languages = UnsafePointer(scriptLanguages)
         if DocumentFormat(contentType: request.contentType, fileName: request.path.lastPathComponent) == .pdf {
             return recognizePDF(request, descriptor: descriptor, settings: settings, options: options)
         }
+        // A TIFF's pages are pages of a scan; a GIF's or a WebP's frames are not.
+        settings.max_image_pages = request.contentType == "image/tiff" ? options.pageLimit : 1
         var result = cocr_result()
         cocr_recognize(descriptor, -1, &settings, &result)
         defer { cocr_result_clear(&result) }

@@ -30,9 +30,10 @@ public struct OCRSettings: Sendable, Equatable {
         ]
     }
 
-    /// How long one OCR job may take before its worker is killed: every page's deadline,
-    /// with room for decoding and rendering.
-    var jobDeadline: Duration { pageDeadline * pageLimit + .seconds(10) }
+    /// How long one OCR job may take before its worker is killed: every page's deadline twice
+    /// (a poorly read page is read again, turned upright or in its script's languages), with
+    /// room for decoding and rendering.
+    var jobDeadline: Duration { pageDeadline * (2 * pageLimit) + .seconds(10) }
 
     /// The languages whose data is not installed, each with the Debian package that has it.
     public func missingLanguages(dataFolders: [String] = TesseractLanguages.dataFolders) -> [(language: String, package: String)] {
