@@ -1,5 +1,6 @@
 #include "CXML.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/HTMLparser.h>
@@ -147,9 +148,12 @@ static void finish(state *s, cxml_document *document) {
 }
 
 /// Feeds `bytes` to a push parser in chunks, so that a stop requested by a callback
-/// takes effect without parsing the rest.
+/// takes effect without parsing the rest. `at_end`, when given, sees the parser once every
+/// byte is in, before the end of the document is signalled (when the parser gives up on
+/// what it still holds); when it returns nonzero, it took what the parser held and the end
+/// is not signalled.
 static void feed(state *s, int (*parse)(xmlParserCtxtPtr, const char *, int, int), const char *bytes,
-                 size_t length) {
+                 size_t length, int (*at_end)(state *)) {
     const size_t chunk = 64 << 10;
     size_t offset = 0;
     while (offset < length && !s->truncated && !s->context->disableSAX) {
@@ -157,7 +161,20 @@ static void feed(state *s, int (*parse)(xmlParserCtxtPtr, const char *, int, int
         parse(s->context, bytes + offset, (int)size, 0);
         offset += size;
     }
-    if (!s->truncated && !s->context->disableSAX) parse(s->context, NULL, 0, 1);
+    if (s->truncated || s->context->disableSAX) return;
+    if (at_end != NULL && at_end(s)) return;
+    parse(s->context, NULL, 0, 1);
+}
+
+/// The length of `bytes` without a UTF-8 sequence cut short at its end.
+static size_t complete_utf8(const xmlChar *bytes, size_t length) {
+    size_t start = length;
+    // Back up over continuation bytes to the lead byte of the last sequence (4 at most).
+    while (start > 0 && length - start < 4 && (bytes[start - 1] & 0xC0) == 0x80) start--;
+    if (start == 0) return length;
+    xmlChar lead = bytes[start - 1];
+    size_t needed = lead < 0x80 ? 1 : (lead & 0xE0) == 0xC0 ? 2 : (lead & 0xF0) == 0xE0 ? 3 : (lead & 0xF8) == 0xF0 ? 4 : 1;
+    return length - (start - 1) < needed ? start - 1 : length;
 }
 
 // MARK: HTML
@@ -276,7 +293,7 @@ void cxml_extract_html(const char *utf8, size_t length, size_t text_limit, cxml_
     }
     htmlCtxtUseOptions(s.context, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET
                                       | HTML_PARSE_NOBLANKS | HTML_PARSE_IGNORE_ENC | HTML_PARSE_NOIMPLIED);
-    feed(&s, htmlParseChunk, utf8, length);
+    feed(&s, htmlParseChunk, utf8, length, NULL);
     htmlFreeParserCtxt(s.context);
     finish(&s, document);
 }
@@ -345,6 +362,23 @@ static void xml_characters(void *context, const xmlChar *characters, int length)
     add_text(s, characters, length);
 }
 
+/// A CDATA section cut off by the end of the file (a feed's `<description><![CDATA[…` cut
+/// short): libxml2 waits for its `]]>`, hands a long one over 300 bytes at a time, and drops
+/// what it still holds when the document ends, so the rest of its text is handed over here, as
+/// the section's (nothing can follow it). libxml2 holds its input as UTF-8 whatever the file's
+/// encoding.
+static int xml_unclosed_cdata(state *s) {
+    xmlParserInputPtr input = s->context->input;
+    if (s->context->instate != XML_PARSER_CDATA_SECTION || input == NULL || input->cur == NULL
+        || input->end == NULL || input->end <= input->cur) {
+        return 0;
+    }
+    size_t length = complete_utf8(input->cur, (size_t)(input->end - input->cur));
+    if (length > INT32_MAX) length = INT32_MAX;
+    xml_characters(s, input->cur, (int)length);
+    return 1;
+}
+
 /// What every entity other than the five predefined ones (which the parser resolves before
 /// asking) stands for: nothing. None is expanded, none is loaded; and since the entity is
 /// "found", the parser raises no error (libxml2 2.9 drops even `&amp;` after such an error).
@@ -389,7 +423,7 @@ void cxml_extract_xml(const char *bytes, size_t length, size_t text_limit, cxml_
     // Deliberately absent: XML_PARSE_NOENT (expand entities), XML_PARSE_DTDLOAD,
     // XML_PARSE_DTDATTR, XML_PARSE_DTDVALID, XML_PARSE_XINCLUDE, XML_PARSE_HUGE.
     xmlCtxtUseOptions(s.context, XML_PARSE_RECOVER | XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    feed(&s, xmlParseChunk, bytes + head, length - head);
+    feed(&s, xmlParseChunk, bytes + head, length - head, xml_unclosed_cdata);
     xmlFreeParserCtxt(s.context);
     finish(&s, document);
 }

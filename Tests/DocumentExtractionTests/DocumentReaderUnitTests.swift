@@ -106,6 +106,81 @@ struct DocumentReaderUnitTests {
         #expect(MarkdownExtractor.parse("- item\n\n---\n\nafter").title == nil)
     }
 
+    /// What `read` makes of `bytes` as a file named `name`.
+    static func read(_ bytes: [UInt8], name: String, with read: (DocumentSource) throws(ExtractionFailure) -> ExtractedDocument)
+        throws -> ExtractedDocument {
+        let source = try DocumentSource(bytes: bytes, path: Array(name.utf8), textLimit: 1 << 20, contentType: "")
+        defer { source.close() }
+        return try read(source)
+    }
+
+    /// An RSS feed whose last item is cut short after `last`; its descriptions in CDATA when `cdata`.
+    static func feed(cutAfter last: String, cdata: Bool, encoding: String = "UTF-8") -> String {
+        let items = (1...40).map { number in
+            let description = "Tide table \(number): the ferry leaves the quay at dawn."
+            return "<item><title>Notice \(number)</title><description>\(cdata ? "<![CDATA[\(description)]]>" : description)</description></item>"
+        }
+        return "<?xml version=\"1.0\" encoding=\"\(encoding)\"?>\n<rss version=\"2.0\"><channel><title>Harbour news</title>\n"
+            + items.joined(separator: "\n") + "\n<item><title>Storm warning</title><description>"
+            + (cdata ? "<![CDATA[" : "") + last
+    }
+
+    @Test("A truncated or malformed XML file keeps every word read before the damage", arguments: [false, true])
+    func damagedXML(cdata: Bool) throws {
+        let last = String(repeating: "Gale from the west, keepers stay ashore. ", count: 12) + "Légère accalmie au château"
+        // Cut in the last item's text (a long one, read by libxml2 in pieces), inside a
+        // character, inside an end tag and inside a start tag.
+        let text = Self.feed(cutAfter: last, cdata: cdata)
+        let cuts: [[UInt8]] = [
+            Array(text.utf8),
+            Array(text.utf8) + [0xC3],
+            Array((text + (cdata ? "]]></descr" : "</descr")).utf8),
+            Array((text + (cdata ? "]]></description></item><item><tit" : "</description></item><item><tit")).utf8),
+        ]
+        for bytes in cuts {
+            let document = try Self.read(bytes, name: "feed.rss", with: XMLExtractor.read)
+            #expect(document.text.contains("Notice 40 Tide table 40: the ferry leaves the quay at dawn."))
+            #expect(document.text.hasSuffix("Storm warning " + last), "\(document.text.suffix(80))")
+        }
+        // In the encoding the feed declares.
+        let latin = try #require(Self.feed(cutAfter: last, cdata: cdata, encoding: "ISO-8859-1").data(using: .isoLatin1))
+        #expect(try Self.read(Array(latin), name: "feed.rss", with: XMLExtractor.read).text.hasSuffix(last))
+        // Malformed: what comes before a stray `<` is kept.
+        let stray = Array((Self.feed(cutAfter: "Keepers stay ashore < after the storm", cdata: false)).utf8)
+        #expect(try Self.read(stray, name: "feed.rss", with: XMLExtractor.read).text.hasSuffix("Storm warning Keepers stay ashore"))
+    }
+
+    @Test("A truncated HTML page keeps every word read before the damage")
+    func damagedHTML() throws {
+        let page = "<html><head><title>Harbour</title></head><body><p>The ferry leaves at dawn.</p><p>Keepers stay <b>ashore</b> at"
+        for cut in [page, page + " nig", page + "</p", page + "<p class=\"x", page + "<!-- note", page + " &am"] {
+            let document = try Self.read(Array(cut.utf8), name: "page.html", with: HTMLExtractor.read)
+            #expect(document.title == "Harbour")
+            #expect(document.text.hasPrefix("The ferry leaves at dawn.\nKeepers stay ashore at"), "\(document.text)")
+        }
+    }
+
+    @Test("An XHTML chapter keeps its words past HTML's entities and up to where it is cut")
+    func damagedXHTML() throws {
+        func text(_ xhtml: String) throws -> String {
+            var collector = TextCollector(limit: 1 << 20)
+            try XHTMLText.read(Array(xhtml.utf8), name: "chapter.xhtml", into: &collector)
+            return collector.text
+        }
+        let head = "<?xml version=\"1.0\"?><!DOCTYPE html><html xmlns=\"http://www.w3.org/1999/xhtml\"><body>"
+        // `&nbsp;` is not an XML entity: libxml2's reader stops at it, its parser reads on.
+        #expect(try text(head + "<p>Chapter&nbsp;one</p><p>The keeper<br/>lit the caf&eacute;&apos;s lamp.</p></body></html>")
+                == "Chapter one\nThe keeper\nlit the café's lamp.")
+        // With a DOCTYPE that may declare them, they are references, read as HTML's characters.
+        let xhtml11 = #"<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">"#
+        #expect(try text("<?xml version=\"1.0\"?>" + xhtml11 + "<html><body><p>Chapter&nbsp;one, caf&eacute;.</p></body></html>")
+                == "Chapter one, café.")
+        let long = (1...200).map { "<p>Line \($0) of the log.</p>" }.joined()
+        let cut = try text(head + long + "<p>The storm & the <em>last</em> entry, cut sho")
+        #expect(cut.hasSuffix("Line 200 of the log.\nThe storm the last entry, cut sho"), "\(cut.suffix(80))")
+        #expect(cut.components(separatedBy: "Line 200 ").count == 2)
+    }
+
     @Test("An HTML page's declared charset, also as a quoted-printable mail part writes it")
     func declaredCharsets() {
         func declared(_ head: String) -> String? { HTMLExtractor.declaredCharset(Array(head.utf8)[...]) }

@@ -294,6 +294,25 @@ struct ExtractorPoolDocumentTests: @unchecked Sendable {
         #expect(try read("latin.xml", latin, type: "text/xml").text == "Déjà")
     }
 
+    @Test("A feed cut short keeps the words of its last, unclosed item")
+    func truncatedFeed() async throws {
+        try await blocking { [self] in try truncatedFeedBody() }
+    }
+
+    func truncatedFeedBody() throws {
+        let feed = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0"><channel><title>Harbour news</title>
+            <item><title>Ferry times</title><description><![CDATA[<p>The ferry leaves at dawn.</p>]]></description></item>
+            <item><title>Storm warning</title><description><![CDATA[<p>Keepers stay ashore until the gale passes; \
+            the lighthouse café stays op
+            """
+        let document = try read("feed.rss", feed, type: "text/xml")
+        #expect(document.text.contains("The ferry leaves at dawn."))
+        #expect(document.text.contains("Storm warning"))
+        #expect(document.text.contains("Keepers stay ashore until the gale passes; the lighthouse café stays op"), "\(document.text)")
+    }
+
     @Test("XML entities are never expanded and external ones never loaded")
     func xmlEntities() async throws {
         try await blocking { [self] in try xmlEntitiesBody() }

@@ -44,6 +44,8 @@ void cxml_extract_html(const char *utf8, size_t length, size_t text_limit, cxml_
 /// Parses XML in the encoding it declares (UTF-8 by default; BOMs are honoured).
 /// Text nodes and CDATA become the text; Dublin Core `title`, `creator`, `subject` and
 /// `description` elements fill the metadata. Stops once the text is longer than `text_limit`.
+/// A damaged file keeps the text read before the damage; one cut short keeps its text up to
+/// the cut, also inside an unclosed CDATA section (a feed's last `<description>`).
 void cxml_extract_xml(const char *bytes, size_t length, size_t text_limit, cxml_document *document);
 
 /// Frees what `document` owns and zeroes it.

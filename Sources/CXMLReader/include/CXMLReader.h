@@ -30,7 +30,10 @@ typedef enum {
 ///
 /// No network, no external DTD, no entity substitution (references stay references, so a
 /// "billion laughs" expands nothing), libxml2's amplification limits on, errors collected
-/// instead of printed. `recover` reads on past well-formedness errors.
+/// instead of printed. `recover` reads on past well-formedness errors and to the end of a
+/// truncated document: after the streaming reader's first error, over the document libxml2's
+/// parser recovers (from the node after the last one read), in which HTML's named characters
+/// (`&nbsp;`, `&eacute;`), undeclared in XML, stand for themselves.
 cxml_reader *cxml_reader_new(const uint8_t *bytes, size_t length, int recover);
 
 /// Moves to the next node: 1, 0 at the end, -1 on an error (see `cxml_reader_error`).
@@ -49,6 +52,11 @@ int cxml_reader_depth(cxml_reader *reader);
 /// The current element's attribute with this local name in any namespace, malloc-allocated
 /// (free with `free`), or NULL.
 char *cxml_reader_attribute(cxml_reader *reader, const char *local_name);
+
+/// When the node is a reference to an entity that HTML names (`&nbsp;`, `&eacute;`, left as a
+/// reference when a DOCTYPE may declare it), writes that character's UTF-8 and a NUL into
+/// `utf8` and returns its length; else 0.
+int cxml_reader_html_character(cxml_reader *reader, char utf8[8]);
 
 /// libxml2's first error message on this reader (one line), or NULL.
 const char *cxml_reader_error(cxml_reader *reader);

@@ -9,7 +9,8 @@ enum XHTMLText {
     ]
 
     static func read(_ bytes: [UInt8], name: String, into text: inout TextCollector) throws(ExtractionFailure) {
-        // Chapters use HTML's entities (`&nbsp;`) without declaring them: read past such errors.
+        // Chapters use HTML's entities (`&nbsp;`) without declaring them, and a damaged one is
+        // read up to its damage: the reader recovers.
         let reader = try XMLReader(bytes, name: name, recover: true)
         var inBody = false
         var skipDepth: Int?
@@ -36,7 +37,7 @@ enum XHTMLText {
             case .text, .whitespace:
                 if inBody, skipDepth == nil { text.appendCollapsingWhitespace(reader.value) }
             case .other:
-                break
+                if inBody, skipDepth == nil, let character = reader.htmlCharacter { text.appendCollapsingWhitespace(character) }
             }
         }
     }

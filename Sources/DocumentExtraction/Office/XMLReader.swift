@@ -23,7 +23,8 @@ final class XMLReader {
     /// - Parameters:
     ///   - bytes: The whole document.
     ///   - name: The part's name, for error messages.
-    ///   - recover: Read on past well-formedness errors (XHTML with HTML's entities).
+    ///   - recover: Read on past well-formedness errors (XHTML with HTML's entities) and to the
+    ///     end of a truncated document, keeping every node read before the damage (see CXMLReader.h).
     init(_ bytes: [UInt8], name: String, recover: Bool = false) throws(ExtractionFailure) {
         self.bytes = bytes
         self.name = name
@@ -88,6 +89,15 @@ final class XMLReader {
     /// The text of a text node.
     var value: String {
         cxml_reader_value(reader).map { String(cString: $0) } ?? ""
+    }
+
+    /// The character an entity reference names in HTML (`&nbsp;`, `&eacute;`: XHTML whose
+    /// DOCTYPE may declare them keeps them as references); nil for other nodes.
+    var htmlCharacter: String? {
+        var utf8 = [CChar](repeating: 0, count: 8)
+        let length = Int(cxml_reader_html_character(reader, &utf8))
+        guard length > 0 else { return nil }
+        return String(decoding: utf8.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// True for `<x/>`, which has no end-element node.
