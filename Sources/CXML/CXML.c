@@ -291,8 +291,11 @@ void cxml_extract_html(const char *utf8, size_t length, size_t text_limit, cxml_
         document->failed = 1;
         return;
     }
+    // Not HTML_PARSE_NOIMPLIED: without the `html` and `body` it implies, libxml2's push parser
+    // reads only the first element of a page that has none (a mail's HTML part, `<!DOCTYPE
+    // html><p>…` or `<title>…</title><p>…`) and drops the rest.
     htmlCtxtUseOptions(s.context, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET
-                                      | HTML_PARSE_NOBLANKS | HTML_PARSE_IGNORE_ENC | HTML_PARSE_NOIMPLIED);
+                                      | HTML_PARSE_NOBLANKS | HTML_PARSE_IGNORE_ENC);
     feed(&s, htmlParseChunk, utf8, length, NULL);
     htmlFreeParserCtxt(s.context);
     finish(&s, document);

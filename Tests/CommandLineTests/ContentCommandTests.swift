@@ -60,6 +60,60 @@ struct ContentCommandTests {
         #expect(try run(["watch", "--help"], index: index).output.contains("--no-content"))
     }
 
+    @Test(arguments: IndexBackend.available) func textOfEveryKindIsFoundByItsWords(_ backend: IndexBackend) async throws {
+        let index = try await backend.makeIndex(in: work.path, label: "textkinds")
+        // SubRip in ISO-8859-1, which libmagic calls application/x-subrip ("SubRip, ISO-8859 text").
+        let subtitles = try ChildProcess.run(["/usr/bin/iconv", "-f", "UTF-8", "-t", "ISO-8859-1"], input: Array("""
+            1
+            00:00:01,000 --> 00:00:04,000
+            L'été dernier, au château du phare.
+
+            2
+            00:00:05,000 --> 00:00:07,000
+            Une crème brûlée, s'il vous plaît.
+
+            """.utf8))
+        #expect(subtitles.status == 0)
+        #expect(FileManager.default.createFile(atPath: tree.url("film.srt"), contents: Data(subtitles.stdout)))
+        // A feed cut short inside its last item's CDATA.
+        tree.write("harbour.rss", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0"><channel><title>Harbour news</title>
+            <item><title>Ferry times</title><description><![CDATA[<p>The ferry leaves at dawn.</p>]]></description></item>
+            <item><title>Storm warning</title><description><![CDATA[<p>Cormorants shelter behind the breakwater until the gale pas
+            """)
+        // A mail whose HTML alternative says more than its plain part.
+        tree.write("minutes.eml", """
+            From: Ann <ann@example.com>
+            Subject: Minutes
+            MIME-Version: 1.0
+            Content-Type: multipart/alternative; boundary="alt"
+
+            --alt
+            Content-Type: text/plain; charset=utf-8
+
+            The meeting is at the harbour office.
+            --alt
+            Content-Type: text/html; charset=utf-8
+
+            <div>The meeting is at the harbour office.</div><div>Bring the tide tables from the archive.</div>
+            --alt--
+
+            """)
+        let scan = try run(["scan", tree.path, "--no-thumbnails"], index: index)
+        #expect(scan.status == 0)
+        #expect(scan.output.contains("3 added"), "\(scan.output)")
+        for (words, found) in [("été château", "film.srt"), ("crème brûlée", "film.srt"), ("ete chateau", "film.srt"),
+                               ("cormorants breakwater", "harbour.rss"), ("tide tables archive", "minutes.eml")] {
+            let result = try run(["search", words], index: index)
+            #expect(result.status == 0)
+            #expect(result.output == found + "\n", "\(words): \(result.output)")
+        }
+        // The words both alternatives say are in the text once.
+        let minutes = try run(["show", "minutes.eml"], index: index).output
+        #expect(minutes.components(separatedBy: "harbour office").count == 2, "\(minutes)")
+    }
+
     /// The shared libraries an executable loads (`ldd`).
     static func libraries(of executable: String) throws -> String {
         let result = try ChildProcess.run(["/usr/bin/ldd", executable])

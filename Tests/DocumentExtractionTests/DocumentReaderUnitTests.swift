@@ -1,4 +1,5 @@
 import ExtractionProtocol
+import Foundation
 import SearchlightTestSupport
 import Testing
 @testable import DocumentExtraction
@@ -158,6 +159,12 @@ struct DocumentReaderUnitTests {
             #expect(document.title == "Harbour")
             #expect(document.text.hasPrefix("The ferry leaves at dawn.\nKeepers stay ashore at"), "\(document.text)")
         }
+        // Without `html` and `body` (a mail's HTML part, HTML5 that needs neither), every element is read.
+        for fragment in ["<!DOCTYPE html><title>Harbour</title>", "<title>Harbour</title>", "<!-- saved -->", ""] {
+            let document = try Self.read(Array((fragment + "<p>The ferry leaves at dawn.</p><ul><li>Keepers stay ashore</li></ul><div>at night</div>").utf8),
+                                         name: "page.html", with: HTMLExtractor.read)
+            #expect(document.text == "The ferry leaves at dawn.\nKeepers stay ashore\nat night", "\(fragment)")
+        }
     }
 
     @Test("An XHTML chapter keeps its words past HTML's entities and up to where it is cut")
@@ -179,6 +186,45 @@ struct DocumentReaderUnitTests {
         let cut = try text(head + long + "<p>The storm & the <em>last</em> entry, cut sho")
         #expect(cut.hasSuffix("Line 200 of the log.\nThe storm the last entry, cut sho"), "\(cut.suffix(80))")
         #expect(cut.components(separatedBy: "Line 200 ").count == 2)
+    }
+
+    /// A message whose `multipart/alternative` has these parts, as (type, body) pairs.
+    static func alternatives(_ parts: [(type: String, body: String)]) -> [UInt8] {
+        let bodies = parts.map { part in
+            // Base64 as mail programs send it, in lines of 76.
+            let encoded = Data(part.body.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
+            return "--alt\r\nContent-Type: \(part.type); charset=\"utf-8\"\r\nContent-Transfer-Encoding: base64\r\n\r\n\(encoded)\r\n"
+        }
+        let message = "From: Ann <ann@example.com>\r\nSubject: Harbour\r\nMIME-Version: 1.0\r\n"
+            + "Content-Type: multipart/mixed; boundary=\"mixed\"\r\n\r\n--mixed\r\n"
+            + "Content-Type: multipart/alternative; boundary=\"alt\"\r\n\r\n" + bodies.joined() + "--alt--\r\n\r\n"
+            + "--mixed\r\nContent-Type: text/plain; name=\"notes.txt\"\r\nContent-Disposition: attachment; filename=\"notes.txt\"\r\n\r\n"
+            + "Attached notes.\r\n--mixed--\r\n"
+        return Array(message.utf8)
+    }
+
+    @Test("A mail alternative's HTML part keeps the words its plain part lacks, and repeats none")
+    func mailAlternatives() throws {
+        func text(_ parts: [(type: String, body: String)]) throws -> String {
+            try Self.read(Self.alternatives(parts), name: "message.eml", with: MailExtractor.read).text
+        }
+        // As in Tika's testRFC822_multipart_attachments.eml: the HTML says something else.
+        let different = try text([
+            ("text/plain", "Hi,\r\n\r\nThis is the test email for the harbour.\r\n\r\nThanks,\r\nAnn\r\n"),
+            ("text/html", "<html><head><meta charset=utf-8></head><body>\nThis is the html body of the main msg.\n</body></html>"),
+        ])
+        #expect(different == "Hi,\r\n\r\nThis is the test email for the harbour.\r\n\r\nThanks,\r\nAnn\n\nThis is the html body of the main msg.\n\nAttached notes.")
+        // The same words, wrapped and marked up otherwise, and a signature only the HTML has.
+        let same = try text([
+            ("text/plain", "The ferry leaves the quay at *dawn* (see\r\nhttps://example.com/tides).\r\n\r\n- Crème brûlée at the café\r\n"),
+            ("text/html", "<p>The ferry leaves the quay at <b>dawn</b> (see <a href=\"https://example.com/tides\">tides</a>).</p>"
+                + "<ul><li>Crème brûlée at the Café</li></ul><p>--<br>Ann, lighthouse keeper</p>"),
+        ])
+        #expect(same.components(separatedBy: "ferry").count == 2, "\(same)")
+        #expect(same.components(separatedBy: "brûlée").count == 2, "\(same)")
+        #expect(same.contains("\n\nAnn, lighthouse keeper\n\nAttached notes."), "\(same)")
+        // Only HTML: its text, as before.
+        #expect(try text([("text/html", "<p>Only <b>HTML</b> here.</p>")]) == "Only HTML here.\n\nAttached notes.")
     }
 
     @Test("An HTML page's declared charset, also as a quoted-printable mail part writes it")

@@ -355,7 +355,8 @@ struct ExtractorPoolDocumentTests: @unchecked Sendable {
         --inner
         Content-Type: text/html; charset=utf-8
 
-        <p>HTML alternative that should not be chosen</p>
+        <p>Bonjour, rendez-vous au <b>caf&eacute;</b> pr&egrave;s du phare demain.</p>
+        <p>--<br>Zo&euml;, gardienne du phare</p>
         --inner--
         --outer
         Content-Type: application/pdf; name="agenda.pdf"
@@ -391,7 +392,9 @@ struct ExtractorPoolDocumentTests: @unchecked Sendable {
         #expect(document.keywords == ["ordre du jour €.pdf", "notes.txt"])
         #expect(document.text.contains("Bonjour, rendez-vous au café près du phare demain."))
         #expect(document.text.contains("Second part: the keeper's house."))
-        #expect(!document.text.contains("HTML alternative"))
+        // The HTML alternative adds its signature, not the words the plain part has.
+        #expect(document.text.components(separatedBy: "rendez-vous").count == 2)
+        #expect(document.text.contains("Bonjour, rendez-vous au café près du phare demain.\n\nZoë, gardienne du phare"))
         #expect(!document.text.contains("JVBER"))
         // A text attachment is read, after the body that comes before it.
         let body = try #require(document.text.range(of: "Bonjour"))

@@ -6,7 +6,8 @@ import ExtractionProtocol
 
 /// An e-mail message (`.eml`, or plain text that begins with RFC 5322 headers): Subject →
 /// title, From → authors (`Name <address>`), Date → creation date, the decoded bodies as
-/// text (a `multipart/alternative` gives its plain-text part, else its HTML part as text),
+/// text (a `multipart/alternative` gives its plain-text part, else its HTML part as text, then
+/// the lines of its other parts that add words: see ``MailReader/readAlternatives(_:depth:)``),
 /// then the text of its attachments (read by their types' readers), attachment names → keywords.
 enum MailExtractor {
     static func read(_ source: DocumentSource) throws(ExtractionFailure) -> ExtractedDocument {
@@ -63,9 +64,7 @@ struct MailReader {
             if !isComplete { document.isTextTruncated = true }
             let children = bodies.map { MailMessage($0) }
             if type == "multipart/alternative" {
-                let types = children.map { $0.rawHeader("content-type").map(MailHeaderText.parameters)?.value ?? "text/plain" }
-                let chosen = types.firstIndex(of: "text/plain") ?? types.firstIndex(of: "text/html") ?? types.indices.first
-                if let chosen { read(children[chosen], depth: depth + 1) }
+                readAlternatives(children, depth: depth + 1)
             } else {
                 let childType = type == "multipart/digest" ? "message/rfc822" : "text/plain"
                 for child in children where parts < Self.maximumParts && textBytes < textLimit {
@@ -84,6 +83,43 @@ struct MailReader {
         guard type == "text/plain" || type == "text/html" || type == "text/enriched" || type == "text/markdown" else { return }
         let text = MailHeaderText.decodeCharset(Self.decodedBody(of: part), parameters["charset"])
         append(type == "text/html" ? Self.htmlText(text, limit: textLimit) : text)
+    }
+
+    /// Reads the parts of a `multipart/alternative`, each the same message in another form:
+    /// the plain-text part (else the HTML part, else the first) as any part is read, then, from
+    /// each other part, only its lines (an HTML part's paragraphs) that have a word the text of
+    /// the alternatives so far lacks, after it. So an HTML part that says more than its plain
+    /// part (a sentence the plain part lost, a signature) keeps its words, and one that says the
+    /// same adds nothing for snippets to repeat. Words are compared as runs of letters and digits,
+    /// lowercased: stricter than the index's folding, so that a line is left out only when every
+    /// one of its words is already there. The other parts' attachment names are not keywords:
+    /// they are the same message's pictures.
+    mutating func readAlternatives(_ children: [MailMessage], depth: Int) {
+        let types = children.map { $0.rawHeader("content-type").map(MailHeaderText.parameters)?.value ?? "text/plain" }
+        guard let chosen = types.firstIndex(of: "text/plain") ?? types.firstIndex(of: "text/html") ?? types.indices.first else {
+            return
+        }
+        let start = document.text.utf8.count
+        read(children[chosen], depth: depth)
+        var words = Set(Self.words(in: document.text.utf8.dropFirst(start)))
+        for index in children.indices where index != chosen && parts < Self.maximumParts && textBytes < textLimit {
+            var alternative = MailReader(textLimit: textLimit - textBytes)
+            alternative.parts = parts
+            alternative.read(children[index], depth: depth)
+            parts = alternative.parts
+            let added = alternative.document.text.split(separator: "\n").filter { line in
+                var adds = false
+                for word in Self.words(in: line.utf8) where words.insert(word).inserted { adds = true }
+                return adds
+            }
+            append(added.joined(separator: "\n"))
+        }
+    }
+
+    /// The words of `text` as ``readAlternatives(_:depth:)`` compares them.
+    static func words(in text: some Collection<UInt8>) -> [String] {
+        String(decoding: text, as: UTF8.self).lowercased()
+            .split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
     }
 
     private mutating func append(_ text: String) {
