@@ -146,6 +146,12 @@ struct DocumentReaderUnitTests {
         // In the encoding the feed declares.
         let latin = try #require(Self.feed(cutAfter: last, cdata: cdata, encoding: "ISO-8859-1").data(using: .isoLatin1))
         #expect(try Self.read(Array(latin), name: "feed.rss", with: XMLExtractor.read).text.hasSuffix(last))
+        // In Latin-1 without saying so (or saying UTF-8): decoded as plain text is.
+        for declaration in ["", " encoding=\"UTF-8\""] {
+            let undeclared = "<?xml version=\"1.0\"\(declaration)?>\n<rss><channel><item><title>Légère accalmie au château</title></item></channel></rss>"
+            let bytes = try #require(undeclared.data(using: .isoLatin1))
+            #expect(try Self.read(Array(bytes), name: "feed.rss", with: XMLExtractor.read).text == "Légère accalmie au château")
+        }
         // Malformed: what comes before a stray `<` is kept.
         let stray = Array((Self.feed(cutAfter: "Keepers stay ashore < after the storm", cdata: false)).utf8)
         #expect(try Self.read(stray, name: "feed.rss", with: XMLExtractor.read).text.hasSuffix("Storm warning Keepers stay ashore"))

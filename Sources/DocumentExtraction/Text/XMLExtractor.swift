@@ -9,12 +9,27 @@ import ExtractionProtocol
 /// loaded (no DTD, no external entity, no network): see CXML.h.
 enum XMLExtractor {
     static func read(_ source: DocumentSource) throws(ExtractionFailure) -> ExtractedDocument {
-        let (bytes, isComplete) = try source.prefix(maxBytes: source.rawLimit(factor: 16))
+        var (bytes, isComplete) = try source.prefix(maxBytes: source.rawLimit(factor: 16))
+        if isMisencoded(bytes), let decoded = try? TextDecoding.decode(bytes, isComplete: isComplete) {
+            // Parsed as the UTF-8 it now is, which its declaration (if any) says.
+            bytes = Array(decoded.text.utf8)
+        }
         var parsed = cxml_document()
         bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cxml_extract_xml($0.baseAddress, $0.count, source.textLimit, &parsed) }
         }
         defer { cxml_document_clear(&parsed) }
         return try HTMLExtractor.document(from: parsed, isComplete: isComplete, format: "XML")
+    }
+
+    /// Whether XML that says it is UTF-8 (by declaring no other encoding and having no BOM) is
+    /// not: a feed or an export saved in Latin-1 or Windows-1252, which libxml2 would read with
+    /// U+FFFD for every accented letter. Such text is decoded as plain text is.
+    static func isMisencoded(_ bytes: [UInt8]) -> Bool {
+        guard TextDecoding.byteOrderMark(bytes) == nil,
+              (HTMLExtractor.declaredCharset(bytes.prefix(1024)).map(TextDecoding.normalized) ?? "utf-8") == "utf-8"
+        else { return false }
+        // A character cut at the end is a file cut short, not one in another encoding.
+        return UTF8Scan(bytes, isComplete: false).invalid > 0
     }
 }
