@@ -87,8 +87,8 @@ export SEARCHLIGHT_EXTRACTOR="$bin/searchlight-extractor" XDG_CONFIG_HOME=/nonex
 median() { python3 -c "import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))" "$@"; }
 now() { date +%s.%N; }
 # The share of each page's known words found in a text (as a bag of words), over all pages.
-share() {  # share DIR_OF_TEXTS (one NAME.txt per page; $known: the folder of known texts)
-    python3 - "${known:-$work/known}" "$1" <<'PY'
+share() {  # share DIR_OF_TEXTS (one NAME.txt per page; $known_dir: the folder of known texts)
+    python3 - "${known_dir:-$work/known}" "$1" <<'PY'
 import collections, re, sys, os
 known, found = sys.argv[1], sys.argv[2]
 hit = total = 0
@@ -118,7 +118,7 @@ ours_times=() ref_times=()
 for ((run = 0; run < runs; run++)); do
     rm -rf "$work/index" && mkdir -p "$work/index"
     start=$(now)
-    "$bin/searchlight" scan "$work/pages" --index "$work/index/i.sqlite" --no-thumbnails --no-content --priority normal \
+    "$bin/searchlight" scan "$work/pages" --index "$work/index/i.sqlite" --no-thumbnails --priority normal \
         > "$work/scan.out"
     ours_times+=("$(echo "$(now) - $start" | bc -l)")
     rm -rf "$work/ref" && mkdir -p "$work/ref"
@@ -173,7 +173,7 @@ done
 cat "$work/scan.out" >&2
 texts_of pdfs pdf pdf-ours
 pdf_ours=$(median "${pdf_ours_times[@]}") pdf_ref=$(median "${pdf_ref_times[@]}")
-pdf_ours_share=$(known="$work/pdf-known" share "$work/pdf-ours") pdf_ref_share=$(known="$work/pdf-known" share "$work/pdf-ref")
+pdf_ours_share=$(known_dir="$work/pdf-known" share "$work/pdf-ours") pdf_ref_share=$(known_dir="$work/pdf-known" share "$work/pdf-ref")
 
 # Photos without text: a scan with thumbnails, OCR on and off, alternated.
 cat "$work"/photos/*.jpg > /dev/null
@@ -194,7 +194,7 @@ photo_count=$(find "$work/photos" -name '*.jpg' | wc -l)
 
 table="| OCR, $workers processes, median of $runs | searchlight | reference | ratio | target |
 |---|---|---|---|---|
-| $count A4 pages at 300 dpi (PNG, 360 words each) | $(printf %.2f "$ours") s (\`scan --no-thumbnails --no-content\`, both passes), $(printf %.1f "$(echo "$ours_share * 100" | bc -l)") % of the words | \`tesseract IMAGE -\` by \`xargs -P $workers\`: $(printf %.2f "$ref") s, $(printf %.1f "$(echo "$ref_share * 100" | bc -l)") % of the words | $(printf %.2f "$ratio") | ≤ 1.0, same words found |
+| $count A4 pages at 300 dpi (PNG, 360 words each) | $(printf %.2f "$ours") s (\`scan --no-thumbnails\`, both passes), $(printf %.1f "$(echo "$ours_share * 100" | bc -l)") % of the words | \`tesseract IMAGE -\` by \`xargs -P $workers\`: $(printf %.2f "$ref") s, $(printf %.1f "$(echo "$ref_share * 100" | bc -l)") % of the words | $(printf %.2f "$ratio") | ≤ 1.0, same words found |
 | $pdf_count scanned PDFs (2 scanned A4 pages at 300 dpi and a page of text each; \`Subject: Converted: …\`) | $(printf %.2f "$pdf_ours") s (\`scan --no-thumbnails\`, both passes), $(printf %.1f "$(echo "$pdf_ours_share * 100" | bc -l)") % of the scanned words | per page \`pdftotext\`, else \`pdftoppm -r 300 \| tesseract\`, by \`xargs -P $workers\`: $(printf %.2f "$pdf_ref") s, $(printf %.1f "$(echo "$pdf_ref_share * 100" | bc -l)") % | $(printf %.2f "$(echo "$pdf_ours / $pdf_ref" | bc -l)") | ≤ 1.0, same words found |
 | $photo_count photos without text (4000×3000 JPEG), \`scan\` with thumbnails | OCR on: $(printf %.2f "$on") s | \`--no-ocr\`: $(printf %.2f "$off") s | $(printf %.3f "$(echo "$on / $off" | bc -l)") | a few percent |"
 echo "$table"
