@@ -56,6 +56,8 @@ extension SearchableIndex {
     /// file indexer's state of a domain) lands with them, or not at all.
     package func apply(_ batch: IndexBatch, alongside: ((Database) throws -> Void)?) throws {
         guard !batch.isEmpty || alongside != nil else { return }
+        try countItemsBeforeChurn()
+        defer { noteChurn(batch) }
         try write { db in
             var writer = BatchWriter(db: db)
             for change in batch.changes {

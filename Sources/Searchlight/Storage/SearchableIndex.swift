@@ -26,6 +26,8 @@ public final class SearchableIndex: Sendable {
     private let connection: Mutex<any DatabaseWriter>
     /// The device and inode of the file opened (see ``isFileReplaced``).
     let fileIdentity: Mutex<[UInt64]>
+    /// Rows written and deleted since space was last reclaimed (``reclaimSpaceIfChurned()``).
+    let churn = Mutex(Churn())
     /// The connections: replaced when the file is opened again (``reopen()``).
     var database: any DatabaseWriter { connection.withLock { $0 } }
     let logger: Logger
@@ -63,6 +65,11 @@ public final class SearchableIndex: Sendable {
             SearchableIndex.registerFunctions(in: db)
             if !db.configuration.readonly {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // A write-ahead log grown by a burst is cut back to this after each checkpoint.
+                try db.execute(sql: "PRAGMA journal_size_limit = \(SearchableIndex.walSizeLimit)")
+                // A new index gives back the pages deletions free (``reclaimSpace()``); an
+                // existing file keeps its mode until it is vacuumed.
+                try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
             } else {
                 // Searches read rows scattered over the file (a common word's first page visits
                 // a couple of thousand): a larger page cache keeps them between searches of one

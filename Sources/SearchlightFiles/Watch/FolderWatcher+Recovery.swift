@@ -241,4 +241,23 @@ extension FolderWatcher {
             self.logger.debug("integrity check: \(sqlite.path) is sound")
         }
     }
+
+    /// Gives back the space deletions and rewrites left in the index, once they are worth it
+    /// (``SearchableIndex/reclaimSpaceIfChurned()``), when no event waits: the index's files
+    /// stay the size of what they hold, whatever the churn. A PostgreSQL index has its own
+    /// autovacuum.
+    func reclaimSpaceIfChurned() {
+        guard let sqlite = index as? SearchableIndex, inbox.pendingCount == 0,
+              recovery.withLock({ $0.fault == nil }), sqlite.churnedRows >= SearchableIndex.Churn.minimum else { return }
+        // Only space is at stake: a failure is logged, never a fault of the watch.
+        do {
+            if let reclaimed = try sqlite.reclaimSpaceIfChurned() {
+                logger.debug("reclaimed index space", metadata: [
+                    "before": "\(reclaimed.before)", "after": "\(reclaimed.after)",
+                ])
+            }
+        } catch {
+            logger.warning("cannot reclaim the index's space: \(error)")
+        }
+    }
 }

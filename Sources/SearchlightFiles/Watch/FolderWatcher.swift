@@ -293,6 +293,7 @@ public final class FolderWatcher: Service, Sendable {
                 }
             }
             try await checkIntegrityIfDue()
+            reclaimSpaceIfChurned()
         }
     }
 

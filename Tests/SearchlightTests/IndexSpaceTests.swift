@@ -1,0 +1,96 @@
+import Foundation
+import SearchlightTestSupport
+import Testing
+@testable import Searchlight
+
+/// An index that keeps its size (issue 35): churn — rows deleted and rewritten — leaves free
+/// pages, full-text tombstones and a grown log; ``SearchableIndex/reclaimSpace()`` gives them
+/// back, and ``SearchableIndex/reclaimSpaceIfChurned()`` does so only once churn is worth it.
+@Suite("Index space after churn", .ownThread)
+struct IndexSpaceTests {
+    let folder = TemporaryTree("index-space")
+
+    /// A document item whose text is 60 words drawn from a seeded generator.
+    static func document(_ number: Int, generation: Int) -> SearchableItem {
+        var generator = SeededGenerator(seed: UInt64(number * 7919 + generation))
+        let words = (0..<60).map { _ in "w\(generator.next() % 5_000)" }
+        var attributes = AttributeSet(contentType: "text/plain")
+        attributes.displayName = "note \(number).txt"
+        attributes.textContent = words.joined(separator: " ") + (number == 0 ? " lighthouse" : "")
+        return SearchableItem(uniqueIdentifier: ItemIdentifier("notes/note \(number).txt"), domainIdentifier: "files",
+                              attributeSet: attributes, changeStamp: [UInt8(generation)], identifierIsPath: true)
+    }
+
+    static func write(_ numbers: some Sequence<Int>, generation: Int, to index: SearchableIndex) throws {
+        var batch = IndexBatch()
+        for number in numbers { batch.upsert(document(number, generation: generation)) }
+        try index.apply(batch)
+    }
+
+    static func bytes(_ use: SearchableIndex.SpaceUse) -> Int64 { use.fileBytes + use.walBytes }
+
+    @Test("After rounds of churn the index shrinks back to within 1.2× of a fresh one")
+    func churnIsGivenBack() throws {
+        let index = try SearchableIndex(path: folder.url("churned.sqlite"))
+        try Self.write(0..<3_000, generation: 0, to: index)
+        // Five rounds: half the items deleted, as many new ones written, and the rest rewritten.
+        var live = Array(0..<3_000), next = 3_000
+        for round in 1...5 {
+            var batch = IndexBatch()
+            for number in live.prefix(1_500) { batch.delete(ItemIdentifier("notes/note \(number).txt"), domain: "files") }
+            try index.apply(batch)
+            live = Array(live.dropFirst(1_500)) + Array(next..<(next + 1_500))
+            next += 1_500
+            try Self.write(live, generation: round, to: index)
+        }
+        let before = try index.spaceUse()
+        let reclaimed = try #require(try index.reclaimSpaceIfChurned())
+        let after = try index.spaceUse()
+        #expect(reclaimed.after < reclaimed.before && Self.bytes(after) == reclaimed.after)
+        #expect(after.incremental && after.freeBytes == 0 && after.walBytes == 0, "\(after)")
+
+        let fresh = try SearchableIndex(path: folder.url("fresh.sqlite"))
+        try Self.write(live, generation: 5, to: fresh)
+        try fresh.reclaimSpace()
+        let freshBytes = Self.bytes(try fresh.spaceUse())
+        #expect(Double(Self.bytes(after)) <= 1.2 * Double(freshBytes), "\(after) against \(freshBytes) fresh, \(before) before")
+        // Still whole and searchable.
+        try index.checkFullTextIntegrity()
+        #expect(try index.itemCount(domain: nil) == 3_000)
+        let word = try #require(Self.document(live[0], generation: 5).attributeSet.textContent?.split(separator: " ").first)
+        #expect(try index.searchIdentifiers(words: [String(word)], domain: nil, limit: nil, scope: .all)
+            .contains(ItemIdentifier("notes/note \(live[0]).txt")))
+        #expect(try index.churnedRows == 0)
+    }
+
+    @Test("Little churn is left alone, and growth is no churn; a new index is in incremental mode")
+    func thresholds() throws {
+        let index = try SearchableIndex(path: folder.url("small.sqlite"))
+        try Self.write(0..<500, generation: 0, to: index)
+        #expect(try index.reclaimSpaceIfChurned() == nil, "fewer rows than the minimum")
+        #expect(try index.spaceUse().incremental)
+        try Self.write(500..<4_000, generation: 0, to: index)
+        #expect(try index.reclaimSpaceIfChurned() == nil, "4 000 rows that only added items: growth, not churn")
+        try Self.write(0..<2_000, generation: 1, to: index)
+        // 2 000 rows rewritten of 4 000 items: worth it.
+        #expect(try index.reclaimSpaceIfChurned() != nil)
+        try Self.write(0..<1_500, generation: 2, to: index)
+        #expect(try index.reclaimSpaceIfChurned() == nil, "1 500 rows against 4 000 items: not yet")
+        try Self.write(1_500..<2_100, generation: 2, to: index)
+        #expect(try index.reclaimSpaceIfChurned() != nil, "2 100 rows: more than half")
+    }
+
+    @Test("An index made before incremental vacuum is vacuumed into it once")
+    func olderIndexTurnsIncremental() throws {
+        let path = folder.url("older.sqlite")
+        // An index file as earlier versions made it: auto_vacuum off.
+        shell("sqlite3", path, "PRAGMA auto_vacuum = NONE; CREATE TABLE placeholder(x); DROP TABLE placeholder;")
+        let index = try SearchableIndex(path: path)
+        try Self.write(0..<1_000, generation: 0, to: index)
+        #expect(try !index.spaceUse().incremental)
+        try index.reclaimSpace()
+        #expect(try index.spaceUse().incremental)
+        #expect(try index.searchIdentifiers(words: ["lighthouse"], domain: nil, limit: nil, scope: .all)
+            == [ItemIdentifier("notes/note 0.txt")])
+    }
+}
