@@ -36,6 +36,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds a search or query may run before it is stopped.", valueName: "seconds"))
     var queryTimeout: Double = 5
 
+    @Option(help: ArgumentHelp("Also answer Elasticsearch's search API for Samba's Spotlight backend (`spotlight backend = elasticsearch`) on this loopback port, or HOST:PORT (0: any free port).",
+                               valueName: "[host:]port"))
+    var elasticsearch: String?
+
     @Flag(help: "Also watch the folders and keep the index up to date.")
     var watch = false
 
@@ -51,6 +55,22 @@ struct ServeCommand: AsyncParsableCommand {
         if !(queryTimeout > 0) { throw ValidationError("--query-timeout must be more than 0 seconds.") }
         if !roots.isEmpty && !watch { throw ValidationError("Folders are watched only with --watch.") }
         if domain != nil && roots.count != 1 { throw ValidationError("--domain needs exactly one folder.") }
+        if let elasticsearch, Self.hostAndPort(elasticsearch) == nil {
+            throw ValidationError("--elasticsearch takes a port or HOST:PORT, such as 9200 or 127.0.0.1:9200.")
+        }
+    }
+
+    /// `PORT`, `HOST:PORT` or `[V6]:PORT`; the host is 127.0.0.1 when not given.
+    static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
+        var host = "127.0.0.1"
+        var portText = Substring(text)
+        if let colon = text.lastIndex(of: ":") {
+            host = String(text[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = Int(portText), (0...65535).contains(port) else { return nil }
+        return (host, port)
     }
 
     /// `--token`, else `$SEARCHLIGHT_TOKEN`, else the configuration's.
@@ -64,10 +84,17 @@ struct ServeCommand: AsyncParsableCommand {
         ServeSettings(
             indexPath: try indexOptions.location(configuration: file), host: host ?? file.server.host.value, port: port ?? file.server.port.value,
             token: effectiveToken(file), queryTimeout: .milliseconds(Int64(queryTimeout * 1000)), logger: logger,
+            elasticsearch: elasticsearch.flatMap(Self.hostAndPort),
             announce: { host, port, token in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 let output = StandardOutput()
                 output.write("searchlight: serving http://\(shown):\(port)/\(token.map { "?token=" + $0 } ?? "")\n")
+                output.flush()
+            },
+            announceElasticsearch: { host, port in
+                let shown = host.contains(":") ? "[\(host)]" : host
+                let output = StandardOutput()
+                output.write("searchlight: serving Elasticsearch's search API for Samba at http://\(shown):\(port)/\n")
                 output.flush()
             })
     }
@@ -164,6 +191,10 @@ public struct ServeSettings: Sendable {
     public var token: String?
     public var queryTimeout: Duration
     public var logger: Logger
+    /// Where to answer Elasticsearch's search API for Samba (`--elasticsearch`), if anywhere.
+    public var elasticsearch: (host: String, port: Int)?
     /// Prints the address once the server accepts connections (the first line of output).
     public var announce: @Sendable (_ host: String, _ port: Int, _ token: String?) -> Void
+    /// Prints the Elasticsearch endpoint's address once it accepts connections.
+    public var announceElasticsearch: @Sendable (_ host: String, _ port: Int) -> Void
 }

@@ -59,6 +59,17 @@ public struct JSONLine: Sendable {
         append("]")
     }
 
+    /// An array of objects.
+    public mutating func add(_ key: String, objects: [JSONLine]) {
+        addKey(key)
+        append("[")
+        for (position, object) in objects.enumerated() {
+            if position > 0 { append(",") }
+            bytes += object.finished
+        }
+        append("]")
+    }
+
     public mutating func add(_ key: String, object: JSONLine?) {
         addKey(key)
         if let object { bytes += object.finished } else { append("null") }

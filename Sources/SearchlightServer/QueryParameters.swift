@@ -16,6 +16,9 @@ struct QueryParameters: Sendable {
 
     subscript(_ key: String) -> String? { values[key] }
 
+    /// The parameters' names.
+    var names: some Collection<String> { values.keys }
+
     private static func decode(_ text: Substring) -> String? {
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return ItemLocation.percentDecode(spaced[...]).flatMap { String(validating: $0, as: UTF8.self) }

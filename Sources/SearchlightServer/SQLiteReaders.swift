@@ -54,6 +54,14 @@ public final class SQLiteReaders: ServedIndex {
         try await read { try $0.query(queryString, domain: domain, limit: limit) }
     }
 
+    public func query(_ expression: QueryExpression, domain: String?, limit: Int?) async throws -> [IndexedItem] {
+        try await read { try $0.query(expression, domain: domain, limit: limit) }
+    }
+
+    public func count(_ expression: QueryExpression, domain: String?) async throws -> Int {
+        try await read { try $0.countQuery(expression, domain: domain) }
+    }
+
     public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
         try await read { try $0.item(identifier, domain: domain) }
     }

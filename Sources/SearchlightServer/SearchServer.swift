@@ -42,6 +42,12 @@ public final class SearchServer: Service, Sendable {
         /// The items opened before, which rank higher, and where the page's openings are kept:
         /// those of the person running the server.
         public var history = OpenHistory.standard()
+        /// The port of the Elasticsearch search API that Samba's Spotlight backend speaks
+        /// (0 picks a free one); `nil`: not served.
+        public var elasticsearchPort: Int?
+        /// Where the Elasticsearch endpoint listens: a loopback address, since Samba sends no
+        /// credentials.
+        public var elasticsearchHost = "127.0.0.1"
 
         public init() {}
 
@@ -66,19 +72,23 @@ public final class SearchServer: Service, Sendable {
     var history: OpenHistory { configuration.history }
     let logger: Logger
     private let onListening: @Sendable (String, Int) async -> Void
+    let onElasticsearchListening: @Sendable (String, Int) async -> Void
 
     /// Prepares a server for the SQLite index at `indexPath` (which must exist), read through
     /// ``Configuration/readers`` handles of its own (``SQLiteReaders``).
     ///
     /// - Parameters:
     ///   - onListening: Called with the host and the port once the server accepts connections.
+    ///   - onElasticsearchListening: The same for the Elasticsearch endpoint, when there is one.
     /// - Throws: ``ConfigurationError`` for a non-loopback host without a token;
     ///   ``SearchlightError`` when the index cannot be opened.
     public convenience init(indexPath: String, configuration: Configuration, logger: Logger,
-                            onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
+                            onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in },
+                            onElasticsearchListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
         try Self.check(configuration)
         try self.init(index: SQLiteReaders(path: indexPath, count: configuration.readers, logger: logger),
-                      configuration: configuration, logger: logger, onListening: onListening)
+                      configuration: configuration, logger: logger, onListening: onListening,
+                      onElasticsearchListening: onElasticsearchListening)
     }
 
     /// Prepares a server for any index read asynchronously: the PostgreSQL index
@@ -87,11 +97,13 @@ public final class SearchServer: Service, Sendable {
     ///
     /// - Throws: ``ConfigurationError`` for a non-loopback host without a token.
     public init(index: any ServedIndex, configuration: Configuration, logger: Logger,
-                onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
+                onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in },
+                onElasticsearchListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
         try Self.check(configuration)
         self.configuration = configuration
         self.logger = logger
         self.onListening = onListening
+        self.onElasticsearchListening = onElasticsearchListening
         openToken = configuration.token.flatMap { $0.isEmpty ? nil : $0 } ?? Self.randomToken()
         self.index = index
         results = ResultCache(capacity: configuration.resultCacheBytes)
@@ -100,11 +112,15 @@ public final class SearchServer: Service, Sendable {
         page = Page(openToken: openToken)
     }
 
-    /// Refuses a non-loopback host without a token.
+    /// Refuses a non-loopback host without a token, and an Elasticsearch endpoint off loopback.
     static func check(_ configuration: Configuration) throws(ConfigurationError) {
         if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
             throw ConfigurationError(description: "--host \(configuration.host) is not a loopback address: "
                                      + "give a token (--token or $SEARCHLIGHT_TOKEN) that every request must carry")
+        }
+        if configuration.elasticsearchPort != nil, !ServerAddress.isLoopback(configuration.elasticsearchHost) {
+            throw ConfigurationError(description: "--elasticsearch \(configuration.elasticsearchHost) is not a loopback address: "
+                                     + "Samba sends no credentials, so the endpoint listens on this machine only")
         }
     }
 
@@ -167,7 +183,13 @@ public final class SearchServer: Service, Sendable {
         try await withGracefulShutdownHandler {
             // The monitor ends with the application: cancelled if it throws, finished if it returns.
             async let monitor: Void = changes.run()
-            try await application.run()
+            // Both listeners stop at the graceful shutdown, which their tasks inherit.
+            let elasticsearch = makeElasticsearchApplication()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await application.run() }
+                if let elasticsearch { group.addTask { try await elasticsearch.run() } }
+                try await group.waitForAll()
+            }
             changes.finish()
             await monitor
         } onGracefulShutdown: {

@@ -14,6 +14,10 @@ public protocol ServedIndex: Sendable {
     func searchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult]
     /// The items matching a query string, most recently modified first.
     func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem]
+    /// The items matching a parsed query, most recently modified first.
+    func query(_ expression: QueryExpression, domain: String?, limit: Int?) async throws -> [IndexedItem]
+    /// How many items a parsed query matches.
+    func count(_ expression: QueryExpression, domain: String?) async throws -> Int
     /// One item, thumbnail bytes and text included.
     func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem?
     func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail?

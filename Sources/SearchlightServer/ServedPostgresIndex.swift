@@ -77,6 +77,14 @@ public struct ServedPostgresIndex: ServedIndex {
         try await reporting { try await index.query(queryString, domain: domain, limit: limit) }
     }
 
+    public func query(_ expression: QueryExpression, domain: String?, limit: Int?) async throws -> [IndexedItem] {
+        try await reporting { try await index.query(expression, domain: domain, limit: limit) }
+    }
+
+    public func count(_ expression: QueryExpression, domain: String?) async throws -> Int {
+        try await reporting { try await index.countQuery(expression, domain: domain) }
+    }
+
     public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
         try await reporting { try await index.item(identifier, domain: domain) }
     }

@@ -26,20 +26,26 @@ func makeServer(_ settings: ServeSettings) async throws -> any Service {
     configuration.port = settings.port
     configuration.token = settings.token
     configuration.queryTimeout = settings.queryTimeout
+    if let elasticsearch = settings.elasticsearch {
+        configuration.elasticsearchHost = elasticsearch.host
+        configuration.elasticsearchPort = elasticsearch.port
+    }
     if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
         throw CommandError.usage("--host \(configuration.host) is not a loopback address: give --token TOKEN "
                                     + "(or $SEARCHLIGHT_TOKEN) that every request must carry")
     }
     let token = configuration.token
     let announce: @Sendable (String, Int) async -> Void = { host, port in settings.announce(host, port, token) }
+    let announceElasticsearch: @Sendable (String, Int) async -> Void = { host, port in settings.announceElasticsearch(host, port) }
     do {
         guard IndexLauncher.isRemote(settings.indexPath) else {
             return try SearchServer(indexPath: settings.indexPath, configuration: configuration, logger: settings.logger,
-                                    onListening: announce)
+                                    onListening: announce, onElasticsearchListening: announceElasticsearch)
         }
         let index = try await ServedPostgresIndex(url: settings.indexPath, queryTimeout: settings.queryTimeout,
                                                    logger: settings.logger)
-        return try SearchServer(index: index, configuration: configuration, logger: settings.logger, onListening: announce)
+        return try SearchServer(index: index, configuration: configuration, logger: settings.logger, onListening: announce,
+                                onElasticsearchListening: announceElasticsearch)
     } catch let error as SearchServer.ConfigurationError {
         throw CommandError.usage(error.description)
     }

@@ -1,0 +1,161 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Searchlight
+import SearchlightJSON
+import ServiceLifecycle
+
+extension SearchServer {
+    /// The Elasticsearch endpoint's application, when ``Configuration/elasticsearchPort`` is set:
+    /// the search API that Samba's `spotlight backend = elasticsearch` speaks (README, "Finder on a Mac").
+    func makeElasticsearchApplication() -> (any Service)? {
+        guard let port = configuration.elasticsearchPort else { return nil }
+        let host = configuration.elasticsearchHost
+        let router = Router(context: ServerContext.self)
+        router.addMiddleware { ElasticsearchAccess(boundHost: host) }
+        router.get("/") { _, _ in Self.elasticsearchBanner() }
+        router.head("/") { _, _ in Response(status: .ok) }
+        router.post("/**") { request, _ in try await self.elasticsearchSearch(request) }
+        router.get("/**") { request, _ in try await self.elasticsearchSearch(request) }
+        let onListening = onElasticsearchListening
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in await onListening(host, channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    static func elasticsearchBanner() -> Response {
+        var object = JSONLine()
+        object.add("name", ElasticsearchAccess.machineNames().sorted().last)
+        object.add("tagline", "Searchlight answers the part of Elasticsearch's search API that Samba's Spotlight backend uses")
+        return .json(object.finished)
+    }
+
+    /// `POST /{index}/_search` (also `GET` with a body, and `/_search` for every index): the
+    /// query of the body (``ElasticsearchSearch``) translated per domain into Searchlight's
+    /// query, counted and read a page at a time, each hit's `_source` holding its `path.real`.
+    func elasticsearchSearch(_ request: Request) async throws -> Response {
+        let path = request.uri.path
+        guard path.hasSuffix("/_search") else {
+            throw ElasticsearchError(.notFound, type: "invalid_request_exception",
+                                     "no handler for [\(request.method) \(path)]: Searchlight answers POST /{index}/_search")
+        }
+        var totalAsNumber = false
+        let parameters = QueryParameters(request.uri.query)
+        for name in parameters.names {
+            switch name {
+            case "pretty", "typed_keys": continue
+            case "rest_total_hits_as_int": totalAsNumber = parameters[name] != "false"
+            default: throw ElasticsearchError.request("unknown parameter [\(name)] of the search API")
+            }
+        }
+        let started = ContinuousClock.now
+        let body = try await request.body.collect(upTo: ElasticsearchSearch.maximumBodySize)
+        let search = try ElasticsearchSearch(body: Array(body.readableBytesView))
+        let states = try await read { [index] in try await index.domainStates() }
+        let domains = try Self.elasticsearchDomains(named: String(path.dropFirst().dropLast("/_search".count)),
+                                                    roots: states.compactMapValues(\.root))
+        var parts: [QueryExpression] = []
+        for (domain, root) in domains {
+            let inDomain = QueryExpression.predicate(QueryPredicate(attribute: .domain,
+                                                                    test: .comparison(.equal, .exactString(domain))))
+            switch try search.query.selection(fields: search.defaultFields, root: root) {
+            case .none: continue
+            case .all: parts.append(inDomain)
+            case .some(let expression): parts.append(.and([inDomain, expression]))
+            }
+        }
+        var total = 0
+        var found: [IndexedItem] = []
+        if !parts.isEmpty {
+            let expression = parts.count == 1 ? parts[0] : QueryExpression.or(parts)
+            let limit = search.from + search.size
+            (total, found) = try await read { [index] in
+                (try await index.count(expression, domain: nil),
+                 limit == 0 ? [] : try await index.query(expression, domain: nil, limit: limit))
+            }
+        }
+        let roots = Dictionary(uniqueKeysWithValues: domains)
+        let hits = found.dropFirst(search.from).map { Self.hit($0, root: roots[$0.item.domainIdentifier] ?? "", source: search.source) }
+        var totalObject = JSONLine()
+        totalObject.add("value", total)
+        totalObject.add("relation", "eq")
+        var hitsObject = JSONLine()
+        if totalAsNumber { hitsObject.add("total", total) } else { hitsObject.add("total", object: totalObject) }
+        hitsObject.add("max_score", nil as Double?)
+        hitsObject.add("hits", objects: hits)
+        var shards = JSONLine()
+        for (key, count) in [("total", 1), ("successful", 1), ("skipped", 0), ("failed", 0)] { shards.add(key, count) }
+        var object = JSONLine()
+        let elapsed = ContinuousClock.now - started
+        object.add("took", Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+        object.add("timed_out", false)
+        object.add("_shards", object: shards)
+        object.add("hits", object: hitsObject)
+        return .json(object.finished)
+    }
+
+    /// The domains an index name stands for, with their folders: `_all`, `*` or nothing for
+    /// every domain that indexes a folder; else a comma-separated list of domain names or
+    /// folders (`elasticsearch:index = /srv/share` asks `//srv/share/_search`).
+    /// - Throws: ``ElasticsearchError`` 404 (`index_not_found_exception`) for a name that is neither.
+    static func elasticsearchDomains(named encoded: String, roots: [String: String]) throws(ElasticsearchError)
+        -> [(domain: String, root: String)] {
+        guard let name = ItemLocation.percentDecode(encoded[...]).flatMap({ String(validating: $0, as: UTF8.self) }) else {
+            throw .request("the index name is not UTF-8")
+        }
+        let all = roots.sorted { $0.key < $1.key }.map { (domain: $0.key, root: $0.value) }
+        if name.isEmpty || name == "_all" || name == "*" { return all }
+        var chosen: [(domain: String, root: String)] = []
+        for part in name.split(separator: ",").map(String.init) {
+            if part == "_all" || part == "*" { return all }
+            let matching = all.filter { $0.domain == part || $0.root == part }
+            if matching.isEmpty {
+                throw ElasticsearchError(.notFound, type: "index_not_found_exception",
+                                         "no such index [\(part)]: Searchlight's indexes are its domains ("
+                                         + all.map(\.domain).joined(separator: ", ") + ") and their folders")
+            }
+            chosen += matching.filter { candidate in !chosen.contains { $0.domain == candidate.domain } }
+        }
+        return chosen
+    }
+
+    /// One hit: `_index` (the domain), `_id` (the path below its folder), `_source` with the
+    /// fields asked for, nested as Elasticsearch nests dotted names (`{"path":{"real":…}}`).
+    static func hit(_ indexed: IndexedItem, root: String, source: [ElasticsearchSearch.SourceField]) -> JSONLine {
+        let item = indexed.item
+        let attributes = item.attributeSet
+        var groups: [(name: String, object: JSONLine)] = []
+        func add(_ group: String, _ body: (inout JSONLine) -> Void) {
+            if let position = groups.firstIndex(where: { $0.name == group }) {
+                body(&groups[position].object)
+            } else {
+                var object = JSONLine()
+                body(&object)
+                groups.append((group, object))
+            }
+        }
+        for field in source {
+            switch field {
+            case .realPath:
+                add("path") { $0.add("real", bytes: Array((root.hasSuffix("/") ? root : root + "/").utf8) + item.uniqueIdentifier.bytes) }
+            case .fileName: add("file") { $0.add("filename", attributes.displayName) }
+            case .fileSize: add("file") { $0.add("filesize", attributes.size) }
+            case .contentType: add("file") { $0.add("content_type", attributes.contentType) }
+            case .lastModified: add("file") { $0.add("last_modified", attributes.contentModificationDate) }
+            case .created: add("file") { $0.add("created", attributes.contentCreationDate) }
+            case .title: add("meta") { $0.add("title", attributes.title) }
+            case .author: add("meta") { $0.add("author", attributes.authors.isEmpty ? nil : attributes.authors.joined(separator: ", ")) }
+            }
+        }
+        var sourceObject = JSONLine()
+        for group in groups { sourceObject.add(group.name, object: group.object) }
+        var hit = JSONLine()
+        hit.add("_index", item.domainIdentifier)
+        hit.add("_id", bytes: item.uniqueIdentifier.bytes)
+        hit.add("_score", nil as Double?)
+        if !source.isEmpty { hit.add("_source", object: sourceObject) }
+        return hit
+    }
+}
