@@ -11,18 +11,23 @@ extension SearchServer {
     func makeElasticsearchApplication() -> (any Service)? {
         guard let port = configuration.elasticsearchPort else { return nil }
         let host = configuration.elasticsearchHost
+        let onListening = onElasticsearchListening
+        return Application(
+            router: makeElasticsearchRouter(),
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in await onListening(host, channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// The Elasticsearch endpoint's router: `POST /{index}/_search`, and a banner at `/`.
+    public func makeElasticsearchRouter() -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
-        router.addMiddleware { ElasticsearchAccess(boundHost: host) }
+        router.addMiddleware { ElasticsearchAccess(boundHost: configuration.elasticsearchHost) }
         router.get("/") { _, _ in Self.elasticsearchBanner() }
         router.head("/") { _, _ in Response(status: .ok) }
         router.post("/**") { request, _ in try await self.elasticsearchSearch(request) }
         router.get("/**") { request, _ in try await self.elasticsearchSearch(request) }
-        let onListening = onElasticsearchListening
-        return Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: nil),
-            onServerRunning: { channel in await onListening(host, channel.localAddress?.port ?? 0) },
-            logger: logger)
+        return router
     }
 
     static func elasticsearchBanner() -> Response {
