@@ -79,9 +79,10 @@ struct ScanCommand: ParsableCommand {
         }
         output.flush()
         if let extraction { recognizeText(extraction, index: index, threads: inspectorCount, output: output) }
-        // Space that removed and rewritten files left, given back when it is worth it (never
-        // after a first scan); an index that cannot be vacuumed now works as well.
-        if let sqlite = index as? SearchableIndex { _ = try? sqlite.reclaimSpaceIfChurned() }
+        // Space that removed and rewritten files left, given back (SQLite) or made reusable
+        // (PostgreSQL) when it is worth it, never after a first scan; an index that cannot be
+        // vacuumed now works as well.
+        if let reclaiming = index as? any SpaceReclaiming { _ = try? reclaiming.reclaimSpaceIfChurned() }
     }
 
     /// Reconciles one root, with a progress bar on a terminal, and records the summary.

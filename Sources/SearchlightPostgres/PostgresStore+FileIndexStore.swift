@@ -30,7 +30,9 @@ extension PostgresStore: FileIndexStore {
 
     public func apply(_ batch: IndexBatch, states: [String: DomainState]) throws {
         let json = states.mapValues(\.json)
+        try countItemsBeforeChurn()
         try wait { [index] in try await index.apply(batch, states: json) }
+        churn.withLock { $0.note(batch) }
     }
 
     public func setState(_ state: DomainState, domain: String) throws {

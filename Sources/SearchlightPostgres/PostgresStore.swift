@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Searchlight
+import Synchronization
 
 /// The PostgreSQL index behind the synchronous ``Searchlight/IndexStore`` that the scanner,
 /// the watcher and the commands use: each call runs ``PostgresIndex``'s async method through
@@ -9,6 +10,8 @@ import Searchlight
 public final class PostgresStore: IndexStore {
     public let index: PostgresIndex
     private let bridge: BlockingBridge
+    /// Rows written and deleted since this process last vacuumed (``reclaimSpaceIfChurned()``).
+    let churn = Mutex(IndexChurn())
 
     /// Closes the connections. Calls after this fail.
     public func close() { index.close() }
@@ -52,7 +55,9 @@ public final class PostgresStore: IndexStore {
     // MARK: Writing
 
     public func apply(_ batch: IndexBatch) throws {
+        try countItemsBeforeChurn()
         try wait { [index] in try await index.apply(batch) }
+        churn.withLock { $0.note(batch) }
     }
 
     @discardableResult public func deleteAllItems(inDomains domains: [String]) throws -> Int {

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import SearchlightPostgres
 import SearchlightTestSupport
 import Testing
 @testable import Searchlight
@@ -92,5 +94,27 @@ struct IndexSpaceTests {
         #expect(try index.spaceUse().incremental)
         #expect(try index.searchIdentifiers(words: ["lighthouse"], domain: nil, limit: nil, scope: .all)
             == [ItemIdentifier("notes/note 0.txt")])
+    }
+
+    @Test("PostgreSQL: growth is left alone, churn is vacuumed, and the items stay")
+    func postgresVacuumsChurn() async throws {
+        let url = try await PostgresTestDatabase.makeURL()
+        let store = try PostgresStore(url: url, readOnly: false, logger: Logger(label: "test"))
+        defer { store.close() }
+        var batch = IndexBatch()
+        for number in 0..<1_200 { batch.upsert(Self.document(number, generation: 0)) }
+        try store.apply(batch)
+        #expect(try store.reclaimSpaceIfChurned() == nil, "rows that only added items")
+        batch = IndexBatch()
+        for number in 0..<700 { batch.delete(ItemIdentifier("notes/note \(number).txt"), domain: "files") }
+        for number in 1_200..<1_900 { batch.upsert(Self.document(number, generation: 1)) }
+        try store.apply(batch)
+        #expect(store.churnedRows == 2_600)
+        let reclaimed = try #require(try store.reclaimSpaceIfChurned())
+        #expect(reclaimed.before > 0 && reclaimed.after > 0)
+        #expect(store.churnedRows == 0)
+        #expect(try store.itemCount(domain: nil) == 1_200)
+        #expect(try store.searchIdentifiers(words: ["lighthouse"], domain: nil, limit: nil, scope: .all).isEmpty,
+                "note 0 was deleted")
     }
 }

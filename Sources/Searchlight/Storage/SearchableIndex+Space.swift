@@ -12,34 +12,23 @@ import GRDB
 /// ``reclaimSpace()`` undoes all three: it merges each full-text index into one segment
 /// (FTS5's `optimize`), rewrites the file packed (`VACUUM`: deletions also leave B-tree pages
 /// half empty, which giving back free pages alone does not undo), and truncates the log. `watch`
-/// calls ``reclaimSpaceIfChurned()`` whenever it is idle, and `scan` when it is done: the work
-/// is done once the rows deleted and rewritten since the last time reach half of the index's
-/// items (and at least ``Churn/minimum``), so its cost stays a fraction of the indexing that
-/// caused it, and a first scan (rows that only add items) never pays it.
+/// calls ``reclaimSpaceIfChurned()`` whenever it is idle, and `scan` when it is done, which
+/// does the work when ``IndexChurn`` says it is worth it.
 extension SearchableIndex {
     /// Bytes of write-ahead log kept after a checkpoint (`journal_size_limit`).
     static let walSizeLimit = 4 * 1024 * 1024
 
-    /// What was written since space was last reclaimed.
-    package struct Churn: Sendable {
-        /// Fewer changed rows than this never warrant a reclaim.
-        package static let minimum = 1_000
-        var rows = 0
-        /// The index's items when space was last reclaimed (nil: not counted yet).
-        var itemsAtLastReclaim: Int?
-    }
-
     /// Counts a batch's changes as churn.
     func noteChurn(_ batch: IndexBatch) {
-        churn.withLock { $0.rows += batch.changes.count }
+        churn.withLock { $0.note(batch) }
     }
 
     /// Counts the items before this process first writes: rows that only added items (a
     /// first scan) are growth, not churn.
     func countItemsBeforeChurn() throws {
-        guard churn.withLock({ $0.itemsAtLastReclaim == nil }) else { return }
+        guard churn.withLock({ $0.needsBaseline }) else { return }
         let items = try itemCount(domain: nil)
-        churn.withLock { if $0.itemsAtLastReclaim == nil { $0.itemsAtLastReclaim = items } }
+        churn.withLock { $0.setBaseline(items) }
     }
 
     /// Rows written and deleted since space was last reclaimed.
@@ -70,22 +59,16 @@ extension SearchableIndex {
                         incremental: mode == 2)
     }
 
-    /// What ``reclaimSpace()`` did.
-    public struct Reclaimed: Sendable, Equatable {
-        public var before: Int64
-        public var after: Int64
-    }
-
     /// Merges the full-text indexes, rewrites the file without its free pages and half-empty
     /// ones, and truncates the log. Writers wait meanwhile (seconds on a large index); readers
     /// go on. A vacuum that cannot run (no room for the copy on a full disk) falls back to
     /// giving back the free pages only; either way the churn counts from zero again, so that a
     /// failure is not retried at every idle moment.
     @discardableResult
-    public func reclaimSpace() throws -> Reclaimed {
+    public func reclaimSpace() throws -> ReclaimedSpace {
         let before = try spaceUse()
         let items = try itemCount(domain: nil)
-        defer { churn.withLock { $0 = Churn(rows: 0, itemsAtLastReclaim: items) } }
+        defer { churn.withLock { $0.reset(items: items) } }
         try write { db in
             for table in ["item_words", "item_content"] {
                 try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES ('optimize')")
@@ -109,19 +92,72 @@ extension SearchableIndex {
         logger.debug("reclaimed space", metadata: [
             "before": "\(before.fileBytes + before.walBytes)", "after": "\(after.fileBytes + after.walBytes)",
         ])
-        return Reclaimed(before: before.fileBytes + before.walBytes, after: after.fileBytes + after.walBytes)
+        return ReclaimedSpace(before: before.fileBytes + before.walBytes, after: after.fileBytes + after.walBytes)
     }
 
-    /// Reclaims space when the rows deleted and rewritten since the last time — the rows
-    /// changed, less the items added — reach half the index's items (at least
-    /// ``Churn/minimum``); returns what it did, nil when it was not worth it yet.
+    /// Reclaims space when it is worth it (``IndexChurn/isWorthReclaiming(items:)``); returns
+    /// what it did, nil when it was not worth it yet.
     @discardableResult
-    public func reclaimSpaceIfChurned() throws -> Reclaimed? {
-        let state = churn.withLock { $0 }
-        guard state.rows >= Churn.minimum else { return nil }
+    public func reclaimSpaceIfChurned() throws -> ReclaimedSpace? {
+        guard churn.withLock({ $0.rows >= IndexChurn.minimum }) else { return nil }
         let items = try itemCount(domain: nil)
-        let churned = state.rows - max(0, items - (state.itemsAtLastReclaim ?? items))
-        guard churned >= Churn.minimum, churned >= items / 2 else { return nil }
+        guard churn.withLock({ $0.isWorthReclaiming(items: items) }) else { return nil }
         return try reclaimSpace()
+    }
+}
+
+extension SearchableIndex: SpaceReclaiming {}
+
+/// An index that gives back the space churn leaves (``SearchableIndex``: a packed file;
+/// PostgreSQL: a vacuum), when it is worth it: what `watch` calls when it is idle.
+public protocol SpaceReclaiming: AnyObject, Sendable {
+    /// Rows written and deleted since space was last reclaimed.
+    var churnedRows: Int { get }
+    /// Reclaims space when the churn is worth it; nil when it was not.
+    @discardableResult func reclaimSpaceIfChurned() throws -> ReclaimedSpace?
+}
+
+/// What reclaiming space did: the index's bytes before and after.
+public struct ReclaimedSpace: Sendable, Equatable {
+    public var before: Int64
+    public var after: Int64
+
+    public init(before: Int64, after: Int64) {
+        self.before = before
+        self.after = after
+    }
+}
+
+/// The rows written and deleted since an index's space was last reclaimed, and when that is
+/// worth doing again: once the rows deleted and rewritten — the rows changed, less the items
+/// added — reach half the index's items, and at least ``minimum``. So its cost stays a fraction
+/// of the indexing that caused it, and a first scan (rows that only add items) never pays it.
+public struct IndexChurn: Sendable {
+    /// Fewer changed rows than this never warrant a reclaim.
+    public static let minimum = 1_000
+    /// Rows changed (upserts and deletions) since the last reclaim.
+    public private(set) var rows = 0
+    /// The index's items at the last reclaim, or when this process first wrote.
+    private var baseline: Int?
+
+    public init() {}
+
+    /// Whether the items have not been counted yet (before this process's first write).
+    public var needsBaseline: Bool { baseline == nil }
+
+    public mutating func setBaseline(_ items: Int) {
+        if baseline == nil { baseline = items }
+    }
+
+    public mutating func note(_ batch: IndexBatch) { rows += batch.changes.count }
+
+    public func isWorthReclaiming(items: Int) -> Bool {
+        let churned = rows - max(0, items - (baseline ?? items))
+        return churned >= Self.minimum && churned >= items / 2
+    }
+
+    public mutating func reset(items: Int) {
+        rows = 0
+        baseline = items
     }
 }

@@ -243,15 +243,14 @@ extension FolderWatcher {
     }
 
     /// Gives back the space deletions and rewrites left in the index, once they are worth it
-    /// (``SearchableIndex/reclaimSpaceIfChurned()``), when no event waits: the index's files
-    /// stay the size of what they hold, whatever the churn. A PostgreSQL index has its own
-    /// autovacuum.
+    /// (``Searchlight/SpaceReclaiming``), when no event waits: the index stays the size of what
+    /// it holds, whatever the churn.
     func reclaimSpaceIfChurned() {
-        guard let sqlite = index as? SearchableIndex, inbox.pendingCount == 0,
-              recovery.withLock({ $0.fault == nil }), sqlite.churnedRows >= SearchableIndex.Churn.minimum else { return }
+        guard let reclaiming = index as? any SpaceReclaiming, inbox.pendingCount == 0,
+              recovery.withLock({ $0.fault == nil }), reclaiming.churnedRows >= IndexChurn.minimum else { return }
         // Only space is at stake: a failure is logged, never a fault of the watch.
         do {
-            if let reclaimed = try sqlite.reclaimSpaceIfChurned() {
+            if let reclaimed = try reclaiming.reclaimSpaceIfChurned() {
                 logger.debug("reclaimed index space", metadata: [
                     "before": "\(reclaimed.before)", "after": "\(reclaimed.after)",
                 ])
