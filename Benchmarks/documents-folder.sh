@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Content indexing of a folder of documents of every format that issue 13 reads (PDF, DOCX,
-# ODT, RTF, DOC, XLSX, ODS, XLS, PPTX, ODP, PPT, EPUB, a photo), Searchlight against Recoll on
+# ODT, RTF, DOC, XLSX, ODS, XLS, PPTX, ODP, PPT, EPUB, a photo, a scanned PDF read by OCR),
+# Searchlight against Recoll on
 # the same folder: time of a first index, index size, and how many documents each finds by
 # a phrase of their body.
 #
@@ -28,10 +29,20 @@ files=(report.pdf report.docx report.odt report.rtf report.doc ledger.xlsx ledge
 work=$PWD/Benchmarks/work/documents-folder
 folder=$work/folder
 rm -rf "$work" && mkdir -p "$folder"
+# A scanned letter as tiff2pdf makes it: one JPEG page, no text layer, and metadata that says
+# otherwise (`Subject: Converted: …`). Its words are found only by OCR (Recoll's is off by default).
+vips text "$work/t.v" "The harbourmaster counted a fine pilchard harvest at dawn" --font "DejaVu Serif 12" --dpi 150 --width 1100
+vips invert "$work/t.v" "$work/i.v"
+vips embed "$work/i.v" "$work/scan.jpg[Q=85]" 90 120 1240 400 --extend white
+python3 Examples/image-pdf.py "$work/scan.pdf" 150 --info "Subject=Converted: Tue Sep 28 17:32:00 1993" \
+    --info "Title=scan0001" --image "$work/scan.jpg"
+rm -f "$work"/*.v "$work/scan.jpg"
 for ((copy = 0; copy < copies; copy++)); do
     mkdir -p "$folder/copy-$copy"
     for file in "${files[@]}"; do cp "$fixtures/$file" "$folder/copy-$copy/$copy-$file"; done
+    cp "$work/scan.pdf" "$folder/copy-$copy/$copy-scan.pdf"
 done
+files+=(scan.pdf)
 count=$(find "$folder" -type f | wc -l)
 cat "$folder"/*/* > /dev/null
 
@@ -62,6 +73,7 @@ declare -A expected=(
     ["lavender honey"]="talk.pptx talk.odp talk.ppt"
     ["narwhal tusk"]="voyage.epub"
     ["brass lantern"]="voyage.epub"
+    ["pilchard harvest"]="scan.pdf"
 )
 ours_found=0 recoll_found=0 wanted=0
 for phrase in "${!expected[@]}"; do
