@@ -5,74 +5,216 @@ import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
 
-/// Real keys made by the tools that make them, in a temporary folder.
-private func makeKeys(in tree: TemporaryTree) {
-    let keys = tree.url("keys")
+/// Real keys and stores of every kind, made by the tools that make them, under names that say
+/// nothing (`keys/…`), beside what is not a secret. Returns the names of both.
+@discardableResult
+func makeKeys(in tree: TemporaryTree) -> (secrets: [String], others: [String]) {
     tree.mkdirs("keys")
-    shell("openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", keys + "/server.key")
-    shell("openssl", "genrsa", "-traditional", "-out", keys + "/legacy.key", "1024")
-    shell("openssl", "pkcs8", "-topk8", "-in", keys + "/server.key", "-passout", "pass:secret", "-out", keys + "/locked.key")
-    shell("openssl", "pkcs8", "-topk8", "-nocrypt", "-in", keys + "/server.key", "-outform", "DER", "-out", keys + "/raw.key")
-    shell("openssl", "rsa", "-in", keys + "/server.key", "-outform", "DER", "-out", keys + "/pkcs1.der")
-    shell("openssl", "req", "-x509", "-key", keys + "/server.key", "-subj", "/CN=example", "-days", "1",
-          "-out", keys + "/cert.crt")
-    shell("openssl", "pkcs12", "-export", "-inkey", keys + "/server.key", "-in", keys + "/cert.crt",
-          "-passout", "pass:secret", "-out", keys + "/store.bin")
+    let keys = tree.url("keys")
+    func openssl(_ arguments: String...) { shell(["openssl"] + arguments) }
+    // RSA: PKCS#8 and PKCS#1, PEM and DER, encrypted and not.
+    openssl("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", keys + "/server.key")
+    openssl("genrsa", "-traditional", "-out", keys + "/legacy.key", "1024")
+    openssl("genrsa", "-traditional", "-aes128", "-passout", "pass:secret", "-out", keys + "/legacy-locked.key", "1024")
+    openssl("pkcs8", "-topk8", "-in", keys + "/server.key", "-passout", "pass:secret", "-out", keys + "/locked.key")
+    openssl("pkcs8", "-topk8", "-in", keys + "/server.key", "-passout", "pass:secret", "-outform", "DER", "-out", keys + "/locked.der")
+    openssl("pkcs8", "-topk8", "-nocrypt", "-in", keys + "/server.key", "-outform", "DER", "-out", keys + "/raw.key")
+    openssl("rsa", "-in", keys + "/server.key", "-traditional", "-outform", "DER", "-out", keys + "/pkcs1.der")
+    // EC (SEC 1 and PKCS#8), Ed25519, DSA (OpenSSL's own and PKCS#8).
+    openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keys + "/ec.txt")
+    openssl("ec", "-in", keys + "/ec.txt", "-outform", "DER", "-out", keys + "/ec.der")
+    openssl("pkcs8", "-topk8", "-nocrypt", "-in", keys + "/ec.txt", "-outform", "DER", "-out", keys + "/ec8.der")
+    openssl("genpkey", "-algorithm", "ed25519", "-out", keys + "/ed.txt")
+    openssl("pkey", "-in", keys + "/ed.txt", "-outform", "DER", "-out", keys + "/ed.der")
+    openssl("dsaparam", "-genkey", "-noout", "-out", keys + "/dsa.txt", "1024")
+    openssl("dsa", "-in", keys + "/dsa.txt", "-outform", "DER", "-out", keys + "/dsa.der")
+    openssl("pkey", "-in", keys + "/dsa.txt", "-out", keys + "/dsa8.txt")
+    // PKCS#12, and what `openssl pkcs12 -nodes` prints of it; a certificate with its key.
+    openssl("req", "-x509", "-key", keys + "/server.key", "-subj", "/CN=example", "-days", "1", "-out", keys + "/cert.crt")
+    openssl("pkcs12", "-export", "-inkey", keys + "/server.key", "-in", keys + "/cert.crt",
+            "-passout", "pass:secret", "-out", keys + "/store.bin")
+    openssl("pkcs12", "-in", keys + "/store.bin", "-passin", "pass:secret", "-nodes", "-out", keys + "/bag.txt")
+    shell("sh", "-c", "cat '\(keys)/cert.crt' '\(keys)/server.key' > '\(keys)/bundle.crt'")
+    // Public halves: not secrets.
+    openssl("pkey", "-in", keys + "/server.key", "-pubout", "-out", keys + "/public.txt")
+    openssl("pkey", "-in", keys + "/server.key", "-pubout", "-outform", "DER", "-out", keys + "/public.der")
+    openssl("x509", "-in", keys + "/cert.crt", "-outform", "DER", "-out", keys + "/cert.der")
+    // OpenSSH (new format, and PEM), PuTTY.
     shell("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "test", "-f", keys + "/deploy.key")
+    shell("ssh-keygen", "-q", "-t", "ecdsa", "-N", "secret", "-C", "test", "-f", keys + "/ecdsa.key")
+    shell("ssh-keygen", "-q", "-t", "rsa", "-b", "1024", "-m", "PEM", "-N", "", "-C", "test", "-f", keys + "/rsa-ssh.key")
+    shell("puttygen", keys + "/legacy.key", "-o", keys + "/putty.txt", "-O", "private")
+    // Java key stores.
+    for (type, name) in [("JKS", "store.jks-data"), ("JCEKS", "store.jce-data"), ("PKCS12", "store.p12-data")] {
+        shell("keytool", "-genkeypair", "-alias", "a", "-keyalg", "EC", "-dname", "CN=x", "-storepass", "secret12",
+              "-keypass", "secret12", "-keystore", keys + "/" + name, "-storetype", type)
+    }
+    // OpenPGP: a secret key, its subkeys only, armoured; the public key is no secret.
+    let home = TemporaryTree("gnupg")
+    let gpg = ["env", "GNUPGHOME=" + home.path, "gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", ""]
+    shell(gpg + ["--quick-gen-key", "Test <test@example.com>", "default", "default", "never"])
+    shell(gpg + ["--quick-gen-key", "Other <other@example.com>", "ed25519", "default", "never"])
+    shell(["sh", "-c", (gpg + ["--export-secret-keys", "test@example.com", ">", keys + "/secret.gpg"]).joined(separator: " ")])
+    shell(["sh", "-c", (gpg + ["--export-secret-keys", ">", keys + "/keyring.gpg"]).joined(separator: " ")])
+    shell(["sh", "-c", (gpg + ["--export-secret-subkeys", "test@example.com", ">", keys + "/subkeys.gpg"]).joined(separator: " ")])
+    shell(["sh", "-c", (gpg + ["--armor", "--export-secret-keys", "test@example.com", ">", keys + "/secret.asc"]).joined(separator: " ")])
+    shell(["sh", "-c", (gpg + ["--export", ">", keys + "/public.gpg"]).joined(separator: " ")])
+    shell(["env", "GNUPGHOME=" + home.path, "gpgconf", "--kill", "gpg-agent"])
+    // KeePass: no tool makes one here; a KDBX 4 header (signatures, version 4.0) and a body.
+    let kdbx: [UInt8] = [0x03, 0xD9, 0xA2, 0x9A, 0x67, 0xFB, 0x4B, 0xB5, 0x00, 0x00, 0x04, 0x00]
+        + (0..<500).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+    FileManager.default.createFile(atPath: keys + "/vault.dat", contents: Data(kdbx))
+    // Cloud credentials under other names.
+    tree.write("keys/sa.json", """
+        {"type": "service_account", "project_id": "p", "private_key_id": "1",
+         "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIB\\n-----END PRIVATE KEY-----\\n", "client_email": "a@p"}
+        """)
+    tree.write("keys/aws.ini", "[default]\naws_access_key_id = AKIAEXAMPLE\naws_secret_access_key = abc/def\n")
+    let secrets = [
+        "server.key", "legacy.key", "legacy-locked.key", "locked.key", "locked.der", "raw.key", "pkcs1.der", "ec.txt",
+        "ec.der", "ec8.der", "ed.txt", "ed.der", "dsa.txt", "dsa.der", "dsa8.txt", "store.bin", "bag.txt",
+        "bundle.crt", "deploy.key", "ecdsa.key", "rsa-ssh.key", "putty.txt", "store.jks-data", "store.jce-data",
+        "store.p12-data", "secret.gpg", "keyring.gpg", "subkeys.gpg", "secret.asc", "vault.dat", "sa.json", "aws.ini",
+    ].map { "keys/" + $0 }
+    let others = ["cert.crt", "cert.der", "public.txt", "public.der", "deploy.key.pub", "ecdsa.key.pub", "rsa-ssh.key.pub",
+                  "public.gpg"].map { "keys/" + $0 }
+    return (secrets, others)
+}
+
+/// A Perl script like those under /usr/share/doc, holding a test key in a here-document.
+let scriptHoldingAKey = """
+    #!/usr/bin/perl
+    # Signs the quarterly lighthouse report with the harbourmaster's test key.
+    use strict;
+    my $key = <<'KEY';
+    -----BEGIN RSA PRIVATE KEY-----
+    MIICXAIBAAKBgQCqGKukO1De7zhZj6+H0qtjTkVxwTCpvKe4eCZ0FPqri0cb2JZfXJ/DgYSF6vUp
+    wmJG8wVQZKjeGcjDOL5UlsuusFncCzWBQ7RKNUSesmQRMSGkVb1/3j+skZ6UtW+5u09lHNsj6tQ5
+    1s1SPrCBkedbNf0Tp0GbMJDyR4e9T04ZZwIDAQABAoGAFijko56+qGyN8M0RVyaRAXz++xTqHBLh
+    -----END RSA PRIVATE KEY-----
+    KEY
+    print sign_report($key, "tidewater");
+    """
+
+/// Inspects `name` below `tree`'s root.
+private func inspect(_ name: String, in tree: TemporaryTree, with inspector: FileInspector) throws -> FileInspector.Outcome {
+    inspector.inspect(ItemIdentifier(name), in: try RootFolder(path: tree.path), domain: "files")
 }
 
 @Suite("Secrets by content", .ownThread)
 struct SecretContentTests {
-    @Test func keysAndStoresAreSecretsWhateverTheirName() throws {
+    @Test func keysAndStoresOfEveryKindAreSecretsWhateverTheirName() throws {
         let tree = TemporaryTree("secrets")
-        makeKeys(in: tree)
-        for name in ["server.key", "legacy.key", "locked.key", "raw.key", "pkcs1.der", "store.bin", "deploy.key"] {
-            let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: tree.url("keys/" + name))))
+        let (secrets, others) = makeKeys(in: tree)
+        let inspector = try FileInspector()
+        for name in secrets {
+            guard case .secret = try inspect(name, in: tree, with: inspector) else {
+                Issue.record("\(name) is not a secret")
+                continue
+            }
+            let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: tree.url(name))))
             #expect(SecretContent.isSecret(head: bytes[...], size: bytes.count), "\(name)")
         }
-        // A certificate and a public key are not secrets.
-        for name in ["cert.crt", "deploy.key.pub"] {
-            let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: tree.url("keys/" + name))))
-            #expect(!SecretContent.isSecret(head: bytes[...], size: bytes.count), "\(name)")
+        for name in others {
+            guard case .item = try inspect(name, in: tree, with: inspector) else {
+                Issue.record("\(name) is left out")
+                continue
+            }
         }
-        #expect(SecretContent.isSecret(description: "OpenSSH private key", contentType: "text/plain"))
-        #expect(SecretContent.isSecret(description: "Java KeyStore", contentType: "application/octet-stream"))
-        #expect(SecretContent.isSecret(description: "Keepass password database 2.x KDBX", contentType: "application/octet-stream"))
-        #expect(SecretContent.isSecret(description: "PGP private key block", contentType: "text/plain"))
-        #expect(!SecretContent.isSecret(description: "Zip archive data, at least v2.0 to extract", contentType: "application/zip"))
-        // libmagic's OpenPGP packet test on a text that starts with "Š": text, not a key.
-        #expect(!SecretContent.isSecret(description: "OpenPGP Secret Key", contentType: "text/plain"))
-        #expect(SecretContent.isSecret(description: "OpenPGP Secret Key", contentType: "application/pgp-keys"))
     }
 
-    @Test func aDocumentThatOnlyNamesAKeyHeaderIsNotASecret() {
-        let text = Array("""
+    @Test func documentsThatNameOrHoldAKeyAreNotSecrets() throws {
+        let tree = TemporaryTree("not-secrets")
+        tree.write("rotate.txt", """
             To rotate a key, look for the line -----BEGIN RSA PRIVATE KEY----- in the file
             and replace the block below it. Never commit it.
-            """.utf8)
-        #expect(!SecretContent.isSecret(head: text[...], size: text.count))
-        let truncated = Array("-----BEGIN PRIVATE KEY-----\n...\n".utf8)
-        #expect(!SecretContent.isSecret(head: truncated[...], size: truncated.count))
+            """)
+        tree.write("truncated.txt", "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n")
+        tree.write("sign.pl", scriptHoldingAKey)
+        // A JSON and an INI file that only talk about credentials.
+        tree.write("config.json", #"{"type": "service_account", "note": "ask the admin for the key"}"#)
+        tree.write("aws.md", "[default]\nSet aws_secret_access_key in your environment, never here.\n")
+        // Text whose first bytes (UTF-8 "Š") libmagic calls an OpenPGP secret key packet.
+        tree.write("Šárka.txt", "Šárka koda the tupadika he zunipa lutelo\n")
+        let inspector = try FileInspector()
+        for name in ["rotate.txt", "truncated.txt", "sign.pl", "config.json", "aws.md", "Šárka.txt"] {
+            guard case .item = try inspect(name, in: tree, with: inspector) else {
+                Issue.record("\(name) is left out")
+                continue
+            }
+        }
+    }
+
+    /// libmagic calls about one file of random bytes in a hundred an "OpenPGP Secret Key" by
+    /// its first byte or two; a DER header or a key store's magic can start one by chance too.
+    @Test func filesOfRandomBytesAreItems() throws {
+        let tree = TemporaryTree("random")
+        var generator = SeededGenerator(seed: 32)
+        let count = 3000
+        for number in 0..<count {
+            let size = Int.random(in: 1...4096, using: &generator)
+            var bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            // A third start as a secret key packet would, or as a DER SEQUENCE spanning the file.
+            switch number % 9 {
+            case 0: bytes.replaceSubrange(0..<min(3, size), with: [0x95, 0x01, 0x04].prefix(size))
+            case 1: bytes.replaceSubrange(0..<min(3, size), with: [0xC5, 0x80, 0x04].prefix(size))
+            case 2 where size > 4:
+                bytes.replaceSubrange(0..<4, with: [0x30, 0x82, UInt8((size - 4) >> 8), UInt8((size - 4) & 0xFF)])
+            default: break
+            }
+            FileManager.default.createFile(atPath: tree.url("\(number).bin"), contents: Data(bytes))
+        }
+        let inspector = try FileInspector()
+        var missing: [String] = []
+        for number in 0..<count {
+            if case .secret = try inspect("\(number).bin", in: tree, with: inspector) { missing.append("\(number).bin") }
+        }
+        #expect(missing.isEmpty, "left out: \(missing)")
+    }
+
+    @Test func keyBlocksAreCutOutOfText() throws {
+        let cut = SecretContent.removingKeyBlocks(from: scriptHoldingAKey)
+        #expect(cut.contains("lighthouse report") && cut.contains("sign_report($key, \"tidewater\")"))
+        #expect(!cut.contains("PRIVATE KEY") && !cut.contains("MIICXAIBAAKBgQCqGKukO1De7zhZj6"))
+        // Text whose lines were joined (a page, a PDF), a key without its end (text cut at its
+        // limit), a PuTTY key and a PGP block; a certificate and a public key stay.
+        let joined = scriptHoldingAKey.split(separator: "\n").joined(separator: " ")
+        #expect(SecretContent.removingKeyBlocks(from: joined).hasSuffix("KEY print sign_report($key, \"tidewater\");"))
+        let open = "before -----BEGIN PRIVATE KEY----- MIIEvQIBADANBgkqhkiG9w0BAQEFAASC BKcwggSjAgEAAoIBAQC7 after words"
+        #expect(SecretContent.removingKeyBlocks(from: open) == "before \n after words")
+        let putty = "intro\nPuTTY-User-Key-File-3: ssh-rsa\nEncryption: none\nPrivate-Lines: 1\nAAAAgQCqGKukO1De7zhZj6\n"
+            + "Private-MAC: 0f1e2d3c4b5a\noutro"
+        #expect(SecretContent.removingKeyBlocks(from: putty) == "intro\n\n\noutro")
+        let pgp = "a\n-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQVYBGZ\n=abcd\n-----END PGP PRIVATE KEY BLOCK-----\nb"
+        #expect(SecretContent.removingKeyBlocks(from: pgp) == "a\n\n\nb")
+        let kept = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----"
+        #expect(SecretContent.removingKeyBlocks(from: kept) == kept)
+        #expect(SecretContent.removingKeyBlocks(from: "no key here") == "no key here")
     }
 
     @Test func aScanLeavesKeysOutAndIndexesAKeynotePresentationNamedKey() throws {
         let fixture = try ScanFixture()
         let tree = fixture.tree
-        makeKeys(in: tree)
+        let (_, others) = makeKeys(in: tree)
         tree.write("notes.txt", "keys are kept elsewhere\n")
-        // Text whose first bytes (UTF-8 "Š") libmagic calls an OpenPGP secret key packet.
-        tree.write("Šárka.txt", "Šárka koda the tupadika he zunipa lutelo\n")
+        tree.write("sign.pl", scriptHoldingAKey)
+        // Credential stores by name.
+        for name in [".netrc", ".git-credentials", ".pgpass", "home/.aws/credentials",
+                     ".config/gcloud/application_default_credentials.json", ".config/gcloud/credentials.db"] {
+            tree.write(name, "machine example.com login me password secret\n")
+        }
         // A Keynote package: a ZIP holding Index/Document.iwa.
         tree.write("talk/Index/Document.iwa", "\u{0}\u{5}\u{0}\u{0}slides")
         shell("sh", "-c", "cd '\(tree.url("talk"))' && zip -q -r ../talk.key Index && cd .. && rm -r talk")
-        let summary = try fixture.scan()
+        let summary = try fixture.scan { $0.walk.exclusions.includeHidden = true }
         #expect(summary.failed == 0)
-        #expect(try fixture.indexedNames() == ["keys/cert.crt", "keys/deploy.key.pub", "notes.txt", "talk.key", "Šárka.txt"])
+        let expected = (others + ["notes.txt", "sign.pl", "talk.key"]).sorted()
+        #expect(try fixture.indexedNames().sorted() == expected)
 
         // A text file that becomes a key leaves the index at the next scan.
         shell("cp", tree.url("keys/server.key"), tree.url("notes.txt"))
-        try fixture.scan()
-        #expect(try fixture.indexedNames() == ["keys/cert.crt", "keys/deploy.key.pub", "talk.key", "Šárka.txt"])
+        try fixture.scan { $0.walk.exclusions.includeHidden = true }
+        #expect(try fixture.indexedNames().sorted() == expected.filter { $0 != "notes.txt" })
     }
 
     @Test func aWatchLeavesOutKeysWrittenWhileItRuns() async throws {
@@ -82,6 +224,7 @@ struct SecretContentTests {
         makeKeys(in: fixture.outside)
         shell("cp", fixture.outside.url("keys/deploy.key"), fixture.tree.url("id.key"))
         shell("cp", fixture.outside.url("keys/store.bin"), fixture.tree.url("store.bin"))
+        shell("cp", fixture.outside.url("keys/secret.gpg"), fixture.tree.url("backup.bin"))
         fixture.tree.write("after.txt")
         await fixture.settles(to: ["after.txt", "before.txt"])
         // A file indexed as text that is rewritten as a key goes away.

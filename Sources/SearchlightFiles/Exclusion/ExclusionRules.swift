@@ -32,6 +32,11 @@ public struct ExclusionRules: Sendable, Equatable {
     public static let secrets = IgnoreRules(lines: [
         ".ssh/", ".gnupg/", "*.pem", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
         ".env", ".env.*", "*.kdbx", "*.p12", "*.pfx",
+        // Credential stores: netrc, git's credential helper store, PostgreSQL's password file,
+        // AWS's shared credentials, gcloud's application default credentials and databases.
+        ".netrc", "_netrc", ".git-credentials", ".pgpass", "**/.aws/credentials",
+        "application_default_credentials.json", "**/gcloud/credentials.db", "**/gcloud/access_tokens.db",
+        "**/gcloud/legacy_credentials/",
     ])
 
     /// Folders no one searches, skipped unless ``usesDefaults`` is off (or a rule re-includes them).

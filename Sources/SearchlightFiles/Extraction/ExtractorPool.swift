@@ -181,8 +181,15 @@ public final class ExtractorPool: Sendable {
         let result = worker.run(kind: kind, path: path, limit: limit, contentType: contentType,
                                 deadline: deadline ?? configuration.deadline)
         switch result {
-        case .success:
+        case .success(var response):
             noteWorking()
+            // The one way a document's text comes in: no private key block passes.
+            if case .document(var document) = response.outcome {
+                document.text = SecretContent.removingKeyBlocks(from: document.text)
+                document.subject = document.subject.map(SecretContent.removingKeyBlocks(from:))
+                response.outcome = .document(document)
+                return .success(response)
+            }
         case .failure(let failure) where failure.reason == .crashed && !answersProbe(worker):
             // A fresh worker cannot read a small text file either: the executable is broken,
             // and the file is not to blame.

@@ -58,9 +58,7 @@ public final class FileInspector {
         do {
             let identity = status.size == 0 ? ContentIdentifier.empty : try identifier.identify(descriptor: descriptor)
             let (type, text) = (identity.contentType, identity.description)
-            if SecretContent.isSecret(description: text, contentType: type)
-                || SecretContent.needsContentCheck(description: text)
-                && SecretContent.isSecret(descriptor: descriptor, size: Int(clamping: status.size)) {
+            if SecretContent.isSecret(descriptor: descriptor, size: Int(clamping: status.size), description: text) {
                 return .secret
             }
             var found = item(relativePath, domain: domain, status: status, type: type, description: text, failure: nil)
