@@ -1,6 +1,11 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -78,4 +83,93 @@ int cfs_setxattr(const char *path, const char *name, const void *value, size_t s
 
 int cfs_removexattr(const char *path, const char *name) {
     return removexattr(path, name);
+}
+
+ssize_t cfs_send_with_descriptor(int socket, const void *bytes, size_t length, int passed) {
+    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(int))]; } control;
+    memset(&control, 0, sizeof control);
+    struct iovec vector = { .iov_base = (void *)bytes, .iov_len = length };
+    struct msghdr message = { .msg_iov = &vector, .msg_iovlen = 1,
+                              .msg_control = control.space, .msg_controllen = sizeof control.space };
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &passed, sizeof(int));
+    return sendmsg(socket, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+ssize_t cfs_receive_with_descriptor(int socket, void *bytes, size_t length, int *passed) {
+    // Room for a few descriptors: a peer that sends more than one gets the rest closed.
+    union { struct cmsghdr header; char space[CMSG_SPACE(4 * sizeof(int))]; } control;
+    struct iovec vector = { .iov_base = bytes, .iov_len = length };
+    struct msghdr message = { .msg_iov = &vector, .msg_iovlen = 1,
+                              .msg_control = control.space, .msg_controllen = sizeof control.space };
+    *passed = -1;
+    ssize_t count = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    if (count < 0) return count;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t received = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t index = 0; index < received; index++) {
+            int descriptor;
+            memcpy(&descriptor, CMSG_DATA(header) + index * sizeof(int), sizeof(int));
+            if (*passed < 0) *passed = descriptor; else close(descriptor);
+        }
+    }
+    return count;
+}
+
+int cfs_set_no_new_privileges(void) {
+    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+int cfs_no_new_privileges(void) {
+    return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
+}
+
+int cfs_seccomp_mode(void) {
+    return prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+}
+
+// The Landlock ABI of linux/landlock.h, written out: Debian 12's header predates the network
+// rights (ABI 4) and the scopes (ABI 6).
+struct cfs_landlock_ruleset_attr {
+    uint64_t handled_access_fs;
+    uint64_t handled_access_net;
+    uint64_t scoped;
+};
+
+struct cfs_landlock_path_beneath_attr {
+    uint64_t allowed_access;
+    int32_t parent_fd;
+} __attribute__((packed));
+
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+
+int cfs_landlock_abi(void) {
+    return (int)syscall(SYS_landlock_create_ruleset, NULL, 0, 1U /* LANDLOCK_CREATE_RULESET_VERSION */);
+}
+
+int cfs_landlock_create_ruleset(uint64_t filesystem, uint64_t network, uint64_t scoped) {
+    struct cfs_landlock_ruleset_attr attributes = {
+        .handled_access_fs = filesystem, .handled_access_net = network, .scoped = scoped };
+    // An older kernel refuses a larger struct whose extra fields are not zero: pass only what is used.
+    size_t size = scoped ? sizeof attributes
+        : network ? offsetof(struct cfs_landlock_ruleset_attr, scoped)
+        : offsetof(struct cfs_landlock_ruleset_attr, handled_access_net);
+    return (int)syscall(SYS_landlock_create_ruleset, &attributes, size, 0U);
+}
+
+int cfs_landlock_allow_beneath(int ruleset, int parent, uint64_t allowed) {
+    struct cfs_landlock_path_beneath_attr rule = { .allowed_access = allowed, .parent_fd = parent };
+    return (int)syscall(SYS_landlock_add_rule, ruleset, 1 /* LANDLOCK_RULE_PATH_BENEATH */, &rule, 0U);
+}
+
+int cfs_landlock_restrict_self(int ruleset) {
+    return (int)syscall(SYS_landlock_restrict_self, ruleset, 0U);
 }

@@ -19,7 +19,7 @@ public enum DocumentExtractor {
         }
         let source: DocumentSource
         do {
-            source = try DocumentSource(path: request.path, textLimit: Int(request.limit), contentType: request.contentType)
+            source = try DocumentSource(request)
         } catch {
             return .failure(error)
         }

@@ -10,7 +10,7 @@ import SystemPackage
 /// Readers take a prefix of the file (``prefix(maxBytes:)``) rather than the whole of it, so
 /// that a 2 GB file costs what its first megabytes cost.
 struct DocumentSource {
-    /// The file, opened read-only (see ``WorkerFile/openRegular(_:)``).
+    /// The file, opened read-only (see ``WorkerFile/openFile(_:)``).
     let descriptor: Int32
     /// The file's path as given in the request.
     let path: [UInt8]
@@ -21,13 +21,14 @@ struct DocumentSource {
     /// libmagic's MIME type, as the indexer sent it.
     let contentType: String
 
-    init(path: [UInt8], textLimit: Int, contentType: String) throws(ExtractionFailure) {
-        descriptor = try WorkerFile.openRegular(path)
+    /// The file of `request` (``WorkerFile/openFile(_:)``), bounded as it asks.
+    init(_ request: ExtractionRequest) throws(ExtractionFailure) {
+        descriptor = try WorkerFile.openFile(request)
         var status = stat()
         size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
-        self.path = path
-        self.textLimit = max(0, textLimit)
-        self.contentType = contentType
+        path = request.path
+        textLimit = max(0, Int(request.limit))
+        contentType = request.contentType
     }
 
     /// A source for an already open `descriptor` of `size` bytes (closed by ``close()``).

@@ -39,12 +39,25 @@ public enum WorkerFile {
         return descriptor
     }
 
-    /// Answers `request` with what `body` makes of the file it names (opened as
-    /// ``openRegular(_:)``, closed after), or with why that file cannot be opened.
+    /// Opens the file of `request`: a descriptor of its own for the one that came with it
+    /// (which stays the worker's, closed after the request), or the file its path names,
+    /// opened as ``openRegular(_:)``, when none came (decoders run in process).
+    /// The corresponding C function is `dup(2)`.
+    static func openFile(_ request: ExtractionRequest) throws(ExtractionFailure) -> Int32 {
+        guard let received = request.descriptor else { return try openRegular(request.path) }
+        do {
+            return try SystemCall.duplicate(received)
+        } catch {
+            throw ExtractionFailure(.unreadable, "dup: \(error)")
+        }
+    }
+
+    /// Answers `request` with what `body` makes of its file (opened as ``openFile(_:)``, closed
+    /// after), or with why that file cannot be opened.
     static func answering(_ request: ExtractionRequest, _ body: (Int32) -> ExtractionResponse) -> ExtractionResponse {
         let descriptor: Int32
         do {
-            descriptor = try openRegular(request.path)
+            descriptor = try openFile(request)
         } catch {
             return ExtractionResponse(answering: request, failure: error)
         }

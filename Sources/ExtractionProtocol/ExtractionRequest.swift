@@ -2,7 +2,9 @@
 ///
 /// Payload layout after the version byte:
 /// `kind u8, jobID u64, limit u32, path bytes, contentType bytes` (byte strings are a u32
-/// length and the bytes).
+/// length and the bytes). The file itself travels beside the frame: the indexer opens it and
+/// attaches the descriptor to the frame's first bytes (`SCM_RIGHTS`), so that a worker, which
+/// may not open the user's files, reads it (``descriptor``); the path only names it.
 public struct ExtractionRequest: Sendable, Hashable {
     /// Chosen by the supervisor; echoed in the response.
     public var jobID: UInt64
@@ -15,6 +17,9 @@ public struct ExtractionRequest: Sendable, Hashable {
     /// libmagic's MIME type of the file (`text/html`), or empty when unknown; with the
     /// file name it chooses the ``DocumentFormat`` of a text request.
     public var contentType: String
+    /// The open file, received with the frame (`SCM_RIGHTS`), not part of the payload; nil
+    /// when the file is to be opened by ``path`` (decoders run in process, in tests).
+    public var descriptor: Int32?
 
     public var kind: ExtractionKind? { ExtractionKind(rawValue: kindRawValue) }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CFileSystem
 import SystemPackage
 
 extension SystemCall {
@@ -64,5 +65,24 @@ extension SystemCall {
     /// The corresponding C function is `shutdown(2)` with `SHUT_WR`.
     public static func shutdownSending(_ socket: Int32) {
         _ = Glibc.shutdown(socket, Int32(SHUT_WR))
+    }
+
+    /// Sends what `bytes` holds on the connected Unix socket `socket` as ``send(_:_:)`` does,
+    /// with the open descriptor `passed` attached (`SCM_RIGHTS`): the receiver gets a
+    /// descriptor of its own for the same open file, and needs no right to open it by name.
+    /// The corresponding C function is `sendmsg(2)`.
+    public static func send(_ socket: Int32, _ bytes: UnsafeRawBufferPointer, passing passed: Int32) throws(Errno) -> Int {
+        try retryingOnInterrupt { cfs_send_with_descriptor(socket, bytes.baseAddress, bytes.count, passed) }
+    }
+
+    /// Receives up to `buffer.count` bytes from the socket `socket`, waiting for them, and the
+    /// descriptor that came with them (`SCM_RIGHTS`, close-on-exec), if any: how many bytes (0
+    /// when the other end closed). The corresponding C function is `recvmsg(2)`.
+    public static func receiveWithDescriptor(
+        _ socket: Int32, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(Errno) -> (count: Int, descriptor: Int32?) {
+        var passed: Int32 = -1
+        let count = try retryingOnInterrupt { cfs_receive_with_descriptor(socket, buffer.baseAddress, buffer.count, &passed) }
+        return (count, passed >= 0 ? passed : nil)
     }
 }

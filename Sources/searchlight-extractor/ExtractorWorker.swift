@@ -11,9 +11,12 @@ struct ExtractorWorker {
     /// Serves requests until `input` ends; returns the exit status.
     func run(input: Int32, output: Int32) -> Int32 {
         while true {
-            let request: ExtractionRequest
+            var request: ExtractionRequest
+            // The request's file comes with the frame's first bytes: the header's.
+            var file: Int32?
             do {
-                guard let header = try readExactly(input, count: ExtractionFrame.headerSize) else { return 0 }
+                guard let (header, descriptor) = try receiveExactly(input, count: ExtractionFrame.headerSize) else { return 0 }
+                file = descriptor
                 let length = try ExtractionFrame.payloadLength(header: header)
                 guard let payload = try readExactly(input, count: length) else {
                     printError("searchlight-extractor: input ended inside a frame\n")
@@ -24,8 +27,10 @@ struct ExtractorWorker {
                 printError("searchlight-extractor: \(error)\n")
                 return 1
             }
+            request.descriptor = file
             let start = timings.map { _ in ExtractorTimings.Sample.now() }
             let response = handle(request)
+            if let file { SystemCall.close(file) }
             if let timings, let start { timings.record(request, response, since: start) }
             do {
                 try WorkerFile.writeAll(output, response.encodedFrame())

@@ -19,6 +19,39 @@ func readExactly(_ descriptor: Int32, count: Int) throws(WorkerError) -> [UInt8]
     return bytes
 }
 
+/// Reads exactly `count` bytes from the socket `socket` and the descriptor that came with
+/// them, if any (a request's file); nil if input ends before the first byte.
+/// The corresponding C function is `recvmsg(2)`.
+func receiveExactly(_ socket: Int32, count: Int) throws(WorkerError) -> (bytes: [UInt8], descriptor: Int32?)? {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var received = 0
+    var descriptor: Int32?
+    while received < count {
+        let (length, passed): (Int, Int32?)
+        do {
+            (length, passed) = try bytes.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) in
+                    try SystemCall.receiveWithDescriptor(socket, into: UnsafeMutableRawBufferPointer(rebasing: raw[received...]))
+                }
+            }.get()
+        } catch {
+            if let descriptor { SystemCall.close(descriptor) }
+            throw WorkerError("recvmsg", errno: error)
+        }
+        if let passed {
+            if let descriptor { SystemCall.close(descriptor) }
+            descriptor = passed
+        }
+        if length == 0 {
+            if let descriptor { SystemCall.close(descriptor) }
+            if received == 0 { return nil }
+            throw WorkerError("recvmsg", errno: .brokenPipe)
+        }
+        received += length
+    }
+    return (bytes, descriptor)
+}
+
 /// Caps this process's address space. The corresponding C function is `setrlimit(2)`.
 func setAddressSpaceLimit(_ bytes: UInt64) throws(WorkerError) {
     do {
@@ -36,6 +69,17 @@ func printError(_ text: String) {
 /// Sets `RLIMIT_CORE` to 0. The corresponding C function is `setrlimit(2)`.
 func disableCoreDumps() {
     try? SystemCall.setLimit(.coreFileSize, to: 0)
+}
+
+/// Makes sure that no program this worker runs gains privileges (a set-user-id converter).
+/// Cannot fail on a kernel since 3.5; a failure is reported and the worker goes on.
+/// The corresponding C function is `prctl(2)` with `PR_SET_NO_NEW_PRIVS`.
+func forbidNewPrivileges() {
+    do {
+        try SystemCall.forbidNewPrivileges()
+    } catch {
+        printError("searchlight-extractor: prctl(PR_SET_NO_NEW_PRIVS): \(error)\n")
+    }
 }
 
 /// Exits when the indexer that started us dies, even while a decoder is stuck.

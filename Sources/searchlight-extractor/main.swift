@@ -31,6 +31,7 @@ if let limit = options.memoryLimit {
 // No core files from hostile inputs, and a crash ends the process at once.
 disableCoreDumps()
 exitWhenOrphaned()
+forbidNewPrivileges()
 
 if let reason = ImageThumbnail.startLibVips(programName: CommandLine.unsafeArgv[0]!) {
     printError("searchlight-extractor: cannot start libvips: \(reason)\n")

@@ -54,4 +54,41 @@ ssize_t cfs_lgetxattr(const char *path, const char *name, void *value, size_t si
 int cfs_setxattr(const char *path, const char *name, const void *value, size_t size);
 int cfs_removexattr(const char *path, const char *name);
 
+/// sendmsg(2) of `length` bytes with the open descriptor `passed` as SCM_RIGHTS ancillary data,
+/// with MSG_NOSIGNAL | MSG_DONTWAIT. Returns the bytes sent, or -1 with errno set.
+ssize_t cfs_send_with_descriptor(int socket, const void *bytes, size_t length, int passed);
+
+/// recvmsg(2) of up to `length` bytes, blocking; a descriptor that came with them (SCM_RIGHTS,
+/// received close-on-exec) is stored in `*passed`, which is -1 otherwise (extra ones are closed).
+/// Returns the bytes received (0 at end of stream), or -1 with errno set.
+ssize_t cfs_receive_with_descriptor(int socket, void *bytes, size_t length, int *passed);
+
+/// prctl(2) PR_SET_NO_NEW_PRIVS: neither this process nor its children can gain privileges
+/// (set-user-id bits, file capabilities) through execve. Returns 0, or -1 with errno set.
+int cfs_set_no_new_privileges(void);
+
+/// Landlock (Glibc has no wrappers; the raw system calls). The highest ABI version the kernel
+/// supports, or -1 with errno set (EOPNOTSUPP: built in but disabled; ENOSYS: not built).
+int cfs_landlock_abi(void);
+
+/// landlock_create_ruleset(2) handling `filesystem` and `network` rights and the `scoped`
+/// IPC scopes (0 for what an older ABI does not know). Returns the ruleset's descriptor, or
+/// -1 with errno set.
+int cfs_landlock_create_ruleset(uint64_t filesystem, uint64_t network, uint64_t scoped);
+
+/// landlock_add_rule(2) LANDLOCK_RULE_PATH_BENEATH: `allowed` rights beneath the file or folder
+/// open as `parent` (an O_PATH descriptor). Returns 0, or -1 with errno set.
+int cfs_landlock_allow_beneath(int ruleset, int parent, uint64_t allowed);
+
+/// landlock_restrict_self(2): this thread (and threads and children started later) enter
+/// the ruleset's domain. Returns 0, or -1 with errno set.
+int cfs_landlock_restrict_self(int ruleset);
+
+/// The seccomp mode of this process from prctl(2) PR_GET_SECCOMP: 0 none, 2 filter; -1 with
+/// errno EINVAL when the kernel has no seccomp.
+int cfs_seccomp_mode(void);
+
+/// Whether no_new_privs is set on this process (prctl(2) PR_GET_NO_NEW_PRIVS): 1, 0, or -1.
+int cfs_no_new_privileges(void);
+
 #endif

@@ -83,8 +83,15 @@ final class ExtractorProcess: @unchecked Sendable {
         let jobID = nextJobID
         nextJobID &+= 1
         let request = ExtractionRequest(jobID: jobID, kind: kind, path: path, limit: limit, contentType: contentType)
-
-        if let failure = failure(send(request.encodedFrame(), until: &end, clock: clock), deadline: deadline) {
+        // The worker cannot open the user's files (ExtractorSandbox): it gets ours.
+        let file: Int32
+        switch Self.openForWorker(path) {
+        case .success(let descriptor): file = descriptor
+        case .failure(let failure): return .failure(failure)
+        }
+        let sent = send(request.encodedFrame(), passing: file, until: &end, clock: clock)
+        SystemCall.close(file)
+        if let failure = failure(sent, deadline: deadline) {
             return .failure(failure)
         }
 
@@ -127,8 +134,31 @@ final class ExtractorProcess: @unchecked Sendable {
         }
     }
 
-    /// Writes all of `bytes`. The corresponding C functions are `poll(2)` and `send(2)`.
-    private func send(_ bytes: [UInt8], until end: inout JobDeadline, clock: ContinuousClock) -> Progress {
+    /// Opens the regular file at the absolute `path` for a worker: one component at a time
+    /// from `/`, never through a symbolic link (``FolderDescent``), never blocking on a FIFO.
+    /// The corresponding C functions are `openat(2)` and `fstat(2)`.
+    static func openForWorker(_ path: [UInt8]) -> Result<Int32, ExtractionFailure> {
+        guard path.first == UInt8(ascii: "/") else {
+            return .failure(ExtractionFailure(.unreadable, "open: not an absolute path"))
+        }
+        let descriptor: Int32
+        do {
+            let root = try SystemCall.open([UInt8(ascii: "/")], .readOnly, options: [.directory, .closeOnExec])
+            defer { SystemCall.close(root) }
+            descriptor = try SystemCall.open(below: root, path.dropFirst(), .readOnly, options: .readingSafely)
+        } catch {
+            return .failure(ExtractionFailure(.unreadable, "open: \(error)"))
+        }
+        guard let status = try? SystemCall.status(of: descriptor), status.mode & UInt32(S_IFMT) == UInt32(S_IFREG) else {
+            SystemCall.close(descriptor)
+            return .failure(ExtractionFailure(.unreadable, "open: not a regular file"))
+        }
+        return .success(descriptor)
+    }
+
+    /// Writes all of `bytes`, the first of them with the descriptor `passed` attached.
+    /// The corresponding C functions are `poll(2)`, `sendmsg(2)` and `send(2)`.
+    private func send(_ bytes: [UInt8], passing passed: Int32, until end: inout JobDeadline, clock: ContinuousClock) -> Progress {
         var written = 0
         while written < bytes.count {
             switch wait(for: Int16(POLLOUT), until: &end, clock: clock) {
@@ -137,7 +167,10 @@ final class ExtractorProcess: @unchecked Sendable {
             }
             do {
                 written += try bytes.withUnsafeBytes { raw in
-                    Result { () throws(Errno) in try SystemCall.send(channel, UnsafeRawBufferPointer(rebasing: raw[written...])) }
+                    Result { () throws(Errno) in
+                        let rest = UnsafeRawBufferPointer(rebasing: raw[written...])
+                        return written == 0 ? try SystemCall.send(channel, rest, passing: passed) : try SystemCall.send(channel, rest)
+                    }
                 }.get()
             } catch where error == .resourceTemporarilyUnavailable {
                 continue
