@@ -121,6 +121,12 @@ struct SecretContentTests {
                 continue
             }
         }
+        // The PKCS#12 store as old Windows wrote them: BER's indefinite length outside.
+        let store = try Array(Data(contentsOf: URL(fileURLWithPath: tree.url("keys/store.bin"))))
+        let headerLength = store[1] < 0x80 ? 2 : 2 + Int(store[1] & 0x7F)
+        let indefinite = [0x30, 0x80] + store[headerLength...] + [0, 0]
+        #expect(SecretContent.isSecret(head: indefinite[...], size: indefinite.count))
+        #expect(!SecretContent.isSecret(head: indefinite.dropLast(2), size: indefinite.count - 2))
     }
 
     @Test func documentsThatNameOrHoldAKeyAreNotSecrets() throws {

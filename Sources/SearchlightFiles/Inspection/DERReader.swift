@@ -2,9 +2,9 @@
 /// shape of a structure — a private key, a PKCS#12 store — without decoding its values.
 ///
 /// Every length is checked against the bytes that remain: a length that runs past its
-/// enclosing element or the bytes read ends the reading (`nil`), never a crash. Only DER's
-/// definite lengths in their shortest form are accepted, and only single-byte tags (the
-/// universal and context-specific tags that keys use).
+/// enclosing element or the bytes read ends the reading (`nil`), never a crash. Only definite
+/// lengths of up to four bytes are accepted (BER's indefinite form is not DER), and only
+/// single-byte tags (the universal and context-specific tags that keys use).
 ///
 /// ```swift
 /// var key = DERReader(bytes)
@@ -61,16 +61,18 @@ struct DERReader {
 
     /// Reads the next element's header: its tag and its content's length, which may run past
     /// the bytes read (for the outermost element of a file read in part). `nil` when the
-    /// header itself is malformed or cut.
-    mutating func readHeader() -> (tag: UInt8, length: Int)? {
+    /// header itself is malformed or cut. With `allowsIndefinite`, BER's indefinite length
+    /// (which old PKCS#12 writers use) reads as `nil` length, the content running to its
+    /// end-of-contents octets.
+    mutating func readHeader(allowsIndefinite: Bool = false) -> (tag: UInt8, length: Int?)? {
         guard end - position >= 2 else { return nil }
         let tag = bytes[position]
         // Multi-byte tags (low five bits all set) are not used by the structures we look for.
         guard tag & 0x1F != 0x1F else { return nil }
         let first = bytes[position + 1]
-        if first < 0x80 {
+        if first < 0x80 || first == 0x80 && allowsIndefinite && tag & 0x20 != 0 {
             position += 2
-            return (tag, Int(first))
+            return (tag, first == 0x80 ? nil : Int(first))
         }
         // 0x80 is BER's indefinite length, which DER forbids; more than four length bytes
         // would describe more than four gigabytes.
@@ -78,8 +80,8 @@ struct DERReader {
         guard count >= 1, count <= 4, end - position >= 2 + count else { return nil }
         var length = 0
         for byte in bytes[(position + 2)..<(position + 2 + count)] { length = length << 8 | Int(byte) }
-        // DER's shortest form: no leading zero byte, and the long form only from 128 on.
-        guard bytes[position + 2] != 0, length >= 0x80 else { return nil }
+        // A length not in DER's shortest form (a leading zero byte, the long form below 128)
+        // is accepted: some tools write one, and a key must not slip through for it.
         position += 2 + count
         return (tag, length)
     }
@@ -87,7 +89,7 @@ struct DERReader {
     /// Reads the next element whole; `nil` when it is malformed or runs past the end.
     mutating func read() -> Element? {
         let start = position
-        guard let (tag, length) = readHeader(), length <= end - position else {
+        guard let (tag, length) = readHeader(), let length, length <= end - position else {
             position = start
             return nil
         }

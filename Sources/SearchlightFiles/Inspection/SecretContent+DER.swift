@@ -20,10 +20,18 @@ extension SecretContent {
     /// - PKCS#8 `EncryptedPrivateKeyInfo`: `SEQUENCE { SEQUENCE { a PKCS#5 or PKCS#12 PBE OID … },
     ///   OCTET STRING }`;
     /// - PKCS#12 `PFX`: `SEQUENCE { INTEGER 3, SEQUENCE { OID data or signedData, … }, … }`,
-    ///   the only one checked by its start, so that a store larger than what was read is known.
+    ///   the only one checked by its start, so that a store larger than what was read is known,
+    ///   and the only one whose lengths may be BER's indefinite ones (old Windows exports).
     static func isDERPrivateKey(_ head: ArraySlice<UInt8>, size: Int) -> Bool {
         var file = DERReader(head)
-        guard file.nextTag == DERReader.sequence, let (tag, length) = file.readHeader() else { return false }
+        guard file.nextTag == DERReader.sequence, let (tag, outerLength) = file.readHeader(allowsIndefinite: true) else {
+            return false
+        }
+        guard let length = outerLength else {
+            // BER's indefinite length: a PKCS#12 store written by an old Windows, ending with
+            // its end-of-contents octets when the whole file was read.
+            return (head.count < size || head.suffix(2).elementsEqual([0, 0])) && isPKCS12Store(file)
+        }
         // The outer SEQUENCE is the whole file: nothing before it, nothing after it.
         let contentStart = file.offset
         guard contentStart - head.startIndex + length == size else { return false }
@@ -85,7 +93,7 @@ extension SecretContent {
         var reader = fields
         guard reader.readSmallInteger() == 3, reader.nextTag == DERReader.sequence else { return false }
         // The ContentInfo may be larger than what was read: only its start is needed.
-        guard reader.readHeader() != nil, let oid = reader.read(tag: DERReader.objectIdentifier) else { return false }
+        guard reader.readHeader(allowsIndefinite: true) != nil, let oid = reader.read(tag: DERReader.objectIdentifier) else { return false }
         let value = reader.content(of: oid)
         return value.count == pkcs7.count + 1 && value.starts(with: pkcs7) && (value.last == 1 || value.last == 2)
     }
