@@ -282,10 +282,20 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        // The worker: its request loop, limits and test hooks; the decoders are DocumentExtraction's.
+        // libseccomp (Debian's), found through pkg-config; used only through CSeccomp.
+        .systemLibrary(
+            name: "CLibSeccomp",
+            path: "Sources/CLibSeccomp",
+            pkgConfig: "libseccomp",
+            providers: [.apt(["libseccomp-dev"])]
+        ),
+        // The worker's seccomp-BPF filter and the SIGSYS handler that turns a denied call into
+        // EPERM and logs it once (a signal handler, so C); only the extractor links it.
+        .target(name: "CSeccomp", dependencies: ["CLibSeccomp"]),
+        // The worker: its request loop, limits, sandbox and test hooks; the decoders are DocumentExtraction's.
         .executableTarget(
             name: "searchlight-extractor",
-            dependencies: ["DocumentExtraction", "ExtractionProtocol", "SystemCalls"],
+            dependencies: ["CSeccomp", "DocumentExtraction", "ExtractionProtocol", "SystemCalls"],
             // The test hooks (SEARCHLIGHT_EXTRACTOR_TEST_MODE) exist only in debug builds.
             swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))]
         ),

@@ -71,17 +71,6 @@ func disableCoreDumps() {
     try? SystemCall.setLimit(.coreFileSize, to: 0)
 }
 
-/// Makes sure that no program this worker runs gains privileges (a set-user-id converter).
-/// Cannot fail on a kernel since 3.5; a failure is reported and the worker goes on.
-/// The corresponding C function is `prctl(2)` with `PR_SET_NO_NEW_PRIVS`.
-func forbidNewPrivileges() {
-    do {
-        try SystemCall.forbidNewPrivileges()
-    } catch {
-        printError("searchlight-extractor: prctl(PR_SET_NO_NEW_PRIVS): \(error)\n")
-    }
-}
-
 /// Exits when the indexer that started us dies, even while a decoder is stuck.
 ///
 /// End of input covers a live worker; this covers one that hangs inside a decoder

@@ -31,7 +31,6 @@ if let limit = options.memoryLimit {
 // No core files from hostile inputs, and a crash ends the process at once.
 disableCoreDumps()
 exitWhenOrphaned()
-forbidNewPrivileges()
 
 if let reason = ImageThumbnail.startLibVips(programName: CommandLine.unsafeArgv[0]!) {
     printError("searchlight-extractor: cannot start libvips: \(reason)\n")
@@ -45,6 +44,10 @@ do throws(WorkerError) {
     printError("searchlight-extractor: \(error)\n")
     exit(error.exitStatus)
 }
+
+// Last, once libvips has started and the timings file is open: from here on the worker
+// reads only what comes over its socket.
+ExtractorSandbox.confine()
 
 let worker = ExtractorWorker(options: options, testMode: ExtractorTestMode(environment: getenv("SEARCHLIGHT_EXTRACTOR_TEST_MODE")),
                              timings: timings)

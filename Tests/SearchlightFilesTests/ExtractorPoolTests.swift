@@ -361,8 +361,9 @@ struct ExtractorEnvironmentTests {
         let pool = ExtractorPool(configuration: configuration, logger: Logger(label: "test"))
         defer { pool.shutdown() }
         let ours = try #require(try Self.childEnvironments().first { $0.contains(probe) })
-        // OMP_THREAD_LIMIT=1: Tesseract (OCR) on one thread in each worker.
-        #expect(Set(ours) == Set(["PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C.UTF-8", "OMP_THREAD_LIMIT=1", probe]))
+        // OMP_THREAD_LIMIT=1: Tesseract (OCR) on one thread in each worker; no Swift backtracer in the sandbox.
+        #expect(Set(ours) == Set(["PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C.UTF-8", "OMP_THREAD_LIMIT=1",
+                                  "SWIFT_BACKTRACE=enable=no", probe]))
         // The test process has variables of its own (HOME, at least): none reached the worker.
         #expect(ProcessInfo.processInfo.environment["HOME"] != nil)
         #expect(!ours.contains { $0.hasPrefix("HOME=") })

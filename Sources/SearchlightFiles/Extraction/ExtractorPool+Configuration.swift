@@ -72,8 +72,12 @@ extension ExtractorPool {
         /// that a user's variables cannot change how untrusted files are decoded.
         /// `OMP_THREAD_LIMIT=1` keeps Tesseract (OCR) to one thread in each worker: with its
     /// default OpenMP threads a page costs several times more on a shared machine.
+    /// `SWIFT_BACKTRACE=enable=no`: the Swift runtime's backtracer cannot work in the
+    /// worker's sandbox (it runs `swift-backtrace` to read the crashed process), and a crash
+    /// must end as its own signal (`SIGABRT`), not as the sandbox's `SIGSYS`.
     public static let minimalEnvironment = [
         "PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C.UTF-8", "OMP_THREAD_LIMIT": "1",
+        "SWIFT_BACKTRACE": "enable=no",
     ]
 
         /// The workers' environment: ``minimalEnvironment``, then ``environment``. In debug
