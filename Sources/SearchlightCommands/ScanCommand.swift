@@ -62,8 +62,9 @@ struct ScanCommand: ParsableCommand {
             var options = FolderScanner.Options(domain: domain)
             options.inspectorCount = inspectorCount
             options.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
-            // Before the scan: what it indexes now, the first pass queues itself.
+            // Before the scan: what it indexes now, the first pass queues and reads itself.
             extraction?.queueOlderItems(of: index, domain: domain, root: folder.path)
+            extraction?.rereadNewlyReadable(in: index, domain: domain)
             let summary = try CommandFailure.rebuildingDamage(index) {
                 try scan(folder, domain: domain, options: options, index: index, enricher: extraction?.enricher)
             }
@@ -92,8 +93,9 @@ struct ScanCommand: ParsableCommand {
                                     enricher: enricher)
         let previous = try CommandFailure.wrap { try index.domainState(domain) }
         try CommandFailure.wrap {
-            try index.setState(DomainState(root: folder.path, lastScan: previous?.lastScan,
-                                           watch: previous?.watch), domain: domain)
+            var state = previous ?? DomainState(root: folder.path)
+            state.root = folder.path
+            try index.setState(state, domain: domain)
         }
         var bar: ProgressBar?
         let currentFolder = CurrentFolder()

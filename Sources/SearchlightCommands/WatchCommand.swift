@@ -139,6 +139,8 @@ struct WatchCommand: AsyncParsableCommand {
             // A new domain is recorded as done now, before its first scan; an older one's items
             // are queued by the second pass, in the background.
             extraction?.queueOlderItems(of: index, domain: options.scan.domain, root: folder.path, onlyIfEmpty: true)
+            // Before the first reconcile, which reads them again.
+            extraction?.rereadNewlyReadable(in: index, domain: options.scan.domain)
             ocrRoots.append(.init(domain: options.scan.domain, path: folder.path))
             options.scan.inspectorCount = inspectorCount
             options.scan.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))

@@ -11,11 +11,16 @@ public struct DomainState: Codable, Sendable, Equatable {
     public var lastScan: ScanSummary?
     /// The health of a `watch` of this root, while one runs (and as it left it).
     public var watch: WatchHealth?
+    /// Which content readers the domain's items were read with (``ContentReader/generation``);
+    /// nil for a state written before they were counted (generation 1).
+    public var contentReaders: Int?
 
+    /// A new domain's state: its items are read by today's content readers.
     public init(root: String, lastScan: ScanSummary? = nil, watch: WatchHealth? = nil) {
         self.root = root
         self.lastScan = lastScan
         self.watch = watch
+        self.contentReaders = ContentReader.generation
     }
 
     /// Decodes a stored state; `nil` when absent or not ours.

@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+import Searchlight
+@testable import SearchlightFiles
+import SearchlightTestSupport
+import Testing
+
+/// After an upgrade whose readers read files earlier ones left without text (issue 34:
+/// subtitles and other text under `application/x-…` types), the items indexed before are read
+/// again once, by the next reconcile — through real workers, libmagic and a real index.
+@Suite("Files this version reads as text are read again once", .serialized, .ownThread)
+struct RereadNewlyReadableTests {
+    let tree = TemporaryTree("reread")
+    let scratch = TemporaryTree("reread-index")
+
+    @Test func olderItemsAreReadAgainOnce() throws {
+        let subtitles = "1\n00:00:01,000 --> 00:00:04,000\nL'été dernier, au château du phare.\n"
+        FileManager.default.createFile(atPath: tree.url("film.srt"), contents: subtitles.data(using: .isoLatin1))
+        tree.write("notes.txt", "a harbour without subtitles\n")
+        let index = try SearchableIndex(path: scratch.url("index.sqlite"))
+        let extraction = try ItemExtraction(options: .init(thumbnails: false), configuration: .init(workerCount: 1),
+                                            logger: Logger(label: "test"))
+        defer { extraction.shutdown() }
+        let scanner = FolderScanner(index: index, root: try RootFolder(path: tree.path), options: .init(domain: "files"),
+                                    logger: Logger(label: "test"), enricher: extraction.enricher)
+        _ = try scanner.reconcile()
+        // What `scan` and `watch` record of a new domain.
+        try index.setState(DomainState(root: tree.path), domain: "files")
+        func found(_ word: String) throws -> [String] {
+            try index.searchIdentifiers(words: [word], domain: nil, limit: nil, scope: .all).map(\.lossyString)
+        }
+        #expect(try found("chateau") == ["film.srt"])
+        #expect(try index.domainState("files")?.contentReaders == ContentReader.generation, "a new domain starts current")
+
+        // As an older version left them: the subtitles without text, the state without a generation.
+        var item = try #require(try index.item("film.srt", domain: "files")).item
+        item.attributeSet.textContent = nil
+        var state = try #require(try index.domainState("files"))
+        state.contentReaders = nil
+        var batch = IndexBatch()
+        batch.upsert(item)
+        try index.apply(batch, states: ["files": state])
+        #expect(try found("chateau").isEmpty)
+        #expect(try scanner.reconcile().updated == 0, "unchanged on disk: an older version's scan never reads it again")
+
+        extraction.rereadNewlyReadable(in: index, domain: "files")
+        #expect(try index.domainState("files")?.contentReaders == ContentReader.generation)
+        #expect(try index.changeStamp(of: "film.srt", domain: "files") == .some(nil), "its change stamp forgotten")
+        #expect(try index.changeStamp(of: "notes.txt", domain: "files") != .some(nil), "a file with text is left alone")
+        let summary = try scanner.reconcile()
+        #expect(summary.updated == 1, "\(summary)")
+        #expect(try found("chateau") == ["film.srt"])
+        #expect(try found("harbour") == ["notes.txt"])
+
+        // Once: the domain is at today's generation.
+        extraction.rereadNewlyReadable(in: index, domain: "files")
+        #expect(try index.changeStamp(of: "film.srt", domain: "files") != .some(nil))
+    }
+}
