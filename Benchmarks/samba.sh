@@ -129,7 +129,8 @@ start_smbd() {
   read only = yes
 CONF
   printf 'slbench\nslbench\n' | smbpasswd -c "$base.conf" -a -s slbench >/dev/null
-  smbd -s "$base.conf" --foreground --no-process-group >"$base/log/smbd.out" 2>&1 &
+  # A process group of its own: smbd signals its whole group on its way out (kill(0, SIGTERM)).
+  smbd -s "$base.conf" --foreground >"$base/log/smbd.out" 2>&1 &
   smbd_pid=$!
   for _ in $(seq 1 400); do
     (exec 3<>"/dev/tcp/$address/445") 2>/dev/null && return 0

@@ -74,15 +74,11 @@ extension SearchServer {
         var total = 0
         var found: [IndexedItem] = []
         if !parts.isEmpty {
-            let expression = parts.count == 1 ? parts[0] : QueryExpression.or(parts)
-            let limit = search.from + search.size
-            (total, found) = try await read { [index] in
-                (try await index.count(expression, domain: nil),
-                 limit == 0 ? [] : try await index.query(expression, domain: nil, limit: limit))
-            }
+            (total, found) = try await hits(of: parts.count == 1 ? parts[0] : QueryExpression.or(parts),
+                                            needed: search.from + search.size)
         }
         let roots = Dictionary(uniqueKeysWithValues: domains)
-        let hits = found.dropFirst(search.from).map { Self.hit($0, root: roots[$0.item.domainIdentifier] ?? "", source: search.source) }
+        let hits = found.dropFirst(search.from).prefix(search.size).map { Self.hit($0, root: roots[$0.item.domainIdentifier] ?? "", source: search.source) }
         var totalObject = JSONLine()
         totalObject.add("value", total)
         totalObject.add("relation", "eq")
@@ -99,6 +95,23 @@ extension SearchServer {
         object.add("_shards", object: shards)
         object.add("hits", object: hitsObject)
         return .json(object.finished)
+    }
+
+    /// The total and the first hits (at least `needed`, when there are) of a search: those
+    /// read for an earlier page of the same search while the index has not changed, else a
+    /// window read now (``ElasticsearchHits``), counted only when the window is full.
+    private func hits(of expression: QueryExpression, needed: Int) async throws -> (total: Int, items: [IndexedItem]) {
+        let key = expression.description
+        let marker = try await read { [index] in try await index.changeMarker() }
+        if let kept = elasticsearchHits.hits(for: key, marker: marker, needed: needed) { return (kept.total, kept.items) }
+        let limit = ElasticsearchHits.limit(needed: needed, kept: elasticsearchHits.keptCount(for: key))
+        let (total, items) = try await read { [index] in
+            let items = try await index.query(expression, domain: nil, limit: limit + 1)
+            guard items.count > limit else { return (items.count, items) }
+            return (try await index.count(expression, domain: nil), Array(items.prefix(limit)))
+        }
+        elasticsearchHits.store(.init(total: total, items: items, marker: marker, stored: .now), for: key)
+        return (total, items)
     }
 
     /// The domains an index name stands for, with their folders: `_all`, `*` or nothing for

@@ -68,6 +68,8 @@ public final class SearchServer: Service, Sendable {
     let index: any ServedIndex
     let changes: IndexChanges
     let results: ResultCache
+    /// The hits of recent searches of the Elasticsearch endpoint, read once for all their pages.
+    let elasticsearchHits = ElasticsearchHits()
     let page: Page
     var history: OpenHistory { configuration.history }
     let logger: Logger
