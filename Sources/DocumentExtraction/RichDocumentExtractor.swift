@@ -64,7 +64,10 @@ public struct RichDocumentExtractor: Sendable {
         case .powerPoint:
             return try legacy(descriptor, .powerPoint)
         case .photo:
-            return try PhotoMetadataExtractor.extract(descriptor: descriptor)
+            // libvips reads the header by name (/proc/self/fd/N).
+            let reopenable = try WorkerFile.reopenable(descriptor)
+            defer { SystemCall.close(reopenable) }
+            return try PhotoMetadataExtractor.extract(descriptor: reopenable)
         case .zipArchive:
             return try extract(descriptor: descriptor, format: try ZipPackage.documentFormat(descriptor: descriptor, limits: archiveLimits))
         case .compoundFile:
@@ -78,7 +81,10 @@ public struct RichDocumentExtractor: Sendable {
     }
 
     private func legacy(_ descriptor: Int32, _ format: LegacyOfficeExtractor.Format) throws(ExtractionFailure) -> ExtractedDocument {
-        try LegacyOfficeExtractor.extract(descriptor: descriptor, format: format, textLimit: textLimit, deadline: converterDeadline)
+        // libgsf and the converters read the file by name (/proc/self/fd/N).
+        let reopenable = try WorkerFile.reopenable(descriptor)
+        defer { SystemCall.close(reopenable) }
+        return try LegacyOfficeExtractor.extract(descriptor: reopenable, format: format, textLimit: textLimit, deadline: converterDeadline)
     }
 }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLibArchive
 import ExtractionProtocol
 import SystemCalls
 import SystemPackage
@@ -52,12 +53,47 @@ public enum WorkerFile {
         }
     }
 
-    /// Answers `request` with what `body` makes of its file (opened as ``openFile(_:)``, closed
-    /// after), or with why that file cannot be opened.
+    /// Whether the file system is confined (Landlock): then a user's file cannot be opened again
+    /// through `/proc/self/fd/N`, whose target Landlock checks by its real path, and the decoders
+    /// that open their file by that name (libvips, Tesseract, ZIPFoundation, the converters) get
+    /// a copy (``reopenable(_:)``). Set once by the worker before it reads its first request.
+    nonisolated(unsafe) public static var isFileSystemConfined = false
+
+    /// A descriptor for the same bytes as `descriptor` that a decoder can open again through
+    /// `/proc/self/fd/N`: a duplicate, or under Landlock (``isFileSystemConfined``) an
+    /// anonymous file (which Landlock does not confine) holding a copy made by the kernel.
+    /// The caller closes it. The corresponding C functions are `memfd_create(2)` and `sendfile(2)`.
+    static func reopenable(_ descriptor: Int32) throws(ExtractionFailure) -> Int32 {
+        guard isFileSystemConfined else {
+            do {
+                return try SystemCall.duplicate(descriptor)
+            } catch {
+                throw ExtractionFailure(.unreadable, "dup: \(error)")
+            }
+        }
+        let copy = clibarchive_memfd("searchlight-file")
+        guard copy >= 0 else { throw ExtractionFailure(.internalError, "memfd_create: \(SystemCall.lastError)") }
+        var offset: off_t = 0
+        while true {
+            let sent = sendfile(copy, descriptor, &offset, 1 << 30)
+            if sent > 0 { continue }
+            if sent == 0 { break }
+            let error = SystemCall.lastError
+            if error == .interrupted { continue }
+            SystemCall.close(copy)
+            throw ExtractionFailure(.unreadable, "sendfile: \(error)")
+        }
+        return copy
+    }
+
+    /// Answers `request` with what `body` makes of its file (opened as ``openFile(_:)``, then
+    /// made ``reopenable(_:)``, closed after), or with why that file cannot be opened.
     static func answering(_ request: ExtractionRequest, _ body: (Int32) -> ExtractionResponse) -> ExtractionResponse {
         let descriptor: Int32
         do {
-            descriptor = try openFile(request)
+            let opened = try openFile(request)
+            defer { SystemCall.close(opened) }
+            descriptor = try reopenable(opened)
         } catch {
             return ExtractionResponse(answering: request, failure: error)
         }

@@ -32,4 +32,32 @@ extension SystemCall {
             names.append(name)
         }
     }
+
+    /// Makes a new folder, open to its owner only, from `template` (a path ending in `XXXXXX`,
+    /// which become a unique name): its path. The corresponding C function is `mkdtemp(3)`.
+    public static func makeTemporaryFolder(_ template: String) throws(Errno) -> String {
+        var name = Array(template.utf8CString)
+        guard name.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { throw lastError }
+        return String(cString: name)
+    }
+
+    /// Removes the folder at `path` and everything below it, never following a symbolic link
+    /// (a link is removed, not what it points to). The corresponding C functions are
+    /// `openat(2)`, `unlinkat(2)` and `readdir(3)`.
+    public static func removeTree(_ path: String) throws(Errno) {
+        try removeContents(of: open(Array(path.utf8), .readOnly, options: [.directory, .noFollow, .closeOnExec]))
+        _ = try checked { rmdir(path) }
+    }
+
+    /// Removes what the open folder `folder` holds, then closes it.
+    private static func removeContents(of folder: Int32) throws(Errno) {
+        defer { close(folder) }
+        for name in try entryNames(of: folder) {
+            let removed = try withCString(name) { name in unlinkat(folder, name, 0) }
+            if removed == 0 { continue }
+            guard lastError == .isDirectory else { throw lastError }
+            try removeContents(of: open(name, in: folder, .readOnly, options: [.directory, .noFollow, .closeOnExec]))
+            _ = try withCString(name) { name throws(Errno) in try checked { unlinkat(folder, name, AT_REMOVEDIR) } }
+        }
+    }
 }

@@ -31,4 +31,47 @@ extension SystemCall {
         let version = cfs_landlock_abi()
         return version > 0 ? Int(version) : nil
     }
+
+    /// A Landlock ruleset being built: what it handles is denied unless a rule allows it.
+    /// Glibc has no wrappers: the raw system calls, through CFileSystem.
+    public struct LandlockRuleset: ~Copyable {
+        /// The ruleset's descriptor.
+        let descriptor: Int32
+
+        /// A ruleset that handles `filesystem` and `network` rights and the `scoped` IPC scopes
+        /// (masks of the kernel's `LANDLOCK_ACCESS_FS_*`, `LANDLOCK_ACCESS_NET_*` and
+        /// `LANDLOCK_SCOPE_*` bits; 0 for what an older ABI does not know).
+        /// The corresponding C function is `landlock_create_ruleset(2)`.
+        public init(filesystem: UInt64, network: UInt64 = 0, scoped: UInt64 = 0) throws(Errno) {
+            descriptor = try checked { cfs_landlock_create_ruleset(filesystem, network, scoped) }
+        }
+
+        deinit { SystemCall.close(descriptor) }
+
+        /// Allows `rights` beneath the file or folder at `path` (followed if a link). A path that
+        /// does not exist is skipped: `ENOENT` is not thrown.
+        /// The corresponding C functions are `open(2)` with `O_PATH` and `landlock_add_rule(2)`.
+        public func allow(_ rights: UInt64, beneath path: String) throws(Errno) {
+            let parent: Int32
+            do {
+                // O_PATH (0o10000000), which Swift's Glibc module hides behind _GNU_SOURCE.
+                parent = try SystemCall.open(Array(path.utf8), .readOnly, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: 0o10000000)])
+            } catch where error == .noSuchFileOrDirectory {
+                return
+            }
+            defer { SystemCall.close(parent) }
+            var status = stat()
+            _ = try SystemCall.checked { fstat(parent, &status) }
+            // A file takes only the rights of files: executing, reading, writing, truncating, ioctl.
+            let fileRights: UInt64 = 1 << 0 | 1 << 1 | 1 << 2 | 1 << 14 | 1 << 15
+            let allowed = status.st_mode & S_IFMT == S_IFDIR ? rights : rights & fileRights
+            _ = try SystemCall.checked { cfs_landlock_allow_beneath(descriptor, parent, allowed) }
+        }
+
+        /// Confines this process (its threads started later, and its children) to the ruleset.
+        /// The corresponding C function is `landlock_restrict_self(2)`.
+        public consuming func restrictSelf() throws(Errno) {
+            _ = try SystemCall.checked { cfs_landlock_restrict_self(descriptor) }
+        }
+    }
 }

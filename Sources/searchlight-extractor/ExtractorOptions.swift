@@ -13,6 +13,9 @@ struct ExtractorOptions {
     var ocr = OCROptions()
     /// Where to append a line of timings per request (`--timings`; ``ExtractorTimings``), if anywhere.
     var timingsPath: String?
+    /// The worker's private temporary folder (`--temporary-folder`, made by the indexer): the
+    /// one place the sandbox lets it write, and its `TMPDIR`.
+    var temporaryFolder: String?
 
     init(arguments: [String]) throws(WorkerError) {
         var remaining = arguments[...]
@@ -48,6 +51,11 @@ struct ExtractorOptions {
                     throw WorkerError.usage("\(argument) needs a file to append to")
                 }
                 timingsPath = text
+            case "--temporary-folder":
+                guard let text = remaining.popFirst(), text.hasPrefix("/") else {
+                    throw WorkerError.usage("\(argument) needs an absolute path")
+                }
+                temporaryFolder = text
             default:
                 throw WorkerError.usage("unknown argument '\(argument)'")
             }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSeccomp
+import DocumentExtraction
 import SystemPackage
 import SystemCalls
 
@@ -14,11 +15,22 @@ import SystemCalls
 /// (`SCM_RIGHTS`): once confined, it opens no file of the user's by name, opens no socket,
 /// traces no process and runs no other program than the converters.
 enum ExtractorSandbox {
-    /// Confines this process; prints one line on standard error for each protection the
-    /// kernel does not offer (the indexer says which hold: `searchlight status`).
-    static func confine() {
+    /// Sets `no_new_privs` and confines the file system (``confineFileSystem(temporaryFolder:)``)
+    /// to what the decoders read and to `temporaryFolder`, which becomes `TMPDIR`. Called before
+    /// any thread starts; prints one line on standard error if the kernel has no Landlock (the
+    /// indexer says which protections hold: `searchlight status`).
+    static func confineFiles(temporaryFolder: String?) {
         forbidNewPrivileges()
-        confineSystemCalls()
+        if let temporaryFolder { setenv("TMPDIR", temporaryFolder, 1) }
+        do {
+            if try confineFileSystem(temporaryFolder: temporaryFolder) != nil {
+                WorkerFile.isFileSystemConfined = true
+            } else {
+                printError("searchlight-extractor: warning: this kernel has no Landlock: the worker's files are not confined\n")
+            }
+        } catch {
+            printError("searchlight-extractor: warning: Landlock: \(error): the worker's files are not confined\n")
+        }
     }
 
     /// Installs the seccomp filter: the calls of ``allowedSystemCalls`` run, every other one

@@ -5,6 +5,7 @@
 // restarts it when it hangs or crashes; this process only bounds its own memory.
 //
 // Usage: searchlight-extractor [--memory-limit BYTES] [--max-pixels N] [--quality Q] [--timings FILE]
+//                              [--temporary-folder FOLDER]
 
 #if canImport(Glibc)
 import Glibc
@@ -30,12 +31,6 @@ if let limit = options.memoryLimit {
 
 // No core files from hostile inputs, and a crash ends the process at once.
 disableCoreDumps()
-exitWhenOrphaned()
-
-if let reason = ImageThumbnail.startLibVips(programName: CommandLine.unsafeArgv[0]!) {
-    printError("searchlight-extractor: cannot start libvips: \(reason)\n")
-    exit(1)
-}
 
 let timings: ExtractorTimings?
 do throws(WorkerError) {
@@ -45,9 +40,17 @@ do throws(WorkerError) {
     exit(error.exitStatus)
 }
 
-// Last, once libvips has started and the timings file is open: from here on the worker
+// The file system's confinement before any thread starts (Landlock binds the threads that
+// start after it), the system calls' once libvips has started: from here on the worker
 // reads only what comes over its socket.
-ExtractorSandbox.confine()
+ExtractorSandbox.confineFiles(temporaryFolder: options.temporaryFolder)
+exitWhenOrphaned()
+
+if let reason = ImageThumbnail.startLibVips(programName: CommandLine.unsafeArgv[0]!) {
+    printError("searchlight-extractor: cannot start libvips: \(reason)\n")
+    exit(1)
+}
+ExtractorSandbox.confineSystemCalls()
 
 let worker = ExtractorWorker(options: options, testMode: ExtractorTestMode(environment: getenv("SEARCHLIGHT_EXTRACTOR_TEST_MODE")),
                              timings: timings)

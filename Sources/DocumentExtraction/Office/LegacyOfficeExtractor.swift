@@ -10,6 +10,15 @@ public enum LegacyOfficeExtractor {
         case word, excel, powerPoint
     }
 
+    /// The converter of Word files.
+    static let wordConverter = "catdoc"
+    /// The converter of Excel files.
+    static let excelConverter = "xls2csv"
+
+    /// Where the converters this reader runs are installed: the only programs a sandboxed
+    /// worker may run.
+    public static var converterPaths: [String] { [wordConverter, excelConverter].compactMap(ConverterProcess.locate) }
+
     /// The most bytes of a `PowerPoint Document` stream read.
     static let maximumPowerPointStream = 64 << 20
 
@@ -23,9 +32,9 @@ public enum LegacyOfficeExtractor {
         var text = TextCollector(limit: textLimit)
         switch format {
         case .word:
-            try convert(descriptor, program: "catdoc", ["-d", "utf-8", "-w"], deadline: deadline, into: &text)
+            try convert(descriptor, program: wordConverter, ["-d", "utf-8", "-w"], deadline: deadline, into: &text)
         case .excel:
-            try convert(descriptor, program: "xls2csv", ["-d", "utf-8", "-q", "0", "-c", "\t"], deadline: deadline, into: &text)
+            try convert(descriptor, program: excelConverter, ["-d", "utf-8", "-q", "0", "-c", "\t"], deadline: deadline, into: &text)
         case .powerPoint:
             let stream = try CompoundFileSummary.stream("PowerPoint Document", descriptor: descriptor, limit: maximumPowerPointStream)
             let slides = PowerPointText.read(stream, into: &text)
@@ -39,7 +48,8 @@ public enum LegacyOfficeExtractor {
     private static func convert(
         _ descriptor: Int32, program: String, _ options: [String], deadline: Duration, into text: inout TextCollector
     ) throws(ExtractionFailure) {
-        // The converter reads the same open file, whatever its name.
+        // The converter reads the same open file, whatever its name (a reopenable one: see
+        // WorkerFile.reopenable, which RichDocumentExtractor applied).
         let output = try ConverterProcess(
             program: program, arguments: options + [ConverterProcess.inheritedPath], deadline: deadline,
             outputLimit: text.limit + 4, inheritedDescriptor: descriptor

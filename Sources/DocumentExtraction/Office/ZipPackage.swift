@@ -1,5 +1,6 @@
 import CSystemZlib
 import ExtractionProtocol
+import SystemCalls
 import Foundation
 import ZIPFoundation
 
@@ -19,8 +20,11 @@ final class ZipPackage {
         // The descriptor's own file, whatever its name: the worker opened it without
         // following links and checked it is a regular file.
         let archive: Archive
+        let reopenable = try WorkerFile.reopenable(descriptor)
+        // ZIPFoundation keeps a stream of its own, opened by name.
+        defer { SystemCall.close(reopenable) }
         do {
-            archive = try Archive(url: URL(fileURLWithPath: "/proc/self/fd/\(descriptor)"), accessMode: .read)
+            archive = try Archive(url: URL(fileURLWithPath: "/proc/self/fd/\(reopenable)"), accessMode: .read)
         } catch {
             throw ExtractionFailure(.decodeFailed, "not a readable ZIP archive (\(error))")
         }
