@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -122,6 +123,10 @@ ssize_t cfs_receive_with_descriptor(int socket, void *bytes, size_t length, int 
 
 int cfs_set_no_new_privileges(void) {
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+int cfs_ptrace_attach(int pid) {
+    return (int)ptrace(PTRACE_ATTACH, pid, NULL, NULL);
 }
 
 int cfs_no_new_privileges(void) {

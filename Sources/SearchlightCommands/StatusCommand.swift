@@ -4,6 +4,7 @@ import Foundation
 import Searchlight
 import SearchlightFiles
 import SearchlightJSON
+import SystemCalls
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,13 +28,14 @@ struct StatusCommand: ParsableCommand {
         if failures {
             try listFailures(index, output: output)
         } else if json {
-            output.write(OCRMarks(index: index).addingQueue(to: StatusJSON.object(for: statistics, states: states),
-                                                            languages: ocrLanguages) + [0x0A])
+            let object = SandboxSupport.current.adding(to: StatusJSON.object(for: statistics, states: states))
+            output.write(OCRMarks(index: index).addingQueue(to: object, languages: ocrLanguages) + [0x0A])
         } else {
             let kinds = try failureKinds(index, statistics)
             output.write("index: \(statistics.path) (\(Self.megabytes(statistics.byteCount)))\n")
             if let pending = OCRMarks(index: index).pendingCount { output.write("ocr queue: \(pending) pictures waiting\n") }
             output.write(ocrLanguages.line)
+            output.write(SandboxSupport.current.line)
             output.write(Self.resetLine(index))
             if statistics.domains.isEmpty { output.write("no domains: run `searchlight scan FOLDER`\n") }
             for domain in statistics.domains {

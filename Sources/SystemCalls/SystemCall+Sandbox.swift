@@ -75,3 +75,34 @@ extension SystemCall {
         }
     }
 }
+
+/// Which of the extraction workers' protections this kernel offers (issue 32): each worker sets
+/// `no_new_privs`, installs its seccomp filter and enters Landlock when they are there, and
+/// `searchlight status` shows the same answer.
+public struct SandboxSupport: Sendable, Equatable {
+    /// `no_new_privs` (Linux 3.5 and later: always).
+    public var noNewPrivileges: Bool
+    /// Seccomp-BPF filters (`CONFIG_SECCOMP_FILTER`).
+    public var seccomp: Bool
+    /// The Landlock ABI, nil when the kernel has none or it is not enabled (`lsm=`).
+    public var landlockABI: Int?
+
+    public init(noNewPrivileges: Bool, seccomp: Bool, landlockABI: Int?) {
+        self.noNewPrivileges = noNewPrivileges
+        self.seccomp = seccomp
+        self.landlockABI = landlockABI
+    }
+
+    /// This kernel's.
+    public static var current: SandboxSupport {
+        SandboxSupport(noNewPrivileges: true, seccomp: SystemCall.hasSeccomp, landlockABI: SystemCall.landlockABI)
+    }
+
+    /// What a worker lacks on this kernel, in a few words each; empty when all protections hold.
+    public var missing: [String] {
+        var missing: [String] = []
+        if !seccomp { missing.append("no seccomp filter: workers can open sockets, trace processes and make any system call") }
+        if landlockABI == nil { missing.append("no Landlock: workers can read and write the user's files by path and run programs") }
+        return missing
+    }
+}

@@ -56,6 +56,10 @@ struct ExtractorWorker {
             }
         case .ocr:
             return TextRecognition.response(to: request, options: options.ocr)
+        #if SEARCHLIGHT_TEST_HOOKS
+        case nil where request.kindRawValue == ExtractorSandbox.probeKindRawValue:
+            return ExtractorSandbox.probe(request)
+        #endif
         case nil:
             return ExtractionResponse(answering: request, failure: ExtractionFailure(
                 .unsupported, "extraction kind \(request.kindRawValue) is not supported by this worker"))

@@ -88,6 +88,10 @@ int cfs_landlock_restrict_self(int ruleset);
 /// errno EINVAL when the kernel has no seccomp.
 int cfs_seccomp_mode(void);
 
+/// ptrace(2) PTRACE_ATTACH to the process `pid` (variadic in Glibc: Swift cannot call it); the
+/// sandbox's self-test tries it. Returns 0, or -1 with errno set.
+int cfs_ptrace_attach(int pid);
+
 /// Whether no_new_privs is set on this process (prctl(2) PR_GET_NO_NEW_PRIVS): 1, 0, or -1.
 int cfs_no_new_privileges(void);
 

@@ -90,12 +90,20 @@ final class ExtractorProcess: @unchecked Sendable {
     /// ``isRunning`` becomes false: the pool starts a new one for the next job.
     func run(kind: ExtractionKind, path: [UInt8], limit: UInt32, contentType: String,
              deadline: Duration) -> Result<ExtractionResponse, ExtractionFailure> {
+        run(kindRawValue: kind.rawValue, path: path, limit: limit, contentType: contentType, deadline: deadline)
+    }
+
+    /// ``run(kind:path:limit:contentType:deadline:)`` for a kind by its raw value (the tests'
+    /// sandbox probe, a kind only debug workers answer).
+    func run(kindRawValue: UInt8, path: [UInt8], limit: UInt32, contentType: String,
+             deadline: Duration) -> Result<ExtractionResponse, ExtractionFailure> {
         precondition(isRunning)
         let clock = ContinuousClock()
         var end = JobDeadline(deadline, processID: processID, clock: clock)
         let jobID = nextJobID
         nextJobID &+= 1
-        let request = ExtractionRequest(jobID: jobID, kind: kind, path: path, limit: limit, contentType: contentType)
+        var request = ExtractionRequest(jobID: jobID, kind: .text, path: path, limit: limit, contentType: contentType)
+        request.kindRawValue = kindRawValue
         // The worker cannot open the user's files (ExtractorSandbox): it gets ours.
         let file: Int32
         switch Self.openForWorker(path) {

@@ -1,0 +1,32 @@
+import Foundation
+import SearchlightTestSupport
+import Testing
+
+/// `searchlight status` says which protections the extraction workers have on this kernel (issue 32).
+@Suite("searchlight status: the workers' sandbox", .serialized, .ownThread)
+struct SandboxStatusTests {
+    let tree = TemporaryTree("sandbox-status")
+    let work = TemporaryTree("sandbox-status-index")
+    var index: String { work.path + "/index.sqlite" }
+
+    @Test("status and status --json name the protections that hold")
+    func statusShowsTheSandbox() throws {
+        tree.write("notes/a.txt", "lighthouse")
+        #expect(try Searchlight.run(["scan", tree.path], index: index).status == 0)
+        let text = try Searchlight.run(["status"], index: index)
+        let line = try #require(text.lines.first { $0.hasPrefix("sandbox: ") })
+        #expect(line.hasPrefix("sandbox: no_new_privs, seccomp filter"))
+        let json = try Searchlight.run(["status", "--json"], index: index)
+        let status = try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any]
+        let sandbox = try #require(status?["sandbox"] as? [String: Any])
+        #expect(sandbox["noNewPrivileges"] as? Bool == true)
+        #expect(sandbox["seccomp"] as? Bool == true)
+        // This machine's kernel (6.18) has Landlock; Debian 12's (6.1) has ABI 2 or later.
+        if let abi = sandbox["landlock"] as? Int {
+            #expect(abi >= 1)
+            #expect(line.contains("Landlock ABI \(abi)"))
+        } else {
+            #expect(line.contains("no Landlock"))
+        }
+    }
+}
