@@ -49,7 +49,7 @@ struct IndexSpaceTests {
         let reclaimed = try #require(try index.reclaimSpaceIfChurned())
         let after = try index.spaceUse()
         #expect(reclaimed.after < reclaimed.before && Self.bytes(after) == reclaimed.after)
-        #expect(after.incremental && after.freeBytes == 0 && after.walBytes == 0, "\(after)")
+        #expect(after.freeBytes == 0 && after.walBytes == 0, "\(after)")
 
         let fresh = try SearchableIndex(path: folder.url("fresh.sqlite"))
         try Self.write(live, generation: 5, to: fresh)
@@ -65,12 +65,11 @@ struct IndexSpaceTests {
         #expect(try index.churnedRows == 0)
     }
 
-    @Test("Little churn is left alone, and growth is no churn; a new index is in incremental mode")
+    @Test("Little churn is left alone, and growth is no churn")
     func thresholds() throws {
         let index = try SearchableIndex(path: folder.url("small.sqlite"))
         try Self.write(0..<500, generation: 0, to: index)
         #expect(try index.reclaimSpaceIfChurned() == nil, "fewer rows than the minimum")
-        #expect(try index.spaceUse().incremental)
         try Self.write(500..<4_000, generation: 0, to: index)
         #expect(try index.reclaimSpaceIfChurned() == nil, "4 000 rows that only added items: growth, not churn")
         try Self.write(0..<2_000, generation: 1, to: index)
@@ -82,18 +81,20 @@ struct IndexSpaceTests {
         #expect(try index.reclaimSpaceIfChurned() != nil, "2 100 rows: more than half")
     }
 
-    @Test("An index made before incremental vacuum is vacuumed into it once")
-    func olderIndexTurnsIncremental() throws {
-        let path = folder.url("older.sqlite")
-        // An index file as earlier versions made it: auto_vacuum off.
-        shell("sqlite3", path, "PRAGMA auto_vacuum = NONE; CREATE TABLE placeholder(x); DROP TABLE placeholder;")
+    @Test("Space is reclaimed while a reader holds the index open, and the reader goes on")
+    func reclaimingWithAReader() throws {
+        let path = folder.url("read.sqlite")
         let index = try SearchableIndex(path: path)
-        try Self.write(0..<1_000, generation: 0, to: index)
-        #expect(try !index.spaceUse().incremental)
-        try index.reclaimSpace()
-        #expect(try index.spaceUse().incremental)
-        #expect(try index.searchIdentifiers(words: ["lighthouse"], domain: nil, limit: nil, scope: .all)
-            == [ItemIdentifier("notes/note 0.txt")])
+        try Self.write(0..<1_500, generation: 0, to: index)
+        let reader = try SearchableIndex(path: path, readOnly: true)
+        #expect(try reader.itemCount(domain: nil) == 1_500)
+        var batch = IndexBatch()
+        for number in 0..<1_000 { batch.delete(ItemIdentifier("notes/note \(number).txt"), domain: "files") }
+        try index.apply(batch)
+        let reclaimed = try #require(try index.reclaimSpaceIfChurned())
+        #expect(reclaimed.after < reclaimed.before)
+        #expect(try reader.itemCount(domain: nil) == 500)
+        #expect(try reader.searchIdentifiers(words: ["lighthouse"], domain: nil, limit: nil, scope: .all).isEmpty)
     }
 
     @Test("PostgreSQL: growth is left alone, churn is vacuumed, and the items stay")

@@ -11,7 +11,7 @@ import GRDB
 ///
 /// ``reclaimSpace()`` undoes all three: it merges each full-text index into one segment
 /// (FTS5's `optimize`), rewrites the file packed (`VACUUM`: deletions also leave B-tree pages
-/// half empty, which giving back free pages alone does not undo), and truncates the log. `watch`
+/// half empty, which giving back free pages alone would not undo), and truncates the log. `watch`
 /// calls ``reclaimSpaceIfChurned()`` whenever it is idle, and `scan` when it is done, which
 /// does the work when ``IndexChurn`` says it is worth it.
 extension SearchableIndex {
@@ -41,29 +41,25 @@ extension SearchableIndex {
         public var walBytes: Int64
         /// Free pages inside the file, in bytes.
         public var freeBytes: Int64
-        /// Whether freed pages can be given back without a full vacuum.
-        public var incremental: Bool
     }
 
     /// The sizes of the index's files and of the free space inside.
     public func spaceUse() throws -> SpaceUse {
-        let (pageSize, free, mode) = try read { db in
+        let (pageSize, free) = try read { db in
             (try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096,
-             try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0,
-             try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") ?? 0)
+             try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0)
         }
         func size(_ path: String) -> Int64 {
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
         }
-        return SpaceUse(fileBytes: size(path), walBytes: size(path + "-wal"), freeBytes: free * pageSize,
-                        incremental: mode == 2)
+        return SpaceUse(fileBytes: size(path), walBytes: size(path + "-wal"), freeBytes: free * pageSize)
     }
 
     /// Merges the full-text indexes, rewrites the file without its free pages and half-empty
     /// ones, and truncates the log. Writers wait meanwhile (seconds on a large index); readers
-    /// go on. A vacuum that cannot run (no room for the copy on a full disk) falls back to
-    /// giving back the free pages only; either way the churn counts from zero again, so that a
-    /// failure is not retried at every idle moment.
+    /// go on. A vacuum that cannot run (no room for the copy on a full disk) is logged and left
+    /// for the next time; either way the churn counts from zero again, so that a failure is not
+    /// retried at every idle moment.
     @discardableResult
     public func reclaimSpace() throws -> ReclaimedSpace {
         let before = try spaceUse()
@@ -77,13 +73,13 @@ extension SearchableIndex {
         try databaseErrors("cannot reclaim the index's space") {
             try database.writeWithoutTransaction { db in
                 // Deleting half the rows leaves pages half full, which only a vacuum packs again
-                // (a churned index measured 1.23 times a fresh one with free pages alone given back).
+                // (a churned index measured 1.23 times a fresh one with free pages alone given
+                // back by `incremental_vacuum`, which also needs a file in that mode: a pointer
+                // map in every file, for no gain once the file is vacuumed).
                 do {
-                    try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
                     try db.execute(sql: "VACUUM")
                 } catch {
-                    logger.warning("cannot vacuum the index, giving back its free pages only: \(error)")
-                    try db.execute(sql: "PRAGMA incremental_vacuum")
+                    logger.warning("cannot vacuum the index now: \(error)")
                 }
                 try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             }

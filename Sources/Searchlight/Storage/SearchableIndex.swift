@@ -67,9 +67,6 @@ public final class SearchableIndex: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 // A write-ahead log grown by a burst is cut back to this after each checkpoint.
                 try db.execute(sql: "PRAGMA journal_size_limit = \(SearchableIndex.walSizeLimit)")
-                // A new index gives back the pages deletions free (``reclaimSpace()``); an
-                // existing file keeps its mode until it is vacuumed.
-                try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
             } else {
                 // Searches read rows scattered over the file (a common word's first page visits
                 // a couple of thousand): a larger page cache keeps them between searches of one
