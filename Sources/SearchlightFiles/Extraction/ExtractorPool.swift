@@ -4,6 +4,7 @@ import Logging
 import Searchlight
 import Synchronization
 import SystemPackage
+import SystemCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -83,6 +84,12 @@ public final class ExtractorPool: Sendable {
         self.idleWorkers = DispatchSemaphore(value: workers.count)
         self.state = Mutex(State(idle: workers))
         if let startFailure { noteOutage("cannot start \(extractorPath): \(startFailure)") }
+        let missing = SandboxSupport.current.missing
+        if !missing.isEmpty {
+            logger.warning("extraction workers are not fully sandboxed on this kernel", metadata: [
+                "missing": "\(missing.joined(separator: "; "))",
+            ])
+        }
     }
 
     deinit {
