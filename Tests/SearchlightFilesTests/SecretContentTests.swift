@@ -196,6 +196,10 @@ struct SecretContentTests {
         let kept = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----"
         #expect(SecretContent.removingKeyBlocks(from: kept) == kept)
         #expect(SecretContent.removingKeyBlocks(from: "no key here") == "no key here")
+        // Blocks back to back, and an end line that runs into the next header.
+        let twice = "a -----BEGIN EC PRIVATE KEY----- MHcCAQEE -----END EC PRIVATE KEY----- -----BEGIN PRIVATE KEY----- MC4CAQAw"
+            + " -----END PRIVATE KEY-----BEGIN PRIVATE KEY----- c"
+        #expect(SecretContent.removingKeyBlocks(from: twice) == "a \n \nBEGIN PRIVATE KEY----- c")
     }
 
     @Test func aScanLeavesKeysOutAndIndexesAKeynotePresentationNamedKey() throws {

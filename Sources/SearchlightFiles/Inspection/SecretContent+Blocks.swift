@@ -50,9 +50,11 @@ extension SecretContent {
             }
             guard let begin else { return nil }
             searchFrom = begin + 1
-            // `-----BEGIN LABEL-----` or `---- BEGIN LABEL ----`.
-            let isPEM = begin >= bytes.startIndex + 5 && bytes[(begin - 5)..<begin].elementsEqual(pemDashes)
-            let isSSH2 = !isPEM && begin >= bytes.startIndex + 5 && bytes[(begin - 5)..<begin].elementsEqual("---- ".utf8)
+            // `-----BEGIN LABEL-----` or `---- BEGIN LABEL ----`, its dashes after what was cut
+            // before (`-----END X-----BEGIN …` has its dashes in the block before).
+            guard begin >= from + 5 else { continue }
+            let isPEM = bytes[(begin - 5)..<begin].elementsEqual(pemDashes)
+            let isSSH2 = !isPEM && bytes[(begin - 5)..<begin].elementsEqual("---- ".utf8)
             guard isPEM || isSSH2 else { continue }
             let dashes = isPEM ? pemDashes : ssh2Dashes
             let labelStart = begin + beginMarker.count
