@@ -50,7 +50,7 @@ struct ConfigCommand: ParsableCommand {
         line("text-limit", "\(configuration.textLimit.value)", configuration.textLimit.origin)
         line("decoder-deadline", "\(configuration.decoderDeadline.value)", configuration.decoderDeadline.origin)
         line("ocr", "\(configuration.ocr.value)", configuration.ocr.origin)
-        line("ocr-languages", list(configuration.ocrLanguages.value), configuration.ocrLanguages.origin)
+        line("ocr-languages", list(configuration.ocrLanguageList), configuration.ocrLanguages.origin)
         line("ocr-page-limit", "\(configuration.ocrPageLimit.value)", configuration.ocrPageLimit.origin)
         line("ocr-page-deadline", "\(configuration.ocrPageDeadline.value)", configuration.ocrPageDeadline.origin)
         text += "\n[watch]\n"

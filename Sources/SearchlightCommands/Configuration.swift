@@ -85,11 +85,18 @@ struct Configuration {
     var decoderDeadline = Setting(10)
     /// Text in pictures (Docs/Contract.md#text-in-pictures): OCR's switch, languages, page limit and per-page deadline.
     var ocr = Setting(true)
-    /// Default: English and the languages of the person's locale whose data is installed.
-    var ocrLanguages = Setting(TesseractLanguages.defaults(environment: ProcessInfo.processInfo.environment,
-                                                           installed: TesseractLanguages.installed()))
+    /// Empty for the default, ``ocrLanguageList``'s.
+    var ocrLanguages = Setting<[String]>([])
     var ocrPageLimit = Setting(10)
     var ocrPageDeadline = Setting(20)
+
+    /// OCR's languages: the configured ones, else English and the languages of the person's
+    /// locale whose data is installed — looked up only when asked, not at every start-up.
+    var ocrLanguageList: [String] {
+        guard ocrLanguages.value.isEmpty else { return ocrLanguages.value }
+        return TesseractLanguages.defaults(environment: ProcessInfo.processInfo.environment,
+                                           installed: TesseractLanguages.installed())
+    }
     /// Seconds between the watcher's self-checks of the whole tree; 0 for never.
     var selfCheckInterval = Setting(600)
     /// Seconds between rescans of folders that could not be watched.

@@ -50,7 +50,7 @@ struct StatusCommand: ParsableCommand {
     /// file cannot be read: `status` reports, it does not check the configuration).
     var ocrLanguages: OCRLanguageStatus {
         let configuration = (try? ConfigurationOptions.parse([]).load()) ?? Configuration()
-        return OCRLanguageStatus(configured: configuration.ocrLanguages.value)
+        return OCRLanguageStatus(configured: configuration.ocrLanguageList)
     }
 
     static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }

@@ -4,7 +4,7 @@ import SearchlightFiles
 extension ThumbnailOptions {
     /// Checks OCR's languages and sets the workers' OCR settings from the configuration.
     static func setOCR(_ configuration: Configuration, pool: inout ExtractorPool.Configuration) throws {
-        let settings = OCRSettings(languages: configuration.ocrLanguages.value, pageLimit: configuration.ocrPageLimit.value,
+        let settings = OCRSettings(languages: configuration.ocrLanguageList, pageLimit: configuration.ocrPageLimit.value,
                                    pageDeadline: .seconds(configuration.ocrPageDeadline.value))
         if let missing = settings.missingLanguages().first {
             throw CommandFailure.fail("""

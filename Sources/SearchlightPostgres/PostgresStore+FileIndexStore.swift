@@ -32,7 +32,7 @@ extension PostgresStore: FileIndexStore {
         let json = states.mapValues(\.json)
         try countItemsBeforeChurn()
         try wait { [index] in try await index.apply(batch, states: json) }
-        churn.withLock { $0.note(batch) }
+        churn.note(batch)
     }
 
     public func setState(_ state: DomainState, domain: String) throws {

@@ -6,21 +6,10 @@ import Searchlight
 /// at every minute); a writer that churned half the index vacuums its tables at once when its
 /// watch is idle, so that the next rows reuse that space instead of growing the files.
 extension PostgresStore: SpaceReclaiming {
-    /// Counts the items before this process first writes: rows that only add items are growth.
-    func countItemsBeforeChurn() throws {
-        guard churn.withLock({ $0.needsBaseline }) else { return }
-        let items = try itemCount(domain: nil)
-        churn.withLock { $0.setBaseline(items) }
-    }
-
-    public var churnedRows: Int { churn.withLock { $0.rows } }
-
     @discardableResult
-    public func reclaimSpaceIfChurned() throws -> ReclaimedSpace? {
-        guard churn.withLock({ $0.rows >= IndexChurn.minimum }) else { return nil }
+    public func reclaimSpace() throws -> ReclaimedSpace {
         let items = try itemCount(domain: nil)
-        guard churn.withLock({ $0.isWorthReclaiming(items: items) }) else { return nil }
-        defer { churn.withLock { $0.reset(items: items) } }
+        defer { churn.reset(items: items) }
         let (before, after) = try wait { [index] in try await index.vacuum() }
         return ReclaimedSpace(before: before, after: after)
     }

@@ -11,7 +11,7 @@ public final class PostgresStore: IndexStore {
     public let index: PostgresIndex
     private let bridge: BlockingBridge
     /// Rows written and deleted since this process last vacuumed (``reclaimSpaceIfChurned()``).
-    let churn = Mutex(IndexChurn())
+    public let churn = IndexChurn()
 
     /// Closes the connections. Calls after this fail.
     public func close() { index.close() }
@@ -57,7 +57,7 @@ public final class PostgresStore: IndexStore {
     public func apply(_ batch: IndexBatch) throws {
         try countItemsBeforeChurn()
         try wait { [index] in try await index.apply(batch) }
-        churn.withLock { $0.note(batch) }
+        churn.note(batch)
     }
 
     @discardableResult public func deleteAllItems(inDomains domains: [String]) throws -> Int {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Keeping the index's files the size of what they hold (Baloo's best-known complaint is an
 /// index that only grows). Deleting and rewriting rows leaves three kinds of dead space:
@@ -17,22 +18,6 @@ import GRDB
 extension SearchableIndex {
     /// Bytes of write-ahead log kept after a checkpoint (`journal_size_limit`).
     static let walSizeLimit = 4 * 1024 * 1024
-
-    /// Counts a batch's changes as churn.
-    func noteChurn(_ batch: IndexBatch) {
-        churn.withLock { $0.note(batch) }
-    }
-
-    /// Counts the items before this process first writes: rows that only added items (a
-    /// first scan) are growth, not churn.
-    func countItemsBeforeChurn() throws {
-        guard churn.withLock({ $0.needsBaseline }) else { return }
-        let items = try itemCount(domain: nil)
-        churn.withLock { $0.setBaseline(items) }
-    }
-
-    /// Rows written and deleted since space was last reclaimed.
-    public var churnedRows: Int { churn.withLock { $0.rows } }
 
     /// What the index's files take.
     public struct SpaceUse: Sendable, Equatable {
@@ -64,7 +49,7 @@ extension SearchableIndex {
     public func reclaimSpace() throws -> ReclaimedSpace {
         let before = try spaceUse()
         let items = try itemCount(domain: nil)
-        defer { churn.withLock { $0.reset(items: items) } }
+        defer { churn.reset(items: items) }
         try write { db in
             for table in ["item_words", "item_content"] {
                 try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES ('optimize')")
@@ -91,26 +76,40 @@ extension SearchableIndex {
         return ReclaimedSpace(before: before.fileBytes + before.walBytes, after: after.fileBytes + after.walBytes)
     }
 
-    /// Reclaims space when it is worth it (``IndexChurn/isWorthReclaiming(items:)``); returns
-    /// what it did, nil when it was not worth it yet.
-    @discardableResult
-    public func reclaimSpaceIfChurned() throws -> ReclaimedSpace? {
-        guard churn.withLock({ $0.rows >= IndexChurn.minimum }) else { return nil }
-        let items = try itemCount(domain: nil)
-        guard churn.withLock({ $0.isWorthReclaiming(items: items) }) else { return nil }
-        return try reclaimSpace()
-    }
 }
 
 extension SearchableIndex: SpaceReclaiming {}
 
 /// An index that gives back the space churn leaves (``SearchableIndex``: a packed file;
-/// PostgreSQL: a vacuum), when it is worth it: what `watch` calls when it is idle.
-public protocol SpaceReclaiming: AnyObject, Sendable {
+/// PostgreSQL: a vacuum), when it is worth it: what `watch` calls when it is idle, and `scan`
+/// when it is done.
+public protocol SpaceReclaiming: IndexStore, AnyObject {
+    /// What was written since space was last reclaimed; its ``IndexChurn/note(_:)`` is called
+    /// with every batch applied.
+    var churn: IndexChurn { get }
+    /// Reclaims the space now, whatever the churn, and resets ``churn``.
+    @discardableResult func reclaimSpace() throws -> ReclaimedSpace
+}
+
+extension SpaceReclaiming {
     /// Rows written and deleted since space was last reclaimed.
-    var churnedRows: Int { get }
-    /// Reclaims space when the churn is worth it; nil when it was not.
-    @discardableResult func reclaimSpaceIfChurned() throws -> ReclaimedSpace?
+    public var churnedRows: Int { churn.rows }
+
+    /// Counts the items before this process first writes: rows that only add items (a first
+    /// scan) are growth, not churn. Called before each batch is applied.
+    package func countItemsBeforeChurn() throws {
+        try churn.countBaseline { try itemCount(domain: nil) }
+    }
+
+    /// Reclaims space when it is worth it (``IndexChurn``); returns what it did, nil when it
+    /// was not worth it yet.
+    @discardableResult
+    public func reclaimSpaceIfChurned() throws -> ReclaimedSpace? {
+        guard churn.rows >= IndexChurn.minimum, churn.isWorthReclaiming(items: try itemCount(domain: nil)) else {
+            return nil
+        }
+        return try reclaimSpace()
+    }
 }
 
 /// What reclaiming space did: the index's bytes before and after.
@@ -128,32 +127,46 @@ public struct ReclaimedSpace: Sendable, Equatable {
 /// worth doing again: once the rows deleted and rewritten — the rows changed, less the items
 /// added — reach half the index's items, and at least ``minimum``. So its cost stays a fraction
 /// of the indexing that caused it, and a first scan (rows that only add items) never pays it.
-public struct IndexChurn: Sendable {
+public final class IndexChurn: Sendable {
     /// Fewer changed rows than this never warrant a reclaim.
     public static let minimum = 1_000
-    /// Rows changed (upserts and deletions) since the last reclaim.
-    public private(set) var rows = 0
-    /// The index's items at the last reclaim, or when this process first wrote.
-    private var baseline: Int?
+
+    private struct State {
+        /// Rows changed (upserts and deletions) since the last reclaim.
+        var rows = 0
+        /// The index's items at the last reclaim, or when this process first wrote.
+        var baseline: Int?
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
-    /// Whether the items have not been counted yet (before this process's first write).
-    public var needsBaseline: Bool { baseline == nil }
+    /// Rows changed (upserts and deletions) since the last reclaim.
+    public var rows: Int { state.withLock { $0.rows } }
 
-    public mutating func setBaseline(_ items: Int) {
-        if baseline == nil { baseline = items }
+    /// Records the items `count` gives, the first time only (before this process's first write).
+    public func countBaseline(_ count: () throws -> Int) rethrows {
+        guard state.withLock({ $0.baseline == nil }) else { return }
+        let items = try count()
+        state.withLock { if $0.baseline == nil { $0.baseline = items } }
     }
 
-    public mutating func note(_ batch: IndexBatch) { rows += batch.changes.count }
+    /// Counts a batch's changes.
+    public func note(_ batch: IndexBatch) {
+        state.withLock { $0.rows += batch.changes.count }
+    }
 
+    /// Whether the churn is worth reclaiming space for, the index now holding `items`.
     public func isWorthReclaiming(items: Int) -> Bool {
-        let churned = rows - max(0, items - (baseline ?? items))
-        return churned >= Self.minimum && churned >= items / 2
+        state.withLock { state in
+            let churned = state.rows - max(0, items - (state.baseline ?? items))
+            return churned >= Self.minimum && churned >= items / 2
+        }
     }
 
-    public mutating func reset(items: Int) {
-        rows = 0
-        baseline = items
+    /// Starts counting again from `items`, after space was reclaimed.
+    public func reset(items: Int) {
+        state.withLock { $0 = State(rows: 0, baseline: items) }
     }
 }

@@ -57,7 +57,7 @@ extension SearchableIndex {
     package func apply(_ batch: IndexBatch, alongside: ((Database) throws -> Void)?) throws {
         guard !batch.isEmpty || alongside != nil else { return }
         try countItemsBeforeChurn()
-        defer { noteChurn(batch) }
+        defer { churn.note(batch) }
         try write { db in
             var writer = BatchWriter(db: db)
             for change in batch.changes {

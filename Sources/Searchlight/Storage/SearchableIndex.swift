@@ -27,7 +27,7 @@ public final class SearchableIndex: Sendable {
     /// The device and inode of the file opened (see ``isFileReplaced``).
     let fileIdentity: Mutex<[UInt64]>
     /// Rows written and deleted since space was last reclaimed (``reclaimSpaceIfChurned()``).
-    let churn = Mutex(IndexChurn())
+    public let churn = IndexChurn()
     /// The connections: replaced when the file is opened again (``reopen()``).
     var database: any DatabaseWriter { connection.withLock { $0 } }
     let logger: Logger
