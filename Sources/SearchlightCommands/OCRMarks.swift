@@ -2,6 +2,7 @@ import ExtractionProtocol
 import Foundation
 import Searchlight
 import SearchlightFiles
+import SearchlightJSON
 
 /// Which items' text was recognised in a picture (OCR), for `show` and `status`: read from
 /// the index's OCR store, when OCR ever ran for it.
@@ -34,9 +35,9 @@ struct OCRMarks {
     /// index, and `"ocrLanguages"`.
     func addingQueue(to object: [UInt8], languages: OCRLanguageStatus) -> [UInt8] {
         guard object.last == UInt8(ascii: "}") else { return object }
-        var members = ",\"ocrLanguages\":" + languages.json
-        if let pending = pendingCount { members += ",\"ocrQueue\":\(pending)" }
-        return object.dropLast() + Array((members + "}").utf8)
+        var members = Array(",\"ocrLanguages\":".utf8) + languages.json.finished
+        if let pending = pendingCount { members += Array(",\"ocrQueue\":\(pending)".utf8) }
+        return object.dropLast() + members + [UInt8(ascii: "}")]
     }
 }
 
@@ -65,7 +66,8 @@ struct OCRLanguageStatus {
 
     /// `status`'s line.
     var line: String {
-        var text = "ocr languages: " + (configured.filter(installed.contains).joined(separator: ", ").nonEmpty ?? "none")
+        let usable = configured.filter(installed.contains)
+        var text = "ocr languages: " + (usable.isEmpty ? "none" : usable.joined(separator: ", "))
         if !forOtherScripts.isEmpty { text += "; for other scripts: " + forOtherScripts.joined(separator: ", ") }
         if !missing.isEmpty {
             text += "; missing: " + missing.map(\.language).joined(separator: ", ")
@@ -75,14 +77,16 @@ struct OCRLanguageStatus {
     }
 
     /// `status --json`'s `"ocrLanguages"` member.
-    var json: String {
-        func list(_ values: [String]) -> String { "[" + values.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
-        let missingObjects = missing.map { "{\"language\":\"\($0.language)\",\"package\":\"\($0.package)\"}" }
-        return "{\"configured\":\(list(configured)),\"installed\":\(list(installed)),\"missing\":[\(missingObjects.joined(separator: ","))]}"
+    var json: JSONLine {
+        var object = JSONLine()
+        object.add("configured", strings: configured)
+        object.add("installed", strings: installed)
+        object.add("missing", objects: missing.map { missing in
+            var pack = JSONLine()
+            pack.add("language", missing.language)
+            pack.add("package", missing.package)
+            return pack
+        })
+        return object
     }
-}
-
-extension String {
-    /// Nil when empty.
-    var nonEmpty: String? { isEmpty ? nil : self }
 }
