@@ -25,6 +25,11 @@ enum Searchlight {
         return "searchlight"
     }()
 
+    /// Options for a `watch` a test waits for: normal priority. At idle priority (the default,
+    /// tested in WatchSeveralRootsTests) a watch on a machine crowded with other tests'
+    /// processes got less than 1 % of a core and took minutes to say "watching".
+    static let busyMachine = ["--priority", "normal"]
+
     /// Starts the binary with `arguments`; output to `stdout` and `stderr` (descriptors of
     /// this process, duplicated: close yours after the start) or `/dev/null`.
     static func start(_ arguments: [String], index: String? = nil, prefix: [String] = [],

@@ -135,7 +135,7 @@ struct IndexFaultCommandTests {
         populate(60)
         let index = work.path + "/index.sqlite"
         let log = work.path + "/watch.log"
-        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"],
+        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"] + Searchlight.busyMachine,
                                      environment: ["SEARCHLIGHT_INDEX": index], stderr: .file(log))
         #expect(waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching") })
         for number in 0..<40 { tree.write("later/file \(number).txt", "gamma \(number)\n") }
@@ -159,7 +159,7 @@ struct IndexFaultCommandTests {
     /// Starts `watch` with its log in a file, and waits for its "watching" line.
     func startWatch(index: String) throws -> (ChildProcess, String) {
         let log = work.path + "/watch-\(UUID().uuidString).log"
-        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"],
+        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"] + Searchlight.busyMachine,
                                      environment: ["SEARCHLIGHT_INDEX": index, "XDG_CONFIG_HOME": "/nonexistent"],
                                      stderr: .file(log))
         let ready = waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching") }

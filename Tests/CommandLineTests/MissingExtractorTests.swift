@@ -52,7 +52,7 @@ struct MissingExtractorTests {
         let index = work.path + "/watch.sqlite"
         let path = work.path + "/later/searchlight-extractor"
         let log = work.path + "/watch.log"
-        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"],
+        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"] + Searchlight.busyMachine,
                                      environment: ["SEARCHLIGHT_INDEX": index, "SEARCHLIGHT_EXTRACTOR": path,
                                                    // A busy test machine must not make it defer the extraction waited for.
                                                    "SEARCHLIGHT_PRESSURE_ROOT": work.path + "/no-pressure"],

@@ -24,7 +24,7 @@ struct OCRCommandTests {
         // No backoff: a busy test machine would defer the extraction (and OCR) of new files.
         let config = work.path + "/watch.toml"
         try "[watch]\nbackoff = false\n".write(toFile: config, atomically: true, encoding: .utf8)
-        return try ChildProcess([Searchlight.binary, "watch", tree.path, "--config", config],
+        return try ChildProcess([Searchlight.binary, "watch", tree.path, "--config", config] + Searchlight.busyMachine,
                                 environment: ["SEARCHLIGHT_INDEX": index, "XDG_CONFIG_HOME": "/nonexistent/ocr-config"],
                                 stderr: .file(log))
     }

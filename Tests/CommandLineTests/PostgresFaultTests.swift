@@ -18,7 +18,7 @@ struct PostgresFaultTests {
         let log = work.path + "/watch.log"
         let process = try ChildProcess(
             [Searchlight.binary, "watch", tree.path, "--domain", "faults", "--no-thumbnails", "--no-content",
-             "--self-check-interval", "0"],
+             "--self-check-interval", "0"] + Searchlight.busyMachine,
             environment: Searchlight.environment(index: url, extra: ["SEARCHLIGHT_PRESSURE_ROOT": work.path + "/none"]),
             stderr: .file(log))
         #expect(waitUntil(timeout: 60) { Self.read(log).contains("watching \(tree.path)") }, "\(Self.read(log))")

@@ -19,7 +19,7 @@ struct PostgresWatchTests {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         defer { try? handle.close() }
         let process = try Searchlight.start(
-            ["watch", root.path, "--domain", domain, "--no-thumbnails", "--no-content", "--self-check-interval", "0"],
+            ["watch", root.path, "--domain", domain, "--no-thumbnails", "--no-content", "--self-check-interval", "0"] + Searchlight.busyMachine,
             index: url, environment: ["SEARCHLIGHT_PRESSURE_ROOT": work.path + "/no-pressure"], stderr: handle)
         let ready = waitUntil(timeout: 60) {
             ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching \(root.path)")

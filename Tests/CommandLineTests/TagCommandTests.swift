@@ -150,7 +150,7 @@ struct TagCommandTests {
 
     /// Starts `searchlight watch` on the tree with its stderr in a file, and waits for its "watching" line.
     func startWatch(index: String, log: String) throws -> ChildProcess {
-        let process = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails", "-v"],
+        let process = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails", "-v"] + Searchlight.busyMachine,
                                        environment: Searchlight.environment(index: index, extra: [
                                            // A busy test machine must not make it defer the extraction this test waits for.
                                            "SEARCHLIGHT_PRESSURE_ROOT": work.path + "/no-pressure",

@@ -13,7 +13,7 @@ struct WatchCommandTests {
         let log = work.path + "/watch-\(UUID().uuidString).log"
         var env: [String: String?] = ["SEARCHLIGHT_INDEX": index]
         for (key, value) in environment { env[key] = value }
-        let process = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"],
+        let process = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"] + Searchlight.busyMachine,
                                        environment: env, stderr: .file(log))
         let ready = waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching") }
         #expect(ready, "no 'watching' line: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")

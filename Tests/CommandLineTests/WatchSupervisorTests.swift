@@ -15,7 +15,7 @@ struct WatchSupervisorTests {
         tree.write("first.txt")
         let socket = NotifySocket(path: work.path + "/notify.sock")
         let log = work.path + "/watch.log"
-        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails", "--no-content"],
+        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails", "--no-content"] + Searchlight.busyMachine,
                                      environment: ["SEARCHLIGHT_INDEX": index, "NOTIFY_SOCKET": socket.path],
                                      stderr: .file(log))
         defer { if watch.isRunning { watch.send(SIGKILL); watch.waitUntilExit() } }

@@ -208,7 +208,9 @@ struct WatchProcess {
         var environment: [String: String?] = ["SEARCHLIGHT_INDEX": index, "SEARCHLIGHT_PRESSURE_ROOT": folder + "/no-pressure"]
         for (key, value) in extra { environment[key] = value }
         // Names, types, sizes and dates are compared, not content: no extraction workers to wait for.
-        process = try ChildProcess([Self.binary, "watch", root, "--no-thumbnails", "--no-content"], environment: environment,
+        // Normal priority: at idle, a machine crowded with other tests starves it for minutes.
+        process = try ChildProcess([Self.binary, "watch", root, "--no-thumbnails", "--no-content", "--priority", "normal"],
+                                   environment: environment,
                                    stderr: .file(log))
     }
 

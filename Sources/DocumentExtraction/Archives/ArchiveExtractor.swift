@@ -8,7 +8,7 @@ import ExtractionProtocol
 /// Each member is routed as a file is: libmagic's MIME type of its bytes and its name give
 /// its ``DocumentFormat``, and the same reader reads it, from an anonymous in-memory file.
 /// Bounded (``limits``): members listed, bytes read per member and in all, the ratio of
-/// inflated to compressed bytes (a bomb is refused, as a ZIP document's is), time, and
+/// inflated to compressed bytes (a bomb is refused, as a ZIP document's is), CPU time, and
 /// nesting: an archive inside the archive is listed, not opened, as are photos (no text).
 /// An encrypted archive is a failure that says so (indexed by name, quietly).
 enum ArchiveExtractor {
@@ -16,13 +16,13 @@ enum ArchiveExtractor {
     static let limits = ArchiveLimits(
         maximumEntries: 10_000, maximumEntrySize: 16 << 20, maximumTotalSize: 64 << 20,
         maximumCompressionRatio: 200, ratioThreshold: 1 << 20)
-    /// How long members may be read; then the names and text so far are kept (marked
-    /// truncated). Less than the indexer's deadline for a whole extraction (10 s).
+    /// How much CPU time reading members may take; then the names and text so far are kept
+    /// (marked truncated). Less than the indexer's deadline for a whole extraction (10 s).
     static let timeBudget: Duration = .seconds(5)
 
     static func read(_ source: DocumentSource) throws(ExtractionFailure) -> ExtractedDocument {
         let reader = try ArchiveReader(descriptor: source.descriptor)
-        let deadline = ContinuousClock.now.advanced(by: timeBudget)
+        let budget = CPUBudget(timeBudget)
         var members: [(name: String, text: String)] = []
         var inflated = 0
         var truncated = false
@@ -39,7 +39,7 @@ enum ArchiveExtractor {
                 break
             }
             guard let member = next else { break }
-            guard members.count < limits.maximumEntries, ContinuousClock.now < deadline else {
+            guard members.count < limits.maximumEntries, !budget.isSpent else {
                 truncated = true
                 break
             }
