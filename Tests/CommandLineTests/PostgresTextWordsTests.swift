@@ -61,6 +61,10 @@ struct PostgresTextWordsTests {
         "kMDItemTextContent == \"e-mail\"cdw", "kMDItemTextContent == \"file.pdf\"cdw",
         "kMDItemTextContent == \"snake case\"cdt", "kMDItemTextContent == \"東京\"cdw",
         "kMDItemTextContent == \"l'été\"cdw", "kMDItemTextContent == \"2024 05 01\"w",
+        // One word, as Finder asks: answered by the full-text index alone, a run whole (`iPhone`).
+        "kMDItemTextContent == \"iphone\"cdw", "kMDItemTextContent == \"camelcase\"cdw",
+        "kMDItemTextContent == \"testpdf\"cdw", "kMDItemTextContent == \"STRASSE\"cdw",
+        "kMDItemTextContent == \"lighthouse\"cdw", "kMDItemTextContent != \"pdf\"cdw",
     ]
 
     /// Copies the corpus and documents, and adds long texts near the cap: prose whose last

@@ -77,6 +77,14 @@ struct QueryCompilerTests {
         QueryCase(#"kMDItemTextContent == "canon gear"cdw"#, "B"),
         QueryCase(#"textContent == "东京"cdw"#, "F"),
         QueryCase(#"textContent == "京去"cdw"#, ""),
+        // One word under `cdw` is a word of the text as the full-text index has it: a run of
+        // word characters whole (`HTMLParser`) or a part name search splits off (`parser`).
+        QueryCase(#"textContent == "htmlparser"cdw"#, "M"),
+        QueryCase(#"textContent == "Parser"cdw"#, "M"),
+        QueryCase(#"textContent == "html"cdw"#, "M"),
+        QueryCase(#"textContent == "htmlpars"cdw"#, ""),
+        QueryCase(#"textContent != "canonical"cdw"#, "BFM"),
+        QueryCase(#"textContent != "htmlparser"cdw"#, "BFI"),
         // Any text attribute.
         QueryCase(#"* == "canon"cdw"#, "D"),
         QueryCase(#"* == "canon*"cdw"#, "DI"),

@@ -13,7 +13,8 @@ import GRDB
 ///   `item_words` full-text index before the exact check (the index alone decides for
 ///   `displayName`: a title or keywords derived from the name have their words there); on
 ///   `textContent` and `authors` through `item_content`, then the stored text is checked
-///   (`"net present value"cdw` reads the text of the items that have all three words only);
+///   (`"net present value"cdw` reads the text of the items that have all three words only;
+///   one word, `"invoice"cdw`, is answered by the index alone);
 /// - `contentTypeTree == "image"` becomes a range over `content_kind.contentType`;
 /// - numbers and dates compare the typed columns.
 /// Everything else is checked by the `searchlight_test` SQL function (``QueryTextMatcher``).
@@ -200,6 +201,10 @@ struct QueryCompiler {
                 if attribute == .displayName, Self.fullTextIndexDecides(pattern, modifiers) {
                     return "(" + tests.joined(separator: " AND ") + ")"
                 }
+                // A word of the text as the index has it: no text is read (``QueryTextMatcher/textWord(of:_:)``).
+                if attribute == .textContent, QueryTextMatcher.textWord(of: pattern, modifiers) != nil {
+                    return "(" + tests.joined(separator: " AND ") + ")"
+                }
             }
         }
         if op == .equal, modifiers.isEmpty, pattern.isPrefixPattern, !isList, attribute != .path, let prefilter {
@@ -214,6 +219,7 @@ struct QueryCompiler {
             tests.append("instr(\(prefilter), \(bind(longest))) > 0")
         }
         let flags = modifiers.rawValue | (isList ? QueryFunctions.listFlag : 0)
+            | (attribute == .textContent ? QueryFunctions.textFlag : 0)
         let arguments = "\(bind(QueryFunctions.code(of: op))), \(bind(pattern.encoded)), \(bind(flags))"
         if attribute == .keywords, op != .notEqual {
             // Some keyword matches: one of the kind's, or one of the name's. Rebuilding the

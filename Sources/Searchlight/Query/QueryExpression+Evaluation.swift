@@ -83,7 +83,7 @@ extension QueryPredicate {
         guard let (pattern, modifiers) = value.stringPattern else { return false }
         let attributes = item.item.attributeSet
         let matcher = QueryTextMatcher(op: op, pattern: pattern, modifiers: modifiers,
-                                       isList: attribute.kind == .textList)
+                                       isList: attribute.kind == .textList, isText: attribute == .textContent)
         let text: String?
         switch attribute {
         case .displayName: text = attributes.displayName

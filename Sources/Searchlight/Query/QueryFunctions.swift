@@ -15,6 +15,8 @@ import Synchronization
 enum QueryFunctions {
     /// Added to the modifier bits of `flags` when the value is a list.
     static let listFlag = 16
+    /// Added when the value is an item's text (``QueryTextMatcher/textWord``).
+    static let textFlag = 32
 
     static func code(of op: QueryPredicate.Operator) -> Int {
         QueryPredicate.Operator.allCases.firstIndex(of: op)!
@@ -37,7 +39,8 @@ enum QueryFunctions {
                 }
                 let matcher = QueryTextMatcher(
                     op: QueryPredicate.Operator.allCases[opCode], pattern: QueryPattern(encoded: encoded),
-                    modifiers: QueryStringModifiers(rawValue: flags & 15), isList: flags & listFlag != 0)
+                    modifiers: QueryStringModifiers(rawValue: flags & 15), isList: flags & listFlag != 0,
+                    isText: flags & textFlag != 0)
                 if entries.count >= 8 { entries.removeFirst() }
                 entries.append((opCode, flags, encoded, matcher))
                 return matcher

@@ -10,6 +10,10 @@ import Foundation
 ///   words, which split on case changes); `*` inside a word is a wildcard (`"rep*"w`). With `t`, each word of the value
 ///   starts some word of the text, in any order. Words are compared folded; without `c` (or `d`)
 ///   each literal piece of the value must also appear in the text with its case (or diacritics).
+///   On an item's text, one plain word under `w`, `c` and `d` (``textWord(of:_:)``, what
+///   Finder asks) is a word of the text as the full-text index has it (``TextWords``: every
+///   run of word characters whole — `iPhone` is `iphone` — and every part name search splits
+///   off): the index alone answers it, on both backends, for the most common words too.
 /// - `<`, `>`, `<=`, `>=` compare the (folded) UTF-8 bytes, as SQLite's `BINARY` collation does;
 ///   `*` is literal there.
 /// - On a list, a predicate holds when it holds for some element; `!=` holds when no element
@@ -32,11 +36,15 @@ struct QueryTextMatcher: Sendable {
     /// Literal pieces that must appear in the text when `w`/`t` matching is case- or diacritic-sensitive.
     private let requiredPieces: [String]
     private let orderingKey: [UInt8]
+    /// The one word of the value, when the value is a text's and that word alone decides.
+    private let textWord: String?
 
-    init(op: QueryPredicate.Operator, pattern: QueryPattern, modifiers: QueryStringModifiers, isList: Bool) {
+    init(op: QueryPredicate.Operator, pattern: QueryPattern, modifiers: QueryStringModifiers, isList: Bool,
+         isText: Bool = false) {
         self.op = op
         self.modifiers = modifiers
         self.isList = isList
+        self.textWord = isText && !isList ? Self.textWord(of: pattern, modifiers) : nil
         self.rawTokens = pattern.byteTokens
         self.tokens = pattern.mapLiterals { Self.fold($0, modifiers) }.byteTokens
         let allWords = Self.words(of: pattern)
@@ -97,6 +105,7 @@ struct QueryTextMatcher: Sendable {
     }
 
     private func isEqual(_ text: String) -> Bool {
+        if let textWord { return TextWords.words(of: text).contains(textWord) }
         guard modifiers.isWordMatch else { return WildcardMatcher.matches(Array(Self.fold(text, modifiers).utf8), tokens) }
         guard !words.isEmpty || !cjkWords.isEmpty else { return false }
         if !requiredPieces.isEmpty {
@@ -123,6 +132,19 @@ struct QueryTextMatcher: Sendable {
             guard words.allSatisfy({ word in textWords.contains { WildcardMatcher.matches($0, word.prefix) } }) else { return false }
         }
         return true
+    }
+
+    /// The folded word a text's value stands for when the full-text index alone decides: `w`
+    /// with `c` and `d` (not `t`), and the value one word without wildcard, the same to name
+    /// search's splitting and the index's (`"invoice"`, not `"iPhone"` nor `"report2024"`,
+    /// which are two words to name search), and of no script written without spaces.
+    static func textWord(of pattern: QueryPattern, _ modifiers: QueryStringModifiers) -> String? {
+        guard modifiers.isSuperset(of: [.caseInsensitive, .diacriticInsensitive]), modifiers.contains(.wordBased),
+              !modifiers.contains(.tokenized), !pattern.hasWildcard else { return nil }
+        let words = words(of: pattern)
+        guard words.count == 1, let word = words.first, !isCJK(word),
+              TextWords.words(of: pattern.text) == [word.text] else { return nil }
+        return word.text
     }
 
     /// Folds `text` as the modifiers say: `c` lowercases, `d` removes diacritics.
