@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SearchlightTestSupport
 import Testing
 
@@ -28,5 +29,33 @@ struct SandboxStatusTests {
         } else {
             #expect(line.contains("no Landlock"))
         }
+    }
+
+    /// A worker's private folder (the one place it may write) outlives an indexer killed with
+    /// SIGKILL; the next indexer to start workers removes it.
+    @Test func foldersThatAKilledIndexerLeftAreRemovedByTheNext() throws {
+        let temporary = work.path + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        func workerFolders() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { $0.hasPrefix("searchlight-extractor.") }
+        }
+        tree.write("notes/a.txt", "lighthouse")
+        let log = work.path + "/watch.log"
+        let watch = try ChildProcess([Searchlight.binary, "watch", tree.path, "--no-thumbnails"] + Searchlight.busyMachine,
+                                     environment: Searchlight.environment(index: index, extra: ["TMPDIR": temporary]),
+                                     stderr: .file(log))
+        #expect(waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching") && !workerFolders().isEmpty })
+        watch.send(SIGKILL)
+        watch.waitUntilExit()
+        let left = workerFolders()
+        #expect(!left.isEmpty, "the killed watch left no folder: nothing to sweep")
+        // Older than the minute a folder is given before its indexer locks it.
+        for name in left {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -120)],
+                                                  ofItemAtPath: temporary + "/" + name)
+        }
+        let scan = try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index, environment: ["TMPDIR": temporary])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(workerFolders().isEmpty, "\(workerFolders())")
     }
 }

@@ -62,6 +62,9 @@ public final class ExtractorPool: Sendable {
         self.extractorPath = configuration.resolvedExtractorPath()
         self.logger = logger
         self.probe = ExtractorProbe()
+        // Folders of workers whose indexer was killed before it could remove them.
+        let swept = WorkerFolder.sweep()
+        if swept > 0 { logger.info("removed \(swept) temporary folders that ended workers left") }
         let environment = configuration.workerEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var workers: [ExtractorProcess] = []
         var startFailure: ExtractorSystemError?

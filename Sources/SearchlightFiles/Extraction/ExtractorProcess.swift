@@ -24,7 +24,7 @@ final class ExtractorProcess: @unchecked Sendable {
     private var channel: Int32 = -1
     /// The worker's private temporary folder (`--temporary-folder`), the one place its sandbox
     /// lets it write; made before it starts, removed once it has ended.
-    private var temporaryFolder: String?
+    private var temporaryFolder: WorkerFolder?
     private var nextJobID: UInt64 = 1
 
     var isRunning: Bool { processID > 0 }
@@ -61,20 +61,19 @@ final class ExtractorProcess: @unchecked Sendable {
         // does with its own; its own process group, so a terminal's Ctrl-C reaches
         // only the indexer, which then shuts the workers down in order.
         options.ownProcessGroup = true
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        let folder: String
+        let folder: WorkerFolder
         do {
-            folder = try SystemCall.makeTemporaryFolder("\(base)/searchlight-extractor.XXXXXX")
+            folder = try WorkerFolder()
         } catch {
             SystemCall.close(ours)
-            throw ExtractorSystemError("mkdtemp", errno: error, path: FilePath(base))
+            throw error
         }
         do {
-            processID = try SystemCall.spawn(executable.string, arguments: ([executable.string] + arguments + ["--temporary-folder", folder]).map { Array($0.utf8) },
+            processID = try SystemCall.spawn(executable.string, arguments: ([executable.string] + arguments + ["--temporary-folder", folder.path]).map { Array($0.utf8) },
                                              environment: environment, options: options)
         } catch {
             SystemCall.close(ours)
-            try? SystemCall.removeTree(folder)
+            folder.remove()
             throw ExtractorSystemError("posix_spawn", errno: error, path: executable)
         }
         channel = ours
@@ -266,7 +265,7 @@ final class ExtractorProcess: @unchecked Sendable {
             status = reap(blocking: true)
         }
         processID = 0
-        if let temporaryFolder { try? SystemCall.removeTree(temporaryFolder) }
+        temporaryFolder?.remove()
         temporaryFolder = nil
         return status ?? .unknown
     }
