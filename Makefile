@@ -85,9 +85,13 @@ release:
 	@mkdir -p $(dir $(MANUAL))
 	$(RELEASE)/generate-manual $(RELEASE)/searchlight --authors Searchlight --output-directory $(dir $(MANUAL))
 
+# The executables are stripped as the Debian package strips them (dh_strip's flags).
+STRIP_FLAGS = --remove-section=.comment --remove-section=.note --strip-unneeded
+
 install: release
 	install -d $(BINDIR) $(MANDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS) $(UNITDIR)
 	install -m755 $(RELEASE)/searchlight $(RELEASE)/searchlight-serve $(RELEASE)/searchlight-extractor $(BINDIR)/
+	strip $(STRIP_FLAGS) $(BINDIR)/searchlight $(BINDIR)/searchlight-serve $(BINDIR)/searchlight-extractor
 	install -m644 $(MANUAL) $(MANDIR)/searchlight.1
 	$(RELEASE)/searchlight --generate-completion-script bash > $(BASH_COMPLETIONS)/searchlight
 	$(RELEASE)/searchlight --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_searchlight
@@ -95,6 +99,7 @@ install: release
 	sed 's|@BINDIR@|$(abspath $(BINDIR))|g' Examples/systemd/searchlight-watch.service > $(UNITDIR)/searchlight-watch.service
 	install -d $(DBUS_SERVICES) $(SEARCH_PROVIDERS) $(APPLICATIONS) $(KRUNNER_PLUGINS)
 	install -m755 $(RELEASE)/searchlight-desktop $(BINDIR)/
+	strip $(STRIP_FLAGS) $(BINDIR)/searchlight-desktop
 	sed 's|@BINDIR@|$(abspath $(BINDIR))|g' Examples/desktop/org.searchlight.Desktop.service > $(DBUS_SERVICES)/org.searchlight.Desktop.service
 	sed 's|@BINDIR@|$(abspath $(BINDIR))|g' Examples/desktop/org.searchlight.Desktop.desktop > $(APPLICATIONS)/org.searchlight.Desktop.desktop
 	install -m644 Examples/desktop/org.searchlight.Desktop.search-provider.ini $(SEARCH_PROVIDERS)/

@@ -16,6 +16,10 @@ struct ExtractorOptions {
     /// The worker's private temporary folder (`--temporary-folder`, made by the indexer): the
     /// one place the sandbox lets it write, and its `TMPDIR`.
     var temporaryFolder: String?
+    /// `--unconfined`: no sandbox (no `no_new_privs`, seccomp filter nor Landlock), for one
+    /// purpose: measuring what the sandbox costs (`Benchmarks/sandbox.sh`). Nothing the indexer
+    /// starts passes it; a worker started so says it on standard error.
+    var unconfined = false
 
     init(arguments: [String]) throws(WorkerError) {
         var remaining = arguments[...]
@@ -56,6 +60,8 @@ struct ExtractorOptions {
                     throw WorkerError.usage("\(argument) needs an absolute path")
                 }
                 temporaryFolder = text
+            case "--unconfined":
+                unconfined = true
             default:
                 throw WorkerError.usage("unknown argument '\(argument)'")
             }

@@ -43,14 +43,19 @@ do throws(WorkerError) {
 // The file system's confinement before any thread starts (Landlock binds the threads that
 // start after it), the system calls' once libvips has started: from here on the worker
 // reads only what comes over its socket.
-ExtractorSandbox.confineFiles(temporaryFolder: options.temporaryFolder)
+if options.unconfined {
+    printError("searchlight-extractor: warning: --unconfined: no sandbox (for measuring its cost only)\n")
+    if let folder = options.temporaryFolder { setenv("TMPDIR", folder, 1) }
+} else {
+    ExtractorSandbox.confineFiles(temporaryFolder: options.temporaryFolder)
+}
 exitWhenOrphaned()
 
 if let reason = ImageThumbnail.startLibVips(programName: CommandLine.unsafeArgv[0]!) {
     printError("searchlight-extractor: cannot start libvips: \(reason)\n")
     exit(1)
 }
-ExtractorSandbox.confineSystemCalls()
+if !options.unconfined { ExtractorSandbox.confineSystemCalls() }
 
 let worker = ExtractorWorker(options: options, testMode: ExtractorTestMode(environment: getenv("SEARCHLIGHT_EXTRACTOR_TEST_MODE")),
                              timings: timings)

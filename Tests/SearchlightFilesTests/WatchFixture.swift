@@ -18,6 +18,12 @@ final class InspectionCounter: Sendable {
     }
     func count(_ path: String) -> Int { counts.withLock { $0[ItemIdentifier(path)] ?? 0 } }
     var total: Int { counts.withLock { $0.values.reduce(0, +) } }
+    /// The paths inspected more than once, with their counts (what a failure shows).
+    var repeated: [String: Int] {
+        counts.withLock { counts in
+            Dictionary(uniqueKeysWithValues: counts.filter { $0.value > 1 }.map { ($0.key.lossyString, $0.value) })
+        }
+    }
 }
 
 /// Keeps log messages for checks.
