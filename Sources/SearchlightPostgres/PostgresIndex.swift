@@ -249,7 +249,23 @@ public final class PostgresIndex: Sendable {
         return try await withCheckedThrowingContinuation { continuation in
             pending.wait(continuation)
             pending.start(timer: Task(executorPreference: taskExecutor) {
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                // Each second: a connection the server closed while `body` still waits is given
+                // up after a grace period (postgres-nio may never complete a query whose session
+                // was ended under it), long before `timeout`, which bounds everything else.
+                let clock = ContinuousClock()
+                let end = clock.now.advanced(by: timeout)
+                var closedSince: ContinuousClock.Instant?
+                while clock.now < end {
+                    guard (try? await Task.sleep(for: min(Self.closedConnectionCheck, clock.now.duration(to: end)))) != nil
+                    else { return }
+                    guard connection.isClosed else { continue }
+                    let since = closedSince ?? clock.now
+                    closedSince = since
+                    if since.duration(to: clock.now) >= Self.closedConnectionGrace {
+                        pending.finish(.failure(PostgresIndexError(.cannotConnect, "the server closed the connection")))
+                        return
+                    }
+                }
                 logger.warning("no answer from the index within \(timeout): giving up its connection")
                 pending.finish(.failure(PostgresIndexError(.cannotConnect, "no answer from the index within \(timeout)")))
                 try? await connection.close()
@@ -263,6 +279,11 @@ public final class PostgresIndex: Sendable {
             }
         }
     }
+
+    /// How often a call's connection is looked at while the call waits, and how long a call
+    /// may still wait once its connection is closed (its answer or its error is due at once).
+    static let closedConnectionCheck: Duration = .seconds(1)
+    static let closedConnectionGrace: Duration = .seconds(5)
 
     private func retrying<T: Sendable>(_ failure: String, _ attempt: @Sendable () async throws -> T) async throws -> T {
         var delay = retryPolicy.initialDelay
