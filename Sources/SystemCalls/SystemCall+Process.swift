@@ -10,6 +10,19 @@ extension SystemCall {
     /// The real user id of this process. The corresponding C function is `getuid(2)`.
     public static var userID: UInt32 { getuid() }
 
+    /// The value of the environment variable `name`, if set. The corresponding C function is `getenv(3)`.
+    public static func environmentValue(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// The CPU time the calling thread has used. The corresponding C function is
+    /// `clock_gettime(2)` with `CLOCK_THREAD_CPUTIME_ID`.
+    public static var threadCPUTime: Duration {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+    }
+
     /// The process that started this one (1, or a subreaper, once it has died).
     /// The corresponding C function is `getppid(2)`.
     public static var parentProcessID: Int32 { getppid() }

@@ -14,6 +14,5 @@ struct CPUBudgetTests {
         var spins = 0
         while !budget.isSpent { spins &+= 1 }
         #expect(spins > 0)
-        #expect(CPUBudget.threadTime() > .zero)
     }
 }

@@ -1,9 +1,6 @@
 import SystemPackage
 
-#if canImport(Glibc)
-import Glibc
 import SystemCalls
-#endif
 
 extension ExtractorPool {
     /// How many workers to run and how they are bounded.
@@ -86,8 +83,8 @@ extension ExtractorPool {
         var workerEnvironment: [String: String] {
             var result = Self.minimalEnvironment
             #if SEARCHLIGHT_TEST_HOOKS
-            if let testMode = getenv("SEARCHLIGHT_EXTRACTOR_TEST_MODE") {
-                result["SEARCHLIGHT_EXTRACTOR_TEST_MODE"] = String(cString: testMode)
+            if let testMode = SystemCall.environmentValue("SEARCHLIGHT_EXTRACTOR_TEST_MODE") {
+                result["SEARCHLIGHT_EXTRACTOR_TEST_MODE"] = testMode
             }
             #endif
             result.merge(environment) { _, added in added }
@@ -99,8 +96,8 @@ extension ExtractorPool {
         /// (`/proc/self/exe`).
         public func resolvedExtractorPath() -> FilePath {
             if let extractorPath { return extractorPath }
-            if let variable = getenv("SEARCHLIGHT_EXTRACTOR"), variable.pointee != 0 {
-                return FilePath(platformString: variable)
+            if let variable = SystemCall.environmentValue("SEARCHLIGHT_EXTRACTOR"), !variable.isEmpty {
+                return FilePath(variable)
             }
             return FilePath(SystemCall.siblingExecutable("searchlight-extractor"))
         }

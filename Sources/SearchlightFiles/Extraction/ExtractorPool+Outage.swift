@@ -1,10 +1,7 @@
 import ExtractionProtocol
 import Logging
 
-#if canImport(Glibc)
-import Glibc
 import SystemCalls
-#endif
 
 extension ExtractorPool {
     /// Why the worker executable does not work, or nil while it does.
@@ -57,7 +54,7 @@ final class ExtractorProbe: Sendable {
     let path: [UInt8]?
 
     init() {
-        let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        let folder = WorkerFolder.base
         guard let file = try? SystemCall.makeTemporaryFile(folder + "/searchlight-probe-XXXXXX") else {
             path = nil
             return

@@ -1,10 +1,7 @@
 import Foundation
 import SystemPackage
 
-#if canImport(Glibc)
-import Glibc
 import SystemCalls
-#endif
 
 /// A worker's private temporary folder, `$TMPDIR/searchlight-extractor.XXXXXX`: the one place
 /// its sandbox lets it write (converters' output, decoders' scratch files).
@@ -23,7 +20,7 @@ final class WorkerFolder {
     private var lock: Int32
 
     /// `$TMPDIR`, else `/tmp`.
-    static var base: String { getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp" }
+    static var base: String { SystemCall.environmentValue("TMPDIR") ?? "/tmp" }
 
     /// Makes a new folder, open to its owner only, and locks it.
     init() throws(ExtractorSystemError) {
