@@ -1,3 +1,4 @@
+import PostgresNIO
 import Searchlight
 
 /// The PostgreSQL index's side of an index that keeps its size: deleted and rewritten rows
@@ -31,6 +32,31 @@ extension PostgresIndex {
             // Outside a transaction, as VACUUM must be.
             for table in ["item", "thumbnail", "domain"] {
                 try await connection.query("VACUUM (ANALYZE) \(unescaped: table)", logger: self.logger)
+            }
+            // A vacuum frees the table's dead rows for reuse, but its indexes (GIN over words,
+            // names and trigrams) keep the pages half the churn emptied: they are built again
+            // beside the old ones, then swapped (`CONCURRENTLY`: readers and writers go on).
+            // Only the tables' owner may; another machine's writer leaves it to the owner's.
+            for table in ["item", "thumbnail"] {
+                do {
+                    // A rebuild cut short (a lost connection) leaves an invalid copy, `…_ccnew`,
+                    // that every write would still maintain: dropped first.
+                    let leftovers = try await connection.query("""
+                        SELECT quote_ident(index.relname) FROM pg_index
+                        JOIN pg_class index ON index.oid = pg_index.indexrelid
+                        WHERE pg_index.indrelid = to_regclass(\(table)) AND NOT pg_index.indisvalid
+                          AND index.relname LIKE '%ccnew%'
+                        """, logger: self.logger)
+                    var names: [String] = []
+                    for try await name in leftovers.decode(String.self) { names.append(name) }
+                    for name in names {
+                        try await connection.query("DROP INDEX CONCURRENTLY IF EXISTS \(unescaped: name)", logger: self.logger)
+                    }
+                    try await connection.query("REINDEX TABLE CONCURRENTLY \(unescaped: table)", logger: self.logger)
+                } catch let error as PSQLError where error.code == .server {
+                    self.logger.info("the index's indexes were not rebuilt", metadata: [
+                        "table": "\(table)", "reason": "\(error.serverInfo?[.message] ?? "")"])
+                }
             }
             return (before, try await size())
         }
