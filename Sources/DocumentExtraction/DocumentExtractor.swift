@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ExtractionProtocol
 
 /// Answers ``ExtractionKind/text`` requests, the worker's one entry point for documents: routes the file to the reader of its

@@ -1,4 +1,3 @@
-import Glibc
 import Searchlight
 import SystemCalls
 import SystemPackage
@@ -15,8 +14,9 @@ final class RootedFile: Sendable {
     let descriptor: Int32
     /// The size at open time.
     let size: Int64
-    /// The modification time at open time, for `Last-Modified` and the `ETag`.
-    let modificationTime: timespec
+    /// The modification time at open time (seconds and nanoseconds since 1970), for
+    /// `Last-Modified` and the `ETag`.
+    let modificationTime: (seconds: Int64, nanoseconds: UInt32)
 
     /// Why a file cannot be served.
     struct Failure: Error, CustomStringConvertible {
@@ -51,7 +51,7 @@ final class RootedFile: Sendable {
         }
         descriptor = opened
         size = Int64(status.size)
-        modificationTime = timespec(tv_sec: Int(status.modification_seconds), tv_nsec: Int(status.modification_nanoseconds))
+        modificationTime = (status.modification_seconds, status.modification_nanoseconds)
     }
 
     deinit { SystemCall.close(descriptor) }

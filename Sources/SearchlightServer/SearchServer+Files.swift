@@ -50,15 +50,15 @@ extension SearchServer {
         let disposition = (download || !Self.isShownInline(contentType) ? "attachment" : "inline")
             + "; filename=\"" + Self.asciiFallback(name) + "\"; filename*=UTF-8''"
             + ItemLocation.percentEncode(name, keepingSlashes: false)
-        let tag = "\"\(String(file.size, radix: 16))-\(String(file.modificationTime.tv_sec, radix: 16))"
-            + "\(String(file.modificationTime.tv_nsec, radix: 16))\""
+        let tag = "\"\(String(file.size, radix: 16))-\(String(file.modificationTime.seconds, radix: 16))"
+            + "\(String(file.modificationTime.nanoseconds, radix: 16))\""
         var headers: HTTPFields = [
             .contentType: contentType == "text/plain" ? "text/plain; charset=utf-8" : contentType,
             .contentDisposition: disposition,
             .acceptRanges: "bytes",
             .eTag: tag,
             .cacheControl: "no-cache",
-            .lastModified: Date(timeIntervalSince1970: TimeInterval(file.modificationTime.tv_sec)).httpDate,
+            .lastModified: Date(timeIntervalSince1970: TimeInterval(file.modificationTime.seconds)).httpDate,
         ]
         if contentType != "application/pdf" {
             // A document that runs scripts runs them in an origin of its own.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Dispatch
-import Glibc
 import SearchlightCommands
 
 /// Every command; `serve` hands over to `searchlight-serve` (see ``ServeLauncher``).
@@ -36,7 +35,7 @@ enum SearchlightMain {
                 } catch {
                     SearchlightCommand.exit(withError: error)
                 }
-                exit(0)
+                SearchlightCommand.exit()
             }
             dispatchMain()
         }

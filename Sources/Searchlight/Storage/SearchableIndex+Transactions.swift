@@ -22,14 +22,8 @@ extension SearchableIndex {
     func databaseErrors<T>(_ message: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as SearchlightError {
-            throw error
         } catch {
-            let cause = SearchlightError.cause(of: error)
-            if case .database(let error) = cause, SearchlightError.isDamage(error.resultCode) {
-                throw SearchlightError(.damagedIndex, "the index is damaged", path: path, cause: cause)
-            }
-            throw SearchlightError(.database, message, path: path, cause: cause)
+            throw SearchlightError.wrapping(error, .database, message, path: path)
         }
     }
 }

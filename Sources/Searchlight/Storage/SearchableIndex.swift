@@ -106,14 +106,8 @@ public final class SearchableIndex: Sendable {
                 try Self.migrate(database)
                 try database.writeWithoutTransaction { db in try Self.trackReleasedContentKinds(in: db) }
             }
-        } catch let error as SearchlightError {
-            throw error
         } catch {
-            let cause = SearchlightError.cause(of: error)
-            if case .database(let error) = cause, SearchlightError.isDamage(error.resultCode) {
-                throw SearchlightError(.damagedIndex, "the index is damaged", path: path, cause: cause)
-            }
-            throw SearchlightError(.cannotOpenIndex, "cannot open index", path: path, cause: cause)
+            throw SearchlightError.wrapping(error, .cannotOpenIndex, "cannot open index", path: path)
         }
         connection = Mutex(database)
         fileIdentity = Mutex(Self.identity(of: path))

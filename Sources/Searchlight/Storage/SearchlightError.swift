@@ -46,6 +46,18 @@ public struct SearchlightError: Error, Sendable, CustomStringConvertible {
         self.cause = cause
     }
 
+    /// `error` as the index's error: a ``SearchlightError`` as it is, SQLite's word that the
+    /// file is damaged as ``Code-swift.enum/damagedIndex``, anything else as `code` with
+    /// `message`, the error kept as its cause.
+    static func wrapping(_ error: any Error, _ code: Code, _ message: String, path: String) -> SearchlightError {
+        if let error = error as? SearchlightError { return error }
+        let cause = cause(of: error)
+        if case .database(let error) = cause, isDamage(error.resultCode) {
+            return SearchlightError(.damagedIndex, "the index is damaged", path: path, cause: cause)
+        }
+        return SearchlightError(code, message, path: path, cause: cause)
+    }
+
     /// `error` as a cause: GRDB's errors keep their type.
     static func cause(of error: any Error) -> Cause {
         switch error {

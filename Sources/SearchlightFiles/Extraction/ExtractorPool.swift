@@ -6,9 +6,6 @@ import Synchronization
 import SystemPackage
 import SystemCalls
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Supervised `searchlight-extractor` worker processes that decode untrusted files.
 ///
@@ -110,8 +107,14 @@ public final class ExtractorPool: Sendable {
     /// - Returns: the WebP thumbnail (longest edge at most ``Configuration/thumbnailSize``,
     ///   never upscaled) with the original pixel size when known, or the reason for failure.
     public func thumbnail(ofFileAt path: FilePath) -> Result<ExtractedThumbnail, ExtractionFailure> {
-        let bytes = path.withPlatformString { pointer in
-            Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+        // Byte for byte: a name need not be UTF-8.
+        var bytes: [UInt8] = []
+        path.withPlatformString { pointer in
+            var next = pointer
+            while next.pointee != 0 {
+                bytes.append(UInt8(bitPattern: next.pointee))
+                next += 1
+            }
         }
         return thumbnail(ofFileAtPathBytes: bytes)
     }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Glibc
 import Logging
 import Searchlight
 import ServiceLifecycle
