@@ -129,6 +129,10 @@ int cfs_ptrace_attach(int pid) {
     return (int)ptrace(PTRACE_ATTACH, pid, NULL, NULL);
 }
 
+int cfs_ioctl_type(int fd, char *character) {
+    return ioctl(fd, TIOCSTI, character);
+}
+
 int cfs_no_new_privileges(void) {
     return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
 }

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sys/ioctl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -54,6 +55,33 @@ unsigned long cseccomp_denial_count(void) {
     return atomic_load(&denials);
 }
 
+/// Allows `call` for every value of its second argument's low 32 bits (the kernel reads an
+/// `ioctl` request as 32 bits) but the `count` values of `excluded`. A rule can only compare
+/// masked bits for equality, so the allowed values are covered by prefixes: walking the binary
+/// trie of the excluded values from the top bit, each branch that leads to no excluded value
+/// is one rule (its prefix under its mask) — at most 32 rules per excluded value.
+static int allow_all_requests_but(scmp_filter_ctx filter, int call, const uint32_t *excluded, int count) {
+    for (int depth = 0; depth < 32; depth++) {
+        uint64_t mask = (0xFFFFFFFFull << (31 - depth)) & 0xFFFFFFFFull;
+        uint64_t above = depth == 0 ? 0 : (0xFFFFFFFFull << (32 - depth)) & 0xFFFFFFFFull;
+        for (int index = 0; index < count; index++) {
+            uint64_t prefix = excluded[index] & above;
+            int seen = 0;
+            for (int other = 0; other < index; other++) seen |= (excluded[other] & above) == prefix;
+            if (seen) continue;
+            for (uint64_t bit = 0; bit <= 1; bit++) {
+                uint64_t branch = prefix | (bit << (31 - depth));
+                int leads = 0;
+                for (int other = 0; other < count; other++) leads |= (excluded[other] & mask) == branch;
+                if (leads) continue;
+                int status = seccomp_rule_add(filter, SCMP_ACT_ALLOW, call, 1, SCMP_A1(SCMP_CMP_MASKED_EQ, mask, branch));
+                if (status != 0) return status;
+            }
+        }
+    }
+    return 0;
+}
+
 int cseccomp_install(const char *const *allowed, size_t count) {
     for (int call = 0; call < CALL_LIMIT; call++) {
         // libseccomp's names for the native architecture; kept for the life of the process.
@@ -89,6 +117,11 @@ int cseccomp_install(const char *const *allowed, size_t count) {
     if (status == 0) status = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
                                                SCMP_A0(SCMP_CMP_MASKED_EQ, namespaces, 0));
     if (status == 0) status = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    // `ioctl`, but for the two requests that push input into a terminal (a worker whose
+    // standard error is the user's terminal could type a command there): those are denied
+    // like any other call (trapped, EPERM, logged).
+    static const uint32_t terminal_input[] = { TIOCSTI, TIOCLINUX };
+    if (status == 0) status = allow_all_requests_but(filter, SCMP_SYS(ioctl), terminal_input, 2);
     if (status == 0) status = seccomp_load(filter);
     seccomp_release(filter);
     return status;

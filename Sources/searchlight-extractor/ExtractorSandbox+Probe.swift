@@ -60,6 +60,11 @@ extension ExtractorSandbox {
         record("ptrace its parent") { () throws(Errno) in
             _ = try SystemCall.checked { cfs_ptrace_attach(SystemCall.parentProcessID) }
         }
+        record("type into a terminal") { () throws(Errno) in
+            // Standard error is no terminal here: unconfined, this fails with ENOTTY, not EPERM.
+            var character: CChar = 0x0A
+            _ = try SystemCall.checked { cfs_ioctl_type(2, &character) }
+        }
         return ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue,
                                   outcome: .document(ExtractedDocument(text: lines.joined(separator: "\n"))))
     }

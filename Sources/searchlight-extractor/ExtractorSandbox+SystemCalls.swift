@@ -17,7 +17,8 @@ extension ExtractorSandbox {
         "get_mempolicy", "set_mempolicy", "mbind",
         // Open descriptors (the request's file, the socket, pipes, memfds) and the paths Landlock allows.
         "read", "readv", "pread64", "preadv", "preadv2", "write", "writev", "pwrite64", "pwritev", "pwritev2",
-        "lseek", "open", "openat", "close", "close_range", "dup", "dup2", "dup3", "fcntl", "ioctl", "flock",
+        // (`ioctl` too, but for the requests that type into a terminal: `CSeccomp.c`.)
+        "lseek", "open", "openat", "close", "close_range", "dup", "dup2", "dup3", "fcntl", "flock",
         "fstat", "stat", "lstat", "newfstatat", "statx", "fstatfs", "statfs", "access", "faccessat", "faccessat2",
         "readlink", "readlinkat", "getdents64", "getcwd", "fadvise64", "readahead", "fsync", "fdatasync",
         "ftruncate", "sendfile", "copy_file_range", "memfd_create", "pipe", "pipe2", "eventfd2", "umask",

@@ -92,6 +92,10 @@ int cfs_seccomp_mode(void);
 /// sandbox's self-test tries it. Returns 0, or -1 with errno set.
 int cfs_ptrace_attach(int pid);
 
+/// ioctl(2) TIOCSTI on `fd`: pushes `character` into the terminal's input (variadic in Glibc);
+/// the sandbox's self-test tries it. Returns 0, or -1 with errno set.
+int cfs_ioctl_type(int fd, char *character);
+
 /// Whether no_new_privs is set on this process (prctl(2) PR_GET_NO_NEW_PRIVS): 1, 0, or -1.
 int cfs_no_new_privileges(void);
 
