@@ -56,4 +56,54 @@ struct RereadNewlyReadableTests {
         extraction.rereadNewlyReadable(in: index, domain: "files")
         #expect(try index.changeStamp(of: "film.srt", domain: "files") != .some(nil))
     }
+
+    /// Generation 3 (issue 32): an item an older version indexed with a private key block in
+    /// its text loses the block at once and is read again; a key file an older version indexed
+    /// leaves the index at the next reconcile; other items are left alone.
+    @Test func olderItemsWithKeysLoseThem() throws {
+        shell("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "test", "-f", scratch.url("deploy"))
+        let key = try String(contentsOfFile: scratch.url("deploy"), encoding: .utf8)
+        tree.write("setup.sh", "#!/bin/sh\n# installs the lighthouse deploy key\ncat > id <<EOF\n\(key)EOF\n")
+        tree.write("notes.txt", "the private key of the harbour is kept elsewhere\n")
+        let index = try SearchableIndex(path: scratch.url("index.sqlite"))
+        let extraction = try ItemExtraction(options: .init(thumbnails: false), configuration: .init(workerCount: 1),
+                                            logger: Logger(label: "test"))
+        defer { extraction.shutdown() }
+        let scanner = FolderScanner(index: index, root: try RootFolder(path: tree.path), options: .init(domain: "files"),
+                                    logger: Logger(label: "test"), enricher: extraction.enricher)
+        _ = try scanner.reconcile()
+        try index.setState(DomainState(root: tree.path), domain: "files")
+        func text(_ name: String) throws -> String? { try index.item(ItemIdentifier(name), domain: "files")?.item.attributeSet.textContent }
+        #expect(try text("setup.sh")?.contains("lighthouse") == true)
+        #expect(try text("setup.sh")?.contains("PRIVATE KEY") == false, "today's readers cut the block")
+
+        // As an older version left them: the script's text with its key, the key file an item,
+        // the state at generation 2.
+        FileManager.default.createFile(atPath: tree.url("deploy.key"), contents: Data(key.utf8))
+        var script = try #require(try index.item("setup.sh", domain: "files")).item
+        script.attributeSet.textContent = "#!/bin/sh\n# installs the lighthouse deploy key\ncat > id <<EOF\n\(key)EOF\n"
+        var keyItem = script
+        keyItem.uniqueIdentifier = ItemIdentifier("deploy.key")
+        keyItem.attributeSet.displayName = "deploy.key"
+        keyItem.attributeSet.textContent = key
+        var state = try #require(try index.domainState("files"))
+        state.contentReaders = 2
+        var batch = IndexBatch()
+        batch.upsert(script)
+        batch.upsert(keyItem)
+        try index.apply(batch, states: ["files": state])
+        #expect(try text("setup.sh")?.contains("PRIVATE KEY") == true)
+
+        extraction.rereadNewlyReadable(in: index, domain: "files")
+        #expect(try index.domainState("files")?.contentReaders == ContentReader.generation)
+        #expect(try text("setup.sh")?.contains("PRIVATE KEY") == false, "cut at once")
+        #expect(try text("setup.sh")?.contains("lighthouse") == true)
+        #expect(try index.changeStamp(of: "setup.sh", domain: "files") == .some(nil))
+        #expect(try index.changeStamp(of: "notes.txt", domain: "files") != .some(nil), "words alone are no key")
+        _ = try scanner.reconcile()
+        #expect(try index.item("deploy.key", domain: "files") == nil, "key material is no item")
+        #expect(try text("setup.sh")?.contains("PRIVATE KEY") == false)
+        #expect(try index.searchIdentifiers(words: ["lighthouse"], domain: nil, limit: nil, scope: .all).map(\.lossyString)
+                == ["setup.sh"])
+    }
 }

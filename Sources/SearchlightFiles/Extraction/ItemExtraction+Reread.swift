@@ -2,38 +2,60 @@ import ExtractionProtocol
 import Searchlight
 
 extension ItemExtraction {
-    /// Once per domain, after an upgrade whose content readers read files earlier ones left
-    /// without text (``ContentReader/generation``: subtitles and other files libmagic calls
-    /// text under another type), forgets the change stamp of the domain's items that have no
-    /// text and that today's readers read, so that the next reconcile reads them again. A new
-    /// domain's state starts at today's generation; a failure is logged, never the reason a scan
-    /// or a watch fails. Needs the content reader (not with `--no-content`).
+    /// Once per domain, after an upgrade whose content readers read files differently
+    /// (``ContentReader/generation``), forgets the change stamp of the domain's items that
+    /// today's readers read otherwise, so that the next reconcile reads them again:
+    /// - generation 2: files without text that are now read as text (subtitles and other files
+    ///   libmagic calls text under another type);
+    /// - generation 3: items whose text holds a private key block (now cut out), or that are
+    ///   key material themselves (now left out of the index), found through the full-text
+    ///   index by the words every such block has.
+    /// A new domain's state starts at today's generation; a failure is logged, never the reason
+    /// a scan or a watch fails. Needs the content reader (not with `--no-content`).
     public func rereadNewlyReadable(in index: any FileIndexStore, domain: String) {
         guard contentReader != nil else { return }
         do {
-            guard var state = try index.domainState(domain),
-                  (state.contentReaders ?? 1) < ContentReader.generation else { return }
-            // The listing carries no text: the candidates are read whole, one by one.
-            var candidates: [ItemIdentifier] = []
-            try index.forEachItem(domain: domain) { indexed in
-                let item = indexed.item
-                if item.failure == nil, item.changeStamp != nil, Self.isReadAsTextSinceGeneration2(item.attributeSet) {
-                    candidates.append(item.uniqueIdentifier)
-                }
-                return true
-            }
+            guard var state = try index.domainState(domain) else { return }
+            let generation = state.contentReaders ?? 1
+            guard generation < ContentReader.generation else { return }
             var batch = IndexBatch()
-            for identifier in candidates {
-                guard var item = try index.item(identifier, domain: domain)?.item,
-                      (item.attributeSet.textContent ?? "").isEmpty else { continue }
-                item.changeStamp = nil
-                batch.upsert(item)
+            if generation < 2 {
+                // The listing carries no text: the candidates are read whole, one by one.
+                var candidates: [ItemIdentifier] = []
+                try index.forEachItem(domain: domain) { indexed in
+                    let item = indexed.item
+                    if item.failure == nil, item.changeStamp != nil, Self.isReadAsTextSinceGeneration2(item.attributeSet) {
+                        candidates.append(item.uniqueIdentifier)
+                    }
+                    return true
+                }
+                for identifier in candidates {
+                    guard var item = try index.item(identifier, domain: domain)?.item,
+                          (item.attributeSet.textContent ?? "").isEmpty else { continue }
+                    item.changeStamp = nil
+                    batch.upsert(item)
+                }
+            }
+            if generation < 3 {
+                var candidates = Set<ItemIdentifier>()
+                for words in [["private", "key"], ["putty", "user", "key", "file"]] {
+                    candidates.formUnion(try index.searchIdentifiers(words: words, domain: domain, limit: nil, scope: .all))
+                }
+                for identifier in candidates.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
+                    guard var item = try index.item(identifier, domain: domain)?.item, item.changeStamp != nil,
+                          let text = item.attributeSet.textContent,
+                          SecretContent.removingKeyBlocks(from: text) != text else { continue }
+                    // Cut at once (the reconcile's reading may be minutes away under a busy watch).
+                    item.attributeSet.textContent = SecretContent.removingKeyBlocks(from: text)
+                    item.changeStamp = nil
+                    batch.upsert(item)
+                }
             }
             let count = batch.changes.count
             state.contentReaders = ContentReader.generation
             try index.apply(batch, states: [domain: state])
             if count > 0 {
-                logger.notice("reading again \(count) files that this version reads as text", metadata: ["domain": "\(domain)"])
+                logger.notice("reading again \(count) files that this version reads otherwise", metadata: ["domain": "\(domain)"])
             }
         } catch {
             logger.warning("cannot mark the files to read again: \(error)")
