@@ -13,19 +13,25 @@ struct RereadNewlyReadableTests {
     let tree = TemporaryTree("reread")
     let scratch = TemporaryTree("reread-index")
 
+    /// The tree scanned by today's readers into a new index, through a real worker, with the
+    /// state `scan` and `watch` record of a new domain. The caller shuts the extraction down.
+    func scanned() throws -> (SearchableIndex, ItemExtraction, FolderScanner) {
+        let index = try SearchableIndex(path: scratch.url("index.sqlite"))
+        let extraction = try ItemExtraction(options: .init(thumbnails: false), configuration: .init(workerCount: 1),
+                                            logger: Logger(label: "test"))
+        let scanner = FolderScanner(index: index, root: try RootFolder(path: tree.path), options: .init(domain: "files"),
+                                    logger: Logger(label: "test"), enricher: extraction.enricher)
+        _ = try scanner.reconcile()
+        try index.setState(DomainState(root: tree.path), domain: "files")
+        return (index, extraction, scanner)
+    }
+
     @Test func olderItemsAreReadAgainOnce() throws {
         let subtitles = "1\n00:00:01,000 --> 00:00:04,000\nL'été dernier, au château du phare.\n"
         FileManager.default.createFile(atPath: tree.url("film.srt"), contents: subtitles.data(using: .isoLatin1))
         tree.write("notes.txt", "a harbour without subtitles\n")
-        let index = try SearchableIndex(path: scratch.url("index.sqlite"))
-        let extraction = try ItemExtraction(options: .init(thumbnails: false), configuration: .init(workerCount: 1),
-                                            logger: Logger(label: "test"))
+        let (index, extraction, scanner) = try scanned()
         defer { extraction.shutdown() }
-        let scanner = FolderScanner(index: index, root: try RootFolder(path: tree.path), options: .init(domain: "files"),
-                                    logger: Logger(label: "test"), enricher: extraction.enricher)
-        _ = try scanner.reconcile()
-        // What `scan` and `watch` record of a new domain.
-        try index.setState(DomainState(root: tree.path), domain: "files")
         func found(_ word: String) throws -> [String] {
             try index.searchIdentifiers(words: [word], domain: nil, limit: nil, scope: .all).map(\.lossyString)
         }
@@ -65,14 +71,8 @@ struct RereadNewlyReadableTests {
         let key = try String(contentsOfFile: scratch.url("deploy"), encoding: .utf8)
         tree.write("setup.sh", "#!/bin/sh\n# installs the lighthouse deploy key\ncat > id <<EOF\n\(key)EOF\n")
         tree.write("notes.txt", "the private key of the harbour is kept elsewhere\n")
-        let index = try SearchableIndex(path: scratch.url("index.sqlite"))
-        let extraction = try ItemExtraction(options: .init(thumbnails: false), configuration: .init(workerCount: 1),
-                                            logger: Logger(label: "test"))
+        let (index, extraction, scanner) = try scanned()
         defer { extraction.shutdown() }
-        let scanner = FolderScanner(index: index, root: try RootFolder(path: tree.path), options: .init(domain: "files"),
-                                    logger: Logger(label: "test"), enricher: extraction.enricher)
-        _ = try scanner.reconcile()
-        try index.setState(DomainState(root: tree.path), domain: "files")
         func text(_ name: String) throws -> String? { try index.item(ItemIdentifier(name), domain: "files")?.item.attributeSet.textContent }
         #expect(try text("setup.sh")?.contains("lighthouse") == true)
         #expect(try text("setup.sh")?.contains("PRIVATE KEY") == false, "today's readers cut the block")
