@@ -40,7 +40,11 @@ struct SecretCommandTests {
             """)
         let scan = try run(["scan", tree.path, "--no-thumbnails"])
         #expect(scan.status == 0, "\(scan.stderr)")
-        #expect(Set(try run(["list"]).lines) == Set(expected))
+        let listed = Set(try run(["list"]).lines)
+        #expect(listed == Set(expected), """
+            listed, not expected: \(listed.subtracting(expected).sorted()); \
+            expected, not listed: \(Set(expected).subtracting(listed).sorted()); scan: \(scan.output)
+            """)
 
         let found = try run(["search", "tidewater", "--json"])
         #expect(found.status == 0)

@@ -54,11 +54,17 @@ func makeKeys(in tree: TemporaryTree) -> (secrets: [String], others: [String]) {
     let gpg = ["env", "GNUPGHOME=" + home.path, "gpg", "--batch", "--pinentry-mode", "loopback", "--passphrase", ""]
     shell(gpg + ["--quick-gen-key", "Test <test@example.com>", "default", "default", "never"])
     shell(gpg + ["--quick-gen-key", "Other <other@example.com>", "ed25519", "default", "never"])
-    shell(["sh", "-c", (gpg + ["--export-secret-keys", "test@example.com", ">", keys + "/secret.gpg"]).joined(separator: " ")])
-    shell(["sh", "-c", (gpg + ["--export-secret-keys", ">", keys + "/keyring.gpg"]).joined(separator: " ")])
-    shell(["sh", "-c", (gpg + ["--export-secret-subkeys", "test@example.com", ">", keys + "/subkeys.gpg"]).joined(separator: " ")])
-    shell(["sh", "-c", (gpg + ["--armor", "--export-secret-keys", "test@example.com", ">", keys + "/secret.asc"]).joined(separator: " ")])
-    shell(["sh", "-c", (gpg + ["--export", ">", keys + "/public.gpg"]).joined(separator: " ")])
+    // An export needs gpg-agent, which a crowded machine can leave unreachable for a while
+    // ("skipped": an empty file): each export is tried again until it succeeds and writes something.
+    func export(_ arguments: [String], to file: String) {
+        let command = (gpg + arguments).joined(separator: " ")
+        shell(["sh", "-c", "for try in 1 2 3 4 5 6 7 8 9 10; do \(command) > \(file) && [ -s \(file) ] && exit 0; sleep 1; done; exit 1"])
+    }
+    export(["--export-secret-keys", "test@example.com"], to: keys + "/secret.gpg")
+    export(["--export-secret-keys"], to: keys + "/keyring.gpg")
+    export(["--export-secret-subkeys", "test@example.com"], to: keys + "/subkeys.gpg")
+    export(["--armor", "--export-secret-keys", "test@example.com"], to: keys + "/secret.asc")
+    export(["--export"], to: keys + "/public.gpg")
     shell(["env", "GNUPGHOME=" + home.path, "gpgconf", "--kill", "gpg-agent"])
     // KeePass: no tool makes one here; a KDBX 4 header (signatures, version 4.0) and a body.
     let kdbx: [UInt8] = [0x03, 0xD9, 0xA2, 0x9A, 0x67, 0xFB, 0x4B, 0xB5, 0x00, 0x00, 0x04, 0x00]
