@@ -34,11 +34,45 @@ extension SearchableIndex {
     }
 
     /// The candidates that are indexed words, with how many items hold each (in any field).
+    ///
+    /// Each look-up of one term in an `fts5vocab` table opens FTS5's iterators over every
+    /// segment; the candidates that share their first letter (most of them: edits after it)
+    /// are found instead by one walk of the vocabulary from the first of them to the last, cut
+    /// short after ``rangeWalkLimit`` terms (a large vocabulary), when the rest are looked up
+    /// one by one.
     private static func holders(of candidates: [String], in db: Database) throws -> [(word: String, holders: Int)] {
         guard !candidates.isEmpty else { return [] }
-        let list = String(decoding: try JSONEncoder().encode(candidates), as: UTF8.self)
+        var groups: [Unicode.Scalar: [String]] = [:]
+        for candidate in candidates {
+            if let first = candidate.unicodeScalars.first { groups[first, default: []].append(candidate) }
+        }
         var found: [String: Int] = [:]
         for table in ["item_words_vocab", "item_content_vocab"] {
+            var single: [String] = []
+            for group in groups.values {
+                guard group.count > 1 else {
+                    single += group
+                    continue
+                }
+                let wanted = Set(group)
+                let sorted = group.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                let walk = try db.cachedStatement(sql: "SELECT term, doc FROM \(table) WHERE term >= ? AND term <= ? LIMIT ?")
+                let rows = try Row.fetchCursor(walk, arguments: [sorted.first!, sorted.last!, rangeWalkLimit])
+                var walked = 0
+                var last = ""
+                while let row = try rows.next() {
+                    walked += 1
+                    let term: String = row[0]
+                    last = term
+                    if wanted.contains(term) { found[term, default: 0] += row[1] as Int }
+                }
+                // Cut short: what lies beyond the last term walked is looked up term by term.
+                if walked == rangeWalkLimit {
+                    single += sorted.filter { !$0.utf8.lexicographicallyPrecedes(last.utf8) && $0 != last }
+                }
+            }
+            guard !single.isEmpty else { continue }
+            let list = String(decoding: try JSONEncoder().encode(single), as: UTF8.self)
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))
                 """, arguments: [list])
@@ -46,6 +80,9 @@ extension SearchableIndex {
         }
         return found.map { ($0.key, $0.value) }
     }
+
+    /// How many terms one walk of a vocabulary reads at most (``holders(of:in:)``).
+    static let rangeWalkLimit = 4_096
 
     /// Whether some indexed word, in any field, starts with `token`: the first word of each
     /// vocabulary from `token` on (a seek, where a prefix query on the text would merge the
