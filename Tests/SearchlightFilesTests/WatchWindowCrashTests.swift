@@ -48,7 +48,8 @@ struct WatchWindowCrashTests {
         if point == "committed" {
             // The window is in the index. (Events that the kernel handed over after the window
             // was cut — the watcher may read a burst in two parts — wait for the restart.)
-            #expect(after.keys.sorted() != before.keys.sorted(), "killed after its commit, the window must be in the index")
+            #expect(after.keys.sorted() != before.keys.sorted(),
+                    "killed after its commit, the window must be in the index: \(watch.logText)")
         } else {
             #expect(after.keys.sorted() == before.keys.sorted(), "killed before its commit, the window must leave no trace")
         }
