@@ -18,6 +18,8 @@ static int fill(int status, const struct statx *buffer, cfs_stat *result) {
     result->size = buffer->stx_size;
     result->blocks = buffer->stx_blocks;
     result->mode = buffer->stx_mode;
+    result->owner = buffer->stx_uid;
+    result->group = buffer->stx_gid;
     result->link_count = buffer->stx_nlink;
     result->device_major = buffer->stx_dev_major;
     result->device_minor = buffer->stx_dev_minor;

@@ -46,6 +46,8 @@ struct ItemRow: Encodable {
     var thumbnailWidth: Int?
     var thumbnailHeight: Int?
     var thumbnailBytes: String?
+    /// Who may read the file: its ``FileAccess`` rules with the domain's id in front.
+    var readers: [String]?
 
     init(_ item: SearchableItem, domainID: Int64) {
         let a = item.attributeSet
@@ -83,6 +85,7 @@ struct ItemRow: Encodable {
         whereFroms = a.whereFroms.map(Self.storable)
         folderWords = item.identifierIsPath ? Self.folderWords(of: item.uniqueIdentifier) : ""
         identifierIsPath = item.identifierIsPath
+        readers = item.access.map { Self.readers($0, domainID: domainID) }
         if let thumbnail = a.thumbnail, !thumbnail.bytes.isEmpty {
             thumbnailFormat = thumbnail.format
             thumbnailWidth = thumbnail.width
@@ -101,8 +104,13 @@ struct ItemRow: Encodable {
         "changeStamp" text, failure text, "nameWords" text, "titleWords" text, "authorWords" text[],
         "keywordWords" text[], "folderWords" text, "textVector" text, "identifierIsPath" boolean, "userTags" text[], comment text,
         "starRating" double precision, "whereFroms" text[], "thumbnailFormat" text, "thumbnailWidth" integer,
-        "thumbnailHeight" integer, "thumbnailBytes" text
+        "thumbnailHeight" integer, "thumbnailBytes" text, readers text[]
         """
+
+    /// The rules of who may read, as `item.readers` holds them: `3/u:1000` (PostgreSQLVisibility).
+    static func readers(_ access: FileAccess, domainID: Int64) -> [String] {
+        access.rules(for: .read).map { "\(domainID)/\($0)" }
+    }
 
     /// PostgreSQL's text cannot hold NUL; JSON and SQLite can. NUL is dropped.
     static func storable(_ text: String) -> String {

@@ -6,7 +6,7 @@ extension PostgresBatchWriter {
     /// stamp; nothing else (``IndexBatch/Change/setUserAttributes(domain:identifier:attributes:changeStamp:)``).
     /// Nothing happens when there is no such item.
     func setUserAttributes(_ attributes: UserAttributes, of identifier: ItemIdentifier, changeStamp: [UInt8]?,
-                           domain: Int64) async throws {
+                           access: FileAccess?, domain: Int64) async throws {
         let id = ByteBuffer(bytes: identifier.bytes)
         let rows = try await connection.query("""
             SELECT keywords FROM item WHERE domain_id = \(domain) AND identifier = \(id)
@@ -19,7 +19,8 @@ extension PostgresBatchWriter {
             UPDATE item SET user_tags = \(tags), comment = \(attributes.comment.map(ItemRow.storable)),
                 star_rating = \(attributes.starRating), where_froms = \(froms),
                 keyword_words = \(ItemRow.keywordWords(keywords, attributes)),
-                change_stamp = \(changeStamp.map { ByteBuffer(bytes: $0) })
+                change_stamp = \(changeStamp.map { ByteBuffer(bytes: $0) }),
+                readers = coalesce(\(access.map { ItemRow.readers($0, domainID: domain) }), readers)
             WHERE domain_id = \(domain) AND identifier = \(id)
             """, logger: logger)
     }

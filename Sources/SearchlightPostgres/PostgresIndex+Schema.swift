@@ -246,6 +246,8 @@ extension PostgresIndex {
         (PostgreSQLTextWords.migration.version, { PostgreSQLTextWords.migration.statements }),
         // v8-one-word-fold: every word made by Searchlight's own fold and splitter.
         (PostgreSQLWordFolding.version, { PostgreSQLWordFolding.statements }),
+        // v9-visibility: each person sees what they may read.
+        (PostgreSQLVisibility.version, { PostgreSQLVisibility.statements }),
     ]
 
     /// Han and kana, as a regular expression class: the characters the SQLite index splits

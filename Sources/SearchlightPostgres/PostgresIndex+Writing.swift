@@ -165,9 +165,13 @@ struct PostgresBatchWriter {
         case .move(let domain, let from, let to, let rename):
             try await flushUpserts()
             try await move(from, to: to, rename: rename, domain: try await domainID(domain))
-        case .setUserAttributes(let domain, let identifier, let attributes, let changeStamp):
+        case .setUserAttributes(let domain, let identifier, let attributes, let changeStamp, let access):
             try await flushUpserts()
-            try await setUserAttributes(attributes, of: identifier, changeStamp: changeStamp, domain: try await domainID(domain))
+            try await setUserAttributes(attributes, of: identifier, changeStamp: changeStamp, access: access,
+                                        domain: try await domainID(domain))
+        case .setFolderAccess(let domain, let folder, let access):
+            try await flushUpserts()
+            try await setFolderAccess(access, of: folder, domain: try await domainID(domain))
         }
     }
 
@@ -184,13 +188,15 @@ struct PostgresBatchWriter {
                     content_description, keywords, text_content, size, modification_date, creation_date, pixel_width,
                     pixel_height, page_count, acquisition_make, acquisition_model, latitude, longitude,
                     expiration_date, change_stamp, failure, name_words, title_words, author_words, keyword_words,
-                    folder_words, text_words, identifier_is_path, user_tags, comment, star_rating, where_froms)
+                    folder_words, text_words, identifier_is_path, user_tags, comment, star_rating, where_froms,
+                    readers, folder_keys)
                 SELECT d, decode(id, 'base64'), "displayName", title, authors, "contentType", "contentTypeTree",
                     "contentDescription", keywords, "textContent", size, "modificationDate", "creationDate",
                     "pixelWidth", "pixelHeight", "pageCount", "acquisitionMake", "acquisitionModel", latitude,
                     longitude, "expirationDate", decode("changeStamp", 'base64'), failure, "nameWords",
                     "titleWords", "authorWords", "keywordWords", "folderWords", "textVector"::tsvector, "identifierIsPath",
-                    coalesce("userTags", '{}'), comment, "starRating", coalesce("whereFroms", '{}')
+                    coalesce("userTags", '{}'), comment, "starRating", coalesce("whereFroms", '{}'),
+                    readers, CASE WHEN "identifierIsPath" THEN searchlight_folder_keys(d, decode(id, 'base64')) ELSE '{}' END
                 FROM r
                 ON CONFLICT (domain_id, identifier) DO UPDATE SET
                     display_name = excluded.display_name, title = excluded.title, authors = excluded.authors,
@@ -208,7 +214,7 @@ struct PostgresBatchWriter {
                     folder_words = excluded.folder_words, text_words = excluded.text_words,
                     words_folded = true, identifier_is_path = excluded.identifier_is_path,
                     user_tags = excluded.user_tags, comment = excluded.comment, star_rating = excluded.star_rating,
-                    where_froms = excluded.where_froms
+                    where_froms = excluded.where_froms, readers = excluded.readers, folder_keys = excluded.folder_keys
                 RETURNING 1),
             unthumbnailed AS (
                 DELETE FROM thumbnail t USING r
@@ -228,6 +234,10 @@ struct PostgresBatchWriter {
             let (lower, upper) = identifier.descendantBounds
             try await connection.query("""
                 DELETE FROM item WHERE domain_id = \(domain) AND (identifier = \(id)
+                    OR (identifier >= \(ByteBuffer(bytes: lower.bytes)) AND identifier < \(ByteBuffer(bytes: upper.bytes))))
+                """, logger: logger)
+            try await connection.query("""
+                DELETE FROM searchlight_folder WHERE domain_id = \(domain) AND (identifier = \(id)
                     OR (identifier >= \(ByteBuffer(bytes: lower.bytes)) AND identifier < \(ByteBuffer(bytes: upper.bytes))))
                 """, logger: logger)
         } else {
@@ -271,6 +281,18 @@ struct PostgresBatchWriter {
                     ELSE folder_words END
             WHERE domain_id = \(domain) AND identifier >= \(ByteBuffer(bytes: lower.bytes))
                 AND identifier < \(ByteBuffer(bytes: upper.bytes))
+            """, logger: logger)
+        // Who may pass the moved folders goes with them; the items' folder keys follow their paths.
+        try await connection.query("""
+            UPDATE searchlight_folder SET identifier = \(toID) || substring(identifier FROM \(from.bytes.count + 1)::int)
+            WHERE domain_id = \(domain) AND (identifier = \(fromID) OR (identifier >= \(ByteBuffer(bytes: lower.bytes))
+                AND identifier < \(ByteBuffer(bytes: upper.bytes))))
+            """, logger: logger)
+        let (toLower, toUpper) = to.descendantBounds
+        try await connection.query("""
+            UPDATE item SET folder_keys = searchlight_folder_keys(domain_id, identifier)
+            WHERE domain_id = \(domain) AND (identifier = \(toID) OR (identifier >= \(ByteBuffer(bytes: toLower.bytes))
+                AND identifier < \(ByteBuffer(bytes: toUpper.bytes))))
             """, logger: logger)
     }
 }

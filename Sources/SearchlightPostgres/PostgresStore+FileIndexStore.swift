@@ -1,6 +1,7 @@
 import Foundation
 import Searchlight
 import SearchlightFiles
+import SystemCalls
 
 // The PostgreSQL index's file-indexer bookkeeping: the change stamps and failures of its items,
 // each domain's state (as JSON in the domain's `state` column, which only this conformance and
@@ -46,7 +47,12 @@ extension PostgresStore: FileIndexStore {
     }
 
     public func setOrigin(host: String, root: String, domain: String) throws {
-        try wait { [index] in try await index.setOrigin(host: host, root: root, domain: domain) }
+        // With the machine's people: who each database role is there (PostgreSQLVisibility).
+        let people = SystemCall.people()
+        try wait { [index] in
+            try await index.setOrigin(host: host, root: root, domain: domain)
+            try await index.publish(people: people, host: host)
+        }
     }
 
     public func domainHosts() throws -> [String: String] {

@@ -33,7 +33,8 @@ struct PendingChangesTests {
             case .deleteTree(_, let identifier): "delete tree \(identifier.lossyString)"
             case .delete(_, let identifier): "delete \(identifier.lossyString)"
             case .upsert(let item): "upsert \(item.uniqueIdentifier.lossyString)"
-            case .setUserAttributes(_, let identifier, _, _): "user attributes \(identifier.lossyString)"
+            case .setUserAttributes(_, let identifier, _, _, _): "user attributes \(identifier.lossyString)"
+            case .setFolderAccess(_, let folder, _): "folder access \(folder)"
             }
         }
     }

@@ -11,6 +11,8 @@ typedef struct {
     uint64_t size;
     uint64_t blocks;
     uint32_t mode;
+    uint32_t owner;
+    uint32_t group;
     uint32_t link_count;
     uint32_t device_major;
     uint32_t device_minor;

@@ -29,6 +29,10 @@ public struct SearchableItem: Hashable, Sendable {
     /// by default: an identifier is opaque unless the caller says otherwise, so a note whose
     /// identifier is `inbox/note-7` gets no words from it. A file indexer sets it.
     public var identifierIsPath: Bool
+    /// Who may read the item's file (a file indexer sets it): a shared index shows the item
+    /// only to them (Docs/Contract.md#shared-index). `nil` for content that is no file, which
+    /// everyone who may read the index sees.
+    public var access: FileAccess?
 
     public init(
         uniqueIdentifier: ItemIdentifier,
@@ -37,7 +41,8 @@ public struct SearchableItem: Hashable, Sendable {
         expirationDate: Date? = nil,
         changeStamp: [UInt8]? = nil,
         failure: String? = nil,
-        identifierIsPath: Bool = false
+        identifierIsPath: Bool = false,
+        access: FileAccess? = nil
     ) {
         self.uniqueIdentifier = uniqueIdentifier
         self.domainIdentifier = domainIdentifier
@@ -46,5 +51,6 @@ public struct SearchableItem: Hashable, Sendable {
         self.changeStamp = changeStamp
         self.failure = failure
         self.identifierIsPath = identifierIsPath
+        self.access = access
     }
 }

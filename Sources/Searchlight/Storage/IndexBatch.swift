@@ -23,7 +23,24 @@ public struct IndexBatch: Sendable {
         /// Replace only the ``UserAttributes`` of an item (and its change stamp), keeping its
         /// content, text and thumbnail: when tags or a comment changed and nothing else did.
         /// Nothing happens when there is no such item.
-        case setUserAttributes(domain: String, identifier: ItemIdentifier, attributes: UserAttributes, changeStamp: [UInt8]?)
+        /// `access`, when given, replaces who may read the item (``SearchableItem/access``).
+        case setUserAttributes(domain: String, identifier: ItemIdentifier, attributes: UserAttributes, changeStamp: [UInt8]?,
+                               access: FileAccess? = nil)
+        /// Records who may pass through the folder `folder` (a path below the domain's root;
+        /// empty for the root) or, for `ancestors`, through the root's own path from `/`:
+        /// a shared index shows an item only to those who may pass every folder above it
+        /// (Docs/Contract.md#shared-index). Deleted and re-keyed with the items of a tree
+        /// (``deleteTree(domain:identifier:)``, ``move(domain:from:to:rename:)``). An index
+        /// kept by one person (SQLite) keeps none.
+        case setFolderAccess(domain: String, folder: FolderAccessKey, access: FileAccess)
+    }
+
+    /// Which folder a ``Change/setFolderAccess(domain:folder:access:)`` is about.
+    public enum FolderAccessKey: Sendable, Hashable {
+        /// A folder at this path below the root (empty: the root itself).
+        case inside(ItemIdentifier)
+        /// A folder above the root: `/`, then each folder down to the root's parent, by absolute path.
+        case above(String)
     }
 
     /// A new display name for a moved item, and what becomes of a title and keywords that the
@@ -101,8 +118,13 @@ public struct IndexBatch: Sendable {
     }
     /// Replaces the tags, comment, rating and origins of an item (``Change/setUserAttributes(domain:identifier:attributes:changeStamp:)``).
     public mutating func setUserAttributes(_ attributes: UserAttributes, of identifier: ItemIdentifier, domain: String,
-                                           changeStamp: [UInt8]?) {
-        changes.append(.setUserAttributes(domain: domain, identifier: identifier, attributes: attributes, changeStamp: changeStamp))
+                                           changeStamp: [UInt8]?, access: FileAccess? = nil) {
+        changes.append(.setUserAttributes(domain: domain, identifier: identifier, attributes: attributes, changeStamp: changeStamp,
+                                          access: access))
+    }
+    /// Records who may pass through a folder (``Change/setFolderAccess(domain:folder:access:)``).
+    public mutating func setFolderAccess(_ access: FileAccess, of folder: FolderAccessKey, domain: String) {
+        changes.append(.setFolderAccess(domain: domain, folder: folder, access: access))
     }
     /// Re-keys `from` and its descendants to `to`, keeping every attribute; `rename`, when
     /// given, renames the moved item itself (the library never derives a name from an identifier).

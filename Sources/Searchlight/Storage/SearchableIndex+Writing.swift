@@ -67,8 +67,11 @@ extension SearchableIndex {
                 case .deleteTree(let domain, let identifier): try writer.deleteTree(identifier, domain: domain)
                 case .move(let domain, let from, let to, let rename):
                     try writer.move(from, to: to, domain: domain, rename: rename)
-                case .setUserAttributes(let domain, let identifier, let attributes, let changeStamp):
+                case .setUserAttributes(let domain, let identifier, let attributes, let changeStamp, _):
                     try writer.setUserAttributes(attributes, of: identifier, domain: domain, changeStamp: changeStamp)
+                case .setFolderAccess:
+                    // One person's own index: everything in it is theirs to see.
+                    continue
                 }
             }
             try alongside?(db)

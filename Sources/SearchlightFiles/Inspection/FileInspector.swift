@@ -46,8 +46,10 @@ public final class FileInspector {
             guard let status = try? root.status(of: relativePath), status.kind == .regular else {
                 return .vanished
             }
-            return .item(item(relativePath, domain: domain, status: status, type: nil, description: nil,
-                              failure: ExtractionFailure(.unreadable, error.description).stored), status)
+            var found = item(relativePath, domain: domain, status: status, type: nil, description: nil,
+                             failure: ExtractionFailure(.unreadable, error.description).stored)
+            found.access = status.access(descriptor: nil)
+            return .item(found, status)
         }
         defer { SystemCall.close(descriptor) }
         guard let status = try? FileStatus.of(descriptor: descriptor, path: relativePath), status.kind == .regular else {
@@ -55,6 +57,7 @@ public final class FileInspector {
         }
         // Tags, comment, rating and origins: a system call on the open file, not a decoder's job.
         let user = ExtendedAttributes.userAttributes(descriptor: descriptor)
+        let access = status.access(descriptor: descriptor)
         do {
             let identity = status.size == 0 ? ContentIdentifier.empty : try identifier.identify(descriptor: descriptor)
             let (type, text) = (identity.contentType, identity.description)
@@ -63,11 +66,13 @@ public final class FileInspector {
             }
             var found = item(relativePath, domain: domain, status: status, type: type, description: text, failure: nil)
             found.attributeSet.userAttributes = user
+            found.access = access
             return .item(found, status)
         } catch {
             var found = item(relativePath, domain: domain, status: status, type: nil, description: nil,
                              failure: ExtractionFailure(.decodeFailed, "libmagic: \(error)").stored)
             found.attributeSet.userAttributes = user
+            found.access = access
             return .item(found, status)
         }
     }
@@ -77,13 +82,13 @@ public final class FileInspector {
     /// its change time moved, as `setfattr` or `chmod` move it). `nil` when it cannot be
     /// opened or is no longer a regular file: the caller inspects it fully.
     public static func userAttributes(of relativePath: ItemIdentifier, in root: RootFolder)
-        -> (attributes: UserAttributes, status: FileStatus)? {
+        -> (attributes: UserAttributes, access: FileAccess, status: FileStatus)? {
         guard let descriptor = try? open(relativePath, in: root) else { return nil }
         defer { SystemCall.close(descriptor) }
         guard let status = try? FileStatus.of(descriptor: descriptor, path: relativePath), status.kind == .regular else {
             return nil
         }
-        return (ExtendedAttributes.userAttributes(descriptor: descriptor), status)
+        return (ExtendedAttributes.userAttributes(descriptor: descriptor), status.access(descriptor: descriptor), status)
     }
 
     /// Opens the file at `relativePath` below `root` for reading, with

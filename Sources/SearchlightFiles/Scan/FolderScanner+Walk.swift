@@ -32,8 +32,10 @@ extension FolderScanner {
         case deleteTree(ItemIdentifier)
         /// An indexed file whose content did not change: its user attributes as read now,
         /// whether they differ from the indexed ones, and its new stamp.
-        case userAttributes(ItemIdentifier, UserAttributes, changeStamp: [UInt8], changed: Bool)
+        case userAttributes(ItemIdentifier, UserAttributes, FileAccess, changeStamp: [UInt8], changed: Bool)
         case unreadable(ItemIdentifier, String)
+        /// Who may pass through a folder (recorded by a shared index only).
+        case folderAccess(IndexBatch.FolderAccessKey, FileAccess)
         case fatal(any Error)
     }
 
@@ -63,6 +65,8 @@ extension FolderScanner {
                 case .directory(let path, _):
                     // Called before the folder is listed: a watch added here misses nothing.
                     onDirectory?(path)
+                case .folderAccess(let path, let access):
+                    if index.isShared { results.put(.folderAccess(.inside(path), access)) }
                 case .file(let path, let status):
                     try deleteIndexed(before: path)
                     if let head = try indexed.peek(), head.identifier == path {
@@ -170,6 +174,10 @@ extension FolderScanner {
         for (path, status) in statuses {
             let stored = stamps[path]
             options.linkObserver?(path, status, status.map { !$0.hasChangeStamp(stored ?? nil) } ?? true)
+            if let status, status.kind == .directory, index.isShared, let access = try? root.folderAccess(path) {
+                // A folder whose owner, mode or ACL changed (the watcher's refresh of it).
+                results.put(.folderAccess(.inside(path), access))
+            }
             guard let status, status.kind == .regular else {
                 // Gone, or no longer a file: its item (and anything once below it) goes.
                 if stored != nil || status == nil { results.put(.deleteTree(path)) }

@@ -13,10 +13,10 @@ extension FolderScanner {
         if isStopping { return }
         // Only the change time moved: new tags or a comment, or a permission. An item that
         // failed (unreadable until a chmod, say) is inspected again in full.
-        if let stored = job.contentStamp, let (attributes, status) = FileInspector.userAttributes(of: job.path, in: root),
+        if let stored = job.contentStamp, let (attributes, access, status) = FileInspector.userAttributes(of: job.path, in: root),
            status.differsOnlyInChangeTime(from: stored),
            let indexed = try? index.item(job.path, domain: options.domain), indexed.item.failure == nil {
-            results.put(.userAttributes(job.path, attributes, changeStamp: status.changeStamp,
+            results.put(.userAttributes(job.path, attributes, access, changeStamp: status.changeStamp,
                                         changed: attributes != indexed.item.attributeSet.userAttributes))
             return
         }
@@ -74,9 +74,9 @@ extension FolderScanner {
                     batch.upsert(item)
                     batchTextBytes += item.attributeSet.textContent?.utf8.count ?? 0
                     onChange?(item.uniqueIdentifier, isNew ? .added : .updated)
-                case .userAttributes(let path, let attributes, let stamp, let changed):
+                case .userAttributes(let path, let attributes, let access, let stamp, let changed):
                     if changed { summary.updated += 1 } else { summary.unchanged += 1 }
-                    batch.setUserAttributes(attributes, of: path, domain: options.domain, changeStamp: stamp)
+                    batch.setUserAttributes(attributes, of: path, domain: options.domain, changeStamp: stamp, access: access)
                     onChange?(path, changed ? .updated : .restamped)
                 case .delete(let path):
                     summary.removed += 1
@@ -87,6 +87,8 @@ extension FolderScanner {
                     onChange?(path, .removed)
                 case .unreadable:
                     summary.failed += 1
+                case .folderAccess(let folder, let access):
+                    batch.setFolderAccess(access, of: folder, domain: options.domain)
                 case .fatal(let error):
                     throw error
                 }

@@ -116,6 +116,9 @@ public final class FolderScanner: Sendable {
                           progress: ((ScanSummary) -> Void)? = nil,
                           onChange: ((ItemIdentifier, ScanChange) -> Void)? = nil) throws -> ScanSummary {
         let summary = try run(progress: progress, onChange: onChange) { submit, results in
+            if subtree.bytes.isEmpty && self.index.isShared {
+                for (folder, access) in self.root.accessAbove() { results.put(.folderAccess(.above(folder), access)) }
+            }
             try self.walkAndMerge(subtree, view: nil, onDirectory: onDirectory, submit: submit, results: results)
         }
         if !summary.interrupted && subtree.bytes.isEmpty {

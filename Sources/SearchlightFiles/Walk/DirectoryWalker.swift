@@ -26,6 +26,9 @@ public struct DirectoryWalker {
         case directory(ItemIdentifier, FileStatus)
         /// An entry the walk could not read: nothing below it is known.
         case unreadable(ItemIdentifier, FileSystemError)
+        /// Who may pass through a folder the walk opened, the one it started from included
+        /// (reported before its contents; read from the open folder: status and POSIX ACL).
+        case folderAccess(ItemIdentifier, FileAccess)
     }
 
     /// Which entries to report.
@@ -77,6 +80,9 @@ public struct DirectoryWalker {
         do {
             let descriptor = try root.openDirectory(start)
             do {
+                if let status = try? FileStatus.of(descriptor: descriptor, path: start) {
+                    try body(.folderAccess(start, status.access(descriptor: descriptor)))
+                }
                 stack.append(try Level(descriptor: descriptor, path: start, inherited: inherited, walker: self))
             } catch {
                 SystemCall.close(descriptor)
@@ -113,6 +119,7 @@ public struct DirectoryWalker {
                     continue
                 }
                 try body(.directory(path, status))
+                try body(.folderAccess(path, status.access(descriptor: opened)))
                 do {
                     stack.append(try Level(descriptor: opened, path: path, inherited: stack[top].folderRules, walker: self))
                 } catch let error as FileSystemError {

@@ -22,6 +22,10 @@ public struct FileStatus: Sendable, Equatable {
     public var modificationNanoseconds: Int64
     public var changeNanoseconds: Int64
     public var birthNanoseconds: Int64?
+    /// The owner's user id, the owning group's id and the permission bits (`0o7777`).
+    public var owner: UInt32
+    public var group: UInt32
+    public var permissions: UInt16
 
     init(_ raw: cfs_stat) {
         kind = raw.isRegularFile ? .regular : raw.isDirectory ? .directory : raw.isSymbolicLink ? .symbolicLink : .other
@@ -34,6 +38,20 @@ public struct FileStatus: Sendable, Equatable {
         changeNanoseconds = raw.change_seconds * 1_000_000_000 + Int64(raw.change_nanoseconds)
         birthNanoseconds = raw.has_birth_time != 0
             ? raw.birth_seconds * 1_000_000_000 + Int64(raw.birth_nanoseconds) : nil
+        owner = raw.owner
+        group = raw.group
+        permissions = UInt16(truncatingIfNeeded: raw.mode & 0o7777)
+    }
+
+    /// Who may read or pass, from this status and the POSIX ACL of the open file `descriptor`
+    /// (`system.posix_acl_access`; the status alone without a descriptor, or when the file
+    /// system keeps no ACL).
+    public func access(descriptor: Int32?) -> FileAccess {
+        if let descriptor, let value = try? SystemCall.extendedAttribute("system.posix_acl_access", descriptor: descriptor),
+           let access = FileAccess(owner: owner, group: group, mode: permissions, posixACL: value) {
+            return access
+        }
+        return FileAccess(owner: owner, group: group, mode: permissions)
     }
 
     /// The status of `name` in the directory `directory`, without following a final symbolic link.

@@ -47,6 +47,35 @@ public final class RootFolder: Sendable {
         }
     }
 
+    /// Who may pass through the folder at `relativePath` below the root (empty: the root):
+    /// its status and POSIX ACL, read from the open folder.
+    public func folderAccess(_ relativePath: ItemIdentifier) throws(FileSystemError) -> FileAccess {
+        let folder = try openDirectory(relativePath)
+        defer { SystemCall.close(folder) }
+        return try FileStatus.of(descriptor: folder, path: relativePath).access(descriptor: folder)
+    }
+
+    /// Who may pass through each folder above the root, from `/` down to the root's parent,
+    /// by absolute path; a folder that cannot be looked at is left out.
+    public func accessAbove() -> [(path: String, access: FileAccess)] {
+        var folders: [String] = []
+        var folder = path
+        while let slash = folder.lastIndex(of: "/"), folder != "/" {
+            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
+            folders.insert(folder, at: 0)
+        }
+        return folders.compactMap { folder in
+            guard let raw = try? SystemCall.status(ofPath: Array(folder.utf8)) else { return nil }
+            let status = FileStatus(raw)
+            var access = status.access(descriptor: nil)
+            if let value = try? SystemCall.extendedAttribute("system.posix_acl_access", path: folder),
+               let withACL = FileAccess(owner: status.owner, group: status.group, mode: status.permissions, posixACL: value) {
+                access = withACL
+            }
+            return (folder, access)
+        }
+    }
+
     /// The status of the entry at `relativePath` below the root, without opening it nor
     /// following a final symbolic link (`statx(2)` relative to ``descriptor``).
     public func status(of relativePath: ItemIdentifier) throws(FileSystemError) -> FileStatus {

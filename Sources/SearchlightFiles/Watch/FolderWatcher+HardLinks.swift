@@ -102,7 +102,7 @@ final class HardLinkNames: Sendable {
                         _ = table.register(moved, inode: inode)
                         if name == from { table.touched.insert(inode) }
                     }
-                case .upsert, .setUserAttributes:
+                case .upsert, .setUserAttributes, .setFolderAccess:
                     break
                 }
             }

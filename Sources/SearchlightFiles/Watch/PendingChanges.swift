@@ -117,6 +117,9 @@ struct PendingChanges: CustomStringConvertible {
             insertCrawl(path)
         } else if !mask.isDisjoint(with: [.create, .closeWrite, .attrib, .modify]) && !isDirectory {
             insertRefresh(path)
+        } else if mask.contains(.attrib) && isDirectory {
+            // A folder's owner, mode or ACL: who may pass through it (a shared index's rule).
+            insertRefresh(path)
         }
     }
 
@@ -217,7 +220,8 @@ struct PendingChanges: CustomStringConvertible {
             case .deleteTree(_, let identifier): "delete tree \(identifier)"
             case .delete(_, let identifier): "delete \(identifier)"
             case .upsert(let item): "upsert \(item.uniqueIdentifier)"
-            case .setUserAttributes(_, let identifier, _, _): "user attributes \(identifier)"
+            case .setUserAttributes(_, let identifier, _, _, _): "user attributes \(identifier)"
+            case .setFolderAccess(_, let folder, _): "folder access \(folder)"
             case nil: nil
             }
         }

@@ -28,7 +28,7 @@ struct PendingIndexView {
         var path = path
         for change in changes.reversed() {
             switch change {
-            case .upsert, .setUserAttributes: continue
+            case .upsert, .setUserAttributes, .setFolderAccess: continue
             case .delete(_, let identifier):
                 if path == identifier { return nil }
             case .deleteTree(_, let identifier):
@@ -71,7 +71,7 @@ struct PendingIndexView {
         var count = count
         while count > 0 {
             switch changes[count - 1] {
-            case .upsert, .setUserAttributes: count -= 1; continue
+            case .upsert, .setUserAttributes, .setFolderAccess: count -= 1; continue
             case .delete(_, let identifier), .deleteTree(_, let identifier):
                 if related(identifier) { break }
                 count -= 1; continue
@@ -86,7 +86,7 @@ struct PendingIndexView {
             entries.map { (ItemIdentifier(bytes: to.bytes + $0.identifier.bytes.dropFirst(from.bytes.count)), $0.changeStamp) }
         }
         switch changes[count - 1] {
-        case .upsert, .setUserAttributes:
+        case .upsert, .setUserAttributes, .setFolderAccess:
             return try entries(below: folder, including: including, upTo: count - 1)
         case .delete(_, let identifier):
             return try entries(below: folder, including: including, upTo: count - 1).filter { $0.identifier != identifier }

@@ -1,0 +1,204 @@
+import PostgresNIO
+import Searchlight
+import SystemCalls
+
+/// Each person sees only what they may read (Docs/Contract.md#shared-index): schema version 9.
+///
+/// Writers record who may read each file (`item.readers`, ``Searchlight/FileAccess/rules(for:)``
+/// with the domain's id in front: `3/u:1000`) and who may pass each folder
+/// (`searchlight_folder.passers`: the folders below each root, the root, and those above it),
+/// and publish their machine's people (`searchlight_person`: name, user id and groups, from the
+/// user database). Row-level security on `item` and `thumbnail` then gives a database role the
+/// rows that the person of the same name could open on the item's machine: the file's own
+/// rule, and no folder on its way that stops them.
+///
+/// Folders are matched by key: each item carries the keys of the folders above it
+/// (`folder_keys`: the root's and each folder's below it), and a query computes once the keys
+/// of the folders its person may not pass (`searchlight_blocked_folders()`), so that a row
+/// costs two array overlaps. Keys are salted hashes (the salt readable by the writers'
+/// role alone): what the function returns tells no folder's name.
+///
+/// Roles: the tables' owner (the writers' role) sees every row, as does any member of a role
+/// named `searchlight_admin`; every other role that may connect sees its person's rows (none
+/// when its name is no person of the item's machine). Identity is the role the session signed
+/// in as (`session_user`).
+enum PostgreSQLVisibility {
+    static let version = 9
+
+    static let statements: [String] = [
+        """
+        ALTER TABLE item ADD COLUMN readers text[], ADD COLUMN folder_keys bigint[] NOT NULL DEFAULT '{}'
+        """,
+        """
+        CREATE TABLE searchlight_folder (
+            domain_id bigint NOT NULL REFERENCES domain(id) ON DELETE CASCADE,
+            identifier bytea NOT NULL,
+            passers text[] NOT NULL,
+            PRIMARY KEY (domain_id, identifier)
+        )
+        """,
+        """
+        CREATE TABLE searchlight_person (
+            host text NOT NULL,
+            name text NOT NULL,
+            uid bigint NOT NULL,
+            gids bigint[] NOT NULL,
+            PRIMARY KEY (host, name)
+        )
+        """,
+        """
+        CREATE TABLE searchlight_key (salt text NOT NULL)
+        """,
+        """
+        INSERT INTO searchlight_key SELECT md5(random()::text || clock_timestamp()::text || pg_backend_pid())
+        """,
+        // The key of the folder at `prefix` of a domain ('' for the root).
+        """
+        CREATE FUNCTION searchlight_folder_key(domain bigint, prefix bytea) RETURNS bigint
+            LANGUAGE sql STABLE STRICT PARALLEL SAFE
+            RETURN ('x' || left(md5((SELECT salt FROM searchlight_key) || domain || ':' || encode(prefix, 'hex')), 16))::bit(64)::bigint
+        """,
+        // The keys of the folders above an item: the root's, then each folder's on its path.
+        """
+        CREATE FUNCTION searchlight_folder_keys(domain bigint, identifier bytea) RETURNS bigint[]
+            LANGUAGE sql STABLE STRICT PARALLEL SAFE
+            RETURN (SELECT array_agg(searchlight_folder_key(domain, substring(identifier FROM 1 FOR n)) ORDER BY n)
+                    FROM (SELECT 0 AS n UNION ALL
+                          SELECT p - 1 FROM generate_series(1, length(identifier)) AS p
+                          WHERE get_byte(identifier, p - 1) = 47) AS prefixes)
+        """,
+        // The key a folder row stops: its own, or the root's for the root and the folders above it.
+        """
+        CREATE FUNCTION searchlight_folder_row_key(domain bigint, identifier bytea) RETURNS bigint
+            LANGUAGE sql STABLE STRICT PARALLEL SAFE
+            RETURN searchlight_folder_key(domain,
+                CASE WHEN length(identifier) > 0 AND get_byte(identifier, 0) = 47 THEN ''::bytea ELSE identifier END)
+        """,
+        """
+        REVOKE ALL ON searchlight_key, searchlight_folder FROM PUBLIC
+        """,
+        """
+        REVOKE EXECUTE ON FUNCTION searchlight_folder_key(bigint, bytea), searchlight_folder_keys(bigint, bytea),
+            searchlight_folder_row_key(bigint, bytea) FROM PUBLIC
+        """,
+        // The signed-in person's tokens of one kind, for every domain of a machine where a
+        // person of that name is: 'u', '-u', 'g', '-g' and '*' (FileAccess's rules).
+        """
+        CREATE FUNCTION searchlight_person_tokens(kind text) RETURNS text[]
+            LANGUAGE sql STABLE PARALLEL SAFE
+            RETURN (SELECT coalesce(array_agg(d.id || '/' || t.token), '{}')
+                    FROM domain d JOIN searchlight_person p ON p.host = d.host AND p.name = session_user
+                    CROSS JOIN LATERAL (
+                        SELECT 'u:' || p.uid AS token WHERE kind = 'u'
+                        UNION ALL SELECT '-u:' || p.uid WHERE kind = '-u'
+                        UNION ALL SELECT 'g:' || g FROM unnest(p.gids) AS g WHERE kind = 'g'
+                        UNION ALL SELECT '-g:' || g FROM unnest(p.gids) AS g WHERE kind = '-g'
+                        UNION ALL SELECT '*' WHERE kind = '*') AS t)
+        """,
+        // Whether the signed-in person may, by `rules` (unqualified tokens) of a domain.
+        """
+        CREATE FUNCTION searchlight_person_may(rules text[], domain bigint) RETURNS boolean
+            LANGUAGE sql STABLE PARALLEL SAFE
+            RETURN coalesce((SELECT CASE
+                        WHEN p.uid = 0 THEN true
+                        WHEN rules && ARRAY['u:' || p.uid] THEN true
+                        WHEN rules && ARRAY['-u:' || p.uid] THEN false
+                        WHEN rules && ARRAY(SELECT 'g:' || g FROM unnest(p.gids) AS g) THEN true
+                        WHEN rules && ARRAY(SELECT '-g:' || g FROM unnest(p.gids) AS g) THEN false
+                        ELSE '*' = ANY(rules) END
+                    FROM domain d JOIN searchlight_person p ON p.host = d.host AND p.name = session_user
+                    WHERE d.id = domain), false)
+        """,
+        // The domains whose machine has the signed-in person as root: all of their items.
+        """
+        CREATE FUNCTION searchlight_root_domains() RETURNS bigint[]
+            LANGUAGE sql STABLE PARALLEL SAFE
+            RETURN (SELECT coalesce(array_agg(d.id), '{}') FROM domain d
+                    JOIN searchlight_person p ON p.host = d.host AND p.name = session_user AND p.uid = 0)
+        """,
+        // The keys of the folders the signed-in person may not pass. Reads the folders and
+        // the salt as their owner; tells only keys.
+        """
+        CREATE FUNCTION searchlight_blocked_folders() RETURNS bigint[]
+            LANGUAGE sql STABLE SECURITY DEFINER PARALLEL SAFE
+            SET search_path FROM CURRENT
+            RETURN (SELECT coalesce(array_agg(DISTINCT searchlight_folder_row_key(f.domain_id, f.identifier)), '{}')
+                    FROM searchlight_folder f WHERE NOT searchlight_person_may(f.passers, f.domain_id))
+        """,
+        """
+        CREATE FUNCTION searchlight_sees_all() RETURNS boolean
+            LANGUAGE sql STABLE PARALLEL SAFE
+            RETURN coalesce((SELECT pg_has_role(session_user, r.oid, 'MEMBER') FROM pg_roles r
+                             WHERE r.rolname = 'searchlight_admin'), false)
+        """,
+        """
+        ALTER TABLE item ENABLE ROW LEVEL SECURITY
+        """,
+        """
+        CREATE POLICY searchlight_person_reads ON item FOR SELECT USING (
+            (SELECT searchlight_sees_all())
+            OR ARRAY[domain_id] <@ (SELECT searchlight_root_domains())
+            OR ((CASE WHEN readers IS NULL THEN NOT identifier_is_path
+                      WHEN readers && (SELECT searchlight_person_tokens('u')) THEN true
+                      WHEN readers && (SELECT searchlight_person_tokens('-u')) THEN false
+                      WHEN readers && (SELECT searchlight_person_tokens('g')) THEN true
+                      WHEN readers && (SELECT searchlight_person_tokens('-g')) THEN false
+                      ELSE readers && (SELECT searchlight_person_tokens('*')) END)
+                AND NOT folder_keys && (SELECT searchlight_blocked_folders())))
+        """,
+        """
+        ALTER TABLE thumbnail ENABLE ROW LEVEL SECURITY
+        """,
+        """
+        CREATE POLICY searchlight_person_reads ON thumbnail FOR SELECT USING (
+            EXISTS (SELECT 1 FROM item i WHERE i.domain_id = thumbnail.domain_id AND i.identifier = thumbnail.identifier))
+        """,
+        // Rows are filtered per person: anyone who may connect may read.
+        """
+        GRANT SELECT ON item, thumbnail, domain, searchlight_person, searchlight_schema_version TO PUBLIC
+        """,
+    ]
+}
+
+extension PostgresBatchWriter {
+    /// Records who may pass through a folder: a row of `searchlight_folder`, its passers
+    /// ``Searchlight/FileAccess/rules(for:)`` of `.pass`.
+    func setFolderAccess(_ access: FileAccess, of folder: IndexBatch.FolderAccessKey, domain: Int64) async throws {
+        let identifier = switch folder {
+        case .inside(let path): ByteBuffer(bytes: path.bytes)
+        case .above(let path): ByteBuffer(string: path)
+        }
+        try await connection.query("""
+            INSERT INTO searchlight_folder (domain_id, identifier, passers)
+            VALUES (\(domain), \(identifier), \(access.rules(for: .pass)))
+            ON CONFLICT (domain_id, identifier) DO UPDATE SET passers = excluded.passers
+                WHERE searchlight_folder.passers IS DISTINCT FROM excluded.passers
+            """, logger: logger)
+    }
+}
+
+extension PostgresIndex {
+    /// Publishes the people of the machine `host` (``SystemCalls/SystemCall/people()``): who a
+    /// database role of the same name is there. Rewritten only when it changed.
+    public func publish(people: [SystemCall.Person], host: String) async throws {
+        try await withTransaction("cannot write to the index") { connection in
+            var stored: Set<SystemCall.Person> = []
+            let rows = try await connection.query("SELECT name, uid, gids FROM searchlight_person WHERE host = \(host)",
+                                                  logger: self.logger)
+            for try await (name, uid, gids) in rows.decode((String, Int64, [Int64]).self) {
+                stored.insert(SystemCall.Person(name: name, user: UInt32(truncatingIfNeeded: uid),
+                                                groups: gids.map { UInt32(truncatingIfNeeded: $0) }))
+            }
+            guard stored != Set(people) else { return }
+            try await connection.query("DELETE FROM searchlight_person WHERE host = \(host)", logger: self.logger)
+            let names = people.map(\.name), users = people.map { Int64($0.user) }
+            // Groups as one text per person ('{1,2}'): arrays of arrays must be rectangular.
+            let groups = people.map { "{" + $0.groups.map(String.init).joined(separator: ",") + "}" }
+            try await connection.query("""
+                INSERT INTO searchlight_person (host, name, uid, gids)
+                SELECT \(host), name, uid, gids::bigint[] FROM unnest(\(names)::text[], \(users)::bigint[], \(groups)::text[])
+                    AS p(name, uid, gids)
+                """, logger: self.logger)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SystemCall {
+    /// A person of this machine's user database: name, user id, and every group they are in
+    /// (their primary group and the groups that list them).
+    public struct Person: Sendable, Hashable {
+        public var name: String
+        public var user: UInt32
+        public var groups: [UInt32]
+        public init(name: String, user: UInt32, groups: [UInt32]) {
+            (self.name, self.user, self.groups) = (name, user, groups)
+        }
+    }
+
+    /// Everyone in the user database, as `getent passwd` and `getent group` list them (NSS:
+    /// local files, LDAP, SSSD…), by name. The corresponding C functions are `getpwent(3)` and
+    /// `getgrent(3)`, which are not thread-safe: one caller at a time.
+    public static func people() -> [Person] {
+        var members: [String: Set<UInt32>] = [:]
+        setgrent()
+        while let entry = getgrent() {
+            var member = entry.pointee.gr_mem
+            while let name = member?.pointee {
+                members[String(cString: name), default: []].insert(entry.pointee.gr_gid)
+                member = member?.advanced(by: 1)
+            }
+        }
+        endgrent()
+        var people: [String: Person] = [:]
+        setpwent()
+        while let entry = getpwent() {
+            let name = String(cString: entry.pointee.pw_name)
+            guard people[name] == nil else { continue }
+            let groups = members[name, default: []].union([entry.pointee.pw_gid])
+            people[name] = Person(name: name, user: entry.pointee.pw_uid, groups: groups.sorted())
+        }
+        endpwent()
+        return people.values.sorted { $0.name < $1.name }
+    }
+}

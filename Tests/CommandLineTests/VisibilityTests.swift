@@ -1,0 +1,168 @@
+import Foundation
+import Glibc
+import SearchlightTestSupport
+import Testing
+
+/// Docs/Contract.md#shared-index: on a shared PostgreSQL index each person sees only what they
+/// could open on the item's machine. Real Unix users (made with `useradd` when missing), real
+/// owners, modes and a POSIX ACL on real files, database roles of the same names signing in
+/// with their own passwords, and the built `searchlight` asked as each of them.
+@Suite("A shared index shows each person what they may read", .serialized, .ownThread, .needsPostgres)
+struct VisibilityTests {
+    let tree = TemporaryTree("visibility")
+    let work = TemporaryTree("visibility-work")
+    static let (alice, bob, carol, team) = ("slalice", "slbob", "slcarol", "slteam")
+
+    /// Makes the Unix group and users unless they exist: alice and carol in the team, bob not.
+    static func makeUsers() throws {
+        if getgrnam(team) == nil {
+            let made = try ChildProcess.run(["/usr/sbin/groupadd", team])
+            try #require(made.status == 0, "groupadd: \(String(decoding: made.stderr, as: UTF8.self))")
+        }
+        for (name, groups) in [(alice, [team]), (bob, []), (carol, [team])] {
+            if getpwnam(name) == nil {
+                let made = try ChildProcess.run(["/usr/sbin/useradd", "--no-create-home", "--shell", "/usr/sbin/nologin"]
+                                                + (groups.isEmpty ? [] : ["--groups", groups.joined(separator: ",")]) + [name])
+                try #require(made.status == 0, "useradd \(name): \(String(decoding: made.stderr, as: UTF8.self))")
+            }
+        }
+    }
+
+    func own(_ path: String, _ user: String, _ group: String, _ mode: mode_t) {
+        let absolute = tree.path + "/" + path
+        #expect(chown(absolute, getpwnam(user)!.pointee.pw_uid, getgrnam(group)!.pointee.gr_gid) == 0, "chown \(path)")
+        #expect(chmod(absolute, mode) == 0, "chmod \(path)")
+    }
+
+    /// The tree: alice's private folder (a world-readable file in a 0700 folder), the team's
+    /// folder (group-readable), a public folder with a file only alice may read and one
+    /// that an ACL opens to bob alone.
+    func makeTree() throws {
+        tree.write("alice/diary.txt", "zephyr private thoughts\n")
+        tree.write("team/plan.txt", "quokka team plan\n")
+        tree.write("public/readme.txt", "wombat for everyone\n")
+        tree.write("public/secret-note.txt", "narwhal for alice\n")
+        tree.write("public/acl-note.txt", "axolotl for bob\n")
+        own("alice", Self.alice, Self.alice, 0o700)
+        own("alice/diary.txt", Self.alice, Self.alice, 0o644)
+        own("team", Self.alice, Self.team, 0o750)
+        own("team/plan.txt", Self.alice, Self.team, 0o640)
+        own("public", "root", "root", 0o755)
+        own("public/readme.txt", "root", "root", 0o644)
+        own("public/secret-note.txt", Self.alice, Self.alice, 0o600)
+        own("public/acl-note.txt", "root", "root", 0o600)
+        let acl = try ChildProcess.run(["/usr/bin/setfacl", "-m", "u:\(Self.bob):r", tree.path + "/public/acl-note.txt"])
+        try #require(acl.status == 0, "setfacl: \(String(decoding: acl.stderr, as: UTF8.self))")
+        // The tree's own folder and those above it: everyone may pass (TemporaryTree's are 0700).
+        #expect(chmod(tree.path, 0o755) == 0)
+    }
+
+    /// A database and the roles of the three people and of an administrator; returns the
+    /// writer's URL and a function giving each role's.
+    func makeDatabase() async throws -> (writer: String, as: (String) -> String) {
+        let cluster = try await PostgresCluster.shared()
+        let writer = try await cluster.makeDatabase("visibility")
+        // Roles are the cluster's: made once, kept for the other tests of this process.
+        for role in [Self.alice, Self.bob, Self.carol, "sladmin", "searchlight_admin"] {
+            try cluster.psql("""
+                DO $$ BEGIN
+                    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(role)') THEN
+                        CREATE ROLE \(role) \(role == "searchlight_admin" ? "NOLOGIN" : "LOGIN PASSWORD 'pw-\(role)'");
+                    END IF;
+                END $$;
+                """)
+        }
+        try cluster.psql("GRANT searchlight_admin TO sladmin")
+        let database = URL(string: writer)!.path.dropFirst()
+        return (writer, { role in "postgres://\(role):pw-\(role)@127.0.0.1:\(cluster.port)/\(database)?sslmode=disable" })
+    }
+
+    func found(_ word: String, as url: String, extra: [String] = []) -> [String] {
+        ((try? Searchlight.run(["search", word] + extra, index: url).lines) ?? ["(failed)"]).sorted()
+    }
+
+    @Test func eachPersonFindsWhatTheyMayOpenByNameWordCountAndShow() async throws {
+        try Self.makeUsers()
+        try makeTree()
+        let (writer, url) = try await makeDatabase()
+        let scan = try Searchlight.run(["scan", tree.path, "--domain", "shared", "--no-thumbnails"] + Searchlight.busyMachine,
+                                       index: writer)
+        try #require(scan.status == 0, "\(scan.stderr)")
+        let (alice, bob, carol, admin) = (url(Self.alice), url(Self.bob), url(Self.carol), url("sladmin"))
+
+        // Alice: her folder, the team's, the public files and her note; not bob's ACL note.
+        #expect(found("zephyr", as: alice) == ["alice/diary.txt"])
+        #expect(found("quokka", as: alice) == ["team/plan.txt"])
+        #expect(found("narwhal", as: alice) == ["public/secret-note.txt"])
+        #expect(found("axolotl", as: alice) == [])
+        // Bob: the public file and the note the ACL gives him; by word and by name alike.
+        #expect(found("zephyr", as: bob) == [])
+        #expect(found("diary", as: bob) == [])
+        #expect(found("quokka", as: bob) == [])
+        #expect(found("narwhal", as: bob) == [])
+        #expect(found("secret", as: bob) == [])
+        #expect(found("wombat", as: bob) == ["public/readme.txt"])
+        #expect(found("axolotl", as: bob) == ["public/acl-note.txt"])
+        // Carol, in the team: the team's plan, not alice's folder nor her note.
+        #expect(found("quokka", as: carol) == ["team/plan.txt"])
+        #expect(found("zephyr", as: carol) == [])
+        #expect(found("narwhal", as: carol) == [])
+        // The administrator and the writer see everything.
+        for everything in [admin, writer] {
+            let listed = ((try? Searchlight.run(["list"], index: everything).lines) ?? []).sorted()
+            #expect(listed == ["alice/diary.txt", "public/acl-note.txt", "public/readme.txt", "public/secret-note.txt",
+                               "team/plan.txt"], "\(listed)")
+        }
+
+        // list, counts, query, show and the spelling pass tell bob nothing of what he may not open.
+        let bobList = try Searchlight.run(["list"], index: bob)
+        #expect(bobList.status == 0, "\(bobList.stderr)")
+        #expect(bobList.lines.sorted() == ["public/acl-note.txt", "public/readme.txt"])
+        #expect(found("note", as: bob, extra: ["--count"]) == ["1"])
+        let query = try Searchlight.run(["query", "kMDItemTextContent == \"*\""], index: bob)
+        #expect(query.lines.sorted() == ["public/acl-note.txt", "public/readme.txt"], "\(query.output) \(query.stderr)")
+        let show = try Searchlight.run(["show", "public/secret-note.txt", "--domain", "shared"], index: bob)
+        #expect(show.status != 0 && !show.output.contains("narwhal"), "\(show.output)")
+        let misspelt = try Searchlight.run(["search", "narwhl"], index: bob)
+        #expect(misspelt.lines.isEmpty && !misspelt.stderr.contains("narwhal"), "\(misspelt.stderr)")
+        #expect(found("narwhl", as: alice) == ["public/secret-note.txt"])
+    }
+
+    @Test func aChmodUnderWatchChangesWhoSeesTheItem() async throws {
+        try Self.makeUsers()
+        try makeTree()
+        let (writer, url) = try await makeDatabase()
+        let log = work.path + "/watch.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        defer { try? handle.close() }
+        let watch = try Searchlight.start(["watch", tree.path, "--domain", "shared", "--no-thumbnails",
+                                           "--self-check-interval", "0"] + Searchlight.busyMachine,
+                                          index: writer, environment: ["SEARCHLIGHT_PRESSURE_ROOT": work.path + "/none"],
+                                          stderr: handle)
+        defer {
+            kill(watch.processIdentifier, SIGTERM)
+            watch.waitUntilExit()
+        }
+        let bob = url(Self.bob)
+        #expect(waitUntil { found("wombat", as: bob) == ["public/readme.txt"] },
+                "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        #expect(found("zephyr", as: bob) == [])
+        #expect(found("narwhal", as: bob) == [])
+
+        // A folder opened to others: what is inside shows; a file opened to others: it shows.
+        #expect(chmod(tree.path + "/alice", 0o755) == 0)
+        #expect(waitUntil { found("zephyr", as: bob) == ["alice/diary.txt"] }, "\(found("zephyr", as: bob))")
+        #expect(chmod(tree.path + "/public/secret-note.txt", 0o644) == 0)
+        #expect(waitUntil { found("narwhal", as: bob) == ["public/secret-note.txt"] }, "\(found("narwhal", as: bob))")
+        // And closed again.
+        #expect(chmod(tree.path + "/alice", 0o700) == 0)
+        #expect(waitUntil { found("zephyr", as: bob) == [] }, "\(found("zephyr", as: bob))")
+        // A new folder that only alice may pass: its files never show to bob.
+        #expect(mkdir(tree.path + "/private-new", 0o700) == 0)
+        own("private-new", Self.alice, Self.alice, 0o700)
+        tree.write("private-new/plans.txt", "pangolin plans\n")
+        #expect(waitUntil { found("pangolin", as: url(Self.alice)) == ["private-new/plans.txt"] })
+        #expect(found("pangolin", as: bob) == [])
+    }
+}
