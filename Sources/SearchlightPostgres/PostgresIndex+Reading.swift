@@ -96,7 +96,7 @@ extension PostgresIndex {
         let before = upperBound.map { ByteBuffer(bytes: $0.bytes) }
         return try await withConnection("cannot read the index") { connection in
             let rows = try await connection.query("""
-                SELECT item.identifier, item.change_stamp FROM item
+                SELECT item.identifier, \(unescaped: PostgreSQLVisibility.storedStamp) FROM item
                 WHERE item.domain_id = (SELECT id FROM domain WHERE name = \(domain)) AND item.identifier > \(after)
                     AND (\(before)::bytea IS NULL OR item.identifier < \(before))
                 ORDER BY item.identifier LIMIT \(limit)
@@ -122,7 +122,7 @@ extension PostgresIndex {
         let ids = identifiers.map { ByteBuffer(bytes: $0.bytes) }
         return try await withConnection("cannot read the index") { connection in
             let rows = try await connection.query("""
-                SELECT item.identifier, item.change_stamp FROM item
+                SELECT item.identifier, \(unescaped: PostgreSQLVisibility.storedStamp) FROM item
                 WHERE item.domain_id = (SELECT id FROM domain WHERE name = \(domain)) AND item.identifier = ANY(\(ids))
                 """, logger: self.logger)
             var stamps: [ItemIdentifier: [UInt8]?] = [:]

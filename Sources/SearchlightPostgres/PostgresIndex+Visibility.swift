@@ -25,6 +25,18 @@ import SystemCalls
 enum PostgreSQLVisibility {
     static let version = 9
 
+    /// The change stamp an indexer compares with a file's, as the writers read it: for a file
+    /// item written before version 9 (no `readers`), the stored stamp with its change time
+    /// moved (the last varint's low bit flipped), so that the next scan or watch reads its
+    /// owner, mode and ACL as after a `chmod` (FileStatus.differsOnlyInChangeTime), without
+    /// reading its content again. Until then only the writers and administrators see it.
+    static let storedStamp = """
+        CASE WHEN item.readers IS NULL AND item.identifier_is_path AND length(item.change_stamp) NOT IN (0, 32)
+            THEN set_byte(item.change_stamp, length(item.change_stamp) - 1,
+                          get_byte(item.change_stamp, length(item.change_stamp) - 1) # 1)
+            ELSE item.change_stamp END
+        """
+
     static let statements: [String] = [
         """
         ALTER TABLE item ADD COLUMN readers text[], ADD COLUMN folder_keys bigint[] NOT NULL DEFAULT '{}'

@@ -214,7 +214,9 @@ struct PostgresBatchWriter {
                     folder_words = excluded.folder_words, text_words = excluded.text_words,
                     words_folded = true, identifier_is_path = excluded.identifier_is_path,
                     user_tags = excluded.user_tags, comment = excluded.comment, star_rating = excluded.star_rating,
-                    where_froms = excluded.where_froms, readers = excluded.readers, folder_keys = excluded.folder_keys
+                    where_froms = excluded.where_froms, folder_keys = excluded.folder_keys,
+                    -- An item re-read from the index (new text, an OCR pass) keeps who may read it.
+                    readers = coalesce(excluded.readers, item.readers)
                 RETURNING 1),
             unthumbnailed AS (
                 DELETE FROM thumbnail t USING r

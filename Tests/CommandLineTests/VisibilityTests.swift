@@ -39,12 +39,15 @@ struct VisibilityTests {
     /// that an ACL opens to bob alone.
     func makeTree() throws {
         tree.write("alice/diary.txt", "zephyr private thoughts\n")
+        // A picture: alice's photo has a thumbnail.
+        TextPictures.write(.init("okapi"), to: tree.path + "/alice/photo.png", scratch: work.path)
         tree.write("team/plan.txt", "quokka team plan\n")
         tree.write("public/readme.txt", "wombat for everyone\n")
         tree.write("public/secret-note.txt", "narwhal for alice\n")
         tree.write("public/acl-note.txt", "axolotl for bob\n")
         own("alice", Self.alice, Self.alice, 0o700)
         own("alice/diary.txt", Self.alice, Self.alice, 0o644)
+        own("alice/photo.png", Self.alice, Self.alice, 0o644)
         own("team", Self.alice, Self.team, 0o750)
         own("team/plan.txt", Self.alice, Self.team, 0o640)
         own("public", "root", "root", 0o755)
@@ -85,8 +88,7 @@ struct VisibilityTests {
         try Self.makeUsers()
         try makeTree()
         let (writer, url) = try await makeDatabase()
-        let scan = try Searchlight.run(["scan", tree.path, "--domain", "shared", "--no-thumbnails"] + Searchlight.busyMachine,
-                                       index: writer)
+        let scan = try Searchlight.run(["scan", tree.path, "--domain", "shared"] + Searchlight.busyMachine, index: writer)
         try #require(scan.status == 0, "\(scan.stderr)")
         let (alice, bob, carol, admin) = (url(Self.alice), url(Self.bob), url(Self.carol), url("sladmin"))
 
@@ -110,7 +112,7 @@ struct VisibilityTests {
         // The administrator and the writer see everything.
         for everything in [admin, writer] {
             let listed = ((try? Searchlight.run(["list"], index: everything).lines) ?? []).sorted()
-            #expect(listed == ["alice/diary.txt", "public/acl-note.txt", "public/readme.txt", "public/secret-note.txt",
+            #expect(listed == ["alice/diary.txt", "alice/photo.png", "public/acl-note.txt", "public/readme.txt", "public/secret-note.txt",
                                "team/plan.txt"], "\(listed)")
         }
 
@@ -126,6 +128,33 @@ struct VisibilityTests {
         let misspelt = try Searchlight.run(["search", "narwhl"], index: bob)
         #expect(misspelt.lines.isEmpty && !misspelt.stderr.contains("narwhal"), "\(misspelt.stderr)")
         #expect(found("narwhl", as: alice) == ["public/secret-note.txt"])
+
+        // Thumbnails go with their items: alice's photo's is hers (asked in SQL as each role).
+        func thumbnails(as role: String) throws -> String {
+            let psql = (PostgresCluster.serverBinaries.map { $0 + "/psql" }) ?? "psql"
+            let result = try ChildProcess.run([psql, "-X", "-A", "-t", "-c", "SELECT count(*) FROM thumbnail", url(role)])
+            return String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                + String(decoding: result.stderr, as: UTF8.self)
+        }
+        let (aliceThumbnails, bobThumbnails, all) = (try thumbnails(as: Self.alice), try thumbnails(as: Self.bob),
+                                                     try thumbnails(as: "sladmin"))
+        #expect(aliceThumbnails == "1" && all == "1", "\(aliceThumbnails) \(all)")
+        #expect(bobThumbnails == "0", "\(bobThumbnails)")
+        // A role may not read the folders' rules nor the key their names are hashed with.
+        let psql = (PostgresCluster.serverBinaries.map { $0 + "/psql" }) ?? "psql"
+        for table in ["searchlight_folder", "searchlight_key"] {
+            let denied = try ChildProcess.run([psql, "-X", "-A", "-t", "-c", "SELECT count(*) FROM \(table)", bob])
+            #expect(denied.status != 0 && String(decoding: denied.stderr, as: UTF8.self).contains("permission denied"))
+        }
+
+        // Rows written before the index recorded readers (schema 8) are the writers' alone,
+        // until the next scan reads their owners and modes, without reading them again.
+        try await PostgresCluster.shared().psql("UPDATE item SET readers = NULL", database: String(URL(string: writer)!.path.dropFirst()))
+        #expect(found("wombat", as: bob) == [])
+        let rescan = try Searchlight.run(["scan", tree.path, "--domain", "shared"] + Searchlight.busyMachine, index: writer)
+        #expect(rescan.status == 0, "\(rescan.stderr)")
+        #expect(found("wombat", as: bob) == ["public/readme.txt"])
+        #expect(found("zephyr", as: bob) == [])
     }
 
     @Test func aChmodUnderWatchChangesWhoSeesTheItem() async throws {
