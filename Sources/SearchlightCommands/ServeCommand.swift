@@ -40,6 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "[host:]port"))
     var elasticsearch: String?
 
+    @Flag(help: ArgumentHelp("On a shared (postgres://) index: each person signs in with their database role's name and password (HTTP Basic; loopback only, behind a TLS proxy for other machines) and sees what they may read."))
+    var signIn = false
+
     @Flag(help: "Also watch the folders and keep the index up to date.")
     var watch = false
 
@@ -84,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
         ServeSettings(
             indexPath: try indexOptions.location(configuration: file), host: host ?? file.server.host.value, port: port ?? file.server.port.value,
             token: effectiveToken(file), queryTimeout: .milliseconds(Int64(queryTimeout * 1000)), logger: logger,
-            elasticsearch: elasticsearch.flatMap(Self.hostAndPort),
+            elasticsearch: elasticsearch.flatMap(Self.hostAndPort), signIn: signIn,
             announce: { host, port, token in
                 let shown = host.contains(":") ? "[\(host)]" : host
                 let output = StandardOutput()
@@ -193,6 +196,8 @@ public struct ServeSettings: Sendable {
     public var logger: Logger
     /// Where to answer Elasticsearch's search API for Samba (`--elasticsearch`), if anywhere.
     public var elasticsearch: (host: String, port: Int)?
+    /// Whether each person signs in (`--sign-in`, a shared index only).
+    public var signIn = false
     /// Prints the address once the server accepts connections (the first line of output).
     public var announce: @Sendable (_ host: String, _ port: Int, _ token: String?) -> Void
     /// Prints the Elasticsearch endpoint's address once it accepts connections.

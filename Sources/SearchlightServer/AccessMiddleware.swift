@@ -17,11 +17,17 @@ struct AccessMiddleware: RouterMiddleware {
 
     let token: String?
     let boundHost: String
+    /// On a shared index with sign-in: the people, each reading as their own role.
+    var people: PersonIndexes? = nil
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
-            if let redirect = try checkAccess(request) {
+            if let people {
+                var context = context
+                context.person = try await signIn(request, people: people)
+                response = try await next(request, context)
+            } else if let redirect = try checkAccess(request) {
                 response = redirect
             } else {
                 response = try await next(request, context)
@@ -32,6 +38,9 @@ struct AccessMiddleware: RouterMiddleware {
                 context.logger.error("\(request.method) \(request.uri.path): \(error)")
             }
             response = try apiError.response(from: request, context: context)
+            if apiError.status == .unauthorized, people != nil {
+                response.headers[.wwwAuthenticate] = #"Basic realm="Searchlight", charset="UTF-8""#
+            }
         }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
@@ -63,6 +72,29 @@ struct AccessMiddleware: RouterMiddleware {
         }
         throw APIError(.unauthorized, "this server needs a token: open the page as /?token=TOKEN "
                        + "or send Authorization: Bearer TOKEN")
+    }
+
+    /// The person a request signs in as with HTTP Basic (`Authorization: Basic …`, RFC 7617),
+    /// their password checked by PostgreSQL (``PersonIndexes``). The `Host` header is checked
+    /// as without a token: the server listens on loopback only, behind a TLS proxy (which
+    /// sends the upstream's address as `Host`, as nginx does by default) when reached from
+    /// elsewhere.
+    private func signIn(_ request: Request, people: PersonIndexes) async throws -> PersonIndexes.Person {
+        let name = ServerAddress.hostPart(ofHeader: request.head.authority ?? "")
+        guard ServerAddress.isLoopback(name) || name.lowercased() == boundHost.lowercased() else {
+            throw APIError(.forbidden, "host \(name.debugDescription) is not this server's address")
+        }
+        guard let value = request.headers[.authorization], value.lowercased().hasPrefix("basic "),
+              let decoded = Data(base64Encoded: String(value.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+              let credentials = String(data: decoded, encoding: .utf8),
+              let colon = credentials.firstIndex(of: ":") else {
+            throw APIError(.unauthorized, "sign in with your database role's name and password")
+        }
+        let user = String(credentials[..<colon]), password = String(credentials[credentials.index(after: colon)...])
+        guard !user.isEmpty, !password.isEmpty else {
+            throw APIError(.unauthorized, "sign in with your database role's name and password")
+        }
+        return try await people.person(user, password: password)
     }
 
     private func bearer(_ request: Request) -> String? {

@@ -10,14 +10,16 @@ extension SearchServer {
     static let filterWindow = 5000
 
     func addAPIRoutes(to router: Router<ServerContext>) {
-        router.get("/api/search") { request, _ in try await self.search(request) }
-        router.get("/api/query") { request, _ in try await self.query(request) }
-        router.get("/api/items/**") { request, _ in try await self.item(request) }
-        router.get("/api/thumbnails/**") { request, _ in try await self.thumbnail(request) }
-        router.get("/api/files/**") { request, _ in try await self.file(request) }
-        router.head("/api/files/**") { request, _ in try await self.file(request) }
+        router.get("/api/search") { request, context in try await self.search(request, index: self.index(for: context)) }
+        router.get("/api/query") { request, context in try await self.query(request, index: self.index(for: context)) }
+        router.get("/api/items/**") { request, context in try await self.item(request, index: self.index(for: context)) }
+        router.get("/api/thumbnails/**") { request, context in
+            try await self.thumbnail(request, index: self.index(for: context))
+        }
+        router.get("/api/files/**") { request, context in try await self.file(request, index: self.index(for: context)) }
+        router.head("/api/files/**") { request, context in try await self.file(request, index: self.index(for: context)) }
         router.post("/api/open/**") { request, context in try await self.open(request, context: context) }
-        router.get("/api/status") { _, _ in try await self.status() }
+        router.get("/api/status") { _, context in try await self.status(index: self.index(for: context)) }
         router.get("/api/events") { _, _ in self.events() }
         router.get("/api/openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
@@ -54,7 +56,7 @@ extension SearchServer {
     }
 
     /// `GET /api/search?q=WORDS`: ranked name and content search (`searchlight search`).
-    func search(_ request: Request) async throws -> Response {
+    func search(_ request: Request, index: any ServedIndex) async throws -> Response {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
         // Spotlight's search words (kind:pdf, tag:work…) as `searchlight search` reads them.
         let search: SearchWords
@@ -64,7 +66,7 @@ extension SearchServer {
             throw APIError(.badRequest, error.description)
         }
         if search.isEmpty { return .json(Array(#"{"items":[]}"#.utf8)) }
-        return .json(try await cached(request) { [index] in
+        return .json(try await cached(request, index: index) { [index] in
             let predicate = asked.filter.predicate()
             let (found, origins) = try await self.read {
                 (try await index.searchResults(search, domain: asked.domain, limit: asked.fetchLimit),
@@ -79,11 +81,11 @@ extension SearchServer {
     }
 
     /// `GET /api/query?q=QUERY`: a Spotlight query string (`searchlight query`).
-    func query(_ request: Request) async throws -> Response {
+    func query(_ request: Request, index: any ServedIndex) async throws -> Response {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
         // Parsed here first: a malformed query is answered without reading the index.
         _ = try QueryExpression(parsing: asked.text)
-        return .json(try await cached(request) { [index] in
+        return .json(try await cached(request, index: index) { [index] in
             let predicate = asked.filter.predicate()
             let (found, origins) = try await self.read {
                 (try await index.query(asked.text, domain: asked.domain, limit: asked.fetchLimit), try await index.domainOrigins())
@@ -97,9 +99,12 @@ extension SearchServer {
 
     /// The answer to `request` kept in ``results`` while the index has not changed, else
     /// `compute`'s (then kept).
-    func cached(_ request: Request, _ compute: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
+    /// Each person's answers are their own: the key holds the index they were read from.
+    func cached(_ request: Request, index: any ServedIndex,
+                _ compute: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
         guard results.isEnabled else { return try await compute() }
-        let key = request.uri.description
+        let reader = (index as? ServedPostgresIndex).map { "\(ObjectIdentifier($0.index)) " } ?? ""
+        let key = reader + request.uri.description
         let marker = try await read { [index] in try await index.changeMarker() }
         if let body = results.body(for: key, marker: marker) { return body }
         let body = try await compute()
@@ -151,7 +156,7 @@ extension SearchServer {
     }
 
     /// `GET /api/items/DOMAIN/ID`: every attribute of one item, and the start of its text.
-    func item(_ request: Request) async throws -> Response {
+    func item(_ request: Request, index: any ServedIndex) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/items/")
         let (found, origins) = try await read { [index] in
             (try await index.item(location.identifier, domain: location.domain), try await index.domainOrigins())
@@ -166,7 +171,7 @@ extension SearchServer {
     static let textPreviewLength = 2000
 
     /// `GET /api/thumbnails/DOMAIN/ID`: the thumbnail's bytes.
-    func thumbnail(_ request: Request) async throws -> Response {
+    func thumbnail(_ request: Request, index: any ServedIndex) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/thumbnails/")
         let thumbnail = try await read { [index] in
             try await index.thumbnail(of: location.identifier, domain: location.domain)
@@ -196,7 +201,7 @@ extension SearchServer {
     }
 
     /// `GET /api/status`: `searchlight status --json`.
-    func status() async throws -> Response {
+    func status(index: any ServedIndex) async throws -> Response {
         .json(StatusJSON.object(for: try await read { [index] in try await index.statistics() },
                                 states: try await read { [index] in try await index.domainStates() }))
     }

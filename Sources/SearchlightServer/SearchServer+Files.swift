@@ -20,7 +20,7 @@ extension SearchServer {
     }
 
     /// The indexed item a request names, and its file opened safely below its root.
-    func openIndexedFile(_ location: ItemLocation) async throws -> (IndexedItem, RootedFile) {
+    func openIndexedFile(_ location: ItemLocation, index: any ServedIndex) async throws -> (IndexedItem, RootedFile) {
         let (found, origins) = try await read { [index] in
             (try await index.item(location.identifier, domain: location.domain), try await index.domainOrigins())
         }
@@ -41,9 +41,9 @@ extension SearchServer {
     }
 
     /// `GET /api/files/DOMAIN/ID`: the file of an indexed item, whole or a single byte range.
-    func file(_ request: Request) async throws -> Response {
+    func file(_ request: Request, index: any ServedIndex) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/files/")
-        let (indexed, file) = try await openIndexedFile(location)
+        let (indexed, file) = try await openIndexedFile(location, index: index)
         let contentType = indexed.item.attributeSet.contentType ?? "application/octet-stream"
         let name = Array(location.identifier.lastComponent)
         let download = QueryParameters(request.uri.query)["download"] != nil
@@ -120,7 +120,7 @@ extension SearchServer {
             throw APIError(.forbidden, "opening files needs the page's token (X-Searchlight-Token)")
         }
         let location = try Self.location(of: request, after: "/api/open/")
-        let (item, file) = try await openIndexedFile(location)
+        let (item, file) = try await openIndexedFile(location, index: index(for: context))
         let environment = ProcessInfo.processInfo.environment
         guard !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty else {
             throw APIError(.conflict, "there is no desktop session here (neither DISPLAY nor WAYLAND_DISPLAY is set): use the download link")

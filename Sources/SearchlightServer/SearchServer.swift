@@ -48,6 +48,10 @@ public final class SearchServer: Service, Sendable {
         /// Where the Elasticsearch endpoint listens: a loopback address, since Samba sends no
         /// credentials.
         public var elasticsearchHost = "127.0.0.1"
+        /// On a shared index (its `postgres://` URL): every request signs in with HTTP Basic as
+        /// a database role, and reads as that role (``PersonIndexes``), so that each person sees
+        /// what they may read. `nil`: no sign-in. Loopback only (behind a TLS proxy).
+        public var signInURL: String?
 
         public init() {}
 
@@ -66,6 +70,8 @@ public final class SearchServer: Service, Sendable {
     public let openToken: String
     /// What the handlers read, each read awaited.
     let index: any ServedIndex
+    /// The people signed in, with ``Configuration/signInURL``.
+    let people: PersonIndexes?
     let changes: IndexChanges
     let results: ResultCache
     /// The hits of recent searches of the Elasticsearch endpoint, read once for all their pages.
@@ -108,6 +114,9 @@ public final class SearchServer: Service, Sendable {
         self.onElasticsearchListening = onElasticsearchListening
         openToken = configuration.token.flatMap { $0.isEmpty ? nil : $0 } ?? Self.randomToken()
         self.index = index
+        people = configuration.signInURL.map {
+            PersonIndexes(url: $0, queryTimeout: configuration.queryTimeout, logger: logger)
+        }
         results = ResultCache(capacity: configuration.resultCacheBytes)
         changes = IndexChanges(marker: { try await index.changeMarker() }, interval: configuration.changeInterval,
                                logger: logger)
@@ -116,14 +125,23 @@ public final class SearchServer: Service, Sendable {
 
     /// Refuses a non-loopback host without a token, and an Elasticsearch endpoint off loopback.
     static func check(_ configuration: Configuration) throws(ConfigurationError) {
-        if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
+        if !configuration.isLoopback && (configuration.token ?? "").isEmpty && configuration.signInURL == nil {
             throw ConfigurationError(description: "--host \(configuration.host) is not a loopback address: "
                                      + "give a token (--token or $SEARCHLIGHT_TOKEN) that every request must carry")
+        }
+        if configuration.signInURL != nil, !configuration.isLoopback {
+            throw ConfigurationError(description: "--sign-in sends passwords (HTTP Basic): listen on a loopback address "
+                                     + "and put a TLS proxy in front for other machines")
         }
         if configuration.elasticsearchPort != nil, !ServerAddress.isLoopback(configuration.elasticsearchHost) {
             throw ConfigurationError(description: "--elasticsearch \(configuration.elasticsearchHost) is not a loopback address: "
                                      + "Samba sends no credentials, so the endpoint listens on this machine only")
         }
+    }
+
+    /// What a request reads: the signed-in person's reads, else the server's.
+    func index(for context: ServerContext) -> any ServedIndex {
+        context.person?.index ?? index
     }
 
     /// Runs `body` (a read of the index), stopped at the query timeout: its task is cancelled,
@@ -158,7 +176,7 @@ public final class SearchServer: Service, Sendable {
         let router = Router(context: ServerContext.self)
         router.addMiddleware {
             AccessMiddleware(token: configuration.token.flatMap { $0.isEmpty ? nil : $0 },
-                             boundHost: configuration.host)
+                             boundHost: configuration.host, people: people)
         }
         addPageRoutes(to: router)
         addAPIRoutes(to: router)

@@ -7,6 +7,8 @@ public struct ServerContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The peer's address; `nil` when the request did not come through a socket (in-process tests).
     public let remoteAddress: SocketAddress?
+    /// The person signed in (`serve --sign-in` on a shared index), whose role reads for them.
+    var person: PersonIndexes.Person?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

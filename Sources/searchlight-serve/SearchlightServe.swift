@@ -30,7 +30,13 @@ func makeServer(_ settings: ServeSettings) async throws -> any Service {
         configuration.elasticsearchHost = elasticsearch.host
         configuration.elasticsearchPort = elasticsearch.port
     }
-    if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
+    if settings.signIn {
+        guard IndexLauncher.isRemote(settings.indexPath) else {
+            throw CommandError.usage("--sign-in is for a shared (postgres://) index: a local index is one person's own")
+        }
+        configuration.signInURL = settings.indexPath
+    }
+    if !configuration.isLoopback && (configuration.token ?? "").isEmpty && !settings.signIn {
         throw CommandError.usage("--host \(configuration.host) is not a loopback address: give --token TOKEN "
                                     + "(or $SEARCHLIGHT_TOKEN) that every request must carry")
     }

@@ -194,4 +194,62 @@ struct VisibilityTests {
         #expect(waitUntil { found("pangolin", as: url(Self.alice)) == ["private-new/plans.txt"] })
         #expect(found("pangolin", as: bob) == [])
     }
+
+    static func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    /// `GET url` with curl, signing in as `user` (when given); the status and the body.
+    func get(_ url: String, as user: String? = nil, password: String? = nil) throws -> (status: Int, body: String) {
+        let body = work.path + "/body-\(UUID().uuidString.prefix(8))"
+        let credentials = user.map { ["-u", "\($0):\(password ?? "pw-\($0)")"] } ?? []
+        let result = try ChildProcess.run(["curl", "-s", "-o", body, "-w", "%{http_code}", "--max-time", "60"] + credentials + [url])
+        defer { unlink(body) }
+        return (Int(String(decoding: result.stdout, as: UTF8.self)) ?? 0, Self.read(body))
+    }
+
+    @Test func servesEachPersonWhoSignsInWhatTheyMayRead() async throws {
+        try Self.makeUsers()
+        try makeTree()
+        let (writer, _) = try await makeDatabase()
+        let scan = try Searchlight.run(["scan", tree.path, "--domain", "shared"] + Searchlight.busyMachine, index: writer)
+        try #require(scan.status == 0, "\(scan.stderr)")
+        let output = work.path + "/serve.out", log = work.path + "/serve.log"
+        let serve = try ChildProcess([Searchlight.binary, "serve", "--port", "0", "--sign-in"],
+                                     environment: Searchlight.environment(index: writer, extra: [:]),
+                                     stdout: .file(output), stderr: .file(log))
+        defer {
+            kill(serve.processIdentifier, SIGTERM)
+            serve.waitUntilExit()
+        }
+        #expect(waitUntil(timeout: 60) { Self.read(output).contains("\n") }, "\(Self.read(log))")
+        let address = try #require(Self.read(output).firstRange(of: /http:\/\/127\.0\.0\.1:[0-9]+\//).map {
+            String(Self.read(output)[$0])
+        }, "\(Self.read(output)) \(Self.read(log))")
+
+        // No one unsigned, no wrong password: 401 asking for Basic, and nothing of the index.
+        let anonymous = try get(address + "api/search?q=wombat")
+        #expect(anonymous.status == 401 && !anonymous.body.contains("readme"), "\(anonymous)")
+        let wrong = try get(address + "api/search?q=wombat", as: Self.bob, password: "not-his")
+        #expect(wrong.status == 401 && !wrong.body.contains("readme"), "\(wrong)")
+        let page = try get(address)
+        #expect(page.status == 401, "\(page)")
+
+        // Bob and alice, one after the other and again (each answer cached for its person only).
+        for _ in 0..<2 {
+            let bobs = try get(address + "api/search?q=zephyr", as: Self.bob)
+            #expect(bobs.status == 200 && !bobs.body.contains("diary"), "\(bobs)")
+            let alices = try get(address + "api/search?q=zephyr", as: Self.alice)
+            #expect(alices.status == 200 && alices.body.contains("alice/diary.txt"), "\(alices)")
+        }
+        let bobQuery = try get(address + "api/query?q=kMDItemFSName%3D%3D%22*note*%22", as: Self.bob)
+        #expect(bobQuery.status == 200 && bobQuery.body.contains("acl-note") && !bobQuery.body.contains("secret-note"),
+                "\(bobQuery)")
+        // An item, its thumbnail and its file by address: not found for bob, there for alice.
+        for path in ["api/items/shared/alice%2Fdiary.txt", "api/thumbnails/shared/alice%2Fphoto.png",
+                     "api/files/shared/alice%2Fdiary.txt"] {
+            #expect(try get(address + path, as: Self.bob).status == 404, "\(path)")
+            #expect(try get(address + path, as: Self.alice).status == 200, "\(path)")
+        }
+        let bobsFile = try get(address + "api/files/shared/public%2Fsecret-note.txt", as: Self.bob)
+        #expect(bobsFile.status == 404 && !bobsFile.body.contains("narwhal"), "\(bobsFile)")
+    }
 }
