@@ -15,12 +15,13 @@ extension PostgresBatchWriter {
         for try await keywords in rows.decode([String].self) { found.append(keywords) }
         guard let keywords = found.first else { return }
         let tags = attributes.userTags.map(ItemRow.storable), froms = attributes.whereFroms.map(ItemRow.storable)
+        let readers = access.map { ItemRow.readers($0, domainID: domain) }
         try await connection.query("""
             UPDATE item SET user_tags = \(tags), comment = \(attributes.comment.map(ItemRow.storable)),
                 star_rating = \(attributes.starRating), where_froms = \(froms),
                 keyword_words = \(ItemRow.keywordWords(keywords, attributes)),
                 change_stamp = \(changeStamp.map { ByteBuffer(bytes: $0) }),
-                readers = coalesce(\(access.map { ItemRow.readers($0, domainID: domain) }), readers)
+                readers = coalesce(\(readers), readers), access_pending = access_pending AND \(readers)::text[] IS NULL
             WHERE domain_id = \(domain) AND identifier = \(id)
             """, logger: logger)
     }

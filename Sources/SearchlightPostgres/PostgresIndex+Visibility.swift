@@ -26,12 +26,12 @@ enum PostgreSQLVisibility {
     static let version = 9
 
     /// The change stamp an indexer compares with a file's, as the writers read it: for a file
-    /// item written before version 9 (no `readers`), the stored stamp with its change time
+    /// item written before version 9 (`access_pending`), the stored stamp with its change time
     /// moved (the last varint's low bit flipped), so that the next scan or watch reads its
     /// owner, mode and ACL as after a `chmod` (FileStatus.differsOnlyInChangeTime), without
     /// reading its content again. Until then only the writers and administrators see it.
     static let storedStamp = """
-        CASE WHEN item.readers IS NULL AND item.identifier_is_path AND length(item.change_stamp) NOT IN (0, 32)
+        CASE WHEN item.access_pending AND length(item.change_stamp) NOT IN (0, 32)
             THEN set_byte(item.change_stamp, length(item.change_stamp) - 1,
                           get_byte(item.change_stamp, length(item.change_stamp) - 1) # 1)
             ELSE item.change_stamp END
@@ -39,7 +39,12 @@ enum PostgreSQLVisibility {
 
     static let statements: [String] = [
         """
-        ALTER TABLE item ADD COLUMN readers text[], ADD COLUMN folder_keys bigint[] NOT NULL DEFAULT '{}'
+        ALTER TABLE item ADD COLUMN readers text[], ADD COLUMN folder_keys bigint[] NOT NULL DEFAULT '{}',
+            ADD COLUMN access_pending boolean NOT NULL DEFAULT false
+        """,
+        // Files indexed before: who may read them is not known until a writer looks again.
+        """
+        UPDATE item SET access_pending = true WHERE identifier_is_path
         """,
         """
         CREATE TABLE searchlight_folder (
@@ -150,7 +155,7 @@ enum PostgreSQLVisibility {
         CREATE POLICY searchlight_person_reads ON item FOR SELECT USING (
             (SELECT searchlight_sees_all())
             OR ARRAY[domain_id] <@ (SELECT searchlight_root_domains())
-            OR ((CASE WHEN readers IS NULL THEN NOT identifier_is_path
+            OR ((CASE WHEN readers IS NULL THEN NOT access_pending
                       WHEN readers && (SELECT searchlight_person_tokens('u')) THEN true
                       WHEN readers && (SELECT searchlight_person_tokens('-u')) THEN false
                       WHEN readers && (SELECT searchlight_person_tokens('g')) THEN true

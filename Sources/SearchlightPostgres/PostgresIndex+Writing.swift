@@ -216,7 +216,8 @@ struct PostgresBatchWriter {
                     user_tags = excluded.user_tags, comment = excluded.comment, star_rating = excluded.star_rating,
                     where_froms = excluded.where_froms, folder_keys = excluded.folder_keys,
                     -- An item re-read from the index (new text, an OCR pass) keeps who may read it.
-                    readers = coalesce(excluded.readers, item.readers)
+                    readers = coalesce(excluded.readers, item.readers),
+                    access_pending = item.access_pending AND excluded.readers IS NULL
                 RETURNING 1),
             unthumbnailed AS (
                 DELETE FROM thumbnail t USING r

@@ -149,7 +149,7 @@ struct VisibilityTests {
 
         // Rows written before the index recorded readers (schema 8) are the writers' alone,
         // until the next scan reads their owners and modes, without reading them again.
-        try await PostgresCluster.shared().psql("UPDATE item SET readers = NULL", database: String(URL(string: writer)!.path.dropFirst()))
+        try await PostgresCluster.shared().psql("UPDATE item SET readers = NULL, access_pending = identifier_is_path", database: String(URL(string: writer)!.path.dropFirst()))
         #expect(found("wombat", as: bob) == [])
         let rescan = try Searchlight.run(["scan", tree.path, "--domain", "shared"] + Searchlight.busyMachine, index: writer)
         #expect(rescan.status == 0, "\(rescan.stderr)")
@@ -251,5 +251,23 @@ struct VisibilityTests {
         }
         let bobsFile = try get(address + "api/files/shared/public%2Fsecret-note.txt", as: Self.bob)
         #expect(bobsFile.status == 404 && !bobsFile.body.contains("narwhal"), "\(bobsFile)")
+    }
+
+    @Test func theDesktopServiceFindsForEachPersonWhatTheyMayRead() async throws {
+        try Self.makeUsers()
+        try makeTree()
+        let (writer, url) = try await makeDatabase()
+        let scan = try Searchlight.run(["scan", tree.path, "--domain", "shared", "--no-thumbnails"] + Searchlight.busyMachine,
+                                       index: writer)
+        try #require(scan.status == 0, "\(scan.stderr)")
+        // Each person's session bus starts the service with their own URL (their role).
+        let provider = "/org/searchlight/SearchProvider"
+        let method = "org.gnome.Shell.SearchProvider2.GetInitialResultSet"
+        let bobs = try PrivateBus(index: url(Self.bob)).call(provider, method, "['zephyr']")
+        #expect(bobs.status == 0 && !bobs.output.contains("diary"), "\(bobs)")
+        let alices = try PrivateBus(index: url(Self.alice)).call(provider, method, "['zephyr']")
+        #expect(alices.status == 0 && alices.output.contains("diary"), "\(alices)")
+        let bobsNote = try PrivateBus(index: url(Self.bob)).call(provider, method, "['axolotl']")
+        #expect(bobsNote.status == 0 && bobsNote.output.contains("acl-note"), "\(bobsNote)")
     }
 }

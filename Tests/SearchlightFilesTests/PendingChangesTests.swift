@@ -86,9 +86,14 @@ struct PendingChangesTests {
         #expect(structure.isEmpty && changes.crawl.isEmpty)
     }
 
-    @Test mutating func aFolderAttributeChangeIsNothing() {
+    @Test mutating func aFolderAttributeChangeIsNothingUnlessFoldersAccessIsFollowed() {
         add(docs, [.attrib, .isDirectory], "sub")
         #expect(changes.isEmpty)
+        // A shared index records who may pass each folder: a chmod of one refreshes it.
+        var shared = PendingChanges(domain: "d", rootWatch: root, excluded: [], followsFolderAccess: true)
+        shared.add(InotifyEvent(watch: docs, mask: [.attrib, .isDirectory], cookie: 0, name: Array("sub".utf8)),
+                   table: &table)
+        #expect(shared.refresh == ["docs/sub"])
     }
 
     @Test mutating func aNewFolderIsCrawled() {

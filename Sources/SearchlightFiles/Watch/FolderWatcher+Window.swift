@@ -10,7 +10,7 @@ extension FolderWatcher {
     /// applied: a window before it was not written (see ``recovering(_:)``).
     func process(_ events: [InotifyEvent], rescanDegraded: Bool, rootWatch: WatchDescriptor, reconcile: Bool = false) throws {
         var changes = PendingChanges(domain: options.scan.domain, rootWatch: rootWatch, excluded: options.scan.walk.excluded,
-                                     includeHidden: options.scan.walk.includeHidden)
+                                     includeHidden: options.scan.walk.includeHidden, followsFolderAccess: index.isShared)
         // Folders whose ignore file changed: their subtrees are judged again.
         var ignoreFolders: Set<ItemIdentifier> = []
         state.withLock { state in

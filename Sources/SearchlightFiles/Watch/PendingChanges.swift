@@ -38,8 +38,14 @@ struct PendingChanges: CustomStringConvertible {
     /// folder with pending work below it, never one per file.
     private(set) var pendingScans = 0
 
-    init(domain: String, rootWatch: WatchDescriptor, excluded: Set<ItemIdentifier>, includeHidden: Bool = false) {
+    /// Whether a folder's owner, mode or ACL matters (a shared index records who may pass it):
+    /// then a folder's attribute change refreshes it.
+    let followsFolderAccess: Bool
+
+    init(domain: String, rootWatch: WatchDescriptor, excluded: Set<ItemIdentifier>, includeHidden: Bool = false,
+         followsFolderAccess: Bool = false) {
         self.includeHidden = includeHidden
+        self.followsFolderAccess = followsFolderAccess
         self.domain = domain
         self.rootWatch = rootWatch
         self.excluded = excluded
@@ -117,7 +123,7 @@ struct PendingChanges: CustomStringConvertible {
             insertCrawl(path)
         } else if !mask.isDisjoint(with: [.create, .closeWrite, .attrib, .modify]) && !isDirectory {
             insertRefresh(path)
-        } else if mask.contains(.attrib) && isDirectory {
+        } else if mask.contains(.attrib) && isDirectory && followsFolderAccess {
             // A folder's owner, mode or ACL: who may pass through it (a shared index's rule).
             insertRefresh(path)
         }
