@@ -40,8 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "[host:]port"))
     var elasticsearch: String?
 
-    @Flag(help: ArgumentHelp("On a shared (postgres://) index: each person signs in with their database role's name and password (HTTP Basic; loopback only, behind a TLS proxy for other machines) and sees what they may read."))
-    var signIn = false
+    @Flag(inversion: .prefixedNo,
+          help: ArgumentHelp("On a shared (postgres://) index, the default: each person signs in with their database role's name and password (HTTP Basic; loopback only, behind a TLS proxy for other machines) and sees what they may read. --no-sign-in: everyone who reaches the page sees what the server's own role sees (loopback only)."))
+    var signIn: Bool?
 
     @Flag(help: "Also watch the folders and keep the index up to date.")
     var watch = false
@@ -196,8 +197,9 @@ public struct ServeSettings: Sendable {
     public var logger: Logger
     /// Where to answer Elasticsearch's search API for Samba (`--elasticsearch`), if anywhere.
     public var elasticsearch: (host: String, port: Int)?
-    /// Whether each person signs in (`--sign-in`, a shared index only).
-    public var signIn = false
+    /// Whether each person signs in (`--sign-in`, a shared index only); `nil`: the default,
+    /// on for a shared index.
+    public var signIn: Bool?
     /// Prints the address once the server accepts connections (the first line of output).
     public var announce: @Sendable (_ host: String, _ port: Int, _ token: String?) -> Void
     /// Prints the Elasticsearch endpoint's address once it accepts connections.

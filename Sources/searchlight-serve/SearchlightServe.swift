@@ -30,13 +30,20 @@ func makeServer(_ settings: ServeSettings) async throws -> any Service {
         configuration.elasticsearchHost = elasticsearch.host
         configuration.elasticsearchPort = elasticsearch.port
     }
-    if settings.signIn {
-        guard IndexLauncher.isRemote(settings.indexPath) else {
+    // A shared index's page has each person sign in, unless told otherwise on loopback: one
+    // token would show everyone what the server's role sees.
+    let isShared = IndexLauncher.isRemote(settings.indexPath)
+    let signIn = settings.signIn ?? isShared
+    if signIn {
+        guard isShared else {
             throw CommandError.usage("--sign-in is for a shared (postgres://) index: a local index is one person's own")
         }
         configuration.signInURL = settings.indexPath
+    } else if isShared && !configuration.isLoopback {
+        throw CommandError.usage("--no-sign-in on a shared index listens on loopback only: off this machine, each "
+                                 + "person signs in (--sign-in, behind a TLS proxy)")
     }
-    if !configuration.isLoopback && (configuration.token ?? "").isEmpty && !settings.signIn {
+    if !configuration.isLoopback && (configuration.token ?? "").isEmpty && !signIn {
         throw CommandError.usage("--host \(configuration.host) is not a loopback address: give --token TOKEN "
                                     + "(or $SEARCHLIGHT_TOKEN) that every request must carry")
     }

@@ -145,7 +145,7 @@ struct PostgresFaultTests {
         let scan = try Searchlight.run(["scan", tree.path, "--domain", "faults", "--no-thumbnails", "--no-content"], index: url)
         #expect(scan.status == 0, "\(scan.stderr)")
         let output = work.path + "/serve.out", log = work.path + "/serve.log"
-        let serve = try ChildProcess([Searchlight.binary, "serve", "--port", "0"],
+        let serve = try ChildProcess([Searchlight.binary, "serve", "--port", "0", "--no-sign-in"],
                                      environment: Searchlight.environment(index: url, extra: [:]),
                                      stdout: .file(output), stderr: .file(log))
         #expect(waitUntil(timeout: 60) { Self.read(output).contains("\n") }, "\(Self.read(log))")

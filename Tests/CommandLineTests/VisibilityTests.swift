@@ -213,7 +213,8 @@ struct VisibilityTests {
         let scan = try Searchlight.run(["scan", tree.path, "--domain", "shared"] + Searchlight.busyMachine, index: writer)
         try #require(scan.status == 0, "\(scan.stderr)")
         let output = work.path + "/serve.out", log = work.path + "/serve.log"
-        let serve = try ChildProcess([Searchlight.binary, "serve", "--port", "0", "--sign-in"],
+        // Signing in is the default on a shared index.
+        let serve = try ChildProcess([Searchlight.binary, "serve", "--port", "0"],
                                      environment: Searchlight.environment(index: writer, extra: [:]),
                                      stdout: .file(output), stderr: .file(log))
         defer {
