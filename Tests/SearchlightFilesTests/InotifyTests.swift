@@ -6,7 +6,7 @@ import SystemPackage
 import SearchlightTestSupport
 import Testing
 
-@Suite("Inotify on real directories")
+@Suite("Inotify on real directories", .ownThread)
 struct InotifyTests {
     let directory: TemporaryDirectory
     let inotify: Inotify

@@ -157,6 +157,32 @@ struct SecretContentTests {
         }
     }
 
+    /// A PGP 2 secret key (packet version 3, RSA), as `pgp -kg` wrote them: no tool here makes
+    /// one any more, so its packets are built by hand, with numbers of the right bit lengths.
+    @Test func aVersion3SecretKeyOfPGP2IsASecret() {
+        var generator = SeededGenerator(seed: 3)
+        func mpi(bits: Int) -> [UInt8] {
+            var bytes = (0..<(bits + 7) / 8).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            bytes[0] |= 0x80 >> UInt8((8 - bits % 8) % 8)
+            bytes[0] &= 0xFF >> UInt8((8 - bits % 8) % 8)
+            return [UInt8(bits >> 8), UInt8(bits & 0xFF)] + bytes
+        }
+        // Version 3, created 1995-06-01, no expiry, RSA; n and e; clear secret part: d, p, q, u, checksum.
+        let body: [UInt8] = [3, 0x2F, 0xCD, 0x0C, 0x00, 0, 0, 1] + mpi(bits: 1024) + mpi(bits: 5)
+            + [0] + mpi(bits: 1021) + mpi(bits: 512) + mpi(bits: 512) + mpi(bits: 510) + [0x12, 0x34]
+        let userID = Array("Phil <phil@example.org>".utf8)
+        // Old-format headers: tag 5 with a two-byte length, tag 13 with a one-byte length.
+        let key = [0x95, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body + [0xB4, UInt8(userID.count)] + userID
+        #expect(SecretContent.isSecret(head: key[...], size: key.count))
+        // Its public half (tag 6) is no secret, nor is a version 3 packet with an algorithm PGP 2 never had.
+        var publicKey = key
+        publicKey[0] = 0x99
+        #expect(!SecretContent.isSecret(head: publicKey[...], size: publicKey.count))
+        var dsa = key
+        dsa[10] = 17
+        #expect(!SecretContent.isSecret(head: dsa[...], size: dsa.count))
+    }
+
     /// libmagic calls about one file of random bytes in a hundred an "OpenPGP Secret Key" by
     /// its first byte or two; a DER header or a key store's magic can start one by chance too.
     @Test func filesOfRandomBytesAreItems() throws {

@@ -8,7 +8,7 @@ import Testing
 /// A window of events is one transaction: `searchlight watch` killed at each step of a window
 /// (debug builds' `SEARCHLIGHT_TEST_CRASH=POINT:N`) leaves the index as the window before or
 /// the window after, and a restart brings it to the disk.
-@Suite("Watch window crashes", .serialized)
+@Suite("Watch window crashes", .serialized, .ownThread)
 struct WatchWindowCrashTests {
     @Test(arguments: ["coalesced", "extracted", "committed"])
     func aKillAtAnyStepOfAWindowLeavesTheWindowBeforeOrAfter(point: String) async throws {

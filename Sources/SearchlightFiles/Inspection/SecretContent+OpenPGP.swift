@@ -6,7 +6,7 @@ extension SecretContent {
 
     /// Whether `head` (the first bytes of a file of `size` bytes) is a binary OpenPGP secret key
     /// or keyring: a sequence of packets whose first is a secret key or subkey packet (tag 5 or
-    /// 7, old or new format) of version 4, 5 or 6 with a known public-key algorithm, whose key
+    /// 7, old or new format) of version 2 to 6 with a known public-key algorithm, whose key
     /// material's lengths add up inside the packet, followed only by packets a keyring holds,
     /// their lengths ending exactly at the end of the file (or past what was read).
     ///
@@ -74,12 +74,22 @@ extension SecretContent {
         return (tag, (position + headerLength)..<(position + headerLength + length))
     }
 
-    /// Whether `body` is a version 4, 5 or 6 secret key packet: the creation time, a known
-    /// algorithm, its public key material read field by field within the body (and, for
-    /// versions 5 and 6, matching its stated length), then a valid S2K usage octet.
+    /// Whether `body` is a secret key packet of version 2 to 6: the creation time (for versions 2
+    /// and 3, PGP 2's, a validity period after it and an RSA key), a known algorithm, its public
+    /// key material read field by field within the body (and, for versions 5 and 6, matching
+    /// its stated length), then a valid S2K usage octet.
     private static func isSecretKeyPacketBody(_ body: ArraySlice<UInt8>) -> Bool {
-        guard body.count >= 7, (4...6).contains(body.first!) else { return false }
+        guard body.count >= 7, (2...6).contains(body.first!) else { return false }
         let version = body[body.startIndex]
+        if version <= 3 {
+            guard body.count >= 9, (1...3).contains(body[body.startIndex + 7]) else { return false }
+            var reader = body.startIndex + 8
+            guard readPublicKeyMaterial(algorithm: body[body.startIndex + 7], body, at: &reader),
+                  reader < body.endIndex else { return false }
+            // PGP 2 keys are clear (0) or encrypted with a symmetric algorithm named by its id.
+            let usage = body[reader]
+            return usage == 0 || usage == 255 || (1...13).contains(usage)
+        }
         let algorithm = body[body.startIndex + 5]
         var reader = body.startIndex + 6
         var materialEnd: Int?
