@@ -107,7 +107,7 @@ struct TimedOut: Error, CustomStringConvertible {
 @discardableResult
 func waitUntil(
     _ inotify: Inotify,
-    timeout: Duration = .seconds(10),
+    timeout: Duration = .seconds(30),
     sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: ([InotifyEvent]) -> Bool
 ) throws -> [InotifyEvent] {
@@ -131,7 +131,7 @@ func waitUntil(
 /// The operation runs in a task of its own, so a hung operation fails the test instead of
 /// hanging it.
 func withDeadline<T: Sendable>(
-    _ timeout: Duration = .seconds(10),
+    _ timeout: Duration = .seconds(60),
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let task = Task { try await operation() }

@@ -6,7 +6,7 @@ import Testing
 
 /// The system-call layer on a real temporary folder: what each wrapper returns, and the
 /// `Errno` each failure throws.
-@Suite("System calls", .ownThread)
+@Suite("System calls")
 struct SystemCallTests {
     @Test("A path below a root opens one component at a time, never through a link")
     func openBelowARoot() throws {

@@ -8,7 +8,7 @@ import Testing
 /// A window of events is one transaction: `searchlight watch` killed at each step of a window
 /// (debug builds' `SEARCHLIGHT_TEST_CRASH=POINT:N`) leaves the index as the window before or
 /// the window after, and a restart brings it to the disk.
-@Suite("Watch window crashes", .serialized, .ownThread)
+@Suite("Watch window crashes", .serialized)
 struct WatchWindowCrashTests {
     @Test(arguments: ["coalesced", "extracted", "committed"])
     func aKillAtAnyStepOfAWindowLeavesTheWindowBeforeOrAfter(point: String) async throws {
@@ -29,7 +29,7 @@ struct WatchWindowCrashTests {
         // events, which the watcher may read in two windows, the second being the one counted.
         work.write("warm-up.txt")
         #expect(Glibc.rename(work.url("warm-up.txt"), tree.url("warm-up.txt")) == 0)
-        #expect(await RandomizedWatchTests.settle(index: index, domain: domain, root: tree.path, timeout: 30) == nil)
+        #expect(await RandomizedWatchTests.settle(index: index, domain: domain, root: tree.path, timeout: 120) == nil)
         let before = try RandomizedWatchTests.indexedFiles(index, domain: domain)
 
         // One window: the watcher is stopped while it all happens, so it reads the events at once.
@@ -55,7 +55,7 @@ struct WatchWindowCrashTests {
         }
         watch = try WatchProcess(root: tree.path, index: indexPath, log: work.path + "/watch-2.log")
         #expect(watch.waitUntilReady(), "\(watch.logText)")
-        let difference = await RandomizedWatchTests.settle(index: index, domain: domain, root: tree.path, timeout: 30)
+        let difference = await RandomizedWatchTests.settle(index: index, domain: domain, root: tree.path, timeout: 120)
         #expect(difference == nil, "after a restart: \(difference ?? "")")
         watch.terminate()
     }
