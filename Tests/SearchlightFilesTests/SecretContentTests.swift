@@ -1,3 +1,4 @@
+import ExtractionProtocol
 import Foundation
 import Glibc
 import Searchlight
@@ -155,6 +156,19 @@ struct SecretContentTests {
                 continue
             }
         }
+    }
+
+    /// Metadata a tool copied a key into loses the key, as the text does.
+    @Test func keyBlocksAreCutFromADocumentsTitleSubjectAuthorsAndKeywords() {
+        let key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----"
+        var document = ExtractedDocument(title: "Deploy notes \(key)", authors: ["Ops", key], keywords: ["deploy", key],
+                                         subject: key, text: "Run it.\n\(key)\nDone.")
+        SecretContent.removeKeyBlocks(from: &document)
+        #expect(document.title == "Deploy notes")
+        #expect(document.subject == nil)
+        #expect(document.authors == ["Ops"])
+        #expect(document.keywords == ["deploy"])
+        #expect(!document.text.contains("b3BlbnNzaC1rZXktdjEAAAAA") && document.text.contains("Done."))
     }
 
     /// A PGP 2 secret key (packet version 3, RSA), as `pgp -kg` wrote them: no tool here makes

@@ -198,8 +198,7 @@ public final class ExtractorPool: Sendable {
             noteWorking()
             // The one way a document's text comes in: no private key block passes.
             if case .document(var document) = response.outcome {
-                document.text = SecretContent.removingKeyBlocks(from: document.text)
-                document.subject = document.subject.map(SecretContent.removingKeyBlocks(from:))
+                SecretContent.removeKeyBlocks(from: &document)
                 response.outcome = .document(document)
                 return .success(response)
             }

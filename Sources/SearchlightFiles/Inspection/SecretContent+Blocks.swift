@@ -1,9 +1,29 @@
+import ExtractionProtocol
+
 extension SecretContent {
     private static let beginMarker = Array("BEGIN ".utf8)
     private static let pemDashes = Array("-----".utf8)
     private static let ssh2Dashes = Array(" ----".utf8)
     private static let puttyEnds = ["Private-MAC:", "Private-Hash:"].map { Array($0.utf8) }
     private static let blockHeaders = ["Proc-Type:", "DEK-Info:", "Version:", "Comment:", "Hash:", "Charset:"].map { Array($0.utf8) }
+
+    /// Cuts every private key block out of what a document says of itself: its text, and its
+    /// title, subject, authors and keywords (metadata a tool copied a key into); a field
+    /// that held nothing but a key is left empty (`nil` for a title or subject).
+    static func removeKeyBlocks(from document: inout ExtractedDocument) {
+        func cut(_ field: String) -> String? {
+            let kept = removingKeyBlocks(from: field)
+            if kept == field { return field }
+            guard let first = kept.firstIndex(where: { !$0.isWhitespace }),
+                  let last = kept.lastIndex(where: { !$0.isWhitespace }) else { return nil }
+            return String(kept[first...last])
+        }
+        document.text = removingKeyBlocks(from: document.text)
+        document.title = document.title.flatMap(cut)
+        document.subject = document.subject.flatMap(cut)
+        document.authors = document.authors.compactMap(cut)
+        document.keywords = document.keywords.compactMap(cut)
+    }
 
     /// `text` with every private key block it holds cut out, each replaced by a line break:
     /// PEM blocks whose label is a private key's (`-----BEGIN RSA PRIVATE KEY-----` …
