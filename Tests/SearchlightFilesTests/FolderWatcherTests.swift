@@ -53,12 +53,20 @@ struct FolderWatcherTests {
             tree.write("projects/alpha/sub/deep.txt")
         })
         try await fixture.start()
+        #expect(fixture.counter.total == 31)
+        // Whatever events the start left queued are handled before the move: a file written
+        // now is indexed after them. (In about one full run in four, a lone event for one of
+        // the files came after the first reconcile; handled after the move, it found the file
+        // gone and deleted its item, which the move then could not carry.)
+        fixture.tree.write("sentinel.txt")
+        let before = Set((0..<30).map { "projects/alpha/doc \($0).txt" } + ["projects/alpha/sub/deep.txt", "sentinel.txt"])
+        await fixture.settles(to: before)
         let inspected = fixture.counter.total
-        #expect(inspected == 31)
         fixture.tree.mkdirs("archive")
         fixture.tree.rename("projects/alpha", "archive/alpha-2024")
         var expected = Set((0..<30).map { "archive/alpha-2024/doc \($0).txt" })
         expected.insert("archive/alpha-2024/sub/deep.txt")
+        expected.insert("sentinel.txt")
         await fixture.settles(to: expected)
         #expect(fixture.counter.total == inspected,
                 "descendants of a moved folder must not be re-extracted: \(fixture.counter.repeated) \(fixture.log.all.suffix(20))")
