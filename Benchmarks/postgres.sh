@@ -10,14 +10,11 @@ items=${1:-100000}
 configuration=${2:-release}
 work="$repo/Benchmarks/work"
 mkdir -p "$work"
-cluster=$(mktemp -u "${TMPDIR:-/tmp}/searchlight-bench-postgres-XXXXXX")
-trap '"$repo/Tests/Scripts/postgres-cluster.sh" stop "$cluster"' EXIT
-eval "$("$repo/Tests/Scripts/postgres-cluster.sh" start "$cluster" $$)"
-password=$(cat "$PGPASSFILE_PLAIN")
-PGPASSWORD=$password "$("$repo/Tests/Scripts/postgres-cluster.sh" bindir)/psql" -X -q -h 127.0.0.1 -p "$PGPORT" \
-  -U "$PGUSER" -d postgres -c "CREATE DATABASE bench"
+. "$repo/Benchmarks/Support/throwaway-postgres.sh"
+throwaway_postgres postgres
+bench_psql -d postgres -c "CREATE DATABASE bench"
 (cd "$repo" && swift build -c "$configuration" --product postgres-bench) >"$work/postgres-bench-build.log" 2>&1 \
   || { tail -n 20 "$work/postgres-bench-build.log" >&2; exit 1; }
-PGPASSWORD=$password "$(cd "$repo" && swift build -c "$configuration" --show-bin-path)/postgres-bench" \
+"$(cd "$repo" && swift build -c "$configuration" --show-bin-path)/postgres-bench" \
   --url "postgres://$PGUSER@127.0.0.1:$PGPORT/bench?sslmode=disable" --items "$items" \
   --sqlite "$work/postgres-bench.sqlite"

@@ -13,26 +13,19 @@ tree=${1:-/usr/share}
 configuration=${2:-release}
 work="$repo/Benchmarks/work"
 mkdir -p "$work"
-cluster=$(mktemp -u "${TMPDIR:-/tmp}/searchlight-bench-visibility-XXXXXX")
-trap '"$repo/Tests/Scripts/postgres-cluster.sh" stop "$cluster"' EXIT
-eval "$("$repo/Tests/Scripts/postgres-cluster.sh" start "$cluster" $$)"
-password=$(cat "$PGPASSFILE_PLAIN")
-psql() {
-  PGPASSWORD=$password "$("$repo/Tests/Scripts/postgres-cluster.sh" bindir)/psql" -X -q -A -t -h 127.0.0.1 -p "$PGPORT" \
-    -U "$PGUSER" "$@"
-}
-psql -d postgres -c "CREATE DATABASE bench" -c "CREATE ROLE nobody LOGIN PASSWORD 'nobody'"
-(cd "$repo" && swift build -c "$configuration" --product searchlight && swift build -c "$configuration" --product searchlight-serve) \
+. "$repo/Benchmarks/Support/throwaway-postgres.sh"
+throwaway_postgres visibility
+bench_psql -d postgres -c "CREATE DATABASE bench" -c "CREATE ROLE nobody LOGIN PASSWORD 'nobody'"
+(cd "$repo" && swift build -c "$configuration" --static-swift-stdlib --product searchlight && swift build -c "$configuration" --static-swift-stdlib --product searchlight-serve) \
   >"$work/visibility-build.log" 2>&1 || { tail -n 20 "$work/visibility-build.log" >&2; exit 1; }
 bin=$(cd "$repo" && swift build -c "$configuration" --show-bin-path)
-writer="postgres://$PGUSER:$password@127.0.0.1:$PGPORT/bench?sslmode=disable"
+writer="postgres://$PGUSER:$PGPASSWORD@127.0.0.1:$PGPORT/bench?sslmode=disable"
 person="postgres://nobody:nobody@127.0.0.1:$PGPORT/bench?sslmode=disable"
 SEARCHLIGHT_INDEX=$writer "$bin/searchlight" scan "$tree" --domain bench --no-content --no-thumbnails --priority normal \
   >/dev/null
-items=$(psql -d bench -c "SELECT count(*) FROM item")
-folders=$(psql -d bench -c "SELECT count(*) FROM searchlight_folder")
-seen=$(PGPASSWORD=nobody "$("$repo/Tests/Scripts/postgres-cluster.sh" bindir)/psql" -X -A -t -h 127.0.0.1 -p "$PGPORT" \
-  -U nobody -d bench -c "SELECT count(*) FROM item")
+items=$(bench_psql -d bench -c "SELECT count(*) FROM item")
+folders=$(bench_psql -d bench -c "SELECT count(*) FROM searchlight_folder")
+seen=$("$postgres_bin/psql" -X -A -t "$person" -c "SELECT count(*) FROM item")
 echo "tree $tree: $items items, $folders folders; nobody sees $seen"
 export SEARCHLIGHT_INDEX
 for search in "readme" "png" "zzqxjv" "--count license"; do

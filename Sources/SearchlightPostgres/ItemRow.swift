@@ -46,7 +46,7 @@ struct ItemRow: Encodable {
     var thumbnailWidth: Int?
     var thumbnailHeight: Int?
     var thumbnailBytes: String?
-    /// Who may read the file: its ``FileAccess`` rules with the domain's id in front.
+    /// Who may read the file (``PostgreSQLVisibility/rules(_:for:domainID:)``).
     var readers: [String]?
 
     init(_ item: SearchableItem, domainID: Int64) {
@@ -85,7 +85,7 @@ struct ItemRow: Encodable {
         whereFroms = a.whereFroms.map(Self.storable)
         folderWords = item.identifierIsPath ? Self.folderWords(of: item.uniqueIdentifier) : ""
         identifierIsPath = item.identifierIsPath
-        readers = item.access.map { Self.readers($0, domainID: domainID) }
+        readers = item.access.map { PostgreSQLVisibility.rules($0, for: .read, domainID: domainID) }
         if let thumbnail = a.thumbnail, !thumbnail.bytes.isEmpty {
             thumbnailFormat = thumbnail.format
             thumbnailWidth = thumbnail.width
@@ -106,11 +106,6 @@ struct ItemRow: Encodable {
         "starRating" double precision, "whereFroms" text[], "thumbnailFormat" text, "thumbnailWidth" integer,
         "thumbnailHeight" integer, "thumbnailBytes" text, readers text[]
         """
-
-    /// The rules of who may read, as `item.readers` holds them: `3/u:1000` (PostgreSQLVisibility).
-    static func readers(_ access: FileAccess, domainID: Int64) -> [String] {
-        access.rules(for: .read).map { "\(domainID)/\($0)" }
-    }
 
     /// PostgreSQL's text cannot hold NUL; JSON and SQLite can. NUL is dropped.
     static func storable(_ text: String) -> String {

@@ -15,7 +15,7 @@ extension PostgresBatchWriter {
         for try await keywords in rows.decode([String].self) { found.append(keywords) }
         guard let keywords = found.first else { return }
         let tags = attributes.userTags.map(ItemRow.storable), froms = attributes.whereFroms.map(ItemRow.storable)
-        let readers = access.map { ItemRow.readers($0, domainID: domain) }
+        let readers = access.map { PostgreSQLVisibility.rules($0, for: .read, domainID: domain) }
         try await connection.query("""
             UPDATE item SET user_tags = \(tags), comment = \(attributes.comment.map(ItemRow.storable)),
                 star_rating = \(attributes.starRating), where_froms = \(froms),

@@ -25,6 +25,12 @@ import SystemCalls
 enum PostgreSQLVisibility {
     static let version = 9
 
+    /// `access`'s rules of `permission` as `item.readers` and `searchlight_folder.passers` hold
+    /// them: with the domain's id in front (`3/u:1000`), as the person's tokens are made.
+    static func rules(_ access: FileAccess, for permission: FileAccess.Permission, domainID: Int64) -> [String] {
+        access.rules(for: permission).map { "\(domainID)/\($0)" }
+    }
+
     /// The statements that mark the search's operators `LEAKPROOF` (a superuser's).
     static let leakproof = [
         "ts_match_vq(tsvector, tsquery)", "textlike(text, text)", "texticlike(text, text)",
@@ -118,19 +124,18 @@ enum PostgreSQLVisibility {
                         UNION ALL SELECT '-g:' || g FROM unnest(p.gids) AS g WHERE kind = '-g'
                         UNION ALL SELECT '*' WHERE kind = '*') AS t)
         """,
-        // Whether the signed-in person may, by `rules` (unqualified tokens) of a domain.
+        // Whether a person whose tokens are `u`, `nu`, `g`, `ng` and `everyone` (each kind of
+        // searchlight_person_tokens) may, by `rules`: the first of their user, their user
+        // denied, one of their groups, their groups denied, anyone (FileAccess.evaluate).
+        // The one place the rule is written in SQL: items' readers and folders' passers.
         """
-        CREATE FUNCTION searchlight_person_may(rules text[], domain bigint) RETURNS boolean
-            LANGUAGE sql STABLE PARALLEL SAFE
-            RETURN coalesce((SELECT CASE
-                        WHEN p.uid = 0 THEN true
-                        WHEN rules && ARRAY['u:' || p.uid] THEN true
-                        WHEN rules && ARRAY['-u:' || p.uid] THEN false
-                        WHEN rules && ARRAY(SELECT 'g:' || g FROM unnest(p.gids) AS g) THEN true
-                        WHEN rules && ARRAY(SELECT '-g:' || g FROM unnest(p.gids) AS g) THEN false
-                        ELSE '*' = ANY(rules) END
-                    FROM domain d JOIN searchlight_person p ON p.host = d.host AND p.name = session_user
-                    WHERE d.id = domain), false)
+        CREATE FUNCTION searchlight_allows(rules text[], u text[], nu text[], g text[], ng text[], everyone text[])
+            RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE
+            RETURN CASE WHEN rules && u THEN true
+                        WHEN rules && nu THEN false
+                        WHEN rules && g THEN true
+                        WHEN rules && ng THEN false
+                        ELSE rules && everyone END
         """,
         // The domains whose machine has the signed-in person as root: all of their items.
         """
@@ -146,19 +151,11 @@ enum PostgreSQLVisibility {
             LANGUAGE sql STABLE SECURITY DEFINER PARALLEL SAFE
             SET search_path FROM CURRENT
             RETURN (SELECT coalesce(array_agg(DISTINCT searchlight_folder_row_key(f.domain_id, f.identifier)), '{}')
-                    FROM searchlight_folder f LEFT JOIN (
-                        -- The person's tokens on each domain's machine, made once per domain.
-                        SELECT d.id, p.uid, ARRAY['u:' || p.uid] AS u, ARRAY['-u:' || p.uid] AS nu,
-                            ARRAY(SELECT 'g:' || g FROM unnest(p.gids) AS g) AS g,
-                            ARRAY(SELECT '-g:' || g FROM unnest(p.gids) AS g) AS ng
-                        FROM domain d JOIN searchlight_person p ON p.host = d.host AND p.name = session_user) AS me
-                        ON me.id = f.domain_id
-                    WHERE NOT coalesce(CASE WHEN me.uid = 0 THEN true
-                                            WHEN f.passers && me.u THEN true
-                                            WHEN f.passers && me.nu THEN false
-                                            WHEN f.passers && me.g THEN true
-                                            WHEN f.passers && me.ng THEN false
-                                            ELSE '*' = ANY(f.passers) END, false))
+                    FROM searchlight_folder f
+                    WHERE NOT (ARRAY[f.domain_id] <@ (SELECT searchlight_root_domains())
+                               OR searchlight_allows(f.passers, (SELECT searchlight_person_tokens('u')),
+                                   (SELECT searchlight_person_tokens('-u')), (SELECT searchlight_person_tokens('g')),
+                                   (SELECT searchlight_person_tokens('-g')), (SELECT searchlight_person_tokens('*')))))
         """,
         """
         CREATE FUNCTION searchlight_sees_all() RETURNS boolean
@@ -174,11 +171,9 @@ enum PostgreSQLVisibility {
             (SELECT searchlight_sees_all())
             OR ARRAY[domain_id] <@ (SELECT searchlight_root_domains())
             OR ((CASE WHEN readers IS NULL THEN NOT access_pending
-                      WHEN readers && (SELECT searchlight_person_tokens('u')) THEN true
-                      WHEN readers && (SELECT searchlight_person_tokens('-u')) THEN false
-                      WHEN readers && (SELECT searchlight_person_tokens('g')) THEN true
-                      WHEN readers && (SELECT searchlight_person_tokens('-g')) THEN false
-                      ELSE readers && (SELECT searchlight_person_tokens('*')) END)
+                      ELSE searchlight_allows(readers, (SELECT searchlight_person_tokens('u')),
+                          (SELECT searchlight_person_tokens('-u')), (SELECT searchlight_person_tokens('g')),
+                          (SELECT searchlight_person_tokens('-g')), (SELECT searchlight_person_tokens('*'))) END)
                 AND NOT folder_keys && (SELECT searchlight_blocked_folders())))
         """,
         """
@@ -207,7 +202,7 @@ enum PostgreSQLVisibility {
 
 extension PostgresBatchWriter {
     /// Records who may pass through a folder: a row of `searchlight_folder`, its passers
-    /// ``Searchlight/FileAccess/rules(for:)`` of `.pass`.
+    /// (``PostgreSQLVisibility/rules(_:for:domainID:)`` of `.pass`).
     func setFolderAccess(_ access: FileAccess, of folder: IndexBatch.FolderAccessKey, domain: Int64) async throws {
         let identifier = switch folder {
         case .inside(let path): ByteBuffer(bytes: path.bytes)
@@ -215,7 +210,7 @@ extension PostgresBatchWriter {
         }
         try await connection.query("""
             INSERT INTO searchlight_folder (domain_id, identifier, passers)
-            VALUES (\(domain), \(identifier), \(access.rules(for: .pass)))
+            VALUES (\(domain), \(identifier), \(PostgreSQLVisibility.rules(access, for: .pass, domainID: domain)))
             ON CONFLICT (domain_id, identifier) DO UPDATE SET passers = excluded.passers
                 WHERE searchlight_folder.passers IS DISTINCT FROM excluded.passers
             """, logger: logger)

@@ -80,16 +80,36 @@ struct VisibilityTests {
         return (writer, { role in "postgres://\(role):pw-\(role)@127.0.0.1:\(cluster.port)/\(database)?sslmode=disable" })
     }
 
+    /// Scans the tree into `writer`'s database as the writers' role.
+    func scan(into writer: String, thumbnails: Bool = true) throws {
+        let scan = try Searchlight.run(["scan", tree.path, "--domain", "shared"] + (thumbnails ? [] : ["--no-thumbnails"])
+                                       + Searchlight.busyMachine, index: writer)
+        try #require(scan.status == 0, "\(scan.stderr)")
+    }
+
+    /// The people, the tree and a database holding it: the writer's URL and each role's.
+    func scannedTree(thumbnails: Bool = true) async throws -> (writer: String, as: (String) -> String) {
+        try Self.makeUsers()
+        try makeTree()
+        let (writer, url) = try await makeDatabase()
+        try scan(into: writer, thumbnails: thumbnails)
+        return (writer, url)
+    }
+
+    /// `psql` as `url`'s role: its status, and what it printed (output, then errors).
+    func psql(_ sql: String, as url: String) throws -> (status: Int32, output: String) {
+        let psql = (PostgresCluster.serverBinaries.map { $0 + "/psql" }) ?? "psql"
+        let result = try ChildProcess.run([psql, "-X", "-A", "-t", "-c", sql, url])
+        return (result.status, String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                + String(decoding: result.stderr, as: UTF8.self))
+    }
+
     func found(_ word: String, as url: String, extra: [String] = []) -> [String] {
         ((try? Searchlight.run(["search", word] + extra, index: url).lines) ?? ["(failed)"]).sorted()
     }
 
     @Test func eachPersonFindsWhatTheyMayOpenByNameWordCountAndShow() async throws {
-        try Self.makeUsers()
-        try makeTree()
-        let (writer, url) = try await makeDatabase()
-        let scan = try Searchlight.run(["scan", tree.path, "--domain", "shared"] + Searchlight.busyMachine, index: writer)
-        try #require(scan.status == 0, "\(scan.stderr)")
+        let (writer, url) = try await scannedTree()
         let (alice, bob, carol, admin) = (url(Self.alice), url(Self.bob), url(Self.carol), url("sladmin"))
 
         // Alice: her folder, the team's, the public files and her note; not bob's ACL note.
@@ -130,29 +150,22 @@ struct VisibilityTests {
         #expect(found("narwhl", as: alice) == ["public/secret-note.txt"])
 
         // Thumbnails go with their items: alice's photo's is hers (asked in SQL as each role).
-        func thumbnails(as role: String) throws -> String {
-            let psql = (PostgresCluster.serverBinaries.map { $0 + "/psql" }) ?? "psql"
-            let result = try ChildProcess.run([psql, "-X", "-A", "-t", "-c", "SELECT count(*) FROM thumbnail", url(role)])
-            return String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                + String(decoding: result.stderr, as: UTF8.self)
-        }
+        func thumbnails(as role: String) throws -> String { try psql("SELECT count(*) FROM thumbnail", as: url(role)).output }
         let (aliceThumbnails, bobThumbnails, all) = (try thumbnails(as: Self.alice), try thumbnails(as: Self.bob),
                                                      try thumbnails(as: "sladmin"))
         #expect(aliceThumbnails == "1" && all == "1", "\(aliceThumbnails) \(all)")
         #expect(bobThumbnails == "0", "\(bobThumbnails)")
         // A role may not read the folders' rules nor the key their names are hashed with.
-        let psql = (PostgresCluster.serverBinaries.map { $0 + "/psql" }) ?? "psql"
         for table in ["searchlight_folder", "searchlight_key"] {
-            let denied = try ChildProcess.run([psql, "-X", "-A", "-t", "-c", "SELECT count(*) FROM \(table)", bob])
-            #expect(denied.status != 0 && String(decoding: denied.stderr, as: UTF8.self).contains("permission denied"))
+            let denied = try psql("SELECT count(*) FROM \(table)", as: bob)
+            #expect(denied.status != 0 && denied.output.contains("permission denied"), "\(denied)")
         }
 
         // Rows written before the index recorded readers (schema 8) are the writers' alone,
         // until the next scan reads their owners and modes, without reading them again.
         try await PostgresCluster.shared().psql("UPDATE item SET readers = NULL, access_pending = identifier_is_path", database: String(URL(string: writer)!.path.dropFirst()))
         #expect(found("wombat", as: bob) == [])
-        let rescan = try Searchlight.run(["scan", tree.path, "--domain", "shared"] + Searchlight.busyMachine, index: writer)
-        #expect(rescan.status == 0, "\(rescan.stderr)")
+        try scan(into: writer)
         #expect(found("wombat", as: bob) == ["public/readme.txt"])
         #expect(found("zephyr", as: bob) == [])
     }
@@ -207,11 +220,7 @@ struct VisibilityTests {
     }
 
     @Test func servesEachPersonWhoSignsInWhatTheyMayRead() async throws {
-        try Self.makeUsers()
-        try makeTree()
-        let (writer, _) = try await makeDatabase()
-        let scan = try Searchlight.run(["scan", tree.path, "--domain", "shared"] + Searchlight.busyMachine, index: writer)
-        try #require(scan.status == 0, "\(scan.stderr)")
+        let (writer, _) = try await scannedTree()
         let output = work.path + "/serve.out", log = work.path + "/serve.log"
         // Signing in is the default on a shared index.
         let serve = try ChildProcess([Searchlight.binary, "serve", "--port", "0"],
@@ -255,12 +264,7 @@ struct VisibilityTests {
     }
 
     @Test func theDesktopServiceFindsForEachPersonWhatTheyMayRead() async throws {
-        try Self.makeUsers()
-        try makeTree()
-        let (writer, url) = try await makeDatabase()
-        let scan = try Searchlight.run(["scan", tree.path, "--domain", "shared", "--no-thumbnails"] + Searchlight.busyMachine,
-                                       index: writer)
-        try #require(scan.status == 0, "\(scan.stderr)")
+        let (_, url) = try await scannedTree(thumbnails: false)
         // Each person's session bus starts the service with their own URL (their role).
         let provider = "/org/searchlight/SearchProvider"
         let method = "org.gnome.Shell.SearchProvider2.GetInitialResultSet"

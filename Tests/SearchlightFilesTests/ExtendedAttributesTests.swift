@@ -42,7 +42,7 @@ struct ExtendedAttributesTests {
         #expect(try SystemCall.extendedAttribute("user.xdg.tags", path: path) == Array("a,b".utf8))
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
-        #expect(ExtendedAttributes.userAttributes(descriptor: descriptor).userTags == ["a", "b"])
+        #expect(ExtendedAttributes.read(descriptor: descriptor).user.userTags == ["a", "b"])
         try SystemCall.removeExtendedAttribute("user.xdg.tags", path: path)
         try SystemCall.removeExtendedAttribute("user.xdg.tags", path: path)
         #expect(try SystemCall.extendedAttribute("user.xdg.tags", path: path) == nil)

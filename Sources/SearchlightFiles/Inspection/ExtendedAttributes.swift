@@ -22,15 +22,23 @@ public enum ExtendedAttributes {
     /// The corresponding C function is `fgetxattr(2)`.
     /// The names are listed first (`flistxattr(2)`): most files have none, and then one
     /// system call answers instead of one per attribute.
-    public static func userAttributes(descriptor: Int32) -> UserAttributes {
-        guard let names = try? SystemCall.extendedAttributeNames(descriptor: descriptor),
-              names.contains(where: { $0.starts(with: userPrefix) }) else { return UserAttributes() }
+    /// With them, the value of the file's POSIX ACL (``posixACL``) when it has one: the same
+    /// listing tells, so that a file with neither still costs one system call.
+    public static func read(descriptor: Int32) -> (user: UserAttributes, posixACL: [UInt8]?) {
+        guard let names = try? SystemCall.extendedAttributeNames(descriptor: descriptor), !names.isEmpty else {
+            return (UserAttributes(), nil)
+        }
         let present = Set(names)
-        return userAttributes { name in
+        func value(_ name: String) -> [UInt8]? {
             guard present.contains(Array(name.utf8)) else { return nil }
             return (try? SystemCall.extendedAttribute(name, descriptor: descriptor)) ?? nil
         }
+        let user = names.contains(where: { $0.starts(with: userPrefix) }) ? userAttributes(value) : UserAttributes()
+        return (user, value(posixACL))
     }
+
+    /// The attribute holding a file's or folder's POSIX ACL (`acl(5)`), read for ``FileAccess``.
+    public static let posixACL = "system.posix_acl_access"
 
     /// The namespace of every attribute read here.
     private static let userPrefix = Array("user.".utf8)

@@ -48,7 +48,7 @@ public final class FileInspector {
             }
             var found = item(relativePath, domain: domain, status: status, type: nil, description: nil,
                              failure: ExtractionFailure(.unreadable, error.description).stored)
-            found.access = status.access(descriptor: nil)
+            found.access = status.access(posixACL: nil)
             return .item(found, status)
         }
         defer { SystemCall.close(descriptor) }
@@ -56,8 +56,8 @@ public final class FileInspector {
             return .vanished
         }
         // Tags, comment, rating and origins: a system call on the open file, not a decoder's job.
-        let user = ExtendedAttributes.userAttributes(descriptor: descriptor)
-        let access = status.access(descriptor: descriptor)
+        let (user, acl) = ExtendedAttributes.read(descriptor: descriptor)
+        let access = status.access(posixACL: acl)
         do {
             let identity = status.size == 0 ? ContentIdentifier.empty : try identifier.identify(descriptor: descriptor)
             let (type, text) = (identity.contentType, identity.description)
@@ -88,7 +88,8 @@ public final class FileInspector {
         guard let status = try? FileStatus.of(descriptor: descriptor, path: relativePath), status.kind == .regular else {
             return nil
         }
-        return (ExtendedAttributes.userAttributes(descriptor: descriptor), status.access(descriptor: descriptor), status)
+        let (user, acl) = ExtendedAttributes.read(descriptor: descriptor)
+        return (user, status.access(posixACL: acl), status)
     }
 
     /// Opens the file at `relativePath` below `root` for reading, with

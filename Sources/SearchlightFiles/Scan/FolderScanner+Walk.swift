@@ -49,7 +49,9 @@ extension FolderScanner {
         }
         var unchanged = UnchangedTally(results: results)
         defer { unchanged.handOver() }
-        let walker = DirectoryWalker(root: root, options: options.walk)
+        var walk = options.walk
+        walk.reportsFolderAccess = index.isShared
+        let walker = DirectoryWalker(root: root, options: walk)
         struct Stopped: Error {}
         // Items before `path` in byte order that the walk did not meet are gone.
         func deleteIndexed(before path: ItemIdentifier) throws {
@@ -66,7 +68,7 @@ extension FolderScanner {
                     // Called before the folder is listed: a watch added here misses nothing.
                     onDirectory?(path)
                 case .folderAccess(let path, let access):
-                    if index.isShared { results.put(.folderAccess(.inside(path), access)) }
+                    results.put(.folderAccess(.inside(path), access))
                 case .file(let path, let status):
                     try deleteIndexed(before: path)
                     if let head = try indexed.peek(), head.identifier == path {

@@ -27,7 +27,8 @@ public struct DirectoryWalker {
         /// An entry the walk could not read: nothing below it is known.
         case unreadable(ItemIdentifier, FileSystemError)
         /// Who may pass through a folder the walk opened, the one it started from included
-        /// (reported before its contents; read from the open folder: status and POSIX ACL).
+        /// (reported before its contents; read from the open folder: status and POSIX ACL),
+        /// when ``Options/reportsFolderAccess``.
         case folderAccess(ItemIdentifier, FileAccess)
     }
 
@@ -37,6 +38,9 @@ public struct DirectoryWalker {
         public var exclusions = ExclusionRules()
         /// Relative paths never reported nor entered (the index's own files).
         public var excluded: Set<ItemIdentifier> = []
+        /// Whether to report who may pass each folder (``Event/folderAccess(_:_:)``): what a
+        /// shared index records.
+        public var reportsFolderAccess = false
 
         /// Report names that start with a dot, and walk such folders (secrets stay out).
         public var includeHidden: Bool {
@@ -80,8 +84,8 @@ public struct DirectoryWalker {
         do {
             let descriptor = try root.openDirectory(start)
             do {
-                if let status = try? FileStatus.of(descriptor: descriptor, path: start) {
-                    try body(.folderAccess(start, status.access(descriptor: descriptor)))
+                if options.reportsFolderAccess, let status = try? FileStatus.of(descriptor: descriptor, path: start) {
+                    try body(.folderAccess(start, status.folderAccess(descriptor: descriptor)))
                 }
                 stack.append(try Level(descriptor: descriptor, path: start, inherited: inherited, walker: self))
             } catch {
@@ -119,7 +123,7 @@ public struct DirectoryWalker {
                     continue
                 }
                 try body(.directory(path, status))
-                try body(.folderAccess(path, status.access(descriptor: opened)))
+                if options.reportsFolderAccess { try body(.folderAccess(path, status.folderAccess(descriptor: opened))) }
                 do {
                     stack.append(try Level(descriptor: opened, path: path, inherited: stack[top].folderRules, walker: self))
                 } catch let error as FileSystemError {

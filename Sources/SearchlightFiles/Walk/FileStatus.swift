@@ -43,15 +43,16 @@ public struct FileStatus: Sendable, Equatable {
         permissions = UInt16(truncatingIfNeeded: raw.mode & 0o7777)
     }
 
-    /// Who may read or pass, from this status and the POSIX ACL of the open file `descriptor`
-    /// (`system.posix_acl_access`; the status alone without a descriptor, or when the file
-    /// system keeps no ACL).
-    public func access(descriptor: Int32?) -> FileAccess {
-        if let descriptor, let value = try? SystemCall.extendedAttribute("system.posix_acl_access", descriptor: descriptor),
-           let access = FileAccess(owner: owner, group: group, mode: permissions, posixACL: value) {
-            return access
-        }
-        return FileAccess(owner: owner, group: group, mode: permissions)
+    /// Who may read or pass, from this status and the value of the file's POSIX ACL
+    /// (``ExtendedAttributes/posixACL``; the status alone without one, or when it cannot be read).
+    public func access(posixACL: [UInt8]?) -> FileAccess {
+        posixACL.flatMap { FileAccess(owner: owner, group: group, mode: permissions, posixACL: $0) }
+            ?? FileAccess(owner: owner, group: group, mode: permissions)
+    }
+
+    /// Who may pass through the open folder `descriptor`, whose status this is.
+    func folderAccess(descriptor: Int32) -> FileAccess {
+        access(posixACL: (try? SystemCall.extendedAttribute(ExtendedAttributes.posixACL, descriptor: descriptor)) ?? nil)
     }
 
     /// The status of `name` in the directory `directory`, without following a final symbolic link.

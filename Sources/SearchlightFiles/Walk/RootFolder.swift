@@ -52,7 +52,7 @@ public final class RootFolder: Sendable {
     public func folderAccess(_ relativePath: ItemIdentifier) throws(FileSystemError) -> FileAccess {
         let folder = try openDirectory(relativePath)
         defer { SystemCall.close(folder) }
-        return try FileStatus.of(descriptor: folder, path: relativePath).access(descriptor: folder)
+        return try FileStatus.of(descriptor: folder, path: relativePath).folderAccess(descriptor: folder)
     }
 
     /// Who may pass through each folder above the root, from `/` down to the root's parent,
@@ -66,13 +66,8 @@ public final class RootFolder: Sendable {
         }
         return folders.compactMap { folder in
             guard let raw = try? SystemCall.status(ofPath: Array(folder.utf8)) else { return nil }
-            let status = FileStatus(raw)
-            var access = status.access(descriptor: nil)
-            if let value = try? SystemCall.extendedAttribute("system.posix_acl_access", path: folder),
-               let withACL = FileAccess(owner: status.owner, group: status.group, mode: status.permissions, posixACL: value) {
-                access = withACL
-            }
-            return (folder, access)
+            let acl = (try? SystemCall.extendedAttribute(ExtendedAttributes.posixACL, path: folder)) ?? nil
+            return (folder, FileStatus(raw).access(posixACL: acl))
         }
     }
 
