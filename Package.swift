@@ -114,7 +114,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
         // The wire format between the indexer and its extraction workers, shared by both.
-        .target(name: "ExtractionProtocol"),
+        .target(name: "ExtractionProtocol", dependencies: ["SystemCalls"]),
         // The system-call layer: one EINTR retry, errno as swift-system's Errno.
         // Extended attributes come through CFileSystem (Glibc's module lacks <sys/xattr.h>).
         .target(name: "SystemCalls", dependencies: ["CFileSystem", .product(name: "SystemPackage", package: "swift-system")]),

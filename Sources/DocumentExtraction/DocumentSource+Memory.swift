@@ -12,7 +12,7 @@ extension DocumentSource {
             throw ExtractionFailure(.internalError, "memfd_create: \(SystemCall.lastError)")
         }
         do {
-            try WorkerFile.writeAll(descriptor, bytes)
+            try SystemCall.write(descriptor, bytes)
         } catch {
             SystemCall.close(descriptor)
             throw ExtractionFailure(.internalError, "cannot hold an archive member in memory: \(error)")

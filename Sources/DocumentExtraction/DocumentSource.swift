@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ExtractionProtocol
 import SystemCalls
 import SystemPackage
@@ -24,8 +21,7 @@ struct DocumentSource {
     /// The file of `request` (``WorkerFile/openFile(_:)``), bounded as it asks.
     init(_ request: ExtractionRequest) throws(ExtractionFailure) {
         descriptor = try WorkerFile.openFile(request)
-        var status = stat()
-        size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        size = (try? SystemCall.status(of: descriptor)).map { Int(clamping: $0.size) } ?? 0
         path = request.path
         textLimit = max(0, Int(request.limit))
         contentType = request.contentType

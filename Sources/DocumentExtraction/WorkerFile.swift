@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLibArchive
 import ExtractionProtocol
 import SystemCalls
@@ -16,25 +13,19 @@ public enum WorkerFile {
     static func openRegular(_ path: [UInt8]) throws(ExtractionFailure) -> Int32 {
         let descriptor: Int32
         do {
-            descriptor = try SystemCall.retryingOnInterrupt {
-                (path + [0]).withUnsafeBufferPointer { buffer in
-                    buffer.withMemoryRebound(to: CChar.self) {
-                        open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW)
-                    }
-                }
-            }
+            descriptor = try SystemCall.open(path, .readOnly, options: .readingSafely)
         } catch {
             throw ExtractionFailure(.unreadable, "open: \(error)")
         }
-        var status = stat()
+        let isRegularFile: Bool
         do {
-            _ = try SystemCall.checked { fstat(descriptor, &status) }
+            isRegularFile = try SystemCall.status(of: descriptor).isRegularFile
         } catch {
-            close(descriptor)
+            SystemCall.close(descriptor)
             throw ExtractionFailure(.unreadable, "fstat: \(error)")
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
+        guard isRegularFile else {
+            SystemCall.close(descriptor)
             throw ExtractionFailure(.unreadable, "open: not a regular file")
         }
         return descriptor
@@ -73,13 +64,9 @@ public enum WorkerFile {
         }
         let copy = clibarchive_memfd("searchlight-file")
         guard copy >= 0 else { throw ExtractionFailure(.internalError, "memfd_create: \(SystemCall.lastError)") }
-        var offset: off_t = 0
-        while true {
-            let sent = sendfile(copy, descriptor, &offset, 1 << 30)
-            if sent > 0 { continue }
-            if sent == 0 { break }
-            let error = SystemCall.lastError
-            if error == .interrupted { continue }
+        do {
+            try SystemCall.copy(from: descriptor, to: copy)
+        } catch {
             SystemCall.close(copy)
             throw ExtractionFailure(.unreadable, "sendfile: \(error)")
         }
@@ -97,19 +84,10 @@ public enum WorkerFile {
         } catch {
             return ExtractionResponse(answering: request, failure: error)
         }
-        defer { close(descriptor) }
+        defer { SystemCall.close(descriptor) }
         return body(descriptor)
     }
 
-    /// Writes all of `bytes`, retrying after a signal. The corresponding C function is `write(2)`.
-    public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Errno) {
-        var written = 0
-        while written < bytes.count {
-            written += try SystemCall.retryingOnInterrupt {
-                bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
-            }
-        }
-    }
 }
 
 extension ExtractionResponse {

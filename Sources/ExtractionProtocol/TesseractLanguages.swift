@@ -1,6 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
+
 
 /// Tesseract's languages as Debian installs them: which are installed, which the person's
 /// locale asks for, which read a script, and the package that has each.
@@ -16,10 +15,9 @@ public enum TesseractLanguages {
     public static func installed(in folders: [String] = dataFolders) -> [String] {
         var names = Set<String>()
         for folder in folders {
-            guard let directory = opendir(folder) else { continue }
-            defer { closedir(directory) }
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let entries = try? SystemCall.entryNames(ofPath: folder) else { continue }
+            for entry in entries {
+                let name = String(decoding: entry, as: UTF8.self)
                 guard name.hasSuffix(".traineddata") else { continue }
                 let language = String(name.dropLast(".traineddata".count))
                 if language != "osd" && language != "equ" { names.insert(language) }

@@ -11,5 +11,3 @@ extension InspectionError: ReportableError {}
 extension InotifyError: ReportableError {}
 
 extension WatchError: ReportableError {}
-
-extension ExtractorSystemError: ReportableError {}

@@ -33,6 +33,14 @@ extension SystemCall {
         }
     }
 
+    /// The names in the folder at `path` (without `.` and `..`), as raw bytes.
+    /// The corresponding C functions are `open(2)` and `readdir(3)`.
+    public static func entryNames(ofPath path: String) throws(Errno) -> [[UInt8]] {
+        let directory = try open(path.utf8, .readOnly, options: [.directory, .closeOnExec])
+        defer { close(directory) }
+        return try entryNames(of: directory)
+    }
+
     /// Makes a new folder, open to its owner only, from `template` (a path ending in `XXXXXX`,
     /// which become a unique name): its path. The corresponding C function is `mkdtemp(3)`.
     public static func makeTemporaryFolder(_ template: String) throws(Errno) -> String {

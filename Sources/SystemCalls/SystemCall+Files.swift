@@ -27,6 +27,21 @@ extension SystemCall {
         }
     }
 
+    /// Calls `body` with `strings` as an array of C strings followed by a null pointer (valid
+    /// only during the call), as `execv(3)`, GLib and libseccomp take them.
+    public static func withCStrings<T>(_ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> T) -> T {
+        // One buffer holds them all, one after the other, each ended by its NUL.
+        let characters = strings.flatMap(\.utf8CString)
+        return characters.withUnsafeBufferPointer { characters in
+            var start = characters.baseAddress!
+            let pointers: [UnsafePointer<CChar>?] = strings.map { string in
+                defer { start += string.utf8.count + 1 }
+                return start
+            } + [nil]
+            return pointers.withUnsafeBufferPointer(body)
+        }
+    }
+
     /// Opens the file at `path` (absolute, or relative to the working folder).
     /// `permissions` are those of a file `.create` makes. The corresponding C function is `open(2)`.
     public static func open(
@@ -117,6 +132,13 @@ extension SystemCall {
                 }
             }.get()
         }
+    }
+
+    /// Copies what is left of `source` from `offset` to its end onto `target`'s offset, inside
+    /// the kernel. The corresponding C function is `sendfile(2)`.
+    public static func copy(from source: Int32, at offset: Int64 = 0, to target: Int32) throws(Errno) {
+        var position = off_t(offset)
+        while try retryingOnInterrupt({ sendfile(target, source, &position, 1 << 30) }) > 0 {}
     }
 
     /// Makes a new file, readable and writable by its owner only, from `template` (a path

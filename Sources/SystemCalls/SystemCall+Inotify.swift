@@ -19,6 +19,26 @@ extension SystemCall {
         try checked { inotify_add_watch(descriptor, path, mask) }
     }
 
+    /// The fixed part of one inotify record (`struct inotify_event` without the name that
+    /// follows it, which Swift cannot see as a flexible array member).
+    public struct InotifyRecordHeader: Sendable {
+        /// Its size in bytes (16): the name, `nameLength` bytes NUL-padded, starts there.
+        public static let size = MemoryLayout<inotify_event>.size
+        /// The alignment a buffer for `read(2)` of an inotify descriptor needs.
+        public static let alignment = MemoryLayout<inotify_event>.alignment
+
+        public var watch: Int32
+        public var mask: UInt32
+        public var cookie: UInt32
+        public var nameLength: Int
+
+        /// The header at `offset` in `bytes` (which must hold ``size`` bytes from there).
+        public init(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+            let header = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+            (watch, mask, cookie, nameLength) = (header.wd, header.mask, header.cookie, Int(header.len))
+        }
+    }
+
     /// Stops the watch `watch`. The corresponding C function is `inotify_rm_watch(2)`.
     public static func inotifyRemoveWatch(_ descriptor: Int32, watch: Int32) throws(Errno) {
         _ = try checked { inotify_rm_watch(descriptor, watch) }

@@ -72,6 +72,26 @@ extension SystemCall {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Sets the environment variable `name` to `value` for this process and the children it
+    /// starts from now on. The corresponding C function is `setenv(3)`.
+    public static func setEnvironmentValue(_ name: String, to value: String) {
+        _ = setenv(name, value, 1)
+    }
+
+    /// The signals the programs send or handle, by name (Glibc's numbers).
+    public enum Signal {
+        /// `SIGKILL`: ends a process; it cannot be caught.
+        public static let kill = SIGKILL
+        /// `SIGTERM`: asks a process to end.
+        public static let terminate = SIGTERM
+        /// `SIGINT`: a terminal's Ctrl-C.
+        public static let interrupt = SIGINT
+        /// `SIGHUP`: the terminal went away.
+        public static let hangUp = SIGHUP
+        /// `SIGPIPE`: a write to a pipe or socket nobody reads.
+        public static let brokenPipe = SIGPIPE
+    }
+
     /// Sends `signal` to the process `process`. The corresponding C function is `kill(2)`.
     public static func send(_ signal: Int32, to process: Int32) throws(Errno) {
         _ = try checked { kill(process, signal) }
@@ -100,6 +120,70 @@ extension SystemCall {
         } catch {
             return error == .notPermitted
         }
+    }
+
+    /// Ends this process with `status` after flushing C's output streams and running its exit
+    /// handlers. The corresponding C function is `exit(3)`.
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// Ends this process with `status` at once: no handler runs, nothing is flushed (a thread
+    /// that must not wait for the others). The corresponding C function is `_exit(2)`.
+    public static func exitImmediately(_ status: Int32) -> Never {
+        _exit(status)
+    }
+
+    /// Ends this process with `SIGABRT` (a crash, for the tests that need one).
+    /// The corresponding C function is `abort(3)`.
+    public static func abort() -> Never {
+        Glibc.abort()
+    }
+
+    /// Blocks the calling thread until a signal arrives. The corresponding C function is `pause(2)`.
+    public static func waitForSignal() {
+        _ = pause()
+    }
+
+    /// Runs `body` on a new thread nobody joins (one the process's exit ends).
+    /// The corresponding C functions are `pthread_create(3)` and `pthread_detach(3)`.
+    public static func startDetachedThread(_ body: @escaping @Sendable () -> Void) throws(Errno) {
+        let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { context in
+            let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<ThreadBody>.fromOpaque(context).release()
+            throw Errno(rawValue: result)
+        }
+        pthread_detach(thread)
+    }
+
+    private final class ThreadBody: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    /// CPU time this process has used, its own and that of the children it waited for, in
+    /// nanoseconds. The corresponding C functions are `clock_gettime(2)` and `getrusage(2)`.
+    public static var processorTime: Int64 {
+        var process = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &process)
+        var children = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &children)
+        let childSeconds = Int64(children.ru_utime.tv_sec) + Int64(children.ru_stime.tv_sec)
+        let childMicroseconds = Int64(children.ru_utime.tv_usec) + Int64(children.ru_stime.tv_usec)
+        return Int64(process.tv_sec) * 1_000_000_000 + Int64(process.tv_nsec) + childSeconds * 1_000_000_000 + childMicroseconds * 1000
+    }
+
+    /// The monotonic clock, in nanoseconds. The corresponding C function is `clock_gettime(2)`.
+    public static var monotonicTime: Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// Sleeps the calling thread for `nanoseconds`, the whole time even when a signal

@@ -33,16 +33,23 @@ extension SystemCall {
     /// Whether something on this machine accepts TCP connections on `port` of 127.0.0.1 (the
     /// connection is closed at once). The corresponding C functions are `socket(2)` and `connect(2)`.
     public static func acceptsLoopbackConnections(port: Int) -> Bool {
-        guard let socket = try? checked({ Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
-        else { return false }
+        (try? connectToLoopback(port: port)) != nil
+    }
+
+    /// Opens a TCP connection to `port` of 127.0.0.1 and closes it at once: why that failed,
+    /// if it did. The corresponding C functions are `socket(2)` and `connect(2)`.
+    public static func connectToLoopback(port: Int) throws(Errno) {
+        let socket = try checked { Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
         address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        _ = try checked {
+            withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
     }

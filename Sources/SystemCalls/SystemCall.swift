@@ -47,6 +47,11 @@ public enum SystemCall {
         }
     }
 
+    /// ``poll(_:for:milliseconds:)``'s events: data to read (or end of file).
+    public static let readable = Int16(POLLIN)
+    /// ``poll(_:for:milliseconds:)``'s events: room to write.
+    public static let writable = Int16(POLLOUT)
+
     /// The `errno` the last call set, as an `Errno`: for the few calls whose failure is not a
     /// negative result (`opendir`, `readdir`, `realpath`). Read it right after the call.
     @inlinable

@@ -1,4 +1,6 @@
+// Glibc for free(3) of the strings the C shim (CDBus) allocates.
 import Glibc
+import SystemCalls
 import CDBus
 
 /// A service on the session bus (GDBus through ``CDBus``): objects described by introspection
@@ -83,20 +85,22 @@ struct BusCall {
 
     /// Answers `(as)`.
     func reply(strings: [String]) {
-        withCStrings(strings) { cdbus_reply_strings(raw, $0, strings.count) }
+        SystemCall.withCStrings(strings) { cdbus_reply_strings(raw, $0.baseAddress!, strings.count) }
     }
 
     /// Answers `(a(sss))`.
     func reply(triples: [(String, String, String)]) {
-        withCStrings(triples.flatMap { [$0.0, $0.1, $0.2] }) { cdbus_reply_string_triples(raw, $0, triples.count) }
+        SystemCall.withCStrings(triples.flatMap { [$0.0, $0.1, $0.2] }) { cdbus_reply_string_triples(raw, $0.baseAddress!, triples.count) }
     }
 
     /// Answers `(aa{sv})`, every value a string; each dictionary's pairs in order.
     func reply(dictionaries: [[(String, String)]]) {
         let list = cdbus_dictionaries_new()
         for dictionary in dictionaries {
-            withCStrings(dictionary.map(\.0)) { keys in
-                withCStrings(dictionary.map(\.1)) { values in cdbus_dictionaries_add(list, keys, values, dictionary.count) }
+            SystemCall.withCStrings(dictionary.map(\.0)) { keys in
+                SystemCall.withCStrings(dictionary.map(\.1)) { values in
+                    cdbus_dictionaries_add(list, keys.baseAddress!, values.baseAddress!, dictionary.count)
+                }
             }
         }
         cdbus_reply_dictionaries(raw, list)
@@ -106,19 +110,11 @@ struct BusCall {
     func reply(matches: [RunnerMatch]) {
         let list = cdbus_matches_new()
         for match in matches {
-            withCStrings(match.urls) { urls in
-                cdbus_matches_add(list, match.id, match.text, match.icon, match.type, match.relevance, urls,
+            SystemCall.withCStrings(match.urls) { urls in
+                cdbus_matches_add(list, match.id, match.text, match.icon, match.type, match.relevance, urls.baseAddress!,
                                   match.urls.count, match.subtext, match.category)
             }
         }
         cdbus_reply_matches(raw, list)
     }
-}
-
-/// Runs `body` with the strings as a C array (valid only during the call).
-private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
-    let copies = strings.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
-    let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import DocumentExtraction
+import SystemCalls
 
 /// The command-line options of the worker.
 struct ExtractorOptions {
@@ -81,10 +79,10 @@ struct ExtractorTestMode {
     var hangOn: [[UInt8]] = []
     var crashOn: [[UInt8]] = []
 
-    init(environment value: UnsafeMutablePointer<CChar>?) {
+    init(environment value: String?) {
         #if SEARCHLIGHT_TEST_HOOKS
         guard let value else { return }
-        for entry in String(cString: value).split(separator: ";") {
+        for entry in value.split(separator: ";") {
             if entry.hasPrefix("hang-on:") {
                 hangOn.append(Array(entry.dropFirst("hang-on:".count).utf8))
             } else if entry.hasPrefix("crash-on:") {
@@ -97,10 +95,10 @@ struct ExtractorTestMode {
     /// Hangs or crashes if `path` asks for it; returns otherwise.
     func apply(to path: [UInt8]) {
         if crashOn.contains(where: { path.contains(subsequence: $0) }) {
-            abort()
+            SystemCall.abort()
         }
         if hangOn.contains(where: { path.contains(subsequence: $0) }) {
-            while true { pause() }
+            while true { SystemCall.waitForSignal() }
         }
     }
 }

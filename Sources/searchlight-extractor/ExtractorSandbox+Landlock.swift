@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import DocumentExtraction
 import SystemCalls
 import SystemPackage

@@ -1,7 +1,4 @@
 #if SEARCHLIGHT_TEST_HOOKS
-#if canImport(Glibc)
-import Glibc
-#endif
 import CFileSystem
 import ExtractionProtocol
 import SystemCalls
@@ -37,17 +34,7 @@ extension ExtractorSandbox {
             SystemCall.close(try SystemCall.open(request.path, .readOnly))
         }
         record("connect to loopback TCP") { () throws(Errno) in
-            let socket = try SystemCall.checked { Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) }
-            defer { SystemCall.close(socket) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(fields["port"].flatMap { UInt16($0) } ?? 0).bigEndian)
-            address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-            _ = try SystemCall.checked {
-                withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                }
-            }
+            try SystemCall.connectToLoopback(port: fields["port"].flatMap { Int($0) } ?? 0)
         }
         record("execve /bin/sh") { () throws(Errno) in
             let shell = try SystemCall.spawn("/bin/sh", arguments: [Array("sh".utf8), Array("-c".utf8), Array("exit 0".utf8)])

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSeccomp
 import DocumentExtraction
 import SystemPackage
@@ -21,7 +18,7 @@ enum ExtractorSandbox {
     /// indexer says which protections hold: `searchlight status`).
     static func confineFiles(temporaryFolder: String?) {
         forbidNewPrivileges()
-        if let temporaryFolder { setenv("TMPDIR", temporaryFolder, 1) }
+        if let temporaryFolder { SystemCall.setEnvironmentValue("TMPDIR", to: temporaryFolder) }
         do {
             if try confineFileSystem(temporaryFolder: temporaryFolder) != nil {
                 WorkerFile.isFileSystemConfined = true
@@ -36,9 +33,7 @@ enum ExtractorSandbox {
     /// Installs the seccomp filter: the calls of ``allowedSystemCalls`` run, every other one
     /// fails with `EPERM` and is reported once on standard error (see `CSeccomp.h`).
     static func confineSystemCalls() {
-        let names = allowedSystemCalls.map { strdup($0) }
-        defer { names.forEach { free($0) } }
-        let status = names.map { UnsafePointer($0) }.withUnsafeBufferPointer { cseccomp_install($0.baseAddress, $0.count) }
+        let status = SystemCall.withCStrings(allowedSystemCalls) { cseccomp_install($0.baseAddress, $0.count - 1) }
         if status != 0 {
             printError("searchlight-extractor: warning: no seccomp filter: \(Errno(rawValue: -status))\n")
         }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import DocumentExtraction
 import ExtractionProtocol
 import SystemCalls
@@ -27,21 +24,13 @@ struct ExtractorTimings {
     }
 
     /// This process's CPU time and that of its waited-for children, and the monotonic clock,
-    /// in nanoseconds. The corresponding C functions are `clock_gettime(2)` and `getrusage(2)`.
+    /// in nanoseconds.
     struct Sample {
         var cpu: Int64
         var wall: Int64
 
         static func now() -> Sample {
-            var process = timespec(), monotonic = timespec()
-            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &process)
-            clock_gettime(CLOCK_MONOTONIC, &monotonic)
-            var children = rusage()
-            getrusage(RUSAGE_CHILDREN.rawValue, &children)
-            let childNanoseconds = (Int64(children.ru_utime.tv_sec) + Int64(children.ru_stime.tv_sec)) * 1_000_000_000
-                + (Int64(children.ru_utime.tv_usec) + Int64(children.ru_stime.tv_usec)) * 1000
-            return Sample(cpu: Int64(process.tv_sec) * 1_000_000_000 + Int64(process.tv_nsec) + childNanoseconds,
-                          wall: Int64(monotonic.tv_sec) * 1_000_000_000 + Int64(monotonic.tv_nsec))
+            Sample(cpu: SystemCall.processorTime, wall: SystemCall.monotonicTime)
         }
     }
 

@@ -33,7 +33,7 @@ struct ExtractorWorker {
             if let file { SystemCall.close(file) }
             if let timings, let start { timings.record(request, response, since: start) }
             do {
-                try WorkerFile.writeAll(output, response.encodedFrame())
+                try SystemCall.write(output, response.encodedFrame())
             } catch {
                 // The supervisor is gone or gave up on us.
                 return 1

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import DocumentExtraction
 import SystemCalls
 import SystemPackage
@@ -63,7 +60,7 @@ func setAddressSpaceLimit(_ bytes: UInt64) throws(WorkerError) {
 
 /// Writes one line to standard error (without stdio's shared `stderr` global).
 func printError(_ text: String) {
-    try? WorkerFile.writeAll(2, Array(text.utf8))
+    try? SystemCall.write(2, text.utf8)
 }
 
 /// Sets `RLIMIT_CORE` to 0. The corresponding C function is `setrlimit(2)`.
@@ -78,14 +75,11 @@ func disableCoreDumps() {
 /// it fires when the parent *thread* that spawned us exits, and the pool spawns
 /// workers from its callers' threads.
 func exitWhenOrphaned() {
-    let parent = UnsafeMutableRawPointer(bitPattern: Int(SystemCall.parentProcessID))
-    var thread = pthread_t()
-    _ = pthread_create(&thread, nil, { argument in
-        let parent = pid_t(Int(bitPattern: argument))
+    let parent = SystemCall.parentProcessID
+    try? SystemCall.startDetachedThread {
         while true {
             SystemCall.sleep(nanoseconds: 1_000_000_000)
-            if SystemCall.parentProcessID != parent { _exit(70) }
+            if SystemCall.parentProcessID != parent { SystemCall.exitImmediately(70) }
         }
-    }, parent)
-    pthread_detach(thread)
+    }
 }

@@ -7,17 +7,15 @@
 // Usage: searchlight-extractor [--memory-limit BYTES] [--max-pixels N] [--quality Q] [--timings FILE]
 //                              [--temporary-folder FOLDER]
 
-#if canImport(Glibc)
-import Glibc
-#endif
 import DocumentExtraction
+import SystemCalls
 
 let options: ExtractorOptions
 do throws(WorkerError) {
     options = try ExtractorOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
     printError("searchlight-extractor: \(error)\n")
-    exit(error.exitStatus)
+    SystemCall.exit(error.exitStatus)
 }
 
 if let limit = options.memoryLimit {
@@ -25,7 +23,7 @@ if let limit = options.memoryLimit {
         try setAddressSpaceLimit(limit)
     } catch {
         printError("searchlight-extractor: \(error)\n")
-        exit(error.exitStatus)
+        SystemCall.exit(error.exitStatus)
     }
 }
 
@@ -37,7 +35,7 @@ do throws(WorkerError) {
     timings = try options.timingsPath.map { path throws(WorkerError) in try ExtractorTimings(path: path) }
 } catch {
     printError("searchlight-extractor: \(error)\n")
-    exit(error.exitStatus)
+    SystemCall.exit(error.exitStatus)
 }
 
 // The file system's confinement before any thread starts (Landlock binds the threads that
@@ -45,7 +43,7 @@ do throws(WorkerError) {
 // reads only what comes over its socket.
 if options.unconfined {
     printError("searchlight-extractor: warning: --unconfined: no sandbox (for measuring its cost only)\n")
-    if let folder = options.temporaryFolder { setenv("TMPDIR", folder, 1) }
+    if let folder = options.temporaryFolder { SystemCall.setEnvironmentValue("TMPDIR", to: folder) }
 } else {
     ExtractorSandbox.confineFiles(temporaryFolder: options.temporaryFolder)
 }
@@ -53,10 +51,10 @@ exitWhenOrphaned()
 
 if let reason = ImageThumbnail.startLibVips(programName: CommandLine.unsafeArgv[0]!) {
     printError("searchlight-extractor: cannot start libvips: \(reason)\n")
-    exit(1)
+    SystemCall.exit(1)
 }
 if !options.unconfined { ExtractorSandbox.confineSystemCalls() }
 
-let worker = ExtractorWorker(options: options, testMode: ExtractorTestMode(environment: getenv("SEARCHLIGHT_EXTRACTOR_TEST_MODE")),
+let worker = ExtractorWorker(options: options, testMode: ExtractorTestMode(environment: SystemCall.environmentValue("SEARCHLIGHT_EXTRACTOR_TEST_MODE")),
                              timings: timings)
-exit(worker.run(input: 0, output: 1))
+SystemCall.exit(worker.run(input: 0, output: 1))

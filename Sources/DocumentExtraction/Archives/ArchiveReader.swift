@@ -1,6 +1,5 @@
 import CLibArchive
 import ExtractionProtocol
-import Glibc
 import SystemCalls
 
 /// One pass over an archive's members through libarchive: headers in order, each member's
@@ -72,13 +71,9 @@ final class ArchiveReader {
             throw ExtractionFailure(.decodeFailed, "damaged archive (\(message))")
         }
         entry = header
-        let path = archive_entry_pathname_utf8(header).map { String(cString: $0) }
-            ?? archive_entry_pathname(header).map { name in
-                // Not UTF-8 in the archive's own charset: decoded leniently, invalid bytes replaced.
-                String(decoding: UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self),
-                                                     count: strlen(name)), as: UTF8.self)
-            }
-            ?? ""
+        // Not UTF-8 in the archive's own charset: decoded leniently (String(cString:) replaces
+        // invalid bytes).
+        let path = (archive_entry_pathname_utf8(header) ?? archive_entry_pathname(header)).map { String(cString: $0) } ?? ""
         return Member(
             path: path,
             isRegularFile: archive_entry_filetype(header) == 0o100000,

@@ -1,6 +1,6 @@
-import Glibc
 import ExtractionProtocol
 import SystemCalls
+import SystemPackage
 
 /// Where the thumbnail of an iWork document comes from: the preview picture inside its
 /// package, held in an anonymous file for libvips.
@@ -11,7 +11,9 @@ enum IWorkThumbnail {
         let name = path.split(separator: UInt8(ascii: "/")).last ?? []
         guard DocumentFormat(contentType: "application/zip", fileName: name) == .iWork else { return nil }
         var signature = [UInt8](repeating: 0, count: 4)
-        let count = signature.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 4, 0) }
+        let count = try? signature.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) in try SystemCall.read(descriptor, into: raw, at: 0) }
+        }.get()
         guard count == 4, signature == [0x50, 0x4B, 0x03, 0x04] else { return nil }
         guard let image = try IWorkPreview.image(descriptor: descriptor) else {
             throw ExtractionFailure(.notAnImage, "an iWork document without a preview picture")

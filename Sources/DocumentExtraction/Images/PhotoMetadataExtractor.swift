@@ -1,6 +1,5 @@
-#if canImport(Glibc)
+// Glibc for free(3) of what the C shim allocates.
 import Glibc
-#endif
 import CVips
 import ExtractionProtocol
 

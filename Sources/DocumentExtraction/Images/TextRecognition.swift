@@ -1,6 +1,5 @@
-#if canImport(Glibc)
+// Glibc for free(3) and strdup(3) of the strings the C shim (COCR) takes and gives.
 import Glibc
-#endif
 import COCR
 import ExtractionProtocol
 import SystemCalls
@@ -40,7 +39,7 @@ public enum TextRecognition {
         if engineState == nil {
             // Tesseract's OpenMP threads cost several times more than they give on a shared
             // machine: the workers are the parallelism (the pool sets this too).
-            setenv("OMP_THREAD_LIMIT", "1", 1)
+            SystemCall.setEnvironmentValue("OMP_THREAD_LIMIT", to: "1")
             var error: UnsafeMutablePointer<CChar>?
             if cocr_initialize(nil, options.languages, &error) == 0 {
                 engineState = .success(())

@@ -1,8 +1,7 @@
-#if canImport(Glibc)
+// Glibc for iconv(3), the C library this file wraps.
 import Glibc
 import SystemCalls
 import SystemPackage
-#endif
 
 /// Turns bytes in a Windows code page (RTF's `\ansicpg`, a font's `\fcharset`) into text,
 /// through iconv. One converter per code page is kept open.

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ExtractionProtocol
 import SystemCalls
 import SystemPackage
@@ -77,7 +74,7 @@ struct ConverterProcess {
                 break
             }
             let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-            guard let ready = try? SystemCall.poll(readEnd, for: Int16(POLLIN), milliseconds: milliseconds) else { break }
+            guard let ready = try? SystemCall.poll(readEnd, for: SystemCall.readable, milliseconds: milliseconds) else { break }
             if ready == 0 { continue }
             guard let count = try? buffer.withUnsafeMutableBytes({ raw in
                 Result { () throws(Errno) in try SystemCall.read(readEnd, into: raw) }
@@ -90,7 +87,7 @@ struct ConverterProcess {
                 break
             }
         }
-        if timedOut || truncated { try? SystemCall.send(SIGKILL, toGroup: pid) }
+        if timedOut || truncated { try? SystemCall.send(SystemCall.Signal.kill, toGroup: pid) }
         let exitStatus = (try? SystemCall.waitForExit(of: pid)) ?? nil
         if timedOut {
             throw ExtractionFailure(.decodeFailed, "\(program) did not finish within \(deadline)")

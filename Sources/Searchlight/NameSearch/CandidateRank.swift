@@ -1,4 +1,3 @@
-import Glibc
 
 /// Ranks candidates of a name query from the UTF-8 bytes of their fields, as ``NameMatch``
 /// ranks split words, with no allocation for an ASCII field (most of them).
@@ -98,7 +97,7 @@ struct CandidateRank {
     /// ``matches(in:)`` of a candidate's folders, remembered for the next candidate.
     private mutating func folderMatches(in folders: UnsafeBufferPointer<UInt8>) -> (whole: UInt64, prefix: UInt64) {
         if let last = lastFolderMatches, lastFolders.count == folders.count,
-           folders.isEmpty || lastFolders.withUnsafeBufferPointer({ memcmp($0.baseAddress!, folders.baseAddress!, folders.count) == 0 }) {
+           lastFolders.elementsEqual(folders) {
             return last
         }
         let found = matches(in: folders)

@@ -64,7 +64,7 @@ public final class ExtractorPool: Sendable {
         if swept > 0 { logger.info("removed \(swept) temporary folders that ended workers left") }
         let environment = configuration.workerEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         var workers: [ExtractorProcess] = []
-        var startFailure: ExtractorSystemError?
+        var startFailure: FileSystemError?
         for _ in 0..<configuration.workerCount {
             let worker = ExtractorProcess(
                 executable: extractorPath,

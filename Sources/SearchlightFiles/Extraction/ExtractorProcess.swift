@@ -1,10 +1,7 @@
 import ExtractionProtocol
-import SystemPackage
-
-#if canImport(Glibc)
-import Glibc
+import Searchlight
 import SystemCalls
-#endif
+import SystemPackage
 
 /// One `searchlight-extractor` child process and its channel.
 ///
@@ -20,7 +17,7 @@ final class ExtractorProcess: @unchecked Sendable {
     private let environment: [String]
     private let inheritsStandardError: Bool
 
-    private(set) var processID: pid_t = 0
+    private(set) var processID: Int32 = 0
     private var channel: Int32 = -1
     /// The worker's private temporary folder (`--temporary-folder`), the one place its sandbox
     /// lets it write; made before it starts, removed once it has ended.
@@ -43,13 +40,13 @@ final class ExtractorProcess: @unchecked Sendable {
     // MARK: Starting
 
     /// Spawns the worker. The corresponding C functions are `socketpair(2)` and `posix_spawn(3)`.
-    func start() throws(ExtractorSystemError) {
+    func start() throws(FileSystemError) {
         precondition(!isRunning)
         let (ours, theirs): (Int32, Int32)
         do {
             (ours, theirs) = try SystemCall.socketPair()
         } catch {
-            throw ExtractorSystemError("socketpair", errno: error)
+            throw FileSystemError("socketpair", errno: error)
         }
         defer { SystemCall.close(theirs) }
         // dup2 clears FD_CLOEXEC on the copies; every other descriptor of ours is CLOEXEC
@@ -74,7 +71,7 @@ final class ExtractorProcess: @unchecked Sendable {
         } catch {
             SystemCall.close(ours)
             folder.remove()
-            throw ExtractorSystemError("posix_spawn", errno: error, path: executable)
+            throw FileSystemError("posix_spawn", path: ItemIdentifier(executable.string), errno: error)
         }
         channel = ours
         temporaryFolder = folder
@@ -169,7 +166,7 @@ final class ExtractorProcess: @unchecked Sendable {
         } catch {
             return .failure(ExtractionFailure(.unreadable, "open: \(error)"))
         }
-        guard let status = try? SystemCall.status(of: descriptor), status.mode & UInt32(S_IFMT) == UInt32(S_IFREG) else {
+        guard let status = try? SystemCall.status(of: descriptor), status.isRegularFile else {
             SystemCall.close(descriptor)
             return .failure(ExtractionFailure(.unreadable, "open: not a regular file"))
         }
@@ -181,7 +178,7 @@ final class ExtractorProcess: @unchecked Sendable {
     private func send(_ bytes: [UInt8], passing passed: Int32, until end: inout JobDeadline, clock: ContinuousClock) -> Progress {
         var written = 0
         while written < bytes.count {
-            switch wait(for: Int16(POLLOUT), until: &end, clock: clock) {
+            switch wait(for: SystemCall.writable, until: &end, clock: clock) {
             case .done: break
             case let other: return other
             }
@@ -207,7 +204,7 @@ final class ExtractorProcess: @unchecked Sendable {
         bytes.reserveCapacity(count)
         var chunk = [UInt8](repeating: 0, count: min(count, 64 << 10))
         while bytes.count < count {
-            switch wait(for: Int16(POLLIN), until: &end, clock: clock) {
+            switch wait(for: SystemCall.readable, until: &end, clock: clock) {
             case .done: break
             case let other: return other
             }
@@ -238,7 +235,7 @@ final class ExtractorProcess: @unchecked Sendable {
             guard let ready = try? SystemCall.poll(channel, for: events, milliseconds: milliseconds) else { return .closed }
             if ready == 0 { continue }
             // POLLHUP with data still readable is handled by recv returning the data first.
-            if ready & Int16(POLLIN | POLLOUT) != 0 { return .done }
+            if ready & SystemCall.readable | SystemCall.writable != 0 { return .done }
             return .closed
         }
     }
@@ -261,7 +258,7 @@ final class ExtractorProcess: @unchecked Sendable {
         channel = -1
         var status = reap(blocking: false)
         if status == nil {
-            try? SystemCall.send(SIGKILL, to: processID)
+            try? SystemCall.send(SystemCall.Signal.kill, to: processID)
             status = reap(blocking: true)
         }
         processID = 0
@@ -294,7 +291,7 @@ final class ExtractorProcess: @unchecked Sendable {
         let clock = ContinuousClock()
         var end = JobDeadline(grace, processID: processID, clock: clock)
         var scratch = [UInt8](repeating: 0, count: 512)
-        waiting: while case .done = wait(for: Int16(POLLIN), until: &end, clock: clock) {
+        waiting: while case .done = wait(for: SystemCall.readable, until: &end, clock: clock) {
             do {
                 let result = try scratch.withUnsafeMutableBytes { raw in
                     Result { () throws(Errno) in try SystemCall.receive(channel, into: raw) }

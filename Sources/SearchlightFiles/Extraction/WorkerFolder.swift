@@ -1,4 +1,5 @@
 import Foundation
+import Searchlight
 import SystemPackage
 
 import SystemCalls
@@ -23,12 +24,12 @@ final class WorkerFolder {
     static var base: String { SystemCall.environmentValue("TMPDIR") ?? "/tmp" }
 
     /// Makes a new folder, open to its owner only, and locks it.
-    init() throws(ExtractorSystemError) {
+    init() throws(FileSystemError) {
         let base = Self.base
         do {
             path = try SystemCall.makeTemporaryFolder("\(base)/\(Self.namePrefix)XXXXXX")
         } catch {
-            throw ExtractorSystemError("mkdtemp", errno: error, path: FilePath(base))
+            throw FileSystemError("mkdtemp", path: ItemIdentifier(base), errno: error)
         }
         do {
             lock = try SystemCall.open(Array(path.utf8), .readOnly, options: [.directory, .noFollow, .closeOnExec])
@@ -36,7 +37,7 @@ final class WorkerFolder {
         } catch {
             lock = -1
             try? SystemCall.removeTree(path)
-            throw ExtractorSystemError("flock", errno: error, path: FilePath(path))
+            throw FileSystemError("flock", path: ItemIdentifier(path), errno: error)
         }
     }
 

@@ -28,11 +28,6 @@
 //   inherit it, and it stays open until the last user of this `Inotify` (including a
 //   dispatch source still watching it) is gone.
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
 import SystemCalls
 import SystemPackage
@@ -183,7 +178,7 @@ public final class Inotify: Sendable {
         readsUnderWay.add(1, ordering: .sequentiallyConsistent)
         defer { readsUnderWay.subtract(1, ordering: .sequentiallyConsistent) }
         let result: Result<[InotifyEvent], InotifyError> = withUnsafeTemporaryAllocation(
-            byteCount: Self.readBufferSize, alignment: MemoryLayout<inotify_event>.alignment
+            byteCount: Self.readBufferSize, alignment: SystemCall.InotifyRecordHeader.alignment
         ) { buffer in
             let count: Int
             do {

@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemCalls
 
 extension InotifyEvent {
     /// The size of the fixed part of a record: `wd`, `mask`, `cookie`, `len` (16 bytes).
     /// The name, when there is one, follows it.
-    static let headerSize = MemoryLayout<inotify_event>.size
+    static let headerSize = SystemCall.InotifyRecordHeader.size
 
     /// Decodes the records that one `read(2)` of an inotify descriptor returned.
     ///
@@ -25,16 +21,16 @@ extension InotifyEvent {
             guard bytes.count - offset >= headerSize else {
                 throw truncated(at: offset, total: bytes.count)
             }
-            let header = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+            let header = SystemCall.InotifyRecordHeader(bytes, at: offset)
             let nameStart = offset + headerSize
-            let nameLength = Int(header.len)
+            let nameLength = header.nameLength
             guard bytes.count - nameStart >= nameLength else {
                 throw truncated(at: offset, total: bytes.count)
             }
             let padded = bytes[nameStart..<(nameStart + nameLength)]
             let nameEnd = padded.firstIndex(of: 0) ?? padded.endIndex
             events.append(InotifyEvent(
-                watch: WatchDescriptor(rawValue: header.wd),
+                watch: WatchDescriptor(rawValue: header.watch),
                 mask: InotifyEventMask(rawValue: header.mask),
                 cookie: header.cookie,
                 name: Array(bytes[nameStart..<nameEnd])))

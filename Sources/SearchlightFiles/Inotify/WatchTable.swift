@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-#elseif canImport(Musl)
-import Musl
-#endif
 import Searchlight
 
 /// The directories an inotify instance watches: watch descriptor to path and back.
