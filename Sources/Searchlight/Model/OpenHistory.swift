@@ -26,9 +26,11 @@ public struct OpenHistory: Sendable {
     }
 
     /// The history of the person running this process.
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> OpenHistory {
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+    /// (`environment` looks up one variable: by default this process's, without building the
+    /// dictionary of them all that `ProcessInfo` makes, a cost every search paid at start-up.)
+    public static func standard(environment: (String) -> String? = SystemCall.environmentValue) -> OpenHistory {
+        let state = environment("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment("HOME") ?? NSHomeDirectory()) + "/.local/state"
         return OpenHistory(path: state + "/searchlight/opened.tsv")
     }
 
