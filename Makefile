@@ -80,7 +80,6 @@ release:
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-serve
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-extractor
-	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-desktop
 	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
 	@mkdir -p $(dir $(MANUAL))
 	$(RELEASE)/generate-manual $(RELEASE)/searchlight --authors Searchlight --output-directory $(dir $(MANUAL))
@@ -98,8 +97,8 @@ install: release
 	$(RELEASE)/searchlight --generate-completion-script fish > $(FISH_COMPLETIONS)/searchlight.fish
 	sed 's|@BINDIR@|$(abspath $(BINDIR))|g' Examples/systemd/searchlight-watch.service > $(UNITDIR)/searchlight-watch.service
 	install -d $(DBUS_SERVICES) $(SEARCH_PROVIDERS) $(APPLICATIONS) $(KRUNNER_PLUGINS)
-	install -m755 $(RELEASE)/searchlight-desktop $(BINDIR)/
-	strip $(STRIP_FLAGS) $(BINDIR)/searchlight-desktop
+	# The desktop's search is searchlight-serve started by this name (Package.swift, SearchlightDesktop).
+	ln -sf searchlight-serve $(BINDIR)/searchlight-desktop
 	sed 's|@BINDIR@|$(abspath $(BINDIR))|g' Examples/desktop/org.searchlight.Desktop.service > $(DBUS_SERVICES)/org.searchlight.Desktop.service
 	sed 's|@BINDIR@|$(abspath $(BINDIR))|g' Examples/desktop/org.searchlight.Desktop.desktop > $(APPLICATIONS)/org.searchlight.Desktop.desktop
 	install -m644 Examples/desktop/org.searchlight.Desktop.search-provider.ini $(SEARCH_PROVIDERS)/

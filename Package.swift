@@ -11,7 +11,6 @@ let package = Package(
         .executable(name: "searchlight", targets: ["searchlight"]),
         .executable(name: "searchlight-extractor", targets: ["searchlight-extractor"]),
         .executable(name: "searchlight-serve", targets: ["searchlight-serve"]),
-        .executable(name: "searchlight-desktop", targets: ["searchlight-desktop"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -225,6 +224,7 @@ let package = Package(
             name: "searchlight-serve",
             dependencies: [
                 "SearchlightCommands",
+                "SearchlightDesktop",
                 "SearchlightPostgres",
                 "SearchlightServer",
                 .product(name: "Logging", package: "swift-log"),
@@ -241,9 +241,12 @@ let package = Package(
         // A service on the session bus through GDBus: variadic GVariant builders stay in its .c file.
         .target(name: "CDBus", dependencies: ["CGio"]),
         // `searchlight-desktop`: GNOME Shell's search provider and KRunner's runner, activated by
-        // D-Bus; reads the index (SQLite or PostgreSQL) and links no decoder.
-        .executableTarget(
-            name: "searchlight-desktop",
+        // D-Bus; reads the index (SQLite or PostgreSQL) and links no decoder. Not an executable of
+        // its own: `searchlight-serve` runs it when started by that name (a link to it, which
+        // `make install` and the package make), so the two share one copy of the Swift runtime,
+        // Foundation, its ICU data, GRDB, SwiftNIO and the PostgreSQL client (85 MB).
+        .target(
+            name: "SearchlightDesktop",
             dependencies: [
                 "CDBus",
                 "CSystemZlib",
@@ -255,7 +258,8 @@ let package = Package(
                 "SystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/searchlight-desktop"
         ),
         // Every decoder: what the worker reads from inside files (text in any encoding, Markdown,
         // HTML, XML, mail, archives, PDF, OOXML, ODF, iWork, EPUB, RTF, legacy Office through
@@ -376,7 +380,7 @@ let package = Package(
             name: "CommandLineTests",
             // The library writes indexes with content directly, so that search tests need no extractor.
             // SearchlightCommands: the fast parsing of `search` is compared with the full parser in process.
-            dependencies: ["searchlight", "searchlight-serve", "searchlight-extractor", "searchlight-desktop", "Searchlight",
+            dependencies: ["searchlight", "searchlight-serve", "searchlight-extractor", "Searchlight",
                            "SearchlightCommands", "SearchlightTestSupport"],
             // The page's browser test drives chromium with this script.
             exclude: ["Browser"]

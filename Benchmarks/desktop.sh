@@ -12,7 +12,8 @@
 # person types (r, re, rep, … of a few words), R rounds, then GetResultMetas of the first five
 # results as GNOME Shell asks next. Prints p50 and p95 of each, and the service's CPU time per
 # call (from /proc), which does not depend on what else the machine runs. --bin DIR takes
-# searchlight-desktop and query-bench from DIR instead of building them.
+# searchlight-serve (started as searchlight-desktop, a link made beside it) and query-bench
+# from DIR instead of building them.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$repo/Benchmarks/work/desktop
@@ -31,12 +32,14 @@ done
 /usr/bin/python3 -c 'import gi' 2>/dev/null || { echo "missing PyGObject: sudo apt-get install python3-gi" >&2; exit 1; }
 mkdir -p "$work"
 if [ -z "$bin" ]; then
-  for product in searchlight-desktop query-bench; do
+  for product in searchlight-serve query-bench; do
     (cd "$repo" && swift build -c release --static-swift-stdlib --product $product >>"$work/build.log" 2>&1) \
       || { tail -20 "$work/build.log" >&2; exit 1; }
   done
   bin=$(cd "$repo" && swift build -c release --show-bin-path)
 fi
+# searchlight-desktop is searchlight-serve started by that name, as installed.
+[ -e "$bin/searchlight-desktop" ] || ln -s searchlight-serve "$bin/searchlight-desktop"
 
 index=$repo/Benchmarks/work/serve/search-$items.sqlite
 mkdir -p "$(dirname "$index")"

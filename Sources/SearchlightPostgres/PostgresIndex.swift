@@ -162,6 +162,19 @@ public final class PostgresIndex: Sendable {
 
     /// Fails unless the database holds an index this build can read.
     private func checkSchema() async throws {
+        // The statement timeout of a reader is for the user's queries; the `BEGIN` before this
+        // check's `SET LOCAL` is under it, and a short one (a server's query deadline) can stop
+        // even that on a loaded machine: tried again, a few times, rather than refusing to open.
+        for attempt in 1... {
+            do {
+                return try await checkSchemaOnce()
+            } catch let error as PostgresIndexError where error.isStatementTimeout && attempt < 5 {
+                logger.debug("the schema check met the statement timeout; trying again")
+            }
+        }
+    }
+
+    private func checkSchemaOnce() async throws {
         let logger = self.logger
         let version = try await withTransaction("cannot read the index") { connection in
             // Not a query of the user's: the statement timeout of a reader is not for it.

@@ -7,11 +7,13 @@ import SystemCalls
 /// `searchlight-desktop`: GNOME Shell's search provider and KRunner's runner, on the session
 /// bus as `org.searchlight.Desktop`. D-Bus starts it on the first search (its `.service` files)
 /// and it exits after a few idle minutes.
-@main
-struct DesktopCommand: ParsableCommand {
+/// Run by `searchlight-serve` when it is started as `searchlight-desktop` (see Package.swift).
+public struct DesktopCommand: ParsableCommand {
     static let busName = "org.searchlight.Desktop"
 
-    static let configuration = CommandConfiguration(
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "searchlight-desktop",
         abstract: "Answer GNOME Shell's and KRunner's searches from the index, on the session bus.",
         discussion: """
@@ -41,7 +43,7 @@ struct DesktopCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Log each call on standard error.")
     var verbose = false
 
-    func validate() throws {
+    public func validate() throws {
         if !(1...65535).contains(pagePort) { throw ValidationError("--port or $SEARCHLIGHT_DESKTOP_PORT must be between 1 and 65535.") }
         if idleTimeout == nil, let value = ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT"],
            !value.isEmpty, UInt32(value) == nil {
@@ -49,7 +51,7 @@ struct DesktopCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    public func run() throws {
         var logger = Logger(label: "searchlight-desktop") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
         let location = try IndexLocation.resolve(explicit: index)

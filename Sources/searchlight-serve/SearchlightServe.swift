@@ -1,4 +1,5 @@
 import SearchlightCommands
+import SearchlightDesktop
 import SearchlightPostgres
 import SearchlightServer
 import ServiceLifecycle
@@ -6,10 +7,15 @@ import ServiceLifecycle
 /// `searchlight serve`, and every command on a `postgres://` index, hand their arguments over
 /// to this executable, which links the web server and the PostgreSQL client that
 /// `searchlight` leaves out (see ``ServeLauncher`` and ``IndexLauncher``). It runs the same
-/// commands, given both as ``Launchers``.
+/// commands, given both as ``Launchers``. Started as `searchlight-desktop` (a link to it), it
+/// is the desktop's search service instead (``DesktopCommand``).
 @main
 enum SearchlightServe {
     static func main() async {
+        if CommandLine.arguments.first?.split(separator: "/").last == "searchlight-desktop" {
+            DesktopCommand.main()
+            return
+        }
         await SearchlightCommand.main(launchers: Launchers(makeServer: makeServer, openRemote: { url, readOnly, logger in
             try PostgresStore(url: url, readOnly: readOnly, logger: logger)
         }))

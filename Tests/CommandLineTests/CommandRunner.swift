@@ -25,6 +25,21 @@ enum Searchlight {
         return "searchlight"
     }()
 
+    /// `searchlight-desktop`: the link to `searchlight-serve` by whose name it runs the desktop's
+    /// search, made beside the built executables as `make install` makes it among the installed.
+    static let desktopBinary: String = {
+        let link = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("searchlight-desktop").path
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != "searchlight-serve" {
+            // Made under a name of its own, then renamed over whatever is there: test processes
+            // running at once never see a half-made link.
+            let made = link + ".\(getpid())"
+            try? FileManager.default.removeItem(atPath: made)
+            try? FileManager.default.createSymbolicLink(atPath: made, withDestinationPath: "searchlight-serve")
+            rename(made, link)
+        }
+        return link
+    }()
+
     /// Options for a `watch` a test waits for: normal priority. At idle priority (the default,
     /// tested in WatchSeveralRootsTests) a watch on a machine crowded with other tests'
     /// processes got less than 1 % of a core and took minutes to say "watching".

@@ -26,7 +26,8 @@ final class PrivateBus {
         self.folder = folder
         opened = folder.path + "/opened"
         cache = folder.path + "/cache"
-        let bin = URL(fileURLWithPath: Searchlight.binary).deletingLastPathComponent().path
+        // The folder of the link the service file starts (`searchlight-desktop` → `searchlight-serve`).
+        let bin = URL(fileURLWithPath: Searchlight.desktopBinary).deletingLastPathComponent().path
         folder.mkdirs("services")
         let template = try String(contentsOfFile: Self.repository.path + "/Examples/desktop/org.searchlight.Desktop.service",
                                   encoding: .utf8)
@@ -269,8 +270,7 @@ struct DesktopServiceTests {
     }
 
     @Test func theServiceLinksNoDecoderAndSearchlightNoGIO() throws {
-        let folder = URL(fileURLWithPath: Searchlight.binary).deletingLastPathComponent()
-        let desktop = try ContentCommandTests.libraries(of: folder.appendingPathComponent("searchlight-desktop").path)
+        let desktop = try ContentCommandTests.libraries(of: Searchlight.desktopBinary)
         #expect(desktop.contains("libgio-2.0"), "the check would not see GIO")
         for decoder in ["libvips", "libxml2", "libicuuc", "libicui18n", "libpoppler", "libgsf"] {
             #expect(!desktop.contains(decoder), "searchlight-desktop links \(decoder)")

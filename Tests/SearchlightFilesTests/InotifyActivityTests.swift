@@ -9,7 +9,11 @@ import Testing
 /// ``Inotify/hasActivity(since:)`` is what keeps a watcher's self-check from counting as
 /// repairs the changes of events it had not received yet: it must see every event that is
 /// not in the watcher's inbox, wherever it is on the way.
-@Suite("Inotify activity")
+///
+/// On a thread of its own, the reader included (a child task, which inherits it): in a full run
+/// whose other tests held the pool's two threads, a reader started as an unstructured task did
+/// not run for 60 s.
+@Suite("Inotify activity", .ownThread)
 struct InotifyActivityTests {
     /// The sequence behind self-checks that "repaired" moved folders in randomized runs on a
     /// loaded machine: the reader reads a batch (a folder's move), its thread is preempted
@@ -29,14 +33,14 @@ struct InotifyActivityTests {
         let mark = inotify.markActivity()
         #expect(inotify.hasActivity(since: mark), "a batch in the reader's hands is not activity")
         // Asking for the next batch hands this one on; with nothing queued, nothing is on the way.
-        let reader = Task { [iterator] in
+        async let next: [InotifyEvent]? = { [iterator] in
             var iterator = iterator
             return try await iterator.next()
-        }
+        }()
         #expect(await eventually { !inotify.hasActivity(since: mark) })
         // A new event ends the reader's wait.
         try writeFile(directory("later.txt"), "later")
-        let later = try await reader.value
+        let later = try await next
         #expect(later?.isEmpty == false)
     }
 }

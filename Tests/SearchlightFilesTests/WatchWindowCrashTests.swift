@@ -7,8 +7,11 @@ import Testing
 
 /// A window of events is one transaction: `searchlight watch` killed at each step of a window
 /// (debug builds' `SEARCHLIGHT_TEST_CRASH=POINT:N`) leaves the index as the window before or
-/// the window after, and a restart brings it to the disk.
-@Suite("Watch window crashes", .serialized)
+/// the window after, and a restart brings it to the disk. On a thread of its own: it waits on the
+/// watch process (`waitUntilReady`, `waitUntilExit`), which would hold one of the pool's two
+/// threads, and its polling must not wait for a pool other tests hold (a full run once starved
+/// it past 120 s).
+@Suite("Watch window crashes", .serialized, .ownThread)
 struct WatchWindowCrashTests {
     @Test(arguments: ["coalesced", "extracted", "committed"])
     func aKillAtAnyStepOfAWindowLeavesTheWindowBeforeOrAfter(point: String) async throws {
