@@ -33,7 +33,8 @@ extension SystemCall {
         // One buffer holds them all, one after the other, each ended by its NUL.
         let characters = strings.flatMap(\.utf8CString)
         return characters.withUnsafeBufferPointer { characters in
-            var start = characters.baseAddress!
+            // No strings (a search with no results): the null pointer alone.
+            guard var start = characters.baseAddress else { return [nil].withUnsafeBufferPointer(body) }
             let pointers: [UnsafePointer<CChar>?] = strings.map { string in
                 defer { start += string.utf8.count + 1 }
                 return start

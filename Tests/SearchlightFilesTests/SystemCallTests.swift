@@ -8,6 +8,16 @@ import Testing
 /// `Errno` each failure throws.
 @Suite("System calls")
 struct SystemCallTests {
+    @Test("Strings as a C array: each ended by its NUL, the array by a null pointer, none at all too")
+    func cStringArrays() {
+        for strings in [[], [""], ["a"], ["open", "", "sécurité", "read"]] {
+            let read: [String?] = SystemCall.withCStrings(strings) { pointers in
+                pointers.map { $0.map { String(cString: $0) } }
+            }
+            #expect(read == strings.map(Optional.some) + [nil])
+        }
+    }
+
     @Test("A path below a root opens one component at a time, never through a link")
     func openBelowARoot() throws {
         let tree = TemporaryTree("syscalls")
