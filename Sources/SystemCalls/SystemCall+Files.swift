@@ -28,15 +28,26 @@ extension SystemCall {
     }
 
     /// Calls `body` with `strings` as an array of C strings followed by a null pointer (valid
-    /// only during the call), as `execv(3)`, GLib and libseccomp take them.
+    /// only during the call), as `execv(3)`, `posix_spawn(3)`, GLib and libseccomp take them.
     public static func withCStrings<T>(_ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> T) -> T {
+        withCStrings(strings.map { Array($0.utf8) }, body)
+    }
+
+    /// ``withCStrings(_:_:)`` of raw bytes (arguments and file names need not be UTF-8); a string
+    /// holding a NUL ends there, as C reads it.
+    public static func withCStrings<T>(_ strings: [[UInt8]], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> T) -> T {
         // One buffer holds them all, one after the other, each ended by its NUL.
-        let characters = strings.flatMap(\.utf8CString)
+        var characters: [CChar] = []
+        characters.reserveCapacity(strings.reduce(0) { $0 + $1.count + 1 })
+        for string in strings {
+            characters.append(contentsOf: string.map { CChar(bitPattern: $0) })
+            characters.append(0)
+        }
         return characters.withUnsafeBufferPointer { characters in
             // No strings (a search with no results): the null pointer alone.
             guard var start = characters.baseAddress else { return [nil].withUnsafeBufferPointer(body) }
             let pointers: [UnsafePointer<CChar>?] = strings.map { string in
-                defer { start += string.utf8.count + 1 }
+                defer { start += string.count + 1 }
                 return start
             } + [nil]
             return pointers.withUnsafeBufferPointer(body)

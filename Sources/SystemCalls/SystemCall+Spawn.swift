@@ -71,21 +71,16 @@ extension SystemCall {
         if options.newSession { flags |= 0x80 }
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
-        let argv = arguments.map(duplicateCString) + [nil]
-        let envp = environment.map { $0.map { duplicateCString(Array($0.utf8)) } + [nil] }
-        defer {
-            argv.forEach { free($0) }
-            envp?.forEach { free($0) }
-        }
         var process: pid_t = 0
-        let start = { (environment: UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Int32 in
-            argv.withUnsafeBufferPointer { argv in
-                options.searchesPath
-                    ? posix_spawnp(&process, program, &actions, &attributes, argv.baseAddress!, environment)
-                    : posix_spawn(&process, program, &actions, &attributes, argv.baseAddress!, environment)
+        let result = withCStrings(arguments) { argv in
+            withCStrings((environment ?? []).map { Array($0.utf8) }) { envp in
+                // This process's own environment when none is given.
+                let envp = environment == nil ? UnsafePointer(environ) : mutableStrings(envp)
+                return options.searchesPath
+                    ? posix_spawnp(&process, program, &actions, &attributes, mutableStrings(argv), envp)
+                    : posix_spawn(&process, program, &actions, &attributes, mutableStrings(argv), envp)
             }
         }
-        let result = envp.map { $0.withUnsafeBufferPointer { start($0.baseAddress!) } } ?? start(environ)
         guard result == 0 else { throw Errno(rawValue: result) }
         return process
     }

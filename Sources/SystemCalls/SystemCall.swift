@@ -62,11 +62,10 @@ extension SystemCall {
     /// Replaces this process with the program at `path`, given `arguments` (the first is its
     /// name); returns only when that fails, with why. The corresponding C function is `execv(3)`.
     public static func replaceProcess(with path: String, arguments: [[UInt8]]) -> Errno {
-        let cStrings = arguments.map(duplicateCString)
-        defer { cStrings.forEach { free($0) } }
-        var argv = cStrings + [nil]
-        execv(path, &argv)
-        return lastError
+        withCStrings(arguments) { argv in
+            execv(path, mutableStrings(argv))
+            return lastError
+        }
     }
 
     /// The arguments of this process as the kernel gave them: `CommandLine.arguments` has
@@ -77,11 +76,10 @@ extension SystemCall {
         }
     }
 
-    /// A copy of `bytes` as a C string in memory of its own (`free` it).
-    static func duplicateCString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar>? {
-        (bytes + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) }
-        }
+    /// A C string array as `execv(3)` and `posix_spawn(3)` declare it (`char *const argv[]`,
+    /// which they do not write to).
+    static func mutableStrings(_ strings: UnsafeBufferPointer<UnsafePointer<CChar>?>) -> UnsafePointer<UnsafeMutablePointer<CChar>?> {
+        UnsafeRawPointer(strings.baseAddress!).assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self)
     }
 
     /// Runs `arguments` (the program found through `PATH`), with standard input and output

@@ -16,6 +16,11 @@ struct SystemCallTests {
             }
             #expect(read == strings.map(Optional.some) + [nil])
         }
+        // Bytes that are not UTF-8, as a file name may hold, arrive as they are.
+        let bytes: [[UInt8]?] = SystemCall.withCStrings([[0xFF, 0x41], [0x2F]]) { pointers in
+            pointers.map { $0.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } }
+        }
+        #expect(bytes == [[0xFF, 0x41], [0x2F], nil])
     }
 
     @Test("A path below a root opens one component at a time, never through a link")

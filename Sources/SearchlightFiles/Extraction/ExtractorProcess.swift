@@ -235,7 +235,7 @@ final class ExtractorProcess: @unchecked Sendable {
             guard let ready = try? SystemCall.poll(channel, for: events, milliseconds: milliseconds) else { return .closed }
             if ready == 0 { continue }
             // POLLHUP with data still readable is handled by recv returning the data first.
-            if ready & SystemCall.readable | SystemCall.writable != 0 { return .done }
+            if ready & (SystemCall.readable | SystemCall.writable) != 0 { return .done }
             return .closed
         }
     }
