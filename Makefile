@@ -28,8 +28,12 @@ SEARCH_PROVIDERS := $(PREFIX)/share/gnome-shell/search-providers
 APPLICATIONS := $(PREFIX)/share/applications
 KRUNNER_PLUGINS := $(PREFIX)/share/krunner/dbusplugins
 RELEASE := .build/release
+# Foundation's ICU data, one copy for the three executables (Sources/CFoundationICUData).
+LIBDIR := $(PREFIX)/lib/searchlight
+ICU_DATA := icudt76l.dat
 MANUAL := .build/manual/searchlight.1
-INSTALLED := $(BINDIR)/searchlight $(BINDIR)/searchlight-serve $(BINDIR)/searchlight-extractor $(MANDIR)/searchlight.1 \
+INSTALLED := $(BINDIR)/searchlight $(BINDIR)/searchlight-serve $(BINDIR)/searchlight-extractor $(LIBDIR)/$(ICU_DATA) \
+	$(MANDIR)/searchlight.1 \
 	$(BASH_COMPLETIONS)/searchlight $(ZSH_COMPLETIONS)/_searchlight $(FISH_COMPLETIONS)/searchlight.fish \
 	$(UNITDIR)/searchlight-watch.service \
 	$(BINDIR)/searchlight-desktop $(DBUS_SERVICES)/org.searchlight.Desktop.service \
@@ -81,6 +85,7 @@ release:
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-serve
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-extractor
 	$(SWIFT) build -c release --static-swift-stdlib --product generate-manual
+	./Packaging/foundation-icu-data $(RELEASE)
 	@mkdir -p $(dir $(MANUAL))
 	$(RELEASE)/generate-manual $(RELEASE)/searchlight --authors Searchlight --output-directory $(dir $(MANUAL))
 
@@ -91,6 +96,8 @@ install: release
 	install -d $(BINDIR) $(MANDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS) $(UNITDIR)
 	install -m755 $(RELEASE)/searchlight $(RELEASE)/searchlight-serve $(RELEASE)/searchlight-extractor $(BINDIR)/
 	strip $(STRIP_FLAGS) $(BINDIR)/searchlight $(BINDIR)/searchlight-serve $(BINDIR)/searchlight-extractor
+	install -d $(LIBDIR)
+	install -m644 $(RELEASE)/$(ICU_DATA) $(LIBDIR)/
 	install -m644 $(MANUAL) $(MANDIR)/searchlight.1
 	$(RELEASE)/searchlight --generate-completion-script bash > $(BASH_COMPLETIONS)/searchlight
 	$(RELEASE)/searchlight --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_searchlight
@@ -107,6 +114,7 @@ install: release
 
 uninstall:
 	rm -f $(INSTALLED)
+	rmdir $(LIBDIR) 2>/dev/null || true
 
 # A Debian package of the release build above (Packaging/make-deb builds nothing itself):
 # /usr paths, Depends from dpkg-shlibdeps. `sudo apt install ./.build/deb/searchlight_…deb`.

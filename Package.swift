@@ -1,6 +1,13 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Release builds of the installed executables leave Foundation's ICU data (34 MB each) out and
+/// share one installed copy (Sources/CFoundationICUData, Packaging/foundation-icu-data).
+let sharedICUData: LinkerSetting = .unsafeFlags(
+    ["-Xlinker", "--defsym=icudt76_dat=searchlight_icu_data_stub"],
+    .when(platforms: [.linux], configuration: .release)
+)
+
 let package = Package(
     name: "Searchlight",
     platforms: [.macOS(.v15)],
@@ -68,6 +75,8 @@ let package = Package(
         .target(name: "CMagicLoader"),
         // statx(2), which Swift's Glibc module hides behind _GNU_SOURCE.
         .target(name: "CFileSystem"),
+        // Foundation's ICU data from one installed file instead of a copy in each executable.
+        .target(name: "CFoundationICUData"),
         // A small C layer over libvips' variadic calls, which Swift cannot call.
         .target(name: "CVips", dependencies: ["CLibVips"]),
         // Snappy (the compression of iWork 2013+ `.iwa` parts); only the extractor links it.
@@ -210,12 +219,13 @@ let package = Package(
         // of the executable touched at start-up.
         .executableTarget(
             name: "searchlight",
-            dependencies: ["SearchlightCommands"],
+            dependencies: ["CFoundationICUData", "SearchlightCommands"],
             linkerSettings: [
                 .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie",
                               "-L\(Context.packageDirectory)/Packaging/static-libraries",
                               "-Xlinker", "--section-ordering-file=\(Context.packageDirectory)/Packaging/searchlight.order"],
                              .when(platforms: [.linux], configuration: .release)),
+                sharedICUData,
             ]
         ),
         // The same commands with the web server (Hummingbird, SwiftNIO) behind `serve`, and the
@@ -223,13 +233,15 @@ let package = Package(
         .executableTarget(
             name: "searchlight-serve",
             dependencies: [
+                "CFoundationICUData",
                 "SearchlightCommands",
                 "SearchlightDesktop",
                 "SearchlightPostgres",
                 "SearchlightServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            linkerSettings: [sharedICUData]
         ),
         // GLib's GIO (GDBus), found through pkg-config; used only through CDBus.
         .systemLibrary(
@@ -299,9 +311,10 @@ let package = Package(
         // The worker: its request loop, limits, sandbox and test hooks; the decoders are DocumentExtraction's.
         .executableTarget(
             name: "searchlight-extractor",
-            dependencies: ["CSeccomp", "DocumentExtraction", "ExtractionProtocol", "SystemCalls"],
+            dependencies: ["CFoundationICUData", "CSeccomp", "DocumentExtraction", "ExtractionProtocol", "SystemCalls"],
             // The test hooks (SEARCHLIGHT_EXTRACTOR_TEST_MODE) exist only in debug builds.
-            swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))]
+            swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))],
+            linkerSettings: [sharedICUData]
         ),
         // PDF text extraction timed against pdftotext; run by Benchmarks/documents.sh.
         .executableTarget(

@@ -28,6 +28,7 @@ if [ -z "$binary" ]; then
   swift build -c release --static-swift-stdlib --product searchlight >/dev/null
   swift build -c release --static-swift-stdlib --product searchlight-extractor >/dev/null
   if $postgres; then swift build -c release --static-swift-stdlib --product searchlight-serve >/dev/null; fi
+  Packaging/foundation-icu-data .build/release   # the ICU data the release executables share
   binary=.build/release/searchlight
 fi
 work=Benchmarks/work/churn

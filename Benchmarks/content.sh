@@ -29,6 +29,7 @@ done
 if [ -z "$binary" ]; then
   swift build -c release --static-swift-stdlib --product searchlight >/dev/null
   swift build -c release --static-swift-stdlib --product searchlight-extractor >/dev/null
+  Packaging/foundation-icu-data .build/release   # the ICU data the release executables share
   binary=.build/release/searchlight
 fi
 work=$(pwd)/Benchmarks/work/content

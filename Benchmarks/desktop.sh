@@ -37,6 +37,7 @@ if [ -z "$bin" ]; then
       || { tail -20 "$work/build.log" >&2; exit 1; }
   done
   bin=$(cd "$repo" && swift build -c release --show-bin-path)
+  "$repo/Packaging/foundation-icu-data" "$repo/.build/release"   # the ICU data the release executables share
 fi
 # searchlight-desktop is searchlight-serve started by that name, as installed.
 [ -e "$bin/searchlight-desktop" ] || ln -s searchlight-serve "$bin/searchlight-desktop"

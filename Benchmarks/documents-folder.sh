@@ -48,6 +48,7 @@ cat "$folder"/*/* > /dev/null
 
 swift build -c release --static-swift-stdlib --product searchlight >&2
 swift build -c release --static-swift-stdlib --product searchlight-extractor >&2
+Packaging/foundation-icu-data .build/release   # the ICU data the release executables share
 bin=$(swift build -c release --show-bin-path)
 
 now() { date +%s.%N; }

@@ -82,6 +82,7 @@ fi
 
 swift build -c release --product searchlight-extractor >&2
 swift build -c release --product searchlight >&2
+Packaging/foundation-icu-data .build/release   # the ICU data the release executables share
 bin=$(swift build -c release --show-bin-path)
 export SEARCHLIGHT_EXTRACTOR="$bin/searchlight-extractor" XDG_CONFIG_HOME=/nonexistent/ocr-bench
 median() { python3 -c "import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))" "$@"; }

@@ -44,6 +44,7 @@ if [ -z "$searchlight" ]; then
       || { tail -20 "$work/build.log" >&2; exit 1; }
   done
   searchlight=$(cd "$repo" && swift build -c release --show-bin-path)/searchlight
+  "$repo/Packaging/foundation-icu-data" "$repo/.build/release"   # the ICU data the release executables share
 fi
 
 tree=$work/tree-$files-42

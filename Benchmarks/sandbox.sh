@@ -34,6 +34,7 @@ fi
 
 swift build -c release --static-swift-stdlib --product searchlight >&2
 swift build -c release --static-swift-stdlib --product searchlight-extractor >&2
+Packaging/foundation-icu-data .build/release   # the ICU data the release executables share
 bin=$(swift build -c release --show-bin-path)
 work=$PWD/Benchmarks/work/sandbox
 rm -rf "$work" && mkdir -p "$work"

@@ -31,6 +31,7 @@ for product in searchlight searchlight-serve searchlight-extractor query-bench; 
     || { tail -20 "$work/build.log" >&2; exit 1; }
 done
 bin=$(cd "$repo" && swift build -c release --show-bin-path)
+"$repo/Packaging/foundation-icu-data" "$repo/.build/release"   # the ICU data the release executables share
 searchlight=${searchlight:-$bin/searchlight}
 
 server_pid=""

@@ -59,6 +59,7 @@ fi
 
 swift build -c release --static-swift-stdlib --product thumbnail-bench >&2
 swift build -c release --static-swift-stdlib --product searchlight-extractor >&2
+Packaging/foundation-icu-data .build/release   # the ICU data the release executables share
 bin=$(swift build -c release --show-bin-path)
 export SEARCHLIGHT_EXTRACTOR="$bin/searchlight-extractor"
 

@@ -33,6 +33,7 @@ for tool in python3; do command -v $tool >/dev/null || { echo "missing $tool" >&
 if [ -z "$binary" ]; then
   swift build -c release --static-swift-stdlib --product searchlight >/dev/null
   swift build -c release --static-swift-stdlib --product searchlight-extractor >/dev/null
+  Packaging/foundation-icu-data .build/release   # the ICU data the release executables share
   binary=.build/release/searchlight
 fi
 work=Benchmarks/work/watch
