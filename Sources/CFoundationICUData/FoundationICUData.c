@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,25 +65,32 @@ __attribute__((constructor)) static void searchlight_share_icu_data(void) {
     if (!searchlight_icu_data_is_shared()) return;
     char executable[PATH_MAX];
     ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
-    size_t folder_length = 0;
-    if (length > 0) {
-        executable[length] = '\0';
-        const char *slash = strrchr(executable, '/');
-        folder_length = slash ? (size_t)(slash - executable) : 0;
+    if (length <= 0) {
+        // No /proc (a bare container): the path the executable was started by, which the
+        // kernel keeps for it; a relative one is relative to the folder it still runs in.
+        const char *started = (const char *)getauxval(AT_EXECFN);
+        length = started ? (ssize_t)strnlen(started, sizeof executable - 1) : 0;
+        if (length > 0) memcpy(executable, started, (size_t)length);
     }
-    const void *data = NULL;
-    if (folder_length > 0) {
-        data = map_data(executable, folder_length, "");
-        if (!data) data = map_data(executable, folder_length, SEARCHLIGHT_ICU_DATA_INSTALLED_FOLDER);
+    if (length < 0) length = 0;
+    executable[length] = '\0';
+    // The executable's folder: up to its last slash ("/" itself for /searchlight), "." without one.
+    const char *folder = ".";
+    size_t folder_length = 1;
+    const char *slash = strrchr(executable, '/');
+    if (slash) {
+        folder = executable;
+        folder_length = slash > executable ? (size_t)(slash - executable) : 1;
     }
+    const void *data = map_data(folder, folder_length, "");
+    if (!data) data = map_data(folder, folder_length, SEARCHLIGHT_ICU_DATA_INSTALLED_FOLDER);
     int status = 0;
     if (data && swift_udata_setCommonData) swift_udata_setCommonData(data, &status);
     else data = NULL;
     if (!data || status > 0) {
-        fprintf(stderr, "%.*s: cannot load Foundation's ICU data: no readable " SEARCHLIGHT_ICU_DATA_FILE
+        fprintf(stderr, "%s: cannot load Foundation's ICU data: no readable, valid " SEARCHLIGHT_ICU_DATA_FILE
                 " in %.*s or %.*s/" SEARCHLIGHT_ICU_DATA_INSTALLED_FOLDER " (reinstall Searchlight)\n",
-                (int)(length > 0 ? length : 0), executable, (int)folder_length, executable,
-                (int)folder_length, executable);
+                length > 0 ? executable : "searchlight", (int)folder_length, folder, (int)folder_length, folder);
         _exit(70);
     }
 }
