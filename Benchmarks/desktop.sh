@@ -40,7 +40,8 @@ if [ -z "$bin" ]; then
   "$repo/Packaging/foundation-icu-data" "$repo/.build/release"   # the ICU data the release executables share
 fi
 # searchlight-desktop is searchlight-serve started by that name, as installed.
-[ -e "$bin/searchlight-desktop" ] || ln -s searchlight-serve "$bin/searchlight-desktop"
+# (Replacing whatever is there: an executable of that name from before the link is stale.)
+ln -sfn searchlight-serve "$bin/searchlight-desktop"
 
 index=$repo/Benchmarks/work/serve/search-$items.sqlite
 mkdir -p "$(dirname "$index")"

@@ -19,7 +19,7 @@ bench_psql -d postgres -c "CREATE DATABASE bench" -c "CREATE ROLE nobody LOGIN P
 (cd "$repo" && swift build -c "$configuration" --static-swift-stdlib --product searchlight && swift build -c "$configuration" --static-swift-stdlib --product searchlight-serve) \
   >"$work/visibility-build.log" 2>&1 || { tail -n 20 "$work/visibility-build.log" >&2; exit 1; }
 bin=$(cd "$repo" && swift build -c "$configuration" --show-bin-path)
-"$repo/Packaging/foundation-icu-data" "$repo/.build/$configuration"   # the ICU data the release executables share
+if [ "$configuration" = release ]; then "$repo/Packaging/foundation-icu-data" "$repo/.build/release"; fi   # the ICU data the release executables share
 writer="postgres://$PGUSER:$PGPASSWORD@127.0.0.1:$PGPORT/bench?sslmode=disable"
 person="postgres://nobody:nobody@127.0.0.1:$PGPORT/bench?sslmode=disable"
 SEARCHLIGHT_INDEX=$writer "$bin/searchlight" scan "$tree" --domain bench --no-content --no-thumbnails --priority normal \

@@ -9,6 +9,8 @@ was gone before the watcher looked (its other names are repaired; the README say
     Tests/Scripts/drive-watch.py BINARY SEED WORKDIR
     for s in $(seq 1 20); do Tests/Scripts/drive-watch.py .build/release/searchlight $s /tmp/drive-$s; done
 
+(after `make release`, which also writes the ICU data the release executables share beside them)
+
 WORKDIR is emptied first. Exit status 0 when every phase converged."""
 import json, os, random, re, shutil, signal, socket, subprocess, sys, time
 

@@ -295,6 +295,21 @@ struct ExtractorPoolTests {
         Self.expectFailure(pool.thumbnail(ofFileAt: Self.fixture("photo.jpg")), .unavailable)
     }
 
+    @Test("A worker that stops for want of its ICU data is an outage that says so")
+    func workerWithoutICUData() throws {
+        // What a release worker does before `main` when Foundation's ICU data is missing or
+        // truncated (Sources/CFoundationICUData; .ci/check-install runs the real one so).
+        let folder = TemporaryTree("worker-without-icu-data")
+        folder.write("searchlight-extractor", "#!/bin/sh\necho 'cannot load Foundation ICU data' >&2\nexit 72\n")
+        #expect(chmod(folder.path + "/searchlight-extractor", 0o755) == 0)
+        let configuration = ExtractorPool.Configuration(workerCount: 1, extractorPath: FilePath(folder.path + "/searchlight-extractor"))
+        let pool = ExtractorPool(configuration: configuration, logger: Logger(label: "test"))
+        defer { pool.shutdown() }
+        let result = pool.thumbnail(ofFileAt: Self.fixture("photo.jpg"))
+        Self.expectFailure(result, .unavailable, containing: "exit status 72: its ICU data (lib/searchlight/icudt76l.dat) is missing or damaged; reinstall Searchlight")
+        #expect(pool.outageReason?.contains("reinstall Searchlight") == true)
+    }
+
     @Test("A file that crashes a working extractor is still that file's failure")
     func crashingFileIsBlamed() throws {
         let pool = try Self.makePool(workers: 1, testMode: "crash-on:photo.jpg")

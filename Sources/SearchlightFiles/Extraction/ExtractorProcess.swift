@@ -329,8 +329,15 @@ enum TerminationStatus: Equatable, CustomStringConvertible {
         }
     }
 
+    /// A release worker's status when Foundation's ICU data it shares is missing
+    /// (`SEARCHLIGHT_ICU_DATA_MISSING_STATUS`, Sources/CFoundationICUData); its own message
+    /// went to its standard error, which the indexer does not keep.
+    static let icuDataMissing: Int32 = 72
+
     var description: String {
         switch self {
+        case .exited(Self.icuDataMissing):
+            "exit status \(Self.icuDataMissing): its ICU data (lib/searchlight/icudt76l.dat) is missing or damaged; reinstall Searchlight"
         case .exited(let code): "exit status \(code)"
         case .signaled(let signal): "signal \(signal)"
         case .unknown: "status unknown"
