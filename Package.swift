@@ -155,6 +155,8 @@ let package = Package(
                 "Searchlight",
                 "CMagicLoader",
                 "CFileSystem",
+                // The status a worker stops with when its ICU data is missing (ExtractorProcess).
+                "CFoundationICUData",
                 "ExtractionProtocol",
                 "SystemCalls",
                 // The OCR queue and cache (OCR/OCRStore), a small SQLite file of its own.

@@ -17,7 +17,7 @@
 #define SEARCHLIGHT_ICU_DATA_INSTALLED_FOLDER "../lib/searchlight"
 
 /// The exit status without it (`EX_OSFILE`: a file the system needs is missing); the indexer
-/// names it when a worker ends so (`TerminationStatus`).
+/// names it when a worker ends so (SearchlightFiles' `TerminationStatus`).
 #define SEARCHLIGHT_ICU_DATA_MISSING_STATUS 72
 
 /// Whether this executable's ICU data is the installed file (1) or linked in (0).

@@ -1,3 +1,4 @@
+import CFoundationICUData
 import ExtractionProtocol
 import Searchlight
 import SystemCalls
@@ -329,15 +330,12 @@ enum TerminationStatus: Equatable, CustomStringConvertible {
         }
     }
 
-    /// A release worker's status when Foundation's ICU data it shares is missing
-    /// (`SEARCHLIGHT_ICU_DATA_MISSING_STATUS`, Sources/CFoundationICUData); its own message
-    /// went to its standard error, which the indexer does not keep.
-    static let icuDataMissing: Int32 = 72
-
     var description: String {
         switch self {
-        case .exited(Self.icuDataMissing):
-            "exit status \(Self.icuDataMissing): its ICU data (lib/searchlight/icudt76l.dat) is missing or damaged; reinstall Searchlight"
+        // A release worker that found no Foundation ICU data to share (CFoundationICUData): its
+        // own message went to its standard error, which the indexer does not keep.
+        case .exited(SEARCHLIGHT_ICU_DATA_MISSING_STATUS):
+            "exit status \(SEARCHLIGHT_ICU_DATA_MISSING_STATUS): its ICU data (lib/searchlight/\(SEARCHLIGHT_ICU_DATA_FILE)) is missing or damaged; reinstall Searchlight"
         case .exited(let code): "exit status \(code)"
         case .signaled(let signal): "signal \(signal)"
         case .unknown: "status unknown"
