@@ -81,8 +81,8 @@ struct ScanCommand: ParsableCommand {
         output.flush()
         if let extraction { recognizeText(extraction, index: index, threads: inspectorCount, output: output) }
         // Space that removed and rewritten files left, given back (SQLite) or made reusable
-        // (PostgreSQL) when it is worth it, never after a first scan; an index that cannot be
-        // vacuumed now works as well.
+        // (PostgreSQL) when it is worth it, and a first scan's full-text segments merged
+        // (SQLite); an index that cannot be vacuumed now works as well.
         if let reclaiming = index as? any SpaceReclaiming { _ = try? reclaiming.reclaimSpaceIfChurned() }
     }
 

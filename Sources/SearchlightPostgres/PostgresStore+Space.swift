@@ -7,6 +7,9 @@ import Searchlight
 /// at every minute); a writer that churned half the index vacuums its tables at once when its
 /// watch is idle, so that the next rows reuse that space instead of growing the files.
 extension PostgresStore: SpaceReclaiming {
+    /// Growth is left to autovacuum, which analyzes freshly written tables by itself.
+    public var reclaimsAfterGrowth: Bool { false }
+
     @discardableResult
     public func reclaimSpace() throws -> ReclaimedSpace {
         let items = try itemCount(domain: nil)

@@ -65,20 +65,44 @@ struct IndexSpaceTests {
         #expect(try index.churnedRows == 0)
     }
 
-    @Test("Little churn is left alone, and growth is no churn")
+    @Test("Little churn is left alone, and growth only once the index has doubled")
     func thresholds() throws {
         let index = try SearchableIndex(path: folder.url("small.sqlite"))
         try Self.write(0..<500, generation: 0, to: index)
         #expect(try index.reclaimSpaceIfChurned() == nil, "fewer rows than the minimum")
         try Self.write(500..<4_000, generation: 0, to: index)
-        #expect(try index.reclaimSpaceIfChurned() == nil, "4 000 rows that only added items: growth, not churn")
-        try Self.write(0..<2_000, generation: 1, to: index)
-        // 2 000 rows rewritten of 4 000 items: worth it.
+        #expect(try index.reclaimSpaceIfChurned() != nil, "4 000 items where there were none: a first scan")
+        try Self.write(4_000..<7_000, generation: 0, to: index)
+        #expect(try index.reclaimSpaceIfChurned() == nil, "3 000 items added to 4 000: growth, not churn, and not double")
+        try Self.write(7_000..<8_000, generation: 0, to: index)
+        #expect(try index.reclaimSpaceIfChurned() != nil, "8 000 items: twice the 4 000 of the last reclaim")
+        try Self.write(0..<4_000, generation: 1, to: index)
+        // 4 000 rows rewritten of 8 000 items: worth it.
         #expect(try index.reclaimSpaceIfChurned() != nil)
-        try Self.write(0..<1_500, generation: 2, to: index)
-        #expect(try index.reclaimSpaceIfChurned() == nil, "1 500 rows against 4 000 items: not yet")
-        try Self.write(1_500..<2_100, generation: 2, to: index)
-        #expect(try index.reclaimSpaceIfChurned() != nil, "2 100 rows: more than half")
+        try Self.write(0..<3_000, generation: 2, to: index)
+        #expect(try index.reclaimSpaceIfChurned() == nil, "3 000 rows against 8 000 items: not yet")
+        try Self.write(3_000..<4_100, generation: 2, to: index)
+        #expect(try index.reclaimSpaceIfChurned() != nil, "4 100 rows: more than half")
+    }
+
+    @Test("A first scan's full-text segments are merged into one and the file packed; searches find the same")
+    func firstScanIsMerged() throws {
+        let index = try SearchableIndex(path: folder.url("first.sqlite"))
+        // Batches, as a scan writes them: a full-text segment each.
+        for start in stride(from: 0, to: 3_000, by: 100) {
+            try Self.write(start..<(start + 100), generation: 0, to: index)
+        }
+        let words = ["lighthouse", "w42", "note", "w4999"]
+        let found = try words.map { try index.searchIdentifiers(words: [$0], domain: nil, limit: nil, scope: .all) }
+        let segments = try index.fullTextSegments()
+        #expect(segments.words > 1 && segments.content > 1, "\(segments)")
+        let reclaimed = try #require(try index.reclaimSpaceIfChurned())
+        #expect(reclaimed.after < reclaimed.before, "\(reclaimed)")
+        let merged = try index.fullTextSegments()
+        #expect(merged.words == 1 && merged.content == 1, "\(merged)")
+        try index.checkFullTextIntegrity()
+        #expect(try words.map { try index.searchIdentifiers(words: [$0], domain: nil, limit: nil, scope: .all) } == found)
+        #expect(try index.reclaimSpaceIfChurned() == nil, "nothing written since")
     }
 
     @Test("Space is reclaimed while a reader holds the index open, and the reader goes on")

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import SearchlightPostgres
 import SearchlightTestSupport
@@ -32,6 +33,41 @@ struct TypoSearchTests {
     }
 
     /// Ranking reads the start of long texts without inflating the rest, cut at a character.
+    @Test("The known start of a word, from seeks, is the longest start some word of the vocabulary has")
+    func knownPrefixFromSeeks() {
+        var generator = SeededGenerator(seed: 35)
+        let letters = Array("abcé").map(String.init)
+        func word(_ length: Int) -> String { (0..<length).map { _ in letters[Int(generator.next() % 4)] }.joined() }
+        for _ in 0..<300 {
+            let vocabulary = (0..<Int(generator.next() % 12)).map { _ in word(1 + Int(generator.next() % 6)) }
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let typed = word(1 + Int(generator.next() % 7))
+            var seeks = 0
+            let known = SpellingNeighbors.knownPrefix(of: typed) { start in
+                seeks += 1
+                return vocabulary.first { !$0.utf8.lexicographicallyPrecedes(start.utf8) }
+            }
+            // Every start of the word, tried against every word.
+            let scalars = Array(typed.unicodeScalars)
+            let expected = (0...scalars.count).last { length in
+                length == 0 || vocabulary.contains { $0.unicodeScalars.starts(with: scalars.prefix(length)) }
+            } ?? 0
+            #expect(known == expected, "\(typed) in \(vocabulary)")
+            #expect(seeks <= scalars.count + 2)
+        }
+    }
+
+    @Test func candidatesGoToSQLiteAsAJSONArray() throws {
+        let strings = ["plain", "quote\"d", "back\\slash", "tab\tand\u{1}", "ελληνικά", "한국어", ""]
+        let queue = try DatabaseQueue()
+        let decoded = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT value FROM json_each(?) ORDER BY key",
+                                arguments: [SearchableIndex.jsonArray(of: strings)])
+        }
+        #expect(decoded == strings)
+        #expect(SearchableIndex.jsonArray(of: []) == "[]")
+    }
+
     @Test func theStartOfAStoredTextIsReadAlone() {
         let text = String(repeating: "école ", count: 5000)
         let stored = StoredContent.compress(text)

@@ -15,10 +15,10 @@ extension SearchableIndex {
         return try read { db in
             var corrected = tokens
             var changed = false
-            for (index, token) in tokens.enumerated() {
-                guard token.unicodeScalars.count >= SpellingNeighbors.minimumLength,
-                      try !Self.isIndexedPrefix(token, in: db) else { continue }
-                let known = try SpellingNeighbors.knownPrefix(of: token) { try Self.isIndexedPrefix($0, in: db) }
+            for (index, token) in tokens.enumerated() where token.unicodeScalars.count >= SpellingNeighbors.minimumLength {
+                let known = try SpellingNeighbors.knownPrefix(of: token) { try Self.firstWord(from: $0, in: db) }
+                // Some indexed word starts with the word: nothing to correct.
+                guard known < token.unicodeScalars.count else { continue }
                 // One edit first; two only when no word one edit away is indexed.
                 for edits in 1...SpellingNeighbors.allowedEdits(token) {
                     let candidates = SpellingNeighbors.candidates(of: token, knownPrefix: known, edits: edits)
@@ -72,27 +72,49 @@ extension SearchableIndex {
                 }
             }
             guard !single.isEmpty else { continue }
-            let list = String(decoding: try JSONEncoder().encode(single), as: UTF8.self)
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))
-                """, arguments: [list])
+                """, arguments: [jsonArray(of: single)])
             while let row = try rows.next() { found[row[0], default: 0] += row[1] as Int }
         }
         return found.map { ($0.key, $0.value) }
     }
 
+    /// `strings` as a JSON array, for `json_each` (by hand: `JSONEncoder`'s first use costs
+    /// a search with no hit a tenth of a millisecond of type metadata).
+    static func jsonArray(of strings: [String]) -> String {
+        var json = "["
+        for (index, string) in strings.enumerated() {
+            json += index == 0 ? "\"" : ",\""
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                case _ where scalar.value < 0x20: json += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                default: json.unicodeScalars.append(scalar)
+                }
+            }
+            json += "\""
+        }
+        return json + "]"
+    }
+
     /// How many terms one walk of a vocabulary reads at most (``holders(of:in:)``).
     static let rangeWalkLimit = 4_096
 
-    /// Whether some indexed word, in any field, starts with `token`: the first word of each
-    /// vocabulary from `token` on (a seek, where a prefix query on the text would merge the
-    /// lists of every word that starts so).
-    private static func isIndexedPrefix(_ token: String, in db: Database) throws -> Bool {
-        // A range, no ORDER BY: fts5vocab seeks to a term bound, but sorting would read every term.
+    /// The first indexed word, in any field, at or after `start` in the order of their UTF-8
+    /// bytes (the vocabularies' order): a seek in each vocabulary, where a prefix query on the
+    /// text would merge the lists of every word that starts so.
+    private static func firstWord(from start: String, in db: Database) throws -> String? {
+        var first: String?
+        // No ORDER BY: fts5vocab seeks to a term bound and reads in order, but sorting would read every term.
         for table in ["item_words_vocab", "item_content_vocab"] {
-            let statement = try db.cachedStatement(sql: "SELECT 1 FROM \(table) WHERE term >= ? AND term < ? LIMIT 1")
-            if try Int.fetchOne(statement, arguments: [token, token + "\u{10FFFF}"]) != nil { return true }
+            let statement = try db.cachedStatement(sql: "SELECT term FROM \(table) WHERE term >= ? LIMIT 1")
+            if let term = try String.fetchOne(statement, arguments: [start]),
+               first.map({ term.utf8.lexicographicallyPrecedes($0.utf8) }) ?? true {
+                first = term
+            }
         }
-        return false
+        return first
     }
 }

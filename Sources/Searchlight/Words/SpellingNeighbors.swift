@@ -49,21 +49,25 @@ public enum SpellingNeighbors {
         return found.sorted()
     }
 
-    /// How many of the first letters of `word` start some word of a vocabulary, found with
-    /// `startsSome` (asked about ever longer prefixes: at most the word's length).
-    public static func knownPrefix(of word: String, startsSome: (String) throws -> Bool) rethrows -> Int {
+    /// How many of the first letters of `word` start some word of a vocabulary (all of them when
+    /// a word starts with `word`), found with `firstFrom`: the vocabulary's first word at or
+    /// after a string, in the order of their UTF-8 bytes.
+    ///
+    /// The words that start with a given start of `word` lie together in that order, and
+    /// `word` itself would lie among them or beside them: the longest known start is shared
+    /// with the first word after `word` or with the last one before it. The first is looked up
+    /// at once; the last one's share, when longer, by looking up one letter more at a time (a
+    /// start of `word` starts some word when the first word from it does), usually once.
+    public static func knownPrefix(of word: String, firstFrom: (String) throws -> String?) rethrows -> Int {
         let letters = Array(word.unicodeScalars)
-        var known = 0
-        // Binary search: a prefix that starts no word has no longer one that does.
-        var low = 1, high = letters.count
-        while low <= high {
-            let middle = (low + high) / 2
-            if try startsSome(String(String.UnicodeScalarView(letters.prefix(middle)))) {
-                known = middle
-                low = middle + 1
-            } else {
-                high = middle - 1
-            }
+        func shared(_ other: String) -> Int {
+            zip(letters, other.unicodeScalars).prefix { $0 == $1 }.count
+        }
+        var known = try firstFrom(word).map(shared) ?? 0
+        while known < letters.count {
+            let start = String(String.UnicodeScalarView(letters.prefix(known + 1)))
+            guard let next = try firstFrom(start), shared(next) > known else { break }
+            known = shared(next)
         }
         return known
     }
