@@ -56,7 +56,7 @@ enum Searchlight {
     }
 
     /// Where the runs of this test process keep their state (the items opened).
-    static let stateHome = NSTemporaryDirectory() + "searchlight-state-\(getpid())"
+    static let stateHome = TestScratch.folder + "/state"
 
     /// The environment of a run: the index named, the user's own configuration file kept away
     /// (a test names one with --config).

@@ -31,8 +31,9 @@ struct SandboxStatusTests {
         }
     }
 
-    /// A worker's private folder (the one place it may write) outlives an indexer killed with
-    /// SIGKILL; the next indexer to start workers removes it.
+    /// A worker's private folder (the one place it may write), and the folder of its pool's
+    /// probe file, outlive an indexer killed with SIGKILL; the next indexer to start workers
+    /// removes them.
     @Test func foldersThatAKilledIndexerLeftAreRemovedByTheNext() throws {
         let temporary = work.path + "/tmp"
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
@@ -49,6 +50,10 @@ struct SandboxStatusTests {
         watch.waitUntilExit()
         let left = workerFolders()
         #expect(!left.isEmpty, "the killed watch left no folder: nothing to sweep")
+        // Its pool's probe file too, in a folder of the same kind: nothing loose in the folder.
+        #expect(left.contains { FileManager.default.fileExists(atPath: temporary + "/" + $0 + "/probe.txt") }, "\(left)")
+        let loose = ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { !$0.hasPrefix("searchlight-extractor.") }
+        #expect(loose.isEmpty, "\(loose)")
         // Older than the minute a folder is given before its indexer locks it.
         for name in left {
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -120)],

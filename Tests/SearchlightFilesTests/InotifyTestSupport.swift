@@ -7,13 +7,14 @@ import SystemPackage
 import SearchlightTestSupport
 import Testing
 
-/// A fresh directory under the system's temporary folder, deleted with its contents by
-/// ``remove()``. Paths are raw bytes so that tests can use names that are not UTF-8.
+/// A fresh directory in the test process's scratch folder (``TestScratch``), deleted with its
+/// contents by ``remove()``, or with the folder when the process exits. Paths are raw bytes
+/// so that tests can use names that are not UTF-8.
 struct TemporaryDirectory {
     let path: [UInt8]
 
     init() throws {
-        var template = Array("/tmp/searchlight-inotify-XXXXXX".utf8CString)
+        var template = Array((TestScratch.folder + "/inotify-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard made != nil else { throw Errno(rawValue: errno) }
         path = template.dropLast().map { UInt8(bitPattern: $0) }

@@ -231,7 +231,7 @@ struct InotifyTests {
         #expect(error.isNoSuchFile)
         #expect(error.path == FilePath(bytes: directory("vanished")))
         let line = error.description
-        #expect(line.hasPrefix("inotify_add_watch failed for /tmp/searchlight-inotify-"))
+        #expect(line.hasPrefix("inotify_add_watch failed for " + String(decoding: directory.path, as: UTF8.self) + "/vanished"))
         #expect(line.contains("vanished"))
         #expect(!line.contains("\n"))
     }

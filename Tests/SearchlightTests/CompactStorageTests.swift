@@ -60,7 +60,7 @@ struct CompactStorageTests {
         let stored = StoredText(attributes)
         #expect(Array(stored.title(displayName: attributes.displayName!)!.utf8) == Array(composed.utf8))
 
-        let index = try SearchableIndex(path: NSTemporaryDirectory() + "canonical-\(UUID()).sqlite")
+        let index = try SearchableIndex(path: TestScratch.path("canonical"))
         try index.indexItems([file("a.txt", description: composed), file("b.txt", description: decomposed)])
         let descriptions = try ["a.txt", "b.txt"].map {
             try index.item(ItemIdentifier($0), domain: "files")?.item.attributeSet.contentDescription

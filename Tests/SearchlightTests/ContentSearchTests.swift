@@ -19,7 +19,7 @@ private func item(_ id: String, title: String? = nil, authors: [String] = [], ke
 }
 
 private func temporaryIndex() throws -> SearchableIndex {
-    try SearchableIndex(path: NSTemporaryDirectory() + "content-\(UUID()).sqlite")
+    try SearchableIndex(path: TestScratch.path("content"))
 }
 
 @Suite("Content search", .ownThread)
@@ -218,7 +218,7 @@ struct ContentSearchTests {
     /// An index written by the previous version (v3) is upgraded in place: its text moves to
     /// the content index, and everything else stays.
     @Test func upgradesAVersion3Index() throws {
-        let path = NSTemporaryDirectory() + "v3-\(UUID()).sqlite"
+        let path = TestScratch.path("v3")
         try writeOlderIndex(at: path, upTo: "v3-compact", """
             INSERT INTO domain(id, name) VALUES (1, 'docs');
             INSERT INTO content_kind(id, contentType, digest) VALUES (1, 'text/plain', 0);

@@ -42,7 +42,7 @@ struct KeywordRankerBoundTests {
     }
 
     @Test func answersAsTheFullCount() throws {
-        let index = try SearchableIndex(path: NSTemporaryDirectory() + "keywords-\(UUID()).sqlite")
+        let index = try SearchableIndex(path: TestScratch.path("keywords"))
         // Letters only (a digit beside letters splits a word): "wabx", "wbbx"…
         func word(_ number: Int) -> String {
             "w" + String(UnicodeScalar(97 + number % 26)!) + String(UnicodeScalar(97 + number / 26)!) + "x"

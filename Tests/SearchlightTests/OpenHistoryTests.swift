@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Items opened rank higher")
 struct OpenHistoryTests {
-    let history = OpenHistory(path: NSTemporaryDirectory() + "opened-\(UUID())/searchlight/opened.tsv")
+    let history = OpenHistory(path: TestScratch.path("opened", suffix: "/searchlight/opened.tsv"))
 
     func result(_ id: String, _ field: SearchResult.Field, domain: String = "docs") -> SearchResult {
         let item = SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: domain, attributeSet: AttributeSet())

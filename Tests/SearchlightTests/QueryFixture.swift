@@ -1,4 +1,5 @@
 import Foundation
+import SearchlightTestSupport
 @testable import Searchlight
 
 /// A small index of varied items, built once in a temporary directory with real SQLite, with
@@ -25,7 +26,7 @@ final class QueryFixture: Sendable {
     static func date(_ text: String) -> Date { QueryParser.isoDate(text)! }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-query-\(UUID().uuidString)")
+        directory = URL(fileURLWithPath: TestScratch.path("query", suffix: ""))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         index = try SearchableIndex(path: directory.appendingPathComponent("index.sqlite").path)
         var items: [String: SearchableItem] = [:]

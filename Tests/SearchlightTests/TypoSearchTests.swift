@@ -112,7 +112,7 @@ struct TypoSearchTests {
     static func store(_ backend: IndexBackend) async throws -> any IndexStore {
         switch backend {
         case .sqlite:
-            return try SearchableIndex(path: NSTemporaryDirectory() + "typos-\(UUID()).sqlite")
+            return try SearchableIndex(path: TestScratch.path("typos"))
         case .postgres:
             let url = try await PostgresTestDatabase.makeURL()
             return try PostgresStore(url: url, readOnly: false, logger: Logger(label: "test"))

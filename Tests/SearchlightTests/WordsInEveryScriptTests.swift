@@ -149,7 +149,7 @@ struct WordsInEveryScriptTests {
     /// word tables are made again from what it stores, and its Greek, Korean and Hindi words,
     /// which `unicode61` split or kept marked, are found.
     @Test func anOlderIndexIsUpgradedFromWhatItStores() throws {
-        let path = NSTemporaryDirectory() + "v8-\(UUID()).sqlite"
+        let path = TestScratch.path("v8")
         try writeOlderIndex(at: path, upTo: "v8-derived-names", """
             INSERT INTO domain(id, name) VALUES (1, 'docs');
             INSERT INTO content_kind(id, contentType, digest) VALUES (1, 'text/plain', 0);
@@ -179,7 +179,7 @@ struct WordsInEveryScriptTests {
     static func searcher(_ backend: IndexBackend, items: [SearchableItem]) async throws -> (String) async throws -> [String] {
         switch backend {
         case .sqlite:
-            let index = try SearchableIndex(path: NSTemporaryDirectory() + "scripts-\(UUID()).sqlite")
+            let index = try SearchableIndex(path: TestScratch.path("scripts"))
             try index.indexItems(items)
             return { text in
                 let words = try SearchWords(parsing: text).words

@@ -61,6 +61,30 @@ public final class TemporaryTree {
     }
 }
 
+/// A folder for files that a helper hands out and no test removes (an index a helper opens and
+/// returns): made on first use, removed with what it holds when the test process exits, so
+/// that runs leave nothing behind in the temporary folder.
+public enum TestScratch {
+    /// The folder's path.
+    public static let folder: String = {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/searchlight-scratch-XXXXXX").utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(created != nil, "cannot make a scratch folder: errno \(errno)")
+        atexit { TestScratch.removeAll() }
+        return String(cString: created!)
+    }()
+
+    private static func removeAll() {
+        _ = try? ChildProcess.run(["/bin/chmod", "-R", "u+rwx", folder])
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// A new path in the folder: `label`, a unique part, then `suffix`.
+    public static func path(_ label: String, suffix: String = ".sqlite") -> String {
+        folder + "/" + label + "-" + UUID().uuidString + suffix
+    }
+}
+
 /// Runs a command (cp, mv, vips…) and stops the test if it fails.
 public func shell(_ arguments: String...) {
     shell(arguments)

@@ -1,6 +1,6 @@
 import ExtractionProtocol
 import Logging
-
+import Synchronization
 import SystemCalls
 
 extension ExtractorPool {
@@ -48,29 +48,40 @@ extension ExtractorPool {
 /// A small text file, made when a pool starts and removed when it shuts down, that any
 /// working extractor reads: a worker that dies on a file is asked for it, to tell a file that
 /// crashes the decoders from an executable that crashes on everything.
+///
+/// It lives in a folder of its own made and locked as a worker's (``WorkerFolder``), so that
+/// the folder of an indexer that could not clean up (`SIGKILL`, a crash) is swept by the next
+/// pool like its workers' (it was a loose file in `$TMPDIR`, which such ends left behind).
 final class ExtractorProbe: Sendable {
     /// The file's path, or nil when no temporary file could be made (then every crash is
     /// blamed on its file, as before).
     let path: [UInt8]?
+    /// The folder that holds the file, until ``remove()`` (or the probe's end) removes both.
+    private let folder: Mutex<WorkerFolder?>
 
     init() {
-        let folder = WorkerFolder.base
-        guard let file = try? SystemCall.makeTemporaryFile(folder + "/searchlight-probe-XXXXXX") else {
+        guard let folder = try? WorkerFolder() else {
             path = nil
+            self.folder = Mutex(nil)
             return
         }
-        defer { SystemCall.close(file.descriptor) }
+        let file = Array((folder.path + "/probe.txt").utf8)
         do {
-            try SystemCall.write(file.descriptor, "searchlight\n".utf8)
-            path = file.path
+            let descriptor = try SystemCall.open(file, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec])
+            defer { SystemCall.close(descriptor) }
+            try SystemCall.write(descriptor, "searchlight\n".utf8)
+            path = file
         } catch {
             path = nil
         }
+        self.folder = Mutex(folder)
     }
 
-    /// Removes the file.
+    /// Removes the file and its folder.
     func remove() {
-        guard let path else { return }
-        try? SystemCall.unlink(path)
+        folder.withLock { folder in
+            folder?.remove()
+            folder = nil
+        }
     }
 }
