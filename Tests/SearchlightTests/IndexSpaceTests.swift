@@ -7,7 +7,8 @@ import Testing
 
 /// An index that keeps its size (issue 35): churn — rows deleted and rewritten — leaves free
 /// pages, full-text tombstones and a grown log; ``SearchableIndex/reclaimSpace()`` gives them
-/// back, and ``SearchableIndex/reclaimSpaceIfChurned()`` does so only once churn is worth it.
+/// back, and ``SearchableIndex/reclaimSpaceIfChurned()`` does so only once churn is worth it,
+/// or once the index has doubled (a first scan's full-text segments merged into one).
 @Suite("Index space after churn", .ownThread)
 struct IndexSpaceTests {
     let folder = TemporaryTree("index-space")
