@@ -7,22 +7,25 @@ extension SearchableIndex {
     /// when there is one; `nil` when no word needed or found a correction.
     ///
     /// The candidates are looked up in the vocabularies of the full-text tables
-    /// (`item_words_vocab`, `item_content_vocab`) term by term: the cost is that of a few
-    /// hundred look-ups, whatever the size of the index.
+    /// (`item_words_vocab`, and `item_content_vocab` where text is searched): the cost is that
+    /// of a few walks and a few hundred look-ups, whatever the size of the index.
     public func spellingCorrection(words: [String]) throws -> [String]? {
         let tokens = Self.nameQueryTokens(words)
         guard !tokens.isEmpty else { return nil }
         return try read { db in
+            // The text's words only where searches read them (``hasContent(in:)``): a word of
+            // no searched field would be a correction that finds nothing.
+            let vocabularies = try Self.hasContent(in: db) ? ["item_words_vocab", "item_content_vocab"] : ["item_words_vocab"]
             var corrected = tokens
             var changed = false
             for (index, token) in tokens.enumerated() where token.unicodeScalars.count >= SpellingNeighbors.minimumLength {
-                let known = try SpellingNeighbors.knownPrefix(of: token) { try Self.firstWord(from: $0, in: db) }
+                let known = try SpellingNeighbors.knownPrefix(of: token) { try Self.firstWord(from: $0, in: vocabularies, db) }
                 // Some indexed word starts with the word: nothing to correct.
                 guard known < token.unicodeScalars.count else { continue }
                 // One edit first; two only when no word one edit away is indexed.
                 for edits in 1...SpellingNeighbors.allowedEdits(token) {
                     let candidates = SpellingNeighbors.candidates(of: token, knownPrefix: known, edits: edits)
-                    if let best = SpellingNeighbors.best(of: try Self.holders(of: candidates, in: db), for: token) {
+                    if let best = SpellingNeighbors.best(of: try Self.holders(of: candidates, near: token, in: vocabularies, db), for: token) {
                         corrected[index] = best
                         changed = true
                         break
@@ -33,31 +36,27 @@ extension SearchableIndex {
         }
     }
 
-    /// The candidates that are indexed words, with how many items hold each (in any field).
+    /// The candidates that are indexed words in `vocabularies`, with how many items hold each.
     ///
-    /// Each look-up of one term in an `fts5vocab` table opens FTS5's iterators over every
-    /// segment; the candidates that share their first letter (most of them: edits after it)
-    /// are found instead by one walk of the vocabulary from the first of them to the last, cut
-    /// short after ``rangeWalkLimit`` terms (a large vocabulary), when the rest are looked up
-    /// one by one.
-    private static func holders(of candidates: [String], in db: Database) throws -> [(word: String, holders: Int)] {
+    /// Each statement on an `fts5vocab` table compiles one of its own, and each look-up of one
+    /// term opens FTS5's iterators over every segment: the candidates that keep the first
+    /// letter of `word` (most of them: edits after it) are found by one walk of the vocabulary
+    /// from the first of them to the last, cut short after ``rangeWalkLimit`` terms (a large
+    /// vocabulary); the others (an edit of the first letter: a few of each letter, scattered
+    /// over the vocabulary) and those beyond a walk cut short, by one statement of look-ups.
+    private static func holders(of candidates: [String], near word: String, in vocabularies: [String],
+                                _ db: Database) throws -> [(word: String, holders: Int)] {
         guard !candidates.isEmpty else { return [] }
-        var groups: [Unicode.Scalar: [String]] = [:]
-        for candidate in candidates {
-            if let first = candidate.unicodeScalars.first { groups[first, default: []].append(candidate) }
-        }
+        let first = word.unicodeScalars.first
+        let near = candidates.filter { $0.unicodeScalars.first == first }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let far = candidates.filter { $0.unicodeScalars.first != first }
+        let wanted = Set(near)
         var found: [String: Int] = [:]
-        for table in ["item_words_vocab", "item_content_vocab"] {
-            var single: [String] = []
-            for group in groups.values {
-                guard group.count > 1 else {
-                    single += group
-                    continue
-                }
-                let wanted = Set(group)
-                let sorted = group.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for table in vocabularies {
+            var single = far
+            if let lowest = near.first, let highest = near.last {
                 let walk = try db.cachedStatement(sql: "SELECT term, doc FROM \(table) WHERE term >= ? AND term <= ? LIMIT ?")
-                let rows = try Row.fetchCursor(walk, arguments: [sorted.first!, sorted.last!, rangeWalkLimit])
+                let rows = try Row.fetchCursor(walk, arguments: [lowest, highest, rangeWalkLimit])
                 var walked = 0
                 var last = ""
                 while let row = try rows.next() {
@@ -68,7 +67,7 @@ extension SearchableIndex {
                 }
                 // Cut short: what lies beyond the last term walked is looked up term by term.
                 if walked == rangeWalkLimit {
-                    single += sorted.filter { !$0.utf8.lexicographicallyPrecedes(last.utf8) && $0 != last }
+                    single += near.filter { last.utf8.lexicographicallyPrecedes($0.utf8) }
                 }
             }
             guard !single.isEmpty else { continue }
@@ -99,16 +98,16 @@ extension SearchableIndex {
         return json + "]"
     }
 
-    /// How many terms one walk of a vocabulary reads at most (``holders(of:in:)``).
+    /// How many terms one walk of a vocabulary reads at most (``holders(of:near:in:_:)``).
     static let rangeWalkLimit = 4_096
 
-    /// The first indexed word, in any field, at or after `start` in the order of their UTF-8
-    /// bytes (the vocabularies' order): a seek in each vocabulary, where a prefix query on the
-    /// text would merge the lists of every word that starts so.
-    private static func firstWord(from start: String, in db: Database) throws -> String? {
+    /// The first word of `vocabularies` at or after `start` in the order of their UTF-8 bytes
+    /// (the vocabularies' order): a seek in each, where a prefix query on the text would merge
+    /// the lists of every word that starts so.
+    private static func firstWord(from start: String, in vocabularies: [String], _ db: Database) throws -> String? {
         var first: String?
         // No ORDER BY: fts5vocab seeks to a term bound and reads in order, but sorting would read every term.
-        for table in ["item_words_vocab", "item_content_vocab"] {
+        for table in vocabularies {
             let statement = try db.cachedStatement(sql: "SELECT term FROM \(table) WHERE term >= ? LIMIT 1")
             if let term = try String.fetchOne(statement, arguments: [start]),
                first.map({ term.utf8.lexicographicallyPrecedes($0.utf8) }) ?? true {
