@@ -20,8 +20,8 @@ import Synchronization
 /// FTS5 writes a segment per transaction and merges four of a level at a time, so a first
 /// scan leaves a dozen or more segments (19 on `/usr/share`, 11 on 2 000 files), and every
 /// look-up of a term reads each of them — the spelling pass of a search with no hit makes
-/// hundreds. One segment and a packed file: `search xylophone` (no hit) on `/usr/share` 6.3 →
-/// 5.7 ms, the index 8 % smaller, for the merge and vacuum's 0.26 s after a 30 s scan
+/// hundreds. One segment and a packed file: `search xylophone` (no hit) on `/usr/share` 6.5 →
+/// 5.7 ms, the index 8 % smaller, for the merge and vacuum's 0.27 s after a 12 s scan
 /// (Benchmarks/README.md, "The spelling pass and the full-text segments").
 extension SearchableIndex {
     /// Bytes of write-ahead log kept after a checkpoint (`journal_size_limit`).
