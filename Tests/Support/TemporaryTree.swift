@@ -8,12 +8,21 @@ public final class TemporaryTree {
     public let path: String
 
     public init(_ label: String = "tree") {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/searchlight-\(label)-XXXXXX").utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = String(cString: created!)
+        path = Self.makeFolder(label)
     }
 
-    deinit {
+    deinit { Self.removeFolder(path) }
+
+    /// Makes `$TMPDIR/searchlight-LABEL-XXXXXX` and returns its path.
+    static func makeFolder(_ label: String) -> String {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/searchlight-\(label)-XXXXXX").utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(created != nil, "cannot make a temporary folder: errno \(errno)")
+        return String(cString: created!)
+    }
+
+    /// Removes `path` and what it holds, permissions restored first.
+    static func removeFolder(_ path: String) {
         _ = try? ChildProcess.run(["/bin/chmod", "-R", "u+rwx", path])
         try? FileManager.default.removeItem(atPath: path)
     }
@@ -67,17 +76,10 @@ public final class TemporaryTree {
 public enum TestScratch {
     /// The folder's path.
     public static let folder: String = {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/searchlight-scratch-XXXXXX").utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(created != nil, "cannot make a scratch folder: errno \(errno)")
-        atexit { TestScratch.removeAll() }
-        return String(cString: created!)
+        let folder = TemporaryTree.makeFolder("scratch")
+        atexit { TemporaryTree.removeFolder(TestScratch.folder) }
+        return folder
     }()
-
-    private static func removeAll() {
-        _ = try? ChildProcess.run(["/bin/chmod", "-R", "u+rwx", folder])
-        try? FileManager.default.removeItem(atPath: folder)
-    }
 
     /// A new path in the folder: `label`, a unique part, then `suffix`.
     public static func path(_ label: String, suffix: String = ".sqlite") -> String {
