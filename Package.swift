@@ -340,6 +340,19 @@ let package = Package(
         // What the benchmarks share: the synthetic items of query-bench and postgres-bench,
         // the folder runs of document-bench and thumbnail-bench.
         .target(name: "BenchmarkSupport", dependencies: ["Searchlight"], path: "Benchmarks/Support"),
+        // The floor under a search's start-up, step by step; timed by Benchmarks/run.sh. Linked as
+        // `searchlight` is (release: static, no PIE, the shared ICU data).
+        .executableTarget(
+            name: "startup-floor",
+            dependencies: ["CFoundationICUData", "Searchlight", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/StartupFloor",
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie",
+                              "-L\(Context.packageDirectory)/Packaging/static-libraries"],
+                             .when(platforms: [.linux], configuration: .release)),
+                sharedICUData,
+            ]
+        ),
         .executableTarget(
             name: "query-bench",
             dependencies: ["Searchlight", "BenchmarkSupport"],

@@ -104,6 +104,22 @@ def tree_table(folder, run):
                      f"| `plocate -i {word}` ({results(theirs)}): {spread(plocate, plocate_sd)} "
                      f"| {ratio:.2f} | ≤ {SEARCH_TARGET:g} | {verdict(ratio <= SEARCH_TARGET)} |")
 
+    floor = os.path.join(folder, "floor.json")
+    if os.path.exists(floor):
+        # The floor under a search's start-up (Benchmarks/StartupFloor): each step a search
+        # takes before it reads a word, against plocate finding nothing.
+        *steps, (plocate_name, plocate, plocate_sd) = medians(floor)
+        what = {
+            "startup-floor exit": "start-up floor: a static Swift program linking `searchlight`'s libraries, exiting",
+            "startup-floor sqlite": "… opening the index through SQLite's C API (a read transaction, the open's two statements)",
+            "startup-floor grdb": "… opening it through GRDB instead, configured as a read-only index",
+            "startup-floor searchable": "… opening it as `searchlight search` does (`SearchableIndex`: GRDB, our functions, the schema check)",
+        }
+        for name, step, step_sd in steps:
+            lines.append(f"| {what.get(name, name)} | {spread(step, step_sd)} "
+                         f"| `{plocate_name}` (no result): {spread(plocate, plocate_sd)} "
+                         f"| {step / plocate:.2f} | (what any search costs first) | |")
+
     scan_mb = int(tree["scan_rss_kb"]) / 1024
     file_mb = int(tree["file_rss_kb"]) / 1024 if tree.get("file_rss_kb", "").isdigit() else float("nan")
     lines.append(f"| peak memory (RSS) of a first scan | {scan_mb:.1f} MB | `file`: {file_mb:.1f} MB | "

@@ -102,6 +102,22 @@ fi
 [[ -x "$bin" ]] || die "no searchlight executable at $bin"
 bin="$(realpath "$bin")"
 
+# The floor under a search's start-up (Benchmarks/StartupFloor): linked as `searchlight` is,
+# stripped as `make install` strips it, with the ICU data beside it. Needs the toolchain.
+floor=""
+if command -v swift >/dev/null; then
+    say "building startup-floor…"
+    floor="$work/floor/startup-floor"
+    if ! (cd "$repo" && swift build -c release --static-swift-stdlib --product startup-floor \
+            && mkdir -p "$work/floor" \
+            && strip --remove-section=.comment --remove-section=.note --strip-unneeded \
+                -o "$floor" "$(swift build -c release --static-swift-stdlib --show-bin-path)/startup-floor" \
+            && ./Packaging/foundation-icu-data "$work/floor") >>"$log" 2>&1; then
+        tail -n 25 "$log" >&2
+        die "building startup-floor failed (full log: $log)"
+    fi
+fi
+
 # --- Trees ------------------------------------------------------------------------------------
 # Each tree: a label, its root, and its search words. The label goes into the table.
 labels=() roots=() tree_words=()
@@ -233,6 +249,21 @@ for i in "${!roots[@]}"; do
         echo "$word ${hits:-?} ${phits:-?}" >>"$d/search-words.txt"
         j=$((j + 1))
     done
+
+    if [[ -n "$floor" ]]; then
+        say "(d) the start-up floor vs plocate -i xylophone, $search_runs runs…"
+        # Each step once first: hyperfine's --ignore-failure (for plocate, which exits 1 when
+        # nothing matches) would hide a step that fails.
+        for step in exit sqlite grdb searchable; do
+            "$floor" "$step" "$index" >>"$log" 2>&1 || die "startup-floor $step failed (log: $log)"
+        done
+        bench "$d/floor" -N --ignore-failure --runs "$search_runs" --warmup 3 \
+            -n "startup-floor exit" "$(q "$floor") exit" \
+            -n "startup-floor sqlite" "$(q "$floor") sqlite $(q "$index")" \
+            -n "startup-floor grdb" "$(q "$floor") grdb $(q "$index")" \
+            -n "startup-floor searchable" "$(q "$floor") searchable $(q "$index")" \
+            -n "plocate -i xylophone" "plocate -d $(q "$db") -i xylophone"
+    fi
 
     {
         echo "label=$label"
