@@ -380,7 +380,7 @@ struct ContentSearch {
                 return try SearchableIndex.pageByDate(filter: filter, limit: limit, in: db) { id, _ in
                     visited += 1
                     if visited > budget { throw BudgetExceeded() }
-                    return try !excluded.contains(id) && Int.fetchOne(probe, arguments: [expression, id]) != nil
+                    return try !excluded.contains(id) && probe.firstRow(.text(expression), .integer(id), read: { _ in }) != nil
                 }
             } catch is BudgetExceeded {
                 // Rarer than the sample said: the set of members is cheaper from here.

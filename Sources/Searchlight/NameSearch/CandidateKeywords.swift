@@ -42,11 +42,11 @@ final class CandidateKeywords {
         } else if let known = kindBytes[key] {
             own = known
         } else {
-            guard !missingKinds.contains(kindID), let row = try Row.fetchOne(kindStatement, arguments: [kindID]) else {
+            guard !missingKinds.contains(kindID),
+                  let keywords = try kindStatement.firstRow(.integer(kindID), read: { SearchableIndex.optionalText($0, 0) }) else {
                 missingKinds.insert(kindID)
                 return nil
             }
-            let keywords: String? = row[0]
             own = Array((StoredText.kindKeywords(keywords, column: Int(column)) ?? "").utf8)
             kindBytes[key] = own
         }

@@ -24,13 +24,11 @@ struct CandidateRanker {
         keywords = try CandidateKeywords(in: db)
     }
 
-    /// The match of the current row of `statement`; `nil` when the item's kind has no row (a
+    /// The match of the current row of `columns`; `nil` when the item's kind has no row (a
     /// join with `content_kind` would leave it out).
-    mutating func match(_ row: Row, of statement: Statement) throws -> NameMatch? {
-        let columns = statement.sqliteStatement
+    mutating func match(_ columns: SQLiteStatement) throws -> NameMatch? {
         let rowID = sqlite3_column_int64(columns, 0)
-        let identifier = UnsafeBufferPointer(start: sqlite3_column_blob(columns, 1)?.assumingMemoryBound(to: UInt8.self),
-                                             count: Int(sqlite3_column_bytes(columns, 1)))
+        let identifier = SearchableIndex.blob(columns, 1)
         let date = sqlite3_column_double(columns, 5)
         return try keywords.withKeywords(columns, kind: 4, derived: 6, user: [7, 8, 9]) { keywords, kind -> NameMatch in
             let id = ItemIdentifier(bytes: Array(identifier))
@@ -46,8 +44,8 @@ struct CandidateRanker {
             }
             // The stored title and keywords lack only what the name gives (``StoredText``):
             // words that rank at least as well from the name.
-            let title: String? = row[3]
-            let name: String? = row[2]
+            let title = SearchableIndex.optionalText(columns, 3)
+            let name = SearchableIndex.optionalText(columns, 2)
             let keywordText = String(decoding: keywords, as: UTF8.self)
             return NameMatch(id: rowID, identifier: id, modificationDate: date, tokens: tokens, name: words(name)) {
                 [words(title), words(keywordText), isPath ? id.parentComponents.flatMap { words($0) } : []]

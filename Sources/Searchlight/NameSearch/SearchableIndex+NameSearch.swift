@@ -205,9 +205,9 @@ extension SearchableIndex {
         let cursor = try Row.fetchCursor(statement)
         var ranker = try CandidateRanker(tokens: tokens, wholeInName: wholeInName, onBytes: onBytes, in: db)
         var matches: [NameMatch] = []
-        while let row = try cursor.next() {
+        while try cursor.next() != nil {
             // `nil`: the item's kind has no row, which a join with `content_kind` would leave out.
-            if let match = try ranker.match(row, of: statement) { matches.append(match) }
+            if let match = try ranker.match(statement.sqliteStatement) { matches.append(match) }
         }
         return matches
     }
@@ -223,6 +223,17 @@ extension SearchableIndex {
     /// The UTF-8 bytes of a text column of the current row, empty when `NULL`.
     static func text(_ statement: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: sqlite3_column_text(statement, column), count: Int(sqlite3_column_bytes(statement, column)))
+    }
+
+    /// A text column of the current row as a string, `nil` when `NULL`.
+    static func optionalText(_ statement: SQLiteStatement, _ column: Int32) -> String? {
+        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : String(decoding: text(statement, column), as: UTF8.self)
+    }
+
+    /// The bytes of a blob column of the current row, empty when `NULL`.
+    static func blob(_ statement: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: sqlite3_column_blob(statement, column)?.assumingMemoryBound(to: UInt8.self),
+                            count: Int(sqlite3_column_bytes(statement, column)))
     }
 
     /// The first `limit` results when the best rank any candidate can have fills them, else `nil`.
@@ -358,10 +369,12 @@ extension SearchableIndex {
             let id = sqlite3_column_int64(columns, 0)
             let date = sqlite3_column_double(columns, 1)
             guard page.wants(date) else { break }
-            guard try isMember(id, date), let detail = try Row.fetchOne(details, arguments: [id]),
-                  filter.admits(domainID: detail[1], expiration: detail[2]) else { continue }
-            let identifier: Data = detail[0]
-            page.add(NameMatch(best: id, identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
+            guard try isMember(id, date), let admitted = try details.firstRow(.integer(id), read: { detail in
+                filter.admits(domainID: sqlite3_column_int64(detail, 1),
+                              expiration: sqlite3_column_type(detail, 2) == SQLITE_NULL ? nil : sqlite3_column_double(detail, 2))
+                    ? ItemIdentifier(bytes: Array(blob(detail, 0))) : nil
+            }), let identifier = admitted else { continue }
+            page.add(NameMatch(best: id, identifier: identifier, modificationDate: date))
         }
         return page.result
     }

@@ -47,9 +47,7 @@ extension SearchableIndex {
                 """)
             var ranker = try CandidateRanker(tokens: tokens, wholeInName: [], in: db)
             next = try pageReadingNames(inName, filter: filter, limit: needed, budget: budget, in: db) { id, _ in
-                let rows = try Row.fetchCursor(details, arguments: [id])
-                guard let row = try rows.next() else { return nil }
-                guard let match = try ranker.match(row, of: details) else { return nil }
+                guard let match = try details.firstRow(.integer(id), read: { try ranker.match($0) }) ?? nil else { return nil }
                 return isNext(match) ? match : nil
             }
         }
