@@ -7,7 +7,8 @@
 # Usage: Packaging/order-functions.sh BINARY INDEX [WORD...]
 #   BINARY  a release `searchlight` (it need not be linked with an order: any build will do)
 #   INDEX   an index to search, e.g. the one Benchmarks/run.sh made of /usr/share
-#   WORD    searches to sample (default: a search that finds nothing, and a few common words)
+#   WORD    searches to sample (default: searches that find nothing, one corrected and one too
+#           short to correct, and a few common words)
 #
 # Needs `perf` (Debian's linux-perf). The order only places code: a function missing from it
 # (new, or renamed since) is linked where it would be anyway, so a stale file costs speed,
@@ -16,7 +17,7 @@ set -euo pipefail
 binary=$1 index=$2
 shift 2
 words=("$@")
-[ ${#words[@]} -gt 0 ] || words=(zz-nothing readme icon "report 2024" doc)
+[ ${#words[@]} -gt 0 ] || words=(zz-nothing xylophone zqx readme icon "report 2024" doc)
 order="$(cd "$(dirname "$0")" && pwd)/searchlight.order"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
