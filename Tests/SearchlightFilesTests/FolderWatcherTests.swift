@@ -282,9 +282,10 @@ struct WatchSelfCheckTests {
         })
         try await fixture.start()
         #expect(try fixture.indexed().sorted() == ["folder/also lost.txt", "kept.txt", "lost.txt"])
-        // Rows deleted with SQL, as a bug (or another program) would.
+        // Rows deleted with SQL, as a bug (or another program) would. No read here checks them
+        // gone: under load the periodic check (every half second) can put them back first —
+        // the two repairs it counts are what says they were gone.
         Self.deleteRows(["lost.txt", "folder/also lost.txt"], from: fixture.index)
-        #expect(try fixture.indexed() == ["kept.txt"])
         // The periodic check puts them back, warns with their paths and counts them.
         #expect(await eventually { fixture.watcher.selfCheckRepairs == 2 })
         #expect(try fixture.indexed().sorted() == ["folder/also lost.txt", "kept.txt", "lost.txt"])
