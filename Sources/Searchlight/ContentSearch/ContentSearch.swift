@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A search over every field, text included (Docs/Contract.md#search), inside one read.
 ///
@@ -435,6 +436,6 @@ private struct BudgetExceeded: Error {}
 extension SearchableIndex {
     /// Whether any item has authors or text: until one has, a search is a name search.
     static func hasContent(in db: Database) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item_text)")) ?? false
+        try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item_text)").firstRow { sqlite3_column_int($0, 0) != 0 } ?? false
     }
 }

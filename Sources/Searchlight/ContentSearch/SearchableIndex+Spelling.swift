@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SearchableIndex {
     /// The search words spelled as the index spells them: each word that no indexed word starts
@@ -55,26 +56,27 @@ extension SearchableIndex {
         for table in vocabularies {
             var single = far
             if let lowest = near.first, let highest = near.last {
-                let walk = try db.cachedStatement(sql: "SELECT term, doc FROM \(table) WHERE term >= ? AND term <= ? LIMIT ?")
-                let rows = try Row.fetchCursor(walk, arguments: [lowest, highest, rangeWalkLimit])
                 var walked = 0
                 var last = ""
-                while let row = try rows.next() {
-                    walked += 1
-                    let term: String = row[0]
-                    last = term
-                    if wanted.contains(term) { found[term, default: 0] += row[1] as Int }
-                }
+                try db.cachedStatement(sql: "SELECT term, doc FROM \(table) WHERE term >= ? AND term <= ? LIMIT ?")
+                    .forEachRow(.text(lowest), .text(highest), .integer(Int64(rangeWalkLimit))) { row in
+                        walked += 1
+                        let term = String(decoding: text(row, 0), as: UTF8.self)
+                        last = term
+                        if wanted.contains(term) { found[term, default: 0] += Int(sqlite3_column_int64(row, 1)) }
+                        return true
+                    }
                 // Cut short: what lies beyond the last term walked is looked up term by term.
                 if walked == rangeWalkLimit {
                     single += near.filter { last.utf8.lexicographicallyPrecedes($0.utf8) }
                 }
             }
             guard !single.isEmpty else { continue }
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))
-                """, arguments: [jsonArray(of: single)])
-            while let row = try rows.next() { found[row[0], default: 0] += row[1] as Int }
+            try db.cachedStatement(sql: "SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))")
+                .forEachRow(.text(jsonArray(of: single))) { row in
+                    found[String(decoding: text(row, 0), as: UTF8.self), default: 0] += Int(sqlite3_column_int64(row, 1))
+                    return true
+                }
         }
         return found.map { ($0.key, $0.value) }
     }
@@ -109,7 +111,7 @@ extension SearchableIndex {
         // No ORDER BY: fts5vocab seeks to a term bound and reads in order, but sorting would read every term.
         for table in vocabularies {
             let statement = try db.cachedStatement(sql: "SELECT term FROM \(table) WHERE term >= ? LIMIT 1")
-            if let term = try String.fetchOne(statement, arguments: [start]),
+            if let term = try statement.firstRow(.text(start), read: { String(decoding: text($0, 0), as: UTF8.self) }),
                first.map({ term.utf8.lexicographicallyPrecedes($0.utf8) }) ?? true {
                 first = term
             }

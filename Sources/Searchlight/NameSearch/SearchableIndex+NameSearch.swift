@@ -192,22 +192,29 @@ extension SearchableIndex {
                                in db: Database) throws -> [NameMatch] {
         // The full-text index knows which items have every word whole in their name, the best
         // rank: those need no splitting of their fields here.
-        let wholeInName = try known ?? Set(Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?"),
-                                                          arguments: ["name : (" + tokens.map(quoted).joined(separator: " AND ") + ")"]))
+        var wholeInName: Set<Int64> = []
+        if let known {
+            wholeInName = known
+        } else {
+            try db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?")
+                .forEachRow(.text("name : (" + tokens.map(quoted).joined(separator: " AND ") + ")")) {
+                    wholeInName.insert(sqlite3_column_int64($0, 0))
+                    return true
+                }
+        }
         // The keywords are put together here (``CandidateKeywords``), not by SQLite for every row.
         let statement = try db.cachedStatement(sql: """
             SELECT \(candidateColumns)
             FROM item_words JOIN item ON item.id = item_words.rowid
             WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
             """)
-        statement.arguments = ["match": expression ?? nameMatchExpression(tokens), "domain": domain,
-                               "now": Date().timeIntervalSince1970]
-        let cursor = try Row.fetchCursor(statement)
         var ranker = try CandidateRanker(tokens: tokens, wholeInName: wholeInName, onBytes: onBytes, in: db)
         var matches: [NameMatch] = []
-        while try cursor.next() != nil {
+        try statement.forEachRow(named: ["match": .text(expression ?? nameMatchExpression(tokens)), "domain": .text(domain),
+                                         "now": .real(Date().timeIntervalSince1970)]) { row in
             // `nil`: the item's kind has no row, which a join with `content_kind` would leave out.
-            if let match = try ranker.match(statement.sqliteStatement) { matches.append(match) }
+            if let match = try ranker.match(row) { matches.append(match) }
+            return true
         }
         return matches
     }

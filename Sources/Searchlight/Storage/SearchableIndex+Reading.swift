@@ -83,7 +83,7 @@ extension SearchableIndex {
     /// paths reads up front, so that a damaged `domain` table fails it before anything is
     /// printed, as reading the domains' roots does.
     public func readDomainStates() throws {
-        try read { db in _ = try String.fetchAll(db, sql: "SELECT state FROM domain WHERE state IS NOT NULL") }
+        try read { db in _ = try Self.strings(in: db, "SELECT state FROM domain WHERE state IS NOT NULL") }
     }
 
     /// What the index holds, per domain.

@@ -118,11 +118,10 @@ public final class SearchableIndex: Sendable {
     /// plain queries: those load the whole schema into GRDB's cache and build sets of records,
     /// a cost every search paid at start-up (Benchmarks/README.md, "Start-up").
     private static func checkSchemaForReading(_ db: Database, path: String) throws {
-        let tables = try String.fetchAll(db, sql: """
+        let tables = try strings(in: db, """
             SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('item', 'grdb_migrations')
             """)
-        let applied = tables.contains("grdb_migrations")
-            ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
+        let applied = tables.contains("grdb_migrations") ? try strings(in: db, "SELECT identifier FROM grdb_migrations") : []
         let known = migrator.migrations
         if applied.contains(where: { !known.contains($0) }) {
             throw SearchlightError(.damagedIndex, "the index at \(path) was written by a newer Searchlight")
