@@ -375,7 +375,7 @@ struct ContentSearch {
         case .sortMembers:
             return try SearchableIndex.pageSorting(members: Array(allMembers()), filter: filter, limit: limit, in: db)
         case .walkReadingNames(let budget):
-            let probe = try db.cachedStatement(sql: "SELECT 1 FROM item_content WHERE item_content MATCH ? AND rowid = ?")
+            let probe = try db.readStatement("SELECT 1 FROM item_content WHERE item_content MATCH ? AND rowid = ?")
             var visited = 0
             do {
                 return try SearchableIndex.pageByDate(filter: filter, limit: limit, in: db) { id, _ in
@@ -436,6 +436,6 @@ private struct BudgetExceeded: Error {}
 extension SearchableIndex {
     /// Whether any item has authors or text: until one has, a search is a name search.
     static func hasContent(in db: Database) throws -> Bool {
-        try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item_text)").firstRow { sqlite3_column_int($0, 0) != 0 } ?? false
+        try db.readStatement("SELECT EXISTS (SELECT 1 FROM item_text)").firstRow { sqlite3_column_int($0, 0) != 0 } ?? false
     }
 }

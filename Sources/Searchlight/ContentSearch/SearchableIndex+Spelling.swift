@@ -58,7 +58,7 @@ extension SearchableIndex {
             if let lowest = near.first, let highest = near.last {
                 var walked = 0
                 var last = ""
-                try db.cachedStatement(sql: "SELECT term, doc FROM \(table) WHERE term >= ? AND term <= ? LIMIT ?")
+                try db.readStatement("SELECT term, doc FROM \(table) WHERE term >= ? AND term <= ? LIMIT ?")
                     .forEachRow(.text(lowest), .text(highest), .integer(Int64(rangeWalkLimit))) { row in
                         walked += 1
                         let term = String(decoding: text(row, 0), as: UTF8.self)
@@ -72,7 +72,7 @@ extension SearchableIndex {
                 }
             }
             guard !single.isEmpty else { continue }
-            try db.cachedStatement(sql: "SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))")
+            try db.readStatement("SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))")
                 .forEachRow(.text(jsonArray(of: single))) { row in
                     found[String(decoding: text(row, 0), as: UTF8.self), default: 0] += Int(sqlite3_column_int64(row, 1))
                     return true
@@ -110,7 +110,7 @@ extension SearchableIndex {
         var first: String?
         // No ORDER BY: fts5vocab seeks to a term bound and reads in order, but sorting would read every term.
         for table in vocabularies {
-            let statement = try db.cachedStatement(sql: "SELECT term FROM \(table) WHERE term >= ? LIMIT 1")
+            let statement = try db.readStatement("SELECT term FROM \(table) WHERE term >= ? LIMIT 1")
             if let term = try statement.firstRow(.text(start), read: { String(decoding: text($0, 0), as: UTF8.self) }),
                first.map({ term.utf8.lexicographicallyPrecedes($0.utf8) }) ?? true {
                 first = term

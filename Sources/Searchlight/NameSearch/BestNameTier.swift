@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The best rank a candidate of a name query can have, and which items have it.
 ///
@@ -21,8 +22,8 @@ struct BestNameTier {
         var prefix: [String] = []
         for token in tokens {
             // Kept per connection: a search asks this for each of its words.
-            let somewhereWhole = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ? LIMIT 1"),
-                                                    arguments: [SearchableIndex.quoted(token)]) != nil
+            let somewhereWhole = try db.readStatement("SELECT rowid FROM item_words WHERE item_words MATCH ? LIMIT 1")
+                .firstRow(.text(SearchableIndex.quoted(token))) { _ in } != nil
             if somewhereWhole { whole.append(token) } else { prefix.append(token) }
         }
         wholeTokens = whole

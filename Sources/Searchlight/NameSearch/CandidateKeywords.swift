@@ -15,7 +15,7 @@ final class CandidateKeywords {
         let characters: Int64
     }
 
-    private let kindStatement: Statement
+    private let kindStatement: ReadStatement
     /// The kinds that have no row: the join this replaces left their items out.
     private var missingKinds: Set<Int64> = []
     /// The UTF-8 of a kind's keywords as an item has them, by ``Key``.
@@ -24,7 +24,7 @@ final class CandidateKeywords {
     private var buffer: [UInt8] = []
 
     init(in db: Database) throws {
-        kindStatement = try db.cachedStatement(sql: "SELECT keywords FROM content_kind WHERE id = ?")
+        kindStatement = try db.readStatement("SELECT keywords FROM content_kind WHERE id = ?")
     }
 
     /// The keywords of the current row of `statement`, whose columns `kind`, `derived` and

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// How the first page of the best rank is found, chosen by how many items have that rank.
 ///
@@ -54,8 +55,9 @@ enum PageStrategy: Equatable {
     /// order), and the span of the row ids; `nil` for an empty table.
     private static func density(of sample: [Int64], in db: Database) throws -> (density: Double, span: Double)? {
         guard let last = sample.last,
-              let bounds = try Row.fetchOne(db.cachedStatement(sql: "SELECT (SELECT min(id) FROM item), (SELECT max(id) FROM item)")),
-              let first: Int64 = bounds[0], let maximum: Int64 = bounds[1] else { return nil }
+              let bounds = try db.readStatement("SELECT (SELECT min(id) FROM item), (SELECT max(id) FROM item)").firstRow(read: { row in
+                  sqlite3_column_type(row, 0) == SQLITE_NULL ? nil : (sqlite3_column_int64(row, 0), sqlite3_column_int64(row, 1))
+              }), let (first, maximum) = bounds else { return nil }
         let span = Double(max(1, maximum - first + 1))
         return (min(1, Double(sample.count) / Double(max(1, last - first + 1))), span)
     }

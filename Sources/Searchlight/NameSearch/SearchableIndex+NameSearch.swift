@@ -102,8 +102,8 @@ extension SearchableIndex {
     private static func nameTierDecides(_ tokens: [String], in db: Database) throws -> Bool {
         let tier = try BestNameTier(tokens, in: db)
         for token in tier.prefixTokens {
-            let found = try Int64.fetchOne(db, sql: "SELECT rowid FROM item_content WHERE item_content MATCH ? LIMIT 1",
-                                           arguments: [quoted(token)]) != nil
+            let found = try db.readStatement("SELECT rowid FROM item_content WHERE item_content MATCH ? LIMIT 1")
+                .firstRow(.text(quoted(token))) { _ in } != nil
             if found { return false }
         }
         return true
@@ -120,31 +120,40 @@ extension SearchableIndex {
             }
             if try Self.everyItemCounts(domain: domain, in: db) {
                 // The full-text index has one row per item: no item needs looking up.
-                return try Int.fetchOne(db, sql: "SELECT count(*) FROM item_words WHERE item_words MATCH ?",
-                                        arguments: [Self.nameMatchExpression(tokens)]) ?? 0
+                return try db.readStatement("SELECT count(*) FROM item_words WHERE item_words MATCH ?")
+                    .firstRow(.text(Self.nameMatchExpression(tokens))) { Int(sqlite3_column_int64($0, 0)) } ?? 0
             }
-            return try Int.fetchOne(db, sql: """
+            var count = 0
+            try db.readStatement("""
                 SELECT count(*) FROM item_words JOIN item ON item.id = item_words.rowid
                 WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
-                """, arguments: Self.nameArguments(tokens, domain: domain)) ?? 0
+                """).forEachRow(named: Self.nameKeys(tokens, domain: domain)) {
+                    count = Int(sqlite3_column_int64($0, 0))
+                    return false
+                }
+            return count
         }
     }
 
     /// Whether every item is in `domain` (any, when `nil`) and none has expired: then counting
     /// matches needs no look at the items.
     static func everyItemCounts(domain: String?, in db: Database) throws -> Bool {
-        let expired = try Bool.fetchOne(db, sql: """
+        let expired = try db.readStatement("""
             SELECT EXISTS (SELECT 1 FROM item WHERE expirationDate IS NOT NULL AND expirationDate <= ?)
-            """, arguments: [Date().timeIntervalSince1970]) ?? true
+            """).firstRow(.real(Date().timeIntervalSince1970)) { sqlite3_column_int64($0, 0) != 0 } ?? true
         guard !expired else { return false }
         guard let domain else { return true }
         guard let id = try domainID(named: domain, in: db) else {
             return false
         }
         // Two seeks in the (domainId, identifier) index.
-        let otherDomains = try Bool.fetchOne(db, sql: """
+        var otherDomains = true
+        try db.readStatement("""
             SELECT EXISTS (SELECT 1 FROM item WHERE domainId < :id) OR EXISTS (SELECT 1 FROM item WHERE domainId > :id)
-            """, arguments: ["id": id]) ?? true
+            """).forEachRow(named: ["id": .integer(id)]) {
+                otherDomains = sqlite3_column_int64($0, 0) != 0
+                return false
+            }
         return !otherDomains
     }
 
@@ -175,8 +184,9 @@ extension SearchableIndex {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func nameArguments(_ tokens: [String], domain: String?) -> StatementArguments {
-        ["match": nameMatchExpression(tokens), "domain": domain, "now": Date().timeIntervalSince1970]
+    /// The named parameters of a name query (`:match`, `:domain`, `:now`).
+    static func nameKeys(_ tokens: [String], domain: String?, matching expression: String? = nil) -> KeyValuePairs<String, LookupKey> {
+        ["match": .text(expression ?? nameMatchExpression(tokens)), "domain": .text(domain), "now": .real(Date().timeIntervalSince1970)]
     }
 
     /// Every candidate of a name query, ranked, in no order.
@@ -196,22 +206,21 @@ extension SearchableIndex {
         if let known {
             wholeInName = known
         } else {
-            try db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?")
+            try db.readStatement("SELECT rowid FROM item_words WHERE item_words MATCH ?")
                 .forEachRow(.text("name : (" + tokens.map(quoted).joined(separator: " AND ") + ")")) {
                     wholeInName.insert(sqlite3_column_int64($0, 0))
                     return true
                 }
         }
         // The keywords are put together here (``CandidateKeywords``), not by SQLite for every row.
-        let statement = try db.cachedStatement(sql: """
+        let statement = try db.readStatement("""
             SELECT \(candidateColumns)
             FROM item_words JOIN item ON item.id = item_words.rowid
             WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
             """)
         var ranker = try CandidateRanker(tokens: tokens, wholeInName: wholeInName, onBytes: onBytes, in: db)
         var matches: [NameMatch] = []
-        try statement.forEachRow(named: ["match": .text(expression ?? nameMatchExpression(tokens)), "domain": .text(domain),
-                                         "now": .real(Date().timeIntervalSince1970)]) { row in
+        try statement.forEachRow(named: nameKeys(tokens, domain: domain, matching: expression)) { row in
             // `nil`: the item's kind has no row, which a join with `content_kind` would leave out.
             if let match = try ranker.match(row) { matches.append(match) }
             return true
@@ -268,29 +277,29 @@ extension SearchableIndex {
                 return page
             }
         }
-        let members = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?"),
-                                            arguments: [tier.expression])
-        var sample: [Int64] = []
-        while sample.count < PageStrategy.sampleSize, let id = try members.next() { sample.append(id) }
-        guard sample.count >= limit else {
-            if tier.prefixTokens.isEmpty, sample.count < PageStrategy.sampleSize { wholeInName(Set(sample)) }
-            return nil
-        }
-        guard let filter = try ItemFilter(domain: domain, in: db) else { return [] }
-        switch try forced ?? PageStrategy(sample: sample, limit: limit, in: db) {
-        case .sortMembers:
-            // The rest of the members follow the sample: the match is evaluated once.
-            while let id = try members.next() { sample.append(id) }
-            return try pageSorting(members: sample, filter: filter, limit: limit, in: db)
-        case .walkReadingNames(let budget):
-            if let page = try pageReadingNames(tier, filter: filter, limit: limit, budget: budget, in: db) { return page }
-            fallthrough
-        case .walkCheckingMembers:
-            // The rest of the members follow the sample: the match is evaluated once.
-            var memberIDs = MemberIDs(sample)
-            while let id = try members.next() { memberIDs.append(id) }
-            memberIDs.finish()
-            return try pageByDate(filter: filter, limit: limit, in: db) { id, _ in memberIDs.contains(id) }
+        return try db.readStatement("SELECT rowid FROM item_words WHERE item_words MATCH ?").withRows(.text(tier.expression)) { members in
+            var sample: [Int64] = []
+            while sample.count < PageStrategy.sampleSize, let row = try members.next() { sample.append(sqlite3_column_int64(row, 0)) }
+            guard sample.count >= limit else {
+                if tier.prefixTokens.isEmpty, sample.count < PageStrategy.sampleSize { wholeInName(Set(sample)) }
+                return nil
+            }
+            guard let filter = try ItemFilter(domain: domain, in: db) else { return [] }
+            switch try forced ?? PageStrategy(sample: sample, limit: limit, in: db) {
+            case .sortMembers:
+                // The rest of the members follow the sample: the match is evaluated once.
+                while let row = try members.next() { sample.append(sqlite3_column_int64(row, 0)) }
+                return try pageSorting(members: sample, filter: filter, limit: limit, in: db)
+            case .walkReadingNames(let budget):
+                if let page = try pageReadingNames(tier, filter: filter, limit: limit, budget: budget, in: db) { return page }
+                fallthrough
+            case .walkCheckingMembers:
+                // The rest of the members follow the sample: the match is evaluated once.
+                var memberIDs = MemberIDs(sample)
+                while let row = try members.next() { memberIDs.append(sqlite3_column_int64(row, 0)) }
+                memberIDs.finish()
+                return try pageByDate(filter: filter, limit: limit, in: db) { id, _ in memberIDs.contains(id) }
+            }
         }
     }
 
@@ -298,20 +307,20 @@ extension SearchableIndex {
     static func pageSorting(members: [Int64], filter: ItemFilter, limit: Int, in db: Database) throws -> [NameMatch]? {
         // The row ids travel as one JSON array; `ifnull` keeps SQLite from walking the date
         // index, since the members are few.
-        let newestFirst = try Row.fetchCursor(db.cachedStatement(sql: """
+        var page = PageCollector(limit: limit)
+        try db.readStatement("""
             SELECT id, ifnull(modificationDate, 0), identifier FROM item
             WHERE id IN (SELECT value FROM json_each(:members))
               AND (:domainID IS NULL OR domainId = :domainID) AND \(notExpired)
             ORDER BY 2 DESC
-            """), arguments: ["members": "[" + members.map(String.init).joined(separator: ",") + "]",
-                             "domainID": filter.domainID, "now": filter.now])
-        var page = PageCollector(limit: limit)
-        while let row = try newestFirst.next() {
-            let date: Double = row[1]
-            guard page.wants(date) else { break }
-            let identifier: Data = row[2]
-            page.add(NameMatch(best: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
-        }
+            """).forEachRow(named: ["members": .text("[" + members.map(String.init).joined(separator: ",") + "]"),
+                                    "domainID": filter.domainID.map { .integer($0) } ?? .null, "now": .real(filter.now)]) { row in
+                let date = sqlite3_column_double(row, 1)
+                guard page.wants(date) else { return false }
+                page.add(NameMatch(best: sqlite3_column_int64(row, 0), identifier: ItemIdentifier(bytes: Array(blob(row, 2))),
+                                   modificationDate: date))
+                return true
+            }
         return page.result
     }
 
@@ -326,62 +335,62 @@ extension SearchableIndex {
     static func pageReadingNames(_ tier: BestNameTier, filter: ItemFilter, limit: Int, budget: Int,
                                  probing: Bool = false, in db: Database,
                                  match: ((Int64, Double) throws -> NameMatch?)? = nil) throws -> [NameMatch]? {
-        let statement = try db.cachedStatement(sql: """
+        let statement = try db.readStatement("""
             SELECT id, modificationDate, displayName, domainId, expirationDate, identifier
             FROM item INDEXED BY item_by_modification_date
             WHERE modificationDate > 0 ORDER BY modificationDate DESC
             """)
-        let newestFirst = try Row.fetchCursor(statement)
         // Most visited rows are not admitted: their columns are read in place, without decoding.
-        let columns = statement.sqliteStatement
-        var page = PageCollector(limit: limit)
-        var folds = NameFolds()
-        var visited = 0
-        while let row = try newestFirst.next() {
-            visited += 1
-            if visited > budget { return nil }
-            // A quarter of the way, a quarter of the page: else the walk would not end in time.
-            if probing, visited == budget / 4, page.count * 4 < limit { return nil }
-            let date = sqlite3_column_double(columns, 1)
-            guard page.wants(date) else { break }
-            let name = UnsafeBufferPointer(start: sqlite3_column_text(columns, 2),
-                                           count: Int(sqlite3_column_bytes(columns, 2)))
-            let expiration = sqlite3_column_type(columns, 4) == SQLITE_NULL ? nil : sqlite3_column_double(columns, 4)
-            guard tier.admits(nameBytes: name, folds: &folds),
-                  filter.admits(domainID: sqlite3_column_int64(columns, 3), expiration: expiration) else { continue }
-            if let match {
-                if let found = try match(sqlite3_column_int64(columns, 0), date) { page.add(found) }
-                continue
+        return try statement.withRows { newestFirst -> [NameMatch]? in
+            var page = PageCollector(limit: limit)
+            var folds = NameFolds()
+            var visited = 0
+            while let columns = try newestFirst.next() {
+                visited += 1
+                if visited > budget { return nil }
+                // A quarter of the way, a quarter of the page: else the walk would not end in time.
+                if probing, visited == budget / 4, page.count * 4 < limit { return nil }
+                let date = sqlite3_column_double(columns, 1)
+                guard page.wants(date) else { break }
+                let name = UnsafeBufferPointer(start: sqlite3_column_text(columns, 2),
+                                               count: Int(sqlite3_column_bytes(columns, 2)))
+                let expiration = sqlite3_column_type(columns, 4) == SQLITE_NULL ? nil : sqlite3_column_double(columns, 4)
+                guard tier.admits(nameBytes: name, folds: &folds),
+                      filter.admits(domainID: sqlite3_column_int64(columns, 3), expiration: expiration) else { continue }
+                if let match {
+                    if let found = try match(sqlite3_column_int64(columns, 0), date) { page.add(found) }
+                    continue
+                }
+                page.add(NameMatch(best: sqlite3_column_int64(columns, 0), identifier: ItemIdentifier(bytes: Array(blob(columns, 5))),
+                                   modificationDate: date))
             }
-            let identifier: Data = row[5]
-            page.add(NameMatch(best: row[0], identifier: ItemIdentifier(bytes: Array(identifier)), modificationDate: date))
+            return page.result
         }
-        return page.result
     }
 
     /// The page met walking the date index newest first, keeping the items `isMember` admits.
     /// The index alone holds the row ids: only members are looked up in the table.
     static func pageByDate(filter: ItemFilter, limit: Int, in db: Database,
                            isMember: (Int64, Double) throws -> Bool) throws -> [NameMatch]? {
-        let statement = try db.cachedStatement(sql: """
+        let statement = try db.readStatement("""
             SELECT id, modificationDate FROM item INDEXED BY item_by_modification_date
             WHERE modificationDate > 0 ORDER BY modificationDate DESC
             """)
-        let newestFirst = try Row.fetchCursor(statement)
         // Most visited entries are not members: their columns are read in place, without decoding.
-        let columns = statement.sqliteStatement
-        let details = try db.cachedStatement(sql: "SELECT identifier, domainId, expirationDate FROM item WHERE id = ?")
+        let details = try db.readStatement("SELECT identifier, domainId, expirationDate FROM item WHERE id = ?")
         var page = PageCollector(limit: limit)
-        while try newestFirst.next() != nil {
-            let id = sqlite3_column_int64(columns, 0)
-            let date = sqlite3_column_double(columns, 1)
-            guard page.wants(date) else { break }
-            guard try isMember(id, date), let admitted = try details.firstRow(.integer(id), read: { detail in
-                filter.admits(domainID: sqlite3_column_int64(detail, 1),
-                              expiration: sqlite3_column_type(detail, 2) == SQLITE_NULL ? nil : sqlite3_column_double(detail, 2))
-                    ? ItemIdentifier(bytes: Array(blob(detail, 0))) : nil
-            }), let identifier = admitted else { continue }
-            page.add(NameMatch(best: id, identifier: identifier, modificationDate: date))
+        try statement.withRows { newestFirst in
+            while let columns = try newestFirst.next() {
+                let id = sqlite3_column_int64(columns, 0)
+                let date = sqlite3_column_double(columns, 1)
+                guard page.wants(date) else { break }
+                guard try isMember(id, date), let admitted = try details.firstRow(.integer(id), read: { detail in
+                    filter.admits(domainID: sqlite3_column_int64(detail, 1),
+                                  expiration: sqlite3_column_type(detail, 2) == SQLITE_NULL ? nil : sqlite3_column_double(detail, 2))
+                        ? ItemIdentifier(bytes: Array(blob(detail, 0))) : nil
+                }), let identifier = admitted else { continue }
+                page.add(NameMatch(best: id, identifier: identifier, modificationDate: date))
+            }
         }
         return page.result
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SearchableIndex {
     /// The first `limit` results of a name query whose best rank has too few items for a
@@ -30,10 +31,11 @@ extension SearchableIndex {
         let prefixOnly = tier.prefixTokens.count + 1
         func isNext(_ match: NameMatch) -> Bool { match.prefixOnlyCount == prefixOnly && match.fieldRank == 0 }
         let inName = BestNameTier(prefixes: tokens)
-        let members = try Int64.fetchCursor(db.cachedStatement(sql: "SELECT rowid FROM item_words WHERE item_words MATCH ?"),
-                                            arguments: [inName.expression])
         var sample: [Int64] = []
-        while sample.count < PageStrategy.sampleSize, let id = try members.next() { sample.append(id) }
+        try db.readStatement("SELECT rowid FROM item_words WHERE item_words MATCH ?").forEachRow(.text(inName.expression)) {
+            sample.append(sqlite3_column_int64($0, 0))
+            return sample.count < PageStrategy.sampleSize
+        }
         guard sample.count >= needed else { return nil }
         let next: [NameMatch]?
         if sample.count < PageStrategy.sampleSize {
@@ -42,7 +44,7 @@ extension SearchableIndex {
             next = ranked.count >= needed ? ranked.ranked(limit: needed) : nil
         } else {
             guard let budget = try PageStrategy.walkBudget(sample: sample, limit: needed, in: db) else { return nil }
-            let details = try db.cachedStatement(sql: """
+            let details = try db.readStatement("""
                 SELECT \(candidateColumns) FROM item WHERE item.id = ?
                 """)
             var ranker = try CandidateRanker(tokens: tokens, wholeInName: [], in: db)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SearchableIndex {
     /// Inserts or replaces items, in one transaction.
@@ -146,7 +147,7 @@ extension SearchableIndex {
 
     /// The id of the row of the domain `name`, if there is one.
     package static func domainID(named name: String, in db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM domain WHERE name = ?", arguments: [name])
+        try db.readStatement("SELECT id FROM domain WHERE name = ?").firstRow(.text(name)) { sqlite3_column_int64($0, 0) }
     }
 
     /// The id of a domain's row, created when missing if `create`.
