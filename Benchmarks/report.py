@@ -111,7 +111,7 @@ def tree_table(folder, run):
         *steps, (plocate_name, plocate, plocate_sd) = medians(floor)
         what = {
             "startup-floor exit": "start-up floor: a static Swift program linking `searchlight`'s libraries, exiting",
-            "startup-floor sqlite": "… opening the index through SQLite's C API (a read transaction, the open's two statements)",
+            "startup-floor sqlite": "… opening the index through SQLite's C API (`SQLiteReader`: the tokenizer registered, the open's two statements)",
             "startup-floor grdb": "… opening it through GRDB instead, configured as a read-only index",
             "startup-floor searchable": "… opening it as `searchlight search` does (`SearchableIndex`: GRDB, our functions, the schema check)",
         }

@@ -1,14 +1,14 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import Searchlight
 
 /// The floor under a search's start-up (issue 35, item 2): what a static Swift program linking
 /// `searchlight`'s libraries costs before it searches anything, in the steps a search takes.
 ///
 ///     startup-floor exit                 starts and exits
-///     startup-floor sqlite INDEX         opens INDEX read-only through SQLite's C API and reads
-///                                        the schema check's two statements in one transaction
+///     startup-floor sqlite INDEX         opens INDEX read-only through SQLite's C API (`SQLiteReader`:
+///                                        the tokenizer registered) and reads the schema check's two
+///                                        statements in one transaction
 ///     startup-floor grdb INDEX           the same through GRDB, configured as a read-only
 ///                                        `SearchableIndex` configures it
 ///     startup-floor searchable INDEX     opens INDEX as `searchlight search` does (`SearchableIndex`,
@@ -48,26 +48,14 @@ enum StartupFloor {
     }
 
     static func sqlite(_ path: String) throws -> Int {
-        var connection: OpaquePointer?
-        defer { sqlite3_close(connection) }
-        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-            fail("\(path): \(String(cString: sqlite3_errmsg(connection)))")
-        }
-        sqlite3_busy_timeout(connection, 30_000)
-        var rows = 0
-        guard sqlite3_exec(connection, "BEGIN", nil, nil, nil) == SQLITE_OK else { fail("\(path): \(String(cString: sqlite3_errmsg(connection)))") }
-        for sql in [tables, migrations] {
-            var statement: OpaquePointer?
-            guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK else {
-                fail("\(path): \(String(cString: sqlite3_errmsg(connection)))")
+        let reader = try SQLiteReader(path: path, cacheKibibytes: SearchableIndex.readerCacheKibibytes)
+        return try reader.read {
+            var rows = 0
+            for sql in [tables, migrations] {
+                try reader.readStatement(sql).forEachRow { _ in rows += 1; return true }
             }
-            while sqlite3_step(statement) == SQLITE_ROW {
-                rows += String(cString: sqlite3_column_text(statement, 0)).isEmpty ? 0 : 1
-            }
-            sqlite3_finalize(statement)
+            return rows
         }
-        sqlite3_exec(connection, "COMMIT", nil, nil, nil)
-        return rows
     }
 
     static func grdb(_ path: String) throws -> Int {

@@ -2,14 +2,14 @@ import GRDB
 import GRDBSQLite
 
 /// A value bound to a parameter of a ``ReadStatement``.
-enum LookupKey {
+package enum LookupKey {
     case integer(Int64)
     case real(Double)
     case text(String)
     case null
 
     /// `text`, or `NULL` when `nil`.
-    static func text(_ value: String?) -> LookupKey { value.map { .text($0) } ?? .null }
+    package static func text(_ value: String?) -> LookupKey { value.map { .text($0) } ?? .null }
 }
 
 /// A statement a search reads through SQLite's C API: prepared and kept by its connection,
@@ -20,33 +20,33 @@ enum LookupKey {
 /// no hit on `/usr/share`), and a row and its arguments per candidate cost more than the
 /// look-up itself (Benchmarks/README.md, "The floor under a search"). The statement is reset
 /// before it is bound; GRDB binds its own arguments again whenever it runs the statement.
-struct ReadStatement {
-    let statement: SQLiteStatement
-    let sql: String
+package struct ReadStatement {
+    package let statement: SQLiteStatement
+    package let sql: String
 
     /// The first row, handed to `read`; `nil` when there is none.
-    func firstRow<T>(_ keys: LookupKey..., read: (SQLiteStatement) throws -> T) throws -> T? {
+    package func firstRow<T>(_ keys: LookupKey..., read: (SQLiteStatement) throws -> T) throws -> T? {
         try withRows(bound: positions(keys)) { rows in try rows.next().map(read) }
     }
 
     /// Each row handed to `body` until it returns `false`.
-    func forEachRow(_ keys: LookupKey..., body: (SQLiteStatement) throws -> Bool) throws {
+    package func forEachRow(_ keys: LookupKey..., body: (SQLiteStatement) throws -> Bool) throws {
         try withRows(bound: positions(keys)) { rows in while let row = try rows.next(), try body(row) {} }
     }
 
     /// Each row, `keys` bound to the named parameters (`:name`), handed to `body` until it returns `false`.
-    func forEachRow(named keys: KeyValuePairs<String, LookupKey>, body: (SQLiteStatement) throws -> Bool) throws {
+    package func forEachRow(named keys: KeyValuePairs<String, LookupKey>, body: (SQLiteStatement) throws -> Bool) throws {
         try withRows(named: keys) { rows in while let row = try rows.next(), try body(row) {} }
     }
 
     /// The rows handed to `body` to step one at a time: for a caller that reads some, does
     /// something else, and reads on. The statement is reset when `body` returns.
-    func withRows<T>(_ keys: LookupKey..., body: (inout ReadRows) throws -> T) throws -> T {
+    package func withRows<T>(_ keys: LookupKey..., body: (inout ReadRows) throws -> T) throws -> T {
         try withRows(bound: positions(keys), body: body)
     }
 
     /// ``withRows(_:body:)`` with `keys` bound to the named parameters (`:name`).
-    func withRows<T>(named keys: KeyValuePairs<String, LookupKey>, body: (inout ReadRows) throws -> T) throws -> T {
+    package func withRows<T>(named keys: KeyValuePairs<String, LookupKey>, body: (inout ReadRows) throws -> T) throws -> T {
         try withRows(bound: keys.map { name, key in (sqlite3_bind_parameter_index(statement, ":" + name), key) }, body: body)
     }
 
@@ -82,7 +82,7 @@ struct ReadStatement {
 }
 
 /// The rows of a bound ``ReadStatement``, stepped one at a time (``ReadStatement/withRows(_:body:)``).
-struct ReadRows {
+package struct ReadRows {
     let statement: ReadStatement
     private var done = false
 
@@ -91,7 +91,7 @@ struct ReadRows {
     }
 
     /// The next row, its columns to read before the next call; `nil` after the last.
-    mutating func next() throws -> SQLiteStatement? {
+    package mutating func next() throws -> SQLiteStatement? {
         guard !done else { return nil }
         switch sqlite3_step(statement.statement) {
         case SQLITE_ROW:

@@ -167,7 +167,7 @@ public final class SearchableIndex: Sendable {
     /// The page cache of a read-only connection, in KiB; SQLite fills it only as pages are read.
     /// Room for the pages of a common word's first page (about 2 000 at 1 M items); a larger
     /// cache made whole-table scans slower (32 MiB: +15 % for the query-bench pixel rows).
-    static let readerCacheKibibytes = 16 * 1024
+    package static let readerCacheKibibytes = 16 * 1024
 
     /// Creates the folders of `path` (mode 0700) and the file itself (mode 0600) if missing.
     static func createPrivateFile(at path: String) throws {

@@ -27,6 +27,16 @@ final class SearchlightTokenizer: FTS5CustomTokenizer {
 
     func tokenize(context: UnsafeMutableRawPointer?, tokenization: FTS5Tokenization, pText: UnsafePointer<CChar>?,
                   nText: CInt, tokenCallback: @escaping FTS5TokenCallback) -> CInt {
+        Self.tokenize(pText, nText, folder: &folder) { token, start, end in
+            tokenCallback(context, 0, token.baseAddress, CInt(token.count), start, end)
+        }
+    }
+
+    /// Splits and folds `pText` as every full-text table does, handing each token and its byte
+    /// range to `emit`: the one tokenization behind GRDB's registration (above) and
+    /// ``SQLiteReader``'s own. Stops at the first code `emit` returns that is not `SQLITE_OK`.
+    static func tokenize(_ pText: UnsafePointer<CChar>?, _ nText: CInt, folder: inout RunFolder,
+                         emit: (UnsafeBufferPointer<CChar>, CInt, CInt) -> CInt) -> CInt {
         guard let pText, nText > 0 else { return SQLITE_OK }
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pText).assumingMemoryBound(to: UInt8.self), count: Int(nText))
         var code = SQLITE_OK
@@ -34,9 +44,7 @@ final class SearchlightTokenizer: FTS5CustomTokenizer {
             let token = folder.fold(UnsafeBufferPointer(rebasing: bytes[run]), isASCII: isASCII)
             guard !token.isEmpty else { return true }
             code = token.withUnsafeBufferPointer { folded in
-                folded.withMemoryRebound(to: CChar.self) { token in
-                    tokenCallback(context, 0, token.baseAddress, CInt(token.count), CInt(run.lowerBound), CInt(run.upperBound))
-                }
+                folded.withMemoryRebound(to: CChar.self) { emit($0, CInt(run.lowerBound), CInt(run.upperBound)) }
             }
             return code == SQLITE_OK
         }
@@ -44,8 +52,6 @@ final class SearchlightTokenizer: FTS5CustomTokenizer {
     }
 }
 
-/// Folds runs of word scalars (``WordRuns``) into tokens, remembering the folds of the
-/// non-ASCII ones: texts repeat their words, and folding one costs two normalizations.
 struct RunFolder {
     private var folds: [String: [UInt8]] = [:]
     private var buffer: [UInt8] = []

@@ -1,0 +1,119 @@
+import GRDB
+import GRDBSQLite
+
+/// A read-only connection to an index on SQLite's C API, without GRDB: what a search reads
+/// through when the process starts only to search (issue 35: GRDB's connection set-up is a
+/// third of `plocate`'s whole run, Benchmarks/README.md, "The floor under a search").
+///
+/// It opens the file read-only (in WAL mode a reader never waits for the writer), registers
+/// the `searchlight` tokenizer every full-text table names (the same tokenization as GRDB's
+/// registration, ``SearchlightTokenizer/tokenize(_:_:folder:emit:)``), keeps its statements
+/// prepared (``readStatement(_:)``, read as on GRDB's connections), and reads in transactions
+/// of its own. Errors are GRDB's `DatabaseError`, as everywhere else the index is read. Not
+/// thread-safe: one search at a time. Not yet what `search` reads through: today it serves the
+/// start-up floor's benchmark (`startup-floor sqlite`) and its tests.
+package final class SQLiteReader {
+    /// The connection, for SQLite's C API.
+    package let connection: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// Opens `path` read-only with `cacheKibibytes` of page cache.
+    package init(path: String, cacheKibibytes: Int) throws {
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(opened)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+        }
+        connection = opened
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, 30_000)
+        do {
+            try execute("PRAGMA cache_size = -\(cacheKibibytes)")
+            try registerTokenizer()
+        } catch {
+            sqlite3_close(connection)
+            throw error
+        }
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close(connection)
+    }
+
+    /// The statement for `sql`, prepared once and kept.
+    package func readStatement(_ sql: String) throws -> ReadStatement {
+        if let statement = statements[sql] { return ReadStatement(statement: statement, sql: sql) }
+        var statement: SQLiteStatement?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw failure(code, sql) }
+        statements[sql] = statement
+        return ReadStatement(statement: statement, sql: sql)
+    }
+
+    /// Runs `body` in one read transaction: every statement it runs sees the same index.
+    package func read<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    /// Runs `sql`, which returns no row.
+    func execute(_ sql: String) throws {
+        let code = sqlite3_exec(connection, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw failure(code, sql) }
+    }
+
+    func failure(_ code: CInt, _ sql: String?) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+    }
+
+    // MARK: The tokenizer
+
+    /// One tokenizer instance: FTS5 makes one per table and calls it from one thread at a time.
+    private final class Tokenizer {
+        var folder = RunFolder()
+    }
+
+    /// Registers `searchlight` through FTS5's own API (`fts5_api.xCreateTokenizer`).
+    private func registerTokenizer() throws {
+        let sql = "SELECT fts5(?)"
+        var statement: SQLiteStatement?
+        var code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
+        guard code == SQLITE_OK else { throw failure(code, sql) }
+        defer { sqlite3_finalize(statement) }
+        var api: UnsafePointer<fts5_api>?
+        let type: StaticString = "fts5_api_ptr"
+        type.utf8Start.withMemoryRebound(to: CChar.self, capacity: type.utf8CodeUnitCount) { name in
+            _ = sqlite3_bind_pointer(statement, 1, &api, name, nil)
+        }
+        sqlite3_step(statement)
+        guard let api else { throw DatabaseError(resultCode: .SQLITE_ERROR, message: "FTS5 is not available", sql: sql) }
+        var tokenizer = fts5_tokenizer(
+            xCreate: { _, _, _, handle in
+                handle?.pointee = OpaquePointer(Unmanaged.passRetained(Tokenizer()).toOpaque())
+                return SQLITE_OK
+            },
+            xDelete: { handle in
+                guard let handle else { return }
+                Unmanaged<Tokenizer>.fromOpaque(UnsafeMutableRawPointer(handle)).release()
+            },
+            xTokenize: { handle, context, _, text, length, emit in
+                guard let handle, let emit else { return SQLITE_ERROR }
+                let tokenizer = Unmanaged<Tokenizer>.fromOpaque(UnsafeMutableRawPointer(handle)).takeUnretainedValue()
+                return SearchlightTokenizer.tokenize(text, length, folder: &tokenizer.folder) { token, start, end in
+                    emit(context, 0, token.baseAddress, CInt(token.count), start, end)
+                }
+            })
+        code = api.pointee.xCreateTokenizer(UnsafeMutablePointer(mutating: api), SearchlightTokenizer.name, nil, &tokenizer, nil)
+        guard code == SQLITE_OK else { throw failure(code, sql) }
+    }
+}
