@@ -32,7 +32,8 @@ struct WatchWindowCrashTests {
         // events, which the watcher may read in two windows, the second being the one counted.
         work.write("warm-up.txt")
         #expect(Glibc.rename(work.url("warm-up.txt"), tree.url("warm-up.txt")) == 0)
-        #expect(await RandomizedWatchTests.settle(index: index, domain: domain, root: tree.path, timeout: 120) == nil)
+        #expect(await RandomizedWatchTests.settle(index: index, domain: domain, root: tree.path, timeout: 120) == nil,
+                "\(watch.logText)")
         let before = try RandomizedWatchTests.indexedFiles(index, domain: domain)
 
         // One window: the watcher is stopped while it all happens, so it reads the events at once.
@@ -54,7 +55,7 @@ struct WatchWindowCrashTests {
             #expect(after.keys.sorted() != before.keys.sorted(),
                     "killed after its commit, the window must be in the index: \(watch.logText)")
         } else {
-            #expect(after.keys.sorted() == before.keys.sorted(), "killed before its commit, the window must leave no trace")
+            #expect(after.keys.sorted() == before.keys.sorted(), "killed before its commit, the window must leave no trace: \(watch.logText)")
         }
         watch = try WatchProcess(root: tree.path, index: indexPath, log: work.path + "/watch-2.log")
         #expect(watch.waitUntilReady(), "\(watch.logText)")

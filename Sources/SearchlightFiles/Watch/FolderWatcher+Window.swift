@@ -34,7 +34,7 @@ extension FolderWatcher {
         for watch in stale { try? inotify.removeWatch(watch, for: subscriber) }
         if changes.rootGone { throw WatchError.rootGone(root.path) }
         notifier.notify("STATUS=indexing \(events.count) changes")
-        crash(at: .windowCoalesced)
+        crash(at: .windowCoalesced, window: "(\(events.count) events: \(changes))")
         var summary = ScanSummary()
         if changes.overflowed {
             logger.warning("""
@@ -54,7 +54,7 @@ extension FolderWatcher {
                 summary.add(try scanner.reconcile(subtree: folder, onDirectory: watchDirectory))
             }
         }
-        crash(at: .windowCommitted)
+        crash(at: .windowCommitted, window: "(\(events.count) events, reconcile \(reconcile), overflow \(changes.overflowed))")
         if rescanDegraded { summary.add(try rescanUnwatched()) }
         logger.debug("\(events.count) events: \(summary.counts)")
         notifier.notify("STATUS=watching \(root.path) (\(watchCount) folders)")

@@ -318,13 +318,16 @@ public final class FolderWatcher: Service, Sendable {
     private let windowsSeen = Mutex([String: Int]())
     #endif
 
-    func crash(at point: CrashPoint) {
+    /// - Parameter window: What the window holds, logged with each window counted: a test that
+    ///   finds another window than its own killed can tell which one it was.
+    func crash(at point: CrashPoint, window: @autoclosure () -> String = "") {
         #if DEBUG
         guard let request = Self.crashRequest, request.point == point.rawValue else { return }
         let seen = windowsSeen.withLock { counts in
             counts[point.rawValue, default: 0] += 1
             return counts[point.rawValue]!
         }
+        logger.notice("test crash point \(point.rawValue): window \(seen) \(window())")
         if seen == request.window {
             logger.notice("test crash point \(point.rawValue) of window \(seen)")
             try? SystemCall.send(SIGKILL, to: SystemCall.processID)
