@@ -46,6 +46,7 @@ struct ReadStatementTests {
             #expect(count == 2)
             try statement.forEachRow(named: ["low": .integer(1), "name": .text("pdf")]) { count = sqlite3_column_int64($0, 0); return false }
             #expect(count == 1)
+            #expect(try statement.firstRow(named: ["low": .integer(3), "name": .null]) { sqlite3_column_int64($0, 0) } == 1)
             #expect(throws: DatabaseError.self) { try statement.forEachRow(named: ["missing": .integer(1)]) { _ in true } }
         }
     }

@@ -61,7 +61,7 @@ extension SearchableIndex {
                 try db.readStatement("SELECT term, doc FROM \(table) WHERE term >= ? AND term <= ? LIMIT ?")
                     .forEachRow(.text(lowest), .text(highest), .integer(Int64(rangeWalkLimit))) { row in
                         walked += 1
-                        let term = String(decoding: text(row, 0), as: UTF8.self)
+                        let term = string(row, 0)
                         last = term
                         if wanted.contains(term) { found[term, default: 0] += Int(sqlite3_column_int64(row, 1)) }
                         return true
@@ -74,7 +74,7 @@ extension SearchableIndex {
             guard !single.isEmpty else { continue }
             try db.readStatement("SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))")
                 .forEachRow(.text(jsonArray(of: single))) { row in
-                    found[String(decoding: text(row, 0), as: UTF8.self), default: 0] += Int(sqlite3_column_int64(row, 1))
+                    found[string(row, 0), default: 0] += Int(sqlite3_column_int64(row, 1))
                     return true
                 }
         }
@@ -111,7 +111,7 @@ extension SearchableIndex {
         // No ORDER BY: fts5vocab seeks to a term bound and reads in order, but sorting would read every term.
         for table in vocabularies {
             let statement = try db.readStatement("SELECT term FROM \(table) WHERE term >= ? LIMIT 1")
-            if let term = try statement.firstRow(.text(start), read: { String(decoding: text($0, 0), as: UTF8.self) }),
+            if let term = try statement.firstRow(.text(start), read: { string($0, 0) }),
                first.map({ term.utf8.lexicographicallyPrecedes($0.utf8) }) ?? true {
                 first = term
             }

@@ -123,15 +123,10 @@ extension SearchableIndex {
                 return try db.readStatement("SELECT count(*) FROM item_words WHERE item_words MATCH ?")
                     .firstRow(.text(Self.nameMatchExpression(tokens))) { Int(sqlite3_column_int64($0, 0)) } ?? 0
             }
-            var count = 0
-            try db.readStatement("""
+            return try db.readStatement("""
                 SELECT count(*) FROM item_words JOIN item ON item.id = item_words.rowid
                 WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
-                """).forEachRow(named: Self.nameKeys(tokens, domain: domain)) {
-                    count = Int(sqlite3_column_int64($0, 0))
-                    return false
-                }
-            return count
+                """).firstRow(named: Self.nameKeys(tokens, domain: domain)) { Int(sqlite3_column_int64($0, 0)) } ?? 0
         }
     }
 
@@ -147,13 +142,9 @@ extension SearchableIndex {
             return false
         }
         // Two seeks in the (domainId, identifier) index.
-        var otherDomains = true
-        try db.readStatement("""
+        let otherDomains = try db.readStatement("""
             SELECT EXISTS (SELECT 1 FROM item WHERE domainId < :id) OR EXISTS (SELECT 1 FROM item WHERE domainId > :id)
-            """).forEachRow(named: ["id": .integer(id)]) {
-                otherDomains = sqlite3_column_int64($0, 0) != 0
-                return false
-            }
+            """).firstRow(named: ["id": .integer(id)]) { sqlite3_column_int64($0, 0) != 0 } ?? true
         return !otherDomains
     }
 
@@ -241,9 +232,14 @@ extension SearchableIndex {
         UnsafeBufferPointer(start: sqlite3_column_text(statement, column), count: Int(sqlite3_column_bytes(statement, column)))
     }
 
+    /// A text column of the current row as a string, empty when `NULL`.
+    static func string(_ statement: SQLiteStatement, _ column: Int32) -> String {
+        String(decoding: text(statement, column), as: UTF8.self)
+    }
+
     /// A text column of the current row as a string, `nil` when `NULL`.
     static func optionalText(_ statement: SQLiteStatement, _ column: Int32) -> String? {
-        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : String(decoding: text(statement, column), as: UTF8.self)
+        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : string(statement, column)
     }
 
     /// The bytes of a blob column of the current row, empty when `NULL`.

@@ -29,6 +29,11 @@ package struct ReadStatement {
         try withRows(bound: positions(keys)) { rows in try rows.next().map(read) }
     }
 
+    /// The first row, `keys` bound to the named parameters (`:name`), handed to `read`; `nil` when there is none.
+    package func firstRow<T>(named keys: KeyValuePairs<String, LookupKey>, read: (SQLiteStatement) throws -> T) throws -> T? {
+        try withRows(named: keys) { rows in try rows.next().map(read) }
+    }
+
     /// Each row handed to `body` until it returns `false`.
     package func forEachRow(_ keys: LookupKey..., body: (SQLiteStatement) throws -> Bool) throws {
         try withRows(bound: positions(keys)) { rows in while let row = try rows.next(), try body(row) {} }
@@ -118,7 +123,7 @@ extension SearchableIndex {
     static func strings(in db: Database, _ sql: String) throws -> [String] {
         var strings: [String] = []
         try db.readStatement(sql).forEachRow { row in
-            strings.append(String(decoding: text(row, 0), as: UTF8.self))
+            strings.append(string(row, 0))
             return true
         }
         return strings
