@@ -31,6 +31,15 @@ public final class ChildProcess: Sendable {
     /// The raw wait status once reaped.
     private let status = Mutex<Int32?>(nil)
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+    /// module does not declare (it is a GNU extension): looked up once.
+    private static let addCloseFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+            preconditionFailure("glibc has no posix_spawn_file_actions_addclosefrom_np (2.34 or later is needed)")
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
     /// Starts `arguments[0]` (looked up in `PATH` when it holds no slash) with the rest as its
     /// arguments, this process's environment merged with `environment` (`nil` values remove
     /// a variable).
@@ -51,6 +60,10 @@ public final class ChildProcess: Sendable {
                 posix_spawn_file_actions_addopen(&actions, target, path, flags, 0o644)
             }
         }
+        // Only the three standard descriptors: the test process's others (files other tests
+        // hold open at this moment) would stay open in the child, holding them past their
+        // close (a late `IN_CLOSE_WRITE` for a watch, "text file busy" for a copy).
+        _ = Self.addCloseFrom(&actions, 3)
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
         var argv = arguments.map { strdup($0) } + [nil]

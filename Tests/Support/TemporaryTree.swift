@@ -39,8 +39,10 @@ public final class TemporaryTree {
         if let slash = name.lastIndex(of: 0x2F) {
             mkdirs(Array(name[..<slash]))
         }
+        // Close-on-exec: a child another test starts meanwhile must not hold the file open, or
+        // its last close (`IN_CLOSE_WRITE`) would reach a watch started after this write.
         let fd = (full + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         }
         guard fd >= 0 else { return false }
         _ = Array(contents.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
