@@ -435,7 +435,7 @@ private struct BudgetExceeded: Error {}
 
 extension SearchableIndex {
     /// Whether any item has authors or text: until one has, a search is a name search.
-    static func hasContent(in db: Database) throws -> Bool {
+    static func hasContent(in db: any ReadConnection) throws -> Bool {
         try db.readStatement("SELECT EXISTS (SELECT 1 FROM item_text)").firstRow { sqlite3_column_int64($0, 0) != 0 } ?? false
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SearchableIndex {
     /// Migration `v4-content`: what is inside documents.
@@ -94,16 +95,16 @@ extension SearchableIndex {
 
     /// The texts of items by row id, for snippets; only the first `limit` bytes of each when
     /// given (inflating no more: ranking reads the start of long texts).
-    static func texts(of ids: [Int64], limit: Int? = nil, in db: Database) throws -> [Int64: String] {
+    static func texts(of ids: [Int64], limit: Int? = nil, in db: any ReadConnection) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
         var texts: [Int64: String] = [:]
-        let rows = try Row.fetchCursor(db, sql: """
+        try db.readStatement("""
             SELECT itemId, text FROM item_text WHERE itemId IN (SELECT value FROM json_each(?)) AND text IS NOT NULL
-            """, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
-        while let row = try rows.next() {
-            let data: Data = row[1]
-            texts[row[0]] = limit.map { StoredContent.decompressPrefix(data, limit: $0) } ?? StoredContent.decompress(data)
-        }
+            """).forEachRow(.text("[" + ids.map(String.init).joined(separator: ",") + "]")) { row in
+                let data = Data(blob(row, 1))
+                texts[sqlite3_column_int64(row, 0)] = limit.map { StoredContent.decompressPrefix(data, limit: $0) } ?? StoredContent.decompress(data)
+                return true
+            }
         return texts
     }
 }

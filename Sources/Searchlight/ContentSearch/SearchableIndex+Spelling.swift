@@ -13,7 +13,7 @@ extension SearchableIndex {
     public func spellingCorrection(words: [String]) throws -> [String]? {
         let tokens = Self.nameQueryTokens(words)
         guard !tokens.isEmpty else { return nil }
-        return try read { db in
+        return try readStatements { db in
             // The text's words only where searches read them (``hasContent(in:)``): a word of
             // no searched field would be a correction that finds nothing.
             let vocabularies = try Self.hasContent(in: db) ? ["item_words_vocab", "item_content_vocab"] : ["item_words_vocab"]
@@ -46,7 +46,7 @@ extension SearchableIndex {
     /// vocabulary); the others (an edit of the first letter: a few of each letter, scattered
     /// over the vocabulary) and those beyond a walk cut short, by one statement of look-ups.
     private static func holders(of candidates: [String], near word: String, in vocabularies: [String],
-                                _ db: Database) throws -> [(word: String, holders: Int)] {
+                                _ db: any ReadConnection) throws -> [(word: String, holders: Int)] {
         guard !candidates.isEmpty else { return [] }
         let first = word.unicodeScalars.first
         let near = candidates.filter { $0.unicodeScalars.first == first }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -106,7 +106,7 @@ extension SearchableIndex {
     /// The first word of `vocabularies` at or after `start` in the order of their UTF-8 bytes
     /// (the vocabularies' order): a seek in each, where a prefix query on the text would merge
     /// the lists of every word that starts so.
-    private static func firstWord(from start: String, in vocabularies: [String], _ db: Database) throws -> String? {
+    private static func firstWord(from start: String, in vocabularies: [String], _ db: any ReadConnection) throws -> String? {
         var first: String?
         // No ORDER BY: fts5vocab seeks to a term bound and reads in order, but sorting would read every term.
         for table in vocabularies {

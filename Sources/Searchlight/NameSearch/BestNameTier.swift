@@ -17,7 +17,7 @@ struct BestNameTier {
     /// The query words that are ASCII: a name word they match, folded, holds them as they are.
     private let asciiTokens: [[UInt8]]
 
-    init(_ tokens: [String], in db: Database) throws {
+    init(_ tokens: [String], in db: any ReadConnection) throws {
         var whole: [String] = []
         var prefix: [String] = []
         for token in tokens {

@@ -23,7 +23,7 @@ final class CandidateKeywords {
     private var last: (key: Key, bytes: [UInt8])?
     private var buffer: [UInt8] = []
 
-    init(in db: Database) throws {
+    init(in db: any ReadConnection) throws {
         kindStatement = try db.readStatement("SELECT keywords FROM content_kind WHERE id = ?")
     }
 

@@ -17,7 +17,7 @@ struct CandidateRanker {
 
     /// - Parameter onBytes: Whether candidates are ranked on their bytes rather than split
     ///   into words as strings: `false` for tests.
-    init(tokens: [String], wholeInName: Set<Int64>, onBytes: Bool = true, in db: Database) throws {
+    init(tokens: [String], wholeInName: Set<Int64>, onBytes: Bool = true, in db: any ReadConnection) throws {
         self.tokens = tokens
         self.wholeInName = wholeInName
         onBytesRank = onBytes ? CandidateRank(tokens) : nil

@@ -7,7 +7,7 @@ struct ItemFilter {
     let now = Date().timeIntervalSince1970
 
     /// The filter for `domain`, or `nil` when no such domain exists (nothing can match).
-    init?(domain: String?, in db: Database) throws {
+    init?(domain: String?, in db: any ReadConnection) throws {
         guard let domain else {
             domainID = nil
             return

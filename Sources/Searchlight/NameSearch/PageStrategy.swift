@@ -29,7 +29,7 @@ enum PageStrategy: Equatable {
     /// - Parameter checkCost: What checking one visited entry costs when walking, relative to
     ///   visiting it: 8 for a table lookup and a name check (name search); more for a lookup in
     ///   the content index.
-    init(sample: [Int64], limit: Int, checkCost: Double = 8, in db: Database) throws {
+    init(sample: [Int64], limit: Int, checkCost: Double = 8, in db: any ReadConnection) throws {
         guard sample.count >= Self.sampleSize, let estimate = try Self.density(of: sample, in: db) else {
             self = .sortMembers
             return
@@ -53,7 +53,7 @@ enum PageStrategy: Equatable {
 
     /// The share of row ids a full match has, from its first rows (`sample`, in row-id
     /// order), and the span of the row ids; `nil` for an empty table.
-    private static func density(of sample: [Int64], in db: Database) throws -> (density: Double, span: Double)? {
+    private static func density(of sample: [Int64], in db: any ReadConnection) throws -> (density: Double, span: Double)? {
         guard let last = sample.last,
               let bounds = try db.readStatement("SELECT (SELECT min(id) FROM item), (SELECT max(id) FROM item)").firstRow(read: { row in
                   sqlite3_column_type(row, 0) == SQLITE_NULL ? nil : (sqlite3_column_int64(row, 0), sqlite3_column_int64(row, 1))
@@ -65,7 +65,7 @@ enum PageStrategy: Equatable {
     /// How many date-index entries to walk, reading names, for `limit` members of a match
     /// whose first rows are `sample` (a full sample: the match has more): twice the expected
     /// number, or `nil` when that is more than the index holds.
-    static func walkBudget(sample: [Int64], limit: Int, in db: Database) throws -> Int? {
+    static func walkBudget(sample: [Int64], limit: Int, in db: any ReadConnection) throws -> Int? {
         guard let estimate = try density(of: sample, in: db) else { return nil }
         let (density, span) = estimate
         let visits = Double(limit) / density

@@ -56,15 +56,24 @@ extension SearchableIndex {
     /// The ranked matches of a query, best first, handed to `body` inside the read. A match
     /// from name search alone says `.name`: ``searchResults(words:domain:limit:scope:)`` works
     /// out the field of the few it returns.
+    ///
+    /// Name search reads through the lightest connection (``readStatements(_:)``); content
+    /// search, when the index has content and it is searched, through GRDB's.
     private func rankedMatches<T>(words: [String], domain: String?, limit: Int?, scope: SearchScope,
-                                  _ body: (Database, [ContentSearch.Match]) throws -> T) throws -> T {
+                                  _ body: (any ReadConnection, [ContentSearch.Match]) throws -> T) throws -> T {
         let tokens = Self.nameQueryTokens(words)
-        guard !tokens.isEmpty else { return try read { db in try body(db, []) } }
+        func named(_ matches: [NameMatch]) -> [ContentSearch.Match] {
+            matches.map { ContentSearch.Match(rank: $0, matchedIn: .name) }
+        }
+        let byName = try readStatements { db -> T? in
+            guard !tokens.isEmpty else { return try body(db, []) }
+            guard try scope != .all || !Self.hasContent(in: db) else { return nil }
+            return try body(db, named(Self.nameMatches(tokens, domain: domain, limit: limit, in: db)))
+        }
+        if let byName { return byName }
         return try read { db in
-            func named(_ matches: [NameMatch]) -> [ContentSearch.Match] {
-                matches.map { ContentSearch.Match(rank: $0, matchedIn: .name) }
-            }
-            guard scope == .all, try Self.hasContent(in: db) else {
+            // Content may have gone since the first look.
+            guard try Self.hasContent(in: db) else {
                 return try body(db, named(Self.nameMatches(tokens, domain: domain, limit: limit, in: db)))
             }
             guard let filter = try ItemFilter(domain: domain, in: db) else { return try body(db, []) }
@@ -83,7 +92,7 @@ extension SearchableIndex {
     }
 
     /// Name search's ranked matches.
-    private static func nameMatches(_ tokens: [String], domain: String?, limit: Int?, in db: Database) throws -> [NameMatch] {
+    private static func nameMatches(_ tokens: [String], domain: String?, limit: Int?, in db: any ReadConnection) throws -> [NameMatch] {
         var wholeInName: Set<Int64>?
         if let limit, limit > 0, let best = try bestMatchesByDate(tokens, domain: domain, limit: limit, in: db,
                                                                    wholeInName: { wholeInName = $0 }) {
@@ -99,7 +108,7 @@ extension SearchableIndex {
     /// Whether the best rank of name search is also the best rank with content: unless a word
     /// that no name has whole is a whole word of some text (then a text match outranks the
     /// name's prefix match).
-    private static func nameTierDecides(_ tokens: [String], in db: Database) throws -> Bool {
+    private static func nameTierDecides(_ tokens: [String], in db: any ReadConnection) throws -> Bool {
         let tier = try BestNameTier(tokens, in: db)
         for token in tier.prefixTokens {
             let found = try db.readStatement("SELECT rowid FROM item_content WHERE item_content MATCH ? LIMIT 1")
@@ -113,26 +122,34 @@ extension SearchableIndex {
     public func countMatches(words: [String], domain: String? = nil, scope: SearchScope = .all) throws -> Int {
         let tokens = Self.nameQueryTokens(words)
         guard !tokens.isEmpty else { return 0 }
-        return try read { db in
-            if scope == .all, try Self.hasContent(in: db) {
-                guard let filter = try ItemFilter(domain: domain, in: db) else { return 0 }
-                return try ContentSearch(db: db, tokens: tokens, filter: filter).count()
-            }
-            if try Self.everyItemCounts(domain: domain, in: db) {
-                // The full-text index has one row per item: no item needs looking up.
-                return try db.readStatement("SELECT count(*) FROM item_words WHERE item_words MATCH ?")
-                    .firstRow(.text(Self.nameMatchExpression(tokens))) { Int(sqlite3_column_int64($0, 0)) } ?? 0
-            }
-            return try db.readStatement("""
-                SELECT count(*) FROM item_words JOIN item ON item.id = item_words.rowid
-                WHERE item_words MATCH :match AND \(Self.inDomain) AND \(Self.notExpired)
-                """).firstRow(named: Self.nameKeys(tokens, domain: domain)) { Int(sqlite3_column_int64($0, 0)) } ?? 0
+        let byName = try readStatements { db -> Int? in
+            guard try scope != .all || !Self.hasContent(in: db) else { return nil }
+            return try Self.countNameMatches(tokens, domain: domain, in: db)
         }
+        if let byName { return byName }
+        return try read { db in
+            guard try Self.hasContent(in: db) else { return try Self.countNameMatches(tokens, domain: domain, in: db) }
+            guard let filter = try ItemFilter(domain: domain, in: db) else { return 0 }
+            return try ContentSearch(db: db, tokens: tokens, filter: filter).count()
+        }
+    }
+
+    /// The number of items name search finds.
+    private static func countNameMatches(_ tokens: [String], domain: String?, in db: any ReadConnection) throws -> Int {
+        if try everyItemCounts(domain: domain, in: db) {
+            // The full-text index has one row per item: no item needs looking up.
+            return try db.readStatement("SELECT count(*) FROM item_words WHERE item_words MATCH ?")
+                .firstRow(.text(nameMatchExpression(tokens))) { Int(sqlite3_column_int64($0, 0)) } ?? 0
+        }
+        return try db.readStatement("""
+            SELECT count(*) FROM item_words JOIN item ON item.id = item_words.rowid
+            WHERE item_words MATCH :match AND \(inDomain) AND \(notExpired)
+            """).firstRow(named: nameKeys(tokens, domain: domain)) { Int(sqlite3_column_int64($0, 0)) } ?? 0
     }
 
     /// Whether every item is in `domain` (any, when `nil`) and none has expired: then counting
     /// matches needs no look at the items.
-    static func everyItemCounts(domain: String?, in db: Database) throws -> Bool {
+    static func everyItemCounts(domain: String?, in db: any ReadConnection) throws -> Bool {
         let expired = try db.readStatement("""
             SELECT EXISTS (SELECT 1 FROM item WHERE expirationDate IS NOT NULL AND expirationDate <= ?)
             """).firstRow(.real(Date().timeIntervalSince1970)) { sqlite3_column_int64($0, 0) != 0 } ?? true
@@ -190,7 +207,7 @@ extension SearchableIndex {
     ///     any word (``nameMatchExpression(_:)``).
     static func nameCandidates(_ tokens: [String], domain: String?, wholeInName known: Set<Int64>? = nil,
                                rankingOnBytes onBytes: Bool = true, matching expression: String? = nil,
-                               in db: Database) throws -> [NameMatch] {
+                               in db: any ReadConnection) throws -> [NameMatch] {
         // The full-text index knows which items have every word whole in their name, the best
         // rank: those need no splitting of their fields here.
         var wholeInName: Set<Int64> = []
@@ -259,7 +276,7 @@ extension SearchableIndex {
     ///   - forced: The strategy to use whatever the estimate says: for tests.
     ///   - wholeInName: Told the items that have every word whole in their name when they are
     ///     too few for a page, so that ranking every candidate need not read them again.
-    static func bestMatchesByDate(_ tokens: [String], domain: String?, limit: Int, in db: Database,
+    static func bestMatchesByDate(_ tokens: [String], domain: String?, limit: Int, in db: any ReadConnection,
                                   strategy forced: PageStrategy? = nil,
                                   wholeInName: (Set<Int64>) -> Void = { _ in }) throws -> [NameMatch]? {
         let tier = try BestNameTier(tokens, in: db)
@@ -300,7 +317,7 @@ extension SearchableIndex {
     }
 
     /// The page among few items: SQLite looks each one up and sorts them newest first.
-    static func pageSorting(members: [Int64], filter: ItemFilter, limit: Int, in db: Database) throws -> [NameMatch]? {
+    static func pageSorting(members: [Int64], filter: ItemFilter, limit: Int, in db: any ReadConnection) throws -> [NameMatch]? {
         // The row ids travel as one JSON array; `ifnull` keeps SQLite from walking the date
         // index, since the members are few.
         var page = PageCollector(limit: limit)
@@ -329,7 +346,7 @@ extension SearchableIndex {
     ///   - match: What an admitted item is, given its row id and date: `nil` to leave it out.
     ///     Without it, every admitted item has the best rank.
     static func pageReadingNames(_ tier: BestNameTier, filter: ItemFilter, limit: Int, budget: Int,
-                                 probing: Bool = false, in db: Database,
+                                 probing: Bool = false, in db: any ReadConnection,
                                  match: ((Int64, Double) throws -> NameMatch?)? = nil) throws -> [NameMatch]? {
         let statement = try db.readStatement("""
             SELECT id, modificationDate, displayName, domainId, expirationDate, identifier
@@ -366,7 +383,7 @@ extension SearchableIndex {
 
     /// The page met walking the date index newest first, keeping the items `isMember` admits.
     /// The index alone holds the row ids: only members are looked up in the table.
-    static func pageByDate(filter: ItemFilter, limit: Int, in db: Database,
+    static func pageByDate(filter: ItemFilter, limit: Int, in db: any ReadConnection,
                            isMember: (Int64, Double) throws -> Bool) throws -> [NameMatch]? {
         let statement = try db.readStatement("""
             SELECT id, modificationDate FROM item INDEXED BY item_by_modification_date
@@ -392,25 +409,20 @@ extension SearchableIndex {
     }
 
     /// Full items for `ids`, in the order of `ids`.
-    static func fetchItems(ids: [Int64], in db: Database) throws -> [IndexedItem] {
+    static func fetchItems(ids: [Int64], in db: any ReadConnection) throws -> [IndexedItem] {
         guard !ids.isEmpty else { return [] }
         var byID: [Int64: IndexedItem] = [:]
         // One statement, prepared once per connection, whatever the number of ids: the ids
         // go in as one JSON array (a statement with a placeholder per id was prepared anew
-        // for every search).
-        let statement = try db.cachedStatement(sql: """
+        // for every search). Each row is read in place (an item copies what it keeps).
+        var reader = ItemReader()
+        try db.readStatement("""
             SELECT item.id AS rowID, \(itemColumns) FROM item \(itemJoins)
             WHERE item.id IN (SELECT value FROM json_each(?))
-            """)
-        // Each row is read in place as the cursor meets it (an item copies what it keeps),
-        // not copied into an array of rows first.
-        let rows = try Row.fetchCursor(statement, arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
-        var layout: ItemRowLayout?
-        while let row = try rows.next() {
-            let rowLayout = layout ?? ItemRowLayout(row)
-            layout = rowLayout
-            byID[row[0]] = IndexedItem(row: row, layout: rowLayout)
-        }
+            """).forEachRow(.text("[" + ids.map(String.init).joined(separator: ",") + "]")) { row in
+                byID[sqlite3_column_int64(row, 0)] = reader.item(at: row)
+                return true
+            }
         return ids.compactMap { byID[$0] }
     }
 }

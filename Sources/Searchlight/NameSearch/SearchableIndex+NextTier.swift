@@ -20,7 +20,7 @@ extension SearchableIndex {
     ///    word with every query word, those are ranked.
     ///
     /// The page is then exactly the first `limit` results of the full ranking.
-    static func pageAfterBestTier(_ tokens: [String], domain: String?, limit: Int, in db: Database) throws -> [NameMatch]? {
+    static func pageAfterBestTier(_ tokens: [String], domain: String?, limit: Int, in db: any ReadConnection) throws -> [NameMatch]? {
         let tier = try BestNameTier(tokens, in: db)
         guard !tier.wholeTokens.isEmpty, let filter = try ItemFilter(domain: domain, in: db) else { return nil }
         let everyWhole = (tier.wholeTokens.map(quoted) + tier.prefixTokens.map { quoted($0) + "*" }).joined(separator: " AND ")

@@ -47,7 +47,7 @@ extension SearchableIndex {
         let statement = Self.queryStatement(expression, select: Self.itemColumns, domain: domain, limit: limit,
                                             now: now, calendar: calendar)
         return try read { db in
-            try Row.fetchAll(db, sql: statement.sql, arguments: statement.arguments).indexedItems
+            try ItemReader.items(of: db.cachedStatement(sql: statement.sql), arguments: statement.arguments)
         }
     }
 

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension IndexedItem {
     /// Reads a row selected with ``SearchableIndex/itemColumns``.
-    init(row: Row, layout: ItemRowLayout? = nil) {
-        let row = ItemRow(row: row, layout: layout ?? ItemRowLayout(row))
+    init(row: ItemRow) {
         var attributes = AttributeSet(contentType: row[.contentType])
         attributes.displayName = row[.displayName]
         let text = StoredText(title: row[.title], keywords: row[.keywords], column: row[.derived])
@@ -57,13 +57,42 @@ extension IndexedItem {
     }
 }
 
-extension [Row] {
-    /// The items of one fetch's rows (selected with ``SearchableIndex/itemColumns``), their
-    /// columns found once.
-    var indexedItems: [IndexedItem] {
-        guard let first else { return [] }
-        let layout = ItemRowLayout(first)
-        return map { IndexedItem(row: $0, layout: layout) }
+/// Reads the items of one statement's rows (selected with ``SearchableIndex/itemColumns``) in
+/// place, through SQLite's C API: the columns are found at the first row.
+struct ItemReader {
+    private var layout: ItemRowLayout?
+
+    /// The item of `statement`'s current row.
+    mutating func item(at statement: SQLiteStatement) -> IndexedItem {
+        let layout = self.layout ?? ItemRowLayout(statement)
+        self.layout = layout
+        return IndexedItem(row: ItemRow(statement: statement, layout: layout))
+    }
+
+    /// The items of every row of `statement`, its arguments bound: `body` is handed each one
+    /// until it returns `false`.
+    static func forEachItem(of statement: ReadStatement, named keys: KeyValuePairs<String, LookupKey>,
+                            _ body: (IndexedItem) throws -> Bool) throws {
+        var reader = ItemReader()
+        try statement.forEachRow(named: keys) { try body(reader.item(at: $0)) }
+    }
+
+    /// The items of every row of GRDB's `statement` with `arguments` (a compiled query's).
+    static func items(of statement: Statement, arguments: StatementArguments) throws -> [IndexedItem] {
+        try statement.setArguments(arguments)
+        var rows = ReadRows(statement: ReadStatement(statement: statement.sqliteStatement, sql: statement.sql))
+        defer { sqlite3_reset(statement.sqliteStatement) }
+        var reader = ItemReader()
+        var items: [IndexedItem] = []
+        while let row = try rows.next() { items.append(reader.item(at: row)) }
+        return items
+    }
+
+    /// The items of every row of `statement`, its arguments bound.
+    static func items(of statement: ReadStatement, named keys: KeyValuePairs<String, LookupKey>) throws -> [IndexedItem] {
+        var items: [IndexedItem] = []
+        try forEachItem(of: statement, named: keys) { items.append($0); return true }
+        return items
     }
 }
 
@@ -83,8 +112,10 @@ struct ItemRowLayout {
     /// By ``ItemColumn`` position; `nil` for a column not selected.
     private let positions: [Int?]
 
-    init(_ row: Row) {
-        let names = Dictionary(row.columnNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    init(_ statement: SQLiteStatement) {
+        let count = Int(sqlite3_column_count(statement))
+        let names = Dictionary((0..<count).map { (String(cString: sqlite3_column_name(statement, CInt($0))), $0) },
+                               uniquingKeysWith: { first, _ in first })
         // A case's name is its column's (read once per fetch).
         positions = ItemColumn.allCases.map { names[String(describing: $0)] }
     }
@@ -98,14 +129,20 @@ struct ItemRowLayout {
     func has(_ column: ItemColumn) -> Bool { positions[column.rawValue] != nil }
 }
 
-/// A row read through its fetch's ``ItemRowLayout``.
+/// A statement's current row, read in place through its fetch's ``ItemRowLayout``.
 struct ItemRow {
-    let row: Row
+    let statement: SQLiteStatement
     let layout: ItemRowLayout
 
-    // StatementColumnConvertible: GRDB reads the value from the statement directly, without
-    // its generic decoding (generic metadata looked up at every value: a fifth of a page's items).
-    subscript<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ column: ItemColumn) -> Value { row[layout.position(column)] }
+    // StatementColumnConvertible: the value is read from the statement directly, without GRDB's
+    // generic decoding (generic metadata looked up at every value: a fifth of a page's items).
+    // An optional type reads `NULL` as `nil`; any other type requires a value, as GRDB's rows do.
+    subscript<Value: StatementColumnConvertible>(_ column: ItemColumn) -> Value {
+        guard let value = Value.fromStatement(statement, atUncheckedIndex: CInt(layout.position(column))) else {
+            preconditionFailure("no value of type \(Value.self) in the column \(column)")
+        }
+        return value
+    }
 
     func has(_ column: ItemColumn) -> Bool { layout.has(column) }
 }

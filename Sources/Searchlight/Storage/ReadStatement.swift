@@ -6,6 +6,7 @@ package enum LookupKey {
     case integer(Int64)
     case real(Double)
     case text(String)
+    case blob([UInt8])
     case null
 
     /// `text`, or `NULL` when `nil`.
@@ -69,6 +70,7 @@ package struct ReadStatement {
             case .integer(let value): sqlite3_bind_int64(statement, position, value)
             case .real(let value): sqlite3_bind_double(statement, position, value)
             case .text(let value): sqlite3_bind_text(statement, position, value, CInt(value.utf8.count), Self.transient)
+            case .blob(let bytes): bytes.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, CInt($0.count), Self.transient) }
             case .null: sqlite3_bind_null(statement, position)
             }
             guard code == SQLITE_OK else { throw failure(code) }
@@ -111,16 +113,26 @@ package struct ReadRows {
     }
 }
 
-extension Database {
+/// A connection search reads through, one statement at a time (``ReadStatement``): GRDB's
+/// `Database` inside a transaction of ``SearchableIndex``, or a read-only handle's
+/// ``SQLiteReader``, which opens without GRDB (Benchmarks/README.md, "The floor under a
+/// search"). Name search, the spelling pass and the schema check take either, so that a
+/// search has one implementation whichever connection runs it.
+package protocol ReadConnection: AnyObject {
+    /// The statement for `sql`, prepared once per connection and kept.
+    func readStatement(_ sql: String) throws -> ReadStatement
+}
+
+extension Database: ReadConnection {
     /// GRDB's cached statement for `sql`, to read through SQLite's C API.
-    func readStatement(_ sql: String) throws -> ReadStatement {
+    package func readStatement(_ sql: String) throws -> ReadStatement {
         ReadStatement(statement: try cachedStatement(sql: sql).sqliteStatement, sql: sql)
     }
 }
 
 extension SearchableIndex {
     /// The first column of every row of `sql`, as strings (`NULL` as empty).
-    static func strings(in db: Database, _ sql: String) throws -> [String] {
+    static func strings(in db: any ReadConnection, _ sql: String) throws -> [String] {
         var strings: [String] = []
         try db.readStatement(sql).forEachRow { row in
             strings.append(string(row, 0))

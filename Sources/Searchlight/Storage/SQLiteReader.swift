@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import Synchronization
 
 /// A read-only connection to an index on SQLite's C API, without GRDB: what a search reads
 /// through when the process starts only to search (issue 35: GRDB's connection set-up is a
@@ -9,13 +10,20 @@ import GRDBSQLite
 /// the `searchlight` tokenizer every full-text table names (the same tokenization as GRDB's
 /// registration, ``SearchlightTokenizer/tokenize(_:_:folder:emit:)``), keeps its statements
 /// prepared (``readStatement(_:)``, read as on GRDB's connections), and reads in transactions
-/// of its own. Errors are GRDB's `DatabaseError`, as everywhere else the index is read. Not
-/// thread-safe: one search at a time. Not yet what `search` reads through: today it serves the
-/// start-up floor's benchmark (`startup-floor sqlite`) and its tests.
-package final class SQLiteReader {
+/// of its own, one at a time: its statements are prepared and run inside ``read(_:)``. Errors
+/// are GRDB's `DatabaseError`, as everywhere else the index is read. A read-only
+/// ``SearchableIndex`` searches through it (``SearchableIndex/readStatements(_:)``).
+package final class SQLiteReader: ReadConnection, @unchecked Sendable {
     /// The connection, for SQLite's C API.
     package let connection: OpaquePointer
-    private var statements: [String: OpaquePointer] = [:]
+    /// Held by a read: the connection and ``statements`` are used by one thread at a time.
+    private let reading = Mutex(())
+    /// Whether the connection is open; held while it is interrupted or closed.
+    private let isOpen = Mutex(true)
+    /// The statements prepared so far: a search prepares a dozen or two. A list, not a
+    /// dictionary: a dictionary's generic metadata is made at every start (Benchmarks/README.md,
+    /// "The floor under a search").
+    private var statements: [ReadStatement] = []
 
     /// Opens `path` read-only with `cacheKibibytes` of page cache.
     package init(path: String, cacheKibibytes: Int) throws {
@@ -39,31 +47,59 @@ package final class SQLiteReader {
     }
 
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
-        sqlite3_close(connection)
+        close()
+    }
+
+    /// Closes the connection, after the read that runs, if any: reads after this fail. Closing
+    /// again does nothing.
+    package func close() {
+        reading.withLock { _ in
+            isOpen.withLock { open in
+                guard open else { return }
+                for prepared in statements { sqlite3_finalize(prepared.statement) }
+                statements = []
+                sqlite3_close(connection)
+                open = false
+            }
+        }
+    }
+
+    /// Stops the statement that runs, from any thread: its read throws (`SQLITE_INTERRUPT`).
+    package func interrupt() {
+        isOpen.withLock { open in
+            if open { sqlite3_interrupt(connection) }
+        }
     }
 
     /// The statement for `sql`, prepared once and kept.
     package func readStatement(_ sql: String) throws -> ReadStatement {
-        if let statement = statements[sql] { return ReadStatement(statement: statement, sql: sql) }
+        if let prepared = statements.first(where: { $0.sql == sql }) { return prepared }
         var statement: SQLiteStatement?
         let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else { throw failure(code, sql) }
-        statements[sql] = statement
-        return ReadStatement(statement: statement, sql: sql)
+        let prepared = ReadStatement(statement: statement, sql: sql)
+        statements.append(prepared)
+        return prepared
     }
 
     /// Runs `body` in one read transaction: every statement it runs sees the same index.
+    /// Reads from other threads wait for it.
     package func read<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
-            throw error
+        var result: T?
+        try reading.withLock { _ in
+            guard isOpen.withLock({ $0 }) else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the index is closed")
+            }
+            try execute("BEGIN")
+            do {
+                result = try body()
+                try execute("COMMIT")
+            } catch {
+                sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
+                throw error
+            }
         }
+        return result!
     }
 
     /// Runs `sql`, which returns no row.

@@ -17,7 +17,9 @@ extension SearchableIndex {
     /// - Throws: What `body` throws; ``SearchlightError`` when the index cannot be read;
     ///   `CancellationError` when the task was cancelled before the read started.
     public func asyncRead<T: Sendable>(_ body: @escaping @Sendable (SearchableIndex) throws -> T) async throws -> T {
-        let database = database
+        let database = try database
+        asyncReads.add(1, ordering: .relaxed)
+        defer { asyncReads.subtract(1, ordering: .relaxed) }
         return try await Self.$isInsideAsyncRead.withValue(true) {
             do {
                 return try await database.read { _ in try body(self) }

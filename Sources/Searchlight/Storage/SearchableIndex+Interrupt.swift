@@ -7,6 +7,8 @@ extension SearchableIndex {
     ///
     /// The corresponding C function is `sqlite3_interrupt(3)`.
     public func interrupt() {
-        database.interrupt()
+        let connections = currentConnections
+        connections.reader?.interrupt()
+        connections.openedDatabase?.interrupt()
     }
 }

@@ -23,24 +23,22 @@ extension SearchableIndex {
 
     /// One item, with its thumbnail bytes, or `nil` if the domain has no such item.
     public func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem? {
-        try read { db in
-            let row = try Row.fetchOne(db, sql: """
+        try readStatements { db in
+            try ItemReader.items(of: db.readStatement("""
                 SELECT \(Self.itemColumns), \(Self.textColumn), thumbnail.bytes AS tData FROM item \(Self.itemJoins)
                 WHERE domain.name = :domain AND item.identifier = :id AND \(Self.notExpired)
-                """, arguments: ["domain": domain, "id": Data(identifier.bytes), "now": Date().timeIntervalSince1970])
-            return row.map { IndexedItem(row: $0) }
+                """), named: ["domain": .text(domain), "id": .blob(identifier.bytes), "now": .real(Date().timeIntervalSince1970)]).first
         }
     }
 
     /// The items that have `identifier` in any domain (or in `domain` when given).
     public func items(withIdentifier identifier: ItemIdentifier, domain: String? = nil) throws -> [IndexedItem] {
-        try read { db in
-            try Row.fetchAll(db, sql: """
+        try readStatements { db in
+            try ItemReader.items(of: db.readStatement("""
                 SELECT \(Self.itemColumns), \(Self.textColumn), thumbnail.bytes AS tData FROM item \(Self.itemJoins)
                 WHERE item.identifier = :id AND (:domain IS NULL OR domain.name = :domain) AND \(Self.notExpired)
                 ORDER BY domain.name
-                """, arguments: ["domain": domain, "id": Data(identifier.bytes), "now": Date().timeIntervalSince1970])
-                .indexedItems
+                """), named: ["domain": .text(domain), "id": .blob(identifier.bytes), "now": .real(Date().timeIntervalSince1970)])
         }
     }
 
@@ -57,15 +55,13 @@ extension SearchableIndex {
     /// Calls `body` with every item (of `domain` when given), ordered by domain then identifier,
     /// without holding them all in memory. Return `false` from `body` to stop.
     public func forEachItem(domain: String? = nil, _ body: (IndexedItem) throws -> Bool) throws {
+        // GRDB's connection, not ``readStatements(_:)``: `body` may read the index itself.
         try read { db in
-            let cursor = try Row.fetchCursor(db, sql: """
+            try ItemReader.forEachItem(of: db.readStatement("""
                 SELECT \(Self.itemColumns) FROM item \(Self.itemJoins)
                 WHERE (:domain IS NULL OR domain.name = :domain) AND \(Self.notExpired)
                 ORDER BY item.domainId, item.identifier
-                """, arguments: ["domain": domain, "now": Date().timeIntervalSince1970])
-            while let row = try cursor.next() {
-                if try !body(IndexedItem(row: row)) { break }
-            }
+                """), named: ["domain": .text(domain), "now": .real(Date().timeIntervalSince1970)], body)
         }
     }
 
@@ -83,7 +79,7 @@ extension SearchableIndex {
     /// paths reads up front, so that a damaged `domain` table fails it before anything is
     /// printed, as reading the domains' roots does.
     public func readDomainStates() throws {
-        try read { db in _ = try Self.strings(in: db, "SELECT state FROM domain WHERE state IS NOT NULL") }
+        try readStatements { db in _ = try Self.strings(in: db, "SELECT state FROM domain WHERE state IS NOT NULL") }
     }
 
     /// What the index holds, per domain.

@@ -86,6 +86,12 @@ extension SearchableIndex {
         return migrator
     }
 
+    /// The identifiers of ``migrator``'s migrations, in order (a test checks they are the
+    /// same): what a read-only open compares the index's with, without building the migrator
+    /// (its closures and GRDB's generic records cost every search's start-up).
+    static let migrations = ["v1", "v2-query", "v3-compact", "v4-content", "v5-derivation", "v6-user-tags",
+                             "v7-kind-words", "v8-derived-names", "v9-one-word-fold"]
+
     /// The full-text index of the words of each item (see ``migrator``).
     static let wordsTableSQL = wordsTableSQL(tokenize: "unicode61 remove_diacritics 2")
 

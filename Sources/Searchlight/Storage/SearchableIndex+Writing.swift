@@ -146,7 +146,7 @@ extension SearchableIndex {
     }
 
     /// The id of the row of the domain `name`, if there is one.
-    package static func domainID(named name: String, in db: Database) throws -> Int64? {
+    package static func domainID(named name: String, in db: any ReadConnection) throws -> Int64? {
         try db.readStatement("SELECT id FROM domain WHERE name = ?").firstRow(.text(name)) { sqlite3_column_int64($0, 0) }
     }
 

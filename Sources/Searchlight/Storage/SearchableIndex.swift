@@ -21,16 +21,24 @@ public final class SearchableIndex: Sendable {
     public let path: String
     /// Whether this handle only reads.
     public let isReadOnly: Bool
-    /// A pool (a writer and concurrent readers) for a writable index; one read-only
-    /// connection for a read-only one, which is all a query command needs and opens faster.
-    private let connection: Mutex<any DatabaseWriter>
+    /// What this handle reads and writes through (``IndexConnections``): replaced when the
+    /// file is opened again (``reopen()``).
+    private let connections: Mutex<IndexConnections>
     /// The device and inode of the file opened (see ``isFileReplaced``).
     let fileIdentity: Mutex<[UInt64]>
     /// Rows written and deleted since space was last reclaimed (``reclaimSpaceIfChurned()``).
     public let churn = IndexChurn()
-    /// The connections: replaced when the file is opened again (``reopen()``).
-    var database: any DatabaseWriter { connection.withLock { $0 } }
+    /// GRDB's connections; a read-only handle opens its connection at the first call.
+    var database: any DatabaseWriter {
+        get throws { try currentConnections.database(path: path) }
+    }
+    /// The connections this handle reads and writes through now.
+    var currentConnections: IndexConnections { connections.withLock { $0 } }
     let logger: Logger
+    /// How many ``asyncRead(_:)`` calls run: while any does, ``readStatements(_:)`` reads as
+    /// ``read(_:)`` does (its task-local flag is not read otherwise: made at first use, it cost
+    /// every search's start-up).
+    let asyncReads = Atomic<Int>(0)
     /// How many times this handle reset its index (``reset(reason:)``): what was indexed
     /// through it before is gone.
     let resets = Atomic<Int>(0)
@@ -56,6 +64,60 @@ public final class SearchableIndex: Sendable {
         } else {
             try Self.createPrivateFile(at: path)
         }
+        do {
+            if readOnly {
+                // Search reads through SQLite's C API; GRDB's connection is opened only for
+                // what still reads through it (a query, an item's rows, content search).
+                let reader = try SQLiteReader(path: path, cacheKibibytes: Self.readerCacheKibibytes)
+                // A schema this version does not know (a newer Searchlight's) cannot be read
+                // safely: damage, as far as this version can tell. Checked in one read
+                // transaction (each costs a BEGIN and a COMMIT at start-up).
+                try reader.read { try Self.checkSchemaForReading(reader, path: path) }
+                // In WAL mode a read-only connection still never waits for a writer.
+                connections = Mutex(IndexConnections(reader: reader) {
+                    try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: true))
+                })
+            } else {
+                let database = try DatabasePool(path: path, configuration: Self.configuration(readOnly: false))
+                try database.read { db in
+                    if try Self.migrator.hasBeenSuperseded(db) {
+                        throw SearchlightError(.damagedIndex, "the index at \(path) was written by a newer Searchlight")
+                    }
+                }
+                try Self.migrate(database)
+                try database.writeWithoutTransaction { db in try Self.trackReleasedContentKinds(in: db) }
+                connections = Mutex(IndexConnections(database))
+            }
+        } catch {
+            throw SearchlightError.wrapping(error, .cannotOpenIndex, "cannot open index", path: path)
+        }
+        fileIdentity = Mutex(Self.identity(of: path))
+    }
+
+    /// What a read-only open checks, as GRDB's `DatabaseMigrator.hasBeenSuperseded`,
+    /// `Database.tableExists` and `DatabaseMigrator.hasCompletedMigrations` would, in two
+    /// plain queries: those load the whole schema into GRDB's cache and build sets of records,
+    /// a cost every search paid at start-up (Benchmarks/README.md, "Start-up").
+    private static func checkSchemaForReading(_ db: any ReadConnection, path: String) throws {
+        let tables = try strings(in: db, """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('item', 'grdb_migrations')
+            """)
+        let applied = tables.contains("grdb_migrations") ? try strings(in: db, "SELECT identifier FROM grdb_migrations") : []
+        let known = migrations
+        if applied.contains(where: { !known.contains($0) }) {
+            throw SearchlightError(.damagedIndex, "the index at \(path) was written by a newer Searchlight")
+        } else if !tables.contains("item") {
+            throw SearchlightError(.noIndex, "\(path) is not a Searchlight index")
+        } else if !known.allSatisfy(applied.contains) {
+            // Only a writer upgrades an index; reading an older schema would fail on every query.
+            throw SearchlightError(.outdatedIndex, "the index at \(path) was written by an older Searchlight")
+        }
+    }
+
+    /// GRDB's configuration of a connection to an index: `readOnly` for a read-only handle's
+    /// queue, made only when that queue is opened (its closures and arrays cost every search's
+    /// start-up otherwise).
+    private static func configuration(readOnly: Bool) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         // Foreign keys guard writes; a read-only connection skips the pragma.
@@ -83,54 +145,8 @@ public final class SearchableIndex: Sendable {
                 }
             }
         }
-        let database: any DatabaseWriter
-        do {
-            if readOnly {
-                // In WAL mode a read-only connection still never waits for a writer.
-                configuration.readonly = true
-                database = try DatabaseQueue(path: path, configuration: configuration)
-            } else {
-                database = try DatabasePool(path: path, configuration: configuration)
-            }
-            // A schema this version does not know (a newer Searchlight's) cannot be read nor
-            // written safely: damage, as far as this version can tell. A read-only open checks
-            // everything in one read transaction (each costs a BEGIN and a COMMIT at start-up).
-            try database.read { db in
-                if readOnly {
-                    try Self.checkSchemaForReading(db, path: path)
-                } else if try Self.migrator.hasBeenSuperseded(db) {
-                    throw SearchlightError(.damagedIndex, "the index at \(path) was written by a newer Searchlight")
-                }
-            }
-            if !readOnly {
-                try Self.migrate(database)
-                try database.writeWithoutTransaction { db in try Self.trackReleasedContentKinds(in: db) }
-            }
-        } catch {
-            throw SearchlightError.wrapping(error, .cannotOpenIndex, "cannot open index", path: path)
-        }
-        connection = Mutex(database)
-        fileIdentity = Mutex(Self.identity(of: path))
-    }
-
-    /// What a read-only open checks, as GRDB's `DatabaseMigrator.hasBeenSuperseded`,
-    /// `Database.tableExists` and `DatabaseMigrator.hasCompletedMigrations` would, in two
-    /// plain queries: those load the whole schema into GRDB's cache and build sets of records,
-    /// a cost every search paid at start-up (Benchmarks/README.md, "Start-up").
-    private static func checkSchemaForReading(_ db: Database, path: String) throws {
-        let tables = try strings(in: db, """
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('item', 'grdb_migrations')
-            """)
-        let applied = tables.contains("grdb_migrations") ? try strings(in: db, "SELECT identifier FROM grdb_migrations") : []
-        let known = migrator.migrations
-        if applied.contains(where: { !known.contains($0) }) {
-            throw SearchlightError(.damagedIndex, "the index at \(path) was written by a newer Searchlight")
-        } else if !tables.contains("item") {
-            throw SearchlightError(.noIndex, "\(path) is not a Searchlight index")
-        } else if !known.allSatisfy(applied.contains) {
-            // Only a writer upgrades an index; reading an older schema would fail on every query.
-            throw SearchlightError(.outdatedIndex, "the index at \(path) was written by an older Searchlight")
-        }
+        configuration.readonly = readOnly
+        return configuration
     }
 
     /// Opens the index's path again, creating the index there if it is gone (its file or
@@ -147,7 +163,9 @@ public final class SearchableIndex: Sendable {
     /// with the index still held (by a thread that has not let go of it yet) never does, leaving
     /// the log beside the file. Calls after this fail; closing again does nothing.
     public func close() {
-        let database = self.database
+        let connections = currentConnections
+        connections.reader?.close()
+        guard let database = connections.openedDatabase else { return }
         do {
             // GRDB closes a pool's writer before its readers, and a read-only connection
             // closing last leaves the log: the readers go first.
@@ -160,7 +178,8 @@ public final class SearchableIndex: Sendable {
 
     /// Reads and writes through `fresh`'s connections (to the same path) from now on.
     func adopt(_ fresh: SearchableIndex) {
-        connection.withLock { $0 = fresh.database }
+        let adopted = fresh.currentConnections
+        connections.withLock { $0 = adopted }
         fileIdentity.withLock { $0 = fresh.fileIdentity.withLock { $0 } }
     }
 

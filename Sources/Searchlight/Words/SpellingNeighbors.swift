@@ -30,9 +30,16 @@ public enum SpellingNeighbors {
         guard letters.count >= minimumLength, !letters.contains(where: WordFolding.isUnspacedLetter) else { return [] }
         let alphabet = self.alphabet(for: letters)
         let last = min(knownPrefix ?? letters.count, letters.count)
-        var found = Set<String>()
+        // An array sorted once: a set of strings' type is made at first use (start-up).
+        var found: [String] = []
+        // Encoded by hand: a string made from a view of scalars appends them through generic
+        // code, a tenth of a search that finds nothing (Benchmarks/README.md, "Start-up").
+        var bytes: [UInt8] = []
         func add(_ scalars: [Unicode.Scalar]) {
-            if scalars.count >= minimumLength - 1 { found.insert(String(String.UnicodeScalarView(scalars))) }
+            guard scalars.count >= minimumLength - 1 else { return }
+            bytes.removeAll(keepingCapacity: true)
+            for scalar in scalars { UTF8.encode(scalar) { bytes.append($0) } }
+            found.append(String(decoding: bytes, as: UTF8.self))
         }
         if edits != 2 { oneEdit(letters, alphabet: alphabet, upTo: last).forEach(add) }
         if allowedEdits(word) == 2 && edits != 1 {
@@ -45,8 +52,10 @@ public enum SpellingNeighbors {
                 }
             }
         }
-        found.remove(word)
-        return found.sorted()
+        found.sort()
+        var unique: [String] = []
+        for candidate in found where candidate != word && unique.last != candidate { unique.append(candidate) }
+        return unique
     }
 
     /// How many of the first letters of `word` start some word of a vocabulary (all of them when
