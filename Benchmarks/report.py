@@ -113,7 +113,7 @@ def tree_table(folder, run):
             "startup-floor exit": "start-up floor: a static Swift program linking `searchlight`'s libraries, exiting",
             "startup-floor sqlite": "… opening the index through SQLite's C API (`SQLiteReader`: the tokenizer registered, the open's two statements)",
             "startup-floor grdb": "… opening it through GRDB instead, configured as a read-only index",
-            "startup-floor searchable": "… opening it as `searchlight search` does (`SearchableIndex`: GRDB, our functions, the schema check)",
+            "startup-floor searchable": "… opening it as `searchlight search` does (`SearchableIndex`: its `SQLiteReader` and the schema check; GRDB only at a first read that needs it)",
         }
         for name, step, step_sd in steps:
             lines.append(f"| {what.get(name, name)} | {spread(step, step_sd)} "

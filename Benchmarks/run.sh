@@ -142,7 +142,7 @@ else
         fi
         labels+=("generated tree, $count files, seed $seed")
         roots+=("$generated")
-        tree_words+=("${words:-report resume 2024 xylophone}")
+        tree_words+=("${words:-report resume 2024 xylophone zqx}")
     }
     if ((full)); then
         generate 1000000
