@@ -10,9 +10,10 @@ import Searchlight
 ///                                        the tokenizer registered) and reads the schema check's two
 ///                                        statements in one transaction
 ///     startup-floor grdb INDEX           the same through GRDB, configured as a read-only
-///                                        `SearchableIndex` configures it
+///                                        `SearchableIndex` configures the connection it opens
+///                                        at the first read that needs it
 ///     startup-floor searchable INDEX     opens INDEX as `searchlight search` does (`SearchableIndex`,
-///                                        read-only: GRDB, our functions and tokenizer, the schema check)
+///                                        read-only: its `SQLiteReader` and the schema check)
 ///
 /// Benchmarks/run.sh times each against `plocate` beside `searchlight search`.
 enum StartupFloor {
@@ -59,12 +60,7 @@ enum StartupFloor {
     }
 
     static func grdb(_ path: String) throws -> Int {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(30)
-        configuration.foreignKeysEnabled = false
-        configuration.label = "searchlight"
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try DatabaseQueue(path: path, configuration: SearchableIndex.configuration(readOnly: true))
         return try queue.read { db in
             try String.fetchAll(db, sql: tables).count + String.fetchAll(db, sql: migrations).count
         }

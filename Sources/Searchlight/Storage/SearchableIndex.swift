@@ -116,8 +116,9 @@ public final class SearchableIndex: Sendable {
 
     /// GRDB's configuration of a connection to an index: `readOnly` for a read-only handle's
     /// queue, made only when that queue is opened (its closures and arrays cost every search's
-    /// start-up otherwise).
-    private static func configuration(readOnly: Bool) -> Configuration {
+    /// start-up otherwise). `package`: the start-up floor's benchmark opens GRDB's connection as
+    /// a read-only handle does.
+    package static func configuration(readOnly: Bool) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         // Foreign keys guard writes; a read-only connection skips the pragma.

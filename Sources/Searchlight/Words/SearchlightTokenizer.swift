@@ -52,6 +52,8 @@ final class SearchlightTokenizer: FTS5CustomTokenizer {
     }
 }
 
+/// Folds runs of word scalars (``WordRuns``) into tokens, remembering the folds of the
+/// non-ASCII ones: texts repeat their words, and folding one costs two normalizations.
 struct RunFolder {
     private var folds: [String: [UInt8]] = [:]
     private var buffer: [UInt8] = []
