@@ -57,6 +57,92 @@ struct TypoSearchTests {
         }
     }
 
+    /// The candidates, written as bytes, are the edits as their definition reads: letters left
+    /// out, swapped, replaced and added at or before the known start's end, and for words of 8
+    /// letters or more two slips (left out, swapped, typed twice), the first there.
+    @Test("The candidates are every edit the definition names, and only those")
+    func candidatesMatchTheDefinition() {
+        var generator = SeededGenerator(seed: 36)
+        let letters: [Unicode.Scalar] = ["a", "b", "e", "é", "ß", "ω", "λ", "д", "ש", "1"]
+        func edits(_ word: [Unicode.Scalar], upTo last: Int, alphabet: [Unicode.Scalar]) -> [[Unicode.Scalar]] {
+            var found: [[Unicode.Scalar]] = []
+            for index in word.indices where index <= last {
+                var changed = word
+                changed.remove(at: index)
+                found.append(changed)
+                if index + 1 < word.count, word[index] != word[index + 1] {
+                    changed = word
+                    changed.swapAt(index, index + 1)
+                    found.append(changed)
+                }
+                for letter in alphabet where letter != word[index] {
+                    changed = word
+                    changed[index] = letter
+                    found.append(changed)
+                }
+            }
+            for index in 0...min(last, word.count) {
+                for letter in alphabet {
+                    var changed = word
+                    changed.insert(letter, at: index)
+                    found.append(changed)
+                }
+            }
+            return found
+        }
+        func slips(_ word: [Unicode.Scalar], upTo last: Int) -> [[Unicode.Scalar]] {
+            var found: [[Unicode.Scalar]] = []
+            for index in word.indices where index <= last {
+                var changed = word
+                changed.remove(at: index)
+                found.append(changed)
+                changed = word
+                changed.insert(word[index], at: index)
+                found.append(changed)
+                if index + 1 < word.count, word[index] != word[index + 1] {
+                    changed = word
+                    changed.swapAt(index, index + 1)
+                    found.append(changed)
+                }
+            }
+            return found
+        }
+        for _ in 0..<200 {
+            let word = (0..<(4 + Int(generator.next() % 7))).map { _ in letters[Int(generator.next() % UInt64(letters.count))] }
+            let typed = String(String.UnicodeScalarView(word))
+            let known = Int(generator.next() % UInt64(word.count + 1))
+            // a–z, the word's letters, and the letters of the blocks beyond ASCII it uses.
+            var alphabet = Set((UInt8(ascii: "a")...UInt8(ascii: "z")).map { Unicode.Scalar($0) }).union(word)
+            for block in Set(word.filter { !$0.isASCII }.map { $0.value & ~0x7F }) {
+                for value in block..<(block + 0x80) {
+                    if let scalar = Unicode.Scalar(value), scalar.properties.isAlphabetic, !WordFolding.isFoldedAway(scalar),
+                       WordFolding.fold(String(scalar)) == String(scalar) {
+                        alphabet.insert(scalar)
+                    }
+                }
+            }
+            var expected = edits(word, upTo: known, alphabet: Array(alphabet))
+            if word.count >= 8 {
+                expected += slips(word, upTo: known).flatMap { slips($0, upTo: $0.count) }
+            }
+            let strings = Set(expected.filter { $0.count >= SpellingNeighbors.minimumLength - 1 && $0 != word }
+                .map { String(String.UnicodeScalarView($0)) })
+            let candidates = SpellingNeighbors.candidates(of: typed, knownPrefix: known)
+            #expect(candidates == strings.sorted(), "\(typed), known \(known)")
+            // As bytes, each once, and each found again by its bytes (the word itself not).
+            let list = SpellingNeighbors.spellings(of: typed, knownPrefix: known)
+            #expect(list.strings.count == strings.count && Set(list.strings) == strings)
+            for (index, candidate) in list.strings.enumerated() {
+                #expect(Array(candidate.utf8).withUnsafeBufferPointer(list.index(of:)) == index)
+            }
+            #expect(Array(typed.utf8).withUnsafeBufferPointer(list.index(of:)) == nil)
+            if word.count >= 8 {
+                #expect(Set(SpellingNeighbors.candidates(of: typed, knownPrefix: known, edits: 1)
+                        + SpellingNeighbors.candidates(of: typed, knownPrefix: known, edits: 2)) == strings)
+            }
+        }
+    }
+
     @Test func candidatesGoToSQLiteAsAJSONArray() throws {
         let strings = ["plain", "quote\"d", "back\\slash", "tab\tand\u{1}", "ελληνικά", "한국어", ""]
         let queue = try DatabaseQueue()

@@ -25,7 +25,7 @@ extension SearchableIndex {
                 guard known < token.unicodeScalars.count else { continue }
                 // One edit first; two only when no word one edit away is indexed.
                 for edits in 1...SpellingNeighbors.allowedEdits(token) {
-                    let candidates = SpellingNeighbors.candidates(of: token, knownPrefix: known, edits: edits)
+                    let candidates = SpellingNeighbors.spellings(of: token, knownPrefix: known, edits: edits)
                     if let best = SpellingNeighbors.best(of: try Self.holders(of: candidates, near: token, in: vocabularies, db), for: token) {
                         corrected[index] = best
                         changed = true
@@ -45,60 +45,76 @@ extension SearchableIndex {
     /// from the first of them to the last, cut short after ``rangeWalkLimit`` terms (a large
     /// vocabulary); the others (an edit of the first letter: a few of each letter, scattered
     /// over the vocabulary) and those beyond a walk cut short, by one statement of look-ups.
-    private static func holders(of candidates: [String], near word: String, in vocabularies: [String],
+    private static func holders(of candidates: SpellingList, near word: String, in vocabularies: [String],
                                 _ db: any ReadConnection) throws -> [(word: String, holders: Int)] {
         guard !candidates.isEmpty else { return [] }
-        let first = word.unicodeScalars.first
-        let near = candidates.filter { $0.unicodeScalars.first == first }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let far = candidates.filter { $0.unicodeScalars.first != first }
-        let wanted = Set(near)
-        var found: [String: Int] = [:]
+        // A candidate keeps the first letter when it starts with its bytes (UTF-8 is prefix-free).
+        let firstLetter = word.unicodeScalars.first.map { Array(String($0).utf8) } ?? []
+        var near: [Int] = [], far: [Int] = []
+        for index in 0..<candidates.count {
+            if candidates.bytes(index).starts(with: firstLetter) { near.append(index) } else { far.append(index) }
+        }
+        // The first and last in the vocabularies' order (their bytes'), without sorting them all.
+        let lowest = near.min { candidates.bytes($0).lexicographicallyPrecedes(candidates.bytes($1)) }
+        let highest = near.max { candidates.bytes($0).lexicographicallyPrecedes(candidates.bytes($1)) }
+        var holders = [Int](repeating: 0, count: candidates.count)
+        func count(_ row: SQLiteStatement) {
+            if let index = candidates.index(of: text(row, 0)) { holders[index] += Int(sqlite3_column_int64(row, 1)) }
+        }
         for table in vocabularies {
             var single = far
-            if let lowest = near.first, let highest = near.last {
+            if let lowest, let highest {
                 var walked = 0
-                var last = ""
+                var last: [UInt8] = []
                 try db.readStatement("SELECT term, doc FROM \(table) WHERE term >= ? AND term <= ? LIMIT ?")
-                    .forEachRow(.text(lowest), .text(highest), .integer(Int64(rangeWalkLimit))) { row in
+                    .forEachRow(.text(candidates.string(lowest)), .text(candidates.string(highest)),
+                                .integer(Int64(rangeWalkLimit))) { row in
                         walked += 1
-                        let term = string(row, 0)
-                        last = term
-                        if wanted.contains(term) { found[term, default: 0] += Int(sqlite3_column_int64(row, 1)) }
+                        if walked == rangeWalkLimit { last = Array(text(row, 0)) }
+                        count(row)
                         return true
                     }
                 // Cut short: what lies beyond the last term walked is looked up term by term.
                 if walked == rangeWalkLimit {
-                    single += near.filter { last.utf8.lexicographicallyPrecedes($0.utf8) }
+                    single += near.filter { last.lexicographicallyPrecedes(candidates.bytes($0)) }
                 }
             }
             guard !single.isEmpty else { continue }
             try db.readStatement("SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))")
-                .forEachRow(.text(jsonArray(of: single))) { row in
-                    found[string(row, 0), default: 0] += Int(sqlite3_column_int64(row, 1))
+                .forEachRow(.text(jsonArray(ofUTF8: single.map(candidates.bytes)))) { row in
+                    count(row)
                     return true
                 }
         }
-        return found.map { ($0.key, $0.value) }
+        return holders.indices.filter { holders[$0] > 0 }.map { (candidates.string($0), holders[$0]) }
     }
 
     /// `strings` as a JSON array, for `json_each` (by hand: `JSONEncoder`'s first use costs
     /// a search with no hit a tenth of a millisecond of type metadata).
     static func jsonArray(of strings: [String]) -> String {
-        var json = "["
+        jsonArray(ofUTF8: strings.map { ArraySlice($0.utf8) })
+    }
+
+    /// Strings in UTF-8 as a JSON array: escaped where JSON needs it, made a string once.
+    static func jsonArray(ofUTF8 strings: [ArraySlice<UInt8>]) -> String {
+        var json: [UInt8] = [UInt8(ascii: "[")]
         for (index, string) in strings.enumerated() {
-            json += index == 0 ? "\"" : ",\""
-            for scalar in string.unicodeScalars {
-                switch scalar {
-                case "\"": json += "\\\""
-                case "\\": json += "\\\\"
-                case _ where scalar.value < 0x20: json += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-                default: json.unicodeScalars.append(scalar)
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(UInt8(ascii: "\""))
+            for byte in string {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): json += [UInt8(ascii: "\\"), byte]
+                case ..<0x20: json += Array("\\u00".utf8) + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
+                default: json.append(byte)
                 }
             }
-            json += "\""
+            json.append(UInt8(ascii: "\""))
         }
-        return json + "]"
+        json.append(UInt8(ascii: "]"))
+        return String(decoding: json, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// How many terms one walk of a vocabulary reads at most (``holders(of:near:in:_:)``).
     static let rangeWalkLimit = 4_096

@@ -26,36 +26,34 @@ public enum SpellingNeighbors {
     ///     8 letters or more; a backend asks for them when none of the first is indexed);
     ///     `nil` for both.
     public static func candidates(of word: String, knownPrefix: Int? = nil, edits: Int? = nil) -> [String] {
+        spellings(of: word, knownPrefix: knownPrefix, edits: edits).strings.sorted()
+    }
+
+    /// ``candidates(of:knownPrefix:edits:)`` as bytes, each once, in no order: what SQLite's
+    /// look-ups read (``SpellingList``).
+    package static func spellings(of word: String, knownPrefix: Int? = nil, edits: Int? = nil) -> SpellingList {
         let letters = Array(word.unicodeScalars)
-        guard letters.count >= minimumLength, !letters.contains(where: WordFolding.isUnspacedLetter) else { return [] }
-        let alphabet = self.alphabet(for: letters)
+        guard letters.count >= minimumLength, !letters.contains(where: WordFolding.isUnspacedLetter) else { return SpellingList() }
+        let spelled = Spelled(letters)
         let last = min(knownPrefix ?? letters.count, letters.count)
-        // An array sorted once: a set of strings' type is made at first use (start-up).
-        var found: [String] = []
-        // Encoded by hand: a string made from a view of scalars appends them through generic
-        // code, a tenth of a search that finds nothing (Benchmarks/README.md, "Start-up").
-        var bytes: [UInt8] = []
-        func add(_ scalars: [Unicode.Scalar]) {
-            guard scalars.count >= minimumLength - 1 else { return }
-            bytes.removeAll(keepingCapacity: true)
-            for scalar in scalars { UTF8.encode(scalar) { bytes.append($0) } }
-            found.append(String(decoding: bytes, as: UTF8.self))
+        var writer = SpellingWriter(word: spelled.bytes)
+        if edits != 2 {
+            let alphabet = Spelled(alphabet(for: letters))
+            spelled.writeDeletions(upTo: last, &writer)
+            spelled.writeTranspositions(upTo: last, &writer)
+            spelled.writeReplacements(upTo: last, from: alphabet, &writer)
+            spelled.writeInsertions(upTo: last, from: alphabet, &writer)
         }
-        if edits != 2 { oneEdit(letters, alphabet: alphabet, upTo: last).forEach(add) }
         if allowedEdits(word) == 2 && edits != 1 {
             // Two slips of the kinds people make most: a letter left out or typed twice, a
             // doubled letter typed once, two neighbours swapped; the first within the known prefix.
-            let slips: [([Unicode.Scalar], Int) -> [[Unicode.Scalar]]] = [deletions, transpositions, doublings]
-            for first in slips {
-                for once in first(letters, last) {
-                    for second in slips { second(once, once.count).forEach(add) }
-                }
+            for once in spelled.slips(upTo: last) {
+                once.writeDeletions(upTo: once.letters.count, &writer)
+                once.writeTranspositions(upTo: once.letters.count, &writer)
+                once.writeDoublings(upTo: once.letters.count, &writer)
             }
         }
-        found.sort()
-        var unique: [String] = []
-        for candidate in found where candidate != word && unique.last != candidate { unique.append(candidate) }
-        return unique
+        return writer.found
     }
 
     /// How many of the first letters of `word` start some word of a vocabulary (all of them when
@@ -74,7 +72,10 @@ public enum SpellingNeighbors {
         }
         var known = try firstFrom(word).map(shared) ?? 0
         while known < letters.count {
-            let start = String(String.UnicodeScalarView(letters.prefix(known + 1)))
+            // A slice of the word's own scalars: a string made from an array of them appends
+            // them through generic code (Benchmarks/README.md, "Start-up").
+            let end = word.unicodeScalars.index(word.unicodeScalars.startIndex, offsetBy: known + 1)
+            let start = String(Substring(word.unicodeScalars[..<end]))
             guard let next = try firstFrom(start), shared(next) > known else { break }
             known = shared(next)
         }
@@ -111,65 +112,138 @@ public enum SpellingNeighbors {
         return previous[b.count]
     }
 
-    /// Letters to add or put in place of another: a–z and digits, the word's own letters, and,
-    /// for a word of another script, the letters of the blocks its letters are in.
+    /// Letters to add or put in place of another: a–z, the word's own letters, and, for a
+    /// word of another script, the letters of the blocks its letters are in; in the order of
+    /// their values, each once.
     private static func alphabet(for letters: [Unicode.Scalar]) -> [Unicode.Scalar] {
-        var alphabet = Set<Unicode.Scalar>((UInt8(ascii: "a")...UInt8(ascii: "z")).map { Unicode.Scalar($0) })
-        alphabet.formUnion(letters)
-        for block in Set(letters.filter { !$0.isASCII }.map { $0.value & ~0x7F }) {
+        // Values, not a set of scalars: a set's type is made at its first use, at every start.
+        var values = (UInt32(UInt8(ascii: "a"))...UInt32(UInt8(ascii: "z"))).map { $0 }
+        values += letters.map(\.value)
+        var blocks = letters.filter { !$0.isASCII }.map { $0.value & ~0x7F }
+        blocks.sort()
+        for (index, block) in blocks.enumerated() where index == 0 || blocks[index - 1] != block {
             for value in block..<(block + 0x80) {
                 if let scalar = Unicode.Scalar(value), scalar.properties.isAlphabetic, !WordFolding.isFoldedAway(scalar),
                    WordFolding.fold(String(scalar)) == String(scalar) {
-                    alphabet.insert(scalar)
+                    values.append(value)
                 }
             }
         }
-        return alphabet.sorted { $0.value < $1.value }
+        values.sort()
+        var alphabet: [Unicode.Scalar] = []
+        for (index, value) in values.enumerated() where index == 0 || values[index - 1] != value {
+            if let scalar = Unicode.Scalar(value) { alphabet.append(scalar) }
+        }
+        return alphabet
+    }
+}
+
+/// A word's letters with their UTF-8 bytes, whose edits (``SpellingNeighbors``) are written as
+/// bytes: a candidate is a few slices of the word and at most one letter, copied once, with no
+/// array of letters made for each.
+private struct Spelled {
+    let letters: [Unicode.Scalar]
+    /// The word in UTF-8.
+    private(set) var bytes: [UInt8] = []
+    /// Where each letter's bytes start in ``bytes``, and the end after the last.
+    private(set) var starts: [Int] = []
+
+    init(_ letters: [Unicode.Scalar]) {
+        self.letters = letters
+        for letter in letters {
+            starts.append(bytes.count)
+            UTF8.encode(letter) { bytes.append($0) }
+        }
+        starts.append(bytes.count)
     }
 
-    /// Every word one edit away whose edit is at or before letter `last` (0-based index).
-    private static func oneEdit(_ letters: [Unicode.Scalar], alphabet: [Unicode.Scalar], upTo last: Int) -> [[Unicode.Scalar]] {
-        var edits = deletions(letters, last) + transpositions(letters, last)
+    /// The bytes of letter `index`.
+    private func letter(_ index: Int) -> ArraySlice<UInt8> { bytes[starts[index]..<starts[index + 1]] }
+    /// The bytes before letter `index`, and those from it.
+    private func before(_ index: Int) -> ArraySlice<UInt8> { bytes[..<starts[index]] }
+    private func from(_ index: Int) -> ArraySlice<UInt8> { bytes[starts[index]...] }
+
+    /// Each letter at or before `last` (0-based) left out.
+    func writeDeletions(upTo last: Int, _ writer: inout SpellingWriter) {
         for index in letters.indices where index <= last {
-            for letter in alphabet where letter != letters[index] {
-                var replaced = letters
-                replaced[index] = letter
-                edits.append(replaced)
-            }
+            writer.write(letters: letters.count - 1, before(index), from(index + 1))
         }
-        for index in 0...min(last, letters.count) {
-            for letter in alphabet {
-                var inserted = letters
-                inserted.insert(letter, at: index)
-                edits.append(inserted)
-            }
-        }
-        return edits
     }
 
-    private static func deletions(_ letters: [Unicode.Scalar], _ last: Int) -> [[Unicode.Scalar]] {
-        letters.indices.filter { $0 <= last }.map { index in
+    /// Each pair of different neighbours, the first at or before `last`, swapped.
+    func writeTranspositions(upTo last: Int, _ writer: inout SpellingWriter) {
+        for index in letters.indices.dropLast() where index <= last && letters[index] != letters[index + 1] {
+            writer.write(letters: letters.count, before(index), letter(index + 1), letter(index), from(index + 2))
+        }
+    }
+
+    /// Each letter at or before `last` typed twice.
+    func writeDoublings(upTo last: Int, _ writer: inout SpellingWriter) {
+        for index in letters.indices where index <= last {
+            writer.write(letters: letters.count + 1, before(index + 1), from(index))
+        }
+    }
+
+    /// Each letter at or before `last` replaced by each other letter of `alphabet`.
+    func writeReplacements(upTo last: Int, from alphabet: Spelled, _ writer: inout SpellingWriter) {
+        for index in letters.indices where index <= last {
+            for other in alphabet.letters.indices where alphabet.letters[other] != letters[index] {
+                writer.write(letters: letters.count, before(index), alphabet.letter(other), from(index + 1))
+            }
+        }
+    }
+
+    /// Each letter of `alphabet` added before each letter at or before `last`, and at the end.
+    func writeInsertions(upTo last: Int, from alphabet: Spelled, _ writer: inout SpellingWriter) {
+        for index in 0...min(last, letters.count) {
+            for other in alphabet.letters.indices {
+                writer.write(letters: letters.count + 1, before(index), alphabet.letter(other), from(index))
+            }
+        }
+    }
+
+    /// The word after each slip of one letter at or before `last`: left out, typed twice, or
+    /// swapped with the next (the first of two slips).
+    func slips(upTo last: Int) -> [Spelled] {
+        var slipped: [Spelled] = []
+        for index in letters.indices where index <= last {
             var shorter = letters
             shorter.remove(at: index)
-            return shorter
+            slipped.append(Spelled(shorter))
         }
-    }
-
-    private static func doublings(_ letters: [Unicode.Scalar], _ last: Int) -> [[Unicode.Scalar]] {
-        letters.indices.filter { $0 <= last }.map { index in
-            var doubled = letters
-            doubled.insert(letters[index], at: index)
-            return doubled
-        }
-    }
-
-    private static func transpositions(_ letters: [Unicode.Scalar], _ last: Int) -> [[Unicode.Scalar]] {
-        guard letters.count > 1 else { return [] }
-        return (0..<(letters.count - 1)).filter { $0 <= last }.compactMap { index in
-            guard letters[index] != letters[index + 1] else { return nil }
+        for index in letters.indices.dropLast() where index <= last && letters[index] != letters[index + 1] {
             var swapped = letters
             swapped.swapAt(index, index + 1)
-            return swapped
+            slipped.append(Spelled(swapped))
+        }
+        for index in letters.indices where index <= last {
+            var doubled = letters
+            doubled.insert(letters[index], at: index)
+            slipped.append(Spelled(doubled))
+        }
+        return slipped
+    }
+}
+
+/// The candidates as they are written: long enough, not the word itself.
+private struct SpellingWriter {
+    let word: [UInt8]
+    private(set) var found = SpellingList()
+
+    init(word: [UInt8]) {
+        self.word = word
+    }
+
+    /// The candidate of `letters` letters made of the parts in turn (parameters, not a
+    /// variadic list: no array for each of a few hundred candidates).
+    mutating func write(letters: Int, _ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>,
+                        _ third: ArraySlice<UInt8> = [], _ fourth: ArraySlice<UInt8> = []) {
+        guard letters >= SpellingNeighbors.minimumLength - 1 else { return }
+        found.add(except: word) { bytes in
+            bytes += first
+            bytes += second
+            bytes += third
+            bytes += fourth
         }
     }
 }
