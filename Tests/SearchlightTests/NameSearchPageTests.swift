@@ -52,7 +52,7 @@ struct NameSearchPageTests {
         let fixture = try randomIndex(seed: seed)
         var pagesFound = 0
         for words in Self.queries {
-            let tokens = try SearchableIndex.nameQueryTokens(words)
+            let tokens = SearchableIndex.nameQueryTokens(words)
             for domain in [nil, "notes", "mail", "none"] as [String?] {
                 let full = try fixture.index.searchIdentifiers(words: words, domain: domain)
                 for limit in [1, 7, 30] {
@@ -129,7 +129,7 @@ struct NameSearchPageTests {
         let fixture = try randomIndex(seed: seed)
         var rankedOnBytes = 0
         for words in Self.queries + [["budget", "planning"], ["rep", "2019"], ["canon", "re", "plan"]] {
-            let tokens = try SearchableIndex.nameQueryTokens(words)
+            let tokens = SearchableIndex.nameQueryTokens(words)
             for domain in [nil, "notes"] as [String?] {
                 let (bytes, split, wholeInName) = try fixture.index.read { db in
                     // Ranked with compact keys against `sorted()`.
