@@ -46,7 +46,7 @@ struct BestNameTier {
     /// An FTS5 query for the items of this rank.
     var expression: String {
         let words = wholeTokens.map(SearchableIndex.quoted) + prefixTokens.map { SearchableIndex.quoted($0) + "*" }
-        return "name : (" + words.joined(separator: " AND ") + ")"
+        return "name : (" + words.joinedInPlace(separator: " AND ") + ")"
     }
 
     /// Whether an item with this name, as UTF-8 bytes, has this rank: an ASCII name (most of

@@ -175,7 +175,7 @@ extension SearchableIndex {
 
     /// An FTS5 query asking every token as a prefix of a word in any column.
     static func nameMatchExpression(_ tokens: [String]) -> String {
-        tokens.map { quoted($0) + "*" }.joined(separator: " AND ")
+        tokens.map { quoted($0) + "*" }.joinedInPlace(separator: " AND ")
     }
 
     /// A token as an FTS5 string: never query syntax. Its `"` are doubled byte by byte: Foundation's
@@ -215,7 +215,7 @@ extension SearchableIndex {
             wholeInName = known
         } else {
             try db.readStatement("SELECT rowid FROM item_words WHERE item_words MATCH ?")
-                .forEachRow(.text("name : (" + tokens.map(quoted).joined(separator: " AND ") + ")")) {
+                .forEachRow(.text("name : (" + tokens.map(quoted).joinedInPlace(separator: " AND ") + ")")) {
                     wholeInName.insert(sqlite3_column_int64($0, 0))
                     return true
                 }
@@ -326,7 +326,7 @@ extension SearchableIndex {
             WHERE id IN (SELECT value FROM json_each(:members))
               AND (:domainID IS NULL OR domainId = :domainID) AND \(notExpired)
             ORDER BY 2 DESC
-            """).forEachRow(named: ["members": .text("[" + members.map(String.init).joined(separator: ",") + "]"),
+            """).forEachRow(named: ["members": .text("[" + members.map(String.init).joinedInPlace(separator: ",") + "]"),
                                     "domainID": filter.domainID.map { .integer($0) } ?? .null, "now": .real(filter.now)]) { row in
                 let date = sqlite3_column_double(row, 1)
                 guard page.wants(date) else { return false }
@@ -419,7 +419,7 @@ extension SearchableIndex {
         try db.readStatement("""
             SELECT item.id AS rowID, \(itemColumns) FROM item \(itemJoins)
             WHERE item.id IN (SELECT value FROM json_each(?))
-            """).forEachRow(.text("[" + ids.map(String.init).joined(separator: ",") + "]")) { row in
+            """).forEachRow(.text("[" + ids.map(String.init).joinedInPlace(separator: ",") + "]")) { row in
                 byID[sqlite3_column_int64(row, 0)] = reader.item(at: row)
                 return true
             }

@@ -23,7 +23,7 @@ extension SearchableIndex {
     static func pageAfterBestTier(_ tokens: [String], domain: String?, limit: Int, in db: any ReadConnection) throws -> [NameMatch]? {
         let tier = try BestNameTier(tokens, in: db)
         guard !tier.wholeTokens.isEmpty, let filter = try ItemFilter(domain: domain, in: db) else { return nil }
-        let everyWhole = (tier.wholeTokens.map(quoted) + tier.prefixTokens.map { quoted($0) + "*" }).joined(separator: " AND ")
+        let everyWhole = (tier.wholeTokens.map(quoted) + tier.prefixTokens.map { quoted($0) + "*" }).joinedInPlace(separator: " AND ")
         let first = try nameCandidates(tokens, domain: domain, matching: everyWhole, in: db)
         if first.count >= limit { return first.ranked(limit: limit) }
         let needed = limit - first.count
