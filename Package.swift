@@ -437,5 +437,6 @@ let package = Package(
 // (Packaging/searchlight.order; Benchmarks/README.md, "Start-up").
 for target in package.targets where target.type == .regular || target.type == .executable {
     target.swiftSettings = (target.swiftSettings ?? [])
-        + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+        + [.unsafeFlags(["-Xfrontend", "-function-sections",
+                         "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))]
 }

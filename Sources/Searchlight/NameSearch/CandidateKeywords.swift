@@ -10,16 +10,17 @@ import GRDBSQLite
 /// kind's alone, which ``key`` names so that their matches are worked out once.
 final class CandidateKeywords {
     /// What identifies keywords made of a kind's alone: its row and ``StoredText/kindCharacters``.
-    struct Key: Hashable {
+    struct Key: Equatable {
         let kind: Int64
         let characters: Int64
     }
 
     private let kindStatement: ReadStatement
-    /// The kinds that have no row: the join this replaces left their items out.
-    private var missingKinds: Set<Int64> = []
+    /// The kinds that have no row: the join this replaces left their items out (rare: an
+    /// array, and no set's type made at every start, ``RowIDSet``).
+    private var missingKinds: [Int64] = []
     /// The UTF-8 of a kind's keywords as an item has them, by ``Key``.
-    private var kindBytes: [Key: [UInt8]] = [:]
+    private var kindBytes = KindTable<[UInt8]>()
     private var last: (key: Key, bytes: [UInt8])?
     private var buffer: [UInt8] = []
 
@@ -44,7 +45,7 @@ final class CandidateKeywords {
         } else {
             guard !missingKinds.contains(kindID),
                   let keywords = try kindStatement.firstRow(.integer(kindID), read: { SearchableIndex.optionalText($0, 0) }) else {
-                missingKinds.insert(kindID)
+                missingKinds.append(kindID)
                 return nil
             }
             own = Array((StoredText.kindKeywords(keywords, column: Int(column)) ?? "").utf8)
@@ -63,5 +64,24 @@ final class CandidateKeywords {
                                                           count: Int(sqlite3_column_bytes(statement, column))))
         }
         return try buffer.withUnsafeBufferPointer { try body($0, nil) }
+    }
+}
+
+/// Values by ``CandidateKeywords/Key``, in a dictionary keyed by the kind's row (a kind has
+/// one length of keywords or a few). Keyed by `Int64` rather than by a key type of its own:
+/// the first use of a dictionary looks its key's `Hashable` conformance up, at every start,
+/// by scanning the executable's seven thousand conformances (60 µs of a search with hits,
+/// Benchmarks/README.md); `Int64`'s is looked up once for every table keyed so.
+struct KindTable<Value> {
+    private var byKind: [Int64: [(characters: Int64, value: Value)]] = [:]
+
+    subscript(key: CandidateKeywords.Key) -> Value? {
+        get { byKind[key.kind]?.first { $0.characters == key.characters }?.value }
+        set {
+            var values = byKind[key.kind] ?? []
+            values.removeAll { $0.characters == key.characters }
+            if let newValue { values.append((key.characters, newValue)) }
+            byKind[key.kind] = values
+        }
     }
 }

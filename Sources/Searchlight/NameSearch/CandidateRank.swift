@@ -22,7 +22,7 @@ struct CandidateRank {
     private var lastFolderMatches: (whole: UInt64, prefix: UInt64)?
     /// The matches of keywords that are a kind's alone (``CandidateKeywords/Key``): a common
     /// word's candidates have a few dozen kinds.
-    private var kindMatches: [CandidateKeywords.Key: (whole: UInt64, prefix: UInt64)] = [:]
+    private var kindMatches = KindTable<(whole: UInt64, prefix: UInt64)>()
     private var lastKindMatches: (kind: CandidateKeywords.Key, matches: (whole: UInt64, prefix: UInt64))?
 
     /// A ranker for `tokens`, or `nil` when they are too many for one bit each.

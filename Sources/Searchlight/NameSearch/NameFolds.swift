@@ -2,7 +2,8 @@
 /// non-ASCII text is slow.
 struct NameFolds {
     private var words: [String: String] = [:]
-    private var scalars: [UInt32: [UInt8]] = [:]
+    /// Keyed by `Int64`, whose `Hashable` conformance name search looks up anyway (``KindTable``).
+    private var scalars: [Int64: [UInt8]] = [:]
     private var buffer: [UInt8] = []
 
     /// ``NameTokenizer/fold(_:)``, remembered.
@@ -23,11 +24,11 @@ struct NameFolds {
         for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
             if scalar.isASCII {
                 buffer.append(NameTokenizer.lowercased(UInt8(scalar.value)))
-            } else if let folded = scalars[scalar.value] {
+            } else if let folded = scalars[Int64(scalar.value)] {
                 buffer.append(contentsOf: folded)
             } else {
                 let folded = Array(NameTokenizer.fold(String(scalar)).utf8)
-                scalars[scalar.value] = folded
+                scalars[Int64(scalar.value)] = folded
                 buffer.append(contentsOf: folded)
             }
         }

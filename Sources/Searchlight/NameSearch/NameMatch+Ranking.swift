@@ -5,10 +5,11 @@ extension Array where Element == NameMatch {
     /// first on small keys that hold no reference: identifiers are compared only between
     /// matches of equal rank and date.
     func ranked(limit: Int? = nil) -> [NameMatch] {
-        var groups: [UInt32: [DateKey]] = [:]
+        // Keyed by `Int64`, whose `Hashable` conformance name search looks up anyway (``KindTable``).
+        var groups: [Int64: [DateKey]] = [:]
         for index in indices {
             let match = self[index]
-            groups[UInt32(match.prefixOnlyCount) << 16 | UInt32(match.fieldRank), default: []]
+            groups[Int64(match.prefixOnlyCount) << 16 | Int64(match.fieldRank), default: []]
                 .append(DateKey(date: match.modificationDate, index: index))
         }
         let count = limit.map { Swift.min($0, self.count) } ?? self.count
