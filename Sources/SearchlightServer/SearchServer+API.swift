@@ -190,14 +190,9 @@ extension SearchServer {
                         body: .init(byteBuffer: ByteBuffer(bytes: thumbnail.bytes)))
     }
 
-    /// FNV-1a of `bytes`, as hex: an `ETag` that changes when the thumbnail does.
+    /// ``FNV1a`` of `bytes`, as hex: an `ETag` that changes when the thumbnail does.
     static func fingerprint(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        return String(hash, radix: 16) + "-" + String(bytes.count, radix: 16)
+        String(FNV1a.hash(bytes), radix: 16) + "-" + String(bytes.count, radix: 16)
     }
 
     /// `GET /api/status`: `searchlight status --json`.

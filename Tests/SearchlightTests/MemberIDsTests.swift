@@ -1,3 +1,4 @@
+import SearchlightTestSupport
 import Testing
 @testable import Searchlight
 
@@ -16,6 +17,22 @@ struct MemberIDsTests {
         for id in Int64(-2)...20_002 {
             #expect(members.contains(id) == expected.contains(id), "id \(id)")
         }
+    }
+
+    @Test("Ids read whole hold exactly those ids, given in any order and with repeats")
+    func finishedIDsHoldExactlyTheirIDs() {
+        var generator = SeededGenerator(seed: 37)
+        for _ in 0..<200 {
+            let ids = (0..<Int(generator.next() % 40)).map { _ in Int64(generator.next() % 60) - 10 }
+            let given = generator.next() % 2 == 0 ? ids.sorted() : ids
+            let members = MemberIDs.finished(given)
+            for probe in Int64(-12)...Int64(52) {
+                #expect(members.contains(probe) == ids.contains(probe), "\(probe) in \(given)")
+            }
+        }
+        let empty: MemberIDs = []
+        #expect(!empty.contains(0))
+        #expect(([Int64.min, 0, Int64.max] as MemberIDs).contains(Int64.max))
     }
 
     @Test func noMembersContainNothing() {

@@ -148,7 +148,7 @@ struct TypoSearchTests {
         let queue = try DatabaseQueue()
         let decoded = try queue.read { db in
             try String.fetchAll(db, sql: "SELECT value FROM json_each(?) ORDER BY key",
-                                arguments: [SearchableIndex.jsonArray(of: strings)])
+                                arguments: [SearchableIndex.jsonArray(of: strings.map { ArraySlice($0.utf8) })])
         }
         #expect(decoded == strings)
         #expect(SearchableIndex.jsonArray(of: []) == "[]")

@@ -81,7 +81,7 @@ extension SearchableIndex {
             }
             guard !single.isEmpty else { continue }
             try db.readStatement("SELECT term, doc FROM \(table) WHERE term IN (SELECT value FROM json_each(?))")
-                .forEachRow(.text(jsonArray(ofUTF8: single.map(candidates.bytes)))) { row in
+                .forEachRow(.text(jsonArray(of: single.map(candidates.bytes)))) { row in
                     count(row)
                     return true
                 }
@@ -89,14 +89,10 @@ extension SearchableIndex {
         return holders.indices.filter { holders[$0] > 0 }.map { (candidates.string($0), holders[$0]) }
     }
 
-    /// `strings` as a JSON array, for `json_each` (by hand: `JSONEncoder`'s first use costs
-    /// a search with no hit a tenth of a millisecond of type metadata).
-    static func jsonArray(of strings: [String]) -> String {
-        jsonArray(ofUTF8: strings.map { ArraySlice($0.utf8) })
-    }
-
-    /// Strings in UTF-8 as a JSON array: escaped where JSON needs it, made a string once.
-    static func jsonArray(ofUTF8 strings: [ArraySlice<UInt8>]) -> String {
+    /// Strings in UTF-8 as a JSON array, for `json_each`: escaped where JSON needs it, made a
+    /// string once (by hand: `JSONEncoder`'s first use costs a search with no hit a tenth of a
+    /// millisecond of type metadata).
+    static func jsonArray(of strings: [ArraySlice<UInt8>]) -> String {
         var json: [UInt8] = [UInt8(ascii: "[")]
         for (index, string) in strings.enumerated() {
             if index > 0 { json.append(UInt8(ascii: ",")) }

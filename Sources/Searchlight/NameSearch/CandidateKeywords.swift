@@ -17,7 +17,7 @@ final class CandidateKeywords {
 
     private let kindStatement: ReadStatement
     /// The kinds that have no row: the join this replaces left their items out (rare: an
-    /// array, and no set's type made at every start, ``RowIDSet``).
+    /// array, and no set's type made at every start, ``MemberIDs``).
     private var missingKinds: [Int64] = []
     /// The UTF-8 of a kind's keywords as an item has them, by ``Key``.
     private var kindBytes = KindTable<[UInt8]>()

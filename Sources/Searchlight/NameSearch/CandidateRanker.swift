@@ -9,7 +9,7 @@ import GRDBSQLite
 struct CandidateRanker {
     let tokens: [String]
     /// The items that have every word whole in their name: the best rank, known without a look.
-    let wholeInName: RowIDSet
+    let wholeInName: MemberIDs
     private var onBytesRank: CandidateRank?
     private let keywords: CandidateKeywords
     /// Candidates share words (their folders' above all): each is folded once.
@@ -17,7 +17,7 @@ struct CandidateRanker {
 
     /// - Parameter onBytes: Whether candidates are ranked on their bytes rather than split
     ///   into words as strings: `false` for tests.
-    init(tokens: [String], wholeInName: RowIDSet, onBytes: Bool = true, in db: any ReadConnection) throws {
+    init(tokens: [String], wholeInName: MemberIDs, onBytes: Bool = true, in db: any ReadConnection) throws {
         self.tokens = tokens
         self.wholeInName = wholeInName
         onBytesRank = onBytes ? CandidateRank(tokens) : nil

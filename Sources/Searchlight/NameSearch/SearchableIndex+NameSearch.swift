@@ -93,7 +93,7 @@ extension SearchableIndex {
 
     /// Name search's ranked matches.
     private static func nameMatches(_ tokens: [String], domain: String?, limit: Int?, in db: any ReadConnection) throws -> [NameMatch] {
-        var wholeInName: RowIDSet?
+        var wholeInName: MemberIDs?
         if let limit, limit > 0, let best = try bestMatchesByDate(tokens, domain: domain, limit: limit, in: db,
                                                                    wholeInName: { wholeInName = $0 }) {
             return best
@@ -205,12 +205,12 @@ extension SearchableIndex {
     ///     than split into words as strings: `false` for tests.
     ///   - expression: The FTS5 query of the candidates, when not every token as a prefix of
     ///     any word (``nameMatchExpression(_:)``).
-    static func nameCandidates(_ tokens: [String], domain: String?, wholeInName known: RowIDSet? = nil,
+    static func nameCandidates(_ tokens: [String], domain: String?, wholeInName known: MemberIDs? = nil,
                                rankingOnBytes onBytes: Bool = true, matching expression: String? = nil,
                                in db: any ReadConnection) throws -> [NameMatch] {
         // The full-text index knows which items have every word whole in their name, the best
         // rank: those need no splitting of their fields here.
-        var wholeInName: RowIDSet = []
+        var wholeInName: MemberIDs = []
         if let known {
             wholeInName = known
         } else {
@@ -220,7 +220,7 @@ extension SearchableIndex {
                     ids.append(sqlite3_column_int64($0, 0))
                     return true
                 }
-            wholeInName = RowIDSet(ids)
+            wholeInName = MemberIDs.finished(ids)
         }
         // The keywords are put together here (``CandidateKeywords``), not by SQLite for every row.
         let statement = try db.readStatement("""
@@ -280,7 +280,7 @@ extension SearchableIndex {
     ///     too few for a page, so that ranking every candidate need not read them again.
     static func bestMatchesByDate(_ tokens: [String], domain: String?, limit: Int, in db: any ReadConnection,
                                   strategy forced: PageStrategy? = nil,
-                                  wholeInName: (RowIDSet) -> Void = { _ in }) throws -> [NameMatch]? {
+                                  wholeInName: (MemberIDs) -> Void = { _ in }) throws -> [NameMatch]? {
         let tier = try BestNameTier(tokens, in: db)
         // A one-letter prefix is in no prefix index: FTS5 merges the lists of every word that
         // starts with it before giving one member. Most recent items have such a word, so the
@@ -296,7 +296,7 @@ extension SearchableIndex {
             var sample: [Int64] = []
             while sample.count < PageStrategy.sampleSize, let row = try members.next() { sample.append(sqlite3_column_int64(row, 0)) }
             guard sample.count >= limit else {
-                if tier.prefixTokens.isEmpty, sample.count < PageStrategy.sampleSize { wholeInName(RowIDSet(sample)) }
+                if tier.prefixTokens.isEmpty, sample.count < PageStrategy.sampleSize { wholeInName(MemberIDs.finished(sample)) }
                 return nil
             }
             guard let filter = try ItemFilter(domain: domain, in: db) else { return [] }

@@ -42,14 +42,13 @@ struct ContentKind: Hashable {
     var digest: Int64 { Self.digest(type: type, description: description) }
 
     static func digest(type: String?, description: String?) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = FNV1a()
         for value in [type, description] {
             // A tag before each value keeps `nil` apart from "" and values from one another.
-            func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            add(value == nil ? 0 : 1)
-            value?.utf8.forEach(add)
-            add(0xFF)
+            hash.add(value == nil ? 0 : 1)
+            if let value { hash.add(value.utf8) }
+            hash.add(0xFF)
         }
-        return Int64(bitPattern: hash)
+        return Int64(bitPattern: hash.value)
     }
 }

@@ -68,11 +68,10 @@ package struct SpellingList {
         for index in ends.indices { insert(index) }
     }
 
-    /// FNV-1a of the bytes: candidates differ by a letter or two, which it spreads well enough
-    /// for a table at most half full.
+    /// ``FNV1a`` of the bytes: candidates differ by a letter or two, which it spreads well
+    /// enough for a table at most half full.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hash = FNV1a.hash(bytes)
         return Int(truncatingIfNeeded: hash ^ (hash >> 29))
     }
 }

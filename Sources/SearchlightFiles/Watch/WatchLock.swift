@@ -31,11 +31,9 @@ public final class WatchLock: Sendable {
         return runtime.map { $0 + "/searchlight" } ?? "/tmp/searchlight-\(SystemCall.userID)"
     }
 
-    /// FNV-1a, 64 bits.
+    /// ``FNV1a`` of the text's UTF-8.
     static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
+        FNV1a.hash(text.utf8)
     }
 
     private let descriptor: Int32
