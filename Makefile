@@ -89,13 +89,17 @@ release:
 	@mkdir -p $(dir $(MANUAL))
 	$(RELEASE)/generate-manual $(RELEASE)/searchlight --authors Searchlight --output-directory $(dir $(MANUAL))
 
-# The executables are stripped as the Debian package strips them (dh_strip's flags).
+# The executables are stripped as the Debian package strips them (dh_strip's flags), and lose
+# the run path SwiftPM gives every executable ($ORIGIN): with the Swift runtime linked in they
+# load no library of their own, and the loader would otherwise read /proc/self/exe and look for
+# libc, libm, libz and libgcc_s in a dozen folders under the executable's at every start.
 STRIP_FLAGS = --remove-section=.comment --remove-section=.note --strip-unneeded
 
 install: release
 	install -d $(BINDIR) $(MANDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS) $(UNITDIR)
 	install -m755 $(RELEASE)/searchlight $(RELEASE)/searchlight-serve $(RELEASE)/searchlight-extractor $(BINDIR)/
 	strip $(STRIP_FLAGS) $(BINDIR)/searchlight $(BINDIR)/searchlight-serve $(BINDIR)/searchlight-extractor
+	patchelf --remove-rpath $(BINDIR)/searchlight $(BINDIR)/searchlight-serve $(BINDIR)/searchlight-extractor
 	install -d $(LIBDIR)
 	install -m644 $(RELEASE)/$(ICU_DATA) $(LIBDIR)/
 	install -m644 $(MANUAL) $(MANDIR)/searchlight.1

@@ -103,7 +103,7 @@ fi
 bin="$(realpath "$bin")"
 
 # The floor under a search's start-up (Benchmarks/StartupFloor): linked as `searchlight` is,
-# stripped as `make install` strips it, with the ICU data beside it. Needs the toolchain.
+# stripped and without a run path as `make install` installs it, with the ICU data beside it. Needs the toolchain.
 floor=""
 if command -v swift >/dev/null; then
     say "building startup-floor…"
@@ -112,6 +112,7 @@ if command -v swift >/dev/null; then
             && mkdir -p "$work/floor" \
             && strip --remove-section=.comment --remove-section=.note --strip-unneeded \
                 -o "$floor" "$(swift build -c release --static-swift-stdlib --show-bin-path)/startup-floor" \
+            && patchelf --remove-rpath "$floor" \
             && ./Packaging/foundation-icu-data "$work/floor") >>"$log" 2>&1; then
         tail -n 25 "$log" >&2
         die "building startup-floor failed (full log: $log)"

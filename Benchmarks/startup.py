@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Start-up of `searchlight search` against `plocate`, commands interleaved.
 
-Usage: startup.py [--runs N] [--warmup N] INDEX PLOCATE_DB LABEL=BINARY... -- WORD...
+Usage: startup.py [--runs N] [--warmup N] INDEX PLOCATE_DB LABEL=BINARY[@INDEX]... -- WORD...
+
+A binary given as BINARY@INDEX searches that index instead (the same files in another form:
+another journal mode, page size or layout).
 
 Each round runs every command once, in turn (plocate, then each binary), so that a change in
 the machine's load touches all of them alike. Each run is started with posix_spawn and
@@ -56,7 +59,8 @@ def main():
         commands.append(("plocate", word, [plocate, "-i", "-d", database, word]))
         for labelled in binaries:
             label, binary = labelled.split("=", 1)
-            commands.append((label, word, [binary, "search", word, "--index", index]))
+            binary, _, own = binary.partition("@")
+            commands.append((label, word, [binary, "search", word, "--index", own or index]))
     first = {}
     for label, word, argv in commands:
         if label == "plocate":

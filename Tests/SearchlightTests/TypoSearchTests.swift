@@ -143,6 +143,63 @@ struct TypoSearchTests {
         }
     }
 
+    /// The spelling pass reads the vocabulary by a walk (the candidates that keep the first
+    /// letter) and look-ups (the others): in a crowded vocabulary of few letters, where most
+    /// edits are words, its corrections must be those the definition gives when every
+    /// candidate is looked up in the whole vocabulary, read at once.
+    @Test("Corrections read by walks and look-ups are those of the whole vocabulary")
+    func correctionsMatchTheWholeVocabulary() throws {
+        var generator = SeededGenerator(seed: 36)
+        let letters = Array("abcdeo").map(String.init)
+        func word() -> String { (0..<(4 + Int(generator.next() % 6))).map { _ in letters[Int(generator.next() % 6)] }.joined() }
+        let index = try SearchableIndex(path: TestScratch.path("crowded-vocabulary"))
+        var batch = IndexBatch()
+        for number in 0..<700 {
+            var attributes = AttributeSet(contentType: "text/plain")
+            attributes.displayName = (0..<4).map { _ in word() }.joined(separator: " ")
+            batch.upsert(SearchableItem(uniqueIdentifier: ItemIdentifier("item \(number)"), domainIdentifier: "docs",
+                                        attributeSet: attributes))
+        }
+        try index.apply(batch)
+        let vocabulary = try index.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT term, doc FROM item_words_vocab").map { (term: $0[0] as String, holders: $0[1] as Int) }
+        }
+        #expect(vocabulary.count > 2_000)
+        let holders = Dictionary(vocabulary.map { ($0.term, $0.holders) }, uniquingKeysWith: +)
+        func expected(_ typed: String) -> [String]? {
+            let scalars = Array(typed.unicodeScalars)
+            let known = (0...scalars.count).last { length in
+                length == 0 || vocabulary.contains { $0.term.unicodeScalars.starts(with: scalars.prefix(length)) }
+            } ?? 0
+            guard scalars.count >= SpellingNeighbors.minimumLength, known < scalars.count else { return nil }
+            for edits in 1...SpellingNeighbors.allowedEdits(typed) {
+                let found = SpellingNeighbors.candidates(of: typed, knownPrefix: known, edits: edits)
+                    .compactMap { candidate in holders[candidate].map { (word: candidate, holders: $0) } }
+                if let best = SpellingNeighbors.best(of: found, for: typed) { return [best] }
+            }
+            return nil
+        }
+        var corrected = 0
+        for round in 0..<150 {
+            // An indexed word with its first letter, its first two or another letter changed,
+            // or a word of the same letters made up.
+            var typed = Array(vocabulary[Int(generator.next() % UInt64(vocabulary.count))].term.unicodeScalars)
+            let other = Unicode.Scalar(letters[Int(generator.next() % 6)])!
+            switch round % 5 {
+            case 0: typed[0] = other
+            case 1: typed.remove(at: 0)
+            case 2: typed.swapAt(0, 1)
+            case 3: typed.insert(other, at: Int(generator.next() % UInt64(typed.count)))
+            default: typed = Array(word().unicodeScalars)
+            }
+            let text = String(String.UnicodeScalarView(typed))
+            let correction = try index.spellingCorrection(words: [text])
+            #expect(correction == expected(text), "\(text)")
+            if correction != nil { corrected += 1 }
+        }
+        #expect(corrected > 30, "too few words needed a correction to tell anything")
+    }
+
     @Test func candidatesGoToSQLiteAsAJSONArray() throws {
         let strings = ["plain", "quote\"d", "back\\slash", "tab\tand\u{1}", "ελληνικά", "한국어", ""]
         let queue = try DatabaseQueue()
