@@ -154,7 +154,7 @@ struct QueryTextMatcher: Sendable {
         case (true, false): return text.lowercased()
         case (false, true):
             var scalars = String.UnicodeScalarView()
-            for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars
+            for scalar in UnicodeNormalization.normalized(text, .D).unicodeScalars
             where scalar.properties.generalCategory != .nonspacingMark {
                 scalars.append(scalar)
             }

@@ -26,7 +26,7 @@ public enum WordFolding {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         var scalars = String.UnicodeScalarView()
         var recompose = false
-        for scalar in text.lowercased().decomposedStringWithCompatibilityMapping.unicodeScalars {
+        for scalar in UnicodeNormalization.normalized(text.lowercased(), .KD).unicodeScalars {
             if isFoldedAway(scalar) { continue }
             switch scalar.value {
             case 0x3C2: scalars.append("\u{3C3}")
@@ -45,7 +45,7 @@ public enum WordFolding {
             }
         }
         let folded = String(scalars)
-        return recompose ? folded.precomposedStringWithCanonicalMapping : folded
+        return recompose ? UnicodeNormalization.normalized(folded, .C) : folded
     }
 
     /// A word (a run of word scalars) folded: ``fold(_:)``, without the characters that are
