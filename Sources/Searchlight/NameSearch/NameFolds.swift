@@ -1,18 +1,29 @@
 /// The folds met so far while checking names: names share words and letters, and folding
 /// non-ASCII text is slow.
 struct NameFolds {
-    private var words: [String: String] = [:]
+    /// Keyed by the word's ``FNV1a`` hash, not by the word: a `[String: String]`'s code is
+    /// linked from swift-argument-parser's objects (the first of the copies the linker is
+    /// offered), which reach its types by their mangled names and look `String`'s `Hashable`
+    /// conformance up by scanning every conformance record of the executable, at every search
+    /// whose names are not all ASCII. At most ``bucketLimit`` words share a hash here: names
+    /// made to collide are folded again, never compared with one another at length.
+    private var words: [Int64: [(word: String, folded: String)]] = [:]
     /// Keyed by `Int64`, whose `Hashable` conformance name search looks up anyway (``KindTable``).
     private var scalars: [Int64: [UInt8]] = [:]
     private var buffer: [UInt8] = []
 
     /// ``NameTokenizer/fold(_:)``, remembered.
     mutating func fold(_ word: String) -> String {
-        if let folded = words[word] { return folded }
+        let key = Int64(bitPattern: FNV1a.hash(word.utf8))
+        let known = words[key] ?? []
+        if let found = known.first(where: { $0.word == word }) { return found.folded }
         let folded = WordFolding.foldWord(word)
-        words[word] = folded
+        if known.count < Self.bucketLimit { words[key] = known + [(word, folded)] }
         return folded
     }
+
+    /// How many words one hash keeps.
+    static let bucketLimit = 4
 
     /// The UTF-8 of a name folded scalar by scalar (`Zürich` → `zurich`).
     ///
