@@ -1,9 +1,9 @@
 extension Array where Element == NameMatch {
     /// These matches best first, as `sorted()` orders them, at most `limit` of them.
     ///
-    /// The matches are grouped by rank (a query has few), then each group is sorted newest
-    /// first on small keys that hold no reference: identifiers are compared only between
-    /// matches of equal rank and date.
+    /// The matches are grouped by rank (a query has few), then the places of each group's
+    /// matches are sorted newest first (``stablySorted(_:by:)``): identifiers are compared only
+    /// between matches of equal rank and date.
     func ranked(limit: Int? = nil) -> [NameMatch] {
         // Keyed by `Int64`, whose `Hashable` conformance name search looks up anyway (``KindTable``).
         var groups: [Int64: [Int]] = [:]
