@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Release builds of the installed executables leave Foundation's ICU data (34 MB each) out and
-/// share one installed copy (Sources/CFoundationICUData, Packaging/foundation-icu-data).
+/// share one installed copy, trimmed to 8.7 MB (Sources/CFoundationICUData,
+/// Packaging/foundation-icu-data, Packaging/trim-icu-data).
 let sharedICUData: LinkerSetting = .unsafeFlags(
     ["-Xlinker", "--defsym=icudt76_dat=searchlight_icu_data_stub"],
     .when(platforms: [.linux], configuration: .release)
