@@ -9,6 +9,17 @@ let sharedICUData: LinkerSetting = .unsafeFlags(
     .when(platforms: [.linux], configuration: .release)
 )
 
+/// Release links of the server and the worker, whose start-up matters less than `searchlight`'s:
+/// no symbol exported (Swift's static runtime adds --export-dynamic: 4.5 MB of names in the
+/// server that nothing looks up), and their relative relocations packed (RELR, glibc 2.36:
+/// 3.3 MB of the server's 56, 1.8 MB of the worker's 25). They stay position-independent, so
+/// their code is placed at random: the worker parses hostile files, the server answers requests.
+/// lld, not gold, packs them (gold has no RELR).
+let packedExecutable: LinkerSetting = .unsafeFlags(
+    ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+    .when(platforms: [.linux], configuration: .release)
+)
+
 let package = Package(
     name: "Searchlight",
     platforms: [.macOS(.v15)],
@@ -246,7 +257,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            linkerSettings: [sharedICUData]
+            linkerSettings: [sharedICUData, packedExecutable]
         ),
         // GLib's GIO (GDBus), found through pkg-config; used only through CDBus.
         .systemLibrary(
@@ -319,7 +330,7 @@ let package = Package(
             dependencies: ["CFoundationICUData", "CSeccomp", "DocumentExtraction", "ExtractionProtocol", "SystemCalls"],
             // The test hooks (SEARCHLIGHT_EXTRACTOR_TEST_MODE) exist only in debug builds.
             swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))],
-            linkerSettings: [sharedICUData]
+            linkerSettings: [sharedICUData, packedExecutable]
         ),
         // PDF text extraction timed against pdftotext; run by Benchmarks/documents.sh.
         .executableTarget(
