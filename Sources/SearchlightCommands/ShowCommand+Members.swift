@@ -1,5 +1,5 @@
 import ExtractionProtocol
-import Foundation
+import Searchlight
 
 // What `show` says of an archive's members: how many, and which ones hold the words of
 // `--matching` (the archive's text is laid out as ArchiveText sections).
@@ -18,7 +18,9 @@ extension ShowCommand {
         return rows
     }
 
-    /// The members whose name or text holds every word of `query`, ignoring case and accents.
+    /// The members whose name or text holds every word of `query`, folded as search folds
+    /// them (``WordFolding``: case, accents and marks in every script, `ß` as `ss`, final sigma,
+    /// kana voicing): the members a search for those words found the archive by.
     static func members(of sections: [ArchiveText.Section], matching query: String) -> [String] {
         let words = folded(query).split { !$0.isLetter && !$0.isNumber }.map(String.init)
         guard !words.isEmpty else { return [] }
@@ -28,7 +30,5 @@ extension ShowCommand {
         }.map(\.member)
     }
 
-    private static func folded(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-    }
+    private static func folded(_ text: String) -> String { WordFolding.fold(text) }
 }
