@@ -22,13 +22,11 @@ extension ShowCommand {
     /// them (``WordFolding``: case, accents and marks in every script, `ß` as `ss`, final sigma,
     /// kana voicing): the members a search for those words found the archive by.
     static func members(of sections: [ArchiveText.Section], matching query: String) -> [String] {
-        let words = folded(query).split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        let words = WordFolding.fold(query).split { !$0.isLetter && !$0.isNumber }.map(String.init)
         guard !words.isEmpty else { return [] }
         return sections.filter { section in
-            let haystack = folded(section.member + "\n" + section.text)
+            let haystack = WordFolding.fold(section.member + "\n" + section.text)
             return words.allSatisfy { haystack.contains($0) }
         }.map(\.member)
     }
-
-    private static func folded(_ text: String) -> String { WordFolding.fold(text) }
 }
