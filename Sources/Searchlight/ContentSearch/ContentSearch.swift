@@ -48,6 +48,10 @@ struct ContentSearch {
     private final class Memo {
         /// `nil`: not read yet; `.some(nil)`: too many to read.
         var textTier: TextTier??
+        /// The rows of each full-text match read so far, by table and expression.
+        var rows: [String: [Int64]] = [:]
+        /// ``everyWord()``, once read.
+        var everyWord: Set<Int64>?
     }
 
     /// One ranked result.
@@ -78,26 +82,63 @@ struct ContentSearch {
         "text : (" + (subset ?? tokens).map { Self.term($0, whole: whole) }.joined(separator: " AND ") + ")"
     }
 
+    /// The rows of `table` that match `expression`, read once per search: the same word is
+    /// asked for the candidates, the text-only items and each word's whole matches.
     private func rowIDs(_ table: String, _ expression: String) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ?", arguments: [expression])
+        let key = table + "\u{0}" + expression
+        if let known = memo.rows[key] { return known }
+        let rows = try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ?", arguments: [expression])
+        memo.rows[key] = rows
+        return rows
     }
 
+    /// The rows among `ids` whose text matches `expression`.
+    ///
+    /// A few ids are looked up one by one (`rowid IN`: FTS5 seeks each); more are met in the
+    /// whole match, one read of the word's list (or of its prefix index). Seeking thousands
+    /// of ids one by one took most of a one-letter search's second.
     private func rowIDs(_ expression: String, among ids: some Collection<Int64>) throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
+        if ids.count > Self.seekLimit {
+            let all = Set(try rowIDs("item_content", expression))
+            return Set(ids.lazy.filter(all.contains))
+        }
         return try Set(Int64.fetchAll(db, sql: """
             SELECT rowid FROM item_content WHERE item_content MATCH ? AND rowid IN (SELECT value FROM json_each(?))
             """, arguments: [expression, "[" + ids.map(String.init).joined(separator: ",") + "]"]))
     }
 
+    /// How many rows ``rowIDs(_:among:)`` looks up one by one at most.
+    static let seekLimit = 32
+
     // MARK: Rich candidates
 
     /// The items with some word in a name, title, keywords, folder or author: as a prefix, or
-    /// (`whole`) as a whole word.
+    /// (`whole`) as a whole word; only those that have every word somewhere (``everyWord()``).
     private func richCandidates(whole: Bool) throws -> Set<Int64> {
         let any = tokens.map { SearchableIndex.quoted($0) + (whole ? "" : "*") }.joined(separator: " OR ")
         var ids = Set(try rowIDs("item_words", any))
         ids.formUnion(try rowIDs("item_content", "authors : (" + any + ")"))
-        return ids
+        return ids.intersection(try everyWord())
+    }
+
+    /// The items that have every word, each as a prefix of a word of any field or of the
+    /// text: every match is one (Han and kana words are then checked on the text).
+    ///
+    /// One read of each word's list in each table (one- to three-letter words read their
+    /// prefix index), intersected here. A word typed as the first letter of a second word
+    /// (`nikon d`) once made every item with a `d…` word in a name a candidate to rank.
+    func everyWord() throws -> Set<Int64> {
+        if let known = memo.everyWord { return known }
+        var every: Set<Int64>?
+        for token in tokens {
+            var ids = Set(try rowIDs("item_words", SearchableIndex.quoted(token) + "*"))
+            ids.formUnion(try rowIDs("item_content", Self.term(token, whole: false)))
+            every = every.map { $0.intersection(ids) } ?? ids
+            if every?.isEmpty == true { break }
+        }
+        memo.everyWord = every ?? []
+        return every ?? []
     }
 
     /// The rich candidates (among `candidates`, by default all of them) that match every word, ranked.
@@ -393,20 +434,18 @@ struct ContentSearch {
         }
     }
 
-    /// The number of matches.
+    /// The number of matches: the items that have every word (``everyWord()``), in the
+    /// domain and not expired; no match is ranked. Han and kana words are checked on the
+    /// text, as ranked search checks them.
     func count() throws -> Int {
-        let rich = try richMatches()
         if hasCJK { return try allMatches().count }
-        let textIDs = try textOnly(whole: false, excluding: rich)
-        let everyItemCounts = try SearchableIndex.everyItemCounts(domain: nil, in: db)
-        guard filter.domainID != nil || !everyItemCounts else {
-            return rich.count + textIDs.count
-        }
-        let admitted = try Int.fetchOne(db, sql: """
+        let every = try everyWord()
+        guard !every.isEmpty else { return 0 }
+        if filter.domainID == nil, try SearchableIndex.everyItemCounts(domain: nil, in: db) { return every.count }
+        return try Int.fetchOne(db, sql: """
             SELECT count(*) FROM item WHERE id IN (SELECT value FROM json_each(?))
               AND (:domainID IS NULL OR domainId = :domainID) AND \(SearchableIndex.notExpired)
-            """, arguments: ["[" + textIDs.map(String.init).joined(separator: ",") + "]", filter.domainID, filter.now]) ?? 0
-        return rich.count + admitted
+            """, arguments: ["[" + every.map(String.init).joined(separator: ",") + "]", filter.domainID, filter.now]) ?? 0
     }
 
     // MARK: Han and kana

@@ -40,14 +40,20 @@ extension SearchableIndex {
             """)
     }
 
-    /// The contentless full-text index of authors and text.
-    static let contentTableSQL = """
+    /// The contentless full-text index of authors and text, as v4 made it.
+    static let contentTableSQL = contentTableSQL(tokenize: "unicode61 remove_diacritics 2", prefixes: nil)
+
+    /// The contentless full-text index of authors and text, with a tokenizer and prefix
+    /// indexes (none until v10).
+    static func contentTableSQL(tokenize: String, prefixes: String?) -> String {
+        """
         CREATE VIRTUAL TABLE item_content USING fts5(
             authors, text,
-            content='', columnsize=0, detail=column,
-            tokenize='unicode61 remove_diacritics 2'
+            content='', columnsize=0, detail=column,\(prefixes.map { " prefix='\($0)'," } ?? "")
+            tokenize='\(tokenize)'
         );
         """
+    }
 
     /// The triggers that keep `item_content` in step with `item_text`.
     static let contentTriggersSQL = """
@@ -107,6 +113,36 @@ extension SearchableIndex {
             }
         return texts
     }
+}
+
+extension SearchableIndex {
+    /// The snippets of the texts of items by row id, around the first match of `tokens`.
+    ///
+    /// The start of each text is inflated first (``snippetPrefix`` bytes): most first matches
+    /// are there, and inflating whole texts of up to 1 MiB for a page of a thousand results
+    /// took half a second. Only the texts whose start holds no match are read whole.
+    static func snippets(of ids: [Int64], matching tokens: [String], in db: any ReadConnection) throws -> [Int64: String] {
+        let matcher = SnippetMatcher(tokens: tokens)
+        var snippets: [Int64: String] = [:]
+        var unmatched: [Int64] = []
+        for (id, start) in try texts(of: ids, limit: snippetPrefix, in: db) {
+            // A match near the end of a cut start would lose the words after it.
+            let isWhole = start.utf8.count < snippetPrefix - 4
+            let match = matcher.firstMatch(in: start)
+            if let match, isWhole || start.utf8.distance(from: match.upperBound, to: start.endIndex) > 4 * Snippet.maximumLength {
+                snippets[id] = matcher.snippet(of: start)
+            } else if !isWhole {
+                unmatched.append(id)
+            }
+        }
+        for (id, text) in try texts(of: unmatched, in: db) {
+            snippets[id] = matcher.snippet(of: text)
+        }
+        return snippets
+    }
+
+    /// How many bytes of a text ``snippets(of:matching:in:)`` inflates first.
+    static let snippetPrefix = 16 * 1024
 }
 
 extension BatchWriter {

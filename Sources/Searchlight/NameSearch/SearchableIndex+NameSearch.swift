@@ -33,13 +33,11 @@ extension SearchableIndex {
         return try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches in
             let items = try Self.fetchItems(ids: matches.map(\.rank.id), in: db)
             let content = matches.filter { $0.matchedIn == .content }.map(\.rank.id)
-            let texts = try Self.texts(of: content, in: db)
-            let snippets = SnippetMatcher(tokens: tokens)
+            let snippets = try Self.snippets(of: content, matching: tokens, in: db)
             return zip(matches, items).map { match, item in
                 let field = match.matchedIn == .name && match.rank.fieldRank > 0
                     ? SearchResult.Field(names: tokens, of: item) : match.matchedIn
-                return SearchResult(item: item, matchedIn: field,
-                                    snippet: field == .content ? texts[match.rank.id].flatMap(snippets.snippet(of:)) : nil)
+                return SearchResult(item: item, matchedIn: field, snippet: field == .content ? snippets[match.rank.id] : nil)
             }
         }
     }

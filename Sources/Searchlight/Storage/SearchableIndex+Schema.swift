@@ -83,6 +83,7 @@ extension SearchableIndex {
         migrator.registerMigration("v7-kind-words", migrate: shareKindKeywords)
         migrator.registerMigration("v8-derived-names", migrate: deriveNames)
         migrator.registerMigration("v9-one-word-fold", migrate: foldWordsAlike)
+        migrator.registerMigration("v10-short-prefixes", migrate: addShortPrefixes)
         return migrator
     }
 
@@ -90,18 +91,19 @@ extension SearchableIndex {
     /// same): what a read-only open compares the index's with, without building the migrator
     /// (its closures and GRDB's generic records cost every search's start-up).
     static let migrations = ["v1", "v2-query", "v3-compact", "v4-content", "v5-derivation", "v6-user-tags",
-                             "v7-kind-words", "v8-derived-names", "v9-one-word-fold"]
+                             "v7-kind-words", "v8-derived-names", "v9-one-word-fold", "v10-short-prefixes"]
 
     /// The full-text index of the words of each item (see ``migrator``).
-    static let wordsTableSQL = wordsTableSQL(tokenize: "unicode61 remove_diacritics 2")
+    static let wordsTableSQL = wordsTableSQL(tokenize: "unicode61 remove_diacritics 2", prefixes: "2 3")
 
-    /// The full-text index of the words of each item, with a tokenizer: FTS5's `unicode61`
-    /// until v8, ``SearchlightTokenizer`` since v9.
-    static func wordsTableSQL(tokenize: String) -> String {
+    /// The full-text index of the words of each item, with a tokenizer and prefix indexes:
+    /// FTS5's `unicode61` until v8, ``SearchlightTokenizer`` since v9; prefixes of two and
+    /// three characters until v9, and of one since v10.
+    static func wordsTableSQL(tokenize: String, prefixes: String) -> String {
         """
         CREATE VIRTUAL TABLE item_words USING fts5(
             name, title, keywords, folders,
-            content='', columnsize=0, detail=column, prefix='2 3',
+            content='', columnsize=0, detail=column, prefix='\(prefixes)',
             tokenize='\(tokenize)'
         );
         """

@@ -17,13 +17,38 @@ extension SearchableIndex {
             DROP TABLE item_words;
             DROP TABLE item_content_vocab;
             DROP TABLE item_content;
+            """ + wordsTableSQL(tokenize: SearchlightTokenizer.name, prefixes: "2 3")
+                + contentTableSQL(tokenize: SearchlightTokenizer.name, prefixes: nil) + """
+            CREATE VIRTUAL TABLE item_content_vocab USING fts5vocab(item_content, row);
+            CREATE VIRTUAL TABLE item_words_vocab USING fts5vocab(item_words, row);
+            """)
+        try refillWordTables(db, what: "making the word index for every script")
+    }
+
+    /// Migration `v10-short-prefixes`: both full-text tables get prefix indexes of one, two
+    /// and three characters (the words table had two and three, the text none), so that the
+    /// first letters typed in a search box are one look-up each rather than a merge of the
+    /// lists of every word that starts with them (`a*` merged thousands of lists of the text
+    /// and took minutes on a home of 9 000 documents). Refilled as v9 is, reading no document.
+    /// Sizes and times: Benchmarks/README.md ("Every keystroke").
+    static func addShortPrefixes(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE item_words_vocab;
+            DROP TABLE item_words;
+            DROP TABLE item_content_vocab;
+            DROP TABLE item_content;
             """ + foldedWordsTableSQL + foldedContentTableSQL + """
             CREATE VIRTUAL TABLE item_content_vocab USING fts5vocab(item_content, row);
             CREATE VIRTUAL TABLE item_words_vocab USING fts5vocab(item_words, row);
             """)
+        try refillWordTables(db, what: "adding the index of first letters")
+    }
+
+    /// Fills `item_words` and `item_content`, just made empty, from what the index stores.
+    private static func refillWordTables(_ db: Database, what: String) throws {
         let items = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
         let texts = try Int.fetchOne(db, sql: "SELECT count(*) FROM item_text") ?? 0
-        var progress = MigrationProgress(total: items + texts, what: "making the word index for every script")
+        var progress = MigrationProgress(total: items + texts, what: what)
         try refill(db, table: "item", chunk: 5_000, progress: &progress, sql: """
             INSERT INTO item_words(rowid, name, title, keywords, folders)
                 SELECT item.id, searchlight_words(item.displayName), searchlight_words(item.title),
@@ -54,17 +79,15 @@ extension SearchableIndex {
         }
     }
 
-    /// The full-text index of item words since v9.
-    static let foldedWordsTableSQL = wordsTableSQL(tokenize: SearchlightTokenizer.name)
+    /// The full-text index of item words since v10.
+    static let foldedWordsTableSQL = wordsTableSQL(tokenize: SearchlightTokenizer.name, prefixes: shortPrefixes)
 
-    /// The full-text index of authors and text since v9.
-    static let foldedContentTableSQL = """
-        CREATE VIRTUAL TABLE item_content USING fts5(
-            authors, text,
-            content='', columnsize=0, detail=column,
-            tokenize='searchlight'
-        );
-        """
+    /// The full-text index of authors and text since v10.
+    static let foldedContentTableSQL = contentTableSQL(tokenize: SearchlightTokenizer.name, prefixes: shortPrefixes)
+
+    /// The prefix indexes of both full-text tables since v10: a word typed as one, two or three
+    /// characters is one look-up (``addShortPrefixes(_:)``).
+    static let shortPrefixes = "1 2 3"
 }
 
 /// A migration's progress on standard error, redrawn in place, only when it is a terminal
