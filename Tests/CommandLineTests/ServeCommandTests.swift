@@ -59,9 +59,12 @@ struct ServeCommandTests {
     /// Loads `url` in headless chromium (DevTools protocol, Browser/browse.py), types `text` into
     /// the search box, and returns what the page shows once `cards` results are there and every
     /// thumbnail in them has loaded.
-    func browse(_ url: String, typing text: String, cards: Int) throws -> [String: Any] {
+    /// With `holdingSearch`, the page's search requests are held until the one for `text` is
+    /// sent, and what the page shows meanwhile is under `"pending"`.
+    func browse(_ url: String, typing text: String, cards: Int, holdingSearch: Bool = false) throws -> [String: Any] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/browse.py").path
-        let result = try ChildProcess.run(["python3", script, url, "--type", text, "--wait-cards", String(cards), "--timeout", "60"])
+        let result = try ChildProcess.run(["python3", script, url, "--type", text, "--wait-cards", String(cards), "--timeout", "60"]
+                                          + (holdingSearch ? ["--hold-search"] : []))
         #expect(result.status == 0, "browse.py: \(String(decoding: result.stdout, as: UTF8.self))")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
     }
@@ -98,6 +101,26 @@ struct ServeCommandTests {
         let bookmarked = try browse(server.address + "?q=harbour", typing: "", cards: 1)
         #expect(bookmarked["names"] as? [String] == ["harbour.jpg"])
         #expect(bookmarked["query"] as? String == "harbour")
+    }
+
+    /// While a search is on its way, the page says so, and the results of what was typed
+    /// before are marked as outdated; the answer then replaces both (issue 47, item 4).
+    @Test func thePageSaysItIsSearchingUntilTheAnswerComes() throws {
+        tree.write("lighthouse keeper.txt", "The lamp was lit at dusk.\n")
+        tree.write("lighthouse log.txt", "Storm from the west.\n")
+        let scan = try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let server = try startServer(index: index)
+        defer { _ = server.stop() }
+
+        let page = try browse(server.address, typing: "lighthouse", cards: 2, holdingSearch: true)
+        let pending = try #require(page["pending"] as? [String: Any], "\(page)")
+        #expect(pending["summary"] as? String == "Searching for “lighthouse”…")
+        #expect(pending["busy"] as? Bool == true)
+        #expect(pending["answered"] as? String != "lighthouse")
+        #expect(page["busy"] as? Bool == false)
+        #expect((page["summary"] as? String)?.hasPrefix("2 results") == true, "\(page)")
+        #expect(page["answered"] as? String == "lighthouse")
     }
 
     @Test func serveRefusesANonLoopbackAddressWithoutAToken() throws {

@@ -68,6 +68,7 @@ function showMode() {
 
 function scheduleSearch() {
   clearTimeout(state.timer);
+  if (state.q.trim()) renderPending();
   state.timer = setTimeout(() => runSearch({ keepSelection: false }), DEBOUNCE_MS);
 }
 
@@ -83,6 +84,8 @@ async function runSearch({ keepSelection }) {
   }
   const controller = new AbortController();
   state.controller = controller;
+  // A live refresh of the same words keeps its results as they are until the new ones come.
+  if (!keepSelection) renderPending();
   const mode = effectiveMode();
   const params = new URLSearchParams({ q: state.q, limit: String(LIMIT) });
   if (state.kind) params.set("kind", state.kind);
@@ -241,8 +244,25 @@ function card(item, index) {
   return node;
 }
 
+/**
+ * While a search is on its way: the summary says what is being searched for, and the results
+ * of the words typed before stay, marked as outdated (dimmed if the answer takes a moment), so
+ * that nothing shown claims to answer what the box holds before it does.
+ */
+function renderPending() {
+  const grid = $("grid");
+  grid.setAttribute("aria-busy", "true");
+  grid.classList.add("outdated");
+  const summary = $("summary");
+  summary.classList.add("pending");
+  summary.replaceChildren(element("span", "spinner"), `Searching for “${state.q.trim()}”…`);
+}
+
 function renderResults(milliseconds) {
   const grid = $("grid");
+  grid.removeAttribute("aria-busy");
+  grid.classList.remove("outdated");
+  $("summary").classList.remove("pending");
   grid.replaceChildren(...state.items.map(card));
   grid.dataset.query = state.q;  // what these results answer (tests wait for it)
   $("empty").hidden = state.items.length > 0;
@@ -272,6 +292,9 @@ function filtersActive() { return Boolean(state.kind || state.date || state.doma
 function renderError(body) {
   state.items = [];
   $("grid").replaceChildren();
+  $("grid").removeAttribute("aria-busy");
+  $("grid").classList.remove("outdated");
+  $("summary").classList.remove("pending");
   $("summary").textContent = "";
   const box = element("div", "error");
   box.append(element("strong", null, body.error || "Something went wrong."));
@@ -282,6 +305,9 @@ function renderError(body) {
 
 async function renderWelcome() {
   $("grid").replaceChildren();
+  $("grid").removeAttribute("aria-busy");
+  $("grid").classList.remove("outdated");
+  $("summary").classList.remove("pending");
   $("summary").textContent = "";
   closePreview();
   const empty = $("empty");
