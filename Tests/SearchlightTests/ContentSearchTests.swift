@@ -115,6 +115,75 @@ struct ContentSearchTests {
             == ["common.txt", "t/0.txt"])
     }
 
+    /// Prefixes of one, two and three letters (read from the prefix indexes), alone and after
+    /// another word, in names, titles, authors, folders and texts: the first pages are the
+    /// start of the full ranking, and the count is its length (issue 47).
+    @Test func shortPrefixesCountAndPageAsTheFullRanking() throws {
+        let index = try temporaryIndex()
+        let vocabulary = ["apple", "april", "arch", "aster", "banana", "band", "delta", "d", "70", "dog", "nikon",
+                          "note", "7", "42", "5", "lib", "library", "libre", "liberty", "Ωmega", "ωra", "über", "uber"]
+        var generator = SeededGenerator(seed: 47)
+        var items: [SearchableItem] = []
+        for number in 0..<400 {
+            func words(_ count: Int) -> [String] { (0..<count).map { _ in vocabulary[Int(generator.next() % UInt64(vocabulary.count))] } }
+            let folder = number % 5 == 0 ? words(1)[0] + "/" : ""
+            items.append(item(folder + words(2).joined(separator: "_") + "-\(number).txt",
+                              title: number % 3 == 0 ? words(2).joined(separator: " ") : nil,
+                              authors: number % 7 == 0 ? [words(1)[0] + " Smith"] : [],
+                              text: number % 4 == 0 ? nil : words(12).joined(separator: " "),
+                              age: Double(generator.next() % 1000) / 10))
+        }
+        try index.indexItems(items)
+        let queries: [[String]] = [["a"], ["d"], ["l"], ["li"], ["lib"], ["libr"], ["ω"], ["ü"], ["u"], ["7"], ["5"],
+                                   ["nikon", "d"], ["nikon", "d70"], ["d70"], ["note", "7"], ["note_7_42_5"], ["ap", "ba"],
+                                   ["a", "b"], ["smith"], ["s"], ["zz"]]
+        for words in queries {
+            let all = try index.search(words: words).map(\.item.uniqueIdentifier.lossyString)
+            #expect(try index.countMatches(words: words) == all.count, "\(words)")
+            #expect(try index.countMatches(words: words, domain: "docs") == all.count, "\(words)")
+            for limit in [1, 20, 100] {
+                #expect(try index.search(words: words, limit: limit).map(\.item.uniqueIdentifier.lossyString)
+                    == Array(all.prefix(limit)), "\(words) \(limit)")
+            }
+        }
+        #expect(try index.search(words: ["a"]).count > 100)
+        #expect(try index.countMatches(words: ["zz"]) == 0)
+    }
+
+    /// An index of version 9 gains the prefix indexes of one letter without losing an item.
+    @Test func upgradesAVersion9IndexWithShortPrefixes() throws {
+        let path = TestScratch.path("v9")
+        try writeOlderIndex(at: path, upTo: "v9-one-word-fold", "")
+        do {
+            // Items written as version 9 wrote them: through the same triggers.
+            let queue = try DatabaseQueue(path: path, configuration: {
+                var configuration = Configuration()
+                configuration.prepareDatabase { SearchableIndex.registerFunctions(in: $0) }
+                return configuration
+            }())
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO domain(id, name) VALUES (1, 'docs');
+                    INSERT INTO content_kind(id, contentType, digest) VALUES (1, 'text/plain', 0);
+                    INSERT INTO item(id, domainId, identifier, storedName, kindId, modificationDate)
+                        VALUES (1, 1, CAST('Nikon_D70.jpg' AS BLOB), 'Nikon_D70.jpg', 1, 1000),
+                               (2, 1, CAST('notes.txt' AS BLOB), 'notes.txt', 1, 2000);
+                    INSERT INTO item_text(itemId, text) VALUES (2, searchlight_compress('the lighthouse keeper'));
+                    """)
+            }
+            try queue.close()
+        }
+        let index = try SearchableIndex(path: path)
+        #expect(try index.search(words: ["l"]).map(\.item.uniqueIdentifier.lossyString) == ["notes.txt"])
+        #expect(try index.search(words: ["d"]).map(\.item.uniqueIdentifier.lossyString) == ["Nikon_D70.jpg"])
+        #expect(try index.countMatches(words: ["n"]) == 2)
+        let tables = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE name IN ('item_words', 'item_content')")
+        }
+        #expect(tables.count == 2)
+        #expect(tables.allSatisfy { $0.contains("prefix='1 2 3'") }, "\(tables)")
+    }
+
     @Test func findsWordsInsideCJKRuns() throws {
         let index = try temporaryIndex()
         try index.indexItems([
