@@ -81,21 +81,46 @@ public struct SearchRequest {
             let count = try CommandFailure.wrap { try search.count(in: index) }
             printer.printCount(limit.map { min($0, count) } ?? count)
         } else if format == .json || (format == .lines && !names && SystemCall.isTerminal(1)) {
-            let results = try CommandFailure.wrap {
-                try search.results(in: index, limit: limit)
+            try Self.inPages(limit: limit, paged: search.history?.isEmpty ?? true, printer: printer) { limit in
+                let results = try CommandFailure.wrap { try search.results(in: index, limit: limit) }
+                return (results.count, results.first?.spelling, { range in for result in results[range] { printer.print(result) } })
             }
-            if let spelling = results.first?.spelling { Self.sayRespelled(spelling) }
-            for result in results { printer.print(result) }
         } else {
             // Paths only: no need to fetch the items (unless search words must be checked on them).
             let terminator: UInt8 = format == .nulTerminated ? 0 : 0x0A
-            let (identifiers, spelling) = try CommandFailure.wrap {
-                try search.identifiers(in: index, limit: limit)
+            try Self.inPages(limit: limit, paged: search.history?.isEmpty ?? true, printer: printer) { limit in
+                let (identifiers, spelling) = try CommandFailure.wrap { try search.identifiers(in: index, limit: limit) }
+                return (identifiers.count, spelling, { range in
+                    for identifier in identifiers[range] { printer.output.writeLine(identifier.bytes, terminator: terminator) }
+                })
             }
-            if let spelling { Self.sayRespelled(spelling) }
-            for identifier in identifiers { printer.output.writeLine(identifier.bytes, terminator: terminator) }
         }
         printer.flush()
+    }
+
+    /// How many results a search without `--limit` prints first, before ranking the rest.
+    static let firstPage = 50
+
+    /// Prints the results `search` finds, with at most `limit` of them: without a limit, the
+    /// first page is found (through the fast paths of a limited search) and printed at once,
+    /// then every result is ranked and those after the page follow — the first page of a
+    /// search is the start of its full ranking (the library's tests check it), so a person or
+    /// a pipe sees the best results while thousands more are ranked.
+    ///
+    /// - Parameters:
+    ///   - paged: Whether the first page may be printed first: not when items the person
+    ///     opened move ahead (``OpenHistory``), which a page reorders only among its own.
+    ///   - search: Finds at most `limit` results (all with `nil`) and says how many, the words
+    ///     searched instead, and how to print a range of them.
+    static func inPages(limit: Int?, paged: Bool, printer: ItemPrinter,
+                        _ search: (Int?) throws -> (count: Int, spelling: [String]?, print: (Range<Int>) -> Void)) throws {
+        let first = try search(limit ?? (paged ? firstPage : nil))
+        if let spelling = first.spelling { sayRespelled(spelling) }
+        first.print(0..<first.count)
+        guard limit == nil, first.count == firstPage else { return }
+        printer.flush()
+        let all = try search(nil)
+        all.print(Swift.min(first.count, all.count)..<all.count)
     }
 
     /// Says on standard error that the results are those of the words as the index spells them.

@@ -64,6 +64,6 @@ public struct WordSearch: Sendable {
 
     /// What the words compiled to, for `--explain`.
     public func explanation(in index: any IndexStore, limit: Int?) throws -> String {
-        try index.explainSearch(search, domain: domain, limit: limit)
+        try index.explainSearch(search, domain: domain, limit: limit, scope: scope)
     }
 }

@@ -93,6 +93,15 @@ extension PostgresIndex {
         return try await count(statement)
     }
 
+    /// How each word of a search is read (`search --explain`).
+    static func searchPlan(words: [String], includingText: Bool) -> [String] {
+        words.flatMap(NameTokenizer.words(in:)).map { token in
+            let lexeme = PostgresQueryCompiler.tsqueryLexeme(token) + ":*"
+            return "word \"\(token)\": `\(lexeme)` in the GIN index of name words (item_words)"
+                + (includingText ? " and of text words (item_text_words); whole and prefix matches in the text read as sets of rows" : "")
+        }
+    }
+
     /// The statement of a name search; `select: nil` counts.
     ///
     /// Ranking never reads an item's text vector row by row (a vector is stored apart, TOASTed:

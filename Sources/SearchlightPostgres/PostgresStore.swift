@@ -131,6 +131,10 @@ public final class PostgresStore: IndexStore {
         try wait { [index] in try await index.spellingCorrection(words: words) }
     }
 
+    public func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String] {
+        PostgresIndex.searchPlan(words: words, includingText: scope == .all)
+    }
+
     public func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem] {
         try wait { [index] in try await index.query(queryString, domain: domain, limit: limit) }
     }

@@ -34,6 +34,19 @@ struct ContentSearchCommandTests {
 
     func run(_ arguments: [String]) throws -> CommandResult { try Searchlight.run(arguments, index: index) }
 
+    /// `--explain` says how each word is read: a prefix index for one to three letters, else
+    /// how many indexed words it merges; and how many items hold every word (issue 47).
+    @Test func explainSaysHowEachWordIsRead() throws {
+        try makeIndex()
+        let explained = try run(["search", "p", "pres", "--explain"])
+        #expect(explained.status == 0, "\(explained.stderr)")
+        let lines = explained.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix(#"word "p": as a prefix: the prefix index of 1 letter"#) }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix(#"word "pres": as a prefix: merges 1 name word and 1 text word"#) }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("every word: 2 items") }, "\(lines)")
+        #expect(explained.lines == ["notes/present ideas.txt", "finance/q3.txt"])
+    }
+
     @Test func searchFindsTextAndSaysWhereWithASnippet() throws {
         try makeIndex()
         let plain = try run(["search", "present"])

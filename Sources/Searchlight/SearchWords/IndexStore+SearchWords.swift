@@ -75,11 +75,13 @@ extension IndexStore {
 
     /// What a typed search compiled to (`search --explain`): its words, each search word's
     /// predicate, and the SQL of their query when there is one.
-    public func explainSearch(_ search: SearchWords, domain: String?, limit: Int?) throws -> String {
+    public func explainSearch(_ search: SearchWords, domain: String?, limit: Int?, scope: SearchScope = .all) throws -> String {
         var lines: [String] = []
         if !search.words.isEmpty {
-            lines.append("words: " + search.words.joined(separator: " ") + " (ranked search of names, titles, authors, "
-                         + "keywords, tags, folders and text)")
+            lines.append("words: " + search.words.joined(separator: " ") + (scope == .all
+                ? " (ranked search of names, titles, authors, keywords, tags, folders and text)"
+                : " (ranked search of names, titles, keywords, tags and folders)"))
+            lines += try searchPlan(words: search.words, domain: domain, scope: scope)
         }
         for filter in search.filters {
             lines.append("\(filter.key.rawValue):\(filter.value) → \(filter.queryString)")

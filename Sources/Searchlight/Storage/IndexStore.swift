@@ -52,6 +52,9 @@ public protocol IndexStore: AnyObject, Sendable {
     /// The search words spelled as the index spells them, when some word matches no indexed
     /// word and one lies within a typo of it (``SpellingNeighbors``); `nil` otherwise.
     func spellingCorrection(words: [String]) throws -> [String]?
+    /// How each word of a search is read, one line per word, for `search --explain`: none
+    /// when the store has nothing to say.
+    func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String]
     /// Docs/Contract.md#query-language: the items matching a query string, most recently modified first.
     func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem]
     func countQuery(_ queryString: String, domain: String?) throws -> Int
@@ -81,6 +84,8 @@ extension IndexStore {
 
     /// Nothing to stop.
     public func interrupt() {}
+
+    public func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String] { [] }
 
     /// ``markUpdated(domain:date:)`` now.
     public func markUpdated(domain: String) throws { try markUpdated(domain: domain, date: Date()) }

@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+
+extension SearchableIndex {
+    /// How each word of a search is read (`search --explain`): one line per word, then one for
+    /// the items that hold them all.
+    ///
+    /// A word of one to three characters is one list of a prefix index; a longer one is the
+    /// merge of the lists of every indexed word that starts with it, which the line counts
+    /// (names and text apart, up to ``planCountLimit``): a word with thousands of such words is
+    /// what made a search slow before prefix indexes, and this shows whether it still can.
+    ///
+    /// ```
+    /// word "d": as a prefix: the prefix index of 1 letter; 2 names, 5 827 texts
+    /// word "libr": as a prefix: merges 12 name words and 310 text words; 40 names, 388 texts
+    /// every word: 5 items (none ranked to count them)
+    /// ```
+    public func searchPlan(words: [String], domain: String? = nil, scope: SearchScope = .all) throws -> [String] {
+        let tokens = Self.nameQueryTokens(words)
+        guard !tokens.isEmpty else { return ["no word with a letter or digit: nothing is searched"] }
+        return try read { db in
+            let hasText = try scope == .all && Self.hasContent(in: db)
+            var lines: [String] = []
+            for token in tokens {
+                let letters = token.unicodeScalars.count
+                var line = "word \"\(token)\": "
+                if ContentWords.tokens(of: token).count > 1 || token.unicodeScalars.contains(where: ContentWords.isSplitCJK) {
+                    line += "as its characters (Han, kana, Thai…), then checked as written in the text"
+                } else if letters <= 3 {
+                    line += "as a prefix: the prefix index of \(letters) \(letters == 1 ? "letter" : "letters")"
+                } else {
+                    let names = try Self.wordsStarting(with: token, in: "item_words_vocab", db)
+                    let texts = hasText ? try Self.wordsStarting(with: token, in: "item_content_vocab", db) : 0
+                    line += "as a prefix: merges \(Self.plural(names, "name word")) and \(Self.plural(texts, "text word"))"
+                }
+                let named = try Int.fetchOne(db, sql: "SELECT count(*) FROM item_words WHERE item_words MATCH ?",
+                                             arguments: [SearchableIndex.quoted(token) + "*"]) ?? 0
+                line += "; \(Self.plural(named, "item")) by name, title, keywords or folder"
+                if hasText {
+                    let texts = try Int.fetchOne(db, sql: "SELECT count(*) FROM item_content WHERE item_content MATCH ?",
+                                                 arguments: [ContentSearch.term(token, whole: false)]) ?? 0
+                    line += ", \(Self.plural(texts, "item")) by author or text"
+                }
+                lines.append(line)
+            }
+            if hasText, let filter = try ItemFilter(domain: domain, in: db) {
+                let every = try ContentSearch(db: db, tokens: tokens, filter: filter).everyWord()
+                lines.append("every word: \(Self.plural(every.count, "item")) (the lists intersected; only a page of them is ranked when a limit is given)")
+            }
+            return lines
+        }
+    }
+
+    /// How many words of a vocabulary ``searchPlan(words:domain:scope:)`` counts at most.
+    static let planCountLimit = 10_000
+
+    /// How many words of `vocabulary` start with `prefix` (at most ``planCountLimit`` + 1).
+    private static func wordsStarting(with prefix: String, in vocabulary: String, _ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM (SELECT 1 FROM \(vocabulary) WHERE term >= ? AND term < ? LIMIT ?)
+            """, arguments: [prefix, prefix + "\u{10FFFF}", planCountLimit + 1]) ?? 0
+    }
+
+    private static func plural(_ count: Int, _ noun: String) -> String {
+        let number = count > planCountLimit ? "over \(planCountLimit)" : String(count)
+        return "\(number) \(noun)\(count == 1 ? "" : "s")"
+    }
+}
