@@ -103,14 +103,45 @@ extension SearchableIndex {
     /// given (inflating no more: ranking reads the start of long texts).
     static func texts(of ids: [Int64], limit: Int? = nil, in db: any ReadConnection) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
+        if let limit { return try textStarts(of: ids, limit: limit, in: db) }
         var texts: [Int64: String] = [:]
         try db.readStatement("""
             SELECT itemId, text FROM item_text WHERE itemId IN (SELECT value FROM json_each(?)) AND text IS NOT NULL
             """).forEachRow(.text("[" + ids.map(String.init).joined(separator: ",") + "]")) { row in
-                let data = Data(blob(row, 1))
-                texts[sqlite3_column_int64(row, 0)] = limit.map { StoredContent.decompressPrefix(data, limit: $0) } ?? StoredContent.decompress(data)
+                texts[sqlite3_column_int64(row, 0)] = StoredContent.decompress(blob(row, 1))
                 return true
             }
+        return texts
+    }
+
+    /// The first `limit` bytes of the texts of items by row id, reading only the start of each
+    /// compressed value (SQLite's incremental blob I/O): a column read whole brings every
+    /// overflow page of a long text through the page cache, and the 200 texts a search scores
+    /// for relevance (``TextRelevance``) were mostly copies from the kernel.
+    ///
+    /// Deflate never needs more than `limit` + 5 bytes per 16 KiB block to give `limit` bytes, so
+    /// that much of the value (with its 4-byte length) is always enough.
+    static func textStarts(of ids: [Int64], limit: Int, in db: any ReadConnection) throws -> [Int64: String] {
+        let statement = try db.readStatement("SELECT 1")
+        guard let connection = sqlite3_db_handle(statement.statement) else { return [:] }
+        let wanted = 4 + limit + 5 * (limit / 16_384 + 1) + 64
+        var texts: [Int64: String] = [:]
+        var handle: OpaquePointer?
+        defer { if let handle { sqlite3_blob_close(handle) } }
+        var buffer = [UInt8](repeating: 0, count: wanted)
+        for id in ids {
+            // A row without text (or a NULL one) is skipped, as the query of whole texts skips it.
+            let opened = handle.map { sqlite3_blob_reopen($0, id) }
+                ?? sqlite3_blob_open(connection, "main", "item_text", "text", id, 0, &handle)
+            guard opened == SQLITE_OK, let handle else {
+                if let stale = handle { sqlite3_blob_close(stale) }
+                handle = nil
+                continue
+            }
+            let count = min(Int(sqlite3_blob_bytes(handle)), wanted)
+            guard count >= 4, sqlite3_blob_read(handle, &buffer, Int32(count), 0) == SQLITE_OK else { continue }
+            texts[id] = buffer.withUnsafeBufferPointer { StoredContent.decompressPrefix(UnsafeBufferPointer(rebasing: $0[..<count]), limit: limit) }
+        }
         return texts
     }
 }
@@ -120,22 +151,29 @@ extension SearchableIndex {
     ///
     /// The start of each text is inflated first (``snippetPrefix`` bytes): most first matches
     /// are there, and inflating whole texts of up to 1 MiB for a page of a thousand results
-    /// took half a second. Only the texts whose start holds no match are read whole.
+    /// took half a second. The texts whose start holds no match are then read whole, in the
+    /// order of `ids` (best first), until ``snippetBudget`` bytes of text were read: a page of
+    /// fifty manuals whose only match is deep inside each is not read end to end on every
+    /// keystroke. A text past the budget has no snippet (its result still says it matched in
+    /// the content).
     static func snippets(of ids: [Int64], matching tokens: [String], in db: any ReadConnection) throws -> [Int64: String] {
         let matcher = SnippetMatcher(tokens: tokens)
         var snippets: [Int64: String] = [:]
-        var unmatched: [Int64] = []
+        var unmatched: Set<Int64> = []
         for (id, start) in try texts(of: ids, limit: snippetPrefix, in: db) {
             // A match near the end of a cut start would lose the words after it.
             let isWhole = start.utf8.count < snippetPrefix - 4
             let match = matcher.firstMatch(in: start)
             if let match, isWhole || start.utf8.distance(from: match.upperBound, to: start.endIndex) > 4 * Snippet.maximumLength {
-                snippets[id] = matcher.snippet(of: start)
+                snippets[id] = matcher.snippet(of: start, around: match)
             } else if !isWhole {
-                unmatched.append(id)
+                unmatched.insert(id)
             }
         }
-        for (id, text) in try texts(of: unmatched, in: db) {
+        var budget = snippetBudget
+        for id in ids where unmatched.contains(id) && budget > 0 {
+            guard let text = try texts(of: [id], in: db)[id] else { continue }
+            budget -= text.utf8.count
             snippets[id] = matcher.snippet(of: text)
         }
         return snippets
@@ -143,6 +181,9 @@ extension SearchableIndex {
 
     /// How many bytes of a text ``snippets(of:matching:in:)`` inflates first.
     static let snippetPrefix = 16 * 1024
+
+    /// How many bytes of whole texts ``snippets(of:matching:in:)`` reads at most for one page.
+    static let snippetBudget = 2 * 1024 * 1024
 }
 
 extension BatchWriter {

@@ -79,11 +79,21 @@ struct SnippetMatcher {
                 if isASCII && !checksEveryWord {
                     let word = UnsafeBufferPointer(rebasing: bytes[index..<end])
                     let starts = asciiTokens.contains { $0.count <= word.count && NameTokenizer.bytes(word, at: 0, startWith: $0) }
-                    var parts: [Range<Int>] = []
-                    if !starts { _ = NameTokenizer.forEachASCIIWord(in: word) { parts.append($0) } }
-                    if starts || (parts.count > 1 && parts.contains { part in
-                        asciiTokens.contains { $0.count <= part.count && NameTokenizer.bytes(word, at: part.lowerBound, startWith: $0) }
-                    }) {
+                    // The word's parts (`testWORD` → `test`, `word`), counted and checked in
+                    // place: an array of them for every word was most of a snippet's cost.
+                    var parts = 0
+                    var partMatches = false
+                    if !starts {
+                        _ = NameTokenizer.forEachASCIIWord(in: word) { part in
+                            parts += 1
+                            if !partMatches, asciiTokens.contains(where: {
+                                $0.count <= part.count && NameTokenizer.bytes(word, at: part.lowerBound, startWith: $0)
+                            }) {
+                                partMatches = true
+                            }
+                        }
+                    }
+                    if starts || (parts > 1 && partMatches) {
                         return (index, end)
                     }
                 } else {
@@ -119,7 +129,11 @@ struct SnippetMatcher {
     }
 
     func snippet(of text: String) -> String? {
-        guard let first = firstMatch(in: text) else { return nil }
+        firstMatch(in: text).map { snippet(of: text, around: $0) }
+    }
+
+    /// The snippet of `text` around its first match, `first` (``firstMatch(in:)``).
+    func snippet(of text: String, around first: Range<String.Index>) -> String {
         var start = text.index(first.lowerBound, offsetBy: -Snippet.leadingContext, limitedBy: text.startIndex)
             ?? text.startIndex
         if start > text.startIndex {

@@ -40,23 +40,26 @@ enum StoredContent {
     /// The first `limit` bytes (or fewer, at a character boundary) of the text of a compressed
     /// value, inflating no more than that: what ranking reads of long texts.
     static func decompressPrefix(_ data: Data, limit: Int) -> String? {
-        guard data.count >= 4 else { return nil }
-        let bytes = [UInt8](data)
+        data.withUnsafeBytes { decompressPrefix($0.bindMemory(to: UInt8.self), limit: limit) }
+    }
+
+    /// ``decompressPrefix(_:limit:)`` of a value's bytes in place (a column of the current
+    /// row): the compressed text is not copied, whatever its length.
+    static func decompressPrefix(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> String? {
+        guard bytes.count >= 4, let base = bytes.baseAddress else { return nil }
         let count = (0..<4).reduce(0) { $0 | Int(bytes[$1]) << (8 * $1) }
-        guard count > limit else { return decompress(data) }
+        guard count > limit else { return decompress(bytes) }
         var output = [UInt8](repeating: 0, count: limit)
         var stream = z_stream()
         guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
         defer { inflateEnd(&stream) }
-        let produced: Int = bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + 4)
-                stream.avail_in = uInt(input.count - 4)
-                stream.next_out = out.baseAddress
-                stream.avail_out = uInt(limit)
-                let status = inflate(&stream, Z_SYNC_FLUSH)
-                return status == Z_OK || status == Z_STREAM_END ? limit - Int(stream.avail_out) : -1
-            }
+        let produced: Int = output.withUnsafeMutableBufferPointer { out in
+            stream.next_in = UnsafeMutablePointer(mutating: base + 4)
+            stream.avail_in = uInt(bytes.count - 4)
+            stream.next_out = out.baseAddress
+            stream.avail_out = uInt(limit)
+            let status = inflate(&stream, Z_SYNC_FLUSH)
+            return status == Z_OK || status == Z_STREAM_END ? limit - Int(stream.avail_out) : -1
         }
         guard produced >= 0 else { return nil }
         // A character cut at the end is left out (it would be repaired as U+FFFD).
@@ -72,15 +75,17 @@ enum StoredContent {
 
     /// The text of a compressed value, or `nil` when it is not one (a damaged row).
     static func decompress(_ data: Data) -> String? {
-        guard data.count >= 4 else { return nil }
-        let bytes = [UInt8](data)
+        data.withUnsafeBytes { decompress($0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// ``decompress(_:)`` of a value's bytes in place.
+    static func decompress(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.count >= 4, let base = bytes.baseAddress else { return nil }
         let count = (0..<4).reduce(0) { $0 | Int(bytes[$1]) << (8 * $1) }
         guard count <= maximumBytes * 4 else { return nil }
         var output = [UInt8](repeating: 0, count: max(count, 1))
         var length = uLong(count)
-        let status = bytes.withUnsafeBufferPointer { input in
-            uncompress(&output, &length, input.baseAddress! + 4, uLong(bytes.count - 4))
-        }
+        let status = uncompress(&output, &length, base + 4, uLong(bytes.count - 4))
         guard status == Z_OK, Int(length) == count else { return nil }
         return String(decoding: output[..<count], as: UTF8.self)
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Search as a person types it: every prefix of real words, side by side with plocate and Recoll.
 
-    typing.py --bin DIR --index INDEX --tree DIR [--plocate-db DB] [--recoll-conf DIR]
+    keystrokes.py --bin DIR --index INDEX --tree DIR [--plocate-db DB] [--recoll-conf DIR]
               [--surfaces cli,count,api,desktop] [--words N] [--markdown FILE] [--label TEXT]
 
 Picks N words (default 20) that occur in the tree's names and texts, spread from common to rare

@@ -2,14 +2,14 @@
 # Search as a person types it (issue 47, Docs/Contract.md#performance-targets: p95 ≤ 50 ms, worst
 # ≤ 200 ms, from one letter on), side by side with plocate and Recoll on the same files, in one run.
 #
-#   Benchmarks/typing.sh [--bin DIR] [--files N] [--documents DIR] [--no-recoll] [--postgres] [--words N]
+#   Benchmarks/keystrokes.sh [--bin DIR] [--files N] [--documents DIR] [--no-recoll] [--postgres] [--words N]
 #
 # Two trees, each indexed with content (no thumbnails) by searchlight, by updatedb.plocate and by
 # recollindex:
 #   - the benchmark's generated home tree (make_tree.py, N files, default 10 000: names of a
 #     person's documents, texts of Zipf-distributed words);
 #   - a copy of DIR (default /usr/share/doc: real READMEs, changelogs, HTML manuals, PDFs).
-# Then Benchmarks/typing.py types 20 words of each tree letter by letter, and 10 two-word
+# Then Benchmarks/keystrokes.py types 20 words of each tree letter by letter, and 10 two-word
 # queries, through the CLI (`search --limit 20` and `--count`), the JSON API of `serve` and the
 # desktop's provider on a private dbus-daemon, against `plocate -i` and `recollq`. With
 # --postgres, the copy of DIR is also indexed in a throwaway PostgreSQL cluster and typed again.
@@ -32,16 +32,16 @@ while (($#)); do
     --no-recoll) recoll=0; shift ;;
     --postgres) postgres=1; shift ;;
     -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "typing.sh: unknown option '$1' (see --help)" >&2; exit 64 ;;
+    *) echo "keystrokes.sh: unknown option '$1' (see --help)" >&2; exit 64 ;;
   esac
 done
-[[ "$files" =~ ^[1-9][0-9]*$ ]] || { echo "typing.sh: --files wants a positive number" >&2; exit 64; }
-[ -d "$documents" ] || { echo "typing.sh: --documents: '$documents' is not a folder" >&2; exit 64; }
+[[ "$files" =~ ^[1-9][0-9]*$ ]] || { echo "keystrokes.sh: --files wants a positive number" >&2; exit 64; }
+[ -d "$documents" ] || { echo "keystrokes.sh: --documents: '$documents' is not a folder" >&2; exit 64; }
 missing=()
 for tool in python3 plocate updatedb.plocate dbus-daemon; do command -v "$tool" >/dev/null || missing+=("$tool"); done
 ((recoll == 0)) || for tool in recollindex recollq; do command -v "$tool" >/dev/null || missing+=("$tool"); done
 /usr/bin/python3 -c "import gi" 2>/dev/null || missing+=("python3-gi")
-((${#missing[@]} == 0)) || { echo "typing.sh: missing ${missing[*]} (make setup installs them)" >&2; exit 1; }
+((${#missing[@]} == 0)) || { echo "keystrokes.sh: missing ${missing[*]} (make setup installs them)" >&2; exit 1; }
 mkdir -p "$work"
 : > "$work/typing.md"
 
@@ -75,7 +75,7 @@ type_words() {
   local label=$1 tree=$2 index=$3 name=$4
   local references=(--plocate-db "$work/$name.plocate.db")
   ((recoll == 0)) || references+=(--recoll-conf "$work/$name.recoll")
-  /usr/bin/python3 "$repo/Benchmarks/typing.py" --bin "$bin" --index "$index" --tree "$tree" --words "$words" \
+  /usr/bin/python3 "$repo/Benchmarks/keystrokes.py" --bin "$bin" --index "$index" --tree "$tree" --words "$words" \
     --label "$label" --markdown "$work/typing.md" "${references[@]}"
 }
 
