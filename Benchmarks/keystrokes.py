@@ -199,16 +199,19 @@ def measure():
         askers["recollq -n 20 (prefix*)"] = lambda q: run_quietly(
             ["recollq", "-c", arguments.recoll_conf, "-b", "-n", "20", " ".join(word + "*" for word in q.split())])
     times = {name: collections.defaultdict(list) for name in askers}
+    slowest = {name: [] for name in askers}
     try:
         for group, query in queries:
             for name, ask in askers.items():
-                times[name][group].append(timed(lambda: ask(query)))
+                elapsed = timed(lambda: ask(query))
+                times[name][group].append(elapsed)
+                slowest[name] = sorted(slowest[name] + [(elapsed, query)], reverse=True)[:3]
     finally:
         if server:
             server.stop()
         if desktop:
             desktop.stop()
-    return words, queries, times
+    return words, queries, times, slowest
 
 
 def percentile(values, fraction):
@@ -216,7 +219,8 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
-def report(words, queries, times):
+def report(words, queries, times, slowest):
+    shown_index = re.sub(r"//([^:@/]+):[^@/]*@", r"//\1@", arguments.index)  # no password in the table
     groups = ["1", "2", "3", "4", "5+", "two words", "all"]
 
     def values(by_group, group):
@@ -227,7 +231,7 @@ def report(words, queries, times):
         return by_group.get(group, [])
 
     lines = [f"### As typed{' — ' + arguments.label if arguments.label else ''}", "",
-             f"{len(words)} words ({', '.join(words)}), {len(queries)} queries, index `{arguments.index}`.",
+             f"{len(words)} words ({', '.join(words)}), {len(queries)} queries, index `{shown_index}`.",
              "p50 / p95 / max in ms, by letters typed.", "",
              "| surface | " + " | ".join(groups) + " |", "|---|" + "--:|" * len(groups)]
     for name, by_group in times.items():
@@ -236,6 +240,9 @@ def report(words, queries, times):
             found = values(by_group, group)
             cells.append(f"{statistics.median(found):.1f} / {percentile(found, 0.95):.1f} / {max(found):.1f}" if found else "—")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append("Slowest: " + "; ".join(f"{name}: " + ", ".join(f"`{query}` {elapsed:.0f}" for elapsed, query in found)
+                                         for name, found in slowest.items()) + " (ms).")
     everything = {name: values(by_group, "all") for name, by_group in times.items()}
     cli = everything.get("searchlight search")
     for reference in ("plocate -i -l 20", "recollq -n 20 (prefix*)"):
