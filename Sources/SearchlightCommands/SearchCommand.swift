@@ -20,13 +20,17 @@ struct SearchCommand: ParsableCommand {
             modified: and created: with the same periods or a date (>2024-01-01, <2024-06, \
             2024-01-15), author:NAME, tag:NAME, name:WORD. Any other word with a colon is a \
             plain word. Example: searchlight search kind:pdf budget tag:work
+
+            Without --limit, the first 50 results are printed as soon as they are found, then \
+            the rest of the ranking. --count counts the items that hold every word and ranks \
+            none of them.
             """
     )
 
     @Argument(help: "Words that the item's words must start with, and search words such as kind:pdf or tag:work.")
     var words: [String]
 
-    @Flag(help: "Print what the words and search words compiled to (on standard error) before the results.")
+    @Flag(help: "Print how each word is read (a prefix index, or how many indexed words it merges), how many items hold them all, and what search words compiled to (on standard error) before the results.")
     var explain = false
 
     @Flag(help: "Search names, titles, keywords and folder names only, not authors or text.")

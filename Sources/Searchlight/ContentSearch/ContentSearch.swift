@@ -114,12 +114,15 @@ struct ContentSearch {
     // MARK: Rich candidates
 
     /// The items with some word in a name, title, keywords, folder or author: as a prefix, or
-    /// (`whole`) as a whole word; only those that have every word somewhere (``everyWord()``).
+    /// (`whole`) as a whole word; of several words, only those that have every word somewhere
+    /// (``everyWord()``): `nikon d` would otherwise rank every item with a `d…` word, and
+    /// `note 7 42 5` every item with `note` in its name. The whole-word candidates of one word
+    /// all have it.
     private func richCandidates(whole: Bool) throws -> Set<Int64> {
         let any = tokens.map { SearchableIndex.quoted($0) + (whole ? "" : "*") }.joined(separator: " OR ")
         var ids = Set(try rowIDs("item_words", any))
         ids.formUnion(try rowIDs("item_content", "authors : (" + any + ")"))
-        return ids.intersection(try everyWord())
+        return whole && tokens.count == 1 ? ids : ids.intersection(try everyWord())
     }
 
     /// The items that have every word, each as a prefix of a word of any field or of the
