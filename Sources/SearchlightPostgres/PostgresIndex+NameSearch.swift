@@ -22,12 +22,12 @@ extension PostgresIndex {
     public func search(words: [String], domain: String?, limit: Int?,
                        includingText includeText: Bool) async throws -> [IndexedItem] {
         if let limit, let best = try Self.bestTierPage(words, select: Self.itemColumns, domain: domain, limit: limit) {
-            let page = try await fetchItems(best, forcingIndexes: true)
+            let page = try await fetchItems(best)
             if page.count == limit { return page }
         }
         let statement = try Self.nameSearch(words, select: Self.itemColumns, domain: domain, limit: limit,
                                             includeText: includeText)
-        return try await fetchItems(statement, forcingIndexes: true)
+        return try await fetchItems(statement)
     }
 
     /// The identifiers of what ``search(words:domain:limit:)`` returns, in the same order,
@@ -50,7 +50,7 @@ extension PostgresIndex {
 
     /// The identifiers a statement selecting `item.identifier` returns, in its order.
     private func fetchIdentifiers(_ statement: SQLStatement) async throws -> [ItemIdentifier] {
-        try await withIndexesForced("cannot search the index") { connection in
+        try await withConnection("cannot search the index") { connection in
             var identifiers: [ItemIdentifier] = []
             for try await id in try await connection.query(statement.query, logger: self.logger).decode(ByteBuffer.self) {
                 identifiers.append(ItemIdentifier(bytes: Array(id.readableBytesView)))
@@ -98,20 +98,11 @@ extension PostgresIndex {
         words.flatMap(NameTokenizer.words(in:)).map { token in
             let lexeme = PostgresQueryCompiler.tsqueryLexeme(token) + ":*"
             return "word \"\(token)\": `\(lexeme)` in the GIN index of name words (item_words)"
-                + (includingText ? " and of text words (item_text_words); whole and prefix matches in the text read as sets of rows" : "")
+                + (includingText ? " and of text words (item_text_words), each matching row ranked in SQL" : "")
         }
     }
 
     /// The statement of a name search; `select: nil` counts.
-    ///
-    /// Ranking never reads an item's text vector row by row (a vector is stored apart, TOASTed:
-    /// reading it for each of the 6 000 items that have an `a…` word took 0.3 s): whether a word
-    /// is whole or a prefix in the text is asked of the GIN index once per word, as a set the
-    /// rows are looked up in (a hashed subplan). The phrase bonus and the relevance of the text
-    /// (`ts_rank_cd`) are read only when at most ``TextRelevance``'s 200 items have every word
-    /// whole in their text, and only for the items that match nowhere else — the rule of the
-    /// SQLite index (``ContentSearch``): a text word typed as a prefix says too little to read
-    /// texts for.
     static func nameSearch(_ words: [String], select: String?, domain: String?, limit: Int?,
                            includeText: Bool) throws -> SQLStatement {
         let tokens = words.flatMap(NameTokenizer.words(in:))
@@ -128,11 +119,6 @@ extension PostgresIndex {
                 : "(' ' || array_to_string(item.keyword_words, ' ') || ' ')",
             "(' ' || item.folder_words || ' ')",
         ]
-        /// The items whose text matches a bound query, as a set of row addresses (one read of
-        /// the GIN index, hashed: an item's key is its domain and identifier, bytes).
-        func inText(_ query: String) -> String {
-            "item.ctid IN (SELECT text_match.ctid FROM item AS text_match WHERE text_match.text_words @@ \(query)::tsquery)"
-        }
         for token in tokens {
             let whole = statement.bind(" \(token) "), prefix = statement.bind(" \(token)")
             let vector = statement.bind(PostgresQueryCompiler.tsqueryLexeme(token) + ":*")
@@ -150,13 +136,9 @@ extension PostgresIndex {
                 match = "(\(match) OR \(test))"
             } else if includeText {
                 let textWhole = statement.bind(PostgresQueryCompiler.tsqueryLexeme(token))
-                wholeTests.append(inText(textWhole))
-                prefixTests.append(inText(vector))
-                // The first word is read through the indexes; each other is a set of row
-                // addresses too, so that no row's text vector is read to filter it.
-                match = conditions.isEmpty ? "(\(match) OR item.text_words @@ \(vector)::tsquery)"
-                    : "item.ctid IN (SELECT word_match.ctid FROM item AS word_match WHERE word_match.words @@ \(vector)::tsquery"
-                        + " OR word_match.text_words @@ \(vector)::tsquery)"
+                wholeTests.append("item.text_words @@ \(textWhole)::tsquery")
+                prefixTests.append("item.text_words @@ \(vector)::tsquery")
+                match = "(\(match) OR item.text_words @@ \(vector)::tsquery)"
             } else {
                 // The vector holds the authors' words too: the match must be in a name field.
                 match = "(\(match) AND (\(prefixTests.joined(separator: " OR "))))"
@@ -166,48 +148,29 @@ extension PostgresIndex {
             let ranks = (Array(wholeTests.enumerated()) + Array(prefixTests.enumerated())).map { "WHEN \($0.element) THEN \($0.offset)" }
             fieldRanks.append("CASE \(ranks.joined(separator: " ")) ELSE \(wholeTests.count) END")
         }
+        // Relevance among equals: cover density of the words in the text (their proximity and
+        // frequency, `ts_rank_cd`), as the SQLite index's TextRelevance orders text matches.
+        let lexemes = tokens.flatMap(TextWords.splitParts(of:)).map { TextWords.lexeme($0) + ":*" }
+        let relevance = includeText && !lexemes.isEmpty
+            ? "ts_rank_cd(item.text_words, \(statement.bind(lexemes.joined(separator: " & ")))::tsquery) DESC," : ""
         conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
         if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
         let filter = conditions.joined(separator: " AND ")
+        let prefixOnlySum = prefixOnly.isEmpty ? "0::int" : prefixOnly.joined(separator: " + ")
+        let fieldRankSum = fieldRanks.isEmpty ? "0::int" : fieldRanks.joined(separator: " + ")
+        // A phrase of the words in the text ranks as every word in the title (SQLite's
+        // ContentSearch.phraseRank): every word whole, each of rank 1.
+        let phrase: String? = includeText && tokens.count > 1 && !tokens.contains(where: TextWords.hasSplitCJK)
+            ? "item.text_words @@ \(statement.bind(tokens.map { TextWords.lexeme($0) + ":*" }.joined(separator: " <-> ")))::tsquery"
+            : nil
         guard let select else {
             statement.sql = "SELECT count(*)::int8 FROM item JOIN domain ON domain.id = item.domain_id WHERE \(filter)"
             return statement
         }
-        let prefixOnlySum = prefixOnly.isEmpty ? "0::int" : prefixOnly.joined(separator: " + ")
-        let fieldRankSum = fieldRanks.isEmpty ? "0::int" : fieldRanks.joined(separator: " + ")
-        let textTier = 4 * tokens.count
-        let cjk = tokens.contains(where: TextWords.hasSplitCJK)
-        // Whether the text tier is small enough to read texts for: at most 200 items have every
-        // word whole in their text (one uncorrelated subquery: evaluated once).
-        var scored = "false"
-        if includeText, !tokens.isEmpty, !cjk {
-            let every = statement.bind(tokens.map(PostgresQueryCompiler.tsqueryLexeme).joined(separator: " & "))
-            scored = "(SELECT scored.holds FROM scored)"
-            statement.sql = """
-                WITH scored AS MATERIALIZED (SELECT (SELECT count(*) FROM (SELECT 1 FROM item AS tier
-                    WHERE tier.text_words @@ \(every)::tsquery LIMIT 201) AS tier) <= 200 AS holds)
-
-                """
-        }
-        // A phrase of the words in the text ranks as every word in the title (SQLite's
-        // ContentSearch.phraseRank): every word whole, each of rank 1.
-        let phrase = includeText && tokens.count > 1 && !cjk
-            ? "(\(scored) AND " + inText(statement.bind(tokens.map { TextWords.lexeme($0) + ":*" }.joined(separator: " <-> "))) + ")"
-            : "false"
-        // Relevance among the text tier: cover density of the words in the text (their
-        // proximity and frequency, `ts_rank_cd`), as the SQLite index's TextRelevance orders it.
-        let lexemes = tokens.flatMap(TextWords.splitParts(of:)).map { TextWords.lexeme($0) + ":*" }
-        let relevance = includeText && !lexemes.isEmpty
-            ? "CASE WHEN rank.prefix_only = 0 AND rank.field_rank = \(textTier) AND \(scored)"
-                + " THEN ts_rank_cd(item.text_words, \(statement.bind(lexemes.joined(separator: " & ")))::tsquery) END DESC NULLS LAST,"
-            : ""
-        statement.sql += """
-            SELECT \(select) FROM item \(itemJoins)
-            CROSS JOIN LATERAL (SELECT \(prefixOnlySum) AS prefix_only, \(fieldRankSum) AS field_rank) AS rank
-            CROSS JOIN LATERAL (SELECT \(phrase) AS holds) AS phrase
-            WHERE \(filter)
-            ORDER BY CASE WHEN phrase.holds THEN 0 ELSE rank.prefix_only END,
-                CASE WHEN phrase.holds THEN LEAST(rank.field_rank, \(tokens.count)) ELSE rank.field_rank END,
+        statement.sql = """
+            SELECT \(select) FROM item \(itemJoins) WHERE \(filter)
+            ORDER BY \(phrase.map { "CASE WHEN \($0) THEN 0 ELSE \(prefixOnlySum) END" } ?? prefixOnlySum),
+                \(phrase.map { "LEAST(\(fieldRankSum), CASE WHEN \($0) THEN \(tokens.count) ELSE \(fieldRankSum) END)" } ?? fieldRankSum),
                 \(relevance)
                 coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
             """
@@ -216,34 +179,19 @@ extension PostgresIndex {
     }
 
     /// The items a statement selecting ``itemColumns`` returns, in its order.
-    /// Searches (`forcingIndexes`) are planned with ``withIndexesForced(_:_:)``.
-    func fetchItems(_ statement: SQLStatement, forcingIndexes: Bool = false) async throws -> [IndexedItem] {
-        let body: @Sendable (PostgresConnection) async throws -> [IndexedItem] = { connection in
+    func fetchItems(_ statement: SQLStatement) async throws -> [IndexedItem] {
+        try await withConnection("cannot read the index") { connection in
             var items: [IndexedItem] = []
             for try await row in try await connection.query(statement.query, logger: self.logger) {
                 items.append(try Self.decodeItem(row, withThumbnail: false))
             }
             return items
         }
-        return forcingIndexes ? try await withIndexesForced("cannot read the index", body)
-            : try await withConnection("cannot read the index", body)
-    }
-
-    /// Runs `body` in a read transaction planned as if reading the whole table cost too much
-    /// (`enable_seqscan = off`). PostgreSQL does not count what reading a row's text vector
-    /// costs (it is stored apart): it read every vector of the table to find a common word
-    /// (`the`, 65 ms at 6 000 items) where the GIN index gives the same rows in 3.
-    func withIndexesForced<T: Sendable>(_ failure: String,
-                                        _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await withTransaction(failure) { connection in
-            try await connection.query("SET LOCAL enable_seqscan = off", logger: self.logger)
-            return try await body(connection)
-        }
     }
 
     /// The number a `count(*)` statement returns.
     func count(_ statement: SQLStatement) async throws -> Int {
-        try await withIndexesForced("cannot read the index") { connection in
+        try await withConnection("cannot read the index") { connection in
             try await Self.single(try await connection.query(statement.query, logger: self.logger), Int.self) ?? 0
         }
     }
