@@ -121,7 +121,7 @@ public struct SearchRequest {
         let first = try search(limit ?? (paged ? firstPage : nil))
         if let spelling = first.spelling { sayRespelled(spelling) }
         first.print(0..<first.count)
-        guard limit == nil, first.count == firstPage else { return }
+        guard limit == nil, paged, first.count == firstPage else { return }
         printer.flush()
         let all = try search(nil)
         all.print(Swift.min(first.count, all.count)..<all.count)

@@ -122,6 +122,7 @@ extension SearchableIndex {
     /// Deflate never needs more than `limit` + 5 bytes per 16 KiB block to give `limit` bytes, so
     /// that much of the value (with its 4-byte length) is always enough.
     static func textStarts(of ids: [Int64], limit: Int, in db: any ReadConnection) throws -> [Int64: String] {
+        // Either kind of connection (GRDB's or a read-only handle's) tells its handle through a statement.
         let statement = try db.readStatement("SELECT 1")
         guard let connection = sqlite3_db_handle(statement.statement) else { return [:] }
         let wanted = 4 + limit + 5 * (limit / 16_384 + 1) + 64
