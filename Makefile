@@ -88,6 +88,7 @@ release:
 	./Packaging/foundation-icu-data $(RELEASE)
 	@mkdir -p $(dir $(MANUAL))
 	$(RELEASE)/generate-manual $(RELEASE)/searchlight --authors Searchlight --output-directory $(dir $(MANUAL))
+	./Packaging/manual-header $(MANUAL) $$(sed -n 's/.*current = "\(.*\)"/\1/p' Sources/SearchlightCommands/Version.swift)
 
 # The executables are stripped as the Debian package strips them (dh_strip's flags), and lose
 # the run path SwiftPM gives every executable ($ORIGIN): with the Swift runtime linked in they

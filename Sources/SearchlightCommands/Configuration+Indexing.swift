@@ -4,13 +4,16 @@ import SystemCalls
 
 extension Configuration {
     /// The roots to index: the folders given on the command line (with `--domain` for a single
-    /// one), else the configured roots. No root at all is a usage error.
+    /// one), else the configured roots. No root at all is a usage error. (`scan` and `watch`
+    /// add the folders already in the index: ``IndexOptions/rootsToIndex(_:arguments:domain:command:)``.)
     func roots(arguments: [String], domain: String?) throws -> [Root] {
         if arguments.isEmpty {
             if domain != nil { throw CommandFailure.fail("--domain needs the folder it names as an argument", code: 64) }
             if roots.isEmpty {
-                let where_ = file.map { "no [[roots]] in \($0)" } ?? "no configuration file"
-                throw CommandFailure.fail("no folder given and \(where_); give a folder or add [[roots]]", code: 64)
+                let file = self.file ?? Self.defaultPath(environment: ProcessInfo.processInfo.environment)
+                throw CommandFailure.fail("""
+                    no folder to index: give one (`searchlight scan ~/Documents`), or list folders as [[roots]] in \(file)
+                    """, code: 64)
             }
             return roots
         }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Searchlight
 import SearchlightFiles
+import SystemCalls
 
 /// Which index a command opens, and how it logs: what ``IndexOptions`` parses, as a plain
 /// value. `search`'s fast path (``SearchCommand/parseCommon(_:)``) makes one without making
@@ -63,7 +64,18 @@ struct IndexChoice {
     private func open(readOnly: Bool, configuration: Configuration?) throws -> any FileIndexStore {
         let location = try self.location(configuration: configuration)
         guard IndexLauncher.isRemote(location) else {
-            return try CommandFailure.wrap { try SearchableIndex(path: location, readOnly: readOnly, logger: logger) }
+            return try CommandFailure.wrap {
+                do {
+                    return try SearchableIndex(path: location, readOnly: readOnly, logger: logger)
+                } catch {
+                    // Checked only after a failure: a search's start pays no look at the path.
+                    if let status = try? SystemCall.status(followingLinksOf: location), status.st_mode & S_IFMT == S_IFDIR {
+                        throw CommandFailure.fail("\(location) is a folder: the index is a file, such as \(location)/index.sqlite",
+                                                  code: 64)
+                    }
+                    throw error
+                }
+            }
         }
         guard let open = launchers.openRemote else { throw ServeLauncher.handOver() }
         return try CommandFailure.wrap { try open(location, readOnly, logger) }

@@ -4,6 +4,13 @@ import SearchlightFiles
 import SearchlightJSON
 
 /// Prints items as lines, NUL-terminated paths or NDJSON.
+///
+/// A line and a NUL-terminated path are the item's absolute path (its domain's root, then its
+/// identifier), as `mdfind` and `locate` print them, so that `search … -0 | xargs -0 ls -l`
+/// works from any folder and two roots' `Nikon_D70.jpg` are told apart; with `--relative`,
+/// relative to the current folder when that is inside the item's root (``ItemPaths``). An
+/// item of a domain with no root (another program's content, through the library) prints its
+/// identifier. JSON keeps both: `id` and `path`.
 final class ItemPrinter {
     enum Format {
         case lines, nulTerminated, json
@@ -14,44 +21,33 @@ final class ItemPrinter {
 
     let format: Format
     let output = StandardOutput()
-    private let index: any FileIndexStore
-    /// The JSON objects, with each domain's root read once up front; `nil` for a printer
-    /// that prints only paths.
-    private let roots: ItemJSON?
+    /// Each domain's root, read once up front (``FileIndexStore/domainRoots()``, which
+    /// decodes no state): a damaged `domain` table fails here, before anything is printed.
+    private let roots: ItemJSON
+    private let paths: ItemPaths
 
-    /// A printer; `needsRoots: false` (only paths are printed: ``print(_:)`` with `.lines` or
-    /// `.nulTerminated`) reads the domains' states without decoding their JSON, a cost every
-    /// search paid at start-up (Benchmarks/README.md, "Start-up"). Either way a damaged
-    /// `domain` table fails here, before anything is printed.
-    init(format: Format, index: any FileIndexStore, needsRoots: Bool = true) throws {
+    init(format: Format, index: any FileIndexStore, relative: Bool = false) throws {
         self.format = format
-        self.index = index
-        if needsRoots {
-            roots = try CommandFailure.wrap { try ItemJSON(index: index) }
-        } else {
-            roots = nil
-            try CommandFailure.wrap {
-                if let index = index as? SearchableIndex { try index.readDomainStates() } else { _ = try index.domainStates() }
-            }
-        }
-    }
-
-    private var itemJSON: ItemJSON {
-        guard let roots else { preconditionFailure("an ItemPrinter made with needsRoots: false printed a JSON object or a path") }
-        return roots
+        roots = try CommandFailure.wrap { ItemJSON(roots: try index.domainRoots()) }
+        paths = ItemPaths(roots: roots, relativeTo: relative ? FileManager.default.currentDirectoryPath : nil)
     }
 
     func print(_ indexed: IndexedItem) {
-        let id = indexed.item.uniqueIdentifier.bytes
         switch format {
-        case .lines:
-            output.writeLine(id, terminator: 0x0A)
-        case .nulTerminated:
-            output.writeLine(id, terminator: 0)
+        case .lines, .nulTerminated:
+            printPath(of: indexed.item.reference)
         case .json:
             output.writeLine(json(indexed).finished, terminator: 0x0A)
         }
     }
+
+    /// The item's path as a line, or with a NUL after it.
+    func printPath(of reference: ItemReference) {
+        output.writeLine(path(of: reference), terminator: format == .nulTerminated ? 0 : 0x0A)
+    }
+
+    /// The path printed for an item: absolute, or relative with `--relative`.
+    func path(of reference: ItemReference) -> [UInt8] { paths.path(of: reference) }
 
     /// A search result: its line, and on a terminal a dimmed line of the text around a
     /// content match; in JSON, the item with `matchedIn` and `snippet`.
@@ -76,11 +72,11 @@ final class ItemPrinter {
     func flush() { output.flush() }
 
     /// The absolute path of an item, from its domain's root.
-    func absolutePath(_ item: SearchableItem) -> [UInt8]? { itemJSON.absolutePath(item) }
+    func absolutePath(_ item: SearchableItem) -> [UInt8]? { roots.absolutePath(item) }
 
     /// A search result's object: the item's, then `matchedIn` and, for a content match, `snippet`.
-    func json(_ result: SearchResult) -> JSONLine { itemJSON.object(for: result) }
+    func json(_ result: SearchResult) -> JSONLine { roots.object(for: result) }
 
     /// The item's `--json` object, still open for more keys.
-    func json(_ indexed: IndexedItem) -> JSONLine { itemJSON.object(for: indexed) }
+    func json(_ indexed: IndexedItem) -> JSONLine { roots.object(for: indexed) }
 }

@@ -14,7 +14,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let index = try indexOptions.openForReading()
-        let printer = try ItemPrinter(format: output.format, index: index)
+        let printer = try ItemPrinter(format: output.format, index: index, relative: output.relative)
         if output.count {
             // Counted by the index, not by reading every item: scripts poll this.
             let count = try CommandFailure.wrap { try index.itemCount(domain: filter.domain) }

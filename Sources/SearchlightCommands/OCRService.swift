@@ -52,7 +52,7 @@ struct OCRService: Service {
                     }
                 }
                 if summary.processed > 0 {
-                    logger.info("ocr: text in \(summary.withText) of \(summary.processed) pictures")
+                    logger.info("\(ScanCommand.describe(summary))")
                 }
             } onCancel: {
                 stopping.set()

@@ -1,12 +1,15 @@
 import ArgumentParser
 
-/// How items are printed: `--json`, `-0`, `--count`, `--limit`.
+/// How items are printed: `--json`, `-0`, `--relative`, `--count`, `--limit`.
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print one JSON object per item and line (NDJSON).")
     var json = false
 
-    @Flag(name: .customShort("0"), help: "Print each relative path as raw bytes followed by NUL.")
+    @Flag(name: .customShort("0"), help: "Print each path as raw bytes followed by NUL.")
     var nulTerminated = false
+
+    @Flag(help: "Print paths relative to the current folder when it is inside the item's root (absolute otherwise).")
+    var relative = false
 
     @Flag(help: "Print only the number of matching items.")
     var count = false

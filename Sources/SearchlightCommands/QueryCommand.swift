@@ -41,7 +41,7 @@ struct QueryCommand: AsyncParsableCommand {
             let sql = try CommandFailure.wrap { try index.explainQuery(query, domain: filter.domain, limit: output.limit) }
             StandardError.write(sql + "\n")
         }
-        let printer = try ItemPrinter(format: output.format, index: index)
+        let printer = try ItemPrinter(format: output.format, index: index, relative: output.relative)
         if live {
             try await printLive(index: index, printer: printer, expression: expression)
             return
@@ -67,7 +67,7 @@ struct QueryCommand: AsyncParsableCommand {
             printer.output.write(line.finished + [0x0A])
         case .lines:
             if let marker { printer.output.write(marker + " ") }
-            printer.output.write(item.item.uniqueIdentifier.bytes)
+            printer.output.write(printer.path(of: item.item.reference))
             if explain { printer.output.write("\t(matched: " + matched.joined(separator: "; ") + ")") }
             printer.output.write(byte: 0x0A)
         case .nulTerminated:

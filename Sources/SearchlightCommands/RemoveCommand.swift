@@ -1,11 +1,22 @@
 import ArgumentParser
 import Searchlight
+import SystemCalls
 
 struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Delete items from the index (never from disk)."
+        abstract: "Delete items from the index (never from disk).",
+        discussion: """
+            Give an indexed folder (a root) to forget it and every item in it, as --domain does: \
+            what to do with a folder scanned once by hand that plain `scan` and `watch` would \
+            otherwise keep refreshing. Give a file or folder inside a root that is gone from \
+            disk to drop what is left of it in the index; one that is still there comes back \
+            at the next scan (exclude it in the configuration instead).
+            """
     )
+
+    @Argument(help: ArgumentHelp("Indexed folders to forget, or paths gone from disk whose items to delete.", valueName: "path"))
+    var paths: [String] = []
 
     @Option(help: ArgumentHelp("Delete every item of this domain.", valueName: "name"))
     var domain: String?
@@ -16,7 +27,9 @@ struct RemoveCommand: ParsableCommand {
     @OptionGroup var indexOptions: IndexOptions
 
     func validate() throws {
-        if (domain == nil) == !all { throw ValidationError("Give exactly one of --domain NAME or --all.") }
+        if [!paths.isEmpty, domain != nil, all].filter({ $0 }).count != 1 {
+            throw ValidationError("Give paths, --domain NAME or --all (one of them).")
+        }
     }
 
     func run() throws {
@@ -30,7 +43,34 @@ struct RemoveCommand: ParsableCommand {
             guard known.contains(domain) else { throw CommandFailure.fail("no domain \(domain.debugDescription) in the index") }
             let deleted = try CommandFailure.wrap { try index.deleteAllItems(inDomains: [domain]) }
             output.write("removed \(deleted) items of \(domain)\n")
+        } else {
+            let locator = try ItemLocator(index: index)
+            for path in paths { try remove(path, locator: locator, index: index, output: output) }
         }
         output.flush()
+    }
+
+    /// Forgets the root `path` names, or deletes the items of a path gone from disk.
+    private func remove(_ path: String, locator: ItemLocator, index: any IndexStore, output: StandardOutput) throws {
+        let absolute = ItemLocator.absolutePath(path)
+        if let domain = locator.roots.first(where: { $0.value == absolute })?.key {
+            let deleted = try CommandFailure.wrap { try index.deleteAllItems(inDomains: [domain]) }
+            output.write("removed \(deleted) items of \(absolute): it is no longer indexed\n")
+            return
+        }
+        let found = try CommandFailure.wrap {
+            try locator.references(forPath: path).first { try index.item($0.identifier, domain: $0.domain) != nil }
+        }
+        guard let reference = found else { throw CommandFailure.fail(locator.notFound(path, domain: nil)) }
+        guard !SystemCall.exists(Array(absolute.utf8)) else {
+            throw CommandFailure.fail("""
+                \(path.debugDescription) is still on disk: the next scan would add it again; \
+                to keep it out of the index, exclude it in the configuration ([exclusions])
+                """)
+        }
+        var batch = IndexBatch()
+        batch.deleteTree(reference.identifier, domain: reference.domain)
+        try CommandFailure.wrap { try index.apply(batch) }
+        output.write("removed \(absolute) from the index\n")
     }
 }

@@ -10,7 +10,8 @@ struct ScanCommand: ParsableCommand {
         commandName: "scan",
         abstract: "Reconcile folders into the index once, then exit.",
         discussion: """
-            Without ROOT, scans the roots of the configuration file. Adds new files, \
+            Without ROOT, scans the roots of the configuration file and the folders already in \
+            the index (scanned before by hand; `searchlight remove FOLDER` forgets one). Adds new files, \
             re-inspects changed ones (size, mtime, ctime or inode differ), removes vanished \
             and newly excluded ones and skips unchanged ones. Prints a summary per root, and \
             a total for several. Runs at idle CPU and I/O priority unless --priority normal.
@@ -37,12 +38,13 @@ struct ScanCommand: ParsableCommand {
     @OptionGroup var indexOptions: IndexOptions
 
     func run() throws {
+        let started = ContinuousClock.now
         let logger = indexOptions.logger
         var configuration = try configurationOptions.load()
         thumbnails.apply(to: &configuration)
-        let selected = try configuration.roots(arguments: roots, domain: domain)
+        let selected = try indexOptions.rootsToIndex(configuration, arguments: roots, domain: domain, command: "scanning")
         // Every root is opened first: a typo in the last one fails before any work.
-        let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
+        let folders = try selected.map { root in try RootFolder.opening(root.path, command: "scan") }
         let timingsPath = try timings.map(Self.timingsFile)
         configuration.applyPriority()
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -79,11 +81,19 @@ struct ScanCommand: ParsableCommand {
             output.write("total (\(selected.count) roots): \(Self.describe(total))\n")
         }
         output.flush()
-        if let extraction { recognizeText(extraction, index: index, threads: inspectorCount, output: output) }
+        let ocrSeconds = extraction.flatMap { recognizeText($0, index: index, threads: inspectorCount, output: output) }
         // Space that removed and rewritten files left, given back (SQLite) or made reusable
         // (PostgreSQL) when it is worth it, and a first scan's full-text segments merged
         // (SQLite); an index that cannot be vacuumed now works as well.
         if let reclaiming = index as? any SpaceReclaiming { _ = try? reclaiming.reclaimSpaceIfChurned() }
+        if let ocrSeconds, !json {
+            // Each pass printed its own time: the whole command's, which a person timed, closes.
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            output.write(String(format: "done in %.2f s (scan %.2f s, text in pictures %.2f s)\n",
+                                seconds, total.seconds, ocrSeconds))
+            output.flush()
+        }
     }
 
     /// Reconciles one root, with a progress bar on a terminal, and records the summary.

@@ -9,7 +9,7 @@ extension SearchlightCommand {
     /// runtime's first look-up of each type it meets scans every protocol conformance record
     /// of the executable, a quarter of a search that finds nothing (Benchmarks/README.md,
     /// "Start-up"). This path takes words, `--index`, `--domain`, `--limit` (with their value
-    /// as the next argument or after `=`), `--json`, `-0`, `--count`, `--names`, `--explain`
+    /// as the next argument or after `=`), `--json`, `-0`, `--relative`, `--count`, `--names`, `--explain`
     /// and `-v`/`--verbose`, each at most once. Anything it is not sure of — another option,
     /// a value that starts with `-`, combined short flags, `--`, help, a validation error —
     /// returns `nil`, so that messages, help and exit statuses stay the full parser's.
@@ -23,7 +23,7 @@ extension SearchCommand {
     /// The option names ``parseCommon(_:)`` knows: every name `search` has, besides help and
     /// `--version` (a test compares them with swift-argument-parser's own list).
     static let commonOptionNames: Set<String> = [
-        "--index", "--domain", "--limit", "--json", "-0", "--count", "--names", "--explain", "-v", "--verbose",
+        "--index", "--domain", "--limit", "--json", "-0", "--relative", "--count", "--names", "--explain", "-v", "--verbose",
     ]
 
     /// `arguments` (after `search`) as the full parser would read them, or `nil`. Plain
@@ -33,7 +33,7 @@ extension SearchCommand {
     static func parseCommon(_ arguments: [String]) -> SearchRequest? {
         guard arguments.first == "search" else { return nil }
         var words: [String] = []
-        var explain = false, names = false, json = false, nulTerminated = false, count = false, verbose = false
+        var explain = false, names = false, json = false, nulTerminated = false, relative = false, count = false, verbose = false
         var index: String?, domain: String?, limitText: String?
         var position = arguments.index(after: arguments.startIndex)
         while position < arguments.endIndex {
@@ -64,6 +64,7 @@ extension SearchCommand {
                 }
             case "--json": guard value == nil, Self.set(&json) else { return nil }
             case "-0": guard Self.set(&nulTerminated) else { return nil }
+            case "--relative": guard value == nil, Self.set(&relative) else { return nil }
             case "--count": guard value == nil, Self.set(&count) else { return nil }
             case "--names": guard value == nil, Self.set(&names) else { return nil }
             case "--explain": guard value == nil, Self.set(&explain) else { return nil }
@@ -82,7 +83,7 @@ extension SearchCommand {
         // come here) goes to the full parser, for its message.
         guard !words.isEmpty, !(json && nulTerminated) else { return nil }
         return SearchRequest(words: words, explain: explain, names: names, domain: domain,
-                             format: .init(json: json, nulTerminated: nulTerminated),
+                             format: .init(json: json, nulTerminated: nulTerminated), relative: relative,
                              count: count, limit: limit, index: IndexChoice(index: index, verbose: verbose))
     }
 

@@ -52,7 +52,7 @@ struct SearchCommand: ParsableCommand {
     /// What the options ask for, as a plain value.
     var request: SearchRequest {
         SearchRequest(words: words, explain: explain, names: names, domain: filter.domain, format: output.format,
-                      count: output.count, limit: output.limit, index: indexOptions.choice)
+                      relative: output.relative, count: output.count, limit: output.limit, index: indexOptions.choice)
     }
 }
 
@@ -66,6 +66,8 @@ public struct SearchRequest {
     /// `--domain`.
     var domain: String?
     var format = ItemPrinter.Format.lines
+    /// `--relative`: paths relative to the current folder (``ItemPaths``).
+    var relative = false
     var count = false
     var limit: Int?
     var index = IndexChoice()
@@ -75,7 +77,7 @@ public struct SearchRequest {
         if parsed.isEmpty { throw CommandFailure.fail("give at least one word to search for", code: 64) }
         let index = try self.index.openForReading()
         if let file = index as? SearchableIndex { ProcessLifetime.keep(file) }
-        let printer = try ItemPrinter(format: format, index: index, needsRoots: format == .json)
+        let printer = try ItemPrinter(format: format, index: index, relative: relative)
         var search = WordSearch(parsed, domain: domain, scope: names ? .names : .all)
         search.history = OpenHistory.standard()
         if explain {
@@ -91,12 +93,9 @@ public struct SearchRequest {
             }
         } else {
             // Paths only: no need to fetch the items (unless search words must be checked on them).
-            let terminator: UInt8 = format == .nulTerminated ? 0 : 0x0A
             try Self.inPages(limit: limit, paged: search.history?.isEmpty ?? true, printer: printer) { limit in
-                let (identifiers, spelling) = try CommandFailure.wrap { try search.identifiers(in: index, limit: limit) }
-                return (identifiers.count, spelling, { range in
-                    for identifier in identifiers[range] { printer.output.writeLine(identifier.bytes, terminator: terminator) }
-                })
+                let (references, spelling) = try CommandFailure.wrap { try search.references(in: index, limit: limit) }
+                return (references.count, spelling, { range in for reference in references[range] { printer.printPath(of: reference) } })
             }
         }
         printer.flush()

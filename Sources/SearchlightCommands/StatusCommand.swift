@@ -38,9 +38,14 @@ struct StatusCommand: ParsableCommand {
             output.write(SandboxSupport.current.line)
             output.write(Self.resetLine(index))
             if statistics.domains.isEmpty { output.write("no domains: run `searchlight scan FOLDER`\n") }
+            let configured = configuredRoots
             for domain in statistics.domains {
                 output.write(describe(domain, state: states[domain.name], index: statistics.path,
                                       failures: kinds[domain.name] ?? [:]))
+                if let root = states[domain.name]?.root, let configured, !configured.contains(root) {
+                    output.write("  origin:      scanned by hand; plain `scan` and `watch` refresh it "
+                        + "(`searchlight remove \(root)` forgets it)\n")
+                }
             }
         }
         output.flush()
@@ -51,6 +56,13 @@ struct StatusCommand: ParsableCommand {
     var ocrLanguages: OCRLanguageStatus {
         let configuration = (try? ConfigurationOptions.parse([]).load()) ?? Configuration()
         return OCRLanguageStatus(configured: configuration.ocrLanguageList)
+    }
+
+    /// The configured roots, canonical; `nil` when the configuration cannot be read (`status`
+    /// then says nothing of where a domain came from).
+    var configuredRoots: Set<String>? {
+        guard let configuration = try? ConfigurationOptions.parse([]).load() else { return nil }
+        return Set(configuration.roots.map { (try? SystemCall.resolvedPath($0.path)) ?? $0.path })
     }
 
     static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }

@@ -13,7 +13,8 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "Reconcile folders, then follow their changes with inotify until SIGINT or SIGTERM.",
         discussion: """
-            Without ROOT, watches the roots of the configuration file, all in this one process \
+            Without ROOT, watches the roots of the configuration file and the folders already in the \
+            index (scanned before by hand), all in this one process \
             (one watcher per root, sharing the index's writer and the extraction workers). Logs \
             a line containing "watching" for each root once its watches are installed and its \
             first reconcile is committed; under systemd (Type=notify) it sends READY=1 once \
@@ -64,7 +65,7 @@ struct WatchCommand: AsyncParsableCommand {
         thumbnails.apply(to: &configuration)
         configuration.rescanInterval.override(rescanInterval, option: "--rescan-interval")
         configuration.selfCheckInterval.override(selfCheckInterval, option: "--self-check-interval")
-        let selected = try configuration.roots(arguments: roots, domain: domain)
+        let selected = try indexOptions.rootsToIndex(configuration, arguments: roots, domain: domain, command: "watching")
         configuration.applyPriority()
         let index = try indexOptions.openForIndexing(configuration: configuration)
         let watch = try Self.makeWatchers(selected, index: index, configuration: configuration, maximumWatches: maxWatches,
@@ -116,7 +117,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     static func makeWatchers(_ selected: [Configuration.Root], index: any FileIndexStore, configuration: Configuration,
                              maximumWatches: Int? = nil, logger: Logger) throws -> Watchers {
-        let folders = try selected.map { root in try CommandFailure.wrap { try RootFolder(path: root.path) } }
+        let folders = try selected.map { root in try RootFolder.opening(root.path, command: "watch") }
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
                                                              logger: logger)

@@ -42,19 +42,20 @@ public struct WordSearch: Sendable {
         return history?.reordered(results) ?? results
     }
 
-    /// The identifiers of the best `limit` results, without their items when no search word
-    /// needs them checked; and the words searched instead when the typed ones found nothing
-    /// (``Searchlight/SearchResult/spelling``).
-    public func identifiers(in index: any IndexStore, limit: Int?) throws -> (identifiers: [ItemIdentifier], spelling: [String]?) {
+    /// The domains and identifiers of the best `limit` results, without their items when no
+    /// search word needs them checked; and the words searched instead when the typed ones
+    /// found nothing (``Searchlight/SearchResult/spelling``).
+    public func references(in index: any IndexStore, limit: Int?) throws -> (references: [ItemReference], spelling: [String]?) {
         // Search words must be checked on the items, and opened items move ahead among the
         // results that matched in the same field: both need the results, not identifiers alone.
         guard search.filters.isEmpty, history?.isEmpty ?? true else {
             let results = try results(in: index, limit: limit)
-            return (results.map(\.item.item.uniqueIdentifier), results.first?.spelling)
+            let references = results.map(\.item.item.reference)
+            return (references, results.first?.spelling)
         }
-        let found = try index.searchIdentifiers(words: search.words, domain: domain, limit: limit, scope: scope)
+        let found = try index.searchReferences(words: search.words, domain: domain, limit: limit, scope: scope)
         guard found.isEmpty, let respelled = try index.respelled(search) else { return (found, nil) }
-        return (try index.searchIdentifiers(words: respelled.words, domain: domain, limit: limit, scope: scope), respelled.words)
+        return (try index.searchReferences(words: respelled.words, domain: domain, limit: limit, scope: scope), respelled.words)
     }
 
     /// How many items match.

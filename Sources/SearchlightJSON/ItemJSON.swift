@@ -19,7 +19,7 @@ public struct ItemJSON: Sendable {
     /// Reads the root of every domain of `index`.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public init(index: any FileIndexStore) throws {
-        roots = try index.domainStates().mapValues(\.root)
+        roots = try index.domainRoots()
     }
 
     /// Uses the roots given (domain → root).
@@ -29,8 +29,15 @@ public struct ItemJSON: Sendable {
 
     /// The absolute path of an item, from its domain's root; `nil` when the domain has no root.
     public func absolutePath(_ item: SearchableItem) -> [UInt8]? {
-        guard let root = roots[item.domainIdentifier] else { return nil }
-        return Array(root.utf8) + [0x2F] + item.uniqueIdentifier.bytes
+        absolutePath(of: item.reference)
+    }
+
+    /// The absolute path of the item `reference` names; `nil` when its domain has no root.
+    public func absolutePath(of reference: ItemReference) -> [UInt8]? {
+        guard let root = roots[reference.domain] else { return nil }
+        var path = Array(root.utf8)
+        if path.last != 0x2F { path.append(0x2F) }   // a root of `/`
+        return path + reference.identifier.bytes
     }
 
     /// The object of `indexed`, still open: a caller may add keys before taking ``JSONLine/finished``.

@@ -38,24 +38,32 @@ extension PostgresIndex {
 
     /// ``searchIdentifiers(words:domain:limit:)``, with or without the words of the text.
     public func searchIdentifiers(words: [String], domain: String?, limit: Int?,
-                                  includingText includeText: Bool) async throws -> [ItemIdentifier] {
-        if let limit, let best = try Self.bestTierPage(words, select: "item.identifier", domain: domain, limit: limit) {
-            let page = try await fetchIdentifiers(best)
-            if page.count == limit { return page }
-        }
-        let statement = try Self.nameSearch(words, select: "item.identifier", domain: domain, limit: limit,
-                                            includeText: includeText)
-        return try await fetchIdentifiers(statement)
+                                  includingText: Bool) async throws -> [ItemIdentifier] {
+        try await searchReferences(words: words, domain: domain, limit: limit, includingText: includingText).map(\.identifier)
     }
 
-    /// The identifiers a statement selecting `item.identifier` returns, in its order.
-    private func fetchIdentifiers(_ statement: SQLStatement) async throws -> [ItemIdentifier] {
+    /// The domains and identifiers of what ``search(words:domain:limit:)`` returns, in the
+    /// same order, with or without the words of the text, without reading the items.
+    public func searchReferences(words: [String], domain: String?, limit: Int?,
+                                 includingText includeText: Bool) async throws -> [ItemReference] {
+        let select = "item.identifier, domain.name"
+        if let limit, let best = try Self.bestTierPage(words, select: select, domain: domain, limit: limit) {
+            let page = try await fetchReferences(best)
+            if page.count == limit { return page }
+        }
+        let statement = try Self.nameSearch(words, select: select, domain: domain, limit: limit, includeText: includeText)
+        return try await fetchReferences(statement)
+    }
+
+    /// The references a statement selecting `item.identifier, domain.name` returns, in its order.
+    private func fetchReferences(_ statement: SQLStatement) async throws -> [ItemReference] {
         try await withConnection("cannot search the index") { connection in
-            var identifiers: [ItemIdentifier] = []
-            for try await id in try await connection.query(statement.query, logger: self.logger).decode(ByteBuffer.self) {
-                identifiers.append(ItemIdentifier(bytes: Array(id.readableBytesView)))
+            var references: [ItemReference] = []
+            for try await (id, domain) in try await connection.query(statement.query, logger: self.logger)
+                .decode((ByteBuffer, String).self) {
+                references.append(ItemReference(domain: domain, identifier: ItemIdentifier(bytes: Array(id.readableBytesView))))
             }
-            return identifiers
+            return references
         }
     }
 

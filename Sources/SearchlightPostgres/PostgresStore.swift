@@ -116,10 +116,10 @@ public final class PostgresStore: IndexStore {
         return try items.map { try SearchResult(found: $0, words: words, scope: scope) }
     }
 
-    public func searchIdentifiers(words: [String], domain: String?, limit: Int?,
-                                  scope: SearchScope) throws -> [ItemIdentifier] {
+    public func searchReferences(words: [String], domain: String?, limit: Int?,
+                                 scope: SearchScope) throws -> [ItemReference] {
         try wait { [index] in
-            try await index.searchIdentifiers(words: words, domain: domain, limit: limit, includingText: scope == .all)
+            try await index.searchReferences(words: words, domain: domain, limit: limit, includingText: scope == .all)
         }
     }
 

@@ -9,6 +9,13 @@ struct CommandResult {
     var stderr: String
     var output: String { String(decoding: stdout, as: UTF8.self) }
     var lines: [String] { output.split(separator: "\n").map(String.init) }
+
+    /// The lines, each path below `root` as its path relative to `root` (the identifier):
+    /// what tests of which items a command printed compare, as commands print absolute paths.
+    func paths(under root: String) -> [String] {
+        let prefix = (root.hasSuffix("/") ? root : root + "/")
+        return lines.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }
+    }
 }
 
 enum Searchlight {
@@ -74,9 +81,10 @@ enum Searchlight {
 
     /// Runs the binary to completion.
     static func run(_ arguments: [String], index: String? = nil, prefix: [String] = [],
-                    environment: [String: String] = [:]) throws -> CommandResult {
+                    environment: [String: String] = [:], currentFolder: String? = nil) throws -> CommandResult {
         let result = try ChildProcess.run(prefix + [binary] + arguments,
-                                          environment: Self.environment(index: index, extra: environment))
+                                          environment: Self.environment(index: index, extra: environment),
+                                          currentFolder: currentFolder)
         return CommandResult(status: result.status, stdout: result.stdout,
                              stderr: String(decoding: result.stderr, as: UTF8.self))
     }

@@ -16,7 +16,7 @@ struct OCRCommandTests {
     func run(_ arguments: [String]) throws -> CommandResult { try Searchlight.run(arguments, index: index) }
 
     func searchIDs(_ words: String...) throws -> [String] {
-        try run(["search"] + words).lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        try run(["search"] + words).paths(under: tree.path).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// `watch` of the tree, its standard error in `log`.
@@ -39,12 +39,16 @@ struct OCRCommandTests {
         tree.write("notes.txt", "nothing about printers here\n")
         let scan = try run(["scan", tree.path])
         #expect(scan.status == 0, "\(scan.stderr)")
-        #expect(scan.output.contains("ocr: text in 2 of 2 pictures"), "\(scan.output)")
+        #expect(scan.output.contains("text in pictures: 2 pictures read in "), "\(scan.output)")
+        #expect(scan.output.contains(", text in 2\n"), "\(scan.output)")
+        // The scan's line and OCR's name their own times; the last line gives the whole command's.
+        #expect(scan.lines.last?.hasPrefix("done in ") == true && scan.lines.last?.contains("text in pictures") == true,
+                "\(scan.output)")
         #expect(try searchIDs("jammed") == ["screenshot.png"])
         // A page scanned sideways reads as well as an upright one.
         #expect(try searchIDs("chandlery") == ["Scans/contract.pdf"])
         let query = try run(["query", #"kMDItemTextContent == "*tenancy agreement*"cd"#])
-        #expect(query.lines == ["Scans/contract.pdf"], "\(query.output) \(query.stderr)")
+        #expect(query.paths(under: tree.path) == ["Scans/contract.pdf"], "\(query.output) \(query.stderr)")
         let show = try run(["show", "screenshot.png"]).output
         #expect(show.contains(#"textContentSource       = "recognised (OCR)""#), "\(show)")
         #expect(!(try run(["show", "notes.txt"]).output.contains("textContentSource")))
@@ -54,7 +58,8 @@ struct OCRCommandTests {
         // A copy is not read again: its text comes from the cache of the same bytes.
         shell("cp", tree.url("screenshot.png"), tree.url("copy of screenshot.png"))
         let again = try run(["scan", tree.path])
-        #expect(again.output.contains("ocr: text in 1 of 1 pictures (1 already read)"), "\(again.output)")
+        #expect(again.output.contains("text in pictures: 1 picture read in "), "\(again.output)")
+        #expect(again.output.contains(", text in 1 (1 known from a copy with the same bytes)"), "\(again.output)")
         #expect(try searchIDs("jammed").sorted() == ["copy of screenshot.png", "screenshot.png"])
     }
 

@@ -120,6 +120,27 @@ struct TextRecognitionTests {
         #expect(ContentDigest.ofFile(atPath: Array(tree.url("missing").utf8)) == nil)
     }
 
+    @Test("The queue and cache file is owner-only, as the index is, even one an older version left 0644")
+    func storeIsOwnerOnly() throws {
+        func mode(_ path: String) throws -> Int {
+            try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        }
+        let indexPath = scratch.url("private/index.sqlite")
+        _ = try SearchableIndex(path: indexPath)
+        var store: OCRStore? = try OCRStore(path: indexPath + "-ocr", indexPath: indexPath)
+        _ = try store?.pendingCount()
+        #expect(try mode(indexPath) == 0o600)
+        #expect(try mode(indexPath + "-ocr") == 0o600)
+        // SQLite gives the write-ahead log and its index the database's mode.
+        for side in ["-ocr-wal", "-ocr-shm"] where FileManager.default.fileExists(atPath: indexPath + side) {
+            #expect(try mode(indexPath + side) == 0o600, "\(side)")
+        }
+        store = nil
+        chmod(indexPath + "-ocr", 0o644)
+        store = try OCRStore(path: indexPath + "-ocr", indexPath: indexPath)
+        #expect(try mode(indexPath + "-ocr") == 0o600)
+    }
+
     @Test("The queue survives a restart; copies come from the cache; a changed file's entry is dropped")
     func queueResumesAfterRestart() throws {
         TextPictures.write(.init("Seventeen herring boats"), to: tree.url("first.png"), scratch: scratch.path)

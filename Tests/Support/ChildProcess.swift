@@ -40,10 +40,21 @@ public final class ChildProcess: Sendable {
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
 
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), looked up as
+    /// ``addCloseFrom`` is.
+    private static let addChangeFolder: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>,
+                                                        UnsafePointer<CChar>) -> Int32 = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else {
+            preconditionFailure("glibc has no posix_spawn_file_actions_addchdir_np (2.29 or later is needed)")
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>,
+                                                          UnsafePointer<CChar>) -> Int32).self)
+    }()
+
     /// Starts `arguments[0]` (looked up in `PATH` when it holds no slash) with the rest as its
     /// arguments, this process's environment merged with `environment` (`nil` values remove
-    /// a variable).
-    public init(_ arguments: [String], environment: [String: String?] = [:],
+    /// a variable), in `currentFolder` when given (this process's otherwise).
+    public init(_ arguments: [String], environment: [String: String?] = [:], currentFolder: String? = nil,
                 stdin: Redirect = .null, stdout: Redirect = .null, stderr: Redirect = .null) throws {
         precondition(!arguments.isEmpty)
         var actions = posix_spawn_file_actions_t()
@@ -64,6 +75,7 @@ public final class ChildProcess: Sendable {
         // hold open at this moment) would stay open in the child, holding them past their
         // close (a late `IN_CLOSE_WRITE` for a watch, "text file busy" for a copy).
         _ = Self.addCloseFrom(&actions, 3)
+        if let currentFolder { _ = Self.addChangeFolder(&actions, currentFolder) }
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
         var argv = arguments.map { strdup($0) } + [nil]
@@ -154,13 +166,13 @@ public final class ChildProcess: Sendable {
     /// Runs a command to completion: its exit status and what it printed. Output goes
     /// through files, so a chatty child never blocks on a full pipe; `input` is its
     /// standard input.
-    public static func run(_ arguments: [String], environment: [String: String?] = [:],
+    public static func run(_ arguments: [String], environment: [String: String?] = [:], currentFolder: String? = nil,
                            input: [UInt8]? = nil) throws -> (status: Int32, stdout: [UInt8], stderr: [UInt8]) {
         let base = FileManager.default.temporaryDirectory.path + "/searchlight-child-\(UUID().uuidString)"
         let inputPath = base + ".in", outputPath = base + ".out", errorPath = base + ".err"
         defer { for path in [inputPath, outputPath, errorPath] { unlink(path) } }
         if let input { _ = FileManager.default.createFile(atPath: inputPath, contents: Data(input)) }
-        let child = try ChildProcess(arguments, environment: environment,
+        let child = try ChildProcess(arguments, environment: environment, currentFolder: currentFolder,
                                      stdin: input == nil ? .null : .file(inputPath),
                                      stdout: .file(outputPath), stderr: .file(errorPath))
         child.waitUntilExit()

@@ -44,10 +44,11 @@ extension SearchableIndex {
 
     /// The domains and identifiers of what ``search(words:domain:limit:scope:)`` returns, in
     /// the same order, without fetching the items: for output that prints paths only.
-    public func searchIdentifiers(words: [String], domain: String? = nil, limit: Int? = nil,
-                                  scope: SearchScope = .all) throws -> [ItemIdentifier] {
-        try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { _, matches in
-            matches.map(\.rank.identifier)
+    public func searchReferences(words: [String], domain: String? = nil, limit: Int? = nil,
+                                 scope: SearchScope = .all) throws -> [ItemReference] {
+        try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches in
+            let domains = try DomainNames(in: db)
+            return try matches.map { ItemReference(domain: try domains.name(ofItem: $0.rank.id), identifier: $0.rank.identifier) }
         }
     }
 
@@ -245,12 +246,12 @@ extension SearchableIndex {
         """
 
     /// The UTF-8 bytes of a text column of the current row, empty when `NULL`.
-    static func text(_ statement: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+    package static func text(_ statement: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: sqlite3_column_text(statement, column), count: Int(sqlite3_column_bytes(statement, column)))
     }
 
     /// A text column of the current row as a string, empty when `NULL`.
-    static func string(_ statement: SQLiteStatement, _ column: Int32) -> String {
+    package static func string(_ statement: SQLiteStatement, _ column: Int32) -> String {
         String(decoding: text(statement, column), as: UTF8.self)
     }
 

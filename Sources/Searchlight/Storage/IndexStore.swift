@@ -46,8 +46,9 @@ public protocol IndexStore: AnyObject, Sendable {
 
     /// Docs/Contract.md#search: every word a prefix of some word of the item, ranked, with where each matched.
     func searchResults(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [SearchResult]
-    /// The identifiers of ``searchResults(words:domain:limit:scope:)``, in the same order.
-    func searchIdentifiers(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [ItemIdentifier]
+    /// The domains and identifiers of ``searchResults(words:domain:limit:scope:)``, in the
+    /// same order, without reading the items: for output that prints paths only.
+    func searchReferences(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [ItemReference]
     func countMatches(words: [String], domain: String?, scope: SearchScope) throws -> Int
     /// The search words spelled as the index spells them, when some word matches no indexed
     /// word and one lies within a typo of it (``SpellingNeighbors``); `nil` otherwise.
@@ -86,6 +87,12 @@ extension IndexStore {
     public func interrupt() {}
 
     public func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String] { [] }
+
+    /// The identifiers of ``searchReferences(words:domain:limit:scope:)``, in the same order.
+    public func searchIdentifiers(words: [String], domain: String? = nil, limit: Int? = nil,
+                                  scope: SearchScope = .all) throws -> [ItemIdentifier] {
+        try searchReferences(words: words, domain: domain, limit: limit, scope: scope).map(\.identifier)
+    }
 
     /// ``markUpdated(domain:date:)`` now.
     public func markUpdated(domain: String) throws { try markUpdated(domain: domain, date: Date()) }

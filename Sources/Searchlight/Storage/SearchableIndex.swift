@@ -189,8 +189,10 @@ public final class SearchableIndex: Sendable {
     /// cache made whole-table scans slower (32 MiB: +15 % for the query-bench pixel rows).
     package static let readerCacheKibibytes = 16 * 1024
 
-    /// Creates the folders of `path` (mode 0700) and the file itself (mode 0600) if missing.
-    static func createPrivateFile(at path: String) throws {
+    /// Creates the folders of `path` (mode 0700) and the file itself (mode 0600) if missing:
+    /// the index, and the files beside it that hold what it holds (the OCR store). SQLite
+    /// gives a database's `-wal` and `-shm` files its mode.
+    package static func createPrivateFile(at path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
             do {

@@ -93,7 +93,7 @@ public enum SpellingNeighbors {
 
     /// The optimal string alignment distance: insertions, deletions, substitutions and swaps of
     /// neighbours each count one.
-    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    package static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var previous2 = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)

@@ -42,6 +42,9 @@ public protocol FileIndexStore: IndexStore {
     func setState(_ state: DomainState, domain: String) throws
     /// The state of every domain that has one, by domain name.
     func domainStates() throws -> [String: DomainState]
+    /// The root of every domain that has a state, by domain name: what printing a path
+    /// needs, read without decoding the states where the store can.
+    func domainRoots() throws -> [String: String]
 
     // MARK: Origin (a shared index)
 
@@ -87,4 +90,9 @@ extension FileIndexStore {
     public func isLocal(domain: String, hosts: [String: String]) -> Bool {
         hosts[domain].map { $0 == FolderScanner.hostName } ?? true
     }
+}
+
+extension FileIndexStore {
+    /// The roots of ``domainStates()``.
+    public func domainRoots() throws -> [String: String] { try domainStates().mapValues(\.root) }
 }

@@ -44,8 +44,10 @@ public final class OCRStore: Sendable {
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(10)
         if !readOnly {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            // The store holds the text of the index's pictures: owner-only, as the index is
+            // (made so by a version that left it 0644 too).
+            try SearchableIndex.createPrivateFile(at: path)
+            for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }
         }
         database = try DatabaseQueue(path: path, configuration: configuration)
         if readOnly { return }

@@ -1,0 +1,59 @@
+import Foundation
+import Searchlight
+import SearchlightFiles
+import SystemCalls
+
+extension IndexOptions {
+    /// The roots `scan` and `watch` take without a folder: the configured roots, and the
+    /// folders already in the index that are not among them (scanned once by hand, with
+    /// `scan FOLDER`), each with its domain; one line on standard error says which were
+    /// added. A remembered folder that no longer exists is left out with a line (its items
+    /// stay: it may be a drive that is not plugged in). With folders given, or when there is
+    /// nothing to index at all, ``Configuration/roots(arguments:domain:)`` decides.
+    func rootsToIndex(_ configuration: Configuration, arguments: [String], domain: String?,
+                      command: String) throws -> [Configuration.Root] {
+        guard arguments.isEmpty, domain == nil else { return try configuration.roots(arguments: arguments, domain: domain) }
+        let configured = Set(configuration.roots.map { (try? SystemCall.resolvedPath($0.path)) ?? $0.path })
+        let remembered = rememberedRoots(configuration).filter { !configured.contains($0.root) }
+        guard !configuration.roots.isEmpty || !remembered.isEmpty else {
+            return try configuration.roots(arguments: arguments, domain: domain)
+        }
+        var present: [Configuration.Root] = []
+        for folder in remembered {
+            if let status = try? SystemCall.status(followingLinksOf: folder.root), status.st_mode & S_IFMT == S_IFDIR {
+                present.append(Configuration.Root(path: folder.root, domain: folder.domain, origin: .option("the index")))
+            } else {
+                StandardError.write("searchlight: skipping \(folder.root), in the index but not found now; its items stay "
+                    + "(forget them with `searchlight remove \(folder.root)`)\n")
+            }
+        }
+        if !present.isEmpty {
+            let list = present.map(\.path).joined(separator: ", ")
+            let folders = present.count == 1 ? "folder" : "\(present.count) folders"
+            StandardError.write(configuration.roots.isEmpty
+                ? "searchlight: no folder given: \(command) the \(folders) already in the index: \(list)\n"
+                : "searchlight: \(command) also the \(folders) scanned before by hand: \(list) "
+                    + "(forget one with `searchlight remove FOLDER`)\n")
+        }
+        return configuration.roots + present
+    }
+
+    /// Each domain of the index that is a folder of this machine, by root: none when the index
+    /// does not exist yet or cannot be read (then said in one line).
+    func rememberedRoots(_ configuration: Configuration) -> [(domain: String, root: String)] {
+        do {
+            let location = try self.location(configuration: configuration)
+            if !IndexLauncher.isRemote(location) && !FileManager.default.fileExists(atPath: location) { return [] }
+            let index = try openForReading(configuration: configuration)
+            defer { index.close() }
+            let hosts = try index.domainHosts()
+            return try index.domainRoots()
+                .filter { hosts[$0.key].map { $0 == FolderScanner.hostName } ?? true }
+                .map { (domain: $0.key, root: $0.value) }
+                .sorted { $0.root < $1.root }
+        } catch {
+            StandardError.write("searchlight: warning: cannot read which folders the index holds: \(error)\n")
+            return []
+        }
+    }
+}
