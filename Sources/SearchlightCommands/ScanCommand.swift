@@ -38,7 +38,7 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         let logger = indexOptions.logger
-        var configuration = try configurationOptions.load()
+        var configuration = try configurationOptions.load(for: Self.self, index: indexOptions.choice)
         thumbnails.apply(to: &configuration)
         let selected = try configuration.roots(arguments: roots, domain: domain)
         // Every root is opened first: a typo in the last one fails before any work.

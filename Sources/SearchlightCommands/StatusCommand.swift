@@ -49,7 +49,7 @@ struct StatusCommand: ParsableCommand {
     /// OCR's language packs, with the configuration's `ocr-languages` (the defaults when the
     /// file cannot be read: `status` reports, it does not check the configuration).
     var ocrLanguages: OCRLanguageStatus {
-        let configuration = (try? ConfigurationOptions.parse([]).load()) ?? Configuration()
+        let configuration = Configuration.load(explicit: nil, environment: ProcessInfo.processInfo.environment)
         return OCRLanguageStatus(configured: configuration.ocrLanguageList)
     }
 

@@ -1,0 +1,67 @@
+/// The valid name a mistyped one most likely meant, for a "did you mean" hint: a command
+/// (`serach` → `search`), a table or key of the configuration file (`[[root]]` → `[[roots]]`,
+/// `exclude` → `exclusions`).
+///
+/// Names are compared by their Damerau–Levenshtein distance (a letter left out, added or
+/// replaced, or two neighbours swapped: one edit each), ignoring case. A name is close enough
+/// to be suggested when it is at most one edit away from a name of up to 4 letters, two from
+/// one of up to 8, three beyond; or when the two share a start of 4 letters or more that is at
+/// least half of each (`exclude`, `exclusions`). Of the close names, the nearest wins, the
+/// first given on a tie.
+///
+/// A list of a dozen names is compared name by name; ``SpellingNeighbors`` (the library's
+/// corrections of search words) goes the other way, making a word's neighbours to look up in a
+/// vocabulary too large to compare with.
+///
+/// ```swift
+/// ClosestName.suggestion(for: "serach", among: ["scan", "search", "serve"])  // "search"
+/// ClosestName.suggestion(for: "frobnicate", among: ["scan", "search"])       // nil
+/// ```
+enum ClosestName {
+    /// The name of `candidates` that `name` most likely meant, or `nil` when none is close enough.
+    static func suggestion(for name: String, among candidates: some Sequence<String>) -> String? {
+        var best: (name: String, distance: Int)?
+        for candidate in candidates where isClose(name, candidate) {
+            let distance = distance(name, candidate)
+            if distance < best?.distance ?? .max { best = (candidate, distance) }
+        }
+        return best?.name
+    }
+
+    /// Whether `candidate` is close enough to `name` to be suggested for it.
+    static func isClose(_ name: String, _ candidate: String) -> Bool {
+        let typed = Array(name.lowercased()), valid = Array(candidate.lowercased())
+        let allowed = typed.count <= 4 ? 1 : typed.count <= 8 ? 2 : 3
+        if distance(typed, valid) <= allowed { return true }
+        let shared = zip(typed, valid).prefix { $0 == $1 }.count
+        return shared >= 4 && 2 * shared >= max(typed.count, valid.count)
+    }
+
+    /// The Damerau–Levenshtein distance of two names, ignoring case: the fewest letters left
+    /// out, added or replaced, and neighbours swapped, that make one the other (each letter
+    /// edited once: the optimal string alignment distance).
+    static func distance(_ first: String, _ second: String) -> Int {
+        distance(Array(first.lowercased()), Array(second.lowercased()))
+    }
+
+    private static func distance(_ first: [Character], _ second: [Character]) -> Int {
+        guard !first.isEmpty else { return second.count }
+        guard !second.isEmpty else { return first.count }
+        // Three rows of the table: the distances of the first's prefixes to the second's.
+        var twoBefore = [Int](repeating: 0, count: second.count + 1)
+        var before = Array(0...second.count)
+        var row = before
+        for i in 1...first.count {
+            row[0] = i
+            for j in 1...second.count {
+                let replace = before[j - 1] + (first[i - 1] == second[j - 1] ? 0 : 1)
+                row[j] = min(before[j] + 1, row[j - 1] + 1, replace)
+                if i > 1, j > 1, first[i - 1] == second[j - 2], first[i - 2] == second[j - 1] {
+                    row[j] = min(row[j], twoBefore[j - 2] + 1)
+                }
+            }
+            (twoBefore, before) = (before, row)
+        }
+        return before[second.count]
+    }
+}
