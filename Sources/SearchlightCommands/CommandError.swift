@@ -1,8 +1,8 @@
 import Searchlight
 
-/// Why a command cannot do what was asked, as one line: settings the server refuses — a usage
-/// error, exit status 64 — or a file it cannot open for the user (exit status 1). A mistake in
-/// the configuration file is a ``ConfigurationError``.
+/// Why a command cannot do what was asked, as one line: a command that does not exist or
+/// settings the server refuses — usage errors, exit status 64 — or a file it cannot open for
+/// the user (exit status 1). A mistake in the configuration file is a ``ConfigurationError``.
 public struct CommandError: ReportableError {
     public var description: String
     public var exitStatus: Int32

@@ -142,4 +142,15 @@ struct ConfigurationMistakeTests {
         #expect(throws: broken.problems[0]) { try broken.usable(reading: [.priority]) }
         #expect(broken.problems[0].exitStatus == 64)
     }
+
+    @Test func aMistypedCommandGetsTheClosestOne() {
+        #expect(SearchlightCommand.unknownCommand(["serach", "foo"])?.description
+            == "unknown command \"serach\" — did you mean \"search\"?")
+        #expect(SearchlightCommand.unknownCommand(["frobnicate"])?.description.hasPrefix(
+            "unknown command \"frobnicate\"; the commands are scan, search, list") == true)
+        #expect(SearchlightCommand.unknownCommand(["frobnicate"])?.exitStatus == 64)
+        for valid in [["search", "x"], ["help"], ["--version"], ["-h"], []] {
+            #expect(SearchlightCommand.unknownCommand(valid) == nil, "\(valid)")
+        }
+    }
 }

@@ -169,6 +169,21 @@ struct ConfigurationTests {
         #expect(key.stderr == "searchlight: \(configFile):4: unknown key exclude in [[roots]] — did you mean exclusions?\n")
     }
 
+    /// `searchlight serach foo` names the command meant; a word close to none lists them all;
+    /// a mistake after a valid command keeps swift-argument-parser's message.
+    @Test func aMistypedCommandGetsTheClosestOne() throws {
+        let typo = try run(["serach", "foo"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr == "searchlight: unknown command \"serach\" — did you mean \"search\"?\n")
+        let far = try run(["frobnicate"])
+        #expect(far.status == 64)
+        #expect(far.stderr.hasPrefix("searchlight: unknown command \"frobnicate\"; the commands are scan, search, "), "\(far.stderr)")
+        let option = try run(["search", "--bogus", "x"])
+        #expect(option.status == 64)
+        #expect(!option.stderr.contains("unknown command"), "\(option.stderr)")
+        #expect(try run(["help", "search"]).status == 0)
+    }
+
     @Test func scanWithoutArgumentsTakesTheConfiguredRootsAndLeavesOutTheExcluded() throws {
         let documents = TemporaryTree("config-documents")
         let projects = TemporaryTree("config-projects")
