@@ -14,7 +14,7 @@ struct ConfigCommand: ParsableCommand {
     @OptionGroup var options: ConfigurationOptions
 
     func run() throws {
-        let configuration = try options.load()
+        let configuration = try options.load(for: Self.self, index: nil)
         let output = StandardOutput()
         output.write(Self.describe(configuration, file: options.configurationFile.path))
         output.flush()

@@ -5,7 +5,7 @@ import Foundation
 /// (`$XDG_CONFIG_HOME/searchlight/config.toml`), then command-line options. Each value
 /// remembers where it came from, for `searchlight config`.
 ///
-/// The file's format is documented in the README ("Configuration"); ``init(text:file:)``
+/// The file's format is documented in the README ("Configuration"); ``init(text:file:home:)``
 /// parses it.
 struct Configuration {
     /// Where a value came from.
@@ -107,6 +107,9 @@ struct Configuration {
     /// The index: a file (`~/` expanded) or a `postgres://` URL; `nil` for the default file.
     var index = Setting<String?>(nil)
     var server = Server()
+    /// The file's mistakes, in the order of its lines: each leaves its setting at the default,
+    /// and stops only the commands that read its section (``usable(reading:)``).
+    var problems: [ConfigurationError] = []
 
     init() {}
 }

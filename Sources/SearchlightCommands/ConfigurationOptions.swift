@@ -24,18 +24,22 @@ struct ConfigurationOptions: ParsableArguments {
 
     /// The configuration file's path and whether it must exist (it was named explicitly).
     var configurationFile: (path: String, required: Bool) {
-        if let config { return (config, true) }
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["SEARCHLIGHT_CONFIG"], !path.isEmpty { return (path, true) }
-        return (Configuration.defaultPath(environment: environment), false)
+        Configuration.file(explicit: config, environment: ProcessInfo.processInfo.environment)
     }
 
-    /// The configuration in effect: the file's, then these options. A file that cannot be
-    /// used prints one line (`FILE:LINE: KEY: message`) and exits 64.
-    func load() throws -> Configuration {
-        let (path, required) = configurationFile
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-        var configuration = try CommandFailure.wrap { try Configuration.load(path: path, required: required, home: home) }
+    /// The configuration file as read, with its mistakes (``Configuration/problems``), before
+    /// these options: for a command that reports what it finds and checks nothing.
+    func loadFile() -> Configuration {
+        Configuration.load(explicit: config, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The configuration in effect for `command` (with `watching`: `serve --watch`), which opens
+    /// the index `index` chooses: the file's, then these options. A mistake in a section the
+    /// command reads (``Configuration/Section/read(by:watching:indexGiven:)``) prints one line
+    /// (`FILE:LINE: what is wrong`) and exits 64; a mistake elsewhere is a warning.
+    func load(for command: any ParsableCommand.Type, watching: Bool = false, index: IndexChoice?) throws -> Configuration {
+        let sections = Configuration.Section.read(by: command, watching: watching, indexGiven: index?.givenLocation != nil)
+        var configuration = try CommandFailure.wrap { try loadFile().usable(reading: sections) }
         configuration.priority.override(priority, option: "--priority")
         configuration.includeHidden.override(hidden ? true : nil, option: "--hidden")
         configuration.defaultExclusions.override(noDefaultExclusions ? false : nil, option: "--no-default-exclusions")

@@ -16,31 +16,28 @@ struct IndexChoice {
     /// What the executable running the command adds (``Launchers``).
     var launchers = Launchers()
 
-    /// `--index`, else `$SEARCHLIGHT_INDEX`, else the configuration file's `index`, else
+    /// `--index`, else `$SEARCHLIGHT_INDEX`: the index named for this command, when one is;
+    /// then the configuration file's `index` is not read.
+    var givenLocation: String? {
+        index ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_INDEX"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// ``givenLocation``, else the configuration file's `index`, else
     /// `$XDG_DATA_HOME/searchlight/index.sqlite`. `configuration` is the one a command loaded
     /// (`--config`); without it, the file at `$SEARCHLIGHT_CONFIG` or the default place is read
-    /// when it exists.
-    /// - Throws: ``CommandFailure`` (exit 64) when that file cannot be used.
+    /// when it exists, for its `index` alone (a mistake elsewhere in it is a warning).
+    /// - Throws: an `ExitCode` (64) when that file's `index` cannot be read, its reason
+    ///   already printed on standard error.
     func location(configuration: Configuration? = nil) throws -> String {
-        if let index { return index }
+        if let givenLocation { return givenLocation }
         let environment = ProcessInfo.processInfo.environment
-        if let path = environment["SEARCHLIGHT_INDEX"], !path.isEmpty { return path }
-        if let configured = try (configuration ?? Self.defaultConfiguration(environment)).index.value {
-            return configured
+        let file = try configuration ?? CommandFailure.wrap {
+            try Configuration.load(explicit: nil, environment: environment).usable(reading: [.index])
         }
+        if let configured = file.index.value { return configured }
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return dataHome + "/searchlight/index.sqlite"
-    }
-
-    /// The configuration file a command without `--config` reads for its index.
-    private static func defaultConfiguration(_ environment: [String: String]) throws -> Configuration {
-        let explicit = environment["SEARCHLIGHT_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        return try CommandFailure.wrap {
-            try Configuration.load(path: explicit ?? Configuration.defaultPath(environment: environment),
-                                   required: explicit != nil,
-                                   home: environment["HOME"] ?? NSHomeDirectory())
-        }
     }
 
     var logger: Logger {

@@ -43,7 +43,7 @@ extension SearchlightCommand {
     /// Parses the arguments and runs the command with `launchers`, exiting as ``main()`` does.
     public static func main(launchers: Launchers) async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseCommand()
             if var indexCommand = command as? any IndexCommand {
                 indexCommand.indexOptions.launchers = launchers
                 command = indexCommand

@@ -49,7 +49,7 @@ extension RootFolder {
             guard let status = try? SystemCall.status(followingLinksOf: parent + "/" + entry) else { return false }
             return status.st_mode & S_IFMT == S_IFDIR
         }
-        return ClosestName.closest(to: name, among: folders)
+        return ClosestName.suggestion(for: name, among: folders)
     }
 }
 

@@ -40,7 +40,7 @@ struct ScanCommand: ParsableCommand {
     func run() throws {
         let started = ContinuousClock.now
         let logger = indexOptions.logger
-        var configuration = try configurationOptions.load()
+        var configuration = try configurationOptions.load(for: Self.self, index: indexOptions.choice)
         thumbnails.apply(to: &configuration)
         let selected = try indexOptions.rootsToIndex(configuration, arguments: roots, domain: domain, command: "scanning")
         // Every root is opened first: a typo in the last one fails before any work.

@@ -108,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard let makeServer = indexOptions.launchers.makeServer else { throw ServeLauncher.handOver() }
         var logger = indexOptions.logger
         if !indexOptions.verbose { logger.logLevel = .notice }
-        var file = try configurationOptions.load()
+        var file = try configurationOptions.load(for: Self.self, watching: watch, index: indexOptions.choice)
         thumbnails.apply(to: &file)
         // The watchers create the index when there is none yet: open it for writing first.
         let index = watch ? try indexOptions.openForIndexing(configuration: file) : nil

@@ -54,14 +54,16 @@ struct StatusCommand: ParsableCommand {
     /// OCR's language packs, with the configuration's `ocr-languages` (the defaults when the
     /// file cannot be read: `status` reports, it does not check the configuration).
     var ocrLanguages: OCRLanguageStatus {
-        let configuration = (try? ConfigurationOptions.parse([]).load()) ?? Configuration()
+        let configuration = Configuration.load(explicit: nil, environment: ProcessInfo.processInfo.environment)
         return OCRLanguageStatus(configured: configuration.ocrLanguageList)
     }
 
-    /// The configured roots, canonical; `nil` when the configuration cannot be read (`status`
-    /// then says nothing of where a domain came from).
+    /// The configured roots, canonical; `nil` when the file has a mistake and no roots could be
+    /// read (`status` reports, it does not check the configuration: it then says nothing of
+    /// where a domain came from).
     var configuredRoots: Set<String>? {
-        guard let configuration = try? ConfigurationOptions.parse([]).load() else { return nil }
+        let configuration = Configuration.load(explicit: nil, environment: ProcessInfo.processInfo.environment)
+        if configuration.roots.isEmpty && !configuration.problems.isEmpty { return nil }
         return Set(configuration.roots.map { (try? SystemCall.resolvedPath($0.path)) ?? $0.path })
     }
 

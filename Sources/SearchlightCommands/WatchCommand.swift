@@ -61,7 +61,7 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = indexOptions.logger
         if !indexOptions.verbose { logger.logLevel = .notice }
-        var configuration = try configurationOptions.load()
+        var configuration = try configurationOptions.load(for: Self.self, index: indexOptions.choice)
         thumbnails.apply(to: &configuration)
         configuration.rescanInterval.override(rescanInterval, option: "--rescan-interval")
         configuration.selfCheckInterval.override(selfCheckInterval, option: "--self-check-interval")

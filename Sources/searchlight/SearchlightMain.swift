@@ -23,7 +23,7 @@ enum SearchlightMain {
         }
         let parsed: any ParsableCommand
         do {
-            parsed = try SearchlightCommand.parseAsRoot()
+            parsed = try SearchlightCommand.parseCommand()
         } catch {
             SearchlightCommand.exit(withError: error)
         }

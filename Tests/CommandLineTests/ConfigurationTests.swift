@@ -78,12 +78,12 @@ struct ConfigurationTests {
 
     @Test func errorsNameTheLineAndTheKeyAndExit64() throws {
         let cases: [(String, String)] = [
-            ("[extraction]\nthumbnail = false\n", ":2: extraction.thumbnail: unknown key"),
-            ("[server]\nhost = \"::1\"\nport = \"http\"\n", ":3: server.port: expected an integer"),
-            ("[[roots]]\npath = \"/a\"\n\n[[roots]]\npath = \"relative\"\n", ":5: roots[2].path: a root must be an absolute path"),
-            ("priority = \"low\"\n", ":1: priority: expected \"idle\" or \"normal\""),
-            ("[[roots]]\npath = \"/a\"\n[[roots]]\npath = \"/a\"\n", ":4: roots[2].path: two roots share the domain"),
-            ("[watch\nrescan-interval = 3\n", ":1: "),
+            ("[extraction]\nthumbnail = false\n", ":2: unknown key thumbnail in [extraction] — did you mean thumbnails?"),
+            ("[server]\nhost = \"::1\"\nport = \"http\"\n", ":3: server.port must be a number from 1 to 65535, found the string \"http\""),
+            ("[[roots]]\npath = \"/a\"\n\n[[roots]]\npath = \"relative\"\n", ":5: roots[2].path must be an absolute path"),
+            ("priority = \"low\"\n", ":1: priority must be \"idle\" or \"normal\""),
+            ("[[roots]]\npath = \"/a\"\n[[roots]]\npath = \"/a\"\n", ":4: two roots share the domain \"/a\""),
+            ("[watch\nrescan-interval = 3\n", ":1:7: a table header is not closed"),
         ]
         for (text, expected) in cases {
             writeConfig(text)
@@ -95,6 +95,93 @@ struct ConfigurationTests {
         let missing = try run(["config", "--config", work.path + "/missing.toml"])
         #expect(missing.status == 64)
         #expect(missing.stderr.contains("cannot read"))
+    }
+
+    /// A scanned tree and a configuration file naming its index, read through
+    /// `$SEARCHLIGHT_CONFIG` by commands given no `--index`.
+    func scannedTreeAndItsConfiguration() throws -> (tree: TemporaryTree, environment: [String: String]) {
+        let tree = TemporaryTree("config-mistake-tree")
+        tree.write("Apache Tika notes.txt", "parser\n")
+        let scan = try run(["scan", tree.path, "--no-thumbnails", "--no-content"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        return (tree, ["SEARCHLIGHT_INDEX": "", "SEARCHLIGHT_CONFIG": configFile])
+    }
+
+    /// `port = "8080"` stops `serve`, which reads `[server]`, with the file, the line and what was
+    /// expected; `search`, `status`, `list` and `scan` print it as a warning and go on.
+    @Test func aMistakeInOneSectionStopsOnlyTheCommandsThatReadIt() throws {
+        let (tree, environment) = try scannedTreeAndItsConfiguration()
+        writeConfig("index = \"\(index)\"\n\n[server]\nhost = \"127.0.0.1\"\nport = \"8080\"\n")
+        let mistake = "\(configFile):5: server.port must be a number from 1 to 65535, found the string \"8080\""
+        let warning = "searchlight: warning: \(mistake) (ignored: this command does not read [server])\n"
+
+        let search = try run(["search", "tika"], environment: environment)
+        #expect(search.status == 0, "\(search.stderr)")
+        #expect(search.lines.count == 1 && search.lines[0].hasSuffix("Apache Tika notes.txt"), "\(search.output)")
+        #expect(search.stderr == warning)
+        for command in [["status"], ["list"], ["scan", tree.path, "--no-thumbnails", "--no-content"]] {
+            let result = try run(command, environment: environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(result.stderr == warning, "\(command)")
+        }
+
+        let serve = try run(["serve", "--config", configFile], environment: environment)
+        #expect(serve.status == 64)
+        #expect(serve.stderr == "searchlight: \(mistake)\n")
+        let config = try run(["config"], environment: environment)
+        #expect(config.status == 64 && config.stderr == "searchlight: \(mistake)\n", "\(config.stderr)")
+    }
+
+    /// A file that is not TOML: the commands that read something from it stop with the mistake
+    /// in plain words; those that read nothing from it (an index named, help, the version) work.
+    @Test func aBrokenFileStopsOnlyTheCommandsThatReadIt() throws {
+        let (tree, environment) = try scannedTreeAndItsConfiguration()
+        writeConfig("# my index\nindex = \"\(index)\"\n\nname = \"tika\n")
+        let mistake = "searchlight: \(configFile):4:13: a string is not closed (a \" is missing before the end of the line)\n"
+        for command in [["search", "tika"], ["list"], ["config"], ["scan", tree.path, "--index", index]] {
+            let result = try run(command, environment: environment)
+            #expect(result.status == 64, "\(command)")
+            #expect(result.stderr == mistake, "\(command): \(result.stderr)")
+        }
+        for command in [["search", "tika", "--index", index], ["status", "--index", index], ["--version"], ["--help"]] {
+            let result = try run(command, environment: environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(result.stderr.isEmpty, "\(command): \(result.stderr)")
+        }
+    }
+
+    /// An unknown table or key names its line and the closest valid name; only the commands
+    /// that read the section meant stop for it.
+    @Test func anUnknownNameGetsTheClosestValidOne() throws {
+        let (_, environment) = try scannedTreeAndItsConfiguration()
+        writeConfig("index = \"\(index)\"\n\n[[root]]\npath = \"/srv/share\"\n")
+        let mistake = "\(configFile):3: unknown table [[root]] — did you mean [[roots]]?"
+        let scan = try run(["scan", "--config", configFile])
+        #expect(scan.status == 64)
+        #expect(scan.stderr == "searchlight: \(mistake)\n")
+        let search = try run(["search", "tika"], environment: environment)
+        #expect(search.status == 0)
+        #expect(search.stderr == "searchlight: warning: \(mistake) (ignored: this command does not read [[roots]])\n")
+
+        writeConfig("[[roots]]\npath = \"/srv/share\"\n# projects\nexclude = [\"*.iso\"]\n")
+        let key = try run(["config", "--config", configFile])
+        #expect(key.status == 64)
+        #expect(key.stderr == "searchlight: \(configFile):4: unknown key exclude in [[roots]] — did you mean exclusions?\n")
+    }
+
+    /// `searchlight serach foo` names the command meant; a word close to none lists them all;
+    /// a mistake after a valid command keeps swift-argument-parser's message.
+    @Test func aMistypedCommandGetsTheClosestOne() throws {
+        let typo = try run(["serach", "foo"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr == "searchlight: unknown command \"serach\" — did you mean \"search\"?\n")
+        let far = try run(["frobnicate"])
+        #expect(far.status == 64)
+        #expect(far.stderr.hasPrefix("searchlight: unknown command \"frobnicate\"; the commands are scan, search, "), "\(far.stderr)")
+        let option = try run(["search", "--bogus", "x"])
+        #expect(option.status == 64)
+        #expect(!option.stderr.contains("unknown command"), "\(option.stderr)")
+        #expect(try run(["help", "search"]).status == 0)
     }
 
     @Test func scanWithoutArgumentsTakesTheConfiguredRootsAndLeavesOutTheExcluded() throws {
