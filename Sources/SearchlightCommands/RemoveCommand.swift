@@ -1,5 +1,6 @@
 import ArgumentParser
 import Searchlight
+import SearchlightFiles
 import SystemCalls
 
 struct RemoveCommand: ParsableCommand {
@@ -51,7 +52,7 @@ struct RemoveCommand: ParsableCommand {
     }
 
     /// Forgets the root `path` names, or deletes the items of a path gone from disk.
-    private func remove(_ path: String, locator: ItemLocator, index: any IndexStore, output: StandardOutput) throws {
+    private func remove(_ path: String, locator: ItemLocator, index: any FileIndexStore, output: StandardOutput) throws {
         let absolute = ItemLocator.absolutePath(path)
         if let domain = locator.roots.first(where: { $0.value == absolute })?.key {
             let deleted = try CommandFailure.wrap { try index.deleteAllItems(inDomains: [domain]) }
@@ -59,7 +60,9 @@ struct RemoveCommand: ParsableCommand {
             return
         }
         let found = try CommandFailure.wrap {
-            try locator.references(forPath: path).first { try index.item($0.identifier, domain: $0.domain) != nil }
+            try locator.references(forPath: path).first { reference in
+                try index.item(reference.identifier, domain: reference.domain) != nil || hasItems(below: reference, in: index)
+            }
         }
         guard let reference = found else { throw CommandFailure.fail(locator.notFound(path, domain: nil)) }
         guard !SystemCall.exists(Array(absolute.utf8)) else {
@@ -72,5 +75,14 @@ struct RemoveCommand: ParsableCommand {
         batch.deleteTree(reference.identifier, domain: reference.domain)
         try CommandFailure.wrap { try index.apply(batch) }
         output.write("removed \(absolute) from the index\n")
+    }
+
+    /// Whether the index holds items below the folder `reference` names (a folder is no item
+    /// itself): the first identifier after `folder/` and before `folder0` (`0` follows `/`).
+    private func hasItems(below reference: ItemReference, in index: any FileIndexStore) throws -> Bool {
+        let folder = reference.identifier.bytes
+        let page = try index.changeStamps(domain: reference.domain, after: ItemIdentifier(bytes: folder + [0x2F]),
+                                          before: ItemIdentifier(bytes: folder + [0x30]), limit: 1)
+        return !page.isEmpty
     }
 }

@@ -70,9 +70,9 @@ struct FirstHourTests {
             #expect(shown.status == 0, "\(argument) from \(folder): \(shown.stderr)")
             #expect(try run(["show", argument, "--text"], in: folder).output == "shutter count\n", "\(argument)")
         }
-        // An identifier alone that two roots hold still asks which one; its path does not.
-        #expect(try run(["show", "Nikon D70.txt"]).status == 64)
-        #expect(try run(["show", "Nikon D70.txt", "--text"], in: notes.path).output == "manual notes\n")
+        // A path comes before an identifier: from elsewhere, the identifier of the notes' file.
+        #expect(try run(["show", "Nikon D70.txt", "--text"]).output == "manual notes\n")
+        #expect(try run(["show", "Nikon D70.txt", "--text"], in: trips).output == "shutter count\n")
 
         // What is not an item says why, in the user's words.
         let outside = try run(["show", elsewhere.path + "/x.txt"])
