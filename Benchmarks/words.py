@@ -111,15 +111,17 @@ def without_marks(word):
 
 class Searchlight:
     def __init__(self, binary, index):
-        self.binary, self.index = binary, index
+        self.binary, self.index, self.folder = binary, index, None
 
     def scan(self, folder):
+        self.folder = folder
         subprocess.run([self.binary, "scan", folder, "--index", self.index, "--no-thumbnails", "--no-ocr"],
                        check=True, stdout=subprocess.DEVNULL)
 
     def ranked(self, words, limit=200):
-        result = subprocess.run([self.binary, "search", "--limit", str(limit), "--index", self.index, "--", *words],
-                                capture_output=True)
+        # Paths relative to the folder scanned: run from it, with --relative (absolute otherwise).
+        result = subprocess.run([self.binary, "search", "--limit", str(limit), "--index", self.index, "--relative",
+                                 "--", *words], capture_output=True, cwd=self.folder)
         if result.returncode != 0:
             return None  # an error
         return [line for line in result.stdout.decode("utf-8", "surrogateescape").split("\n") if line]
