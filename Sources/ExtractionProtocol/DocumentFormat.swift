@@ -46,8 +46,9 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
     /// Keynote, Pages, Numbers (`.key`, `.pages`, `.numbers`): the XML package of iWork '09 or
     /// the `.iwa` parts of iWork 2013+.
     case iWork
-    /// An archive (ZIP, tar, 7z, RAR) or a compressed file (gzip, bzip2, xz, zstd): its
-    /// members' names and the text of its text and document members.
+    /// An archive (ZIP, tar, 7z, RAR): its members' names and the text of its text and
+    /// document members; or a compressed file (gzip, bzip2, xz, zstd, lz4…): the one file
+    /// inside it, read by its own type (a `.tar.gz` is an archive).
     case archive
 
     /// The format of a file, from libmagic's MIME type and the file's name; nil when the
@@ -149,7 +150,7 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
     static let archiveTypes: Set<String> = [
         "application/x-tar", "application/x-gtar", "application/x-ustar", "application/gzip", "application/x-gzip",
         "application/x-bzip2", "application/x-xz", "application/zstd", "application/x-zstd", "application/x-lzma",
-        "application/x-lzip", "application/x-7z-compressed", "application/x-rar", "application/vnd.rar",
+        "application/x-lzip", "application/x-lz4", "application/x-7z-compressed", "application/x-rar", "application/vnd.rar",
         "application/x-cpio", "application/java-archive", "application/x-compress",
     ]
 
