@@ -46,8 +46,9 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
     /// Keynote, Pages, Numbers (`.key`, `.pages`, `.numbers`): the XML package of iWork '09 or
     /// the `.iwa` parts of iWork 2013+.
     case iWork
-    /// An archive (ZIP, tar, 7z, RAR) or a compressed file (gzip, bzip2, xz, zstd): its
-    /// members' names and the text of its text and document members.
+    /// An archive (ZIP, tar, 7z, RAR): its members' names and the text of its text and
+    /// document members; or a compressed file (gzip, bzip2, xz, zstd, lz4…): the one file
+    /// inside it, read by its own type (a `.tar.gz` is an archive).
     case archive
 
     /// The format of a file, from libmagic's MIME type and the file's name; nil when the
@@ -146,11 +147,16 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
 
     /// libmagic's MIME types of the archives and compressed files libarchive reads (ZIP is
     /// routed above, with the documents that are ZIP packages).
-    static let archiveTypes: Set<String> = [
-        "application/x-tar", "application/x-gtar", "application/x-ustar", "application/gzip", "application/x-gzip",
-        "application/x-bzip2", "application/x-xz", "application/zstd", "application/x-zstd", "application/x-lzma",
-        "application/x-lzip", "application/x-7z-compressed", "application/x-rar", "application/vnd.rar",
-        "application/x-cpio", "application/java-archive", "application/x-compress",
+    static let archiveTypes: Set<String> = compressedTypes.union([
+        "application/x-tar", "application/x-gtar", "application/x-ustar", "application/x-7z-compressed",
+        "application/x-rar", "application/vnd.rar", "application/x-cpio", "application/java-archive",
+    ])
+
+    /// libmagic's MIME types of compressed files: one compressed stream, a single file (read as
+    /// the file inside it) or a tar.
+    public static let compressedTypes: Set<String> = [
+        "application/gzip", "application/x-gzip", "application/x-bzip2", "application/x-xz", "application/zstd",
+        "application/x-zstd", "application/x-lzma", "application/x-lzip", "application/x-lz4", "application/x-compress",
     ]
 
     /// Names of iWork documents, which libmagic calls `application/zip`.

@@ -4,7 +4,7 @@ import SearchlightTestSupport
 import Testing
 
 /// Archives through the built binaries: `scan` reads what is inside ZIP, tar.gz, tar.xz,
-/// tar.zst and a gzip'd file (names and the text of text and document members), `search`
+/// tar.zst (names and the text of text and document members) and a gzip'd file, `search`
 /// finds an archive by a word of one of its documents, `show --matching` lists the members
 /// that hold it; bombs and encrypted archives are indexed by name with a quiet failure.
 @Suite("searchlight on archives", .serialized, .ownThread)
@@ -76,10 +76,39 @@ struct ArchiveCommandTests {
             #expect(failure?.contains("too large") == true && failure?.contains("bomb") == true, "\(bomb): \(failure ?? "nil")")
         }
         let damaged = try json("archives/damaged.Z")["failure"] as? String
-        #expect(damaged?.contains("not an archive libarchive reads") == true, "\(damaged ?? "nil")")
+        #expect(damaged?.contains("damaged compressed file (Invalid compressed data)") == true, "\(damaged ?? "nil")")
         let locked = try json("archives/locked.zip")
         #expect((locked["failure"] as? String)?.contains("encrypted archive") == true, "\(locked)")
         #expect(try found("locked") == ["archives/locked.zip"])
+    }
+
+    /// Issue 48: a compressed single file is the file inside it (a Debian changelog was once
+    /// taken for an `mtree` listing and failed as a damaged archive), read as text, not listed
+    /// as a member. `search` may print paths relative to the root or absolute ones.
+    @Test func aCompressedFileIsFoundByTheWordsOfTheFileInsideIt() throws {
+        work.write("changelog", "Releases\n--------\nv1.2.0\n------\n- Added the marmot whistle\n"
+            + "- The level is 4.1 if the user doesn\u{2019}t set it\n")
+        work.write("ls.1", ".TH LS 1\n.SH NAME\nls \\- list the burrow contents\n")
+        shell("sh", "-c", "gzip -n -9 -c '\(work.url("changelog"))' > '\(tree.url("changelog.gz"))' "
+            + "&& gzip -n -9 -c '\(work.url("ls.1"))' > '\(tree.url("ls.1.gz"))'")
+        let scan = try run(["scan", tree.path, "--no-thumbnails"])
+        #expect(scan.status == 0)
+        #expect(scan.stderr.isEmpty, "\(scan.stderr)")
+
+        func found(_ words: String, _ name: String) throws -> Bool {
+            let result = try run(["search", words])
+            #expect(result.status == 0)
+            return result.lines.contains { $0.hasSuffix("/" + name) || $0 == name }
+        }
+        #expect(try found("marmot whistle", "changelog.gz"))
+        #expect(try found("burrow contents", "ls.1.gz"))
+        let changelog = try json("changelog.gz")
+        #expect(changelog["failure"] == nil || changelog["failure"] is NSNull, "\(changelog)")
+        #expect(changelog["contentType"] as? String == "application/gzip", "\(changelog)")
+        // One file, not an archive: no members to list.
+        let shown = try run(["show", "changelog.gz", "--matching", "marmot"])
+        #expect(shown.status == 0)
+        #expect(!shown.output.contains("members"), "\(shown.output)")
     }
 
     @Test func iWorkDocumentsAreFoundByTheirTextAndShowTheirPreview() throws {

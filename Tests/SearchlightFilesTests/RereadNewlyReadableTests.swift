@@ -1,3 +1,4 @@
+import ExtractionProtocol
 import Foundation
 import Logging
 import Searchlight
@@ -105,5 +106,39 @@ struct RereadNewlyReadableTests {
         #expect(try text("setup.sh")?.contains("PRIVATE KEY") == false)
         #expect(try index.searchIdentifiers(words: ["lighthouse"], domain: nil, limit: nil, scope: .all).map(\.lossyString)
                 == ["setup.sh"])
+    }
+
+    /// Generation 4 (issue 48): a compressed single file an older version failed as a damaged
+    /// archive (a changelog libarchive took for an `mtree` listing) is read again, as the text
+    /// inside it; a tarball is left alone.
+    @Test func olderCompressedFilesAreReadAsTheFileInside() throws {
+        tree.write("plain/changelog", "Releases\n--------\nv1.2.0\n------\n- Added the marmot whistle\n"
+            + "- The level is 4.1 if the user doesn\u{2019}t set it\n")
+        shell("sh", "-c", "cd '\(tree.path)' && gzip -n -c plain/changelog > changelog.gz && tar czf bundle.tar.gz plain && rm -r plain")
+        let (index, extraction, scanner) = try scanned()
+        defer { extraction.shutdown() }
+        func found(_ word: String) throws -> [String] {
+            try index.searchIdentifiers(words: [word], domain: nil, limit: nil, scope: .all).map(\.lossyString).sorted()
+        }
+        #expect(try found("whistle") == ["bundle.tar.gz", "changelog.gz"])
+
+        // As an older version left it: no text, a damaged archive.
+        var item = try #require(try index.item("changelog.gz", domain: "files")).item
+        item.attributeSet.textContent = nil
+        item.failure = ExtractionFailure(.decodeFailed, "content: damaged archive (Can't parse line 6)").stored
+        var state = try #require(try index.domainState("files"))
+        state.contentReaders = 3
+        var batch = IndexBatch()
+        batch.upsert(item)
+        try index.apply(batch, states: ["files": state])
+        #expect(try found("whistle") == ["bundle.tar.gz"])
+
+        extraction.rereadNewlyReadable(in: index, domain: "files")
+        #expect(try index.domainState("files")?.contentReaders == ContentReader.generation)
+        #expect(try index.changeStamp(of: "changelog.gz", domain: "files") == .some(nil))
+        #expect(try index.changeStamp(of: "bundle.tar.gz", domain: "files") != .some(nil), "a tarball is read as before")
+        #expect(try scanner.reconcile().updated == 1)
+        #expect(try found("whistle") == ["bundle.tar.gz", "changelog.gz"])
+        #expect(try index.item("changelog.gz", domain: "files")?.item.failure == nil)
     }
 }

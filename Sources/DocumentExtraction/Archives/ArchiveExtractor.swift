@@ -1,9 +1,9 @@
 import ExtractionProtocol
 
 /// What is inside an archive (ZIP, tar, tar.gz/bz2/xz/zst, 7z, RAR where libarchive reads
-/// it) or a compressed file (`notes.txt.gz`): its members' names and the text of its text
-/// and document members, laid out as ``ArchiveText`` sections so that `show` can say which
-/// members matched.
+/// it): its members' names and the text of its text and document members, laid out as
+/// ``ArchiveText`` sections so that `show` can say which members matched. A compressed single
+/// file (`changelog.gz`, `ls.1.gz`) is the one file inside it instead (ArchiveExtractor+CompressedFile.swift).
 ///
 /// Each member is routed as a file is: libmagic's MIME type of its bytes and its name give
 /// its ``DocumentFormat``, and the same reader reads it, from an anonymous in-memory file.
@@ -21,7 +21,17 @@ enum ArchiveExtractor {
     static let timeBudget: Duration = .seconds(5)
 
     static func read(_ source: DocumentSource) throws(ExtractionFailure) -> ExtractedDocument {
-        let reader = try ArchiveReader(descriptor: source.descriptor)
+        // Unwrapped without guessing a format first: a compressed file's bytes say whether
+        // they are a tar (read as an archive) or a single file.
+        let stream = try ArchiveReader(descriptor: source.descriptor, formats: .oneStream)
+        if stream.isCompressed, let document = try readCompressedFile(stream, source) {
+            return document
+        }
+        return try readMembers(ArchiveReader(descriptor: source.descriptor, formats: .archives), source)
+    }
+
+    /// The members of the archive `reader` reads, laid out as ``ArchiveText`` sections.
+    static func readMembers(_ reader: ArchiveReader, _ source: DocumentSource) throws(ExtractionFailure) -> ExtractedDocument {
         let budget = CPUBudget(timeBudget)
         var members: [(name: String, text: String)] = []
         var inflated = 0
@@ -51,7 +61,7 @@ enum ArchiveExtractor {
                 throw ExtractionFailure(
                     .tooLarge, "the archive's members declare \(declared / max(source.size, 1)) times its size (a bomb?)")
             }
-            let name = reader.isRawFile ? rawMemberName(source.fileName) : memberName(member.path)
+            let name = memberName(member.path)
             if member.isEncrypted {
                 encrypted = true
                 members.append((name, ""))
@@ -63,16 +73,12 @@ enum ArchiveExtractor {
                 members.append((name, ""))
                 continue
             }
-            let bytes: [UInt8]
+            var bytes: [UInt8] = []
             let isComplete: Bool
             do {
-                (bytes, isComplete) = try reader.readData(limit: room) { count throws(ExtractionFailure) in
+                isComplete = try reader.readData(into: &bytes, limit: room) { count throws(ExtractionFailure) in
                     inflated += count
-                    let compressed = max(reader.compressedBytesRead, 1)
-                    if inflated > limits.ratioThreshold, inflated / compressed > limits.maximumCompressionRatio {
-                        throw ExtractionFailure(
-                            .tooLarge, "the archive inflates \(inflated / compressed) times its compressed size (a bomb?)")
-                    }
+                    try refuseBomb(inflated: inflated, by: reader)
                 }
             } catch where error.reason != .tooLarge {
                 // One member that cannot be read (an unsupported method, a password) is listed
@@ -92,6 +98,16 @@ enum ArchiveExtractor {
                                  isTextTruncated: truncated || textRead >= source.textLimit)
     }
 
+    /// Refuses a bomb while it inflates: `inflated` bytes out of what `reader` has read of the
+    /// file, above ``limits``' ratio.
+    static func refuseBomb(inflated: Int, by reader: ArchiveReader) throws(ExtractionFailure) {
+        let compressed = max(reader.compressedBytesRead, 1)
+        if inflated > limits.ratioThreshold, inflated / compressed > limits.maximumCompressionRatio {
+            throw ExtractionFailure(
+                .tooLarge, "the \(reader.noun) inflates \(inflated / compressed) times its compressed size (a bomb?)")
+        }
+    }
+
     /// The text of one member, read as a file of its type is; empty for members with no
     /// text, nested archives, photos, and members their reader refuses (a member's failure
     /// is not the archive's).
@@ -99,19 +115,34 @@ enum ArchiveExtractor {
         guard limit > 0, !bytes.isEmpty else { return "" }
         let contentType = MemberType.of(bytes)
         let fileName = Array(name.utf8)
-        guard let format = DocumentFormat(contentType: contentType, fileName: fileName.split(separator: 0x2F).last ?? []),
-              format != .archive, format != .photo
-        else { return "" }
+        guard let format = readableFormat(contentType: contentType, fileName: fileName) else { return "" }
         do {
-            let member = try DocumentSource(bytes: bytes, path: fileName, textLimit: limit, contentType: contentType)
-            defer { member.close() }
             // Word breaks are marked once, in the archive's whole text.
-            let document = try DocumentExtractor.read(member, as: format)
+            let document = try memberDocument(bytes, path: fileName, contentType: contentType, format: format, limit: limit)
             let heading = [document.title].compactMap { $0 }.filter { !document.text.contains($0) }
             return DocumentText.capped((heading + [document.text]).joined(separator: "\n"), toBytes: limit).text
         } catch {
             return ""
         }
+    }
+
+    /// The format a member of `contentType` at `fileName` (its path inside the archive) is
+    /// read as; nil for members with no text, nested archives and photos.
+    static func readableFormat(contentType: String, fileName: [UInt8]) -> DocumentFormat? {
+        guard let format = DocumentFormat(contentType: contentType, fileName: fileName.split(separator: 0x2F).last ?? []),
+              format != .archive, format != .photo
+        else { return nil }
+        return format
+    }
+
+    /// The document in a member's `bytes`, read as a file of `format` is, from an anonymous
+    /// in-memory file.
+    static func memberDocument(_ bytes: [UInt8], path: [UInt8], contentType: String, format: DocumentFormat, limit: Int)
+        throws(ExtractionFailure) -> ExtractedDocument
+    {
+        let member = try DocumentSource(bytes: bytes, path: path, textLimit: limit, contentType: contentType)
+        defer { member.close() }
+        return try DocumentExtractor.read(member, as: format)
     }
 
     /// The members as ``ArchiveText`` sections, every header kept within `limit` before any
@@ -138,15 +169,5 @@ enum ArchiveExtractor {
         var name = Substring(path)
         while name.hasPrefix("./") { name = name.dropFirst(2) }
         return String(name)
-    }
-
-    /// The name of a compressed file's one member: the file's name without its compression
-    /// extension (`notes.txt.gz` holds `notes.txt`).
-    static func rawMemberName(_ fileName: ArraySlice<UInt8>) -> String {
-        let name = String(decoding: fileName, as: UTF8.self)
-        for suffix in [".gz", ".bz2", ".xz", ".zst", ".lz", ".lzma", ".Z", ".tgz"] where name.hasSuffix(suffix) {
-            return String(name.dropLast(suffix.count))
-        }
-        return name
     }
 }

@@ -5,11 +5,24 @@ import SystemCalls
 /// One pass over an archive's members through libarchive: headers in order, each member's
 /// data read (bounded) or skipped.
 ///
-/// Reads every format and filter libarchive knows (ZIP, tar, cpio, 7z, RAR, ISO; gzip, bzip2,
-/// xz, lzma, zstd, compress), and a compressed single file (`notes.txt.gz`) as one member.
+/// Unwraps every filter libarchive knows (gzip, bzip2, xz, lzma, lzip, zstd, lz4, compress),
+/// then reads what is inside as ``Formats-swift.enum/archives`` (ZIP, tar, cpio, 7z, RAR, ISO)
+/// or as ``Formats-swift.enum/oneStream`` (a compressed single file, `notes.txt.gz`, as one
+/// member): a caller that has not yet looked at the decompressed bytes must not let libarchive
+/// guess, since its guessing takes text for an archive (a changelog for an `mtree` listing).
 final class ArchiveReader {
     private let archive: OpaquePointer
     private var entry: OpaquePointer?
+    /// What the reader takes its input for.
+    let formats: Formats
+
+    /// What a reader reads once the filters are unwrapped.
+    enum Formats {
+        /// Every archive format libarchive knows, chosen by its bidding.
+        case archives
+        /// The decompressed stream as it is, one member (libarchive's raw format).
+        case oneStream
+    }
 
     /// One member's header.
     struct Member {
@@ -23,22 +36,26 @@ final class ArchiveReader {
         var isEncrypted: Bool
     }
 
-    /// Opens the archive readable from `descriptor` (not closed; read from its start).
+    /// Opens the archive readable from `descriptor` (not closed; read from its start) as `formats`.
     /// The corresponding C functions are `archive_read_new(3)` and `archive_read_open_fd(3)`.
-    init(descriptor: Int32) throws(ExtractionFailure) {
+    init(descriptor: Int32, formats: Formats) throws(ExtractionFailure) {
         guard let archive = archive_read_new() else {
             throw ExtractionFailure(.internalError, "libarchive: cannot allocate a reader")
         }
         self.archive = archive
+        self.formats = formats
         archive_read_support_filter_all(archive)
-        archive_read_support_format_all(archive)
-        // Last resort of libarchive's bidding: a compressed file that is not an archive.
-        archive_read_support_format_raw(archive)
+        switch formats {
+        case .archives: archive_read_support_format_all(archive)
+        case .oneStream: archive_read_support_format_raw(archive)
+        }
         try? SystemCall.seek(descriptor, to: 0)
         guard archive_read_open_fd(archive, descriptor, 64 << 10) == ARCHIVE_OK else {
             // `deinit` frees the reader: every property is set, so a throw from here releases self.
             let message = errorMessage
-            throw ExtractionFailure(.decodeFailed, "not an archive libarchive reads (\(message))")
+            // Opening reads the first block through the filters: a damaged or truncated stream fails here.
+            throw ExtractionFailure(.decodeFailed, formats == .oneStream
+                ? "damaged \(noun) (\(message))" : "not an archive libarchive reads (\(message))")
         }
     }
 
@@ -51,8 +68,12 @@ final class ArchiveReader {
     /// The archive's format, as libarchive names it (`ZIP 2.0 (deflation)`, `GNU tar format`, `raw`).
     var formatName: String { archive_format_name(archive).map { String(cString: $0) } ?? "" }
 
-    /// Whether the archive is a compressed single file (libarchive's raw format).
-    var isRawFile: Bool { archive_format(archive) == ARCHIVE_FORMAT_RAW }
+    /// Whether a compression filter wraps the file (libarchive's `none` filter is always
+    /// counted). The corresponding C function is `archive_filter_count(3)`.
+    var isCompressed: Bool { archive_filter_count(archive) > 1 }
+
+    /// What a failure calls the file: `archive` or `compressed file`.
+    var noun: String { formats == .oneStream ? "compressed file" : "archive" }
 
     /// Bytes read from the file so far (compressed). The corresponding C function is `archive_filter_bytes(3)`.
     var compressedBytesRead: Int { Int(archive_filter_bytes(archive, -1)) }
@@ -68,7 +89,7 @@ final class ArchiveReader {
             if message.lowercased().contains("encrypt") || message.lowercased().contains("passphrase") {
                 throw ExtractionFailure(.encrypted, "encrypted archive: a password is needed to read it")
             }
-            throw ExtractionFailure(.decodeFailed, "damaged archive (\(message))")
+            throw ExtractionFailure(.decodeFailed, "damaged \(noun) (\(message))")
         }
         entry = header
         // Not UTF-8 in the archive's own charset: decoded leniently (String(cString:) replaces
@@ -81,28 +102,28 @@ final class ArchiveReader {
             isEncrypted: archive_entry_is_encrypted(header) != 0)
     }
 
-    /// Reads the current member's data, at most `limit` bytes; `isComplete` tells whether
-    /// that was all of it. `onProgress` is called with each chunk's size and may stop the
-    /// read by throwing (a bomb). The corresponding C function is `archive_read_data(3)`.
-    func readData(limit: Int, onProgress: (Int) throws(ExtractionFailure) -> Void)
-        throws(ExtractionFailure) -> (bytes: [UInt8], isComplete: Bool)
+    /// Reads the current member's data into `bytes` until they hold `limit` bytes, and tells
+    /// whether that was all of it; a later call reads on from there. `onProgress` is called
+    /// with each chunk's size and may stop the read by throwing (a bomb). The corresponding C
+    /// function is `archive_read_data(3)`.
+    func readData(into bytes: inout [UInt8], limit: Int, onProgress: (Int) throws(ExtractionFailure) -> Void)
+        throws(ExtractionFailure) -> Bool
     {
-        var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
-            if count == 0 { return (bytes, true) }
+        while bytes.count < limit {
+            let wanted = min(chunk.count, limit - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, wanted) }
+            if count == 0 { return true }
             guard count > 0 else {
                 let message = errorMessage
                 if message.lowercased().contains("encrypt") || message.lowercased().contains("passphrase") {
                     throw ExtractionFailure(.encrypted, "encrypted archive: a password is needed to read it")
                 }
-                throw ExtractionFailure(.decodeFailed, "damaged archive member (\(message))")
+                throw ExtractionFailure(.decodeFailed, "damaged \(formats == .oneStream ? noun : "archive member") (\(message))")
             }
             try onProgress(count)
-            let kept = min(count, limit - bytes.count)
-            bytes.append(contentsOf: chunk[..<kept])
-            if bytes.count >= limit { return (bytes, false) }
+            bytes.append(contentsOf: chunk[..<count])
         }
+        return false
     }
 }

@@ -54,6 +54,6 @@ public enum ContentTypeTree {
     static let archiveTypes: Set<String> = [
         "application/zip", "application/gzip", "application/x-tar", "application/x-bzip2",
         "application/x-xz", "application/x-7z-compressed", "application/x-rar", "application/zstd",
-        "application/vnd.rar", "application/x-zstd",
+        "application/vnd.rar", "application/x-zstd", "application/x-lz4",
     ]
 }

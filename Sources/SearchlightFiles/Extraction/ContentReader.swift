@@ -29,8 +29,9 @@ public final class ContentReader: Sendable {
     /// ones left without text, so that items indexed before are read again once
     /// (``ItemExtraction/rereadNewlyReadable(in:domain:)``). 2: every file libmagic types or
     /// describes as text (issue 34). 3: private key blocks cut out of every text, and key
-    /// material recognised by parsing (issue 32).
-    public static let generation = 3
+    /// material recognised by parsing (issue 32). 4: a compressed single file read as the file
+    /// inside it (issue 48).
+    public static let generation = 4
 
     /// Whether a file of `contentType` named `fileName`, which libmagic describes as
     /// `description`, has content to read (text is, whatever its type: see

@@ -9,7 +9,10 @@ extension ItemExtraction {
     ///   libmagic calls text under another type);
     /// - generation 3: items whose text holds a private key block (now cut out), or that are
     ///   key material themselves (now left out of the index), found through the full-text
-    ///   index by the words every such block has.
+    ///   index by the words every such block has;
+    /// - generation 4: compressed single files (`changelog.gz`), once listed as an archive's one
+    ///   member or failed as a damaged archive, now read as the file inside them (tarballs,
+    ///   named so, are read as before).
     /// A new domain's state starts at today's generation; a failure is logged, never the reason
     /// a scan or a watch fails. Needs the content reader (not with `--no-content`).
     public func rereadNewlyReadable(in index: any FileIndexStore, domain: String) {
@@ -20,16 +23,9 @@ extension ItemExtraction {
             guard generation < ContentReader.generation else { return }
             var batch = IndexBatch()
             if generation < 2 {
-                // The listing carries no text: the candidates are read whole, one by one.
-                var candidates: [ItemIdentifier] = []
-                try index.forEachItem(domain: domain) { indexed in
-                    let item = indexed.item
-                    if item.failure == nil, item.changeStamp != nil, Self.isReadAsTextSinceGeneration2(item.attributeSet) {
-                        candidates.append(item.uniqueIdentifier)
-                    }
-                    return true
-                }
-                for identifier in candidates {
+                for identifier in try candidates(in: index, domain: domain, where: { item in
+                    item.failure == nil && Self.isReadAsTextSinceGeneration2(item.attributeSet)
+                }) {
                     guard var item = try index.item(identifier, domain: domain)?.item,
                           (item.attributeSet.textContent ?? "").isEmpty else { continue }
                     item.changeStamp = nil
@@ -51,6 +47,13 @@ extension ItemExtraction {
                     batch.upsert(item)
                 }
             }
+            if generation < 4 {
+                for identifier in try candidates(in: index, domain: domain, where: { Self.isCompressedSingleFile($0.attributeSet) }) {
+                    guard var item = try index.item(identifier, domain: domain)?.item else { continue }
+                    item.changeStamp = nil
+                    batch.upsert(item)
+                }
+            }
             let count = batch.changes.count
             state.contentReaders = ContentReader.generation
             try index.apply(batch, states: [domain: state])
@@ -60,6 +63,29 @@ extension ItemExtraction {
         } catch {
             logger.warning("cannot mark the files to read again: \(error)")
         }
+    }
+
+    /// The domain's items with a change stamp for which `isCandidate` holds. The listing
+    /// carries no text: the caller reads the candidates whole, one by one.
+    private func candidates(in index: any FileIndexStore, domain: String, where isCandidate: (SearchableItem) -> Bool)
+        throws -> [ItemIdentifier]
+    {
+        var candidates: [ItemIdentifier] = []
+        try index.forEachItem(domain: domain) { indexed in
+            if indexed.item.changeStamp != nil, isCandidate(indexed.item) {
+                candidates.append(indexed.item.uniqueIdentifier)
+            }
+            return true
+        }
+        return candidates
+    }
+
+    /// Whether generation 4 reads a file of these attributes otherwise: a compressed file whose
+    /// name does not say it is a tarball (`.tar.gz`, `.tgz`…).
+    static func isCompressedSingleFile(_ attributes: AttributeSet) -> Bool {
+        guard let type = attributes.contentType, DocumentFormat.compressedTypes.contains(type) else { return false }
+        let name = (attributes.displayName ?? "").lowercased()
+        return !name.contains(".tar.") && ![".tgz", ".tbz", ".tbz2", ".txz", ".tzst", ".tlz", ".taz"].contains { name.hasSuffix($0) }
     }
 
     /// Whether generation 2 reads a file of these attributes as text where generation 1 did not:
