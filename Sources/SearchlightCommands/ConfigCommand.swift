@@ -33,7 +33,7 @@ struct ConfigCommand: ParsableCommand {
 
         if let index = configuration.index.value { line("index", quoted(withoutPassword(index)), configuration.index.origin) }
         line("priority", quoted(configuration.priority.value.rawValue), configuration.priority.origin)
-        if configuration.roots.isEmpty { text += "# no [[roots]]: scan and watch need folders as arguments\n" }
+        if configuration.roots.isEmpty { text += "# no [[roots]]: scan and watch take folders as arguments, else those already in the index\n" }
         for root in configuration.roots {
             text += "\n[[roots]]\n"
             line("path", quoted(root.path), root.origin)
