@@ -44,7 +44,7 @@ public struct WordSearch: Sendable {
 
     /// The identifiers of the best `limit` results, without their items when no search word
     /// needs them checked; and the words searched instead when the typed ones found nothing
-    /// (``Searchlight/SearchResult/spelling``).
+    /// (``Searchlight/SearchResult/spelling``, ``Searchlight/IndexStore/firstRespelling(of:finding:)``).
     public func identifiers(in index: any IndexStore, limit: Int?) throws -> (identifiers: [ItemIdentifier], spelling: [String]?) {
         // Search words must be checked on the items, and opened items move ahead among the
         // results that matched in the same field: both need the results, not identifiers alone.
@@ -53,8 +53,11 @@ public struct WordSearch: Sendable {
             return (results.map(\.item.item.uniqueIdentifier), results.first?.spelling)
         }
         let found = try index.searchIdentifiers(words: search.words, domain: domain, limit: limit, scope: scope)
-        guard found.isEmpty, let respelled = try index.respelled(search) else { return (found, nil) }
-        return (try index.searchIdentifiers(words: respelled.words, domain: domain, limit: limit, scope: scope), respelled.words)
+        guard found.isEmpty, let respelled = try index.firstRespelling(of: search, finding: { respelled -> [ItemIdentifier]? in
+            let found = try index.searchIdentifiers(words: respelled.words, domain: domain, limit: limit, scope: scope)
+            return found.isEmpty ? nil : found
+        }) else { return (found, nil) }
+        return (respelled.found, respelled.search.words)
     }
 
     /// How many items match.
