@@ -46,7 +46,7 @@ public struct Respellings: Sendable {
     /// The words whose spellings ``wordsToSpell()`` asked for, and that ``add(_:)`` receives.
     private var asked: [Int] = []
     private var round = 0
-    /// The respellings given by ``next()`` so far, and the words as typed: a few, so an array
+    /// The respellings given by ``next(limit:)`` so far, and the words as typed: a few, so an array
     /// (a set's type would be made at its first use, at every start).
     private var tried: [[String]]
 
