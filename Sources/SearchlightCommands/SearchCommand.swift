@@ -83,22 +83,25 @@ public struct SearchRequest {
         if explain {
             StandardError.write(try CommandFailure.wrap { try search.explanation(in: index, limit: limit) } + "\n")
         }
+        var found: Int?
         if count {
             let count = try CommandFailure.wrap { try search.count(in: index) }
             printer.printCount(limit.map { min($0, count) } ?? count)
         } else if format == .json || (format == .lines && !names && SystemCall.isTerminal(1)) {
-            try Self.inPages(limit: limit, paged: search.history?.isEmpty ?? true, printer: printer) { limit in
+            found = try Self.inPages(limit: limit, paged: search.history?.isEmpty ?? true, printer: printer) { limit in
                 let results = try CommandFailure.wrap { try search.results(in: index, limit: limit) }
                 return (results.count, results.first?.spelling, { range in for result in results[range] { printer.print(result) } })
             }
         } else {
             // Paths only: no need to fetch the items (unless search words must be checked on them).
-            try Self.inPages(limit: limit, paged: search.history?.isEmpty ?? true, printer: printer) { limit in
+            found = try Self.inPages(limit: limit, paged: search.history?.isEmpty ?? true, printer: printer) { limit in
                 let (references, spelling) = try CommandFailure.wrap { try search.references(in: index, limit: limit) }
                 return (references.count, spelling, { range in for reference in references[range] { printer.printPath(of: reference) } })
             }
         }
         printer.flush()
+        // Nothing, even respelled: said in words, still a success (exit status 0).
+        if found == 0, limit != 0 { Self.sayNothingFound(words) }
     }
 
     /// How many results a search without `--limit` prints first, before ranking the rest.
@@ -115,19 +118,26 @@ public struct SearchRequest {
     ///     opened move ahead (``OpenHistory``), which a page reorders only among its own.
     ///   - search: Finds at most `limit` results (all with `nil`) and says how many, the words
     ///     searched instead, and how to print a range of them.
+    /// - Returns: How many results the first search found.
     static func inPages(limit: Int?, paged: Bool, printer: ItemPrinter,
-                        _ search: (Int?) throws -> (count: Int, spelling: [String]?, print: (Range<Int>) -> Void)) throws {
+                        _ search: (Int?) throws -> (count: Int, spelling: [String]?, print: (Range<Int>) -> Void)) throws -> Int {
         let first = try search(limit ?? (paged ? firstPage : nil))
         if let spelling = first.spelling { sayRespelled(spelling) }
         first.print(0..<first.count)
-        guard limit == nil, paged, first.count == firstPage else { return }
+        guard limit == nil, paged, first.count == firstPage else { return first.count }
         printer.flush()
         let all = try search(nil)
         all.print(Swift.min(first.count, all.count)..<all.count)
+        return first.count
     }
 
     /// Says on standard error that the results are those of the words as the index spells them.
     static func sayRespelled(_ words: [String]) {
         StandardError.write("searching also for \"\(words.joined(separator: " "))\"\n")
+    }
+
+    /// Says on standard error that no item matches the words as typed, nor any respelling of them.
+    static func sayNothingFound(_ words: [String]) {
+        StandardError.write("no item matches \"\(words.joined(separator: " "))\"\n")
     }
 }

@@ -44,7 +44,7 @@ public struct WordSearch: Sendable {
 
     /// The domains and identifiers of the best `limit` results, without their items when no
     /// search word needs them checked; and the words searched instead when the typed ones
-    /// found nothing (``Searchlight/SearchResult/spelling``).
+    /// found nothing (``Searchlight/SearchResult/spelling``, ``Searchlight/IndexStore/firstRespelling(of:finding:)``).
     public func references(in index: any IndexStore, limit: Int?) throws -> (references: [ItemReference], spelling: [String]?) {
         // Search words must be checked on the items, and opened items move ahead among the
         // results that matched in the same field: both need the results, not identifiers alone.
@@ -54,8 +54,11 @@ public struct WordSearch: Sendable {
             return (references, results.first?.spelling)
         }
         let found = try index.searchReferences(words: search.words, domain: domain, limit: limit, scope: scope)
-        guard found.isEmpty, let respelled = try index.respelled(search) else { return (found, nil) }
-        return (try index.searchReferences(words: respelled.words, domain: domain, limit: limit, scope: scope), respelled.words)
+        guard found.isEmpty, let respelled = try index.firstRespelling(of: search, finding: { respelled -> [ItemReference]? in
+            let found = try index.searchReferences(words: respelled.words, domain: domain, limit: limit, scope: scope)
+            return found.isEmpty ? nil : found
+        }) else { return (found, nil) }
+        return (respelled.found, respelled.search.words)
     }
 
     /// How many items match.

@@ -3,26 +3,34 @@ import PostgresNIO
 import Searchlight
 
 extension PostgresIndex {
-    /// The search words spelled as the index spells them (as the SQLite index's
-    /// ``Searchlight/SearchableIndex/spellingCorrection(words:)``): each word that no indexed
-    /// word starts with replaced by the nearest indexed word (``Searchlight/SpellingNeighbors``).
+    /// The spellings the index holds for each of `words` (as the SQLite index's
+    /// ``Searchlight/SearchableIndex/spellings(of:correctingIndexed:)``): the word itself when
+    /// some indexed word starts with it, then the indexed words a typo away from it
+    /// (``Searchlight/SpellingNeighbors``), looked for only when no indexed word starts with it
+    /// or `correctingIndexed`; a word never corrected kept as it is.
     ///
     /// The candidates are looked up in the word vectors' GIN indexes (`words`, `text_words`),
     /// each candidate counting its holders up to 100: a few hundred index look-ups in one
-    /// statement, whatever the size of the index.
-    public func spellingCorrection(words: [String]) async throws -> [String]? {
-        let tokens = words.flatMap(NameTokenizer.words(in:))
-        var corrected = tokens
-        var changed = false
-        for (index, token) in tokens.enumerated() {
-            guard token.unicodeScalars.count >= SpellingNeighbors.minimumLength,
-                  try await !isIndexedPrefix(token) else { continue }
-            var known = 0
+    /// statement a word, whatever the size of the index.
+    public func spellings(of words: [String], correctingIndexed: Bool) async throws -> [[Respellings.Spelling]] {
+        var spellings: [[Respellings.Spelling]] = []
+        for word in words {
+            let typed = Respellings.Spelling(word: word, edits: 0)
+            guard SpellingNeighbors.isCorrectable(word) else {
+                spellings.append([typed])
+                continue
+            }
+            let isIndexed = try await isIndexedPrefix(word)
+            guard !isIndexed || correctingIndexed else {
+                spellings.append([typed])
+                continue
+            }
+            var known = isIndexed ? word.unicodeScalars.count : 0
             // The longest start of the word that starts an indexed word (a binary search).
-            var low = 1, high = token.unicodeScalars.count
+            var low = 1, high = isIndexed ? 0 : word.unicodeScalars.count
             while low <= high {
                 let middle = (low + high) / 2
-                if try await isIndexedPrefix(String(String.UnicodeScalarView(token.unicodeScalars.prefix(middle)))) {
+                if try await isIndexedPrefix(String(String.UnicodeScalarView(word.unicodeScalars.prefix(middle)))) {
                     known = middle
                     low = middle + 1
                 } else {
@@ -30,16 +38,14 @@ extension PostgresIndex {
                 }
             }
             // One edit first; two only when no word one edit away is indexed.
-            for edits in 1...SpellingNeighbors.allowedEdits(token) {
-                let candidates = SpellingNeighbors.candidates(of: token, knownPrefix: known, edits: edits)
-                if let best = SpellingNeighbors.best(of: try await holders(of: candidates), for: token) {
-                    corrected[index] = best
-                    changed = true
-                    break
-                }
+            var corrections: [Respellings.Spelling] = []
+            for edits in 1...SpellingNeighbors.allowedEdits(word) where corrections.isEmpty {
+                let candidates = SpellingNeighbors.candidates(of: word, knownPrefix: known, edits: edits)
+                corrections = SpellingNeighbors.ranked(try await holders(of: candidates), for: word)
             }
+            spellings.append((isIndexed ? [typed] : []) + corrections)
         }
-        return changed ? corrected : nil
+        return spellings
     }
 
     /// The candidates that are indexed words, with how many items hold each (counted up to 100).

@@ -127,8 +127,8 @@ public final class PostgresStore: IndexStore {
         try wait { [index] in try await index.countMatches(words: words, domain: domain, includingText: scope == .all) }
     }
 
-    public func spellingCorrection(words: [String]) throws -> [String]? {
-        try wait { [index] in try await index.spellingCorrection(words: words) }
+    public func spellings(of words: [String], correctingIndexed: Bool) throws -> [[Respellings.Spelling]] {
+        try wait { [index] in try await index.spellings(of: words, correctingIndexed: correctingIndexed) }
     }
 
     public func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String] {

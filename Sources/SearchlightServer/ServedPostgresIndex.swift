@@ -39,19 +39,31 @@ public struct ServedPostgresIndex: ServedIndex {
     /// As ``Searchlight/IndexStore/searchResults(_:domain:limit:scope:)``: plain words ranked,
     /// search words alone as their query, both as ranked results the query holds for, read
     /// in growing windows until the page is full or none is left.
-    /// When the words as typed find nothing, those the index spells them as, if any, each
-    /// result saying so (``Searchlight/SearchResult/spelling``).
+    /// When the words as typed find nothing, those of the first respelling of them that finds
+    /// something (``Searchlight/Respellings``, as the SQLite index's), each result saying so
+    /// (``Searchlight/SearchResult/spelling``).
     public func searchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
         let results = try await typedSearchResults(search, domain: domain, limit: limit)
-        guard results.isEmpty, !search.words.isEmpty,
-              let words = try await reporting({ try await index.spellingCorrection(words: search.words) }) else { return results }
+        guard results.isEmpty, !search.words.isEmpty else { return results }
+        var respellings = Respellings(words: search.words)
         var respelled = search
-        respelled.words = words
-        return try await typedSearchResults(respelled, domain: domain, limit: limit).map { result in
-            var result = result
-            result.spelling = words
-            return result
+        while let asked = respellings.wordsToSpell() {
+            respellings.add(try await reporting {
+                try await index.spellings(of: asked.words, correctingIndexed: asked.correctingIndexed)
+            })
+            for words in respellings.next() {
+                respelled.words = words
+                let results = try await typedSearchResults(respelled, domain: domain, limit: limit)
+                if !results.isEmpty {
+                    return results.map { result in
+                        var result = result
+                        result.spelling = words
+                        return result
+                    }
+                }
+            }
         }
+        return results
     }
 
     private func typedSearchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {

@@ -85,6 +85,34 @@ struct ContentSearchCommandTests {
         #expect(try run(["show", "notes/nothing.txt", "--text"]).status == 1)
     }
 
+    /// Two words that find nothing together, one of them a typo some other document holds: both
+    /// are tried corrected, and standard error says what was searched; when nothing is found even
+    /// so, it says that in words, and the search still succeeds (issue 48).
+    @Test func wordsThatFindNothingTogetherAreSearchedCorrected() throws {
+        let library = try SearchableIndex(path: index)
+        var batch = IndexBatch()
+        for (id, text) in [("notes/report.txt", "The quarterly report for the board"), ("notes/draft.txt", "a reprot with a typo")] {
+            var attributes = AttributeSet(contentType: "text/plain")
+            attributes.displayName = String(id.split(separator: "/").last!)
+            attributes.textContent = text
+            batch.upsert(SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: "docs", attributeSet: attributes,
+                                        identifierIsPath: true))
+        }
+        try library.apply(batch)
+        for format in [[], ["--json"]] {
+            let corrected = try run(["search", "quartely", "reprot"] + format)
+            #expect(corrected.status == 0)
+            #expect(corrected.stderr == "searching also for \"quarterly report\"\n")
+            #expect(corrected.lines.count == 1 && corrected.lines.allSatisfy { $0.contains("report.txt") })
+        }
+        #expect(try run(["search", "quartely", "reprot"]).lines.allSatisfy { $0.hasSuffix("/report.txt") || $0 == "report.txt" })
+        let nothing = try run(["search", "quartely", "wombat"])
+        #expect(nothing.status == 0 && nothing.stdout.isEmpty)
+        #expect(nothing.stderr == "no item matches \"quartely wombat\"\n")
+        // Found as typed: nothing said.
+        #expect(try run(["search", "reprot"]).stderr.isEmpty)
+    }
+
     @Test func queriesReachTheText() throws {
         try makeIndex()
         #expect(try run(["query", #"kMDItemTextContent == "net present value"cdw"#]).lines == ["finance/q3.txt"])

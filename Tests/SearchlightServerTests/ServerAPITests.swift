@@ -48,6 +48,23 @@ struct ServerAPITests {
         }
     }
 
+    /// Words that find nothing together, one a typo that another document holds, are searched
+    /// respelled, as `searchlight search` does (issue 48); the result says so.
+    @Test(arguments: IndexBackend.available) func searchRespellsWordsThatFindNothingTogether(_ backend: IndexBackend) async throws {
+        let fixture = try await ServerFixture.make(backend)
+        var typo = SearchableItem(uniqueIdentifier: "notes/typo.txt", domainIdentifier: fixture.domain,
+                                  attributeSet: AttributeSet(contentType: "text/plain"), identifierIsPath: true)
+        typo.attributeSet.displayName = "typo.txt"
+        typo.attributeSet.textContent = "a reprot with a typo"
+        try fixture.write([typo])
+        let app = try await fixture.makeServer().makeApplication()
+        try await app.test(.router) { client in
+            let items = try await client.get("/api/search?q=quartely+reprot").items
+            #expect(items.map { $0["id"] as? String } == ["Quarterly Report 2024.txt"])
+            #expect(items.first?["searchingAlsoFor"] as? String == "quarterly report")
+        }
+    }
+
     @Test(arguments: IndexBackend.available) func searchFiltersByKindDateFolderAndLimit(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)
         let app = try await fixture.makeServer().makeApplication()

@@ -3,48 +3,51 @@ import GRDB
 import GRDBSQLite
 
 extension SearchableIndex {
-    /// The search words spelled as the index spells them: each word that no indexed word starts
-    /// with (in any field) replaced by the indexed word nearest to it (``SpellingNeighbors``),
-    /// when there is one; `nil` when no word needed or found a correction.
+    /// The spellings the index holds for each of `words` (folded words, as ``Respellings``
+    /// splits them), best first: the word itself when some indexed word (in any field) starts
+    /// with it, then the indexed words a typo away from it (``SpellingNeighbors``) — looked for
+    /// only when no indexed word starts with it, or `correctingIndexed`. A word never corrected
+    /// (short, or of an unspaced script) is kept as it is.
     ///
     /// The candidates are looked up in the vocabularies of the full-text tables
     /// (`item_words_vocab`, and `item_content_vocab` where text is searched): the cost is that
-    /// of a few walks and a few hundred look-ups, whatever the size of the index.
-    public func spellingCorrection(words: [String]) throws -> [String]? {
-        let tokens = Self.nameQueryTokens(words)
-        guard !tokens.isEmpty else { return nil }
-        return try readStatements { db in
+    /// of a few walks and a few hundred look-ups a word, whatever the size of the index.
+    public func spellings(of words: [String], correctingIndexed: Bool) throws -> [[Respellings.Spelling]] {
+        try readStatements { db in
             // The text's words only where searches read them (``hasContent(in:)``): a word of
             // no searched field would be a correction that finds nothing.
             let vocabularies = try Self.hasContent(in: db) ? ["item_words_vocab", "item_content_vocab"] : ["item_words_vocab"]
-            var corrected = tokens
-            var changed = false
-            for (index, token) in tokens.enumerated() where token.unicodeScalars.count >= SpellingNeighbors.minimumLength {
-                let known = try SpellingNeighbors.knownPrefix(of: token) { try Self.firstWord(from: $0, in: vocabularies, db) }
-                // Some indexed word starts with the word: nothing to correct.
-                guard known < token.unicodeScalars.count else { continue }
+            return try words.map { word in
+                let typed = Respellings.Spelling(word: word, edits: 0)
+                guard SpellingNeighbors.isCorrectable(word) else { return [typed] }
+                let known = try SpellingNeighbors.knownPrefix(of: word) { try Self.firstWord(from: $0, in: vocabularies, db) }
+                // Some indexed word starts with the word: it is a spelling of its own.
+                let isIndexed = known == word.unicodeScalars.count
+                guard !isIndexed || correctingIndexed else { return [typed] }
                 // One edit first; two only when no word one edit away is indexed.
-                for edits in 1...SpellingNeighbors.allowedEdits(token) {
-                    let candidates = SpellingNeighbors.spellings(of: token, knownPrefix: known, edits: edits)
-                    if let best = SpellingNeighbors.best(of: try Self.holders(of: candidates, near: token, in: vocabularies, db), for: token) {
-                        corrected[index] = best
-                        changed = true
-                        break
-                    }
+                var corrections: [Respellings.Spelling] = []
+                for edits in 1...SpellingNeighbors.allowedEdits(word) where corrections.isEmpty {
+                    let candidates = SpellingNeighbors.spellings(of: word, knownPrefix: known, edits: edits)
+                    corrections = SpellingNeighbors.ranked(try Self.holders(of: candidates, near: word, in: vocabularies, db), for: word)
                 }
+                return (isIndexed ? [typed] : []) + corrections
             }
-            return changed ? corrected : nil
         }
     }
 
     /// The candidates that are indexed words in `vocabularies`, with how many items hold each.
     ///
     /// Each statement on an `fts5vocab` table compiles one of its own, and each look-up of one
-    /// term opens FTS5's iterators over every segment: the candidates that keep the first
-    /// letter of `word` (most of them: edits after it) are found by one walk of the vocabulary
-    /// from the first of them to the last, cut short after ``rangeWalkLimit`` terms (a large
-    /// vocabulary); the others (an edit of the first letter: a few of each letter, scattered
-    /// over the vocabulary) and those beyond a walk cut short, by one statement of look-ups.
+    /// term opens FTS5's iterators over every segment: in the words of names, titles, keywords
+    /// and folders, the candidates that keep the first letter of `word` (most of them: edits
+    /// after it) are found by one walk of the vocabulary from the first of them to the last,
+    /// cut short after ``rangeWalkLimit`` terms (a large vocabulary); the others (an edit of the
+    /// first letter: a few of each letter, scattered over the vocabulary) and those beyond a
+    /// walk cut short, by one statement of look-ups. The text's words are only looked up: a
+    /// walk reads the list of items of every term it passes (fts5vocab counts them as it
+    /// steps), and a text word's list is long — a walk over the text words of one first letter
+    /// read 10 ms of a 10 000-text index where the look-ups of 441 candidates read 1.4 ms
+    /// (Benchmarks/README.md, "Corrections that help").
     private static func holders(of candidates: SpellingList, near word: String, in vocabularies: [String],
                                 _ db: any ReadConnection) throws -> [(word: String, holders: Int)] {
         guard !candidates.isEmpty else { return [] }
@@ -62,8 +65,9 @@ extension SearchableIndex {
             if let index = candidates.index(of: text(row, 0)) { holders[index] += Int(sqlite3_column_int64(row, 1)) }
         }
         for table in vocabularies {
-            var single = far
-            if let lowest, let highest {
+            let walks = table != "item_content_vocab"
+            var single = walks ? far : Array(0..<candidates.count)
+            if walks, let lowest, let highest {
                 var walked = 0
                 var last: [UInt8] = []
                 try db.readStatement("SELECT term, doc FROM \(table) WHERE term >= ? AND term <= ? LIMIT ?")

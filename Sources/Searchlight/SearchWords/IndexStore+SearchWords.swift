@@ -16,27 +16,51 @@ extension IndexStore {
     /// - Throws: ``SearchlightError`` `.invalidQuery` when the plain words hold no letter or
     ///   digit; what ``query(_:domain:limit:)`` throws.
     ///
-    /// When the words as typed find nothing and some word is a typo away from an indexed word
-    /// (``spellingCorrection(words:)``), the results are those of the words as the index spells
-    /// them, each saying so (``SearchResult/spelling``).
+    /// When the words as typed find nothing, the results are those of the first respelling of
+    /// them that finds something (``firstRespelling(of:finding:)``), each saying so
+    /// (``SearchResult/spelling``).
     public func searchResults(_ search: SearchWords, domain: String?, limit: Int?,
                               scope: SearchScope = .all) throws -> [SearchResult] {
         let results = try typedSearchResults(search, domain: domain, limit: limit, scope: scope)
-        guard results.isEmpty, let respelled = try respelled(search) else { return results }
-        return try typedSearchResults(respelled, domain: domain, limit: limit, scope: scope).map { result in
+        guard results.isEmpty, let respelled = try firstRespelling(of: search, finding: { respelled -> [SearchResult]? in
+            let results = try typedSearchResults(respelled, domain: domain, limit: limit, scope: scope)
+            return results.isEmpty ? nil : results
+        }) else { return results }
+        return respelled.found.map { result in
             var result = result
-            result.spelling = respelled.words
+            result.spelling = respelled.search.words
             return result
         }
     }
 
-    /// `search` with its words spelled as the index spells them, or `nil` when they need no
-    /// correction or have none.
-    public func respelled(_ search: SearchWords) throws -> SearchWords? {
-        guard !search.words.isEmpty, let words = try spellingCorrection(words: search.words) else { return nil }
+    /// The first respelling of `search`'s words (``Respellings``: words that match no indexed
+    /// word corrected first, then the others too) for which `find` finds something, with what
+    /// it found; `nil` when none does. Search words (`kind:pdf`) are kept as they are.
+    ///
+    /// - Parameter find: What the search finds with its words respelled, `nil` for nothing.
+    public func firstRespelling<Found>(of search: SearchWords,
+                                       finding find: (SearchWords) throws -> Found?) throws -> (search: SearchWords, found: Found)? {
+        guard !search.words.isEmpty else { return nil }
+        var respellings = Respellings(words: search.words)
         var respelled = search
-        respelled.words = words
-        return respelled
+        while let asked = respellings.wordsToSpell() {
+            respellings.add(try spellings(of: asked.words, correctingIndexed: asked.correctingIndexed))
+            for words in respellings.next() {
+                respelled.words = words
+                if let found = try find(respelled) { return (respelled, found) }
+            }
+        }
+        return nil
+    }
+
+    /// The search words as the index spells them: each word that no indexed word starts with
+    /// as the indexed word nearest to it (the first respelling ``Respellings`` tries), whatever
+    /// that finds; `nil` when no word needed or found a correction.
+    public func spellingCorrection(words: [String]) throws -> [String]? {
+        var respellings = Respellings(words: words)
+        guard let asked = respellings.wordsToSpell() else { return nil }
+        respellings.add(try spellings(of: asked.words, correctingIndexed: asked.correctingIndexed))
+        return respellings.next(limit: 1).first
     }
 
     /// The results of the words as typed.
@@ -57,12 +81,15 @@ extension IndexStore {
         }
     }
 
-    /// How many items a typed search finds: those of its words as the index spells them when
-    /// the words as typed find none (``searchResults(_:domain:limit:scope:)``).
+    /// How many items a typed search finds: those of the first respelling of its words that
+    /// finds some when the words as typed find none (``searchResults(_:domain:limit:scope:)``).
     public func countMatches(_ search: SearchWords, domain: String?, scope: SearchScope = .all) throws -> Int {
         let count = try typedCount(search, domain: domain, scope: scope)
-        guard count == 0, let respelled = try respelled(search) else { return count }
-        return try typedCount(respelled, domain: domain, scope: scope)
+        guard count == 0 else { return count }
+        return try firstRespelling(of: search) { respelled -> Int? in
+            let count = try typedCount(respelled, domain: domain, scope: scope)
+            return count == 0 ? nil : count
+        }?.found ?? 0
     }
 
     private func typedCount(_ search: SearchWords, domain: String?, scope: SearchScope) throws -> Int {
@@ -70,7 +97,7 @@ extension IndexStore {
             return try countMatches(words: search.words, domain: domain, scope: scope)
         }
         guard !search.words.isEmpty else { return try countQuery(queryString, domain: domain) }
-        return try searchResults(search, domain: domain, limit: nil, scope: scope).count
+        return try typedSearchResults(search, domain: domain, limit: nil, scope: scope).count
     }
 
     /// What a typed search compiled to (`search --explain`): its words, each search word's

@@ -50,9 +50,11 @@ public protocol IndexStore: AnyObject, Sendable {
     /// same order, without reading the items: for output that prints paths only.
     func searchReferences(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [ItemReference]
     func countMatches(words: [String], domain: String?, scope: SearchScope) throws -> Int
-    /// The search words spelled as the index spells them, when some word matches no indexed
-    /// word and one lies within a typo of it (``SpellingNeighbors``); `nil` otherwise.
-    func spellingCorrection(words: [String]) throws -> [String]?
+    /// The spellings the index holds for each of `words` (folded words), best first: the word
+    /// itself when some indexed word starts with it, then the indexed words a typo away
+    /// (``SpellingNeighbors``), looked for only when no indexed word starts with the word or
+    /// when `correctingIndexed`; a word never corrected kept as it is (``Respellings``).
+    func spellings(of words: [String], correctingIndexed: Bool) throws -> [[Respellings.Spelling]]
     /// How each word of a search is read, one line per word, for `search --explain`: none
     /// when the store has nothing to say.
     func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String]

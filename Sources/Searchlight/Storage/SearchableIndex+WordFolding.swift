@@ -11,7 +11,7 @@ extension SearchableIndex {
     /// from what the index stores — names, titles, keywords, folders, authors and the stored
     /// text — so no document is read again. On a terminal the upgrade shows its progress.
     /// `item_words_vocab` (new, a view) lists the words of `item_words`, for spelling
-    /// corrections (``spellingCorrection(words:)``).
+    /// corrections (``spellings(of:correctingIndexed:)``).
     static func foldWordsAlike(_ db: Database) throws {
         try db.execute(sql: """
             DROP TABLE item_words;

@@ -5,11 +5,22 @@
 /// `acomodation` → `accommodation`).
 ///
 /// Each backend looks the candidates up in its own vocabulary (an exact look-up each: no scan
-/// of the vocabulary, so the cost does not grow with the index) and keeps the best one
-/// (``best(of:for:)``).
+/// of the vocabulary, so the cost does not grow with the index) and ranks those it holds
+/// (``ranked(_:for:)``).
 public enum SpellingNeighbors {
     /// Words shorter than this are never corrected: too many words lie one edit from them.
     public static let minimumLength = 4
+
+    /// Whether a folded word may be corrected: long enough, and of no script that the index
+    /// keeps letter by letter (Han, kana, Thai…).
+    public static func isCorrectable(_ word: String) -> Bool {
+        var letters = 0
+        for letter in word.unicodeScalars {
+            if WordFolding.isUnspacedLetter(letter) { return false }
+            letters += 1
+        }
+        return letters >= minimumLength
+    }
 
     /// The edit distance allowed for a word: one up to 7 letters, two from 8.
     public static func allowedEdits(_ word: String) -> Int { word.unicodeScalars.count >= 8 ? 2 : 1 }
@@ -32,8 +43,8 @@ public enum SpellingNeighbors {
     /// ``candidates(of:knownPrefix:edits:)`` as bytes, each once, in no order: what SQLite's
     /// look-ups read (``SpellingList``).
     package static func spellings(of word: String, knownPrefix: Int? = nil, edits: Int? = nil) -> SpellingList {
+        guard isCorrectable(word) else { return SpellingList() }
         let letters = Array(word.unicodeScalars)
-        guard letters.count >= minimumLength, !letters.contains(where: WordFolding.isUnspacedLetter) else { return SpellingList() }
         let spelled = Spelled(letters)
         let last = min(knownPrefix ?? letters.count, letters.count)
         var writer = SpellingWriter(word: spelled.bytes)
@@ -82,13 +93,28 @@ public enum SpellingNeighbors {
         return known
     }
 
-    /// The best of the candidates found in a vocabulary, with how many items hold each: the
-    /// fewest edits, then the most items, then the first in order.
-    public static func best(of found: [(word: String, holders: Int)], for word: String) -> String? {
+    /// The candidates found in a vocabulary, with how many items hold each, best first: the
+    /// fewest edits, then the most items, then the longest (of `nikn`, `nikon` — a letter
+    /// left out — rather than `niko`, when as many items hold both), then the first in order.
+    /// Those more edits away than ``allowedEdits(_:)`` are left out.
+    public static func ranked(_ found: [(word: String, holders: Int)], for word: String) -> [Respellings.Spelling] {
+        typealias Ranked = (spelling: Respellings.Spelling, holders: Int, length: Int)
         let typed = Array(word.unicodeScalars)
-        return found.map { (word: $0.word, holders: $0.holders, edits: distance(typed, Array($0.word.unicodeScalars))) }
-            .filter { $0.edits <= allowedEdits(word) }
-            .min { ($0.edits, -$0.holders, $0.word) < ($1.edits, -$1.holders, $1.word) }?.word
+        var ranked: [Ranked] = []
+        for (candidate, holders) in found {
+            let letters = Array(candidate.unicodeScalars)
+            let edits = distance(typed, letters)
+            if edits <= allowedEdits(word) { ranked.append((Respellings.Spelling(word: candidate, edits: edits), holders, letters.count)) }
+        }
+        ranked.sort { a, b in
+            (a.spelling.edits, -a.holders, -a.length, a.spelling.word) < (b.spelling.edits, -b.holders, -b.length, b.spelling.word)
+        }
+        return ranked.map(\.spelling)
+    }
+
+    /// The best of the candidates found in a vocabulary (``ranked(_:for:)``).
+    public static func best(of found: [(word: String, holders: Int)], for word: String) -> String? {
+        ranked(found, for: word).first?.word
     }
 
     /// The optimal string alignment distance: insertions, deletions, substitutions and swaps of
