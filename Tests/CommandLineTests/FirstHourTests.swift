@@ -70,8 +70,16 @@ struct FirstHourTests {
             #expect(shown.status == 0, "\(argument) from \(folder): \(shown.stderr)")
             #expect(try run(["show", argument, "--text"], in: folder).output == "shutter count\n", "\(argument)")
         }
-        // An identifier alone that two roots hold still asks which one; its path does not.
-        #expect(try run(["show", "Nikon D70.txt"]).status == 64)
+        // An identifier alone that two roots hold still asks which one (`open` takes one item;
+        // `show` shows every domain's); its path does not.
+        photos.write("Nikon D70.txt", "spare body\n")
+        #expect(try run(["scan", photos.path, "--no-thumbnails"]).status == 0)
+        let noDesktop = ["DISPLAY": "", "WAYLAND_DISPLAY": ""]
+        let ambiguous = try run(["open", "Nikon D70.txt"], environment: noDesktop)
+        #expect(ambiguous.status == 64 && ambiguous.stderr.contains("--domain"), "\(ambiguous.stderr)")
+        let opened = try run(["open", "Nikon D70.txt"], in: notes.path, environment: noDesktop)
+        #expect(opened.status == 0 && opened.output.contains(notes.path + "/Nikon D70.txt"), "\(opened.output) \(opened.stderr)")
+        #expect(Set(try run(["show", "Nikon D70.txt", "--text"]).lines) == ["manual notes", "spare body"])
         #expect(try run(["show", "Nikon D70.txt", "--text"], in: notes.path).output == "manual notes\n")
 
         // What is not an item says why, in the user's words.
