@@ -26,10 +26,14 @@ struct CommandLineTests {
         #expect(result.stderr.split(separator: "\n").count == 1)
         result = try Searchlight.run(["scan", tree.path + "/missing"], index: index)
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("searchlight: realpath"))
+        // The mistake in plain words, not the call that failed.
+        #expect(result.stderr.hasPrefix("searchlight: no folder \(tree.path)/missing"), "\(result.stderr)")
+        #expect(!result.stderr.contains("realpath"))
         #expect(!result.stderr.contains("Backtrac"))
         tree.write("file.txt")
-        #expect(try Searchlight.run(["scan", tree.path + "/file.txt"], index: index).status == 1)
+        result = try Searchlight.run(["scan", tree.path + "/file.txt"], index: index)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("file.txt is a file: scan takes folders"), "\(result.stderr)")
         #expect(try Searchlight.run(["scan", tree.path], index: index).status == 0)
         result = try Searchlight.run(["show", "missing.txt"], index: index)
         #expect(result.status == 1 && result.stderr.contains("no item"))
@@ -50,15 +54,15 @@ struct CommandLineTests {
         #expect(result.status == 0)
         let summary = try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any]
         #expect(summary?["added"] as? Int == 3)
-        #expect(try Searchlight.run(["search", "resume"], index: index).lines == ["notes/Résumé.md"])
-        #expect(try Searchlight.run(["search", "quart", "rep"], index: index).lines == ["Quarterly Report 2024.txt"])
+        #expect(try Searchlight.run(["search", "resume"], index: index).paths(under: tree.path) == ["notes/Résumé.md"])
+        #expect(try Searchlight.run(["search", "quart", "rep"], index: index).paths(under: tree.path) == ["Quarterly Report 2024.txt"])
         #expect(try Searchlight.run(["search", "2024", "--count"], index: index).lines == ["2"])
         #expect(try Searchlight.run(["search", "2024", "--limit", "1"], index: index).lines.count == 1)
         #expect(try Searchlight.run(["search", "notes", "--domain", "other"], index: index).lines.isEmpty)
         #expect(try Searchlight.run(["list"], index: index).lines.count == 3)
         // A typo finds the word the index holds, and says so on standard error (and in JSON).
         result = try Searchlight.run(["search", "quartelry", "reprot"], index: index)
-        #expect(result.status == 0 && result.lines == ["Quarterly Report 2024.txt"])
+        #expect(result.status == 0 && result.paths(under: tree.path) == ["Quarterly Report 2024.txt"])
         #expect(result.stderr == "searching also for \"quarterly report\"\n")
         result = try Searchlight.run(["search", "quartelry", "--json"], index: index)
         #expect(result.output.contains(#""searchingAlsoFor":"quarterly""#))
@@ -86,7 +90,9 @@ struct CommandLineTests {
         #expect(try Searchlight.run(["scan", tree.path], index: index).status == 0)
         let nul = try Searchlight.run(["search", "menu", "-0"], index: index)
         let records = nul.stdout.split(separator: 0, omittingEmptySubsequences: false).dropLast().map(Array.init)
-        #expect(Set(records) == Set([latin1, newline, quoted]))
+        // Each record is the item's absolute path, byte for byte.
+        let root = Array(tree.path.utf8) + [0x2F]
+        #expect(Set(records) == Set([latin1, newline, quoted].map { root + $0 }))
         #expect(nul.stdout.last == 0)
 
         let json = try Searchlight.run(["search", "menu", "--json"], index: index)
@@ -164,7 +170,7 @@ struct CommandLineTests {
         kill(scan.processIdentifier, SIGKILL)
         scan.waitUntilExit()
         #expect(try Searchlight.run(["scan", tree.path], index: index).status == 0)
-        let listed = try Searchlight.run(["list"], index: index).lines
+        let listed = try Searchlight.run(["list"], index: index).paths(under: tree.path)
         #expect(listed.count == expected.count)
         #expect(Set(listed) == Set(expected))
         // The file itself is sound (PostgreSQL's transactions need no such check).
@@ -196,7 +202,7 @@ struct CommandLineTests {
         let summary = try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any]
         #expect(summary?["failed"] as? Int == 2)
         #expect(summary?["removed"] as? Int == 0)
-        #expect(Set(try Searchlight.run(["list"], index: index).lines) ==
+        #expect(Set(try Searchlight.run(["list"], index: index).paths(under: tree.path)) ==
                 ["locked.txt", "open/new.txt", "open/readable.txt", "secret/hidden plans.txt", "secret/inner/more.txt"])
         let locked = try Searchlight.run(["show", "locked.txt"], index: index)
         #expect(locked.output.contains("Permission denied"))

@@ -107,7 +107,7 @@ struct ContentCommandTests {
                                ("cormorants breakwater", "harbour.rss"), ("tide tables archive", "minutes.eml")] {
             let result = try run(["search", words], index: index)
             #expect(result.status == 0)
-            #expect(result.output == found + "\n", "\(words): \(result.output)")
+            #expect(result.output == tree.path + "/" + found + "\n", "\(words): \(result.output)")
         }
         // The words both alternatives say are in the text once.
         let minutes = try run(["show", "minutes.eml"], index: index).output

@@ -46,7 +46,7 @@ struct DocumentCommandTests {
         ] {
             let found = try run(["query", "kMDItemTextContent == \"*\(phrase)*\"c"])
             #expect(found.status == 0)
-            let lines = Set(found.output.split(separator: "\n").map { String($0.split(separator: "-", maxSplits: 2).last ?? "") })
+            let lines = Set(found.paths(under: tree.path).map { String($0.split(separator: "-", maxSplits: 2).last ?? "") })
             #expect(lines == Set(expected), "\(phrase): \(found.output)")
         }
 

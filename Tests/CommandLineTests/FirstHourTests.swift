@@ -73,6 +73,17 @@ struct FirstHourTests {
         // A path comes before an identifier: from elsewhere, the identifier of the notes' file.
         #expect(try run(["show", "Nikon D70.txt", "--text"]).output == "manual notes\n")
         #expect(try run(["show", "Nikon D70.txt", "--text"], in: trips).output == "shutter count\n")
+        // An identifier alone that two roots hold still asks which one (`open` takes one item;
+        // `show` shows every domain's); its path does not.
+        photos.write("Nikon D70.txt", "spare body\n")
+        #expect(try run(["scan", photos.path, "--no-thumbnails"]).status == 0)
+        let noDesktop = ["DISPLAY": "", "WAYLAND_DISPLAY": ""]
+        let ambiguous = try run(["open", "Nikon D70.txt"], environment: noDesktop)
+        #expect(ambiguous.status == 64 && ambiguous.stderr.contains("--domain"), "\(ambiguous.stderr)")
+        let opened = try run(["open", "Nikon D70.txt"], in: notes.path, environment: noDesktop)
+        #expect(opened.status == 0 && opened.output.contains(notes.path + "/Nikon D70.txt"), "\(opened.output) \(opened.stderr)")
+        #expect(Set(try run(["show", "Nikon D70.txt", "--text"]).lines) == ["manual notes", "spare body"])
+        #expect(try run(["show", "Nikon D70.txt", "--text"], in: notes.path).output == "manual notes\n")
 
         // What is not an item says why, in the user's words.
         let outside = try run(["show", elsewhere.path + "/x.txt"])

@@ -50,15 +50,18 @@ struct IndexFaultCommandTests {
         tree.write("Quarterly Report.txt")
     }
 
-    /// What `list` prints for the tree scanned now into a fresh index: what the disk holds.
+    /// What `list` prints for the tree scanned now into a fresh index, relative to the tree: what the disk holds.
     func disk() throws -> [String] {
         let reference = work.path + "/reference-\(UUID().uuidString).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { unlink(reference + suffix) } }
         #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: reference).status == 0)
-        return try Searchlight.run(["list"], index: reference).lines.sorted()
+        return try Searchlight.run(["list"], index: reference).paths(under: tree.path).sorted()
     }
 
-    func listed(_ index: String) -> [String] { ((try? Searchlight.run(["list"], index: index).lines) ?? []).sorted() }
+    /// What `list` prints, relative to the tree.
+    func listed(_ index: String) -> [String] {
+        ((try? Searchlight.run(["list"], index: index).paths(under: tree.path)) ?? []).sorted()
+    }
 
     /// Files kept aside beside `index` by a reset.
     func keptAside(_ index: String) -> [String] {
@@ -92,7 +95,7 @@ struct IndexFaultCommandTests {
         #expect(status.status == 0)
         #expect(status.output.contains("reset: ") && status.output.contains("damaged"), "\(status.output)")
         #expect(try listed(index) == disk())
-        #expect(try Searchlight.run(["search", "quarterly"], index: index).lines == ["Quarterly Report.txt"])
+        #expect(try Searchlight.run(["search", "quarterly"], index: index).paths(under: tree.path) == ["Quarterly Report.txt"])
     }
 
     @Test func pagesOverwrittenWithGarbageAreReportedThenRebuiltByScan() throws {

@@ -60,14 +60,14 @@ struct MissingExtractorTests {
         defer { if watch.isRunning { watch.send(SIGKILL); watch.waitUntilExit() } }
         #expect(waitUntil { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("watching") })
         tree.write("recipes/jam.txt", "apricot preserve\n")
-        #expect(waitUntil { (try? Searchlight.run(["search", "jam"], index: index).lines) == ["recipes/jam.txt"] })
+        #expect(waitUntil { (try? Searchlight.run(["search", "jam"], index: index).paths(under: tree.path)) == ["recipes/jam.txt"] })
         #expect(try Searchlight.run(["search", "apricot"], index: index).lines.isEmpty)
         // The executable arrives; the watcher's retry reads the file without any new event.
         try FileManager.default.createDirectory(atPath: work.path + "/later", withIntermediateDirectories: true)
         // Copied by another process: a writable descriptor of ours could leak into a child that a
         // concurrent test spawns, and the copy would stay "text file busy".
         shell("cp", realExtractor, path)
-        #expect(waitUntil { (try? Searchlight.run(["search", "apricot"], index: index).lines) == ["recipes/jam.txt"] },
+        #expect(waitUntil { (try? Searchlight.run(["search", "apricot"], index: index).paths(under: tree.path)) == ["recipes/jam.txt"] },
                 "log: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         watch.terminate()
         #expect(watch.exits(within: 30))

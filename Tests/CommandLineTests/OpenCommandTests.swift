@@ -36,11 +36,12 @@ struct OpenCommandTests {
         tree.write("budget 2024.txt")
         tree.write("budget 2025.txt")
         #expect(try run(["scan", tree.path, "--no-thumbnails"]).status == 0)
-        let before = try run(["search", "budget"], environment: environment).lines
+        let before = try run(["search", "budget"], environment: environment).paths(under: tree.path)
         #expect(before.count == 3)
         let last = try #require(before.last)
-        #expect(try run(["open", last], environment: environment).status == 0)
-        #expect(try run(["search", "budget"], environment: environment).lines.first == last)
+        // Opened by the path search printed, found again by its identifier.
+        #expect(try run(["open", tree.path + "/" + last], environment: environment).status == 0)
+        #expect(try run(["search", "budget"], environment: environment).paths(under: tree.path).first == last)
         #expect(try run(["search", "budget", "--json"], environment: environment).output.hasPrefix(#"{"id":"\#(last)""#))
         #expect(FileManager.default.fileExists(atPath: state.path + "/searchlight/opened.tsv"))
     }

@@ -98,7 +98,7 @@ struct PostgresCommandTests {
                                                                                         encoding: .utf8)
         chmod(passfile, 0o600)
         result = try Searchlight.run(["search", "resume", "--index", bare], environment: ["PGPASSFILE": passfile])
-        #expect(result.status == 0 && result.lines == ["notes/Résumé.md"], "\(result.stderr)")
+        #expect(result.status == 0 && result.paths(under: tree.path) == ["notes/Résumé.md"], "\(result.stderr)")
         // Without any password the server refuses: one line, exit 1.
         result = try Searchlight.run(["search", "resume", "--index", bare], environment: ["HOME": work.path])
         #expect(result.status == 1)
@@ -153,10 +153,10 @@ struct PostgresCommandTests {
         }
         tree.write("Invoice 7.txt")
         #expect(try Searchlight.run(scan, index: url).status == 0)
-        #expect(waitUntil { received.text.contains("+ Invoice 7.txt") }, "\(received.text)")
+        #expect(waitUntil { received.text.contains("+ \(tree.url("Invoice 7.txt"))\n") }, "\(received.text)")
         tree.remove("Invoice 7.txt")
         #expect(try Searchlight.run(scan, index: url).status == 0)
-        #expect(waitUntil { received.text.contains("- Invoice 7.txt") }, "\(received.text)")
+        #expect(waitUntil { received.text.contains("- \(tree.url("Invoice 7.txt"))\n") }, "\(received.text)")
         #expect(!received.text.contains("Quarterly"), "\(received.text)")
     }
 
@@ -193,14 +193,14 @@ struct PostgresCommandTests {
         let domain = String(cString: name) + ":" + tree.path
         let summary = try JSONSerialization.jsonObject(with: Data(scan.stdout)) as? [String: Any]
         #expect(summary?["domain"] as? String == domain)
-        #expect(try Searchlight.run(["search", "resume", "--domain", domain], index: url).lines == ["notes/Résumé.md"])
+        #expect(try Searchlight.run(["search", "resume", "--domain", domain], index: url).paths(under: tree.path) == ["notes/Résumé.md"])
         // This machine's file opens (no desktop here: the command is printed).
         let open = try Searchlight.run(["open", "notes/Résumé.md"], index: url, prefix: ["/usr/bin/env", "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY"])
         #expect(open.status == 0 && open.output.contains("xdg-open"), "\(open.stderr)")
         // The same domain recorded as another machine's: found, but not opened here.
         let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
         try cluster.psql("UPDATE domain SET host = 'elsewhere.example'", database: database)
-        #expect(try Searchlight.run(["search", "resume"], index: url).lines == ["notes/Résumé.md"])
+        #expect(try Searchlight.run(["search", "resume"], index: url).paths(under: tree.path) == ["notes/Résumé.md"])
         let elsewhere = try Searchlight.run(["open", "notes/Résumé.md"], index: url)
         #expect(elsewhere.status == 1 && elsewhere.stderr.contains("elsewhere.example"), "\(elsewhere.stderr)")
     }

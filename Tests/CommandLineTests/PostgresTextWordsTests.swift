@@ -92,12 +92,15 @@ struct PostgresTextWordsTests {
         tree.write("long/hex.txt", hex + "\n")
     }
 
-    /// The items a command prints (`-0`: relative paths), as a set. `long/hex.txt` holds more
+    /// The items a command prints (`-0`: absolute paths), relative to the tree, as a set. `long/hex.txt` holds more
     /// distinct words than a PostgreSQL `tsvector` can (1 MiB): past its first ones, only those
     /// that fit are kept there, all of them in SQLite; it is compared on `hexstart` alone.
     func items(_ command: [String], index: String) throws -> (status: Int32, items: Set<String>, stderr: String) {
         let result = try Searchlight.run(command + ["-0"], index: index)
-        let paths = result.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        let root = tree.path + "/"
+        let absolute = result.stdout.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        #expect(absolute.allSatisfy { $0.hasPrefix(root) }, "\(command): \(absolute)")
+        let paths = absolute.map { String($0.dropFirst(root.count)) }
             .filter { $0 != "long/hex.txt" || command.last == "hexstart" }
         return (result.status, Set(paths), result.stderr)
     }

@@ -34,8 +34,9 @@ struct PostgresWatchTests {
         #expect(watch.terminationStatus == 0)
     }
 
-    func listed(_ domain: String, in index: String) -> [String] {
-        ((try? Searchlight.run(["list", "--domain", domain], index: index).lines) ?? []).sorted()
+    /// What `list --domain DOMAIN` prints, relative to the domain's root.
+    func listed(_ domain: String, of root: TemporaryTree, in index: String) -> [String] {
+        ((try? Searchlight.run(["list", "--domain", domain], index: index).paths(under: root.path)) ?? []).sorted()
     }
 
     @Test func twoWatchersFeedOneDatabaseWhileAThirdProcessSearches() async throws {
@@ -48,8 +49,8 @@ struct PostgresWatchTests {
         defer { stop(watchFirst) }
         let (watchSecond, logSecond) = try startWatch(second, domain: "second", url: url)
         defer { stop(watchSecond) }
-        #expect(listed("first", in: url) == ["Quarterly Report 2024.txt", "notes/Résumé.md"])
-        #expect(listed("second", in: url) == ["photos/holiday.txt", "report draft.txt"])
+        #expect(listed("first", of: first, in: url) == ["Quarterly Report 2024.txt", "notes/Résumé.md"])
+        #expect(listed("second", of: second, in: url) == ["photos/holiday.txt", "report draft.txt"])
 
         // Changes in both roots at once: new files, a renamed folder, a deletion, an edit;
         // a reader searches all along, and every search succeeds.
@@ -73,11 +74,11 @@ struct PostgresWatchTests {
                                               index: sqlite)
             #expect(scanned.status == 0, "\(scanned.stderr)")
         }
-        for domain in ["first", "second"] {
-            let expected = listed(domain, in: sqlite)
+        for (root, domain) in [(first, "first"), (second, "second")] {
+            let expected = listed(domain, of: root, in: sqlite)
             #expect(expected.count > 20)
-            #expect(waitUntil(timeout: 60) { listed(domain, in: url) == expected },
-                    "\(domain): \(listed(domain, in: url)) ≠ \(expected)")
+            #expect(waitUntil(timeout: 60) { listed(domain, of: root, in: url) == expected },
+                    "\(domain): \(listed(domain, of: root, in: url)) ≠ \(expected)")
         }
         for command in [["search", "report"], ["search", "report", "--json"], ["search", "notes", "renamed"],
                         ["query", "kMDItemFSName == \"*report*\"cd"], ["list"]] {

@@ -27,23 +27,28 @@ struct QueryCommandTests {
         try Searchlight.run(["query", text] + extra, index: index ?? self.index)
     }
 
+    /// The items `query` prints, relative to the tree.
+    func found(_ text: String, index: String) throws -> [String] {
+        try query(text, index: index).paths(under: tree.path)
+    }
+
     @Test(arguments: IndexBackend.available) func theSpecificationsExamplesWork(_ backend: IndexBackend) async throws {
         let index = try await backend.makeIndex(in: work.path, label: "spec")
         try scanFixture(index: index)
-        #expect(try query(#"title == "quarterly*"cd && contentModificationDate > $time.today(-7)"#, index: index).lines
+        #expect(try found(#"title == "quarterly*"cd && contentModificationDate > $time.today(-7)"#, index: index)
                 == ["Reports/Quarterly report 2024.md"])
-        #expect(try query(#"* == "canon"cdw"#, index: index).lines == ["Photos/Canon EOS notes.txt"])
-        #expect(try query(#"displayName == "resume*"cd"#, index: index).lines == ["Résumé.txt"])
-        #expect(try query(#"contentType == "application/json""#, index: index).lines == ["data.json"])
-        #expect(try query(#"contentModificationDate < $time.iso(2001-01-01T00:00:00Z)"#, index: index).lines == ["Reports/old-report.txt"])
-        #expect(try query(#"path == "Reports/*" && !(displayName == "*old*")"#, index: index).lines == ["Reports/Quarterly report 2024.md"])
+        #expect(try found(#"* == "canon"cdw"#, index: index) == ["Photos/Canon EOS notes.txt"])
+        #expect(try found(#"displayName == "resume*"cd"#, index: index) == ["Résumé.txt"])
+        #expect(try found(#"contentType == "application/json""#, index: index) == ["data.json"])
+        #expect(try found(#"contentModificationDate < $time.iso(2001-01-01T00:00:00Z)"#, index: index) == ["Reports/old-report.txt"])
+        #expect(try found(#"path == "Reports/*" && !(displayName == "*old*")"#, index: index) == ["Reports/Quarterly report 2024.md"])
         #expect(try query(#"contentTypeTree == "text""#, ["--count"], index: index).lines == ["4"])
         #expect(try query(#"contentTypeTree == "image" && pixelWidth >= 1000"#, index: index).lines.isEmpty)
         let json = try query(#"displayName == "*.txt"c"#, ["--json"], index: index)
         #expect(json.lines.count == 3)
         for line in json.lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
         let nul = try query(#"displayName == "data.json""#, ["-0"], index: index)
-        #expect(nul.stdout == Array("data.json".utf8) + [0])
+        #expect(nul.stdout == Array(tree.url("data.json").utf8) + [0])
     }
 
     @Test func explainShowsTheSQLAndWhatMatched() throws {
@@ -81,10 +86,10 @@ struct QueryCommandTests {
         let received = OutputCollector(out.fileHandleForReading)
         tree.write("Invoice 7.txt")
         #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
-        #expect(waitUntil { received.text.contains("+ Invoice 7.txt") }, "\(received.text)")
+        #expect(waitUntil { received.text.contains("+ \(tree.url("Invoice 7.txt"))\n") }, "\(received.text)")
         tree.remove("Invoice 7.txt")
         #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
-        #expect(waitUntil { received.text.contains("- Invoice 7.txt") }, "\(received.text)")
+        #expect(waitUntil { received.text.contains("- \(tree.url("Invoice 7.txt"))\n") }, "\(received.text)")
         kill(live.processIdentifier, SIGINT)
         live.waitUntilExit()
     }

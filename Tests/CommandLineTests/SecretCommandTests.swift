@@ -40,7 +40,7 @@ struct SecretCommandTests {
             """)
         let scan = try run(["scan", tree.path, "--no-thumbnails"])
         #expect(scan.status == 0, "\(scan.stderr)")
-        let listed = Set(try run(["list"]).lines)
+        let listed = Set(try run(["list"]).paths(under: tree.path))
         #expect(listed == Set(expected), """
             listed, not expected: \(listed.subtracting(expected).sorted()); \
             expected, not listed: \(Set(expected).subtracting(listed).sorted()); scan: \(scan.output)
@@ -49,7 +49,7 @@ struct SecretCommandTests {
         let found = try run(["search", "tidewater", "--json"])
         #expect(found.status == 0)
         let object = try #require(found.lines.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
-        #expect(object["path"] as? String == "sign.pl" || (object["id"] as? String)?.hasSuffix("sign.pl") == true, "\(object)")
+        #expect(object["id"] as? String == "sign.pl" && object["path"] as? String == tree.url("sign.pl"), "\(object)")
         let snippet = object["snippet"] as? String ?? ""
         #expect(!snippet.contains("PRIVATE") && snippet.contains("tidewater"), "\(snippet)")
         // The key's words are nowhere: its header, a long run of its base64.

@@ -85,11 +85,13 @@ struct TagCommandTests {
     @Test(arguments: IndexBackend.available) func attributesAreFoundBySearchQueryShowAndJSON(_ backend: IndexBackend) async throws {
         let index = try await backend.makeIndex(in: work.path, label: "attributes")
         try scanTaggedFolder(index: index)
-        func search(_ words: String...) throws -> [String] { try Searchlight.run(["search"] + words, index: index).lines.sorted() }
+        func search(_ words: String...) throws -> [String] {
+            try Searchlight.run(["search"] + words, index: index).paths(under: tree.path).sorted()
+        }
         func query(_ text: String) throws -> [String] {
             let result = try Searchlight.run(["query", text], index: index)
             #expect(result.status == 0, "\(text): \(result.stderr)")
-            return result.lines.sorted()
+            return result.paths(under: tree.path).sorted()
         }
         #expect(try search("tag:work") == ["Budget 2024.txt", "notes/draft-plan.txt"])
         #expect(try search("tag:fin") == ["Budget 2024.txt"])
@@ -126,7 +128,7 @@ struct TagCommandTests {
         func search(_ words: String...) throws -> [String] {
             let result = try Searchlight.run(["search"] + words, index: index)
             #expect(result.status == 0, "\(words): \(result.stderr)")
-            return result.lines.sorted()
+            return result.paths(under: tree.path).sorted()
         }
         #expect(try search("budget") == ["Budget 2024.txt", "other.txt"])
         #expect(try search("budget", "tag:work") == ["Budget 2024.txt"])
@@ -141,7 +143,7 @@ struct TagCommandTests {
         #expect(try Searchlight.run(["search", "kind:text", "--count"], index: index).lines == ["4"])
         let explained = try Searchlight.run(["search", "budget", "tag:work", "--explain"], index: index)
         #expect(explained.stderr.contains(#"tag:work → userTags == "work*"cd"#), "\(explained.stderr)")
-        #expect(explained.lines == ["Budget 2024.txt"])
+        #expect(explained.paths(under: tree.path) == ["Budget 2024.txt"])
         let malformed = try Searchlight.run(["search", "budget", "modified:>notadate"], index: index)
         #expect(malformed.status == 64)
         #expect(malformed.stderr.hasPrefix(#"searchlight: cannot read the search word "modified:>notadate""#))
@@ -172,7 +174,7 @@ struct TagCommandTests {
         tree.write("plan.txt", "alpha original words\n")
         tree.write("other.txt", "nothing to see\n")
         #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
-        func search(_ words: String...) throws -> [String] { try Searchlight.run(["search"] + words, index: index).lines }
+        func search(_ words: String...) throws -> [String] { try Searchlight.run(["search"] + words, index: index).paths(under: tree.path) }
         #expect(try search("alpha") == ["plan.txt"])
         // The same length, the modification time put back: only the change time differs now.
         var status = stat()
@@ -192,13 +194,13 @@ struct TagCommandTests {
         try setAttribute("user.xdg.tags", "projectx", of: tree.url("plan.txt"))
         #expect(waitUntil { (try? search("tag:projectx")) == ["plan.txt"] })
         let query = try Searchlight.run(["query", #"kMDItemUserTags == "projectx""#], index: index)
-        #expect(query.lines == ["plan.txt"])
+        #expect(query.paths(under: tree.path) == ["plan.txt"])
         #expect(try search("alpha") == ["plan.txt"])
         #expect(try search("bravo").isEmpty)
         // `searchlight tag` under the watch: the same path.
         #expect(try tag(tree.url("other.txt"), "+later").status == 0)
         #expect(waitUntil { (try? search("tag:later")) == ["other.txt"] })
-        #expect(try Searchlight.run(["query", #"kMDItemUserTags == "later""#], index: index).lines == ["other.txt"])
+        #expect(try Searchlight.run(["query", #"kMDItemUserTags == "later""#], index: index).paths(under: tree.path) == ["other.txt"])
         // A real change of content is still extracted.
         tree.write("other.txt", "charlie new content\n")
         #expect(waitUntil { (try? search("charlie")) == ["other.txt"] },

@@ -104,8 +104,9 @@ struct VisibilityTests {
                 + String(decoding: result.stderr, as: UTF8.self))
     }
 
+    /// What `search WORD` prints as `url`'s role, relative to the tree (a count as it is).
     func found(_ word: String, as url: String, extra: [String] = []) -> [String] {
-        ((try? Searchlight.run(["search", word] + extra, index: url).lines) ?? ["(failed)"]).sorted()
+        ((try? Searchlight.run(["search", word] + extra, index: url).paths(under: tree.path)) ?? ["(failed)"]).sorted()
     }
 
     @Test func eachPersonFindsWhatTheyMayOpenByNameWordCountAndShow() async throws {
@@ -131,7 +132,7 @@ struct VisibilityTests {
         #expect(found("narwhal", as: carol) == [])
         // The administrator and the writer see everything.
         for everything in [admin, writer] {
-            let listed = ((try? Searchlight.run(["list"], index: everything).lines) ?? []).sorted()
+            let listed = ((try? Searchlight.run(["list"], index: everything).paths(under: tree.path)) ?? []).sorted()
             #expect(listed == ["alice/diary.txt", "alice/photo.png", "public/acl-note.txt", "public/readme.txt", "public/secret-note.txt",
                                "team/plan.txt"], "\(listed)")
         }
@@ -139,10 +140,10 @@ struct VisibilityTests {
         // list, counts, query, show and the spelling pass tell bob nothing of what he may not open.
         let bobList = try Searchlight.run(["list"], index: bob)
         #expect(bobList.status == 0, "\(bobList.stderr)")
-        #expect(bobList.lines.sorted() == ["public/acl-note.txt", "public/readme.txt"])
+        #expect(bobList.paths(under: tree.path).sorted() == ["public/acl-note.txt", "public/readme.txt"])
         #expect(found("note", as: bob, extra: ["--count"]) == ["1"])
         let query = try Searchlight.run(["query", "kMDItemTextContent == \"*\""], index: bob)
-        #expect(query.lines.sorted() == ["public/acl-note.txt", "public/readme.txt"], "\(query.output) \(query.stderr)")
+        #expect(query.paths(under: tree.path).sorted() == ["public/acl-note.txt", "public/readme.txt"], "\(query.output) \(query.stderr)")
         let show = try Searchlight.run(["show", "public/secret-note.txt", "--domain", "shared"], index: bob)
         #expect(show.status != 0 && !show.output.contains("narwhal"), "\(show.output)")
         let misspelt = try Searchlight.run(["search", "narwhl"], index: bob)

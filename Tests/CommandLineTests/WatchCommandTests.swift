@@ -20,7 +20,8 @@ struct WatchCommandTests {
         return (process, log)
     }
 
-    func listed(_ index: String) -> Set<String> { Set((try? Searchlight.run(["list"], index: index).lines) ?? []) }
+    /// What `list` prints, relative to the tree.
+    func listed(_ index: String) -> Set<String> { Set((try? Searchlight.run(["list"], index: index).paths(under: tree.path)) ?? []) }
 
     @Test(arguments: IndexBackend.available) func followsChangesAndStopsCleanlyOnSIGTERM(_ backend: IndexBackend) async throws {
         let index = try await backend.makeIndex(in: work.path, label: "follows")
@@ -33,7 +34,7 @@ struct WatchCommandTests {
         #expect(listed(index) == ["first.txt"])
         tree.write("reports/Quarterly Report.txt")
         #expect(waitUntil { listed(index) == ["first.txt", "reports/Quarterly Report.txt"] })
-        #expect(try Searchlight.run(["search", "quarterly"], index: index).lines == ["reports/Quarterly Report.txt"])
+        #expect(try Searchlight.run(["search", "quarterly"], index: index).paths(under: tree.path) == ["reports/Quarterly Report.txt"])
         let status = try Searchlight.run(["status"], index: index).output
         #expect(status.contains("watch:       running"))
         #expect(status.contains("degraded:    none"))

@@ -46,8 +46,10 @@ struct WatchSeveralRootsTests {
         return (process, log)
     }
 
+    /// What `list --domain DOMAIN` prints, relative to the domain's configured root.
     func listed(_ domain: String) -> [String] {
-        ((try? Searchlight.run(["list", "--domain", domain], index: index).lines) ?? []).sorted()
+        let root = domain == "documents" ? documents : projects
+        return ((try? Searchlight.run(["list", "--domain", domain], index: index).paths(under: root.path)) ?? []).sorted()
     }
 
     /// The pending changes a watcher reports for `domain` in `status --json`.
@@ -189,7 +191,7 @@ struct WatchSeveralRootsTests {
         })
         // Still indexing, in longer windows, by name: what is inside waits.
         func found(_ word: String) -> [String] {
-            (try? Searchlight.run(["search", word, "--domain", "documents"], index: index).lines) ?? []
+            (try? Searchlight.run(["search", word, "--domain", "documents"], index: index).paths(under: documents.path)) ?? []
         }
         documents.write("slow.txt", "a quixotic zeppelin\n")
         #expect(waitUntil { listed("documents") == ["slow.txt"] })
