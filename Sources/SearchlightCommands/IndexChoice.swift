@@ -66,7 +66,7 @@ struct IndexChoice {
                     return try SearchableIndex(path: location, readOnly: readOnly, logger: logger)
                 } catch {
                     // Checked only after a failure: a search's start pays no look at the path.
-                    if let status = try? SystemCall.status(followingLinksOf: location), status.st_mode & S_IFMT == S_IFDIR {
+                    if SystemCall.isFolder(location) {
                         throw CommandFailure.fail("\(location) is a folder: the index is a file, such as \(location)/index.sqlite",
                                                   code: 64)
                     }

@@ -13,14 +13,19 @@ extension IndexOptions {
     func rootsToIndex(_ configuration: Configuration, arguments: [String], domain: String?,
                       command: String) throws -> [Configuration.Root] {
         guard arguments.isEmpty, domain == nil else { return try configuration.roots(arguments: arguments, domain: domain) }
-        let configured = Set(configuration.roots.map { (try? SystemCall.resolvedPath($0.path)) ?? $0.path })
-        let remembered = rememberedRoots(configuration).filter { !configured.contains($0.root) }
+        let configured = configuration.roots.map { (try? SystemCall.resolvedPath($0.path)) ?? $0.path }
+        let configuredDomains = Set(zip(configuration.roots, configured).compactMap { $0.domain ?? $1 })
+        // A folder configured, or a domain configured under another folder (a root moved in
+        // the file), is the configuration's: two folders never feed one domain.
+        let remembered = rememberedRoots(configuration).filter {
+            !configured.contains($0.root) && !configuredDomains.contains($0.domain)
+        }
         guard !configuration.roots.isEmpty || !remembered.isEmpty else {
             return try configuration.roots(arguments: arguments, domain: domain)
         }
         var present: [Configuration.Root] = []
         for folder in remembered {
-            if let status = try? SystemCall.status(followingLinksOf: folder.root), status.st_mode & S_IFMT == S_IFDIR {
+            if SystemCall.isFolder(folder.root) {
                 present.append(Configuration.Root(path: folder.root, domain: folder.domain, origin: .option("the index")))
             } else {
                 StandardError.write("searchlight: skipping \(folder.root), in the index but not found now; its items stay "
@@ -35,22 +40,25 @@ extension IndexOptions {
                 : "searchlight: \(command) also the \(folders) scanned before by hand: \(list) "
                     + "(forget one with `searchlight remove FOLDER`)\n")
         }
-        return configuration.roots + present
+        let selected = configuration.roots + present
+        if selected.isEmpty {
+            // Every folder the index holds is away (a drive unplugged): nothing to do is an error,
+            // not a watch that runs with no watcher.
+            throw CommandFailure.fail("no folder to index: the folders in the index are not there now; "
+                + "give one, or list folders as [[roots]] in the configuration", code: 1)
+        }
+        return selected
     }
 
-    /// Each domain of the index that is a folder of this machine, by root: none when the index
-    /// does not exist yet or cannot be read (then said in one line).
+    /// Each domain of the index that is a folder of this machine (``FileIndexStore/localRoots()``),
+    /// by root: none when the index does not exist yet or cannot be read (then said in one line).
     func rememberedRoots(_ configuration: Configuration) -> [(domain: String, root: String)] {
         do {
             let location = try self.location(configuration: configuration)
             if !IndexLauncher.isRemote(location) && !FileManager.default.fileExists(atPath: location) { return [] }
             let index = try openForReading(configuration: configuration)
             defer { index.close() }
-            let hosts = try index.domainHosts()
-            return try index.domainRoots()
-                .filter { hosts[$0.key].map { $0 == FolderScanner.hostName } ?? true }
-                .map { (domain: $0.key, root: $0.value) }
-                .sorted { $0.root < $1.root }
+            return try index.localRoots().map { (domain: $0.key, root: $0.value) }.sorted { $0.root < $1.root }
         } catch {
             StandardError.write("searchlight: warning: cannot read which folders the index holds: \(error)\n")
             return []

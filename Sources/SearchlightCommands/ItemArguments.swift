@@ -18,7 +18,7 @@ struct ItemArguments: ParsableArguments {
     func items(in index: any FileIndexStore) throws -> [IndexedItem] {
         let locator = try ItemLocator(index: index)
         let items = try locator.items(named: id, domain: domain, in: index)
-        guard !items.isEmpty else { throw CommandFailure.fail(locator.notFound(id, domain: domain)) }
+        guard !items.isEmpty else { throw CommandFailure.fail(try locator.notFound(id, domain: domain)) }
         return items
     }
 

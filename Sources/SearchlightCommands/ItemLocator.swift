@@ -5,60 +5,65 @@ import SystemCalls
 
 /// Finds the items a command names (`show`, `open`, `thumbnail`, `remove`): by a path in the
 /// file system — absolute, relative to the current folder, or starting with `~/` — under one
-/// of the index's roots, else by identifier (the path relative to its root).
+/// of this machine's roots, else, when no such file exists, by identifier (the path relative
+/// to its root).
 ///
-/// A path is made absolute and canonical the way a root is: its folder through `realpath(3)`
-/// (symbolic links resolved, as the roots are stored), its last component as written, so that
-/// a link names the link's item; a path that no longer exists (a file gone since the scan) is
-/// normalized lexically.
+/// Paths are bytes, as names are on Linux: an argument that is not UTF-8 keeps its bytes
+/// (``RawArgument``), and two spellings of `é` (composed or not) stay two names. A path is made
+/// absolute as a shell's `cd` would (`.` and `..` taken as written), then its folder canonical
+/// through `realpath(3)` (symbolic links resolved, as the roots are stored), its last component
+/// kept, so that a link names the link's item; a folder that no longer exists stays as written.
 struct ItemLocator {
-    /// Each domain's root (``FileIndexStore/domainRoots()``).
+    /// The root of each domain of this machine (``FileIndexStore/localRoots()``).
     let roots: [String: String]
 
     init(index: any FileIndexStore) throws {
-        roots = try CommandFailure.wrap { try index.domainRoots() }
+        roots = try CommandFailure.wrap { try index.localRoots() }
     }
 
     /// Where `argument` lies as a path: for each root it is below (the deepest first, in
     /// `domain` alone when given), the domain and the path below that root. Empty for a path
     /// under no root; a root itself is no item.
-    func references(forPath argument: String, domain: String? = nil) -> [ItemReference] {
-        let path = Self.absolutePath(argument)
+    func references(forPath argument: String, domain: String? = nil) throws -> [ItemReference] {
+        let path = try Self.absolutePath(argument)
         return roots.filter { domain == nil || $0.key == domain }
-            .sorted { $0.value.utf8.count > $1.value.utf8.count }
-            .compactMap { name, root in
-                let prefix = root.hasSuffix("/") ? root : root + "/"
-                guard path.hasPrefix(prefix), path.utf8.count > prefix.utf8.count else { return nil }
-                return ItemReference(domain: name, identifier: ItemIdentifier(String(path.dropFirst(prefix.count))))
+            .map { (domain: $0.key, root: Self.folderPrefix($0.value)) }
+            .sorted { $0.root.count > $1.root.count }
+            .compactMap { domain, prefix in
+                guard path.count > prefix.count, path.starts(with: prefix) else { return nil }
+                return ItemReference(domain: domain, identifier: ItemIdentifier(bytes: Array(path[prefix.count...])))
             }
     }
 
-    /// The roots `argument` is a root of, or below: for messages.
-    func rootsContaining(_ argument: String) -> [String] {
-        let path = Self.absolutePath(argument)
-        return roots.values.filter { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }.sorted()
+    /// The domains whose root `argument` is.
+    func domains(rootedAt argument: String) throws -> [String] {
+        let path = try Self.absolutePath(argument)
+        return roots.filter { Array($0.value.utf8) == path }.map(\.key).sorted()
     }
 
-    /// The items `argument` names in `index`: those at its path, else those with it as
-    /// identifier (in `domain` when given).
+    /// The items `argument` names in `index`: those at its path, else, when it names no file,
+    /// those with it as identifier (in `domain` when given). A file outside every root is not
+    /// taken for an item that happens to have its name (`open notes.txt` in `/tmp` opens
+    /// `/tmp/notes.txt` or nothing).
     func items(named argument: String, domain: String?, in index: any IndexStore) throws -> [IndexedItem] {
-        for reference in references(forPath: argument, domain: domain) {
+        for reference in try references(forPath: argument, domain: domain) {
             if let item = try CommandFailure.wrap({ try index.item(reference.identifier, domain: reference.domain) }) {
                 return [item]
             }
         }
+        guard !SystemCall.exists(try Self.absolutePath(argument)) else { return [] }
         let identifier = ItemIdentifier(bytes: RawArgument.bytes(of: argument))
         return try CommandFailure.wrap { try index.items(withIdentifier: identifier, domain: domain) }
     }
 
     /// Why `argument` names no item, in the user's words.
-    func notFound(_ argument: String, domain: String?) -> String {
+    func notFound(_ argument: String, domain: String?) throws -> String {
         let inDomain = domain.map { " in domain \($0.debugDescription)" } ?? ""
-        let path = Self.absolutePath(argument)
-        let exists = SystemCall.exists(Array(path.utf8))
-        let containing = rootsContaining(argument)
-        if let root = containing.last {
-            if path == root {
+        let path = try Self.absolutePath(argument)
+        let exists = SystemCall.exists(path)
+        let containing = roots.values.filter { path == Array($0.utf8) || path.starts(with: Self.folderPrefix($0)) }
+        if let root = containing.max(by: { $0.utf8.count < $1.utf8.count }) {
+            if path == Array(root.utf8) {
                 return "\(argument.debugDescription) is an indexed folder itself, not an item in it: give a file or folder inside it"
             }
             return exists
@@ -73,28 +78,57 @@ struct ItemLocator {
             + (indexed.isEmpty ? " (the index has none)" : " (\(indexed.joined(separator: ", ")))")
     }
 
-    /// `argument` as an absolute path: `~/` expanded, made absolute from the current folder,
-    /// its folder resolved (``SystemCall/resolvedPath(_:)``) or, when that fails, `.` and `..`
-    /// taken lexically.
-    static func absolutePath(_ argument: String) -> String {
-        var path = argument
-        if path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
-            path = home + path.dropFirst()
+    /// A root as the start of the paths below it: its bytes and a `/` (none added to `/`).
+    static func folderPrefix(_ root: String) -> [UInt8] {
+        let bytes = Array(root.utf8)
+        return bytes.last == 0x2F ? bytes : bytes + [0x2F]
+    }
+
+    /// `argument`'s raw bytes as an absolute path: `~/` expanded, made absolute from the
+    /// current folder, `.` and `..` taken as written, its folder resolved by `realpath(3)` when
+    /// it exists.
+    /// - Throws: a ``CommandFailure`` for a relative path when the current folder is gone.
+    static func absolutePath(_ argument: String) throws -> [UInt8] {
+        var path = RawArgument.bytes(of: argument)
+        if path == Array("~".utf8) || path.starts(with: Array("~/".utf8)),
+           let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty {
+            path = Array(home.utf8) + path.dropFirst()
         }
-        if !path.hasPrefix("/") { path = FileManager.default.currentDirectoryPath + "/" + path }
-        var components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        var normalized: [String] = []
-        for component in components {
+        if path.first != 0x2F {
+            guard let current = currentFolder() else {
+                throw CommandFailure.fail("the current folder no longer exists: give \(argument.debugDescription) as an absolute path")
+            }
+            path = current + [0x2F] + path
+        }
+        var components: [ArraySlice<UInt8>] = []
+        for component in path.split(separator: 0x2F) {
             switch component {
-            case ".": continue
-            case "..": _ = normalized.popLast()
-            default: normalized.append(component)
+            case [0x2E]: continue
+            case [0x2E, 0x2E]: _ = components.popLast()
+            default: components.append(component)
             }
         }
-        components = normalized
-        guard let last = components.popLast() else { return "/" }
-        let folder = "/" + components.joined(separator: "/")
-        let resolved = (try? SystemCall.resolvedPath(folder)) ?? folder
-        return (resolved.hasSuffix("/") ? resolved : resolved + "/") + last
+        guard let last = components.popLast() else { return [0x2F] }
+        let folder = [0x2F] + Array(components.joined(separator: [0x2F]))
+        let resolved = resolved(folder) ?? folder
+        return (resolved.last == 0x2F ? resolved : resolved + [0x2F]) + last
+    }
+
+    /// The current folder's path, `nil` when it was removed (`getcwd(3)` fails).
+    static func currentFolder() -> [UInt8]? {
+        guard let pointer = getcwd(nil, 0) else { return nil }
+        defer { free(pointer) }
+        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                         count: strlen(pointer)))
+    }
+
+    /// `realpath(3)` of a path as bytes; `nil` when it cannot be resolved.
+    private static func resolved(_ path: [UInt8]) -> [UInt8]? {
+        SystemCall.withCString(path) { name -> [UInt8]? in
+            guard let pointer = realpath(name, nil) else { return nil }
+            defer { free(pointer) }
+            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                             count: strlen(pointer)))
+        }
     }
 }

@@ -6,18 +6,21 @@ import SearchlightJSON
 /// for an item elsewhere in the root), and absolute otherwise; its identifier when its domain
 /// has no root.
 struct ItemPaths {
-    let roots: ItemJSON
+    /// The domains' roots.
+    let itemJSON: ItemJSON
     /// The current folder's components, for `--relative`; `nil` for absolute paths.
     private let current: [ArraySlice<UInt8>]?
 
-    init(roots: ItemJSON, relativeTo currentFolder: String?) {
-        self.roots = roots
-        current = currentFolder.map { Self.components(Array($0.utf8)[...]) }
+    /// `currentFolder`: the folder `--relative` paths start from, `nil` for absolute paths
+    /// (also when the current folder no longer exists).
+    init(roots: ItemJSON, relativeTo currentFolder: [UInt8]?) {
+        itemJSON = roots
+        current = currentFolder.map { Self.components($0[...]) }
     }
 
     func path(of reference: ItemReference) -> [UInt8] {
-        guard let absolute = roots.absolutePath(of: reference) else { return reference.identifier.bytes }
-        guard let current, let root = roots.roots[reference.domain],
+        guard let absolute = itemJSON.absolutePath(of: reference) else { return reference.identifier.bytes }
+        guard let current, let root = itemJSON.roots[reference.domain],
               Self.isInside(current, Self.components(Array(root.utf8)[...])) else { return absolute }
         return Self.relative(Self.components(absolute[...]), from: current)
     }

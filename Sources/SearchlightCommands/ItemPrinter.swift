@@ -23,13 +23,13 @@ final class ItemPrinter {
     let output = StandardOutput()
     /// Each domain's root, read once up front (``FileIndexStore/domainRoots()``, which
     /// decodes no state): a damaged `domain` table fails here, before anything is printed.
-    private let roots: ItemJSON
+    private let itemJSON: ItemJSON
     private let paths: ItemPaths
 
     init(format: Format, index: any FileIndexStore, relative: Bool = false) throws {
         self.format = format
-        roots = try CommandFailure.wrap { ItemJSON(roots: try index.domainRoots()) }
-        paths = ItemPaths(roots: roots, relativeTo: relative ? FileManager.default.currentDirectoryPath : nil)
+        itemJSON = try CommandFailure.wrap { ItemJSON(roots: try index.domainRoots()) }
+        paths = ItemPaths(roots: itemJSON, relativeTo: relative ? ItemLocator.currentFolder() : nil)
     }
 
     func print(_ indexed: IndexedItem) {
@@ -72,11 +72,11 @@ final class ItemPrinter {
     func flush() { output.flush() }
 
     /// The absolute path of an item, from its domain's root.
-    func absolutePath(_ item: SearchableItem) -> [UInt8]? { roots.absolutePath(item) }
+    func absolutePath(_ item: SearchableItem) -> [UInt8]? { itemJSON.absolutePath(item) }
 
     /// A search result's object: the item's, then `matchedIn` and, for a content match, `snippet`.
-    func json(_ result: SearchResult) -> JSONLine { roots.object(for: result) }
+    func json(_ result: SearchResult) -> JSONLine { itemJSON.object(for: result) }
 
     /// The item's `--json` object, still open for more keys.
-    func json(_ indexed: IndexedItem) -> JSONLine { roots.object(for: indexed) }
+    func json(_ indexed: IndexedItem) -> JSONLine { itemJSON.object(for: indexed) }
 }

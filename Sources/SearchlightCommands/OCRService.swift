@@ -52,7 +52,7 @@ struct OCRService: Service {
                     }
                 }
                 if summary.processed > 0 {
-                    logger.info("\(ScanCommand.describe(summary))")
+                    logger.info("\(summary.sentence)")
                 }
             } onCancel: {
                 stopping.set()

@@ -51,21 +51,25 @@ struct RemoveCommand: ParsableCommand {
         output.flush()
     }
 
-    /// Forgets the root `path` names, or deletes the items of a path gone from disk.
+    /// Forgets the root `path` names (every domain of this machine rooted there), or deletes
+    /// the items of a path gone from disk.
     private func remove(_ path: String, locator: ItemLocator, index: any FileIndexStore, output: StandardOutput) throws {
-        let absolute = ItemLocator.absolutePath(path)
-        if let domain = locator.roots.first(where: { $0.value == absolute })?.key {
-            let deleted = try CommandFailure.wrap { try index.deleteAllItems(inDomains: [domain]) }
-            output.write("removed \(deleted) items of \(absolute): it is no longer indexed\n")
+        let absolute = try ItemLocator.absolutePath(path)
+        let shown = String(decoding: absolute, as: UTF8.self)
+        let domains = try locator.domains(rootedAt: path)
+        if !domains.isEmpty {
+            let deleted = try CommandFailure.wrap { try index.deleteAllItems(inDomains: domains) }
+            output.write("removed \(deleted) items of \(shown): it is no longer indexed\n")
             return
         }
+        let references = try locator.references(forPath: path)
         let found = try CommandFailure.wrap {
-            try locator.references(forPath: path).first { reference in
+            try references.first { reference in
                 try index.item(reference.identifier, domain: reference.domain) != nil || hasItems(below: reference, in: index)
             }
         }
-        guard let reference = found else { throw CommandFailure.fail(locator.notFound(path, domain: nil)) }
-        guard !SystemCall.exists(Array(absolute.utf8)) else {
+        guard let reference = found else { throw CommandFailure.fail(try locator.notFound(path, domain: nil)) }
+        guard !SystemCall.exists(absolute) else {
             throw CommandFailure.fail("""
                 \(path.debugDescription) is still on disk: the next scan would add it again; \
                 to keep it out of the index, exclude it in the configuration ([exclusions])
@@ -74,7 +78,7 @@ struct RemoveCommand: ParsableCommand {
         var batch = IndexBatch()
         batch.deleteTree(reference.identifier, domain: reference.domain)
         try CommandFailure.wrap { try index.apply(batch) }
-        output.write("removed \(absolute) from the index\n")
+        output.write("removed \(shown) from the index\n")
     }
 
     /// Whether the index holds items below the folder `reference` names (a folder is no item

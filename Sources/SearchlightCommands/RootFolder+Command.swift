@@ -28,7 +28,7 @@ extension RootFolder {
             }
             return message
         case .notDirectory:
-            if let status = try? SystemCall.status(followingLinksOf: given), status.st_mode & S_IFMT != S_IFDIR {
+            if SystemCall.exists(Array(given.utf8)) && !SystemCall.isFolder(given) {
                 let folder = parent.isEmpty ? "." : parent
                 return "\(shown) is a file: \(command) takes folders — did you mean \(PathDisplay.tilde(folder))?"
             }
@@ -45,11 +45,16 @@ extension RootFolder {
     /// The folder in `parent` whose name is within a typo or two of `name`, when one is.
     static func closestFolder(to name: String, in parent: String) -> String? {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return nil }
-        let folders = entries.filter { entry in
-            guard let status = try? SystemCall.status(followingLinksOf: parent + "/" + entry) else { return false }
-            return status.st_mode & S_IFMT == S_IFDIR
-        }
+        let folders = entries.filter { SystemCall.isFolder(parent + "/" + $0) }
         return ClosestName.suggestion(for: name, among: folders)
+    }
+}
+
+extension SystemCall {
+    /// Whether `path` is a folder, links followed (`stat(2)`); `false` when it cannot be looked at.
+    static func isFolder(_ path: String) -> Bool {
+        guard let status = try? status(followingLinksOf: path) else { return false }
+        return status.st_mode & S_IFMT == S_IFDIR
     }
 }
 

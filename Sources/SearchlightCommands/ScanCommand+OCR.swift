@@ -14,19 +14,22 @@ extension ScanCommand {
         let summary = recognizer.run(threads: threads)
         guard summary.processed > 0 else { return nil }
         if !json {
-            output.write(Self.describe(summary) + "\n")
+            output.write(summary.sentence + "\n")
             output.flush()
         }
         return summary.seconds
     }
+}
 
-    /// `text in pictures: 10 read in 7.52 s, text in 1 (9 known from a copy with the same bytes)`.
-    static func describe(_ summary: TextRecognizer.Summary) -> String {
-        let pictures = summary.processed == 1 ? "1 picture" : "\(summary.processed) pictures"
-        var line = "text in pictures: \(pictures) read" + String(format: " in %.2f s", summary.seconds)
-        line += ", text in \(summary.withText)"
-        if summary.failed > 0 { line += ", \(summary.failed) could not be read" }
-        if summary.fromCache > 0 { line += " (\(summary.fromCache) known from a copy with the same bytes)" }
+extension TextRecognizer.Summary {
+    /// `text in pictures: 10 pictures read in 7.52 s, text in 1 (9 known from a copy with the
+    /// same bytes)`: what `scan` prints and `watch` logs after a pass.
+    var sentence: String {
+        let pictures = processed == 1 ? "1 picture" : "\(processed) pictures"
+        var line = "text in pictures: \(pictures) read" + String(format: " in %.2f s", seconds)
+        line += ", text in \(withText)"
+        if failed > 0 { line += ", \(failed) could not be read" }
+        if fromCache > 0 { line += " (\(fromCache) known from a copy with the same bytes)" }
         return line
     }
 }

@@ -98,6 +98,24 @@ struct FirstHourTests {
         #expect(root.status == 1 && root.stderr.contains("is an indexed folder itself"), "\(root.stderr)")
     }
 
+    @Test func aFileOutsideTheRootsIsNeverTakenForAnItemOfItsName() throws {
+        try scanTwoRoots()
+        // `Nikon D70.txt` is an identifier of the notes; a file of that name here is another file.
+        elsewhere.write("Nikon D70.txt", "a file of its own\n")
+        let shown = try run(["show", "Nikon D70.txt"])
+        #expect(shown.status == 1 && shown.stderr.contains("in no indexed folder"), "\(shown.stderr)")
+        // A name that is not UTF-8 is found by its bytes, from a path as from `-0`.
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)
+        notes.write(name, "latin one\n")
+        #expect(try run(["scan", notes.path, "--no-thumbnails"]).status == 0)
+        let printed = try run(["search", "latin", "-0"]).stdout
+        #expect(printed == Array(notes.path.utf8) + [0x2F] + name + [0], "\(printed)")
+        let viaShell = try ChildProcess.run(["/bin/sh", "-c", "\"$0\" show \"$(printf 'caf\\351.txt')\" --text --index \"$1\"",
+                                             Searchlight.binary, index], currentFolder: notes.path)
+        #expect(String(decoding: viaShell.stdout, as: UTF8.self) == "latin one\n",
+                "\(String(decoding: viaShell.stderr, as: UTF8.self))")
+    }
+
     @Test func removeForgetsAFolderOrWhatIsGoneFromDisk() throws {
         try scanTwoRoots()
         // A file still on disk would come back at the next scan: refused, with what to do.
@@ -145,6 +163,12 @@ struct FirstHourTests {
         let skipped = try run(["scan"], environment: ["SEARCHLIGHT_CONFIG": config])
         #expect(skipped.status == 0 && skipped.stderr.contains("skipping \(photos.path)"), "\(skipped.stderr)")
         #expect(try run(["search", "alpha"]).lines == [photos.path + "/a.txt"])
+        // With nothing configured and every remembered folder away, there is nothing to do: an error.
+        let alone = try run(["scan"])
+        #expect(alone.status == 0, "the notes, remembered, are there: \(alone.stderr)")
+        #expect(try run(["remove", notes.path]).status == 0)
+        let nothing = try run(["scan"])
+        #expect(nothing.status == 1 && nothing.stderr.contains("not there now"), "\(nothing.stderr)")
     }
 
     @Test func scanMistakesAreNamedInPlainWords() throws {

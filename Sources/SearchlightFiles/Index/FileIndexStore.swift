@@ -95,4 +95,18 @@ extension FileIndexStore {
 extension FileIndexStore {
     /// The roots of ``domainStates()``.
     public func domainRoots() throws -> [String: String] { try domainStates().mapValues(\.root) }
+
+    /// The roots of the domains whose folders are on this machine, by domain: what a path a
+    /// person types here can name, and what `scan` and `watch` may refresh. In a shared index,
+    /// a domain counts only when this machine recorded it (its origin, or a name made here
+    /// before the origin was written: ``defaultDomain(forFolder:)``); another machine's
+    /// `/home/alice/Documents` is never this one's.
+    public func localRoots() throws -> [String: String] {
+        let roots = try domainRoots()
+        guard isShared else { return roots }
+        let hosts = try domainHosts()
+        return roots.filter { domain, _ in
+            hosts[domain].map { $0 == FolderScanner.hostName } ?? domain.hasPrefix(FolderScanner.hostName + ":")
+        }
+    }
 }
