@@ -33,6 +33,7 @@ public enum DocumentExtractor {
         switch format {
         case .plainText: try PlainTextExtractor.read(source)
         case .markdown: try MarkdownExtractor.read(source)
+        case .roff: try RoffExtractor.read(source)
         case .html: try HTMLExtractor.read(source)
         case .xml: try XMLExtractor.read(source)
         case .mail: try MailExtractor.read(source)

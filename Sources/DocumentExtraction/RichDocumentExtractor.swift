@@ -72,7 +72,7 @@ public struct RichDocumentExtractor: Sendable {
                 throw ExtractionFailure(.encrypted, "encrypted Office document: a password is needed to read it")
             }
             throw ExtractionFailure(.unsupported, "an OLE2 compound file of no known document type")
-        case .plainText, .markdown, .html, .xml, .mail, .mbox, .archive:
+        case .plainText, .markdown, .roff, .html, .xml, .mail, .mbox, .archive:
             throw ExtractionFailure(.unsupported, "\(format) is read by the worker's text readers")
         }
     }

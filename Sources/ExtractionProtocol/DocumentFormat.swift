@@ -15,6 +15,11 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
     case plainText
     /// Markdown: a title from front matter or the first heading, text without markup.
     case markdown
+    /// A manual page (man(7), mdoc(7)) or another roff document: the text it prints, titled
+    /// `name(section)`. libmagic's `text/troff` and the `application/x-troff…` types, and text
+    /// named as a manual page is (`.1`, `.3pm`, `.n`, `.man`; the worker reads it as plain
+    /// text when it does not look like roff).
+    case roff
     /// HTML and XHTML: `<title>`, `meta` author, keywords and description, visible text.
     case html
     /// XML: text nodes, Dublin Core title, creators, subjects and description.
@@ -71,6 +76,8 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
             self = .mbox
         case "application/json", "application/javascript", "application/x-ndjson", "application/csv":
             self = .plainText
+        case _ where Self.isRoffType(type):
+            self = .roff
         case "application/pdf", "application/x-pdf": self = .pdf
         case "application/epub+zip": self = .epub
         case "text/rtf", "application/rtf":
@@ -115,6 +122,9 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
                 self = .mail
             } else if fileExtension == "mbox" {
                 self = .mbox
+            } else if type.hasPrefix("text/"), Self.isManualSection(fileExtension) {
+                // libmagic calls a few pages C (`text/x-c`) or plain text.
+                self = .roff
             } else {
                 self = .plainText
             }
@@ -135,9 +145,36 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
         "application/x-sh", "application/x-shellscript", "application/x-csh", "application/x-perl", "application/x-python",
         "application/x-ruby", "application/x-php", "application/x-httpd-php", "application/x-awk", "application/x-tcl",
         "application/x-lua", "application/x-m4", "application/x-tex", "application/x-latex", "application/x-texinfo",
-        "application/x-troff", "application/x-troff-man", "application/x-troff-me", "application/x-troff-ms",
         "application/yaml", "application/x-yaml", "application/toml", "application/sql", "application/x-sql",
     ]
+
+    /// Whether `contentType` (parameters ignored) is roff: libmagic's `text/troff` ("troff or
+    /// preprocessor input"), and the types of the shared MIME database (`application/x-troff-man`,
+    /// `-me`, `-ms`, `text/x-troff…`).
+    public static func isRoffType(_ contentType: String) -> Bool {
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        return type == "text/troff" || type.hasPrefix("application/x-troff") || type.hasPrefix("text/x-troff")
+    }
+
+    /// Whether a name's extension is a manual section: `1` to `9` with an optional suffix
+    /// (`1p`, `3pm`, `3perl`, `1ssl`), `0p`, `n`, `l`, `man`, `mdoc`.
+    public static func isManualSection(_ fileExtension: String) -> Bool {
+        if ["0p", "n", "l", "man", "mdoc"].contains(fileExtension) { return true }
+        guard let first = fileExtension.unicodeScalars.first, ("1"..."9").contains(first) else { return false }
+        let suffix = fileExtension.unicodeScalars.dropFirst()
+        return suffix.count <= 8 && suffix.allSatisfy { ("a"..."z").contains($0) }
+    }
+
+    /// Whether a file's name is a manual page's (`ls.1`, `Carp.3pm`), compressed or not
+    /// (`ls.1.gz`, `tar.1.xz`).
+    public static func isManualPageName(_ name: some BidirectionalCollection<UInt8>) -> Bool {
+        var fileExtension = lowercasedExtension(of: name)
+        if ["gz", "bz2", "xz", "zst", "lz4", "lz", "lzma", "z"].contains(fileExtension),
+           let dot = name.lastIndex(of: UInt8(ascii: ".")) {
+            fileExtension = lowercasedExtension(of: name[..<dot])
+        }
+        return isManualSection(fileExtension)
+    }
 
     /// Names of ZIP-based documents libmagic sometimes calls `application/zip`.
     static let zipDocumentExtensions: Set<String> = [

@@ -111,6 +111,48 @@ struct ArchiveCommandTests {
         #expect(!shown.output.contains("members"), "\(shown.output)")
     }
 
+    /// A gzip'd man page is indexed by the words it prints, not its roff markup: `show --text`
+    /// holds no font escape or request, `search` finds a word once glued to its escapes and the
+    /// page by its NAME line, and the title is `name(section)`.
+    @Test func aManPageIsIndexedByTheWordsItPrints() throws {
+        work.write("tool.1", #"""
+            .\" A comment the page's reader never sees.
+            .TH TOOL 1 "December 2026" "tool 1.0" "User Commands"
+            .SH NAME
+            tool \- polish the quartz pebbles gently
+            .SH DESCRIPTION
+            .B tool
+            buffs each \fIgarnet\fR until it gleams; see
+            .BR grind (1).
+            .TP
+            \fB\-s\fR, \fB\-\-shine\fR
+            shine harder
+            """#)
+        shell("sh", "-c", "gzip -n -9 -c '\(work.url("tool.1"))' > '\(tree.url("tool.1.gz"))'")
+        let scan = try run(["scan", tree.path, "--no-thumbnails"])
+        #expect(scan.status == 0)
+        #expect(scan.stderr.isEmpty, "\(scan.stderr)")
+
+        let shown = try run(["show", "tool.1.gz", "--text"])
+        #expect(shown.status == 0)
+        for markup in [#"\f"#, #"\-"#, ".SH", ".TH", ".TP", ".B", "comment"] {
+            #expect(!shown.output.contains(markup), "\(markup): \(shown.output)")
+        }
+        #expect(shown.output.contains("NAME\ntool - polish the quartz pebbles gently\n"), "\(shown.output)")
+        #expect(shown.output.contains("tool buffs each garnet until it gleams; see grind(1)."), "\(shown.output)")
+        #expect(shown.output.contains("-s, --shine\nshine harder"), "\(shown.output)")
+
+        func found(_ words: String) throws -> Bool {
+            let result = try run(["search", words])
+            #expect(result.status == 0)
+            return result.lines.contains { $0.hasSuffix("/tool.1.gz") || $0 == "tool.1.gz" }
+        }
+        #expect(try found("garnet"), "a word once written \\fIgarnet\\fR")
+        #expect(try found("shine"))
+        #expect(try found("polish quartz pebbles gently"), "the NAME line's description")
+        #expect(try json("tool.1.gz")["title"] as? String == "tool(1)")
+    }
+
     @Test func iWorkDocumentsAreFoundByTheirTextAndShowTheirPreview() throws {
         let photo = URL(filePath: #filePath).deletingLastPathComponent()
             .appending(path: "../SearchlightFilesTests/Fixtures/photo.jpg").standardized.path

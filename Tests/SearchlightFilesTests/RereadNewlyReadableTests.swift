@@ -141,4 +141,39 @@ struct RereadNewlyReadableTests {
         #expect(try found("whistle") == ["bundle.tar.gz", "changelog.gz"])
         #expect(try index.item("changelog.gz", domain: "files")?.item.failure == nil)
     }
+
+    /// Generation 5: manual pages an older version stored as their roff markup (`ls.1`, and
+    /// `ls.1.gz` once read as the text inside it) are read again, as the text they print; other
+    /// text is left alone.
+    @Test func olderManualPagesAreReadAsTheirText() throws {
+        let page = ".TH BURROW 5\n.SH NAME\nburrow \\- the \\fBmarmot\\fR colony file\n"
+        tree.write("burrow.5", page)
+        tree.write("plain/tool.1", page.replacingOccurrences(of: "BURROW 5", with: "TOOL 1"))
+        shell("sh", "-c", "cd '\(tree.path)' && gzip -n -c plain/tool.1 > tool.1.gz && rm -r plain")
+        tree.write("notes.txt", "the marmot colony keeps notes\n")
+        let (index, extraction, scanner) = try scanned()
+        defer { extraction.shutdown() }
+        func text(_ name: String) throws -> String? { try index.item(ItemIdentifier(name), domain: "files")?.item.attributeSet.textContent }
+        #expect(try text("burrow.5") == "NAME\nburrow - the marmot colony file")
+
+        // As an older version left them: the markup as text, the state at generation 4.
+        var batch = IndexBatch()
+        for name in ["burrow.5", "tool.1.gz"] {
+            var item = try #require(try index.item(ItemIdentifier(name), domain: "files")).item
+            item.attributeSet.textContent = page
+            batch.upsert(item)
+        }
+        var state = try #require(try index.domainState("files"))
+        state.contentReaders = 4
+        try index.apply(batch, states: ["files": state])
+
+        extraction.rereadNewlyReadable(in: index, domain: "files")
+        #expect(try index.domainState("files")?.contentReaders == ContentReader.generation)
+        #expect(try index.changeStamp(of: "burrow.5", domain: "files") == .some(nil))
+        #expect(try index.changeStamp(of: "tool.1.gz", domain: "files") == .some(nil))
+        #expect(try index.changeStamp(of: "notes.txt", domain: "files") != .some(nil), "other text is read as before")
+        #expect(try scanner.reconcile().updated == 2)
+        #expect(try text("burrow.5") == "NAME\nburrow - the marmot colony file")
+        #expect(try text("tool.1.gz") == "NAME\nburrow - the marmot colony file")
+    }
 }

@@ -30,8 +30,8 @@ public final class ContentReader: Sendable {
     /// (``ItemExtraction/rereadNewlyReadable(in:domain:)``). 2: every file libmagic types or
     /// describes as text (issue 34). 3: private key blocks cut out of every text, and key
     /// material recognised by parsing (issue 32). 4: a compressed single file read as the file
-    /// inside it (issue 48).
-    public static let generation = 4
+    /// inside it (issue 48). 5: manual pages read as the text they print, not their roff markup.
+    public static let generation = 5
 
     /// Whether a file of `contentType` named `fileName`, which libmagic describes as
     /// `description`, has content to read (text is, whatever its type: see

@@ -12,7 +12,9 @@ extension ItemExtraction {
     ///   index by the words every such block has;
     /// - generation 4: compressed single files (`changelog.gz`), once listed as an archive's one
     ///   member or failed as a damaged archive, now read as the file inside them (tarballs,
-    ///   named so, are read as before).
+    ///   named so, are read as before);
+    /// - generation 5: manual pages (`ls.1`, `ls.1.gz`, any roff file), once stored as their
+    ///   roff markup, now read as the text they print.
     /// A new domain's state starts at today's generation; a failure is logged, never the reason
     /// a scan or a watch fails. Needs the content reader (not with `--no-content`).
     public func rereadNewlyReadable(in index: any FileIndexStore, domain: String) {
@@ -54,6 +56,16 @@ extension ItemExtraction {
                     batch.upsert(item)
                 }
             }
+            if generation < 5 {
+                // Generation 4 already reads every compressed single file again.
+                for identifier in try candidates(in: index, domain: domain, where: {
+                    Self.isManualPage($0.attributeSet) && !(generation < 4 && Self.isCompressedSingleFile($0.attributeSet))
+                }) {
+                    guard var item = try index.item(identifier, domain: domain)?.item else { continue }
+                    item.changeStamp = nil
+                    batch.upsert(item)
+                }
+            }
             let count = batch.changes.count
             state.contentReaders = ContentReader.generation
             try index.apply(batch, states: [domain: state])
@@ -86,6 +98,15 @@ extension ItemExtraction {
         guard let type = attributes.contentType, DocumentFormat.compressedTypes.contains(type) else { return false }
         let name = (attributes.displayName ?? "").lowercased()
         return !name.contains(".tar.") && ![".tgz", ".tbz", ".tbz2", ".txz", ".tzst", ".tlz", ".taz"].contains { name.hasSuffix($0) }
+    }
+
+    /// Whether generation 5 reads a file of these attributes otherwise: roff by its type, or
+    /// text or a compressed file named as a manual page is (`ls.1`, `ls.1.gz`).
+    static func isManualPage(_ attributes: AttributeSet) -> Bool {
+        guard let type = attributes.contentType else { return false }
+        if DocumentFormat.isRoffType(type) { return true }
+        return (type.hasPrefix("text/") || DocumentFormat.compressedTypes.contains(type))
+            && DocumentFormat.isManualPageName(Array((attributes.displayName ?? "").utf8))
     }
 
     /// Whether generation 2 reads a file of these attributes as text where generation 1 did not:
