@@ -97,9 +97,14 @@ final class DesktopSearch {
         }
     }
 
-    /// What a shell shows under a result's name: its folder (`~` for the home folder), its kind,
-    /// and for a match in the text, the text around it (the words found in `[` `]`).
+    /// What a shell shows under a result's name: for a match in the text, the text around the
+    /// words found, without the `[` `]` that mark them (GNOME Shell highlights the typed words
+    /// in a description itself, and would show the brackets as typed); otherwise its folder
+    /// (`~` for the home folder) and its kind.
     func description(of result: SearchResult, path: [UInt8]?) -> String {
+        if result.matchedIn == .content, let snippet = result.snippet, !snippet.isEmpty {
+            return Self.rowText(ofSnippet: snippet)
+        }
         var parts: [String] = []
         if let path, let slash = path.lastIndex(of: UInt8(ascii: "/")) {
             var folder = String(decoding: path[..<max(slash, 1)], as: UTF8.self)
@@ -111,8 +116,32 @@ final class DesktopSearch {
         }
         let attributes = result.item.item.attributeSet
         if let kind = attributes.contentDescription ?? attributes.contentType, !kind.isEmpty { parts.append(kind) }
-        if result.matchedIn == .content, let snippet = result.snippet { parts.append(snippet) }
         return parts.joined(separator: " — ")
+    }
+
+    /// A snippet as one row reads it: the marks of the words found taken out, its spaces and
+    /// line breaks one space each, and at most `length` characters, starting a little before
+    /// the first word found (`…` where text was cut).
+    static func rowText(ofSnippet snippet: String, length: Int = 90) -> String {
+        let first = snippet.firstIndex(of: "[").map { snippet.distance(from: snippet.startIndex, to: $0) } ?? 0
+        var characters: [Character] = []
+        var found = 0
+        for (offset, character) in snippet.enumerated() {
+            if offset == first { found = characters.count }
+            if character == "[" || character == "]" { continue }
+            let blank = character.isWhitespace || character.isNewline
+            if blank, characters.last == " " { continue }
+            characters.append(blank ? " " : character)
+        }
+        var start = max(0, min(found - 20, characters.count - length))
+        var end = min(characters.count, start + length)
+        // Whole words at the cuts: after the first space past the start, before the last one.
+        if start > 0, let space = characters[start..<min(found, end)].firstIndex(of: " ") { start = space + 1 }
+        if end < characters.count, let space = characters[max(found, start)..<end].lastIndex(of: " ") { end = space }
+        var text = String(characters[start..<end]).trimmingCharacters(in: .whitespaces)
+        if start > 0 { text = "…" + text }
+        if end < characters.count { text += "…" }
+        return text
     }
 
     /// The name a shell shows for a result.

@@ -139,6 +139,14 @@ struct DesktopServiceTests {
         let metas = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetResultMetas", Self.array(initial.output))
         #expect(metas.status == 0, "\(metas.error)")
         #expect(metas.output.contains("'name': <'Quarterly Report 2024.pdf'>"), "\(metas.output)")
+        // A word inside a note: the description is the text around it, without the marks of
+        // the words found (GNOME Shell highlights them itself).
+        let inside = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetInitialResultSet", "['lighthouse']")
+        let insideMetas = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetResultMetas", Self.array(inside.output))
+        #expect(insideMetas.output.contains("'description': <") && insideMetas.output.contains("to the old lighthouse, whose"),
+                "\(insideMetas.output)")
+        #expect(!insideMetas.output.contains("[lighthouse]") && !insideMetas.output.contains("Documents — "),
+                "\(insideMetas.output)")
         #expect(metas.output.contains("'description': <'\(Self.documents) — PDF document"), "\(metas.output)")
         // The thumbnail, written to the freedesktop cache for GNOME Shell (and file managers).
         let uri = "file://" + Self.report.replacingOccurrences(of: " ", with: "%20")
