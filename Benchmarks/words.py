@@ -111,7 +111,9 @@ def without_marks(word):
 
 class Searchlight:
     def __init__(self, binary, index):
-        self.binary, self.index, self.folder = binary, index, None
+        # Absolute: searches run from the folder scanned (``ranked``).
+        absolute = lambda path: path if "://" in path else os.path.abspath(path)
+        self.binary, self.index, self.folder = absolute(binary), absolute(index), None
 
     def scan(self, folder):
         self.folder = folder

@@ -10,15 +10,10 @@ import Searchlight
 /// Decoding turns every `%XX` back into its byte; a literal `/` and `%2F` in the identifier
 /// mean the same. `/api/files/%2Fhome%2Fzoe%2FDocuments/Projects/plan%20v2.pdf` is the item
 /// `Projects/plan v2.pdf` of the domain `/home/zoe/Documents`.
-public struct ItemLocation: Hashable, Sendable {
-    public var domain: String
-    public var identifier: ItemIdentifier
+/// The library's ``Searchlight/ItemReference`` (domain and identifier), as the API writes it.
+public typealias ItemLocation = ItemReference
 
-    public init(domain: String, identifier: ItemIdentifier) {
-        self.domain = domain
-        self.identifier = identifier
-    }
-
+extension ItemReference {
     /// The path below an endpoint: `DOMAIN/ID`, percent-encoded.
     public var encodedPath: String {
         Self.percentEncode(Array(domain.utf8), keepingSlashes: false) + "/"
