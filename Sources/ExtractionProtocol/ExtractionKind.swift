@@ -17,4 +17,8 @@ public enum ExtractionKind: UInt8, Sendable, Hashable {
     /// A PNG picture, the format of the freedesktop thumbnail cache that desktops read
     /// (`searchlight-desktop`); the request's `limit` is the longest edge in pixels.
     case pngThumbnail = 4
+    /// Vectors of texts (the multilingual embedding model of search by meaning), answered with
+    /// ``EmbeddedTexts``; the request carries no file, its ``ExtractionRequest/embedding`` says
+    /// what to embed.
+    case embed = 5
 }

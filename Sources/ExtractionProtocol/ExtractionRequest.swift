@@ -5,6 +5,8 @@
 /// length and the bytes). The file itself travels beside the frame: the indexer opens it and
 /// attaches the descriptor to the frame's first bytes (`SCM_RIGHTS`), so that a worker, which
 /// may not open the user's files, reads it (``descriptor``); the path only names it.
+/// An ``ExtractionKind/embed`` request has no file and an empty path; its ``embedding``
+/// follows (``EmbeddingJob``).
 public struct ExtractionRequest: Sendable, Hashable {
     /// Chosen by the supervisor; echoed in the response.
     public var jobID: UInt64
@@ -20,8 +22,16 @@ public struct ExtractionRequest: Sendable, Hashable {
     /// The open file, received with the frame (`SCM_RIGHTS`), not part of the payload; nil
     /// when the file is to be opened by ``path`` (decoders run in process, in tests).
     public var descriptor: Int32?
+    /// What to embed, for an ``ExtractionKind/embed`` request (nil for the other kinds).
+    public var embedding: EmbeddingJob?
 
     public var kind: ExtractionKind? { ExtractionKind(rawValue: kindRawValue) }
+
+    /// An ``ExtractionKind/embed`` request.
+    public init(jobID: UInt64, embedding: EmbeddingJob) {
+        self.init(jobID: jobID, kind: .embed, path: [], limit: 0)
+        self.embedding = embedding
+    }
 
     public init(jobID: UInt64, kind: ExtractionKind, path: [UInt8], limit: UInt32, contentType: String = "") {
         self.jobID = jobID
@@ -37,6 +47,9 @@ public struct ExtractionRequest: Sendable, Hashable {
         writer.append(limit)
         writer.appendBytes(path)
         writer.appendString(contentType)
+        if kindRawValue == ExtractionKind.embed.rawValue {
+            (embedding ?? EmbeddingJob(role: .passage, format: .float32, texts: [])).encode(into: &writer)
+        }
         return ExtractionFrame.frame(writer.bytes)
     }
 
@@ -47,6 +60,7 @@ public struct ExtractionRequest: Sendable, Hashable {
         limit = try reader.read()
         path = try reader.readBytes()
         contentType = try reader.readString()
+        if kindRawValue == ExtractionKind.embed.rawValue { embedding = try EmbeddingJob(from: &reader) }
         try reader.expectEnd()
     }
 }

@@ -3,14 +3,17 @@
 /// Payload layout after the version byte:
 /// `kind u8, jobID u64, status u8 (0 ok, else an ExtractionFailure.Reason),
 /// originalWidth u32, originalHeight u32 (0 when unknown)`, then when ok an outcome tag
-/// `u8` and its body — 1: a thumbnail, `format string, width u32, height u32, bytes, mayHoldText u8`;
-/// 2: a document, as ``ExtractedDocument`` encodes it — else `message string`.
+/// `u8` and its body — 1: a thumbnail, `format string, width u32, height u32, bytes, flags u8` (1: mayHoldText, 2: legibleAsIcon);
+/// 2: a document, as ``ExtractedDocument`` encodes it; 3: vectors, as ``EmbeddedTexts`` encodes
+/// them — else `message string`.
 public struct ExtractionResponse: Sendable, Hashable {
     public enum Outcome: Sendable, Hashable {
         /// An encoded picture.
         case thumbnail(format: String, width: Int, height: Int, bytes: [UInt8])
         /// What was read from inside a document (the answer to ``ExtractionKind/text``).
         case document(ExtractedDocument)
+        /// Vectors of texts (the answer to ``ExtractionKind/embed``).
+        case embeddings(EmbeddedTexts)
         /// Why the file could not be read (its reason is the status byte).
         case failure(ExtractionFailure)
     }
@@ -23,6 +26,9 @@ public struct ExtractionResponse: Sendable, Hashable {
     /// Whether the picture of a thumbnail looks like it may hold text (the quick look that
     /// decides whether an image waits for OCR); false for other kinds.
     public var mayHoldText: Bool = false
+    /// Whether the picture of a thumbnail still reads at an icon's size (a photo, a slide),
+    /// rather than an even blank of a page of text; false for other kinds.
+    public var legibleAsIcon: Bool = false
     public var outcome: Outcome
 
     public init(jobID: UInt64, kindRawValue: UInt8, originalWidth: Int = 0, originalHeight: Int = 0, outcome: Outcome) {
@@ -37,7 +43,7 @@ public struct ExtractionResponse: Sendable, Hashable {
     public func encodedFrame() -> [UInt8] {
         var writer = WireWriter(headerOf: kindRawValue, jobID: jobID)
         switch outcome {
-        case .thumbnail, .document: writer.append(UInt8(0))
+        case .thumbnail, .document, .embeddings: writer.append(UInt8(0))
         case .failure(let failure): writer.append(failure.reason.rawValue)
         }
         writer.append(UInt32(clamping: originalWidth))
@@ -49,10 +55,13 @@ public struct ExtractionResponse: Sendable, Hashable {
             writer.append(UInt32(clamping: width))
             writer.append(UInt32(clamping: height))
             writer.appendBytes(bytes)
-            writer.append(UInt8(mayHoldText ? 1 : 0))
+            writer.append(UInt8(mayHoldText ? 1 : 0) | UInt8(legibleAsIcon ? 2 : 0))
         case .document(let document):
             writer.append(OutcomeTag.document.rawValue)
             document.encode(into: &writer)
+        case .embeddings(let embeddings):
+            writer.append(OutcomeTag.embeddings.rawValue)
+            embeddings.encode(into: &writer)
         case .failure(let failure):
             writer.appendString(failure.message)
         }
@@ -73,9 +82,13 @@ public struct ExtractionResponse: Sendable, Hashable {
                 let width = Int(try reader.read(UInt32.self))
                 let height = Int(try reader.read(UInt32.self))
                 outcome = .thumbnail(format: format, width: width, height: height, bytes: try reader.readBytes())
-                mayHoldText = try reader.read(UInt8.self) != 0
+                let flags = try reader.read(UInt8.self)
+                mayHoldText = flags & 1 != 0
+                legibleAsIcon = flags & 2 != 0
             case .document:
                 outcome = .document(try ExtractedDocument(from: &reader))
+            case .embeddings:
+                outcome = .embeddings(try EmbeddedTexts(from: &reader))
             case nil:
                 throw ExtractionProtocolError("unknown outcome")
             }
@@ -93,4 +106,5 @@ public struct ExtractionResponse: Sendable, Hashable {
 private enum OutcomeTag: UInt8 {
     case thumbnail = 1
     case document = 2
+    case embeddings = 3
 }

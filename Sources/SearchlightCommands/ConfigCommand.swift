@@ -53,6 +53,14 @@ struct ConfigCommand: ParsableCommand {
         line("ocr-languages", list(configuration.ocrLanguageList), configuration.ocrLanguages.origin)
         line("ocr-page-limit", "\(configuration.ocrPageLimit.value)", configuration.ocrPageLimit.origin)
         line("ocr-page-deadline", "\(configuration.ocrPageDeadline.value)", configuration.ocrPageDeadline.origin)
+        text += "\n[meaning]\n"
+        line("enabled", "\(configuration.meaning.value)", configuration.meaning.origin)
+        if let model = configuration.meaningModel.value {
+            line("model", quoted(model), configuration.meaningModel.origin)
+        } else {
+            text += "# model: the first folder of the standard places that holds one (status says which)\n"
+        }
+        line("chunks-per-document", "\(configuration.meaningChunks.value)", configuration.meaningChunks.origin)
         text += "\n[watch]\n"
         line("self-check-interval", "\(configuration.selfCheckInterval.value)", configuration.selfCheckInterval.origin)
         line("rescan-interval", "\(configuration.rescanInterval.value)", configuration.rescanInterval.origin)

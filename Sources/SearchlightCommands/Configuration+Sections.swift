@@ -19,6 +19,8 @@ extension Configuration {
         case watch
         /// `[server]`: the address and token of `serve`.
         case server
+        /// `[meaning]`: search by meaning's switch, model folder and chunks per document.
+        case meaning
         /// A table or key of no section, and close to none: only `config` stops for it.
         case unknown
 
@@ -42,7 +44,8 @@ extension Configuration {
         ///   - command: `config` reads every section (it prints them all); `scan` the priority,
         ///     roots, exclusions and extraction; `watch` those and `[watch]`; `serve` the
         ///     server's and, with `watching`, what its watchers read but the priority (they keep
-        ///     the server's). The other commands read the index's location alone.
+        ///     the server's); `status`, `search`, `scan`, `watch` and `serve` `[meaning]`. The other
+        ///     commands read the index's location alone.
         ///   - watching: `serve --watch`.
         ///   - indexGiven: `--index` or `$SEARCHLIGHT_INDEX` names the index
         ///     (``IndexChoice/givenLocation``): the file's `index` is not read.
@@ -51,9 +54,10 @@ extension Configuration {
             let indexing: Set<Section> = [.roots, .exclusions, .extraction]
             switch command {
             case is ConfigCommand.Type: return Set(allCases)
-            case is ScanCommand.Type: sections.formUnion(indexing.union([.priority]))
-            case is WatchCommand.Type: sections.formUnion(indexing.union([.priority, .watch]))
-            case is ServeCommand.Type: sections.formUnion(watching ? indexing.union([.server, .watch]) : [.server])
+            case is ScanCommand.Type: sections.formUnion(indexing.union([.priority, .meaning]))
+            case is WatchCommand.Type: sections.formUnion(indexing.union([.priority, .watch, .meaning]))
+            case is ServeCommand.Type: sections.formUnion(watching ? indexing.union([.server, .watch, .meaning]) : [.server, .meaning])
+            case is StatusCommand.Type, is SearchCommand.Type: sections.insert(.meaning)
             default: break
             }
             return sections

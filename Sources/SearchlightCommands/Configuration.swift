@@ -89,6 +89,11 @@ struct Configuration {
     var ocrLanguages = Setting<[String]>([])
     var ocrPageLimit = Setting(10)
     var ocrPageDeadline = Setting(20)
+    /// Search by meaning (Docs/Contract.md#search-by-meaning): its switch, the model's folder
+    /// (else the places ``Embedding/ModelFolder`` looks in), and the most chunks of one text.
+    var meaning = Setting(true)
+    var meaningModel = Setting<String?>(nil)
+    var meaningChunks = Setting(8)
 
     /// OCR's languages: the configured ones, else English and the languages of the person's
     /// locale whose data is installed — looked up only when asked, not at every start-up.

@@ -28,7 +28,7 @@ final class ItemPrinter {
 
     init(format: Format, index: any FileIndexStore, relative: Bool = false) throws {
         self.format = format
-        itemJSON = try CommandFailure.wrap { ItemJSON(roots: try index.domainRoots()) }
+        itemJSON = try CommandFailure.wrap { ItemJSON(roots: try index.domainRoots(), offline: try index.offlineDomains()) }
         paths = ItemPaths(roots: itemJSON, relativeTo: relative ? ItemLocator.currentFolder() : nil)
     }
 
@@ -43,8 +43,16 @@ final class ItemPrinter {
 
     /// The item's path as a line, or with a NUL after it.
     func printPath(of reference: ItemReference) {
+        // An item of a drive that is not mounted is marked on its line (never after `-0`'s exact path).
+        if format == .lines, itemJSON.isOffline(reference) {
+            output.writeLine(path(of: reference) + Array(Self.offlineMark.utf8), terminator: 0x0A)
+            return
+        }
         output.writeLine(path(of: reference), terminator: format == .nulTerminated ? 0 : 0x0A)
     }
+
+    /// What follows the path of an item whose drive is not mounted.
+    static let offlineMark = "  (offline: drive not connected)"
 
     /// The path printed for an item: absolute, or relative with `--relative`.
     func path(of reference: ItemReference) -> [UInt8] { paths.path(of: reference) }

@@ -23,6 +23,13 @@ struct OpenCommand: ParsableCommand {
         let index = try indexOptions.openForReading()
         let item = try self.item.item(in: index).item
         let roots = try CommandFailure.wrap { try ItemJSON(index: index) }
+        if let since = roots.offline[item.domainIdentifier] {
+            let path = roots.absolutePath(item).map { String(decoding: $0, as: UTF8.self) } ?? item.uniqueIdentifier.lossyString
+            throw CommandFailure.fail("""
+                cannot open \(path): its drive is not connected (offline since \(RootPlace.describe(since))); \
+                plug it in or mount it, and try again
+                """)
+        }
         let path = try CommandFailure.wrap { try FileOpener.path(of: item, in: index, roots: roots) }
         // Asked for by name: it ranks higher in later searches (this person's, this machine's).
         OpenHistory.standard().record(domain: item.domainIdentifier, identifier: item.uniqueIdentifier)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExtractionProtocol
 import Foundation
 import Searchlight
 import SearchlightJSON
@@ -58,7 +59,7 @@ struct QueryCommand: AsyncParsableCommand {
 
     /// One result, with what matched when `--explain` is given and the change when `--live` is.
     func print(_ item: IndexedItem, marker: String?, printer: ItemPrinter, expression: QueryExpression) {
-        let matched = explain ? expression.explanation(for: item).map(\.description) : []
+        let matched = explain ? Self.explanation(of: item, expression: expression) : []
         switch printer.format {
         case .json:
             var line = printer.json(item)
@@ -73,6 +74,20 @@ struct QueryCommand: AsyncParsableCommand {
         case .nulTerminated:
             printer.print(item)
         }
+    }
+
+    /// What matched, for `--explain`: each predicate and the attributes that satisfied it; where
+    /// a predicate on the type held for an item typed over libmagic's weak guess, what decided
+    /// its type (its name and its bytes, ``TypeEvidence``).
+    static func explanation(of item: IndexedItem, expression: QueryExpression) -> [String] {
+        let matches = expression.explanation(for: item)
+        var lines = matches.map(\.description)
+        let typeAttributes: Set<QueryAttribute> = [.contentType, .contentTypeTree, .contentDescription]
+        if matches.contains(where: { !typeAttributes.isDisjoint(with: $0.attributes) }),
+           let description = item.item.attributeSet.contentDescription, let evidence = TypeEvidence.evidence(in: description) {
+            lines.append("type decided by \(evidence)")
+        }
+        return lines
     }
 
     func printLive(index: any IndexStore, printer: ItemPrinter, expression: QueryExpression) async throws {

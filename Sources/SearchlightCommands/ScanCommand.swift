@@ -43,8 +43,9 @@ struct ScanCommand: ParsableCommand {
         var configuration = try configurationOptions.load(for: Self.self, index: indexOptions.choice)
         thumbnails.apply(to: &configuration)
         let selected = try indexOptions.rootsToIndex(configuration, arguments: roots, domain: domain, command: "scanning")
-        // Every root is opened first: a typo in the last one fails before any work.
-        let folders = try selected.map { root in try RootFolder.opening(root.path, command: "scan") }
+        // Every root is opened first: a typo in the last one fails before any work (once the
+        // index says it is no drive that is away: ``RootFolder/placing(_:opened:index:)``).
+        let opened = selected.map { root in Result { () throws(FileSystemError) in try RootFolder(path: root.path) } }
         let timingsPath = try timings.map(Self.timingsFile)
         configuration.applyPriority()
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -56,11 +57,26 @@ struct ScanCommand: ParsableCommand {
         // The walker's thread may hold the index a moment after the scan: closed here, the
         // index leaves no write-ahead log behind.
         defer { index.close() }
+        let places = try zip(selected, opened).map { root, opened in try RootFolder.placing(root, opened: opened, index: index) }
         let extraction = ThumbnailOptions.makeExtraction(workers, index: index, logger: logger)
         let output = StandardOutput()
         var total = ScanSummary()
-        for (root, folder) in zip(selected, folders) {
-            let domain = root.domain ?? index.defaultDomain(forFolder: folder.path)
+        for place in places {
+            let (root, domain) = (place.root, place.domain)
+            guard let folder = place.folder else {
+                // Its drive is not mounted: nothing is reconciled, its items stay (offline).
+                if json {
+                    var line = JSONLine()
+                    line.add("domain", domain)
+                    line.add("root", place.path)
+                    line.add("offline", true)
+                    line.add("offlineSince", place.offlineSince)
+                    output.write(line.finished + [0x0A])
+                } else {
+                    output.write("\(place.path): \(place.offlineLine(index: index))\n")
+                }
+                continue
+            }
             var options = FolderScanner.Options(domain: domain)
             options.inspectorCount = inspectorCount
             options.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
@@ -77,21 +93,26 @@ struct ScanCommand: ParsableCommand {
                 output.write("\(folder.path): \(Self.describe(summary))\n")
             }
         }
-        if selected.count > 1 && !json {
+        if places.filter({ $0.folder != nil }).count > 1 && !json {
             output.write("total (\(selected.count) roots): \(Self.describe(total))\n")
         }
         output.flush()
         let ocrSeconds = extraction.flatMap { recognizeText($0, index: index, threads: inspectorCount, output: output) }
+        let meaningSeconds = extraction.flatMap {
+            embedTexts($0, index: index, configuration: configuration, threads: inspectorCount, output: output)
+        }
         // Space that removed and rewritten files left, given back (SQLite) or made reusable
         // (PostgreSQL) when it is worth it, and a first scan's full-text segments merged
         // (SQLite); an index that cannot be vacuumed now works as well.
         if let reclaiming = index as? any SpaceReclaiming { _ = try? reclaiming.reclaimSpaceIfChurned() }
-        if let ocrSeconds, !json {
+        if ocrSeconds != nil || meaningSeconds != nil, !json {
             // Each pass printed its own time: the whole command's, which a person timed, closes.
             let elapsed = ContinuousClock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            output.write(String(format: "done in %.2f s (scan %.2f s, text in pictures %.2f s)\n",
-                                seconds, total.seconds, ocrSeconds))
+            var passes = String(format: "scan %.2f s", total.seconds)
+            if let ocrSeconds { passes += String(format: ", text in pictures %.2f s", ocrSeconds) }
+            if let meaningSeconds { passes += String(format: ", meaning %.2f s", meaningSeconds) }
+            output.write(String(format: "done in %.2f s (", seconds) + passes + ")\n")
             output.flush()
         }
     }

@@ -9,8 +9,8 @@ extension SearchlightCommand {
     /// runtime's first look-up of each type it meets scans every protocol conformance record
     /// of the executable, a quarter of a search that finds nothing (Benchmarks/README.md,
     /// "Start-up"). This path takes words, `--index`, `--domain`, `--limit` (with their value
-    /// as the next argument or after `=`), `--json`, `-0`, `--relative`, `--count`, `--names`, `--explain`
-    /// and `-v`/`--verbose`, each at most once. Anything it is not sure of — another option,
+    /// as the next argument or after `=`), `--json`, `-0`, `--relative`, `--count`, `--names`, `--explain`,
+    /// `--words`, `--meaning` and `-v`/`--verbose`, each at most once. Anything it is not sure of — another option,
     /// a value that starts with `-`, combined short flags, `--`, help, a validation error —
     /// returns `nil`, so that messages, help and exit statuses stay the full parser's.
     /// `FastSearchParsingTests` check that both parsers give the same command.
@@ -24,6 +24,7 @@ extension SearchCommand {
     /// `--version` (a test compares them with swift-argument-parser's own list).
     static let commonOptionNames: Set<String> = [
         "--index", "--domain", "--limit", "--json", "-0", "--relative", "--count", "--names", "--explain", "-v", "--verbose",
+        "--words", "--meaning",
     ]
 
     /// `arguments` (after `search`) as the full parser would read them, or `nil`. Plain
@@ -34,6 +35,7 @@ extension SearchCommand {
         guard arguments.first == "search" else { return nil }
         var words: [String] = []
         var explain = false, names = false, json = false, nulTerminated = false, relative = false, count = false, verbose = false
+        var wordsOnly = false, meaningOnly = false
         var index: String?, domain: String?, limitText: String?
         var position = arguments.index(after: arguments.startIndex)
         while position < arguments.endIndex {
@@ -68,6 +70,8 @@ extension SearchCommand {
             case "--count": guard value == nil, Self.set(&count) else { return nil }
             case "--names": guard value == nil, Self.set(&names) else { return nil }
             case "--explain": guard value == nil, Self.set(&explain) else { return nil }
+            case "--words": guard value == nil, Self.set(&wordsOnly) else { return nil }
+            case "--meaning": guard value == nil, Self.set(&meaningOnly) else { return nil }
             case "-v", "--verbose": guard value == nil, Self.set(&verbose) else { return nil }
             default: return nil
             }
@@ -81,10 +85,11 @@ extension SearchCommand {
 
         // What `OutputOptions.validate()` and `validate()` refuse (a negative limit cannot
         // come here) goes to the full parser, for its message.
-        guard !words.isEmpty, !(json && nulTerminated) else { return nil }
+        guard !words.isEmpty, !(json && nulTerminated), !(wordsOnly && meaningOnly) else { return nil }
         return SearchRequest(words: words, explain: explain, names: names, domain: domain,
                              format: .init(json: json, nulTerminated: nulTerminated), relative: relative,
-                             count: count, limit: limit, index: IndexChoice(index: index, verbose: verbose))
+                             count: count, limit: limit, index: IndexChoice(index: index, verbose: verbose),
+                             mode: wordsOnly ? .words : meaningOnly ? .meaning : .automatic)
     }
 
     /// Sets a flag given once; `false` when it was given already.

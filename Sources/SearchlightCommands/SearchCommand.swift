@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Searchlight
+import SearchlightFiles
 import SystemCalls
 
 struct SearchCommand: ParsableCommand {
@@ -21,6 +22,12 @@ struct SearchCommand: ParsableCommand {
             2024-01-15), author:NAME, tag:NAME, name:WORD. Any other word with a colon is a \
             plain word. Example: searchlight search kind:pdf budget tag:work
 
+            A search of three words or more, or with a question mark, is also searched by \
+            meaning when a model is installed (`make model`): the items whose text is nearest \
+            to the words in meaning, in any language, blend with those that hold the words. \
+            --words searches the words alone (the model is never loaded), --meaning the \
+            meaning alone. --explain says which joined and prints each result's similarity.
+
             Without --limit, the first 50 results are printed as soon as they are found, then \
             the rest of the ranking. --count counts the items that hold every word and ranks \
             none of them.
@@ -36,6 +43,12 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Search names, titles, keywords and folder names only, not authors or text.")
     var names = false
 
+    @Flag(name: .customLong("words"), help: "Rank by the words alone, not by meaning (the model is not loaded).")
+    var wordsOnly = false
+
+    @Flag(name: .customLong("meaning"), help: "Rank by meaning alone: the items whose text is nearest to the words in meaning.")
+    var meaningOnly = false
+
     @OptionGroup var filter: DomainFilter
 
     @OptionGroup var output: OutputOptions
@@ -43,6 +56,8 @@ struct SearchCommand: ParsableCommand {
 
     func validate() throws {
         if words.isEmpty { throw ValidationError("Give at least one word to search for.") }
+        if wordsOnly && meaningOnly { throw ValidationError("--words and --meaning choose one ranking each; give one of them.") }
+        if meaningOnly && names { throw ValidationError("--meaning searches the text; --names searches names only: give one of them.") }
     }
 
     func run() throws {
@@ -52,7 +67,8 @@ struct SearchCommand: ParsableCommand {
     /// What the options ask for, as a plain value.
     var request: SearchRequest {
         SearchRequest(words: words, explain: explain, names: names, domain: filter.domain, format: output.format,
-                      relative: output.relative, count: output.count, limit: output.limit, index: indexOptions.choice)
+                      relative: output.relative, count: output.count, limit: output.limit, index: indexOptions.choice,
+                      mode: wordsOnly ? .words : meaningOnly ? .meaning : .automatic)
     }
 }
 
@@ -71,6 +87,8 @@ public struct SearchRequest {
     var count = false
     var limit: Int?
     var index = IndexChoice()
+    /// `--words`, `--meaning`, or neither.
+    var mode = MeaningMode.automatic
 
     public func run() throws {
         let parsed = try CommandFailure.wrap { try SearchWords(arguments: words) }
@@ -80,6 +98,20 @@ public struct SearchRequest {
         let printer = try ItemPrinter(format: format, index: index, relative: relative)
         var search = WordSearch(parsed, domain: domain, scope: names ? .names : .all)
         search.history = OpenHistory.standard()
+        search.mode = mode
+        if mode == .automatic, !names, !explain, search.search.words.count >= 2, !search.ranked.readsAsQuestion {
+            // Two words, which meaning answers only when they find nothing: [meaning] is read and
+            // the model looked for then, and never when they find something.
+            search.encoder = .deferred { MeaningModel.configured()?.questionEncoder }
+        } else if mode == .meaning || (mode == .automatic && !names && (explain || search.search.words.count >= 2)) {
+            // Only a search that may ask meaning (two words or more, which meaning answers when
+            // they find nothing) reads [meaning] and looks for the model, which is loaded only
+            // when a question is embedded: one word starts as fast as before.
+            search.encoder = MeaningModel.configured()?.questionEncoder
+            if mode == .meaning, search.encoder == nil {
+                throw CommandFailure.fail("search by meaning needs a model: \(MeaningModel.advice)", code: 1)
+            }
+        }
         if explain {
             StandardError.write(try CommandFailure.wrap { try search.explanation(in: index, limit: limit) } + "\n")
         }
@@ -90,7 +122,23 @@ public struct SearchRequest {
         } else if format == .json || (format == .lines && !names && SystemCall.isTerminal(1)) {
             found = try Self.inPages(limit: limit, paged: search.history?.isEmpty ?? true, printer: printer) { limit in
                 let results = try CommandFailure.wrap { try search.results(in: index, limit: limit) }
-                return (results.count, results.first?.spelling, { range in for result in results[range] { printer.print(result) } })
+                return (results.count, results.first?.spelling, { range in
+                    for result in results[range] {
+                        printer.print(result)
+                        if explain && search.ranked.meaningJoins { Self.explainRanking(of: result) }
+                    }
+                })
+            }
+        } else if explain && search.ranked.meaningJoins {
+            // Paths, each followed on standard error by how the blend saw it.
+            found = try Self.inPages(limit: limit, paged: false, printer: printer) { limit in
+                let results = try CommandFailure.wrap { try search.results(in: index, limit: limit) }
+                return (results.count, results.first?.spelling, { range in
+                    for result in results[range] {
+                        printer.printPath(of: result.item.item.reference)
+                        Self.explainRanking(of: result)
+                    }
+                })
             }
         } else {
             // Paths only: no need to fetch the items (unless search words must be checked on them).
@@ -102,6 +150,14 @@ public struct SearchRequest {
         printer.flush()
         // Nothing, even respelled: said in words, still a success (exit status 0).
         if found == 0, limit != 0 { Self.sayNothingFound(words) }
+    }
+
+    /// With `--explain`, on standard error after each result: what the words matched and how
+    /// near it is in meaning (`words: content · similarity 0.872`).
+    static func explainRanking(of result: SearchResult) {
+        let words = result.matchedIn == .meaning ? "words: no match" : "words: \(result.matchedIn.rawValue)"
+        let similarity = result.similarity.map { String(format: "similarity %.3f", $0) } ?? "similarity: not among the nearest"
+        StandardError.write("  \(words) · \(similarity)\n")
     }
 
     /// How many results a search without `--limit` prints first, before ranking the rest.

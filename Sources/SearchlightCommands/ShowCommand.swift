@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExtractionProtocol
 import Foundation
 import Searchlight
 
@@ -64,6 +65,12 @@ struct ShowCommand: ParsableCommand {
             ("contentType", quoted(a.contentType)),
             ("contentTypeTree", "(" + a.contentTypeTree.map(\.debugDescription).joined(separator: ", ") + ")"),
             ("contentDescription", quoted(a.contentDescription)),
+        ]
+        if let evidence = a.contentDescription.flatMap(TypeEvidence.evidence(in:)) {
+            // The type came from the name and the bytes, over libmagic's weak guess.
+            rows.append(("contentTypeEvidence", quoted(String(evidence))))
+        }
+        rows += [
             ("keywords", "(" + a.keywords.map(\.debugDescription).joined(separator: ", ") + ")"),
             ("size", a.size.map(String.init) ?? "(null)"),
             ("contentModificationDate", date(a.contentModificationDate)),

@@ -29,12 +29,14 @@ struct StatusCommand: ParsableCommand {
             try listFailures(index, output: output)
         } else if json {
             let object = SandboxSupport.current.adding(to: StatusJSON.object(for: statistics, states: states))
-            output.write(OCRMarks(index: index).addingQueue(to: object, languages: ocrLanguages) + [0x0A])
+            let meaning = MeaningStatus(index: index, configuration: fileConfiguration)
+            output.write(meaning.adding(to: OCRMarks(index: index).addingQueue(to: object, languages: ocrLanguages)) + [0x0A])
         } else {
             let kinds = try failureKinds(index, statistics)
             output.write("index: \(statistics.path) (\(Self.megabytes(statistics.byteCount)))\n")
             if let pending = OCRMarks(index: index).pendingCount { output.write("ocr queue: \(pending) pictures waiting\n") }
             output.write(ocrLanguages.line)
+            output.write(MeaningStatus(index: index, configuration: fileConfiguration).line)
             output.write(SandboxSupport.current.line)
             output.write(Self.resetLine(index))
             if statistics.domains.isEmpty { output.write("no domains: run `searchlight scan FOLDER`\n") }
@@ -49,6 +51,11 @@ struct StatusCommand: ParsableCommand {
             }
         }
         output.flush()
+    }
+
+    /// The configuration file as it is (`status` reports, it does not check the configuration).
+    var fileConfiguration: Configuration {
+        Configuration.load(explicit: nil, environment: ProcessInfo.processInfo.environment)
     }
 
     /// OCR's language packs, with the configuration's `ocr-languages` (the defaults when the
@@ -107,6 +114,21 @@ struct StatusCommand: ParsableCommand {
         var text = "\n\(domain.name)\n"
         if let root = state?.root, root != domain.name { text += "  root:        \(root)\n" }
         text += "  items:       \(domain.itemCount) (\(domain.thumbnailCount) with thumbnails)\n"
+        if let volume = state?.volume, !volume.isSystemRoot {
+            text += "  drive:       \(volume.name) (\(volume.fileSystem))"
+            if let since = state?.offlineSince {
+                text += ", offline since \(RootPlace.describe(since)): not connected, its items are kept and shown offline"
+            } else {
+                text += ", connected"
+            }
+            if let since = state?.unreachableSince {
+                text += ", unreachable since \(RootPlace.describe(since)) (its server does not answer; the other roots go on)"
+            }
+            if volume.isRemote {
+                text += "; a network or FUSE filesystem: changes made elsewhere are found by a reconcile every rescan interval"
+            }
+            text += "\n"
+        }
         let failed = failures[.unreadable] ?? 0
         text += "  failures:    \(failed) failed, \(domain.failureCount - failed) without a preview"
         let kinds = ExtractionFailure.Reason.allCases.compactMap { kind in failures[kind].map { "\($0) \(kind.label)" } }

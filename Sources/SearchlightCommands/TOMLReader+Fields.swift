@@ -78,6 +78,17 @@ extension TOMLReader {
                 configuration.ocrPageDeadline = try place.intSetting(value, in: 1...3600)
             },
         ]),
+        (.meaning, [
+            Field("enabled") { value, place, configuration throws(ConfigurationError) in
+                configuration.meaning = try place.boolSetting(value)
+            },
+            Field("model") { value, place, configuration throws(ConfigurationError) in
+                configuration.meaningModel = place.setting(try place.string(value))
+            },
+            Field("chunks-per-document") { value, place, configuration throws(ConfigurationError) in
+                configuration.meaningChunks = try place.intSetting(value, in: 1...1000)
+            },
+        ]),
         (.watch, [
             Field("self-check-interval") { value, place, configuration throws(ConfigurationError) in
                 configuration.selfCheckInterval = try place.intSetting(value, in: 0...Int(Int32.max))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import Searchlight
 import SearchlightFiles
@@ -70,6 +71,11 @@ struct ThumbnailOptions: ParsableArguments {
         pool.textLimit = configuration.textLimit.value
         pool.timingsPath = timingsPath
         if ocr { try setOCR(configuration, pool: &pool) }
+        // Search by meaning: the workers embed texts with the configured model (its folder made
+        // readable in their sandbox); none, and the pass does not run.
+        if content, let model = MeaningModel.configured(in: configuration, environment: ProcessInfo.processInfo.environment) {
+            pool.embedding.modelFolder = model.folder
+        }
         return StartedWorkers(pool: ExtractorPool(configuration: pool, logger: logger),
                               options: .init(thumbnails: thumbnails, content: content), ocr: ocr)
     }

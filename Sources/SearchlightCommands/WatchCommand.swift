@@ -117,7 +117,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     static func makeWatchers(_ selected: [Configuration.Root], index: any FileIndexStore, configuration: Configuration,
                              maximumWatches: Int? = nil, logger: Logger) throws -> Watchers {
-        let folders = try selected.map { root in try RootFolder.opening(root.path, command: "watch") }
+        let folders = try selected.map { root in try RootFolder.watching(root, index: index) }
         let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
                                                              logger: logger)
@@ -169,6 +169,11 @@ struct WatchCommand: AsyncParsableCommand {
         // OCR's second pass stops before the workers, after the watchers.
         if let service = OCRService(extraction: extraction, index: index, roots: ocrRoots, control: control,
                                          logger: logger) {
+            services.append(.init(service: service))
+        }
+        // So does the pass of search by meaning.
+        if let service = MeaningService(extraction: extraction, index: index, configuration: configuration, control: control,
+                                        logger: logger) {
             services.append(.init(service: service))
         }
         services += watchers.map { .init(service: $0) }

@@ -18,6 +18,10 @@ public struct WordSearch: Sendable {
     public var scope: SearchScope
     /// The items opened before, which rank higher (``Searchlight/OpenHistory``); none by default.
     public var history: OpenHistory?
+    /// Which rankings join (`--words`, `--meaning`; by default meaning joins a question).
+    public var mode: MeaningMode = .automatic
+    /// The question's encoder, when a model is installed (``SearchlightFiles/MeaningModel``).
+    public var encoder: QuestionEncoder?
 
     public init(_ search: SearchWords, domain: String? = nil, scope: SearchScope = .all) {
         self.search = search
@@ -38,8 +42,16 @@ public struct WordSearch: Sendable {
     /// The best `limit` results (all when `nil`), ranked, with snippets for matches in the text.
     /// - Throws: the index's errors (``SearchlightError``, or the store's ``IndexStoreError``).
     public func results(in index: any IndexStore, limit: Int?) throws -> [SearchResult] {
-        let results = try index.searchResults(search, domain: domain, limit: limit, scope: scope)
-        return history?.reordered(results) ?? results
+        try ranked.results(in: index, limit: limit)
+    }
+
+    /// The search as the library ranks it for every surface (``Searchlight/RankedSearch``).
+    public var ranked: RankedSearch {
+        var ranked = RankedSearch(search, domain: domain, scope: scope)
+        ranked.history = history
+        ranked.mode = mode
+        ranked.encoder = encoder
+        return ranked
     }
 
     /// The domains and identifiers of the best `limit` results, without their items when no
@@ -48,17 +60,24 @@ public struct WordSearch: Sendable {
     public func references(in index: any IndexStore, limit: Int?) throws -> (references: [ItemReference], spelling: [String]?) {
         // Search words must be checked on the items, and opened items move ahead among the
         // results that matched in the same field: both need the results, not identifiers alone.
-        guard search.filters.isEmpty, history?.isEmpty ?? true else {
+        // Meaning blends its ranking with the words': that needs the results too.
+        guard search.filters.isEmpty, history?.isEmpty ?? true, !ranked.meaningJoins else {
             let results = try results(in: index, limit: limit)
             let references = results.map(\.item.item.reference)
             return (references, results.first?.spelling)
         }
         let found = try index.searchReferences(words: search.words, domain: domain, limit: limit, scope: scope)
-        guard found.isEmpty, let respelled = try index.firstRespelling(of: search, finding: { respelled -> [ItemReference]? in
+        if found.isEmpty, let respelled = try index.firstRespelling(of: search, finding: { respelled -> [ItemReference]? in
             let found = try index.searchReferences(words: respelled.words, domain: domain, limit: limit, scope: scope)
             return found.isEmpty ? nil : found
-        }) else { return (found, nil) }
-        return (respelled.found, respelled.search.words)
+        }) {
+            return (respelled.found, respelled.search.words)
+        }
+        // Words that find nothing, even respelled, may still be answered by meaning.
+        if found.isEmpty, let answer = try ranked.answerWhenNothingFound(in: index, limit: limit) {
+            return (answer.map(\.item.item.reference), nil)
+        }
+        return (found, nil)
     }
 
     /// How many items match.
@@ -68,6 +87,7 @@ public struct WordSearch: Sendable {
 
     /// What the words compiled to, for `--explain`.
     public func explanation(in index: any IndexStore, limit: Int?) throws -> String {
-        try index.explainSearch(search, domain: domain, limit: limit, scope: scope)
+        let words = mode == .meaning ? "" : try index.explainSearch(search, domain: domain, limit: limit, scope: scope) + "\n"
+        return words + ranked.meaningExplanation
     }
 }

@@ -15,17 +15,24 @@ import SearchlightFiles
 public struct ItemJSON: Sendable {
     /// Each domain's root.
     public let roots: [String: String]
+    /// Since when each domain whose drive is not mounted is offline (Docs/Contract.md#drives-and-mounts).
+    public let offline: [String: Date]
 
-    /// Reads the root of every domain of `index`.
+    /// Reads the root of every domain of `index`, and which are offline.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public init(index: any FileIndexStore) throws {
         roots = try index.domainRoots()
+        offline = try index.offlineDomains()
     }
 
-    /// Uses the roots given (domain → root).
-    public init(roots: [String: String]) {
+    /// Uses the roots given (domain → root), and the offline domains' dates.
+    public init(roots: [String: String], offline: [String: Date] = [:]) {
         self.roots = roots
+        self.offline = offline
     }
+
+    /// Whether the item `reference` names is on a drive that is not mounted now.
+    public func isOffline(_ reference: ItemReference) -> Bool { offline[reference.domain] != nil }
 
     /// The absolute path of an item, from its domain's root; `nil` when the domain has no root.
     public func absolutePath(_ item: SearchableItem) -> [UInt8]? {
@@ -80,6 +87,8 @@ public struct ItemJSON: Sendable {
         }
         line.add("thumbnail", object: thumbnail)
         line.add("failure", item.failure)
+        // Its drive is not mounted: found by what the index holds, not openable now.
+        line.add("offline", offline[item.domainIdentifier] != nil)
         return line
     }
 

@@ -31,6 +31,21 @@ public enum StatusJSON {
         line.add("failures", domain.failureCount)
         line.add("thumbnails", domain.thumbnailCount)
         line.add("lastScan", domain.lastUpdateDate)
+        var drive: JSONLine?
+        if let volume = state?.volume, !volume.isSystemRoot {
+            var object = JSONLine()
+            object.add("uuid", volume.uuid)
+            object.add("label", volume.label)
+            object.add("fileSystem", volume.fileSystem)
+            object.add("source", volume.source)
+            object.add("mountPoint", volume.mountPoint)
+            object.add("remote", volume.isRemote)
+            drive = object
+        }
+        line.add("drive", object: drive)
+        line.add("offline", state?.offlineSince != nil)
+        line.add("offlineSince", state?.offlineSince)
+        line.add("unreachableSince", state?.unreachableSince)
         var watch: JSONLine?
         if let health = state?.watch {
             var object = JSONLine()

@@ -21,6 +21,23 @@ extension PostgresIndex {
     /// ``search(words:domain:limit:)``, with or without the words of the text.
     public func search(words: [String], domain: String?, limit: Int?,
                        includingText includeText: Bool) async throws -> [IndexedItem] {
+        try await Self.asTypedThenParts(words) {
+            try await searchAsTyped(words: $0, domain: domain, limit: limit, includingText: includeText)
+        }
+    }
+
+    /// What `find` finds for the words as typed, compounds whole (``CompoundWords``: `d70`,
+    /// `x86_64`); when that is nothing, what it finds for their parts as words of their own.
+    static func asTypedThenParts<Found: Collection>(_ words: [String],
+                                                    _ find: ([String]) async throws -> Found) async throws -> Found {
+        let found = try await find(words)
+        guard found.isEmpty, let parts = CompoundWords.partTokens(CompoundWords.tokens(of: words)) else { return found }
+        return try await find(parts)
+    }
+
+    /// ``search(words:domain:limit:includingText:)`` of the words as typed, compounds whole.
+    private func searchAsTyped(words: [String], domain: String?, limit: Int?,
+                               includingText includeText: Bool) async throws -> [IndexedItem] {
         if let limit, let best = try Self.bestTierPage(words, select: Self.itemColumns, domain: domain, limit: limit) {
             let page = try await fetchItems(best)
             if page.count == limit { return page }
@@ -46,6 +63,14 @@ extension PostgresIndex {
     /// same order, with or without the words of the text, without reading the items.
     public func searchReferences(words: [String], domain: String?, limit: Int?,
                                  includingText includeText: Bool) async throws -> [ItemReference] {
+        try await Self.asTypedThenParts(words) {
+            try await referencesAsTyped(words: $0, domain: domain, limit: limit, includingText: includeText)
+        }
+    }
+
+    /// ``searchReferences(words:domain:limit:includingText:)`` of the words as typed, compounds whole.
+    private func referencesAsTyped(words: [String], domain: String?, limit: Int?,
+                                   includingText includeText: Bool) async throws -> [ItemReference] {
         let select = "item.identifier, domain.name"
         if let limit, let best = try Self.bestTierPage(words, select: select, domain: domain, limit: limit) {
             let page = try await fetchReferences(best)
@@ -76,8 +101,9 @@ extension PostgresIndex {
     /// every candidate (what takes a search of a common word a second at a million items).
     /// `nil` when the words hold none.
     static func bestTierPage(_ words: [String], select: String, domain: String?, limit: Int) throws -> SQLStatement? {
-        let tokens = words.flatMap(NameTokenizer.words(in:))
-        guard !tokens.isEmpty, limit > 0 else { return nil }
+        let tokens = CompoundWords.tokens(of: words)
+        // A compound's parts in the vector may be out of order: its rank needs its fields.
+        guard !tokens.isEmpty, limit > 0, !tokens.contains(where: CompoundWords.isCompound) else { return nil }
         var statement = SQLStatement()
         var conditions = ["item.name_vector @@ \(statement.bind(tokens.map(PostgresQueryCompiler.tsqueryLexeme).joined(separator: " & ")))::tsquery"]
         conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
@@ -97,23 +123,52 @@ extension PostgresIndex {
 
     /// ``countMatches(words:domain:)``, with or without the words of the text.
     public func countMatches(words: [String], domain: String?, includingText includeText: Bool) async throws -> Int {
+        if let parts = CompoundWords.partTokens(CompoundWords.tokens(of: words)) {
+            let whole = try await count(try Self.nameSearch(words, select: nil, domain: domain, limit: nil, includeText: includeText))
+            return whole > 0 ? whole : try await count(try Self.nameSearch(parts, select: nil, domain: domain, limit: nil, includeText: includeText))
+        }
         let statement = try Self.nameSearch(words, select: nil, domain: domain, limit: nil, includeText: includeText)
         return try await count(statement)
     }
 
     /// How each word of a search is read (`search --explain`).
     static func searchPlan(words: [String], includingText: Bool) -> [String] {
-        words.flatMap(NameTokenizer.words(in:)).map { token in
-            let lexeme = PostgresQueryCompiler.tsqueryLexeme(token) + ":*"
-            return "word \"\(token)\": `\(lexeme)` in the GIN index of name words (item_words)"
-                + (includingText ? " and of text words (item_text_words), each matching row ranked in SQL" : "")
+        let tokens = CompoundWords.tokens(of: words)
+        var lines = tokens.map { token in
+            guard CompoundWords.isCompound(token) else {
+                let lexeme = PostgresQueryCompiler.tsqueryLexeme(token) + ":*"
+                return "word \"\(token)\": `\(lexeme)` in the GIN index of name words (item_words)"
+                    + (includingText ? " and of text words (item_text_words), each matching row ranked in SQL" : "")
+            }
+            return "word \"\(CompoundWords.display(token))\": a compound, as typed: `\(nameVectorQuery(token))` in the GIN "
+                + "index of name words (item_words), then \"\(CompoundWords.parts(of: token).joined(separator: " "))\" as "
+                + "consecutive words of a name, title, keywords or folder"
+                + (includingText ? "; or `\(textVectorQuery(token, whole: false))` in the text words (item_text_words)" : "")
         }
+        if let parts = CompoundWords.partTokens(tokens) {
+            lines.append("compounds as typed first; only when they find nothing, the words " + parts.joined(separator: " "))
+        }
+        return lines
+    }
+
+    /// A token as a `tsquery` of the name words: a prefix; a compound's parts, each whole but the last.
+    static func nameVectorQuery(_ token: String) -> String {
+        let parts = CompoundWords.parts(of: token)
+        return parts.indices.map { PostgresQueryCompiler.tsqueryLexeme(parts[$0]) + ($0 == parts.count - 1 ? ":*" : "") }
+            .joined(separator: " & ")
+    }
+
+    /// A compound as a `tsquery` of the text words: its runs, adjacent, the last whole or a prefix.
+    static func textVectorQuery(_ token: String, whole: Bool) -> String {
+        let runs = CompoundWords.runs(of: token)
+        return runs.indices.map { TextWords.lexeme(runs[$0]) + (whole || $0 < runs.count - 1 ? "" : ":*") }
+            .joined(separator: " <-> ")
     }
 
     /// The statement of a name search; `select: nil` counts.
     static func nameSearch(_ words: [String], select: String?, domain: String?, limit: Int?,
                            includeText: Bool) throws -> SQLStatement {
-        let tokens = words.flatMap(NameTokenizer.words(in:))
+        let tokens = CompoundWords.tokens(of: words)
         var statement = SQLStatement()
         // Words with no letter or digit find nothing.
         var conditions: [String] = tokens.isEmpty ? ["false"] : []
@@ -128,12 +183,26 @@ extension PostgresIndex {
             "(' ' || item.folder_words || ' ')",
         ]
         for token in tokens {
-            let whole = statement.bind(" \(token) "), prefix = statement.bind(" \(token)")
-            let vector = statement.bind(PostgresQueryCompiler.tsqueryLexeme(token) + ":*")
+            // A compound (``CompoundWords``): its parts as consecutive words of a field.
+            let isCompound = CompoundWords.isCompound(token)
+            let spaced = CompoundWords.parts(of: token).joined(separator: " ")
+            let whole = statement.bind(" \(spaced) "), prefix = statement.bind(" \(spaced)")
+            let vector = statement.bind(nameVectorQuery(token))
             var wholeTests = fields.map { "strpos(\($0), \(whole)) > 0" }
             var prefixTests = fields.map { "strpos(\($0), \(prefix)) > 0" }
             var match = "item.words @@ \(vector)::tsquery"
-            if includeText, TextWords.hasSplitCJK(token) {
+            if isCompound || !includeText {
+                // The vector holds the authors' words too, and a compound's parts in any order:
+                // the match must be in a name field.
+                match = "(\(match) AND (\(prefixTests.joined(separator: " OR "))))"
+            }
+            if includeText, isCompound {
+                let textWhole = statement.bind(textVectorQuery(token, whole: true))
+                let textPrefix = statement.bind(textVectorQuery(token, whole: false))
+                wholeTests.append("item.text_words @@ \(textWhole)::tsquery")
+                prefixTests.append("item.text_words @@ \(textPrefix)::tsquery")
+                match = "(\(match) OR item.text_words @@ \(textPrefix)::tsquery)"
+            } else if includeText, TextWords.hasSplitCJK(token) {
                 // Han and kana are words of one character in the text's vector (as in SQLite's
                 // index): all of them, then the word as written in the text, spaces left out.
                 let characters = TextWords.splitParts(of: token).map(TextWords.lexeme)
@@ -147,9 +216,6 @@ extension PostgresIndex {
                 wholeTests.append("item.text_words @@ \(textWhole)::tsquery")
                 prefixTests.append("item.text_words @@ \(vector)::tsquery")
                 match = "(\(match) OR item.text_words @@ \(vector)::tsquery)"
-            } else {
-                // The vector holds the authors' words too: the match must be in a name field.
-                match = "(\(match) AND (\(prefixTests.joined(separator: " OR "))))"
             }
             conditions.append(match)
             prefixOnly.append("CASE WHEN \(wholeTests.joined(separator: " OR ")) THEN 0 ELSE 1 END")
@@ -158,7 +224,7 @@ extension PostgresIndex {
         }
         // Relevance among equals: cover density of the words in the text (their proximity and
         // frequency, `ts_rank_cd`), as the SQLite index's TextRelevance orders text matches.
-        let lexemes = tokens.flatMap(TextWords.splitParts(of:)).map { TextWords.lexeme($0) + ":*" }
+        let lexemes = tokens.flatMap(CompoundWords.runs(of:)).flatMap(TextWords.splitParts(of:)).map { TextWords.lexeme($0) + ":*" }
         let relevance = includeText && !lexemes.isEmpty
             ? "ts_rank_cd(item.text_words, \(statement.bind(lexemes.joined(separator: " & ")))::tsquery) DESC," : ""
         conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
@@ -169,7 +235,7 @@ extension PostgresIndex {
         // A phrase of the words in the text ranks as every word in the title (SQLite's
         // ContentSearch.phraseRank): every word whole, each of rank 1.
         let phrase: String? = includeText && tokens.count > 1 && !tokens.contains(where: TextWords.hasSplitCJK)
-            ? "item.text_words @@ \(statement.bind(tokens.map { TextWords.lexeme($0) + ":*" }.joined(separator: " <-> ")))::tsquery"
+            ? "item.text_words @@ \(statement.bind(tokens.flatMap(CompoundWords.runs(of:)).map { TextWords.lexeme($0) + ":*" }.joined(separator: " <-> ")))::tsquery"
             : nil
         guard let select else {
             statement.sql = "SELECT count(*)::int8 FROM item JOIN domain ON domain.id = item.domain_id WHERE \(filter)"

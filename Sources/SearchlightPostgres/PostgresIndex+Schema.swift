@@ -248,6 +248,8 @@ extension PostgresIndex {
         (PostgreSQLWordFolding.version, { PostgreSQLWordFolding.statements }),
         // v9-visibility: each person sees what they may read.
         (PostgreSQLVisibility.version, { PostgreSQLVisibility.statements }),
+        // v10-meaning: the vectors of search by meaning.
+        (PostgreSQLMeaning.version, { PostgreSQLMeaning.statements }),
     ]
 
     /// Han and kana, as a regular expression class: the characters the SQLite index splits

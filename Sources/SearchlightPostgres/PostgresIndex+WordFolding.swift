@@ -60,7 +60,7 @@ enum PostgreSQLWordFolding {
                 || 0x1780...0x17FF ~= scalar.value || 0x3099...0x309A ~= scalar.value))
     }
 
-    private static func characterClass(_ isMember: (Unicode.Scalar) -> Bool) -> String {
+    static func characterClass(_ isMember: (Unicode.Scalar) -> Bool) -> String {
         var ranges: [ClosedRange<UInt32>] = []
         var start: UInt32?
         var last: UInt32 = 0

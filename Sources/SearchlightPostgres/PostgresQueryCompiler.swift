@@ -6,15 +6,16 @@ import Searchlight
 ///
 /// The rules are those of the SQLite index (`QueryTextMatcher`), in SQL:
 /// - `==` matches the whole value against the pattern with `LIKE` (`*` becomes `%`; `%`, `_`
-///   and `\` are escaped); `c` folds case (`lower`), `d` removes combining marks
-///   (`searchlight_unmark`), on both sides. Exact strings without modifiers compare with `=`.
-///   `displayName` patterns are served by `pg_trgm` indexes.
-/// - `<`, `>`, `<=`, `>=` compare bytes (`COLLATE "C"`).
+///   and `\` are escaped); `c` folds case (`lower`), `d` removes nonspacing marks (NFD,
+///   left decomposed, as in Swift), `cd` is the index's fold (`searchlight_fold`), on both
+///   sides. Exact strings without modifiers compare with `=`. `displayName` patterns are
+///   served by `pg_trgm` indexes.
+/// - `<`, `>`, `<=`, `>=` compare bytes (`COLLATE "C"`) after the same folding.
 /// - `w` and `t` match the value's words against the attribute's words, as regular
 ///   expressions over the words joined by spaces: stored words (split in Swift like names)
 ///   for `displayName`, `title`, `authors` and `keywords`, preselected through the `words`
-///   GIN index; `searchlight_words()` for the other attributes; the text's `tsvector`
-///   (a phrase query, the last word a prefix) for `textContent`.
+///   GIN index; `searchlight_words()` for the other attributes, `textContent` preselected
+///   through its `tsvector` (one plain word under `cdw` is answered by the `tsvector` alone).
 /// - Lists (`keywords`, `authors`, `contentTypeTree`) hold when some element does, `!=` when
 ///   none equals the value; exact elements use the arrays' GIN index (`@>`).
 /// - `path` compares the identifier's bytes (`bytea`), as text only with modifiers.
@@ -32,6 +33,8 @@ public struct PostgresQueryCompiler {
     let calendar: Calendar
     /// The SQL built so far and its parameters.
     var statement = SQLStatement()
+    /// The placeholder of ``nonspacingMarkClass`` once bound.
+    private var nonspacingMarks: String?
 
     init(now: Date, calendar: Calendar) {
         self.now = now
@@ -221,12 +224,17 @@ public struct PostgresQueryCompiler {
         if op != .equal && op != .notEqual {
             test = orderingTest("element.value", op, pattern, modifiers)
         } else if Self.isWordMatch(modifiers) {
-            guard let wordTest = wordTest("element.value", words: words, pattern, modifiers) else { return "false" }
+            // A value without words equals no element: `!=` holds for every list that has one.
+            guard let wordTest = wordTest("element.value", words: words, pattern, modifiers) else {
+                return op == .notEqual ? "(cardinality(\(column.sql)) > 0)" : "false"
+            }
             test = wordTest
         } else {
             test = equalityTest("element.value", pattern, modifiers)
         }
-        let some = "EXISTS (SELECT 1 FROM \(elements) WHERE coalesce(\(test), false))"
+        // `keyword_words` has one entry more than `keywords` (the words of the tags, comment
+        // and addresses), paired with no value: it is not a keyword.
+        let some = "EXISTS (SELECT 1 FROM \(elements) WHERE element.value IS NOT NULL AND coalesce(\(test), false))"
         guard op == .notEqual else {
             if op == .equal, Self.isWordMatch(modifiers), column.words != nil, let vector = wordsVectorTest(pattern) {
                 return "(\(vector) AND \(some))"
@@ -241,21 +249,34 @@ public struct PostgresQueryCompiler {
         !modifiers.isDisjoint(with: [.wordBased, .tokenized])
     }
 
-    /// `value` folded as the modifiers say: `c` lowercases, `d` removes combining marks.
-    static func folded(_ value: String, _ modifiers: QueryStringModifiers) -> String {
+    /// `value` folded as the modifiers say, as ``Searchlight/QueryStringModifiers`` folds in
+    /// Swift: `c` lowercases; `d` alone decomposes (NFD) and removes the nonspacing marks,
+    /// leaving the rest decomposed (so that orderings compare the same bytes: a Hangul
+    /// syllable is its jamo); `cd` is the index's fold (`searchlight_fold`, ``WordFolding``).
+    private mutating func folded(_ value: String, _ modifiers: QueryStringModifiers) -> String {
         switch (modifiers.contains(.caseInsensitive), modifiers.contains(.diacriticInsensitive)) {
-        case (true, true): "searchlight_fold(\(value))"
-        case (true, false): "lower(\(value))"
-        case (false, true): "searchlight_unmark(\(value))"
-        case (false, false): value
+        case (true, true): return "searchlight_fold(\(value))"
+        case (true, false): return "lower(\(value))"
+        case (false, true):
+            if nonspacingMarks == nil { nonspacingMarks = statement.bind(Self.nonspacingMarkClass) }
+            return "regexp_replace(normalize(\(value), NFD), \(nonspacingMarks!), '', 'g')"
+        case (false, false): return value
         }
     }
+
+    /// The marks (general categories Mn, Mc, Me) as a regular expression class: what continues a character.
+    static let markClass = PostgreSQLWordFolding.characterClass {
+        [.nonspacingMark, .spacingMark, .enclosingMark].contains($0.properties.generalCategory)
+    }
+
+    /// The nonspacing marks (general category Mn) as a regular expression class.
+    static let nonspacingMarkClass = PostgreSQLWordFolding.characterClass { $0.properties.generalCategory == .nonspacingMark }
 
     private mutating func orderingTest(_ value: String, _ op: QueryPredicate.Operator, _ pattern: QueryPattern,
                                        _ modifiers: QueryStringModifiers) -> String {
         let modifiers = modifiers.intersection([.caseInsensitive, .diacriticInsensitive])
-        return "(\(Self.folded(value, modifiers)) COLLATE \"C\") \(op.rawValue) "
-            + Self.folded(statement.bind(pattern.text), modifiers)
+        return "(\(folded(value, modifiers)) COLLATE \"C\") \(op.rawValue) "
+            + folded(statement.bind(pattern.text), modifiers)
     }
 
     private mutating func equalityTest(_ value: String, _ pattern: QueryPattern, _ modifiers: QueryStringModifiers) -> String {
@@ -265,7 +286,7 @@ public struct PostgresQueryCompiler {
             // ILIKE folds case as lower() does, and the trigram indexes serve it.
             return "\(value) ILIKE \(statement.bind(Self.likePattern(pattern)))"
         }
-        return "\(Self.folded(value, modifiers)) LIKE \(Self.folded(statement.bind(Self.likePattern(pattern)), modifiers))"
+        return "\(folded(value, modifiers)) LIKE \(folded(statement.bind(Self.likePattern(pattern)), modifiers))"
     }
 
     /// The pattern for `LIKE`: `*` as `%`, and `%`, `_` and `\` escaped.
@@ -276,8 +297,8 @@ public struct PostgresQueryCompiler {
     // MARK: - Words (`w` and `t`)
 
     /// Whether the words of `value` (`words`: its words joined by spaces) hold the value's
-    /// words: consecutive and the last as a prefix with `w`, each as a prefix anywhere with
-    /// `t`; without `c` or `d`, each literal piece of the value also appears in the value with
+    /// words: whole and consecutive with `w` (a `*` makes a prefix), each starting some word,
+    /// anywhere, with `t`; without `c` or `d`, each literal piece of the value also appears in the value with
     /// its case or marks. `nil` when the value has no word (nothing matches).
     private mutating func wordTest(_ value: String, words: String, _ pattern: QueryPattern,
                                    _ modifiers: QueryStringModifiers) -> String? {
@@ -292,7 +313,8 @@ public struct PostgresQueryCompiler {
             tests.append("\(spaced) ~ \(statement.bind(regex))")
         }
         if modifiers.contains(.tokenized) {
-            for word in valueWords { tests.append("\(spaced) ~ \(statement.bind(" " + Self.regex(word) + "( |$)"))") }
+            // Each word starts some word of the value.
+            for word in valueWords { tests.append("\(spaced) ~ \(statement.bind(" " + Self.regex(word)))") }
         }
         tests += requiredPieces(value, pattern, modifiers)
         return "(" + tests.joined(separator: " AND ") + ")"
@@ -314,8 +336,12 @@ public struct PostgresQueryCompiler {
         guard folding != [.caseInsensitive, .diacriticInsensitive] else { return [] }
         return pattern.components.flatMap { component -> [String] in
             guard case .literal(let text) = component else { return [] }
+            // Whole characters, as Swift compares them: the piece is not followed by a mark of
+            // the same character (`दस्तावेज` is not in `दस्तावेज़`).
             return text.split(whereSeparator: \.isWhitespace).map { piece in
-                "strpos(\(Self.folded(value, folding)), \(Self.folded(statement.bind(String(piece)), folding))) > 0"
+                let escaped = Self.regex(QueryPattern([.literal(String(piece))]))
+                return "\(folded(value, folding)) ~ (\(folded(statement.bind(escaped), folding)) || "
+                    + "\(statement.bind("(?!" + Self.markClass + ")")))"
             }
         }
     }
@@ -332,35 +358,32 @@ public struct PostgresQueryCompiler {
         return "item.words @@ \(statement.bind(prefixes.joined(separator: " & ")))::tsquery"
     }
 
-    /// `w`/`t` on the text: a phrase (or, with `t`, an all-words) query on its `tsvector`,
-    /// whose words Searchlight made (``TextWords``), folded here by the same code (a word with
-    /// a wildcard counts by its literal start).
+    /// `w`/`t` on the text. One plain word under `cdw` is a word of the text as the index has
+    /// it (``Searchlight/QueryPattern/textWord(_:)``): the text's `tsvector` alone answers, no
+    /// text is read. Otherwise the `tsvector` preselects (every word of the value, or its literal
+    /// start, is a word of the text: Searchlight made them, ``TextWords``, folded here by the same
+    /// code) and the text's words are then checked as for any attribute (``wordTest``), so that
+    /// wildcards and the order of the words decide as they do in Swift.
     private mutating func textWordsCondition(_ column: String, _ op: QueryPredicate.Operator, _ pattern: QueryPattern,
                                              _ modifiers: QueryStringModifiers) -> String {
-        let allWords = pattern.words
-        let valueWords = allWords.filter { !$0.isCJKWord }
-        // Under `w` a word is whole unless it has a wildcard (`"numb"w` is not `numbers`); under
-        // `t` every word is a prefix.
-        func lexemes(prefix: (QueryPattern) -> Bool) -> [String] {
-            valueWords.compactMap { word -> String? in
-                guard case .literal(let literal) = word.components.first, !literal.isEmpty else { return nil }
-                let folded = WordFolding.fold(literal)
-                return folded.isEmpty ? nil : Self.tsqueryLexeme(folded) + (prefix(word) ? ":*" : "")
-            }
+        if let word = pattern.textWord(modifiers) {
+            let test = "item.text_words @@ \(statement.bind(Self.tsqueryLexeme(word)))::tsquery"
+            return op == .equal ? "(\(column) IS NOT NULL AND \(test))" : "(\(column) IS NOT NULL AND NOT \(test))"
         }
-        let whole = lexemes { $0.hasWildcard }, prefixes = lexemes { _ in true }
-        var tests = cjkTests(column, allWords)
-        guard !prefixes.isEmpty || !tests.isEmpty else { return op == .equal ? "false" : "(\(column) IS NOT NULL)" }
-        if modifiers.contains(.wordBased), !whole.isEmpty {
-            tests.append("item.text_words @@ \(statement.bind(whole.joined(separator: " <-> ")))::tsquery")
+        guard let words = wordTest(column, words: "searchlight_words(\(column))", pattern, modifiers) else {
+            return op == .equal ? "false" : "(\(column) IS NOT NULL)"
         }
-        if modifiers.contains(.tokenized), !prefixes.isEmpty {
-            tests.append("item.text_words @@ \(statement.bind(prefixes.joined(separator: " & ")))::tsquery")
+        guard op == .equal else { return "(\(column) IS NOT NULL AND NOT \(words))" }
+        // Under `w` a word without wildcard is whole; else its literal start is a prefix.
+        let lexemes = pattern.words.filter { !$0.isCJKWord }.compactMap { word -> String? in
+            guard case .literal(let literal) = word.components.first, !literal.isEmpty else { return nil }
+            let folded = WordFolding.fold(literal)
+            let whole = modifiers.contains(.wordBased) && !modifiers.contains(.tokenized) && !word.hasWildcard
+            return folded.isEmpty ? nil : Self.tsqueryLexeme(folded) + (whole ? "" : ":*")
         }
-        tests += requiredPieces(column, pattern, modifiers)
         // `text_words` is never NULL: the match needs no `coalesce`, which would hide it from the index.
-        let test = "(" + tests.joined(separator: " AND ") + ")"
-        return op == .equal ? "(\(column) IS NOT NULL AND \(test))" : "(\(column) IS NOT NULL AND NOT \(test))"
+        let preselect = lexemes.isEmpty ? "" : "item.text_words @@ \(statement.bind(lexemes.joined(separator: " & ")))::tsquery AND "
+        return "(\(preselect)\(column) IS NOT NULL AND \(words))"
     }
 
     /// A word as a quoted `tsquery` lexeme.

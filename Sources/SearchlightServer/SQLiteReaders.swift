@@ -50,6 +50,14 @@ public final class SQLiteReaders: ServedIndex {
         try await read { try $0.searchResults(search, domain: domain, limit: limit) }
     }
 
+    public func typedResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
+        try await read { try $0.typedResults(search, domain: domain, limit: limit) }
+    }
+
+    public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
+        try await read { try $0.meaningResults(question: question, model: model, domain: domain, limit: limit) }
+    }
+
     public func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem] {
         try await read { try $0.query(queryString, domain: domain, limit: limit) }
     }

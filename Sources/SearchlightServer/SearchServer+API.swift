@@ -68,16 +68,40 @@ extension SearchServer {
         if search.isEmpty { return .json(Array(#"{"items":[]}"#.utf8)) }
         return .json(try await cached(request, index: index) { [index] in
             let predicate = asked.filter.predicate()
-            let (found, origins) = try await self.read {
-                (try await index.searchResults(search, domain: asked.domain, limit: asked.fetchLimit),
+            let (ranked, origins) = try await self.read {
+                (try await self.rankedResults(search, domain: asked.domain, limit: asked.fetchLimit, index: index),
                  try await index.domainOrigins())
             }
-            let json = ItemJSON(roots: origins.roots)
-            let ranked = self.history.reordered(found)
+            let json = origins.itemJSON
             return Self.itemsObject(ranked.lazy.filter { predicate($0.item) }.prefix(asked.limit)) { result in
                 Self.apiObject(result.item, base: json.object(for: result), origins: origins)
             }
         })
+    }
+
+    /// A search's results as every surface ranks them (``Searchlight/RankedSearch``): the words'
+    /// ranking, blended with meaning's when the words read as a question and a model is
+    /// installed, the items opened before moved ahead.
+    func rankedResults(_ search: SearchWords, domain: String?, limit: Int?, index: any ServedIndex) async throws -> [SearchResult] {
+        var ranked = RankedSearch(search, domain: domain)
+        ranked.history = history
+        ranked.encoder = configuration.questionEncoder
+        guard let question = try ranked.encodedQuestion() else {
+            let words = try await index.searchResults(search, domain: domain, limit: limit)
+            guard words.isEmpty, let question = try ranked.questionWhenNothingFound() else {
+                return try ranked.combined(words: words, meaning: [], limit: limit)
+            }
+            let meaning = try await index.meaningResults(question: question.vector, model: question.model, domain: domain,
+                                                         limit: ranked.meaningLimit(limit))
+            return try ranked.combined(words: [], meaning: meaning, limit: limit)
+        }
+        let meaning = try await index.meaningResults(question: question.vector, model: question.model, domain: domain,
+                                                     limit: ranked.meaningLimit(limit))
+        var words = ranked.wordsJoin ? try await index.typedResults(search, domain: domain, limit: ranked.wordsLimit(limit)) : []
+        if words.isEmpty, meaning.isEmpty, ranked.wordsJoin {
+            words = try await index.searchResults(search, domain: domain, limit: limit)
+        }
+        return try ranked.combined(words: words, meaning: meaning, limit: limit)
     }
 
     /// `GET /api/query?q=QUERY`: a Spotlight query string (`searchlight query`).
@@ -90,7 +114,7 @@ extension SearchServer {
             let (found, origins) = try await self.read {
                 (try await index.query(asked.text, domain: asked.domain, limit: asked.fetchLimit), try await index.domainOrigins())
             }
-            let json = ItemJSON(roots: origins.roots)
+            let json = origins.itemJSON
             return Self.itemsObject(found.lazy.filter(predicate).prefix(asked.limit)) {
                 Self.apiObject($0, base: json.object(for: $0), origins: origins)
             }
@@ -162,7 +186,7 @@ extension SearchServer {
             (try await index.item(location.identifier, domain: location.domain), try await index.domainOrigins())
         }
         guard let indexed = found else { throw Self.noItem(location) }
-        var object = Self.apiObject(indexed, base: ItemJSON(roots: origins.roots).object(for: indexed), origins: origins)
+        var object = Self.apiObject(indexed, base: origins.itemJSON.object(for: indexed), origins: origins)
         object.add("textPreview", indexed.item.attributeSet.textContent.map { String($0.prefix(Self.textPreviewLength)) })
         return .json(object.finished)
     }

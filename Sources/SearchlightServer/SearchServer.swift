@@ -42,6 +42,8 @@ public final class SearchServer: Service, Sendable {
         /// The items opened before, which rank higher, and where the page's openings are kept:
         /// those of the person running the server.
         public var history = OpenHistory.standard()
+        /// The question's encoder of search by meaning, when a model is installed (Docs/Contract.md#search-by-meaning).
+        public var questionEncoder: QuestionEncoder?
         /// The port of the Elasticsearch search API that Samba's Spotlight backend speaks
         /// (0 picks a free one); `nil`: not served.
         public var elasticsearchPort: Int?

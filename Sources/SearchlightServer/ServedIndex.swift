@@ -1,5 +1,7 @@
+import Foundation
 import Searchlight
 import SearchlightFiles
+import SearchlightJSON
 
 /// The reads the server makes of an index, each awaited from the request's handler to the
 /// database and back: the SQLite index through GRDB's async reads (``SQLiteReaders``), the
@@ -12,6 +14,10 @@ import SearchlightFiles
 public protocol ServedIndex: Sendable {
     /// A search typed with Spotlight's search words, best first (``Searchlight/SearchWords``).
     func searchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult]
+    /// The words' ranking as typed, never respelled: what meaning blends with (``Searchlight/RankedSearch``).
+    func typedResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult]
+    /// The items nearest in meaning to `question` (``Searchlight/IndexStore/meaningResults(question:model:domain:limit:)``).
+    func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult]
     /// The items matching a query string, most recently modified first.
     func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem]
     /// The items matching a parsed query, most recently modified first.
@@ -43,11 +49,17 @@ public struct DomainOrigins: Sendable {
     public var roots: [String: String]
     /// Domain → the machine of that folder, for the domains that recorded one.
     public var hosts: [String: String]
+    /// Domain → since when its drive is not mounted, for the domains that are offline.
+    public var offline: [String: Date]
 
     public init(states: [String: DomainState], hosts: [String: String]) {
         roots = states.compactMapValues(\.root)
+        offline = states.compactMapValues(\.offlineSince)
         self.hosts = hosts
     }
+
+    /// The items' JSON, with their paths and offline marks.
+    var itemJSON: ItemJSON { ItemJSON(roots: roots, offline: offline) }
 
     /// The machine of `domain` when it is not this one: its files are neither served nor opened here.
     func remoteHost(of domain: String) -> String? {

@@ -66,6 +66,14 @@ public struct ServedPostgresIndex: ServedIndex {
         return results
     }
 
+    public func typedResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
+        try await typedSearchResults(search, domain: domain, limit: limit)
+    }
+
+    public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
+        try await reporting { try await index.meaningResults(question: question, model: model, domain: domain, limit: limit) }
+    }
+
     private func typedSearchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
         guard let queryString = search.queryString else { return try await ranked(search.words, domain: domain, limit: limit) }
         guard !search.words.isEmpty else {

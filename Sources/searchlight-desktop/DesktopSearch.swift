@@ -20,6 +20,9 @@ final class DesktopSearch {
     let logger: Logger
     private var store: (any FileIndexStore)?
     private var recent: [ResultID: SearchResult] = [:]
+    /// The question's encoder of search by meaning, when a model is installed: found at start,
+    /// loaded at the first search of three words or more (Docs/Contract.md#search-by-meaning).
+    private let questionEncoder = MeaningModel.configured()?.questionEncoder
     /// A result described once keeps its description while the shell asks again.
     private static let recentLimit = 500
 
@@ -57,6 +60,7 @@ final class DesktopSearch {
         // A search word still being typed (`kind:sof`) finds nothing yet: not an error.
         guard var search = try? WordSearch(terms: terms), !search.isEmpty else { return [] }
         search.history = OpenHistory.standard()
+        search.encoder = questionEncoder
         let results = try reading { try search.results(in: $0, limit: limit) }
         if recent.count > Self.recentLimit { recent.removeAll(keepingCapacity: true) }
         for result in results { recent[ResultID(result.item.item)] = result }
@@ -97,12 +101,19 @@ final class DesktopSearch {
         }
     }
 
-    /// What a shell shows under a result's name: for a match in the text, the text around the
-    /// words found, without the `[` `]` that mark them (GNOME Shell highlights the typed words
-    /// in a description itself, and would show the brackets as typed); otherwise its folder
-    /// (`~` for the home folder) and its kind.
-    func description(of result: SearchResult, path: [UInt8]?) -> String {
-        if result.matchedIn == .content, let snippet = result.snippet, !snippet.isEmpty {
+    /// What a shell shows under a result's name: for a match in the text or in keywords drawn
+    /// from it, the text around the words found (as the document writes them), without the `[`
+    /// `]` that mark them (GNOME Shell highlights the typed words in a description itself, and
+    /// would show the brackets as typed); otherwise its folder
+    /// (`~` for the home folder) and its kind. An item whose drive is not mounted (`offline`)
+    /// says so first: "not connected".
+    func description(of result: SearchResult, path: [UInt8]?, offline: Bool = false) -> String {
+        let text = placeDescription(of: result, path: path)
+        return offline ? "not connected — " + text : text
+    }
+
+    private func placeDescription(of result: SearchResult, path: [UInt8]?) -> String {
+        if result.matchedIn.isDescribedByText, let snippet = result.snippet, !snippet.isEmpty {
             return Self.rowText(ofSnippet: snippet)
         }
         var parts: [String] = []
@@ -150,11 +161,14 @@ final class DesktopSearch {
         return item.attributeSet.displayName ?? String(decoding: item.uniqueIdentifier.lastComponent, as: UTF8.self)
     }
 
-    /// The thumbnail of a result as a PNG in the freedesktop cache when it has one, else the
-    /// icon theme's name for its type.
+    /// A result's icon as GNOME Shell's `gicon` takes it: the thumbnail, a PNG in the
+    /// freedesktop cache, when it reads at a row's size (a photo, a slide, a cover); else the
+    /// themed icon of its type (a page of text or a blank page would show as a white square).
     func icon(of result: SearchResult, path: [UInt8]?) -> String {
-        if let path, result.item.thumbnailInfo != nil, let png = thumbnails.thumbnail(ofFileAt: path) { return png }
-        return ItemIcon.name(contentType: result.item.item.attributeSet.contentType)
+        if let path, result.item.thumbnailInfo != nil, let entry = thumbnails.thumbnail(ofFileAt: path), entry.legibleAsIcon {
+            return entry.path
+        }
+        return ItemIcon.gicon(contentType: result.item.item.attributeSet.contentType)
     }
 }
 

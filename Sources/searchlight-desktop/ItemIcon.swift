@@ -1,6 +1,28 @@
-/// The icon theme's name for an item's type (freedesktop's icon naming specification), for a
-/// result without a thumbnail: `application-pdf`, `image-x-generic`, `folder`…
+import CGio
+
+/// The icon of an item's type, for a result whose thumbnail would not read at a row's size (or
+/// that has none).
 enum ItemIcon {
+    /// GNOME Shell's `gicon`: GIO's themed icon for the content type (shared-mime-info's names, as
+    /// Nautilus shows in its list view: `. GThemedIcon application-pdf x-office-document …`),
+    /// which the icon theme resolves from the most specific name to the generic one, ending in
+    /// ``name(contentType:)``. The corresponding C functions are `g_content_type_get_icon` and
+    /// `g_icon_to_string`.
+    static func gicon(contentType: String?) -> String {
+        let fallback = name(contentType: contentType)
+        let type = contentType.flatMap { $0.isEmpty ? nil : $0.lowercased() } ?? "application/octet-stream"
+        let themedPrefix = ". GThemedIcon "
+        guard let icon = g_content_type_get_icon(type) else { return themedPrefix + fallback }
+        defer { g_object_unref(UnsafeMutableRawPointer(icon)) }
+        guard let text = g_icon_to_string(icon) else { return themedPrefix + fallback }
+        defer { g_free(text) }
+        let names = String(cString: text)
+        guard names.hasPrefix(themedPrefix) else { return names }
+        return names.split(separator: " ").contains(Substring(fallback)) ? names : names + " " + fallback
+    }
+
+    /// One icon theme's name for an item's type (freedesktop's icon naming specification), as
+    /// KRunner takes it: `application-pdf`, `image-x-generic`, `folder`…
     static func name(contentType: String?) -> String {
         guard let type = contentType?.lowercased(), !type.isEmpty else { return "text-x-generic" }
         if type == "inode/directory" { return "folder" }

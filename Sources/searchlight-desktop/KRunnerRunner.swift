@@ -67,7 +67,7 @@ struct KRunnerRunner {
                 type: stem.lowercased() == typed ? RunnerMatch.exactMatch : RunnerMatch.possibleMatch,
                 relevance: 1 - Double(rank) / Double(results.count) * 0.5,
                 urls: path.map { [FileURI.string(path: $0)] } ?? [],
-                subtext: search.description(of: result, path: path), category: "Searchlight")
+                subtext: search.description(of: result, path: path, offline: roots.isOffline(result.item.item.reference)), category: "Searchlight")
         }
     }
 }

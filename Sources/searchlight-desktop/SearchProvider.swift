@@ -46,7 +46,7 @@ struct SearchProvider {
             metas.append([
                 ("id", string),
                 ("name", search.name(of: result)),
-                ("description", search.description(of: result, path: path)),
+                ("description", search.description(of: result, path: path, offline: roots.isOffline(result.item.item.reference))),
                 ("gicon", search.icon(of: result, path: path)),
             ])
         }

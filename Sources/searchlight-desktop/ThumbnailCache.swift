@@ -12,37 +12,58 @@ import SystemPackage
 /// A valid entry is reused; otherwise ``make`` draws the PNG (the extraction worker: this
 /// process links no image library) and the entry is written with its text chunks, in a folder
 /// of mode 0700, as a file of mode 0600, renamed into place so no reader sees half of it.
+/// Besides the standard's chunks, an entry of ours says whether the picture still reads at a
+/// search row's icon size (``legibleKey``, judged by the worker on the pixels); an entry another
+/// program made lacks it and is drawn again once.
 final class ThumbnailCache {
+    /// A valid entry: the PNG's path, and whether it reads as an icon.
+    struct Entry: Equatable {
+        var path: String
+        var legibleAsIcon: Bool
+    }
+
+    /// A picture drawn by ``make``: the PNG, and whether it reads as an icon.
+    struct Drawing {
+        var png: [UInt8]
+        var legibleAsIcon: Bool
+    }
+
     /// The folder of the 256-pixel entries.
     let folder: String
     /// Draws a PNG of at most `edge` pixels of the file at a path; `nil` when it cannot.
-    let make: (_ path: [UInt8], _ edge: Int) -> [UInt8]?
+    let make: (_ path: [UInt8], _ edge: Int) -> Drawing?
+
+    /// The text chunk of ours: "1" when the picture reads at an icon's size, "0" when it is a
+    /// page of text or blank there (the standard leaves `X-` keys to applications).
+    static let legibleKey = "X-Searchlight::LegibleAsIcon"
 
     static let edge = 256
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment,
-         make: @escaping (_ path: [UInt8], _ edge: Int) -> [UInt8]?) {
+         make: @escaping (_ path: [UInt8], _ edge: Int) -> Drawing?) {
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
         folder = cache + "/thumbnails/large"
         self.make = make
     }
 
-    /// The path of a valid entry for the file at `path`, made when there is none; `nil` when
-    /// the file is gone or no picture can be made of it.
-    func thumbnail(ofFileAt path: [UInt8]) -> String? {
+    /// The valid entry for the file at `path`, made when there is none (or when it does not say
+    /// whether it reads as an icon); `nil` when the file is gone or no picture can be made of it.
+    func thumbnail(ofFileAt path: [UInt8]) -> Entry? {
         guard let modified = Self.modificationTime(path) else { return nil }
         let uri = FileURI.string(path: path)
         let entry = folder + "/" + MD5.hex(Array(uri.utf8)) + ".png"
         if let existing = FileManager.default.contents(atPath: entry),
            let text = PNGText.chunks(of: Array(existing)),
-           text["Thumb::URI"] == uri, text["Thumb::MTime"] == String(modified) {
-            return entry
+           text["Thumb::URI"] == uri, text["Thumb::MTime"] == String(modified),
+           let legible = text[Self.legibleKey] {
+            return Entry(path: entry, legibleAsIcon: legible == "1")
         }
-        guard let png = make(path, Self.edge),
-              let annotated = PNGText.inserting(["Thumb::URI": uri, "Thumb::MTime": String(modified)], into: png),
+        guard let drawing = make(path, Self.edge),
+              let annotated = PNGText.inserting(["Thumb::URI": uri, "Thumb::MTime": String(modified),
+                                                 Self.legibleKey: drawing.legibleAsIcon ? "1" : "0"], into: drawing.png),
               write(annotated, to: entry) else { return nil }
-        return entry
+        return Entry(path: entry, legibleAsIcon: drawing.legibleAsIcon)
     }
 
     private func write(_ bytes: [UInt8], to entry: String) -> Bool {

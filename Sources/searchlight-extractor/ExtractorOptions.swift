@@ -18,6 +18,9 @@ struct ExtractorOptions {
     /// purpose: measuring what the sandbox costs (`Benchmarks/sandbox.sh`). Nothing the indexer
     /// starts passes it; a worker started so says it on standard error.
     var unconfined = false
+    /// The embedding model's folder (`--embedding-model`), loaded on the first embedding
+    /// request; the sandbox lets the worker read it.
+    var embeddingModelFolder: String?
 
     init(arguments: [String]) throws(WorkerError) {
         var remaining = arguments[...]
@@ -58,6 +61,11 @@ struct ExtractorOptions {
                     throw WorkerError.usage("\(argument) needs an absolute path")
                 }
                 temporaryFolder = text
+            case "--embedding-model":
+                guard let text = remaining.popFirst(), text.hasPrefix("/") else {
+                    throw WorkerError.usage("\(argument) needs an absolute path")
+                }
+                embeddingModelFolder = text
             case "--unconfined":
                 unconfined = true
             default:

@@ -34,12 +34,13 @@ extension ExtractorSandbox {
     static let readablePaths = ["/usr", "/lib", "/lib64", "/etc", "/proc/self", "/proc/meminfo", "/proc/cpuinfo",
                                 "/sys/devices/system/cpu", "/dev/urandom", "/dev/random", "/dev/zero"]
 
-    /// Confines the file system to ``readablePaths`` (read), `/dev/null` (read and write),
+    /// Confines the file system to ``readablePaths`` and `readable` (read; the embedding model's
+    /// folder, which need not exist yet), `/dev/null` (read and write),
     /// `temporaryFolder` (anything but running programs) and the converters the decoders run
     /// (run), on kernels with Landlock; TCP is refused (ABI 4) and signals and abstract sockets
     /// stay inside the sandbox (ABI 6). Returns the ABI used, nil without Landlock.
     /// - Throws: what a Landlock call threw.
-    static func confineFileSystem(temporaryFolder: String?) throws(Errno) -> Int? {
+    static func confineFileSystem(temporaryFolder: String?, readable: [String] = []) throws(Errno) -> Int? {
         guard let abi = SystemCall.landlockABI else { return nil }
         var filesystem = Access.abi1
         if abi >= 2 { filesystem |= Access.refer }
@@ -48,6 +49,10 @@ extension ExtractorSandbox {
         let ruleset = try SystemCall.LandlockRuleset(filesystem: filesystem, network: abi >= 4 ? Access.tcp : 0,
                                                      scoped: abi >= 6 ? Access.scopes : 0)
         for path in readablePaths { try ruleset.allow(Access.read, beneath: path) }
+        // A model folder installed later is read by a later worker: a missing one is no error.
+        for path in readable {
+            do { try ruleset.allow(Access.read, beneath: path) } catch where error == .noSuchFileOrDirectory {}
+        }
         try ruleset.allow(Access.readFile | Access.writeFile, beneath: "/dev/null")
         if let temporaryFolder { try ruleset.allow(Access.temporary & filesystem, beneath: temporaryFolder) }
         // The converters, and the dynamic loader that starts them (opened for execution too).

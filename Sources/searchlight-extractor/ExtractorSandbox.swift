@@ -12,15 +12,16 @@ import SystemCalls
 /// (`SCM_RIGHTS`): once confined, it opens no file of the user's by name, opens no socket,
 /// traces no process and runs no other program than the converters.
 enum ExtractorSandbox {
-    /// Sets `no_new_privs` and confines the file system (``confineFileSystem(temporaryFolder:)``)
-    /// to what the decoders read and to `temporaryFolder`, which becomes `TMPDIR`. Called before
+    /// Sets `no_new_privs` and confines the file system (``confineFileSystem(temporaryFolder:readable:)``)
+    /// to what the decoders read, the embedding model's folder (`readable`) and to
+    /// `temporaryFolder`, which becomes `TMPDIR`. Called before
     /// any thread starts; prints one line on standard error if the kernel has no Landlock (the
     /// indexer says which protections hold: `searchlight status`).
-    static func confineFiles(temporaryFolder: String?) {
+    static func confineFiles(temporaryFolder: String?, readable: [String] = []) {
         forbidNewPrivileges()
         if let temporaryFolder { SystemCall.setEnvironmentValue("TMPDIR", to: temporaryFolder) }
         do {
-            if try confineFileSystem(temporaryFolder: temporaryFolder) != nil {
+            if try confineFileSystem(temporaryFolder: temporaryFolder, readable: readable) != nil {
                 WorkerFile.isFileSystemConfined = true
             } else {
                 printError("searchlight-extractor: warning: this kernel has no Landlock: the worker's files are not confined\n")

@@ -41,7 +41,7 @@ struct ExtractorTimings {
         let format = request.kind == .text ? DocumentFormat(contentType: request.contentType, fileName: name)?.rawValue : nil
         let (outcome, textBytes): (String, Int) = switch response.outcome {
         case .document(let document): ("ok", document.text.utf8.count)
-        case .thumbnail: ("ok", 0)
+        case .thumbnail, .embeddings: ("ok", 0)
         case .failure(let failure): ("\(failure.reason)", 0)
         }
         func milliseconds(_ nanoseconds: Int64) -> String {

@@ -7,6 +7,8 @@ struct ExtractorWorker {
     var options: ExtractorOptions
     var testMode: ExtractorTestMode
     var timings: ExtractorTimings?
+    /// The embedding model, loaded on the first embedding request.
+    let embedder: TextEmbedder
 
     /// Serves requests until `input` ends; returns the exit status.
     func run(input: Int32, output: Int32) -> Int32 {
@@ -56,6 +58,8 @@ struct ExtractorWorker {
             }
         case .ocr:
             return TextRecognition.response(to: request, options: options.ocr)
+        case .embed:
+            return embedder.response(to: request)
         #if SEARCHLIGHT_TEST_HOOKS
         case nil where request.kindRawValue == ExtractorSandbox.probeKindRawValue:
             return ExtractorSandbox.probe(request)

@@ -45,7 +45,8 @@ if options.unconfined {
     printError("searchlight-extractor: warning: --unconfined: no sandbox (for measuring its cost only)\n")
     if let folder = options.temporaryFolder { SystemCall.setEnvironmentValue("TMPDIR", to: folder) }
 } else {
-    ExtractorSandbox.confineFiles(temporaryFolder: options.temporaryFolder)
+    ExtractorSandbox.confineFiles(temporaryFolder: options.temporaryFolder,
+                                  readable: options.embeddingModelFolder.map { [$0] } ?? [])
 }
 exitWhenOrphaned()
 
@@ -56,5 +57,5 @@ if let reason = ImageThumbnail.startLibVips(programName: CommandLine.unsafeArgv[
 if !options.unconfined { ExtractorSandbox.confineSystemCalls() }
 
 let worker = ExtractorWorker(options: options, testMode: ExtractorTestMode(environment: SystemCall.environmentValue("SEARCHLIGHT_EXTRACTOR_TEST_MODE")),
-                             timings: timings)
+                             timings: timings, embedder: TextEmbedder(folder: options.embeddingModelFolder))
 SystemCall.exit(worker.run(input: 0, output: 1))

@@ -1,4 +1,5 @@
 import SearchlightCommands
+import SearchlightFiles
 import SearchlightDesktop
 import SearchlightPostgres
 import SearchlightServer
@@ -32,6 +33,8 @@ func makeServer(_ settings: ServeSettings) async throws -> any Service {
     configuration.port = settings.port
     configuration.token = settings.token
     configuration.queryTimeout = settings.queryTimeout
+    // Found, not loaded: the first question a search asks loads the model.
+    configuration.questionEncoder = MeaningModel.configured()?.questionEncoder
     if let elasticsearch = settings.elasticsearch {
         configuration.elasticsearchHost = elasticsearch.host
         configuration.elasticsearchPort = elasticsearch.port

@@ -65,7 +65,7 @@ struct ConfigurationMistakeTests {
         // Nothing close: the names there are.
         #expect(problems("[server]\nfoo = 1\n") == ["c.toml:2: unknown key foo in [server]; [server] has host, port and token"])
         #expect(problems("[foo]\n") == ["c.toml:1: unknown table [foo]; the file has index, priority, [[roots]], "
-                                        + "[exclusions], [extraction], [watch] and [server]"])
+                                        + "[exclusions], [extraction], [meaning], [watch] and [server]"])
         // The section of the name meant, else none a command reads.
         let sections = Configuration(text: "[[root]]\npath = \"/a\"\n[foo]\n", file: "c.toml", home: "/").problems.map(\.section)
         #expect(sections == [.roots, .unknown])
@@ -123,14 +123,15 @@ struct ConfigurationMistakeTests {
 
     @Test func eachCommandReadsItsSections() {
         typealias Section = Configuration.Section
-        #expect(Section.read(by: SearchCommand.self, indexGiven: false) == [.index])
-        #expect(Section.read(by: StatusCommand.self, indexGiven: true).isEmpty)
-        #expect(Section.read(by: ServeCommand.self, indexGiven: true) == [.server])
+        // [meaning]: the commands that search by meaning, embed, or report the model.
+        #expect(Section.read(by: SearchCommand.self, indexGiven: false) == [.index, .meaning])
+        #expect(Section.read(by: StatusCommand.self, indexGiven: true) == [.meaning])
+        #expect(Section.read(by: ServeCommand.self, indexGiven: true) == [.server, .meaning])
         #expect(Section.read(by: ServeCommand.self, watching: true, indexGiven: false)
-            == [.index, .server, .roots, .exclusions, .extraction, .watch])
-        #expect(Section.read(by: ScanCommand.self, indexGiven: true) == [.priority, .roots, .exclusions, .extraction])
+            == [.index, .server, .roots, .exclusions, .extraction, .watch, .meaning])
+        #expect(Section.read(by: ScanCommand.self, indexGiven: true) == [.priority, .roots, .exclusions, .extraction, .meaning])
         #expect(Section.read(by: WatchCommand.self, indexGiven: false)
-            == [.index, .priority, .roots, .exclusions, .extraction, .watch])
+            == [.index, .priority, .roots, .exclusions, .extraction, .watch, .meaning])
         #expect(Section.read(by: ConfigCommand.self, indexGiven: true) == Set(Section.allCases))
     }
 

@@ -32,20 +32,8 @@ final class PrivateBus {
         let template = try String(contentsOfFile: Self.repository.path + "/Examples/desktop/org.searchlight.Desktop.service",
                                   encoding: .utf8)
         folder.write("services/org.searchlight.Desktop.service", template.replacingOccurrences(of: "@BINDIR@", with: bin))
-        folder.write("session.conf", """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:dir=\(folder.path)</listen>
-              <servicedir>\(folder.path)/services</servicedir>
-              <policy context="default">
-                <allow send_destination="*"/>
-                <allow receive_sender="*"/>
-                <allow own="*"/>
-              </policy>
-            </busconfig>
-            """)
+        folder.write("session.conf", Self.configuration(type: "session", listen: "unix:dir=\(folder.path)",
+                                                        serviceFolder: folder.path + "/services"))
         folder.mkdirs("bin")
         folder.write("bin/xdg-open", "#!/bin/sh\nprintf '%s\\n' \"$1\" >> \(opened)\n")
         #expect(chmod(folder.path + "/bin/xdg-open", 0o755) == 0)
@@ -67,6 +55,23 @@ final class PrivateBus {
             throw Failure(description: "dbus-daemon did not start")
         }
         address = try String(contentsOfFile: addressFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A `dbus-daemon` configuration that lets every peer own, send and receive anything.
+    static func configuration(type: String, listen: String, serviceFolder: String? = nil) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>\(type)</type>
+          <listen>\(listen)</listen>
+        \(serviceFolder.map { "  <servicedir>\($0)</servicedir>\n" } ?? "")  <policy context="default">
+            <allow send_destination="*"/>
+            <allow receive_sender="*"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
     }
 
     deinit {
@@ -148,13 +153,18 @@ struct DesktopServiceTests {
         #expect(!insideMetas.output.contains("[lighthouse]") && !insideMetas.output.contains("Documents — "),
                 "\(insideMetas.output)")
         #expect(metas.output.contains("'description': <'\(Self.documents) — PDF document"), "\(metas.output)")
-        // The thumbnail, written to the freedesktop cache for GNOME Shell (and file managers).
+        // The report's first page is a page of text, a white square at a row's size: the row
+        // shows the PDF icon of the theme (GIO's names for the type, most specific first). Its
+        // thumbnail is still written to the freedesktop cache (file managers share it), saying
+        // that it does not read as an icon.
         let uri = "file://" + Self.report.replacingOccurrences(of: " ", with: "%20")
         let entry = bus.cache + "/thumbnails/large/" + Self.md5(uri) + ".png"
-        #expect(metas.output.contains("'gicon': <'\(entry)'>"), "\(metas.output)")
+        #expect(metas.output.contains("'gicon': <'. GThemedIcon application-pdf x-office-document"), "\(metas.output)")
+        #expect(!metas.output.contains(entry), "\(metas.output)")
         let png = try #require(FileManager.default.contents(atPath: entry))
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         #expect(png.range(of: Data("Thumb::URI\0\(uri)".utf8)) != nil)
+        #expect(png.range(of: Data("X-Searchlight::LegibleAsIcon\u{0}0".utf8)) != nil)
         var status = stat()
         #expect(stat(Self.report, &status) == 0)
         #expect(png.range(of: Data("Thumb::MTime\0\(status.st_mtim.tv_sec)".utf8)) != nil)
@@ -198,8 +208,107 @@ struct DesktopServiceTests {
         #expect(try bus.call(Self.runner, "org.kde.krunner1.Run", "'\(id)'", "''").status == 0)
         #expect(try bus.call(Self.runner, "org.kde.krunner1.Run", "'\(id)'", "'open-folder'").status == 0)
         #expect(bus.openedLines == [Self.report, Self.documents])
+        // A word inside a note: the match's subtext is the text around it, as GNOME Shell's row.
+        let inside = try bus.call(Self.runner, "org.kde.krunner1.Match", "lighthouse")
+        #expect(inside.output.contains("'saturday-notes.txt', 'text-x-generic'"), "\(inside.output)")
+        #expect(inside.output.contains("'subtext': <\"…du Raz to the old lighthouse, whose"), "\(inside.output)")
         let nothing = try bus.call(Self.runner, "org.kde.krunner1.Match", "zzzzqqqq")
         #expect(nothing.output.contains("[]"), "\(nothing.output)")
+    }
+
+    /// A word of a note's text that ranks among its keywords (drawn from the text) is described
+    /// by the text around it, as the note writes it — in Greek, typed without its accent, and
+    /// with a typo — so that GNOME Shell highlights it; a match in the name keeps folder and kind.
+    @Test func aWordFoundThroughTheTextsKeywordsIsDescribedByTheTextAroundIt() throws {
+        let tree = TemporaryTree("desktop-greek")
+        tree.write("σημείωμα.txt", """
+            Σημείωμα για τη συνάντηση της Τρίτης.
+            Ο προϋπολογισμός του έργου εγκρίθηκε με μικρές αλλαγές. Στείλτε μου τον νέο προϋπολογισμό ως την Παρασκευή.
+
+            """)
+        #expect(try Searchlight.run(["scan", tree.path, "--no-thumbnails"], index: index).status == 0)
+        let json = try Searchlight.run(["search", "εγκρίθηκε", "--json"], index: index)
+        #expect(json.output.contains(#""matchedIn":"keywords""#), "\(json.output)")
+        let bus = try PrivateBus(index: index)
+        for typed in ["εγκρίθηκε", "εγκριθηκε", "εγκριθικε"] {
+            let found = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetInitialResultSet", "['\(typed)']")
+            let metas = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetResultMetas", Self.array(found.output))
+            #expect(metas.output.contains("του έργου εγκρίθηκε με μικρές"), "\(typed): \(metas.output)")
+            #expect(!metas.output.contains("[εγκρίθηκε]"), "\(typed): \(metas.output)")
+        }
+        let named = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetInitialResultSet", "['σημείωμα']")
+        let namedMetas = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetResultMetas", Self.array(named.output))
+        #expect(namedMetas.output.contains("'description': <'\(tree.path) — "), "\(namedMetas.output)")
+    }
+
+    /// The icons of the rows by what their thumbnails show at a row's size: a photo's picture,
+    /// a slide deck's first slide, a diagram; a page of text or a scanned letter gets its type's
+    /// icon. An entry another program wrote (without our chunk) is drawn again once and judged.
+    @Test func rowsShowAThumbnailOnlyWhereItReadsAsAnIcon() throws {
+        try scanDocuments()
+        let bus = try PrivateBus(index: index)
+        func gicon(_ terms: String, _ name: String) throws -> String {
+            let found = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetInitialResultSet", terms)
+            let metas = try bus.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetResultMetas", Self.array(found.output))
+            let row = try #require(metas.output.components(separatedBy: "{'id'").first { $0.contains("'name': <'\(name)'>") },
+                                   "\(name) in \(metas.output)")
+            let start = try #require(row.range(of: "'gicon': <'"))
+            return String(row[start.upperBound...].prefix { $0 != "'" })
+        }
+        let entry = { (path: String) in
+            bus.cache + "/thumbnails/large/" + Self.md5("file://" + path.replacingOccurrences(of: " ", with: "%20")) + ".png"
+        }
+        let sunset = Self.documents + "/holiday/beach_sunset.jpg"
+        #expect(try gicon("['sunset']", "beach_sunset.jpg") == entry(sunset))
+        #expect(try gicon("['architecture', 'diagram']", "architecture_diagram-v3.png") == entry(Self.documents + "/Projects/architecture_diagram-v3.png"))
+        #expect(try gicon("['invoice']", "Invoice #1042 (paid).pdf").hasPrefix(". GThemedIcon application-pdf "))
+        #expect(try gicon("['letter', 'bakery']", "Letter from the bakery (scan).pdf").hasPrefix(". GThemedIcon application-pdf "))
+        #expect(try gicon("['saturday', 'notes']", "saturday-notes.txt").hasPrefix(". GThemedIcon text-plain text-x-generic"))
+
+        // A file manager's entry for the photo (valid, but without our chunk), in the cache of a
+        // service that never drew it: drawn again and judged.
+        let again = try PrivateBus(index: index)
+        let photoEntry = again.cache + "/thumbnails/large/" + Self.md5("file://" + sunset) + ".png"
+        var status = stat()
+        #expect(stat(sunset, &status) == 0)
+        let foreign = "/tmp/\(getpid())-foreign.png"
+        #expect(try ChildProcess.run(["vipsthumbnail", sunset, "-s", "256", "-o", foreign]).status == 0)
+        let drawn = try #require(FileManager.default.contents(atPath: foreign))
+        try? FileManager.default.removeItem(atPath: foreign)
+        let withStandardChunks = try #require(Self.pngWithText(Array(drawn), ["Thumb::URI": "file://" + sunset,
+                                                                              "Thumb::MTime": String(status.st_mtim.tv_sec)]))
+        try FileManager.default.createDirectory(atPath: again.cache + "/thumbnails/large", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: photoEntry, contents: Data(withStandardChunks)))
+        let found = try again.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetInitialResultSet", "['sunset']")
+        let metas = try again.call(Self.provider, "org.gnome.Shell.SearchProvider2.GetResultMetas", Self.array(found.output))
+        #expect(metas.output.contains("'gicon': <'\(photoEntry)'>"), "\(metas.output)")
+        let rewritten = try #require(FileManager.default.contents(atPath: photoEntry))
+        #expect(rewritten.range(of: Data("X-Searchlight::LegibleAsIcon\u{0}1".utf8)) != nil)
+    }
+
+    /// `png` with `tEXt` chunks added after its header, as another program writes a cache entry.
+    static func pngWithText(_ png: [UInt8], _ text: [String: String]) -> [UInt8]? {
+        guard png.count > 33 else { return nil }
+        var output = Array(png[..<33])
+        for (key, value) in text {
+            let body = Array("tEXt".utf8) + Array(key.utf8) + [0] + Array(value.utf8)
+            let length = UInt32(body.count - 4)
+            output += [UInt8(length >> 24), UInt8(truncatingIfNeeded: length >> 16), UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
+            output += body
+            let crc = crc32(body)
+            output += [UInt8(crc >> 24), UInt8(truncatingIfNeeded: crc >> 16), UInt8(truncatingIfNeeded: crc >> 8), UInt8(truncatingIfNeeded: crc)]
+        }
+        return output + png[33...]
+    }
+
+    /// PNG's CRC-32 (ISO 3309) of `bytes`.
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
     }
 
     @Test func malformedCallsGetDBusErrorsAndTheServiceKeepsAnswering() throws {

@@ -20,6 +20,8 @@ import Testing
         ["search", "--index", "postgres://user@host:5432/db", "x"],
         ["search", "help"],
         ["search", "search", "list", "kind:pdf"],
+        ["search", "how", "do", "I", "rename", "a", "file", "--words"],
+        ["search", "--meaning", "free", "disk", "space"],
     ]
 
     static let declined: [[String]] = [
@@ -37,6 +39,8 @@ import Testing
         ["search", "-v0", "x"],
         ["search", "x", "--json", "--json"],
         ["search", "x", "-v", "--verbose"],
+        ["search", "x", "--words", "--meaning"],
+        ["search", "x", "--meaning", "--meaning"],
         ["search", "x", "--index"],
         ["search", "x", "--index", "--json"],
         ["search", "x", "--index="],
@@ -93,7 +97,7 @@ import Testing
             request.words.joined(separator: "\u{0}"),
             "\(request.explain)", "\(request.names)", request.domain ?? "-",
             "\(request.format)", "\(request.count)", request.limit.map(String.init) ?? "-",
-            request.index.index ?? "-", "\(request.index.verbose)",
+            request.index.index ?? "-", "\(request.index.verbose)", request.mode.rawValue,
         ]
     }
 }

@@ -53,7 +53,8 @@ struct OCRCommandTests {
         #expect(show.contains(#"textContentSource       = "recognised (OCR)""#), "\(show)")
         #expect(!(try run(["show", "notes.txt"]).output.contains("textContentSource")))
         #expect(try run(["status"]).output.contains("ocr queue: 0 pictures waiting"))
-        #expect(try run(["status", "--json"]).output.contains(#""ocrQueue":0}"#))
+        let status = try run(["status", "--json"]).output
+        #expect(status.contains(#""ocrQueue":0,"#) || status.contains(#""ocrQueue":0}"#), "\(status)")
 
         // A copy is not read again: its text comes from the cache of the same bytes.
         shell("cp", tree.url("screenshot.png"), tree.url("copy of screenshot.png"))

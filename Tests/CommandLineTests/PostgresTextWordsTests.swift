@@ -27,13 +27,16 @@ struct PostgresTextWordsTests {
     /// and letters that `unaccent` changed but SQLite does not (`ß`, `ø`, `ł`, `ﬁ`, full-width
     /// forms), Han and kana inside a run, numbers split at punctuation, words of the documents.
     /// (No Hangul: a search for a Hangul word of a text finds nothing on SQLite, whose query
-    /// word is decomposed (NFD) while FTS5 keeps the text's syllables composed.)
+    /// word is decomposed (NFD) while FTS5 keeps the text's syllables composed. No `e10`: typed as a
+    /// compound it is a whole run of a text, which `2.5e10` is not, so only a keyword `5e10` finds
+    /// it — and a text's keywords are its words rarest in the index while it is scanned, which
+    /// differ between two scans of the same tree.)
     static let searches: [[String]] = [
         ["pdf"], ["word"], ["file"], ["docx"], ["report"], ["final"], ["notes"], ["v2"], ["testpdf"],
         ["snake"], ["case"], ["words"], ["camel"], ["xml"], ["http"], ["request"], ["iphone"], ["phone"], ["15"], ["pro"],
         ["mail"], ["e", "mail"], ["first"], ["last"], ["example"], ["org"], ["mention"], ["hashtag"], ["objective"],
         ["c"], ["don"], ["t"], ["ete"], ["été"], ["paris"], ["isn"],
-        ["2024"], ["05"], ["01"], ["12"], ["45z"], ["3"], ["14159"], ["2"], ["5e10"], ["e10"], ["v1"], ["10"], ["000"],
+        ["2024"], ["05"], ["01"], ["12"], ["45z"], ["3"], ["14159"], ["2"], ["5e10"], ["v1"], ["10"], ["000"],
         ["usr"], ["searchlight"], ["documents"], ["taxes"], ["windows"], ["system32"], ["system"],
         ["www"], ["getting"], ["started"], ["index"], ["html"], ["lang"], ["wordperfect"], ["install"], ["csrc"],
         ["nist"], ["gov"], ["fips"], ["140"], ["1402"], ["fips140"], ["ftp"], ["tar"], ["gz"], ["mailto"], ["support"],

@@ -27,6 +27,31 @@ struct ExtractionProtocolTests {
         #expect(decoded.kind == .text && decoded.contentType == "text/html")
     }
 
+    @Test("An embedding request carries its texts, role and format")
+    func embeddingRequestRoundTrip() throws {
+        let job = EmbeddingJob(role: .query, format: .int8, texts: ["how much room is left", "", "Сколько места 🔍\n\0"])
+        let request = ExtractionRequest(jobID: 12, embedding: job)
+        let decoded = try ExtractionRequest(payload: payload(of: request.encodedFrame()))
+        #expect(decoded == request)
+        #expect(decoded.kind == .embed && decoded.embedding == job && decoded.path.isEmpty)
+        let body = Array(request.encodedFrame().dropFirst(ExtractionFrame.headerSize))
+        #expect(throws: ExtractionProtocolError.self) { try ExtractionRequest(payload: Array(body.dropLast())) }
+    }
+
+    @Test("Vectors come back as floats or as int8 codes with a scale")
+    func embeddedTexts() throws {
+        let floats = EmbeddedTexts(format: .float32, dimensions: 2, bytes: [0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0])
+        #expect(floats.count == 1 && floats.vectors == [[1, -2]])
+        let codes = EmbeddedTexts(format: .int8, dimensions: 2, bytes: [0, 0, 0, 0x3f, 2, 0xfe, 0, 0, 0x80, 0x3f, 1, 0])
+        #expect(codes.count == 2 && codes.vectors == [[1, -1], [1, 0]])
+        let response = ExtractionResponse(jobID: 13, kindRawValue: 5, outcome: .embeddings(codes))
+        #expect(try ExtractionResponse(payload: payload(of: response.encodedFrame())) == response)
+        // A byte count that is no whole number of vectors is refused.
+        let broken = ExtractionResponse(jobID: 14, kindRawValue: 5, outcome: .embeddings(
+            EmbeddedTexts(format: .int8, dimensions: 2, bytes: [0, 0, 0x80])))
+        #expect(throws: ExtractionProtocolError.self) { try ExtractionResponse(payload: payload(of: broken.encodedFrame())) }
+    }
+
     static let fullDocument: ExtractedDocument = {
         var document = ExtractedDocument(
             title: "Réunion – 東京", authors: ["Zoë Müller <zoe@example.com>", ""], keywords: ["agenda.pdf", "plan"],

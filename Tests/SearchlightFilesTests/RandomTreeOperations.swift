@@ -1,3 +1,4 @@
+import ExtractionProtocol
 import Foundation
 import Glibc
 import SearchlightTestSupport
@@ -427,10 +428,23 @@ enum DiskWalk {
         let types = mimeTypes(of: regular.map { root + "/" + $0.path })
         var result: [String: File] = [:]
         for (offset, entry) in regular.enumerated() {
+            let type = offset < types.count ? types[offset] : nil
             result[entry.path] = File(size: entry.size, modified: entry.modified,
-                                      contentType: offset < types.count ? types[offset] : nil)
+                                      contentType: type.map { typedByEvidence(root + "/" + entry.path, libmagic: $0, size: entry.size) })
         }
         return result
+    }
+
+    /// The type the indexer gives a file that `file` typed `libmagic`: where that is a weak guess
+    /// (``TypeEvidence``: "data" for a `.txt` whose bytes are text…), what the name and the bytes say.
+    static func typedByEvidence(_ path: String, libmagic: String, size: Int64) -> String {
+        let name = Array(path.utf8.split(separator: UInt8(ascii: "/")).last ?? [])
+        guard TypeEvidence.mayOverrule(contentType: libmagic, fileName: name),
+              let bytes = FileManager.default.contents(atPath: path) else { return libmagic }
+        let evidence = TypeEvidence.decide(contentType: libmagic, description: nil, fileName: name, size: Int(size)) { offset, length in
+            offset < bytes.count ? Array(bytes[offset..<min(bytes.count, offset + length)]) : []
+        }
+        return evidence?.contentType ?? libmagic
     }
 
     /// `file --mime-type` of each path, in order.

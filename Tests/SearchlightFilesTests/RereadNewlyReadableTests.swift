@@ -176,4 +176,47 @@ struct RereadNewlyReadableTests {
         #expect(try text("burrow.5") == "NAME\nburrow - the marmot colony file")
         #expect(try text("tool.1.gz") == "NAME\nburrow - the marmot colony file")
     }
+
+    /// Generation 6: a file an older version typed by libmagic's weak guess (a Greek `.txt`
+    /// called a DOS program) and Korean text in Johab, once decoded as Latin-1, are read again:
+    /// typed by their name and bytes, decoded as Johab; plain ASCII text is left alone.
+    @Test func weakGuessesAndJohabAreReadAgain() throws {
+        let greek = try ChildProcess.run(["/usr/bin/iconv", "-f", "UTF-8", "-t", "ISO-8859-7"],
+                                         input: Array("Έλα να δούμε τι γίνεται, καλημέρα κόσμε.\n".utf8))
+        FileManager.default.createFile(atPath: tree.url("greek.txt"), contents: Data(greek.stdout))
+        let korean = try ChildProcess.run(["/usr/bin/iconv", "-f", "UTF-8", "-t", "JOHAB"],
+                                          input: Array(String(repeating: "안녕하세요 조합형 설명서입니다\n", count: 4).utf8))
+        FileManager.default.createFile(atPath: tree.url("readme.txt"), contents: Data(korean.stdout))
+        tree.write("notes.txt", "the marmot colony keeps notes\n")
+        let (index, extraction, scanner) = try scanned()
+        defer { extraction.shutdown() }
+        func item(_ name: String) throws -> SearchableItem { try #require(try index.item(ItemIdentifier(name), domain: "files")).item }
+        #expect(try item("greek.txt").attributeSet.contentType == "text/plain")
+        #expect(try item("greek.txt").attributeSet.textContent?.contains("καλημέρα") == true)
+        #expect(try item("readme.txt").attributeSet.textContent?.contains("설명서입니다") == true)
+
+        // As an older version left them: libmagic's guess and no text, Johab read as Latin-1.
+        var batch = IndexBatch()
+        var old = try item("greek.txt")
+        old.attributeSet.contentType = "application/x-dosexec"
+        old.attributeSet.contentDescription = "DOS executable (COM), start instruction 0xb8ebe120 ede120e4"
+        old.attributeSet.textContent = nil
+        batch.upsert(old)
+        var readme = try item("readme.txt")
+        readme.attributeSet.textContent = String(decoding: korean.stdout.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
+        batch.upsert(readme)
+        var state = try #require(try index.domainState("files"))
+        state.contentReaders = 5
+        try index.apply(batch, states: ["files": state])
+
+        extraction.rereadNewlyReadable(in: index, domain: "files")
+        #expect(try index.domainState("files")?.contentReaders == ContentReader.generation)
+        #expect(try index.changeStamp(of: "greek.txt", domain: "files") == .some(nil))
+        #expect(try index.changeStamp(of: "readme.txt", domain: "files") == .some(nil))
+        #expect(try index.changeStamp(of: "notes.txt", domain: "files") != .some(nil), "ASCII text is read as before")
+        #expect(try scanner.reconcile().updated == 2)
+        #expect(try item("greek.txt").attributeSet.contentType == "text/plain")
+        #expect(try item("greek.txt").attributeSet.textContent?.contains("καλημέρα") == true)
+        #expect(try item("readme.txt").attributeSet.textContent?.contains("설명서입니다") == true)
+    }
 }

@@ -32,7 +32,8 @@ final class QueryFixture: Sendable {
         var items: [String: SearchableItem] = [:]
         func add(_ key: String, _ id: String, domain: String = "docs", type: String?, title: String? = nil,
                  description: String? = nil, keywords: [String] = [], text: String? = nil, size: Int64? = nil,
-                 modified: String? = nil, created: String? = nil, pixels: (Int, Int)? = nil) {
+                 modified: String? = nil, created: String? = nil, pixels: (Int, Int)? = nil, authors: [String] = [],
+                 comment: String? = nil) {
             var attributes = AttributeSet(contentType: type)
             attributes.displayName = ItemIdentifier(id).lastComponent.isEmpty ? id
                 : String(decoding: ItemIdentifier(id).lastComponent, as: UTF8.self)
@@ -45,6 +46,8 @@ final class QueryFixture: Sendable {
             attributes.contentCreationDate = created.map(Self.date)
             attributes.pixelWidth = pixels?.0
             attributes.pixelHeight = pixels?.1
+            attributes.authors = authors
+            attributes.comment = comment
             items[key] = SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: domain, attributeSet: attributes,
                                         identifierIsPath: true)
         }
@@ -80,6 +83,9 @@ final class QueryFixture: Sendable {
         add("O", "movie.mp4", type: "video/mp4", title: "Holiday Movie", keywords: ["holiday", "video"],
             size: 50_000_000, modified: "2025-06-01T00:00:00Z", pixels: (1920, 1080))
         add("P", "raw_100%_[draft].txt", type: nil, title: "raw draft", size: 100, modified: "2021-05-05T00:00:00Z")
+        // Korean and Thai, punctuation in the text, a comment; no size and no date.
+        add("Q", "회의/회의록 서울", type: nil, title: "서울 회의록", keywords: ["서울"], text: "alpha, beta, gamma",
+            authors: ["สวัสดี Anna"], comment: "budget draft दस्तावेज़")
         self.items = items
         try index.indexItems(items.keys.sorted().map { items[$0]! })
     }

@@ -46,6 +46,9 @@ typedef struct {
     /// Whether the picture looks like it may hold text (``cvips_may_hold_text`` on the
     /// thumbnail's pixels): what decides whether an image waits for OCR.
     int may_hold_text;
+    /// Whether the picture still reads at an icon's size (``cvips_legible_as_icon``): a
+    /// photo or a slide does, a page of text or a blank page does not.
+    int legible_as_icon;
 } cvips_thumbnail_result;
 
 /// Starts libvips once for this process: operation cache off, one thread per
@@ -103,6 +106,16 @@ void cvips_header_close(void *image);
 /// photo of a landscape or a face has no such background and is not read by OCR. Costs one
 /// pass over the pixels.
 int cvips_may_hold_text(const unsigned char *pixels, int width, int height, int bands);
+
+/// Whether 8-bit `pixels` (1 to 4 bands: grey, grey + alpha, RGB, RGBA; transparency seen
+/// against white) still show something at an icon's size: the picture is averaged down to
+/// at most `CVIPS_ICON_EDGE` pixels a side, and it is legible when its lightness varies
+/// enough there (standard deviation of at least `CVIPS_ICON_MIN_DEVIATION` levels of 255).
+/// A page of text becomes an even pale grey at that size (about 3–7 levels), a screenshot of
+/// a window about 12, a diagram about 28, a photo 40 and more.
+int cvips_legible_as_icon(const unsigned char *pixels, int width, int height, int bands);
+
+enum { CVIPS_ICON_EDGE = 32, CVIPS_ICON_MIN_DEVIATION = 16 };
 
 /// libvips' version as "major.minor.micro" (static storage).
 const char *cvips_version(void);

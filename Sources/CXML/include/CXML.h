@@ -41,12 +41,14 @@ typedef struct {
 /// styles and templates are skipped.
 void cxml_extract_html(const char *utf8, size_t length, size_t text_limit, cxml_document *document);
 
-/// Parses XML in the encoding it declares (UTF-8 by default; BOMs are honoured).
+/// Parses XML in the encoding it declares (UTF-8 by default; BOMs are honoured), or as UTF-8
+/// whatever it declares when `ignore_declared_encoding` is nonzero (the caller decoded it).
 /// Text nodes and CDATA become the text; Dublin Core `title`, `creator`, `subject` and
 /// `description` elements fill the metadata. Stops once the text is longer than `text_limit`.
 /// A damaged file keeps the text read before the damage; one cut short keeps its text up to
 /// the cut, also inside an unclosed CDATA section (a feed's last `<description>`).
-void cxml_extract_xml(const char *bytes, size_t length, size_t text_limit, cxml_document *document);
+void cxml_extract_xml(const char *bytes, size_t length, size_t text_limit, int ignore_declared_encoding,
+                      cxml_document *document);
 
 /// Frees what `document` owns and zeroes it.
 void cxml_document_clear(cxml_document *document);

@@ -33,7 +33,7 @@ extension ArchiveExtractor {
         }
         var bytes: [UInt8] = []
         var isComplete = try inflate(into: &bytes, limit: MemberType.maximumBytesRead)
-        let contentType = MemberType.of(bytes)
+        let contentType = MemberType.of(bytes, named: name)
         if DocumentFormat(contentType: contentType, fileName: name) == .archive { return nil }
         guard !bytes.isEmpty, let format = readableFormat(contentType: contentType, fileName: name) else {
             return ExtractedDocument(text: "")

@@ -113,8 +113,8 @@ enum ArchiveExtractor {
     /// is not the archive's).
     static func memberText(_ bytes: [UInt8], name: String, limit: Int) -> String {
         guard limit > 0, !bytes.isEmpty else { return "" }
-        let contentType = MemberType.of(bytes)
         let fileName = Array(name.utf8)
+        let contentType = MemberType.of(bytes, named: fileName)
         guard let format = readableFormat(contentType: contentType, fileName: fileName) else { return "" }
         do {
             // Word breaks are marked once, in the archive's whole text.

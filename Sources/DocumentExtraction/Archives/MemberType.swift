@@ -1,4 +1,5 @@
 import CMagic
+import ExtractionProtocol
 import Synchronization
 
 /// libmagic's MIME type of an archive member's bytes, so that a member is routed to its
@@ -29,6 +30,19 @@ enum MemberType {
     /// so that a member's type is the type the same bytes get as a file, and a large member
     /// costs no more than a small one.
     static let maximumBytesRead = 1 << 20
+
+    /// The MIME type of a member (or an attachment) named `name` (its path, or its last
+    /// component), whose bytes are `bytes`: libmagic's, or the one ``TypeEvidence`` gives where
+    /// libmagic's is a weak guess and the name and the bytes agree on another, as for a file.
+    static func of(_ bytes: [UInt8], named name: [UInt8]) -> String {
+        let type = of(bytes)
+        let lastComponent = name.split(separator: 0x2F).last ?? []
+        let evidence = TypeEvidence.decide(contentType: type, description: nil, fileName: lastComponent, size: bytes.count) {
+            offset, length in
+            offset < bytes.count ? Array(bytes[offset..<min(bytes.count, offset + length)]) : []
+        }
+        return evidence?.contentType ?? type
+    }
 
     /// The MIME type of `bytes` (`text/plain`, `application/pdf`…); empty when libmagic
     /// cannot tell. The corresponding C function is `magic_buffer(3)`.

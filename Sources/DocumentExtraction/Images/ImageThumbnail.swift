@@ -51,6 +51,7 @@ public enum ImageThumbnail {
             outcome: .failure(ExtractionFailure(.internalError, ""))
         )
         response.mayHoldText = result.may_hold_text != 0
+        response.legibleAsIcon = result.legible_as_icon != 0
         let message = result.error.map { String(cString: $0) } ?? ""
         switch result.status {
         case CVIPS_OK:

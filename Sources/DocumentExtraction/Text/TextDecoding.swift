@@ -6,9 +6,11 @@ import ExtractionProtocol
 /// Turns the bytes of a text in an unknown encoding into a `String`.
 ///
 /// In order: a byte-order mark; the charset the document declares (an HTML `meta`, a mail's
-/// `Content-Type`), when ICU knows it; valid (or nearly valid) UTF-8; UTF-16 without a BOM,
+/// `Content-Type`), when ICU knows it (or it is Johab) and the bytes do not belie it
+/// (``trusted(_:_:_:)``); valid (or nearly valid) UTF-8; UTF-16 without a BOM,
 /// by its zero bytes; TIS-620 by its Thai spelling (``looksLikeTIS620(_:)``: ICU's detector has
-/// no Thai); ICU's charset detector (`ucsdet`); Windows-1252 as the last resort,
+/// no Thai), read as Windows-874; Johab by its syllables (``looksLikeJohab(_:)``: ICU has no
+/// Johab, glibc's iconv decodes it); ICU's charset detector (`ucsdet`); Windows-1252 as the last resort,
 /// since every byte means something in it. ISO-8859-1 is read as Windows-1252, its superset
 /// in practice (as browsers do). Binary data is refused.
 enum TextDecoding {
@@ -32,11 +34,11 @@ enum TextDecoding {
         if let (charset, bomLength) = byteOrderMark(bytes) {
             return try convert(Array(bytes[bomLength...]), from: charset)
         }
-        if let declared = declared.map(normalized), !declared.isEmpty, declared != "utf-8", declared != "us-ascii",
-           isKnown(declared) {
-            return try convert(bytes, from: declared == "iso-8859-1" ? "windows-1252" : declared)
-        }
         let scan = UTF8Scan(bytes, isComplete: isComplete)
+        if let declared = declared.map(normalized), !declared.isEmpty, declared != "utf-8", declared != "us-ascii",
+           let charset = trusted(declared, bytes, scan) {
+            return try convert(bytes, from: charset)
+        }
         // Zero bytes are control characters to the UTF-8 scan: look for UTF-16 first.
         if scan.controls > 0, let charset = utf16WithoutMark(bytes) {
             return try convert(bytes, from: charset)
@@ -49,12 +51,50 @@ enum TextDecoding {
             return Decoded(text: String(decoding: bytes, as: UTF8.self), charset: "UTF-8")
         }
         guard !scan.looksBinary else { throw notText }
-        // ICU's detector knows no Thai encoding: TIS-620 is told by its spelling first.
-        if looksLikeTIS620(bytes) { return try convert(bytes, from: "TIS-620") }
+        // ICU's detector knows no Thai encoding and no Johab: they are told by their spelling first.
+        if looksLikeTIS620(bytes) { return try convert(bytes, from: "windows-874") }
+        if looksLikeJohab(bytes) { return decodeJohab(bytes) }
         if let detected = detect(bytes), detected != "UTF-8" {
             return try convert(bytes, from: detected == "ISO-8859-1" ? "windows-1252" : detected)
         }
         return try convert(bytes, from: "windows-1252")
+    }
+
+    /// The charset to read `bytes` in when the document declares `declared` (normalized): the
+    /// declared one, unless the bytes say otherwise — valid UTF-8 with multi-byte characters
+    /// is UTF-8 (a legacy encoding forms it only by chance), Johab declared EUC-KR is Johab,
+    /// and text declared Latin-1,
+    /// Windows-1252 or ASCII that spells Thai, Johab or, to ICU's detector with confidence,
+    /// another script is in that encoding (a page saved by an editor that kept the template's
+    /// declaration). Thai's TIS-620 and ISO-8859-11 are read as Windows-874, their superset
+    /// (as browsers do); Latin-1 as Windows-1252. nil when the declaration is of no use.
+    static func trusted(_ declared: String, _ bytes: [UInt8], _ scan: UTF8Scan) -> String? {
+        if scan.invalid == 0, scan.validMultibyteBytes >= 4, !scan.looksBinary { return "UTF-8" }
+        if johabNames.contains(declared) { return "JOHAB" }
+        // Korean declared as the common encoding (EUC-KR, its superset CP949) in old Johab files.
+        if ["euc-kr", "ks_c_5601-1987", "cp949", "windows-949", "uhc"].contains(declared), looksLikeJohab(bytes) { return "JOHAB" }
+        if ["tis-620", "tis620", "iso-8859-11", "iso8859-11", "x-windows-874", "cp874"].contains(declared) { return "windows-874" }
+        if ["iso-8859-1", "iso8859-1", "latin1", "l1", "windows-1252", "cp1252"].contains(declared), !scan.looksBinary {
+            if looksLikeTIS620(bytes) { return "windows-874" }
+            if looksLikeJohab(bytes) { return "JOHAB" }
+            // In a Latin language accented letters are a few; in another script's 8-bit encoding
+            // nearly every letter is a high byte.
+            if mostLettersAreHigh(bytes), let detected = detect(bytes), !["ISO-8859-1", "windows-1252", "UTF-8"].contains(detected) {
+                return detected
+            }
+            return "windows-1252"
+        }
+        return isKnown(declared) ? declared : nil
+    }
+
+    /// Whether more than half of the letters of `bytes` (ASCII letters and bytes from 0xC0) are
+    /// high bytes: no Latin language written in Latin-1 or Windows-1252 does that.
+    static func mostLettersAreHigh(_ bytes: [UInt8]) -> Bool {
+        var ascii = 0, high = 0
+        for byte in bytes.prefix(65_536) {
+            if byte >= 0xC0 { high += 1 } else if (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) { ascii += 1 }
+        }
+        return high > ascii
     }
 
     static let notText = ExtractionFailure(.decodeFailed, "not text in an encoding that could be recognised")
@@ -85,24 +125,32 @@ enum TextDecoding {
     }
 
     /// Whether `bytes` read as TIS-620 (Thai, as Windows-874 also encodes it) spell Thai: most
-    /// bytes are Thai letters, none is one TIS-620 leaves unassigned, and nearly every vowel
+    /// bytes are Thai letters, none is one Windows-874 leaves unassigned, and nearly every vowel
     /// or tone mark written above or below follows a consonant (or another such mark), as
-    /// Thai spelling requires. Cyrillic, Greek, Arabic or Hebrew in their 8-bit encodings use
+    /// Thai spelling requires, and some of those marks stand first of a pair of high bytes
+    /// (EUC-KR's Hangul, two bytes a syllable, passes the rest with its trail bytes). Cyrillic, Greek, Arabic or Hebrew in their 8-bit encodings use
     /// the unassigned bytes, or put those marks after anything.
     static func looksLikeTIS620(_ bytes: [UInt8]) -> Bool {
         let sample = bytes.prefix(65_536)
         var high = 0, marks = 0, wellPlaced = 0
+        // Where marks stand in their run of high bytes: anywhere in Thai; in EUC-KR's Hangul
+        // (a lead byte, then a trail byte that may be one of those values) never first of a pair.
+        var run = 0, marksFirstOfPair = 0
         var previous: UInt8 = 0
         for byte in sample {
+            defer { run = byte >= 0x80 ? run + 1 : 0 }
             if byte >= 0x80 {
                 switch byte {
-                case 0x80...0xA0, 0xDB...0xDE, 0xFC...0xFF: return false  // unassigned in TIS-620
-                default: break
+                // Unassigned in Windows-874 (TIS-620 and its €, …, quotation marks, bullet, dashes
+                // and no-break space).
+                case 0x81...0x84, 0x86...0x90, 0x98...0x9F, 0xDB...0xDE, 0xFC...0xFF: return false
+                case 0x80...0xA0: break
+                default: high += 1
                 }
-                high += 1
                 // Marks above and below: U+0E31, U+0E34–U+0E3A, U+0E47–U+0E4E.
                 if byte == 0xD1 || (0xD4...0xDA).contains(byte) || (0xE7...0xEE).contains(byte) {
                     marks += 1
+                    if run % 2 == 0 { marksFirstOfPair += 1 }
                     let afterConsonant = (0xA1...0xCE).contains(previous)
                     let afterMark = previous == 0xD1 || (0xD4...0xDA).contains(previous) || (0xE7...0xEE).contains(previous)
                     if afterConsonant || afterMark { wellPlaced += 1 }
@@ -111,16 +159,23 @@ enum TextDecoding {
             previous = byte
         }
         return high >= 32 && high * 3 >= sample.count && marks * 20 >= high && wellPlaced * 10 >= marks * 9
+            && marksFirstOfPair * 10 >= marks
     }
 
     /// ICU's best guess, when it has a confident one. The corresponding C function is `ucsdet_detect`.
     static func detect(_ bytes: [UInt8]) -> String? {
+        guard let (name, confidence) = detection(bytes), confidence >= 10 else { return nil }
+        return name
+    }
+
+    /// ICU's best guess and its confidence (0–100). The corresponding C function is `ucsdet_detect`.
+    static func detection(_ bytes: [UInt8]) -> (String, Int)? {
         var name = [CChar](repeating: 0, count: 64)
         let confidence = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cicu_detect_charset($0.baseAddress, $0.count, &name, name.count) }
         }
-        guard confidence >= 10 else { return nil }
-        return String(cString: name)
+        guard confidence >= 0 else { return nil }
+        return (String(cString: name), Int(confidence))
     }
 
     static func isKnown(_ charset: String) -> Bool { cicu_charset_is_known(charset) != 0 }
@@ -134,6 +189,7 @@ enum TextDecoding {
     /// Converts with ICU; invalid sequences become U+FFFD. The corresponding C function is `ucnv_convertEx`.
     static func convert(_ bytes: [UInt8], from charset: String) throws(ExtractionFailure) -> Decoded {
         if charset == "UTF-8" { return Decoded(text: String(decoding: bytes, as: UTF8.self), charset: charset) }
+        if charset == "JOHAB" { return decodeJohab(bytes) }
         var output: UnsafeMutablePointer<CChar>?
         var length = 0
         let status = bytes.withUnsafeBufferPointer { buffer in

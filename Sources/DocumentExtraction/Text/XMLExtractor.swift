@@ -7,16 +7,35 @@ import ExtractionProtocol
 enum XMLExtractor {
     static func read(_ source: DocumentSource) throws(ExtractionFailure) -> ExtractedDocument {
         var (bytes, isComplete) = try source.prefix(maxBytes: source.rawLimit(factor: 16))
-        if isMisencoded(bytes), let decoded = try? TextDecoding.decode(bytes, isComplete: isComplete) {
-            // Parsed as the UTF-8 it now is, which its declaration (if any) says.
+        var decodedHere = false
+        if isMisencoded(bytes) || declaresLegacyEncoding(bytes),
+           let decoded = try? TextDecoding.decode(bytes, declared: declaredEncoding(bytes), isComplete: isComplete) {
+            // Parsed as the UTF-8 it now is, whatever its declaration says.
             bytes = Array(decoded.text.utf8)
+            decodedHere = true
         }
         var parsed = cxml_document()
         bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cxml_extract_xml($0.baseAddress, $0.count, source.textLimit, &parsed) }
+            buffer.withMemoryRebound(to: CChar.self) {
+                cxml_extract_xml($0.baseAddress, $0.count, source.textLimit, decodedHere ? 1 : 0, &parsed)
+            }
         }
         defer { cxml_document_clear(&parsed) }
         return try HTMLExtractor.document(from: parsed, isComplete: isComplete, format: "XML")
+    }
+
+    /// The encoding an XML document's declaration names, normalized; nil when none.
+    static func declaredEncoding(_ bytes: [UInt8]) -> String? {
+        HTMLExtractor.declaredCharset(bytes.prefix(1024)).map(TextDecoding.normalized)
+    }
+
+    /// Whether XML declares an encoding other than UTF-8 and UTF-16 (with no BOM to overrule
+    /// it): read by ``TextDecoding`` rather than libxml2's converters, which stop at the first
+    /// byte they refuse (a TIS-620 page with Windows-874's quotation marks lost every word
+    /// after the first one) and know no Johab; and which trust a declaration the bytes belie.
+    static func declaresLegacyEncoding(_ bytes: [UInt8]) -> Bool {
+        guard TextDecoding.byteOrderMark(bytes) == nil, let declared = declaredEncoding(bytes) else { return false }
+        return !["utf-8", "utf-16", "utf-16le", "utf-16be", "us-ascii"].contains(declared)
     }
 
     /// Whether XML that says it is UTF-8 (by declaring no other encoding and having no BOM) is

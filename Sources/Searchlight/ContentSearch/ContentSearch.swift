@@ -65,12 +65,26 @@ struct ContentSearch {
         [(0, .name), (1, .title), (2, .authors), (2, .keywords), (3, .folders)]
     private static let textRank = 4
 
-    private var hasCJK: Bool { tokens.contains { ContentWords.tokens(of: $0).count > 1 || $0.unicodeScalars.contains(where: ContentWords.isSplitCJK) } }
+    /// Whether matches in the text are checked on the stored text: Han and kana words (as
+    /// written), compounds of several runs (``CompoundWords``: `x86_64` as `x86` then `64`).
+    private var hasCJK: Bool {
+        tokens.contains {
+            ContentWords.tokens(of: $0).count > 1 || $0.unicodeScalars.contains(where: ContentWords.isSplitCJK)
+                || CompoundWords.runs(of: $0).count > 1
+        }
+    }
 
     // MARK: FTS5 expressions
 
-    /// A token as an FTS5 term: a prefix query, or its characters (Han, kana).
+    /// A token as an FTS5 term: a prefix query, or its characters (Han, kana); a compound
+    /// (``CompoundWords``) as its runs, each whole but the last (`d 70` → `"d70"*`,
+    /// `x 86_64` → `("x86" AND "64"*)`).
     static func term(_ token: String, whole: Bool) -> String {
+        if CompoundWords.isCompound(token) {
+            let runs = CompoundWords.runs(of: token)
+            guard runs.count > 1 else { return term(runs[0], whole: whole) }
+            return "(" + runs.indices.map { term(runs[$0], whole: whole || $0 < runs.count - 1) }.joined(separator: " AND ") + ")"
+        }
         let parts = ContentWords.tokens(of: token)
         if parts.count > 1 || parts.first?.unicodeScalars.contains(where: ContentWords.isSplitCJK) == true {
             return "(" + parts.map(SearchableIndex.quoted).joined(separator: " AND ") + ")"
@@ -119,10 +133,10 @@ struct ContentSearch {
     /// `note 7 42 5` every item with `note` in its name. The whole-word candidates of one word
     /// all have it.
     private func richCandidates(whole: Bool) throws -> Set<Int64> {
-        let any = tokens.map { SearchableIndex.quoted($0) + (whole ? "" : "*") }.joined(separator: " OR ")
+        let any = tokens.map { SearchableIndex.nameTerm($0, whole: whole) }.joined(separator: " OR ")
         var ids = Set(try rowIDs("item_words", any))
         ids.formUnion(try rowIDs("item_content", "authors : (" + any + ")"))
-        return whole && tokens.count == 1 ? ids : ids.intersection(try everyWord())
+        return whole && tokens.count == 1 && !SearchableIndex.hasCompound(tokens) ? ids : ids.intersection(try everyWord())
     }
 
     /// The items that have every word, each as a prefix of a word of any field or of the
@@ -135,7 +149,7 @@ struct ContentSearch {
         if let known = memo.everyWord { return known }
         var every: Set<Int64>?
         for token in tokens {
-            var ids = Set(try rowIDs("item_words", SearchableIndex.quoted(token) + "*"))
+            var ids = Set(try rowIDs("item_words", SearchableIndex.nameTerm(token, whole: false)))
             ids.formUnion(try rowIDs("item_content", Self.term(token, whole: false)))
             every = every.map { $0.intersection(ids) } ?? ids
             if every?.isEmpty == true { break }
@@ -224,8 +238,9 @@ struct ContentSearch {
         let words = NameTokenizer.words(in: text)
         var whole: UInt64 = 0, prefix: UInt64 = 0
         for (index, token) in tokens.enumerated().prefix(64) {
-            if words.contains(token) { whole |= 1 << index }
-            if words.contains(where: { $0.hasPrefix(token) }) { prefix |= 1 << index }
+            let found = CompoundWords.match(token, in: words)
+            if found.whole { whole |= 1 << index }
+            if found.prefix { prefix |= 1 << index }
         }
         return (whole, prefix)
     }
@@ -441,7 +456,8 @@ struct ContentSearch {
     /// domain and not expired; no match is ranked. Han and kana words are checked on the
     /// text, as ranked search checks them.
     func count() throws -> Int {
-        if hasCJK { return try allMatches().count }
+        // A compound's parts out of order in a name are no match: its candidates are ranked.
+        if hasCJK || SearchableIndex.hasCompound(tokens) { return try allMatches().count }
         let every = try everyWord()
         guard !every.isEmpty else { return 0 }
         if filter.domainID == nil, try SearchableIndex.everyItemCounts(domain: nil, in: db) { return every.count }
@@ -454,13 +470,21 @@ struct ContentSearch {
     // MARK: Han and kana
 
     /// The items whose text holds every Han or kana word as written (folded), among `ids`.
+    /// The compounds of several runs among them: their runs, in order, as consecutive words.
     private func verified(_ ids: [Int64]) throws -> [Int64] {
         let words = tokens.filter { $0.unicodeScalars.contains(where: ContentWords.isSplitCJK) }
+        let compounds = tokens.map(CompoundWords.runs(of:)).filter { $0.count > 1 }
         let texts = try SearchableIndex.texts(of: ids, in: db)
+        var folder = RunFolder()
         return ids.filter { id in
             guard let text = texts[id] else { return false }
-            let folded = NameTokenizer.fold(ContentWords.joinedCJK(text))
-            return words.allSatisfy { folded.contains($0) }
+            if !words.isEmpty {
+                let folded = NameTokenizer.fold(ContentWords.joinedCJK(text))
+                guard words.allSatisfy({ folded.contains($0) }) else { return false }
+            }
+            guard !compounds.isEmpty else { return true }
+            let runs = folder.tokens(of: text)
+            return compounds.allSatisfy { CompoundWords.match(parts: $0, in: runs).prefix }
         }
     }
 

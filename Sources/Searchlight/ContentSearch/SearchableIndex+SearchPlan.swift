@@ -18,13 +18,19 @@ extension SearchableIndex {
     public func searchPlan(words: [String], domain: String? = nil, scope: SearchScope = .all) throws -> [String] {
         let tokens = Self.nameQueryTokens(words)
         guard !tokens.isEmpty else { return ["no word with a letter or digit: nothing is searched"] }
-        return try read { db in
+        var lines = try read { db in
             let hasText = try scope == .all && Self.hasContent(in: db)
             var lines: [String] = []
             for token in tokens {
                 let letters = token.unicodeScalars.count
-                var line = "word \"\(token)\": "
-                if ContentWords.tokens(of: token).count > 1 || token.unicodeScalars.contains(where: ContentWords.isSplitCJK) {
+                var line = "word \"\(CompoundWords.display(token))\": "
+                if CompoundWords.isCompound(token) {
+                    let runs = CompoundWords.runs(of: token)
+                    line += "a compound, as typed: its parts " + CompoundWords.parts(of: token).joined(separator: " ")
+                        + " as consecutive words of a name, title, keywords or folder (each whole but the last)"
+                        + (hasText ? ", its " + (runs.count == 1 ? "run " : "runs ") + runs.joined(separator: " ")
+                            + " in the text" + (runs.count > 1 ? " (checked in order on the stored text)" : "") : "")
+                } else if ContentWords.tokens(of: token).count > 1 || token.unicodeScalars.contains(where: ContentWords.isSplitCJK) {
                     line += "as its characters (Han, kana, Thai…), then checked as written in the text"
                 } else if letters <= 3 {
                     line += "as a prefix: the prefix index of \(letters) \(letters == 1 ? "letter" : "letters")"
@@ -34,8 +40,9 @@ extension SearchableIndex {
                     line += "as a prefix: merges \(Self.plural(names, "name word")) and \(Self.plural(texts, "text word"))"
                 }
                 let named = try Int.fetchOne(db, sql: "SELECT count(*) FROM item_words WHERE item_words MATCH ?",
-                                             arguments: [SearchableIndex.quoted(token) + "*"]) ?? 0
+                                             arguments: [SearchableIndex.nameTerm(token, whole: false)]) ?? 0
                 line += "; \(Self.plural(named, "item")) by name, title, keywords or folder"
+                    + (CompoundWords.isCompound(token) ? " with every part (in any order)" : "")
                 if hasText {
                     let texts = try Int.fetchOne(db, sql: "SELECT count(*) FROM item_content WHERE item_content MATCH ?",
                                                  arguments: [ContentSearch.term(token, whole: false)]) ?? 0
@@ -49,6 +56,13 @@ extension SearchableIndex {
             }
             return lines
         }
+        if let parts = CompoundWords.partTokens(tokens) {
+            let found = try countMatches(tokens: tokens, domain: domain, scope: scope)
+            lines.append(found > 0
+                ? "compounds as typed: \(Self.plural(found, "item")); their parts alone are not searched"
+                : "compounds as typed: no item; searched as the words " + parts.joined(separator: " ") + " instead")
+        }
+        return lines
     }
 
     /// How many words of a vocabulary ``searchPlan(words:domain:scope:)`` counts at most.

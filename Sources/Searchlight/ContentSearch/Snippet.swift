@@ -36,6 +36,8 @@ struct SnippetMatcher {
     private let cjkTokens: [String]
 
     init(tokens: [String]) {
+        // A compound is its runs in a text (``CompoundWords``).
+        let tokens = tokens.flatMap(CompoundWords.runs(of:))
         self.tokens = tokens.filter { !$0.unicodeScalars.contains(where: ContentWords.isSplitCJK) }
         cjkTokens = tokens.filter { $0.unicodeScalars.contains(where: ContentWords.isSplitCJK) }
     }

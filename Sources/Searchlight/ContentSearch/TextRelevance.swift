@@ -42,7 +42,8 @@ struct TextRelevance {
     /// Scores without word frequencies (each word's idf 1).
     init(tokens: [String]) {
         // Han, kana, Thai… are words of one letter in the index: their letters are the words.
-        self.tokens = tokens.flatMap(ContentWords.tokens(of:))
+        // A compound is its runs in a text (``CompoundWords``).
+        self.tokens = tokens.flatMap(CompoundWords.runs(of:)).flatMap(ContentWords.tokens(of:))
         tokenBytes = self.tokens.map { Array($0.utf8) }
         hasUnspaced = tokens.contains { $0.unicodeScalars.contains(where: ContentWords.isSplitCJK) }
         idf = self.tokens.map { _ in 1 }

@@ -3,7 +3,7 @@ extension SearchResult {
     /// ranks in SQL and returns items): where the words matched, worked out from the item's
     /// attributes as ``SearchableIndex/searchResults(words:domain:limit:scope:)`` works it out
     /// (each word's best field, whole word before prefix, in rank order; the last of those),
-    /// and for a match that needed the text, the snippet around it. `item` must hold its text.
+    /// and for a match in the text or its keywords, the snippet around it. `item` must hold its text.
     ///
     /// The returned item does not hold its text, as the SQLite index's results do not.
     public init(found item: IndexedItem, words: [String], scope: SearchScope) throws {
@@ -18,16 +18,20 @@ extension SearchResult {
         ]
         fields.append((.content, []))
         var worst = 0
+        func best(_ token: String) -> Int? {
+            let found = fields.map { CompoundWords.match(token, in: $0.words) }
+            return found.firstIndex { $0.whole } ?? found.firstIndex { $0.prefix }
+        }
         for token in tokens {
-            let best = fields.firstIndex { $0.words.contains(token) }
-                ?? fields.firstIndex { $0.words.contains { $0.hasPrefix(token) } }
-                ?? fields.count - 1
-            worst = Swift.max(worst, best)
+            // A compound found in no field: in the text as typed, or its parts apart (when
+            // as typed it found nothing: ``CompoundWords``).
+            let parts = CompoundWords.parts(of: token).map { best($0) ?? fields.count - 1 }
+            worst = Swift.max(worst, best(token) ?? (parts.allSatisfy { $0 < fields.count - 1 } ? parts.max() ?? 0 : fields.count - 1))
         }
         let field = fields[worst].field
         var bare = item
         bare.item.attributeSet.textContent = nil
-        let snippet = field == .content
+        let snippet = field.isDescribedByText
             ? attributes.textContent.flatMap(SnippetMatcher(tokens: tokens).snippet(of:)) : nil
         self.init(item: bare, matchedIn: field, snippet: snippet)
     }

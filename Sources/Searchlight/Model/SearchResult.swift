@@ -7,6 +7,13 @@ public struct SearchResult: Hashable, Sendable {
         /// No word was searched: the item passed the search words (``SearchWords``) such as
         /// `kind:pdf` or `tag:work` alone.
         case attributes
+        /// No word matched: the item's text is near the search in meaning (Docs/Contract.md#search-by-meaning).
+        case meaning
+
+        /// Whether a result that matched here carries a snippet of its text: a match in the
+        /// text, or in keywords, which are drawn from the text as well as from the name (the
+        /// words of a note's text most its own rank as its keywords, and outrank the text).
+        public var isDescribedByText: Bool { self == .content || self == .keywords }
     }
 
     /// The item (without its text).
@@ -15,13 +22,17 @@ public struct SearchResult: Hashable, Sendable {
     /// ranked last (name, title, authors or keywords, folders, then content). A match that
     /// needed the text is a `content` match.
     public var matchedIn: Field
-    /// For a `content` match: at most ``Snippet/maximumLength`` characters of the text around
-    /// the first matching word, the matching words marked with `[` `]`.
+    /// For a `content` or `keywords` match (``Field/isDescribedByText``): at most
+    /// ``Snippet/maximumLength`` characters of the text around the first matching word, the
+    /// matching words marked with `[` `]`; `nil` when the words are not in the text.
     public var snippet: String?
     /// The words searched instead of the typed ones, which found nothing: the typed words
     /// spelled as the index spells them (a spelling correction). `nil` for a result of the words
     /// as typed.
     public var spelling: [String]?
+    /// How near the item's text is to the search in meaning (cosine similarity of their
+    /// vectors, -1…1), when meaning joined the search and the item has vectors.
+    public var similarity: Float?
 
     public init(item: IndexedItem, matchedIn: Field, snippet: String? = nil, spelling: [String]? = nil) {
         self.item = item
@@ -45,7 +56,8 @@ extension SearchResult.Field {
         ]
         var worst = 0
         for token in tokens {
-            let best = fields.firstIndex { $0.1.contains(token) } ?? fields.firstIndex { $0.1.contains { $0.hasPrefix(token) } }
+            let found = fields.map { CompoundWords.match(token, in: $0.1) }
+            let best = found.firstIndex { $0.whole } ?? found.firstIndex { $0.prefix }
             worst = Swift.max(worst, best ?? 0)
         }
         self = fields[worst].0

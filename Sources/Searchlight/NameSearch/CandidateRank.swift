@@ -25,22 +25,33 @@ struct CandidateRank {
     private var kindMatches = KindTable<(whole: UInt64, prefix: UInt64)>()
     private var lastKindMatches: (kind: CandidateKeywords.Key, matches: (whole: UInt64, prefix: UInt64))?
 
+    /// The bits of the compound tokens (``CompoundWords``): matched on a field's words, in order.
+    private let compounds: UInt64
+    /// For each token, the bytes a field that matches it must hold when folded: a plain
+    /// token's, a compound's first part's.
+    private let heldBytes: [[UInt8]]
+
     /// A ranker for `tokens`, or `nil` when they are too many for one bit each.
     init?(_ tokens: [String]) {
         guard tokens.count <= 64 else { return nil }
         self.tokens = tokens
         tokenBytes = tokens.map { Array($0.utf8) }
         asciiTokens = tokenBytes.allSatisfy { $0.allSatisfy { $0 < 0x80 } }
+        var compounds: UInt64 = 0
+        for (index, token) in tokens.enumerated() where CompoundWords.isCompound(token) { compounds |= 1 << index }
+        self.compounds = compounds
+        heldBytes = tokens.map { Array(CompoundWords.parts(of: $0)[0].utf8) }
     }
 
-    /// `(prefixOnlyCount, fieldRank)` of ``NameMatch`` for these fields, as UTF-8.
+    /// `(prefixOnlyCount, fieldRank)` of ``NameMatch`` for these fields, as UTF-8; `nil` when
+    /// a compound matches in none of them (its parts are there, but not in order).
     ///
     /// - Parameter kind: What the keywords are when they are their kind's alone: then their
     ///   matches are worked out once per kind.
     mutating func rank(name: UnsafeBufferPointer<UInt8>, title: UnsafeBufferPointer<UInt8>,
                        keywords: UnsafeBufferPointer<UInt8>, kind: CandidateKeywords.Key? = nil,
                        folders: UnsafeBufferPointer<UInt8>)
-        -> (prefixOnlyCount: Int, fieldRank: Int) {
+        -> (prefixOnlyCount: Int, fieldRank: Int)? {
         let inName = matches(in: name)
         let inTitle = matches(in: title)
         let inKeywords: (whole: UInt64, prefix: UInt64)
@@ -65,7 +76,9 @@ struct CandidateRank {
             let bit = UInt64(1) << index
             let wholeField = Self.firstField(with: bit, in: whole)
             if wholeField == nil { prefixOnly += 1 }
-            rank += wholeField ?? Self.firstField(with: bit, in: prefix) ?? 4
+            let field = wholeField ?? Self.firstField(with: bit, in: prefix)
+            if field == nil, compounds & bit != 0 { return nil }
+            rank += field ?? 4
         }
         return (prefixOnly, rank)
     }
@@ -81,15 +94,26 @@ struct CandidateRank {
                 if token.count == range.count { whole |= 1 << index }
             }
         }
-        guard !isASCII else { return (whole, prefix) }
+        if isASCII {
+            guard compounds != 0, bytes.count > 0 else { return (whole, prefix) }
+            // A compound's parts in order: on the words, as strings (compound queries are few).
+            let words = NameTokenizer.words(in: String(decoding: bytes, as: UTF8.self))
+            for (index, token) in tokens.enumerated() where compounds & (1 << index) != 0 {
+                let found = CompoundWords.match(token, in: words)
+                if found.whole { whole |= 1 << index }
+                if found.prefix { prefix |= 1 << index }
+            }
+            return (whole, prefix)
+        }
         if asciiTokens {
             let folded = folds.foldedScalars(of: bytes)
-            guard tokenBytes.contains(where: { folded.contains($0) }) else { return (0, 0) }
+            guard heldBytes.contains(where: { folded.contains($0) }) else { return (0, 0) }
         }
         let words = NameTokenizer.words(in: String(decoding: bytes, as: UTF8.self)) { folds.fold($0) }
         for (index, token) in tokens.enumerated() {
-            if words.contains(token) { whole |= 1 << index }
-            if words.contains(where: { $0.hasPrefix(token) }) { prefix |= 1 << index }
+            let found = CompoundWords.match(token, in: words)
+            if found.whole { whole |= 1 << index }
+            if found.prefix { prefix |= 1 << index }
         }
         return (whole, prefix)
     }

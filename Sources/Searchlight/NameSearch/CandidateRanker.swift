@@ -25,20 +25,22 @@ struct CandidateRanker {
     }
 
     /// The match of the current row of `columns`; `nil` when the item's kind has no row (a
-    /// join with `content_kind` would leave it out).
+    /// join with `content_kind` would leave it out), or when a compound's parts are not in
+    /// order in any field (``CompoundWords``).
     mutating func match(_ columns: SQLiteStatement) throws -> NameMatch? {
         let rowID = sqlite3_column_int64(columns, 0)
         let identifier = SearchableIndex.blob(columns, 1)
         let date = sqlite3_column_double(columns, 5)
-        return try keywords.withKeywords(columns, kind: 4, derived: 6, user: [7, 8, 9]) { keywords, kind -> NameMatch in
+        return try keywords.withKeywords(columns, kind: 4, derived: 6, user: [7, 8, 9]) { keywords, kind -> NameMatch? in
             let id = ItemIdentifier(bytes: Array(identifier))
             if wholeInName.contains(rowID) {
                 return NameMatch(best: rowID, identifier: id, modificationDate: date)
             }
             let isPath = sqlite3_column_int64(columns, 6) & Int64(StoredText.pathIdentifier) != 0
             let folders = UnsafeBufferPointer(rebasing: identifier[..<(isPath ? identifier.lastIndex(of: UInt8(ascii: "/")) ?? 0 : 0)])
-            if let rank = onBytesRank?.rank(name: SearchableIndex.text(columns, 2), title: SearchableIndex.text(columns, 3),
-                                            keywords: keywords, kind: kind, folders: folders) {
+            if onBytesRank != nil {
+                guard let rank = onBytesRank?.rank(name: SearchableIndex.text(columns, 2), title: SearchableIndex.text(columns, 3),
+                                                   keywords: keywords, kind: kind, folders: folders) else { return nil }
                 return NameMatch(id: rowID, identifier: id, modificationDate: date,
                                  prefixOnlyCount: rank.prefixOnlyCount, fieldRank: rank.fieldRank)
             }
@@ -50,7 +52,7 @@ struct CandidateRanker {
             return NameMatch(id: rowID, identifier: id, modificationDate: date, tokens: tokens, name: words(name)) {
                 [words(title), words(keywordText), isPath ? id.parentComponents.flatMap { words($0) } : []]
             }
-        }
+        } ?? nil
     }
 
     private mutating func words(_ text: String?) -> [String] {

@@ -28,12 +28,13 @@ struct NameMatch: Comparable {
 
     /// Ranks a candidate. Most candidates match every word as a whole word of their name, the
     /// best rank there is: the other fields are only split into words when that is not so.
-    init(id: Int64, identifier: ItemIdentifier, modificationDate: Double, tokens: [String], name: [String],
-         otherFields: () -> [[String]]) {
+    /// `nil` when a compound (``CompoundWords``) matches in no field.
+    init?(id: Int64, identifier: ItemIdentifier, modificationDate: Double, tokens: [String], name: [String],
+          otherFields: () -> [[String]]) {
         self.id = id
         self.identifier = identifier
         self.modificationDate = modificationDate
-        if tokens.allSatisfy(name.contains) {
+        if tokens.allSatisfy({ CompoundWords.match($0, in: name).whole }) {
             prefixOnlyCount = 0
             fieldRank = 0
             return
@@ -42,9 +43,11 @@ struct NameMatch: Comparable {
         var prefixOnly = 0
         var rank = 0
         for token in tokens {
-            let whole = fields.firstIndex { $0.contains(token) }
-            let prefix = fields.firstIndex { $0.contains { $0.hasPrefix(token) } }
+            let found = fields.map { CompoundWords.match(token, in: $0) }
+            let whole = found.firstIndex { $0.whole }
+            let prefix = found.firstIndex { $0.prefix }
             if whole == nil { prefixOnly += 1 }
+            if prefix == nil, CompoundWords.isCompound(token) { return nil }
             rank += whole ?? prefix ?? fields.count
         }
         prefixOnlyCount = prefixOnly

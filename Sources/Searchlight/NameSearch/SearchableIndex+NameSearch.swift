@@ -20,7 +20,7 @@ extension SearchableIndex {
     /// Words with no letter or digit find nothing.
     public func search(words: [String], domain: String? = nil, limit: Int? = nil,
                        scope: SearchScope = .all) throws -> [IndexedItem] {
-        try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches in
+        try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches, _ in
             try Self.fetchItems(ids: matches.map(\.rank.id), in: db)
         }
     }
@@ -29,15 +29,14 @@ extension SearchableIndex {
     /// for a match in its text, a snippet of the text around it.
     public func searchResults(words: [String], domain: String? = nil, limit: Int? = nil,
                               scope: SearchScope = .all) throws -> [SearchResult] {
-        let tokens = Self.nameQueryTokens(words)
-        return try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches in
+        try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches, tokens in
             let items = try Self.fetchItems(ids: matches.map(\.rank.id), in: db)
-            let content = matches.filter { $0.matchedIn == .content }.map(\.rank.id)
+            let content = matches.filter(\.matchedIn.isDescribedByText).map(\.rank.id)
             let snippets = try Self.snippets(of: content, matching: tokens, in: db)
             return zip(matches, items).map { match, item in
                 let field = match.matchedIn == .name && match.rank.fieldRank > 0
                     ? SearchResult.Field(names: tokens, of: item) : match.matchedIn
-                return SearchResult(item: item, matchedIn: field, snippet: field == .content ? snippets[match.rank.id] : nil)
+                return SearchResult(item: item, matchedIn: field, snippet: field.isDescribedByText ? snippets[match.rank.id] : nil)
             }
         }
     }
@@ -46,7 +45,7 @@ extension SearchableIndex {
     /// the same order, without fetching the items: for output that prints paths only.
     public func searchReferences(words: [String], domain: String? = nil, limit: Int? = nil,
                                  scope: SearchScope = .all) throws -> [ItemReference] {
-        try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches in
+        try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches, _ in
             let domains = try DomainNames(in: db)
             return try matches.map { ItemReference(domain: try domains.name(ofItem: $0.rank.id), identifier: $0.rank.identifier) }
         }
@@ -58,18 +57,36 @@ extension SearchableIndex {
     ///
     /// Name search reads through the lightest connection (``readStatements(_:)``); content
     /// search, when the index has content and it is searched, through GRDB's.
+    ///
+    /// Compounds (``CompoundWords``: `d70`, `x86_64`) are matched as typed; when that finds
+    /// nothing, the search is made again with their parts as words of their own. `body` is
+    /// told the tokens that found the matches.
     private func rankedMatches<T>(words: [String], domain: String?, limit: Int?, scope: SearchScope,
-                                  _ body: (any ReadConnection, [ContentSearch.Match]) throws -> T) throws -> T {
+                                  _ body: (any ReadConnection, [ContentSearch.Match], [String]) throws -> T) throws -> T {
         let tokens = Self.nameQueryTokens(words)
+        if let parts = CompoundWords.partTokens(tokens) {
+            let whole = try rankedMatches(tokens: tokens, domain: domain, limit: limit, scope: scope) { db, matches -> T? in
+                matches.isEmpty ? nil : try body(db, matches, tokens)
+            }
+            if let whole { return whole }
+            return try rankedMatches(tokens: parts, domain: domain, limit: limit, scope: scope) { try body($0, $1, parts) }
+        }
+        return try rankedMatches(tokens: tokens, domain: domain, limit: limit, scope: scope) { try body($0, $1, tokens) }
+    }
+
+    /// ``rankedMatches(words:domain:limit:scope:_:)`` of query tokens.
+    private func rankedMatches<T>(tokens: [String], domain: String?, limit: Int?, scope: SearchScope,
+                                  _ body: (any ReadConnection, [ContentSearch.Match]) throws -> T) throws -> T {
         func named(_ matches: [NameMatch]) -> [ContentSearch.Match] {
             matches.map { ContentSearch.Match(rank: $0, matchedIn: .name) }
         }
-        let byName = try readStatements { db -> T? in
-            guard !tokens.isEmpty else { return try body(db, []) }
-            guard try scope != .all || !Self.hasContent(in: db) else { return nil }
-            return try body(db, named(Self.nameMatches(tokens, domain: domain, limit: limit, in: db)))
+        // `Optional<T>` when `T` is optional: `.none` says content search is needed.
+        let byName = try readStatements { db -> T?? in
+            guard !tokens.isEmpty else { return .some(try body(db, [])) }
+            guard try scope != .all || !Self.hasContent(in: db) else { return .none }
+            return .some(try body(db, named(Self.nameMatches(tokens, domain: domain, limit: limit, in: db))))
         }
-        if let byName { return byName }
+        if let byName { return byName! }
         return try read { db in
             // Content may have gone since the first look.
             guard try Self.hasContent(in: db) else {
@@ -108,6 +125,7 @@ extension SearchableIndex {
     /// that no name has whole is a whole word of some text (then a text match outranks the
     /// name's prefix match).
     private static func nameTierDecides(_ tokens: [String], in db: any ReadConnection) throws -> Bool {
+        guard !hasCompound(tokens) else { return false }
         let tier = try BestNameTier(tokens, in: db)
         for token in tier.prefixTokens {
             let found = try db.readStatement("SELECT rowid FROM item_content WHERE item_content MATCH ? LIMIT 1")
@@ -120,6 +138,16 @@ extension SearchableIndex {
     /// The number of items ``search(words:domain:limit:scope:)`` would return without a limit.
     public func countMatches(words: [String], domain: String? = nil, scope: SearchScope = .all) throws -> Int {
         let tokens = Self.nameQueryTokens(words)
+        // Compounds as typed, else their parts (``CompoundWords``).
+        if let parts = CompoundWords.partTokens(tokens) {
+            let whole = try countMatches(tokens: tokens, domain: domain, scope: scope)
+            return whole > 0 ? whole : try countMatches(tokens: parts, domain: domain, scope: scope)
+        }
+        return try countMatches(tokens: tokens, domain: domain, scope: scope)
+    }
+
+    /// ``countMatches(words:domain:scope:)`` of query tokens.
+    func countMatches(tokens: [String], domain: String?, scope: SearchScope) throws -> Int {
         guard !tokens.isEmpty else { return 0 }
         let byName = try readStatements { db -> Int? in
             guard try scope != .all || !Self.hasContent(in: db) else { return nil }
@@ -135,6 +163,8 @@ extension SearchableIndex {
 
     /// The number of items name search finds.
     private static func countNameMatches(_ tokens: [String], domain: String?, in db: any ReadConnection) throws -> Int {
+        // A compound's full-text match holds items whose parts are out of order: they are read.
+        if hasCompound(tokens) { return try nameCandidates(tokens, domain: domain, in: db).count }
         if try everyItemCounts(domain: domain, in: db) {
             // The full-text index has one row per item: no item needs looking up.
             return try db.readStatement("SELECT count(*) FROM item_words WHERE item_words MATCH ?")
@@ -166,15 +196,32 @@ extension SearchableIndex {
 
     static let inDomain = "(:domain IS NULL OR item.domainId = (SELECT id FROM domain WHERE name = :domain))"
 
-    /// The folded words of a name query: none when the words hold no letter or digit (marks,
-    /// punctuation, symbols alone), which find nothing — no typed text is an error.
+    /// The folded words of a name query (``CompoundWords``: plain words and compounds such as
+    /// `d 70`): none when the words hold no letter or digit (marks, punctuation, symbols
+    /// alone), which find nothing — no typed text is an error.
     static func nameQueryTokens(_ words: [String]) -> [String] {
-        words.flatMap(NameTokenizer.words(in:))
+        CompoundWords.tokens(of: words)
     }
 
     /// An FTS5 query asking every token as a prefix of a word in any column.
     static func nameMatchExpression(_ tokens: [String]) -> String {
-        tokens.map { quoted($0) + "*" }.joinedInPlace(separator: " AND ")
+        tokens.map { nameTerm($0, whole: false) }.joinedInPlace(separator: " AND ")
+    }
+
+    /// A token as an FTS5 term of `item_words`: a whole word or a prefix; a compound as its
+    /// parts, each whole but the last (``CompoundWords``: the index keeps no positions, so
+    /// that they are consecutive is checked on the fields).
+    static func nameTerm(_ token: String, whole: Bool) -> String {
+        guard CompoundWords.isCompound(token) else { return quoted(token) + (whole ? "" : "*") }
+        let parts = CompoundWords.parts(of: token)
+        return "(" + parts.indices.map { quoted(parts[$0]) + (whole || $0 < parts.count - 1 ? "" : "*") }
+            .joinedInPlace(separator: " AND ") + ")"
+    }
+
+    /// Whether any token is a compound: its items are known only once their fields are read,
+    /// so the shortcuts that take a full-text match for a rank are not taken.
+    static func hasCompound(_ tokens: [String]) -> Bool {
+        tokens.contains(where: CompoundWords.isCompound)
     }
 
     /// A token as an FTS5 string: never query syntax. Its `"` are doubled byte by byte: Foundation's
@@ -212,7 +259,7 @@ extension SearchableIndex {
         var wholeInName: MemberIDs = []
         if let known {
             wholeInName = known
-        } else {
+        } else if !hasCompound(tokens) {
             var ids: [Int64] = []
             try db.readStatement("SELECT rowid FROM item_words WHERE item_words MATCH ?")
                 .forEachRow(.text("name : (" + tokens.map(quoted).joinedInPlace(separator: " AND ") + ")")) {
@@ -280,6 +327,9 @@ extension SearchableIndex {
     static func bestMatchesByDate(_ tokens: [String], domain: String?, limit: Int, in db: any ReadConnection,
                                   strategy forced: PageStrategy? = nil,
                                   wholeInName: (MemberIDs) -> Void = { _ in }) throws -> [NameMatch]? {
+        // A compound's full-text match holds items whose parts are not consecutive: no rank
+        // is known before the fields are read.
+        guard !hasCompound(tokens) else { return nil }
         let tier = try BestNameTier(tokens, in: db)
         // A one-letter prefix is in no prefix index: FTS5 merges the lists of every word that
         // starts with it before giving one member. Most recent items have such a word, so the

@@ -21,6 +21,7 @@ extension SearchableIndex {
     ///
     /// The page is then exactly the first `limit` results of the full ranking.
     static func pageAfterBestTier(_ tokens: [String], domain: String?, limit: Int, in db: any ReadConnection) throws -> [NameMatch]? {
+        guard !hasCompound(tokens) else { return nil }
         let tier = try BestNameTier(tokens, in: db)
         guard !tier.wholeTokens.isEmpty, let filter = try ItemFilter(domain: domain, in: db) else { return nil }
         let everyWhole = (tier.wholeTokens.map(quoted) + tier.prefixTokens.map { quoted($0) + "*" }).joinedInPlace(separator: " AND ")

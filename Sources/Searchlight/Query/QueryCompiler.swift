@@ -191,7 +191,8 @@ struct QueryCompiler {
             // exact keyword (same case, so the same word boundaries), each a prefix.
             var terms: [String] = []
             if modifiers.isWordMatch {
-                terms = QueryTextMatcher.fullTextTerms(of: pattern, modifiers, forText: table == "item_content")
+                // Only the text's column splits unspaced scripts into letters (not `authors`).
+                terms = QueryTextMatcher.fullTextTerms(of: pattern, modifiers, forText: attribute == .textContent)
             } else if attribute == .keywords, !pattern.hasWildcard, !modifiers.contains(.caseInsensitive) {
                 terms = NameTokenizer.words(in: pattern.text).map { SearchableIndex.quoted($0) + "*" }
             }

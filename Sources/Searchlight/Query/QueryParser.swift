@@ -482,7 +482,11 @@ public struct QueryParser {
         error(at: position, expected: expected, found: found)
     }
 
+    /// The error at the scalar `index`, its column counted in characters as a terminal shows
+    /// them (a Devanagari conjunct with its vowel sign is one).
     private func error(at index: Int, expected: String, found: String) -> QueryParseError {
-        QueryParseError(query: query, column: index + 1, expected: expected, found: found)
+        var before = String.UnicodeScalarView()
+        before.append(contentsOf: query.unicodeScalars.prefix(index))
+        return QueryParseError(query: query, column: String(before).count + 1, expected: expected, found: found)
     }
 }

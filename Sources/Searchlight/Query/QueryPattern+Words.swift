@@ -7,6 +7,11 @@ extension QueryPattern {
     /// characters, spaces between them left out, rather than as a whole word (no word
     /// splitter for those scripts in the indexer).
     public var isCJKWord: Bool { QueryTextMatcher.isCJK(self) }
+
+    /// The folded word the value stands for when it is matched against an item's text and the
+    /// full-text index alone decides (``QueryTextMatcher/textWord(of:_:)``: one plain word under
+    /// `cdw`); `nil` otherwise.
+    public func textWord(_ modifiers: QueryStringModifiers) -> String? { QueryTextMatcher.textWord(of: self, modifiers) }
 }
 
 extension QueryValue {

@@ -207,9 +207,10 @@ struct QueryTextMatcher: Sendable {
     static func fullTextTerms(of pattern: QueryPattern, _ modifiers: QueryStringModifiers, forText: Bool) -> [String] {
         words(of: pattern).compactMap { word in
             let prefix = word.literalPrefix
+            // A word that starts with a wildcard gives no term (its literal start is empty).
+            guard !prefix.isEmpty else { return nil }
             // Found anywhere in a name's run: no name term holds it; in text, its characters.
             if isCJK(word) { return forText ? ContentSearch.term(prefix, whole: true) : nil }
-            guard !prefix.isEmpty else { return nil }
             let quoted = SearchableIndex.quoted(prefix)
             return modifiers.contains(.wordBased) && !word.hasWildcard ? quoted : quoted + "*"
         }

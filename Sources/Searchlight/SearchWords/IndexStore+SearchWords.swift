@@ -63,6 +63,11 @@ extension IndexStore {
         return respellings.next(limit: 1).first
     }
 
+    /// The results of the words as typed, never respelled.
+    public func typedResults(_ search: SearchWords, domain: String?, limit: Int?, scope: SearchScope = .all) throws -> [SearchResult] {
+        try typedSearchResults(search, domain: domain, limit: limit, scope: scope)
+    }
+
     /// The results of the words as typed.
     private func typedSearchResults(_ search: SearchWords, domain: String?, limit: Int?,
                                     scope: SearchScope) throws -> [SearchResult] {

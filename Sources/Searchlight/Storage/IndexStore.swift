@@ -64,6 +64,25 @@ public protocol IndexStore: AnyObject, Sendable {
     /// What runs for a query (`query --explain`).
     func explainQuery(_ queryString: String, domain: String?, limit: Int?) throws -> String
 
+    // MARK: Meaning (Docs/Contract.md#search-by-meaning)
+
+    /// Items with text that wait for vectors of `model` (none yet, a changed text, another
+    /// model), by ``MeaningWork/key``, after `key` (empty: from the first), at most `limit`.
+    func meaningWork(model: String, after key: [UInt8], limit: Int) throws -> [MeaningWork]
+    /// Whether vectors of `digest` are stored (an item with the same text has them).
+    func hasMeaning(digest: [UInt8]) throws -> Bool
+    /// Stores vectors in one transaction, each item's only while it has the text they were
+    /// made from; returns how many items got them.
+    @discardableResult func storeMeaning(_ results: [MeaningVectors]) throws -> Int
+    /// Deletes the vectors no item uses any more (the pass, at the end of each round); returns
+    /// how many texts' vectors went.
+    @discardableResult func forgetUnusedMeaning() throws -> Int
+    /// How far the pass is for `model`, and what the vectors take.
+    func meaningProgress(model: String?) throws -> MeaningProgress
+    /// The `limit` items nearest to `question` (a unit vector of `model`), best first, each
+    /// saying ``SearchResult/Field/meaning`` and its ``SearchResult/similarity``.
+    func meaningResults(question: [Float], model: String, domain: String?, limit: Int) throws -> [SearchResult]
+
     // MARK: Following changes
 
     /// A monitor that tells when any process committed a change (``IndexChangeMonitor``).

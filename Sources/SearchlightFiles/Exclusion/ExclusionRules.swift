@@ -100,11 +100,15 @@ public struct ExclusionRules: Sendable, Equatable {
     /// Judges `path` and every folder on its way, as a walk from the root would; returns
     /// whether it is excluded and the ignore files of its ancestors (shallowest first).
     func judge(_ path: ItemIdentifier, isDirectory: Bool, in root: RootFolder) -> (excluded: Bool, rules: [FolderRules]) {
+        root.withDescriptor { descriptor in judge(path, isDirectory: isDirectory, below: descriptor) }
+    }
+
+    private func judge(_ path: ItemIdentifier, isDirectory: Bool, below root: Int32) -> (excluded: Bool, rules: [FolderRules]) {
         let bytes = path.bytes
         var folderRules: [FolderRules] = []
         // The folders on the way, one at a time, never through a link; after one that cannot
         // be entered, the rest are judged by their names alone (parent -1).
-        var descent = FolderDescent(from: root.descriptor)
+        var descent = FolderDescent(from: root)
         var lost = false
         var componentStart = 0
         while !bytes.isEmpty {

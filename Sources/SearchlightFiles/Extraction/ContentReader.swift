@@ -31,7 +31,9 @@ public final class ContentReader: Sendable {
     /// describes as text (issue 34). 3: private key blocks cut out of every text, and key
     /// material recognised by parsing (issue 32). 4: a compressed single file read as the file
     /// inside it (issue 48). 5: manual pages read as the text they print, not their roff markup.
-    public static let generation = 5
+    /// 6: a weak libmagic guess gives way to the name and the bytes (``TypeEvidence``); Johab,
+    /// Windows-874 in XML, declarations the bytes belie (issue 51).
+    public static let generation = 6
 
     /// Whether a file of `contentType` named `fileName`, which libmagic describes as
     /// `description`, has content to read (text is, whatever its type: see

@@ -34,6 +34,9 @@ extension ExtractorPool {
         public var inheritsStandardError: Bool
         /// How the workers read text in pictures (Docs/Contract.md#text-in-pictures).
         public var ocr = OCRSettings()
+        /// The embedding model the workers load, on their first embedding request
+        /// (Sources/Embedding; ``embed(_:role:format:)``).
+        public var embedding = EmbeddingSettings()
         /// A file each worker appends a line of timings to for every file it decodes (kind,
         /// format, CPU and wall milliseconds, bytes of text, outcome, path); nil for none.
         public var timingsPath: String?
@@ -112,7 +115,7 @@ extension ExtractorPool {
                 arguments += ["--memory-limit", String(memoryLimit)]
             }
             if let timingsPath { arguments += ["--timings", timingsPath] }
-            return arguments + ocr.workerArguments
+            return arguments + ocr.workerArguments + embedding.workerArguments
         }
     }
 }

@@ -98,7 +98,7 @@ extension ExtractorPool {
                 return .success(RecognizedText(text: document.text, isTruncated: document.isTextTruncated))
             case .failure(let failure):
                 return .failure(Self.reported(failure))
-            case .thumbnail:
+            case .thumbnail, .embeddings:
                 return .failure(ExtractionFailure(.crashed, "extractor answered an OCR request with a thumbnail"))
             }
         }

@@ -125,16 +125,10 @@ public final class ExtractorPool: Sendable {
         return extract(.thumbnail, path: path, limit: limit).flatMap { response in
             switch response.outcome {
             case .thumbnail(let format, let width, let height, let bytes):
-                var extracted = ExtractedThumbnail(
-                    thumbnail: Thumbnail(format: format, width: width, height: height, bytes: bytes),
-                    pixelWidth: response.originalWidth > 0 ? response.originalWidth : nil,
-                    pixelHeight: response.originalHeight > 0 ? response.originalHeight : nil
-                )
-                extracted.mayHoldText = response.mayHoldText
-                return .success(extracted)
+                return .success(ExtractedThumbnail(response, thumbnail: Thumbnail(format: format, width: width, height: height, bytes: bytes)))
             case .failure(let failure):
                 return .failure(Self.reported(failure))
-            case .document:
+            case .document, .embeddings:
                 return .failure(ExtractionFailure(.crashed, "extractor answered a thumbnail request with a document"))
             }
         }
@@ -157,7 +151,7 @@ public final class ExtractorPool: Sendable {
                 return .success(document)
             case .failure(let failure):
                 return .failure(Self.reported(failure))
-            case .thumbnail:
+            case .thumbnail, .embeddings:
                 return .failure(ExtractionFailure(.crashed, "extractor answered a text request with a thumbnail"))
             }
         }
@@ -169,6 +163,16 @@ public final class ExtractorPool: Sendable {
         guard !path.contains(0) else {
             return .failure(ExtractionFailure(.unreadable, "unreadable: path contains a NUL byte"))
         }
+        return runJob(naming: path) { worker in
+            worker.run(kind: kind, path: path, limit: limit, contentType: contentType,
+                       deadline: deadline ?? configuration.deadline)
+        }
+    }
+
+    /// Runs `job` on an idle worker, starting a new worker first if the last one died; `path`
+    /// names the job in the log.
+    func runJob(naming path: [UInt8],
+                _ job: (ExtractorProcess) -> Result<ExtractionResponse, ExtractionFailure>) -> Result<ExtractionResponse, ExtractionFailure> {
         guard outage.mayTry else { return .failure(unavailable()) }
         idleWorkers.wait()
         let worker: ExtractorProcess? = state.withLock { state in
@@ -191,8 +195,7 @@ public final class ExtractorPool: Sendable {
                 return .failure(unavailable())
             }
         }
-        let result = worker.run(kind: kind, path: path, limit: limit, contentType: contentType,
-                                deadline: deadline ?? configuration.deadline)
+        let result = job(worker)
         switch result {
         case .success(var response):
             noteWorking()

@@ -95,11 +95,7 @@ final class ExtractorProcess: @unchecked Sendable {
     func run(kindRawValue: UInt8, path: [UInt8], limit: UInt32, contentType: String,
              deadline: Duration) -> Result<ExtractionResponse, ExtractionFailure> {
         precondition(isRunning)
-        let clock = ContinuousClock()
-        var end = JobDeadline(deadline, processID: processID, clock: clock)
-        let jobID = nextJobID
-        nextJobID &+= 1
-        var request = ExtractionRequest(jobID: jobID, kind: .text, path: path, limit: limit, contentType: contentType)
+        var request = ExtractionRequest(jobID: nextJobID, kind: .text, path: path, limit: limit, contentType: contentType)
         request.kindRawValue = kindRawValue
         // The worker cannot open the user's files (ExtractorSandbox): it gets ours.
         let file: Int32
@@ -107,8 +103,24 @@ final class ExtractorProcess: @unchecked Sendable {
         case .success(let descriptor): file = descriptor
         case .failure(let failure): return .failure(failure)
         }
+        defer { SystemCall.close(file) }
+        return exchange(request, passing: file, deadline: deadline)
+    }
+
+    /// Embeds texts (``ExtractionKind/embed``): a request without a file.
+    func run(embedding: EmbeddingJob, deadline: Duration) -> Result<ExtractionResponse, ExtractionFailure> {
+        precondition(isRunning)
+        return exchange(ExtractionRequest(jobID: nextJobID, embedding: embedding), passing: nil, deadline: deadline)
+    }
+
+    /// Sends `request` (with `file` attached, if any) and reads the response, within `deadline`.
+    private func exchange(_ request: ExtractionRequest, passing file: Int32?,
+                          deadline: Duration) -> Result<ExtractionResponse, ExtractionFailure> {
+        let clock = ContinuousClock()
+        var end = JobDeadline(deadline, processID: processID, clock: clock)
+        let jobID = request.jobID
+        nextJobID &+= 1
         let sent = send(request.encodedFrame(), passing: file, until: &end, clock: clock)
-        SystemCall.close(file)
         if let failure = failure(sent, deadline: deadline) {
             return .failure(failure)
         }
@@ -174,9 +186,9 @@ final class ExtractorProcess: @unchecked Sendable {
         return .success(descriptor)
     }
 
-    /// Writes all of `bytes`, the first of them with the descriptor `passed` attached.
+    /// Writes all of `bytes`, the first of them with the descriptor `passed` attached (if any).
     /// The corresponding C functions are `poll(2)`, `sendmsg(2)` and `send(2)`.
-    private func send(_ bytes: [UInt8], passing passed: Int32, until end: inout JobDeadline, clock: ContinuousClock) -> Progress {
+    private func send(_ bytes: [UInt8], passing passed: Int32?, until end: inout JobDeadline, clock: ContinuousClock) -> Progress {
         var written = 0
         while written < bytes.count {
             switch wait(for: SystemCall.writable, until: &end, clock: clock) {
@@ -187,7 +199,8 @@ final class ExtractorProcess: @unchecked Sendable {
                 written += try bytes.withUnsafeBytes { raw in
                     Result { () throws(Errno) in
                         let rest = UnsafeRawBufferPointer(rebasing: raw[written...])
-                        return written == 0 ? try SystemCall.send(channel, rest, passing: passed) : try SystemCall.send(channel, rest)
+                        if written == 0, let passed { return try SystemCall.send(channel, rest, passing: passed) }
+                        return try SystemCall.send(channel, rest)
                     }
                 }.get()
             } catch where error == .resourceTemporarilyUnavailable {

@@ -14,7 +14,10 @@ extension ItemExtraction {
     ///   member or failed as a damaged archive, now read as the file inside them (tarballs,
     ///   named so, are read as before);
     /// - generation 5: manual pages (`ls.1`, `ls.1.gz`, any roff file), once stored as their
-    ///   roff markup, now read as the text they print.
+    ///   roff markup, now read as the text they print;
+    /// - generation 6: files whose type libmagic guessed weakly and that the name and bytes may
+    ///   type otherwise (``TypeEvidence``), and text in Johab, Windows-874 or another encoding
+    ///   libmagic finds outside ISO-8859, and XML and HTML in ISO-8859 bytes, now decoded otherwise.
     /// A new domain's state starts at today's generation; a failure is logged, never the reason
     /// a scan or a watch fails. Needs the content reader (not with `--no-content`).
     public func rereadNewlyReadable(in index: any FileIndexStore, domain: String) {
@@ -66,6 +69,18 @@ extension ItemExtraction {
                     batch.upsert(item)
                 }
             }
+            if generation < 6 {
+                let marked = Set(batch.changes.compactMap { change -> ItemIdentifier? in
+                    if case .upsert(let item) = change { return item.uniqueIdentifier }
+                    return nil
+                })
+                for identifier in try candidates(in: index, domain: domain, where: { Self.isTypedOrDecodedOtherwiseSinceGeneration6($0.attributeSet) })
+                where !marked.contains(identifier) {
+                    guard var item = try index.item(identifier, domain: domain)?.item else { continue }
+                    item.changeStamp = nil
+                    batch.upsert(item)
+                }
+            }
             let count = batch.changes.count
             state.contentReaders = ContentReader.generation
             try index.apply(batch, states: [domain: state])
@@ -107,6 +122,21 @@ extension ItemExtraction {
         if DocumentFormat.isRoffType(type) { return true }
         return (type.hasPrefix("text/") || DocumentFormat.compressedTypes.contains(type))
             && DocumentFormat.isManualPageName(Array((attributes.displayName ?? "").utf8))
+    }
+
+    /// Whether generation 6 types or decodes a file of these attributes otherwise: libmagic's
+    /// weak guess that the name and the bytes may overrule (``TypeEvidence``: a `.txt` libmagic
+    /// called a DOS program, an `.rtf` it called text, a `.docx` it called a ZIP), or text whose
+    /// high bytes libmagic found outside ISO-8859 (Johab and Windows-874, now decoded), or XML
+    /// and HTML in ISO-8859 bytes (TIS-620, now decoded whatever libxml2's converter refuses).
+    static func isTypedOrDecodedOtherwiseSinceGeneration6(_ attributes: AttributeSet) -> Bool {
+        guard let type = attributes.contentType else { return false }
+        if TypeEvidence.mayOverrule(contentType: type, fileName: Array((attributes.displayName ?? "").utf8)) { return true }
+        let description = attributes.contentDescription ?? ""
+        if description.contains("Non-ISO extended-ASCII") { return true }
+        let name = Array((attributes.displayName ?? "").utf8)
+        let format = DocumentFormat(contentType: type, fileName: name)
+        return (format == .xml || format == .html) && description.contains("ISO-8859")
     }
 
     /// Whether generation 2 reads a file of these attributes as text where generation 1 did not:

@@ -45,6 +45,9 @@ public protocol FileIndexStore: IndexStore {
     /// The root of every domain that has a state, by domain name: what printing a path
     /// needs, read without decoding the states where the store can.
     func domainRoots() throws -> [String: String]
+    /// Since when each domain whose drive is not mounted has been offline, by domain name
+    /// (``DomainState/offlineSince``): what marks its items offline wherever they are shown.
+    func offlineDomains() throws -> [String: Date]
 
     // MARK: Origin (a shared index)
 
@@ -95,6 +98,9 @@ extension FileIndexStore {
 extension FileIndexStore {
     /// The roots of ``domainStates()``.
     public func domainRoots() throws -> [String: String] { try domainStates().mapValues(\.root) }
+
+    /// The offline dates of ``domainStates()``.
+    public func offlineDomains() throws -> [String: Date] { try domainStates().compactMapValues(\.offlineSince) }
 
     /// The roots of the domains whose folders are on this machine, by domain: what a path a
     /// person types here can name, and what `scan` and `watch` may refresh. In a shared index,

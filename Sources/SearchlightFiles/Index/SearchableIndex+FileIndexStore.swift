@@ -137,6 +137,22 @@ extension SearchableIndex: FileIndexStore {
         }
     }
 
+    /// Each offline domain's date, read by SQLite from the stored state through the lightest
+    /// connection, as ``domainRoots()``: a search reads it before its first result.
+    public func offlineDomains() throws -> [String: Date] {
+        try readStatements { db in
+            var dates: [String: Date] = [:]
+            try db.readStatement("""
+                SELECT name, CAST(json_extract(state, '$.offlineSince') AS TEXT) FROM domain
+                WHERE json_valid(state) AND json_type(state, '$.offlineSince') IN ('real', 'integer')
+                """).forEachRow { row in
+                if let seconds = Double(Self.string(row, 1)) { dates[Self.string(row, 0)] = Date(timeIntervalSinceReferenceDate: seconds) }
+                return true
+            }
+            return dates
+        }
+    }
+
     /// Nothing: the SQLite index lives on the machine whose folders it indexes, and each
     /// domain's state already names its root.
     public func setOrigin(host: String, root: String, domain: String) throws {}

@@ -1,3 +1,4 @@
+import ExtractionProtocol
 import Foundation
 import Searchlight
 import Synchronization
@@ -94,7 +95,8 @@ public enum FileAttributes {
             }
         }
         let typeWords = contentType.map(Self.words(ofType:)) ?? []
-        let descriptionWords = description.map(NameTokenizer.words(in:)) ?? []
+        // What decided a type (``TypeEvidence``) describes the decision, not the file.
+        let descriptionWords = description.map { NameTokenizer.words(in: String(TypeEvidence.kind(of: $0))) } ?? []
         // The name's words as the index derives them (stored once, with the name).
         add(AttributeSet.nameKeywords(of: name), skippingNoise: false)
         limit = min(10, keywords.count + describingWords)

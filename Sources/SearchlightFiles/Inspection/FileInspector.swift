@@ -60,10 +60,10 @@ public final class FileInspector {
         let access = status.access(posixACL: acl)
         do {
             let identity = status.size == 0 ? ContentIdentifier.empty : try identifier.identify(descriptor: descriptor)
-            let (type, text) = (identity.contentType, identity.description)
-            if SecretContent.isSecret(descriptor: descriptor, size: Int(clamping: status.size), description: text) {
+            if SecretContent.isSecret(descriptor: descriptor, size: Int(clamping: status.size), description: identity.description) {
                 return .secret
             }
+            let (type, text) = Self.strongest(identity, of: relativePath, descriptor: descriptor, size: Int(clamping: status.size))
             var found = item(relativePath, domain: domain, status: status, type: type, description: text, failure: nil)
             found.attributeSet.userAttributes = user
             found.access = access
@@ -92,12 +92,28 @@ public final class FileInspector {
         return (user, status.access(posixACL: acl), status)
     }
 
+    /// libmagic's answer, or the one ``TypeEvidence`` gives where that answer is a weak guess
+    /// and the name and the bytes agree on something else (a Greek `.txt` libmagic calls a
+    /// DOS program). Reads nothing unless the type and the name leave room for the rule.
+    static func strongest(_ identity: ContentIdentifier.Identity, of relativePath: ItemIdentifier, descriptor: Int32,
+                          size: Int) -> (type: String, description: String) {
+        let name = relativePath.lastComponent
+        guard TypeEvidence.mayOverrule(contentType: identity.contentType, fileName: name),
+              let evidence = TypeEvidence.decide(
+                contentType: identity.contentType, description: identity.description, fileName: name, size: size,
+                read: { offset, length in try? SystemCall.readBytes(descriptor, limit: length, at: Int64(offset)) })
+        else { return (identity.contentType, identity.description) }
+        return (evidence.contentType, evidence.description)
+    }
+
     /// Opens the file at `relativePath` below `root` for reading, with
     /// ``SystemCall/open(_:in:_:options:permissions:)`` and `O_NOFOLLOW | O_NONBLOCK`: a FIFO
     /// swapped in cannot block us, a final symbolic link is not followed.
     private static func open(_ relativePath: ItemIdentifier, in root: RootFolder) throws(FileSystemError) -> Int32 {
-        try FileSystemError.attributing("open", path: relativePath) { () throws(Errno) in
-            try SystemCall.open(relativePath.bytes, in: root.descriptor, .readOnly, options: .readingSafely)
+        try root.withDescriptor { descriptor throws(FileSystemError) in
+            try FileSystemError.attributing("open", path: relativePath) { () throws(Errno) in
+                try SystemCall.open(relativePath.bytes, in: descriptor, .readOnly, options: .readingSafely)
+            }
         }
     }
 

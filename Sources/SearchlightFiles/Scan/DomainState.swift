@@ -14,6 +14,14 @@ public struct DomainState: Codable, Sendable, Equatable {
     /// Which content readers the domain's items were read with (``ContentReader/generation``);
     /// nil for a state written before they were counted (generation 1).
     public var contentReaders: Int?
+    /// The filesystem the root lives on, as last seen mounted (Docs/Contract.md#drives-and-mounts);
+    /// nil for a state written before it was recorded.
+    public var volume: VolumeIdentity?
+    /// Since when the root's filesystem is not mounted (its items are kept, shown offline);
+    /// nil while it is.
+    public var offlineSince: Date?
+    /// Since when the server of a network or FUSE root does not answer; nil while it does.
+    public var unreachableSince: Date?
 
     /// A new domain's state: its items are read by today's content readers.
     public init(root: String, lastScan: ScanSummary? = nil, watch: WatchHealth? = nil) {

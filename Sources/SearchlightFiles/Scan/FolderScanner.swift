@@ -188,6 +188,17 @@ public final class FolderScanner: Sendable {
                      produce: @escaping @Sendable (_ submit: Submit, BlockingQueue<Finding>) throws -> Void)
         throws -> ScanSummary
     {
+        // The root's descriptor is open for the run, and only for it (a watch keeps none
+        // between windows): it fails here, before anything is written, when the root's
+        // drive is not mounted any more.
+        try root.holdingOpen { try runHoldingRoot(progress: progress, window: window, onChange: onChange, produce: produce) }
+    }
+
+    private func runHoldingRoot(progress: ((ScanSummary) -> Void)?, window: Window?,
+                                onChange: ((ItemIdentifier, ScanChange) -> Void)?,
+                                produce: @escaping @Sendable (_ submit: Submit, BlockingQueue<Finding>) throws -> Void)
+        throws -> ScanSummary
+    {
         let started = Date()
         let kept = keptInspectors.withLock { $0 }
         let inspectors = try kept ?? InspectorPool(count: options.inspectorCount)

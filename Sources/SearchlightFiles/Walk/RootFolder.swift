@@ -1,49 +1,150 @@
 import Foundation
 import Searchlight
 import SystemCalls
+import Synchronization
 import SystemPackage
 
-/// A folder being indexed: its canonical path, an open descriptor, and its device.
+/// A folder being indexed: its canonical path and its device, and a descriptor of it while
+/// it is worked on.
 ///
-/// Every file below it is opened relative to ``descriptor`` (`openat(2)`), so that the walk
-/// and the inspectors never resolve the root's path again.
+/// Every file below it is opened relative to its descriptor (`openat(2)`), so that the walk
+/// and the inspectors never resolve the root's path again. The descriptor is open only while
+/// someone works below the root (``holdingOpen(_:)``, ``withDescriptor(_:)``): a watch holds
+/// none between its windows, so that the drive the root lives on can be unmounted at once
+/// (Docs/Contract.md#drives-and-mounts). Opened again, it must be the same filesystem: a
+/// folder of another device at the root's path (the empty mount point of an unmounted drive)
+/// is never taken for the root.
 public final class RootFolder: Sendable {
-    /// The canonical absolute path (symbolic links resolved).
-    public let path: String
-    /// An open descriptor of the root directory.
-    public let descriptor: Int32
-    /// The device of the root: the walk does not cross into other mounts.
-    public let device: UInt64
+    private struct Handle {
+        var path: String
+        var device: UInt64
+        var descriptor: Int32 = -1
+        /// Calls using the descriptor now.
+        var users = 0
+        /// Spans of work that keep it open between calls.
+        var holds = 0
+    }
 
-    /// Opens `path` as a root.
+    private let handle: Mutex<Handle>
+
+    /// The canonical absolute path (symbolic links resolved).
+    public var path: String { handle.withLock { $0.path } }
+    /// The device of the root: the walk does not cross into other mounts.
+    public var device: UInt64 { handle.withLock { $0.device } }
+
+    /// Opens `path` as a root (and closes it: it is opened again when worked on).
     /// - Throws: ``FileSystemError`` when it does not exist, is not a directory, or cannot be read.
     public init(path: String) throws(FileSystemError) {
+        let (canonical, device) = try Self.look(at: path)
+        handle = Mutex(Handle(path: canonical, device: device))
+    }
+
+    /// A root whose folder cannot be opened now because its drive is not mounted: it is
+    /// opened once the drive is back (``relocate(to:)``).
+    public init(offline path: String) {
+        handle = Mutex(Handle(path: path, device: 0))
+    }
+
+    deinit {
+        let descriptor = handle.withLock { $0.descriptor }
+        if descriptor >= 0 { SystemCall.close(descriptor) }
+    }
+
+    /// The canonical path and device of the folder at `path`.
+    private static func look(at path: String) throws(FileSystemError) -> (String, UInt64) {
         let given = ItemIdentifier(path)
         let canonical = try FileSystemError.attributing("realpath", path: given) { () throws(Errno) in
             try SystemCall.resolvedPath(path)
         }
-        self.path = canonical
         let descriptor = try FileSystemError.attributing("open", path: given) { () throws(Errno) in
             try SystemCall.open(canonical.utf8, .readOnly, options: [.directory, .closeOnExec])
         }
-        self.descriptor = descriptor
+        defer { SystemCall.close(descriptor) }
+        return (canonical, try FileStatus.of(descriptor: descriptor, path: given).device)
+    }
+
+    /// Moves the root to `path`, where its drive is mounted now (or mounted again, with
+    /// another device number); nothing may be working below it.
+    /// - Throws: ``FileSystemError`` when the folder cannot be opened.
+    public func relocate(to path: String) throws(FileSystemError) {
+        let (canonical, device) = try Self.look(at: path)
+        handle.withLock { handle in
+            if handle.descriptor >= 0 && handle.users == 0 && handle.holds == 0 {
+                SystemCall.close(handle.descriptor)
+                handle.descriptor = -1
+            }
+            handle.path = canonical
+            handle.device = device
+        }
+    }
+
+    /// Keeps the root's descriptor open while `body` runs: a scan, a watch's window.
+    /// - Throws: ``FileSystemError`` when the root cannot be opened, or its folder is on
+    ///   another device now (`ENODEV`: its drive was unmounted); else what `body` throws.
+    public func holdingOpen<T>(_ body: () throws -> T) throws -> T {
+        try handle.withLock { handle throws(FileSystemError) in
+            if handle.descriptor < 0 { handle.descriptor = try Self.reopen(handle) }
+            handle.holds += 1
+        }
+        defer { release { $0.holds -= 1 } }
+        return try body()
+    }
+
+    /// Runs `body` with the root's descriptor, opened for the call when no work holds it
+    /// open; `-1` when it cannot be opened (the call then fails with `EBADF`).
+    public func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T {
+        let descriptor = handle.withLock { handle in
+            if handle.descriptor < 0 { handle.descriptor = (try? Self.reopen(handle)) ?? -1 }
+            if handle.descriptor >= 0 { handle.users += 1 }
+            return handle.descriptor
+        }
+        guard descriptor >= 0 else { return try body(-1) }
+        defer { release { $0.users -= 1 } }
+        return try body(descriptor)
+    }
+
+    /// Whether a descriptor of the root is open now.
+    public var isOpen: Bool { handle.withLock { $0.descriptor >= 0 } }
+
+    private func release(_ change: (inout Handle) -> Void) {
+        handle.withLock { handle in
+            change(&handle)
+            if handle.users == 0 && handle.holds == 0 && handle.descriptor >= 0 {
+                SystemCall.close(handle.descriptor)
+                handle.descriptor = -1
+            }
+        }
+    }
+
+    /// Opens the root's folder again, refusing one on another device.
+    private static func reopen(_ handle: Handle) throws(FileSystemError) -> Int32 {
+        let path = ItemIdentifier(handle.path)
+        let descriptor = try FileSystemError.attributing("open", path: path) { () throws(Errno) in
+            try SystemCall.open(handle.path.utf8, .readOnly, options: [.directory, .closeOnExec])
+        }
+        let device: UInt64
         do {
-            device = try FileStatus.of(descriptor: descriptor, path: given).device
+            device = try FileStatus.of(descriptor: descriptor, path: path).device
         } catch {
             SystemCall.close(descriptor)
             throw error
         }
+        guard device == handle.device else {
+            SystemCall.close(descriptor)
+            throw FileSystemError("open", path: path, errno: Errno(rawValue: ENODEV))
+        }
+        return descriptor
     }
-
-    deinit { SystemCall.close(descriptor) }
 
     /// Opens the directory at `relativePath` (the root itself when empty), one component at a
     /// time, never through a symbolic link (``SystemCall/open(below:_:_:options:)``).
     /// For the root itself, not dup(2): a duplicate shares the directory offset, so a second
     /// walk would start where the first one ended; "." opens a description of its own.
     func openDirectory(_ relativePath: ItemIdentifier) throws(FileSystemError) -> Int32 {
-        try FileSystemError.attributing("open", path: relativePath) { () throws(Errno) in
-            try SystemCall.open(below: descriptor, relativePath.bytes, .readOnly, options: [.directory, .closeOnExec])
+        try withDescriptor { descriptor throws(FileSystemError) in
+            try FileSystemError.attributing("open", path: relativePath) { () throws(Errno) in
+                try SystemCall.open(below: descriptor, relativePath.bytes, .readOnly, options: [.directory, .closeOnExec])
+            }
         }
     }
 
@@ -72,20 +173,24 @@ public final class RootFolder: Sendable {
     }
 
     /// The status of the entry at `relativePath` below the root, without opening it nor
-    /// following a final symbolic link (`statx(2)` relative to ``descriptor``).
+    /// following a final symbolic link (`statx(2)` relative to the root's descriptor).
     public func status(of relativePath: ItemIdentifier) throws(FileSystemError) -> FileStatus {
-        try SystemCall.withCString(relativePath.bytes) { name throws(FileSystemError) in
-            try FileStatus.of(name, in: descriptor, path: relativePath)
+        try withDescriptor { descriptor throws(FileSystemError) in
+            try SystemCall.withCString(relativePath.bytes) { name throws(FileSystemError) in
+                try FileStatus.of(name, in: descriptor, path: relativePath)
+            }
         }
     }
 
     /// The absolute path of a relative path below the root, as bytes.
     public func absolutePath(of relativePath: ItemIdentifier) -> [UInt8] {
-        relativePath.bytes.isEmpty ? Array(path.utf8) : Array(path.utf8) + [0x2F] + relativePath.bytes
+        let path = self.path
+        return relativePath.bytes.isEmpty ? Array(path.utf8) : Array(path.utf8) + [0x2F] + relativePath.bytes
     }
 
     /// The path of `absolutePath` relative to this root, when it lies strictly below it.
     public func relativePath(of absolutePath: String) -> ItemIdentifier? {
+        let path = self.path
         let prefix = path.hasSuffix("/") ? path : path + "/"
         guard absolutePath.hasPrefix(prefix), absolutePath.count > prefix.count else { return nil }
         return ItemIdentifier(String(absolutePath.dropFirst(prefix.count)))

@@ -32,7 +32,14 @@ extension FolderWatcher {
         let stale = state.withLock { changes.resolveUnpairedMoves(table: &$0.table) }
         logger.debug("window of \(events.count) events: \(changes)")
         for watch in stale { try? inotify.removeWatch(watch, for: subscriber) }
-        if changes.rootGone { throw WatchError.rootGone(root.path) }
+        if changes.rootGone {
+            // Its drive unmounted (or mounted again elsewhere): offline, not gone.
+            let recorded = ((try? index.domainState(options.scan.domain)) ?? nil)?.volume
+            if recorded.map({ !$0.isSystemRoot }) ?? false, try !checkDrive() || state.withLock({ $0.rootWatch }) != rootWatch {
+                return
+            }
+            throw WatchError.rootGone(root.path)
+        }
         notifier.notify("STATUS=indexing \(events.count) changes")
         crash(at: .windowCoalesced, window: "(\(events.count) events: \(changes))")
         var summary = ScanSummary()

@@ -46,6 +46,9 @@ public final class FolderWatcher: Service, Sendable {
         public var maximumWatches: Int?
         /// Pauses and backoff, from `searchlight pause` and the pressure monitor (`nil`: never).
         public var control: WatchControl?
+        /// How long the server of a network or FUSE root has to answer before the root is
+        /// taken as unreachable (and left alone until it answers).
+        public var reachabilityDeadline: Duration = .seconds(5)
 
         public init(scan: FolderScanner.Options) { self.scan = scan }
     }
@@ -61,6 +64,13 @@ public final class FolderWatcher: Service, Sendable {
         /// The latest counted repairs, oldest first (at most ``repairsKept``).
         var repaired: [SelfCheckRepair] = []
         var lastSelfCheck: Date?
+        /// Since when the root's drive is not mounted (nil while it is).
+        var offlineSince: Date?
+        /// The root's filesystem is a network or FUSE one: changes made elsewhere reach no
+        /// inotify watch, so it is reconciled every ``Options/rescanInterval``.
+        var isRemote = false
+        /// Since when the server of a network or FUSE root does not answer.
+        var unreachableSince: Date?
     }
 
     let index: any FileIndexStore
@@ -87,6 +97,8 @@ public final class FolderWatcher: Service, Sendable {
     let isFollowing = Atomic<Bool>(false)
     /// Faults of the index being waited out (see ``recovering(_:)``).
     let recovery = Mutex(RecoveryState())
+    /// Asks a network or FUSE root's server whether it answers, off the watch's own paths.
+    let probe = ReachabilityProbe()
 
     /// Creates a watcher; nothing happens until ``run()``.
     /// - Parameters:
@@ -181,27 +193,36 @@ public final class FolderWatcher: Service, Sendable {
         // Events of this root's watches come into the inbox from the first watch on.
         inotify.subscribe(subscriber, inbox: inbox)
         defer { inotify.unsubscribe(subscriber) }
-        let rootWatch = try inotify.addWatch(pathBytes: Array(root.path.utf8), for: subscriber)
-        state.withLock { state in
-            state.rootWatch = rootWatch
-            _ = state.table.insert(rootWatch, path: [])
-        }
-        notifier.notify("STATUS=reconciling \(root.path)")
+        // Mounts and unmounts wake the loop, which looks for the root's drive.
+        let mountListener = MountMonitor.shared.add { [inbox] in inbox.poke() }
+        defer { MountMonitor.shared.remove(mountListener) }
         var summary = ScanSummary()
-        do {
-            summary = try await Self.blocking { try self.scanner.reconcile(onDirectory: self.watchDirectory) }
-        } catch where error.isIndexUnavailable {
-            // Watched all the same: the reconcile is retried once the index can be written.
-            fail(with: error as! SearchlightError)
+        if try await Self.blocking({ try self.placeRoot() }) {
+            let rootWatch = try inotify.addWatch(pathBytes: Array(root.path.utf8), for: subscriber)
+            state.withLock { state in
+                state.rootWatch = rootWatch
+                _ = state.table.insert(rootWatch, path: [])
+            }
+            notifier.notify("STATUS=reconciling \(root.path)")
+            do {
+                summary = try await Self.blocking { try self.scanner.reconcile(onDirectory: self.watchDirectory) }
+            } catch where error.isIndexUnavailable {
+                // Watched all the same: the reconcile is retried once the index can be written.
+                fail(with: error as! SearchlightError)
+            }
         }
         if inbox.isStopRequested { return }
         // The end of a backoff wakes the loop, to extract what waited.
         options.control?.onBackoffEnd { [inbox] in inbox.poke() }
-        saveLastScan(summary)
+        if !isOffline { saveLastScan(summary) }
         // The health record first: whoever reads "watching" or READY=1 (`pause`, `status`, a
         // supervisor) finds the running watch in the index.
         writeHealth(running: true)
-        logger.notice("watching \(root.path): \(watchCount) folders; first reconcile: \(summary.counts)")
+        if isOffline {
+            logger.notice("watching \(root.path): not connected; caught up when its drive is mounted")
+        } else {
+            logger.notice("watching \(root.path): \(watchCount) folders; first reconcile: \(summary.counts)")
+        }
         notifier.notify("READY=1\nSTATUS=watching \(root.path) (\(watchCount) folders)")
         onReady?()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -210,6 +231,10 @@ public final class FolderWatcher: Service, Sendable {
                     try? await Task.sleep(for: self.options.rescanInterval)
                     if Task.isCancelled { return }
                     if self.state.withLock({ !$0.degraded.isEmpty }) { self.inbox.requestRescan() }
+                    // Changes made on another machine: no event tells of them.
+                    if self.state.withLock({ $0.isRemote && $0.offlineSince == nil }) {
+                        self.inbox.requestSelfCheck(reason: "a network or FUSE filesystem is reconciled periodically", counted: false)
+                    }
                 }
             }
             if let interval = self.options.selfCheckInterval {
@@ -224,7 +249,7 @@ public final class FolderWatcher: Service, Sendable {
             if let interval = self.options.integrityCheckInterval {
                 group.addTask { await self.scheduleIntegrityChecks(every: interval) }
             }
-            group.addTask { try await self.processWindows(rootWatch: rootWatch) }
+            group.addTask { try await self.processWindows() }
             // Processing ends on shutdown; reading and the timer end when cancelled.
             defer { group.cancelAll() }
             _ = try await group.next()
@@ -232,11 +257,31 @@ public final class FolderWatcher: Service, Sendable {
     }
 
     /// Waits for events, lets them settle, and processes them a window at a time.
-    private func processWindows(rootWatch: WatchDescriptor) async throws {
+    private func processWindows() async throws {
         var lastWindowEnded = ContinuousClock.now
+        var mountsSeen = MountMonitor.shared.generation
         isFollowing.store(true, ordering: .relaxed)
         for await _ in inbox.wakeups {
             if let failure = inbox.failure { throw failure }
+            // A filesystem was mounted or unmounted: is the root's drive still (or again) there?
+            let mounts = MountMonitor.shared.generation
+            if mounts != mountsSeen {
+                mountsSeen = mounts
+                try await recovering { _ = try self.checkDrive() }
+            }
+            // Away: nothing to process; the drive's return wakes the loop.
+            if isOffline {
+                _ = inbox.drain()
+                if inbox.isStopRequested || Task.isCancelled { return }
+                continue
+            }
+            // A network or FUSE root whose server does not answer is left alone (its events
+            // wait) until it answers: the next periodic reconcile asks again.
+            if state.withLock({ $0.isRemote }), !(try await Self.blocking { self.remoteRootAnswers() }) {
+                if inbox.isStopRequested || Task.isCancelled { return }
+                _ = inbox.takeSelfCheck(afterQuiet: .zero)
+                continue
+            }
             // The index cannot be written: events wait in the inbox until the next attempt.
             if retryWait() != nil {
                 if inbox.isStopRequested || Task.isCancelled { return }
@@ -273,6 +318,7 @@ public final class FolderWatcher: Service, Sendable {
             let (events, rescan) = inbox.drain()
             let reconcile = needsReconcile
             if !events.isEmpty || rescan || reconcile {
+                let rootWatch = state.withLock { $0.rootWatch }
                 try await recovering { try self.process(events, rescanDegraded: rescan, rootWatch: rootWatch, reconcile: reconcile) }
                 lastWindowEnded = .now
             }

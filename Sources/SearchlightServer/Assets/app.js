@@ -209,6 +209,11 @@ function folderOf(item) {
 
 function card(item, index) {
   const node = element("article", "card");
+  // Its drive is not mounted: still found, greyed, and said so.
+  if (item.offline) {
+    node.classList.add("offline");
+    node.title = "Not connected: its drive is not mounted";
+  }
   node.setAttribute("role", "option");
   node.setAttribute("aria-selected", "false");
   node.dataset.index = index;

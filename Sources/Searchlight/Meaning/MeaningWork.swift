@@ -1,0 +1,20 @@
+/// An item whose text waits for vectors (Docs/Contract.md#search-by-meaning): it has none, its
+/// text changed since they were made, or they were made by another model. What
+/// ``IndexStore/meaningWork(model:after:limit:)`` hands the pass that embeds texts.
+public struct MeaningWork: Sendable {
+    /// The item's key in its store, opaque to callers: ``IndexStore/storeMeaning(_:)`` takes it
+    /// back, and ``IndexStore/meaningWork(model:after:limit:)`` goes on after it (keys sort as bytes).
+    public var key: [UInt8]
+    public var reference: ItemReference
+    /// The item's text.
+    public var text: String
+    /// The text as the store holds it: vectors are stored only while the item still has this text.
+    public var storedText: [UInt8]
+
+    public init(key: [UInt8], reference: ItemReference, text: String, storedText: [UInt8]) {
+        self.key = key
+        self.reference = reference
+        self.text = text
+        self.storedText = storedText
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+/// A search as every surface runs it — `searchlight search`, `/api/search`, the desktop's
+/// search providers — so that all give the same results: the words' ranking
+/// (``IndexStore/searchResults(_:domain:limit:scope:)``), blended with the ranking by meaning
+/// when meaning joins (``meaningJoins``), then the items the person opened moved ahead
+/// (``OpenHistory``).
+///
+/// The blend is reciprocal rank fusion: each item scores `1 / (k + rank)` in each ranking it is
+/// in (``fusionConstant``), and the sums rank the results; a tie keeps the words' order. A known
+/// phrase ranks its document first in both, a question whose words no document holds is
+/// answered by meaning alone. Benchmarks/README.md ("Search by meaning") measures it against
+/// the words alone.
+///
+/// ```swift
+/// var search = RankedSearch(try SearchWords(parsing: "how do I rename a file"))
+/// search.encoder = QuestionEncoder { text in (model.embed([text], as: .query)[0], model.identifier) }
+/// let results = try search.results(in: index, limit: 20)
+/// ```
+public struct RankedSearch: Sendable {
+    public var search: SearchWords
+    /// Only items of this domain, or every domain.
+    public var domain: String?
+    /// Where the words are looked for; meaning joins only a search of everything.
+    public var scope: SearchScope
+    /// The items opened before, which rank higher; none by default.
+    public var history: OpenHistory?
+    public var mode: MeaningMode = .automatic
+    /// The question's encoder: `nil` when no model is installed (words only).
+    public var encoder: QuestionEncoder?
+
+    /// `k` of reciprocal rank fusion: the weight of a ranking's first places against its later ones.
+    public static let fusionConstant = 60.0
+    /// How many of the nearest items the ranking by meaning offers the blend (more when the page is larger).
+    public static let meaningCandidates = 100
+
+    public init(_ search: SearchWords, domain: String? = nil, scope: SearchScope = .all) {
+        self.search = search
+        self.domain = domain
+        self.scope = scope
+    }
+
+    /// Whether the words read as a question or a description rather than a name: three words
+    /// or more, or a question mark. A word or two — a name being typed, the start-up path —
+    /// is searched by its words alone.
+    public var readsAsQuestion: Bool {
+        search.words.count >= 3 || search.words.contains { $0.hasSuffix("?") || $0.hasSuffix("？") }
+    }
+
+    /// Whether this search asks the ranking by meaning, hence loads the model.
+    public var meaningJoins: Bool {
+        guard !search.words.isEmpty, encoder != nil else { return false }
+        switch mode {
+        case .words: return false
+        case .meaning: return true
+        case .automatic: return scope == .all && readsAsQuestion
+        }
+    }
+
+    /// The best `limit` results (all when `nil`), best first.
+    /// - Throws: the index's errors; the encoder's (a model that cannot be loaded).
+    public func results(in index: any IndexStore, limit: Int?) throws -> [SearchResult] {
+        guard let question = try encodedQuestion() else {
+            let words = try index.searchResults(search, domain: domain, limit: limit, scope: scope)
+            guard words.isEmpty, let answer = try answerWhenNothingFound(in: index, limit: limit) else {
+                return try combined(words: words, meaning: [], limit: limit)
+            }
+            return answer
+        }
+        let meaning = try index.meaningResults(question: question.vector, model: question.model, domain: domain,
+                                               limit: meaningLimit(limit))
+        var words = wordsJoin ? try index.typedResults(search, domain: domain, limit: wordsLimit(limit), scope: scope) : []
+        if words.isEmpty, meaning.isEmpty, wordsJoin {
+            words = try index.searchResults(search, domain: domain, limit: limit, scope: scope)
+        }
+        return try combined(words: words, meaning: meaning, limit: limit)
+    }
+
+    /// The question's vector and model, when meaning joins (``meaningJoins``): the model is
+    /// loaded here, at the first search that needs it.
+    public func encodedQuestion() throws -> (vector: [Float], model: String)? {
+        guard meaningJoins, let encoder else { return nil }
+        do {
+            return try encoder.encode(question)
+        } catch is QuestionEncoder.Unavailable {
+            return nil
+        }
+    }
+
+    /// The question's vector when the words (respelled too) found nothing and meaning did not
+    /// join by itself: a search of two words or more (`wie umbenennen`) is then answered by
+    /// meaning. One word never loads the model.
+    public func questionWhenNothingFound() throws -> (vector: [Float], model: String)? {
+        guard mode == .automatic, !meaningJoins, search.words.count >= 2, scope == .all, let encoder else { return nil }
+        do {
+            return try encoder.encode(question)
+        } catch is QuestionEncoder.Unavailable {
+            return nil
+        }
+    }
+
+    /// Meaning's answer to words that found nothing, even respelled (``questionWhenNothingFound()``);
+    /// nil when meaning does not answer them.
+    public func answerWhenNothingFound(in index: any IndexStore, limit: Int?) throws -> [SearchResult]? {
+        guard let question = try questionWhenNothingFound() else { return nil }
+        let meaning = try index.meaningResults(question: question.vector, model: question.model, domain: domain,
+                                               limit: meaningLimit(limit))
+        return try combined(words: [], meaning: meaning, limit: limit)
+    }
+
+    /// How many of the nearest items to ask for a page of `limit`.
+    public func meaningLimit(_ limit: Int?) -> Int { Swift.max(Self.meaningCandidates, limit ?? 0) }
+
+    /// How many word results to blend for a page of `limit`: as many as meaning offers, at least.
+    public func wordsLimit(_ limit: Int?) -> Int? { limit.map { Swift.max($0, Self.meaningCandidates) } }
+
+    /// Whether the words' ranking is read: always, but with `--meaning`.
+    public var wordsJoin: Bool { mode != .meaning || search.words.isEmpty }
+
+    /// The results of the rankings read: the words' (as typed when meaning joins: a question's
+    /// words respelled would find what it did not ask for) and meaning's, blended, the search
+    /// words (`kind:pdf`) checked on meaning's, the page cut at `limit`, the items opened
+    /// before moved ahead. What every surface runs, whichever store it read the rankings from.
+    public func combined(words: [SearchResult], meaning: [SearchResult], limit: Int?) throws -> [SearchResult] {
+        var meaning = meaning
+        if !meaning.isEmpty, let queryString = search.queryString {
+            let expression = try QueryExpression(parsing: queryString)
+            let now = Date()
+            meaning = meaning.filter { expression.matches($0.item, now: now) }
+        }
+        let blended = meaning.isEmpty ? words : Self.fused(words: wordsJoin ? words : [], meaning: meaning)
+        var results = Array(blended.prefix(limit ?? .max))
+        if let history { results = history.reordered(results) }
+        return results
+    }
+
+    /// The question asked of the ranking by meaning: the plain words as typed.
+    var question: String { search.words.joined(separator: " ") }
+
+    /// Reciprocal rank fusion of two rankings: an item in both keeps its word match (field,
+    /// snippet) and gains its similarity.
+    static func fused(words: [SearchResult], meaning: [SearchResult]) -> [SearchResult] {
+        struct Key: Hashable { var domain: String; var identifier: ItemIdentifier }
+        func key(_ result: SearchResult) -> Key {
+            Key(domain: result.item.item.domainIdentifier, identifier: result.item.item.uniqueIdentifier)
+        }
+        var scored: [Key: (result: SearchResult, score: Double, order: Int)] = [:]
+        for (rank, result) in words.enumerated() {
+            scored[key(result)] = (result, 1 / (fusionConstant + Double(rank + 1)), rank)
+        }
+        for (rank, result) in meaning.enumerated() {
+            let score = 1 / (fusionConstant + Double(rank + 1))
+            if let known = scored[key(result)] {
+                var merged = known.result
+                merged.similarity = result.similarity
+                scored[key(result)] = (merged, known.score + score, known.order)
+            } else {
+                scored[key(result)] = (result, score, words.count + rank)
+            }
+        }
+        return scored.values.sorted { $0.score != $1.score ? $0.score > $1.score : $0.order < $1.order }.map(\.result)
+    }
+
+    /// How the search is read, for `--explain`: which rankings join, and why.
+    public var meaningExplanation: String {
+        switch (mode, encoder != nil) {
+        case (.words, _): return "meaning: not asked (--words)"
+        case (_, false): return "meaning: no model installed (words only; `make model` or Packaging/install-model adds one)"
+        case (.meaning, true): return "meaning: ranking by meaning alone (--meaning)"
+        case (.automatic, true):
+            if meaningJoins {
+                return "meaning: joins (the words read as a question); words and meaning blended by reciprocal rank fusion, k = \(Int(Self.fusionConstant))"
+            }
+            return scope == .names ? "meaning: not for a search of names"
+                : "meaning: not for one or two words (a name); three words or a question mark ask it, and two words that find nothing"
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+// A domain's drive: where its root is now, and the record of it (Docs/Contract.md#drives-and-mounts).
+extension FileIndexStore {
+    /// Where the root of `domain`, recorded at `path`, is now: on the filesystem its state
+    /// recorded (at `path`, or where that drive is mounted now), or absent.
+    public func presence(ofRoot path: String, domain: String) -> VolumePresence {
+        let recorded = ((try? domainState(domain)) ?? nil)?.volume
+        return VolumePresence.locate(path: path, recorded: recorded)
+    }
+
+    /// Records what `presence` found: the root's path and filesystem when mounted (online
+    /// again), or since when it is offline (kept from an earlier record). Returns the
+    /// offline date, nil when mounted.
+    @discardableResult
+    public func record(_ presence: VolumePresence, root path: String, domain: String) throws -> Date? {
+        var state = try domainState(domain) ?? DomainState(root: path)
+        switch presence {
+        case .mounted(let mounted, let volume):
+            state.root = mounted
+            state.volume = volume
+            state.offlineSince = nil
+        case .absent:
+            state.offlineSince = state.offlineSince ?? Date()
+        }
+        try setState(state, domain: domain)
+        return state.offlineSince
+    }
+}

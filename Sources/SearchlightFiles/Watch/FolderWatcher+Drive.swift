@@ -1,0 +1,131 @@
+import Foundation
+import Logging
+import Searchlight
+
+// The root's drive going away and coming back (Docs/Contract.md#drives-and-mounts): while it is
+// not mounted the watch holds nothing on it, keeps its items (offline) and goes on with the
+// other roots; mounted again, at the same place or another, it is watched and caught up.
+extension FolderWatcher {
+    /// Whether the root's drive is away now.
+    public var isOffline: Bool { state.withLock { $0.offlineSince != nil } }
+
+    /// Looks at the mount table: goes offline when the root's filesystem went away, and
+    /// comes back when it is mounted again (caught up by a reconcile). Runs between windows.
+    /// - Returns: Whether the root is online.
+    @discardableResult
+    func checkDrive() throws -> Bool {
+        let recorded = ((try? index.domainState(options.scan.domain)) ?? nil)?.volume
+        let path = root.path
+        let presence = VolumePresence.locate(path: path, recorded: recorded)
+        switch presence {
+        case .absent:
+            if !isOffline { goOffline() }
+            return false
+        case .mounted(let mounted, let volume):
+            let sameMount = mounted == path && (try? RootFolder(path: mounted))?.device == root.device
+            if !isOffline && sameMount { return true }
+            if !isOffline {
+                // Unmounted and mounted again between two looks: caught up all the same.
+                goOffline()
+            }
+            try comeBack(at: mounted, presence: presence, volume: volume)
+            return true
+        }
+    }
+
+    /// Forgets every watch of the root (the kernel removed them with the filesystem) and
+    /// records the root offline; its items stay.
+    func goOffline() {
+        let watches = state.withLock { state in
+            defer {
+                state.table = WatchTable()
+                state.rootWatch = .none
+                state.degraded = []
+            }
+            return state.table.entries.map(\.watch)
+        }
+        for watch in watches { try? inotify.removeWatch(watch, for: subscriber) }
+        _ = inbox.drain()
+        let since = (try? index.record(.absent, root: root.path, domain: options.scan.domain)) ?? nil ?? Date()
+        state.withLock { $0.offlineSince = since }
+        writeHealth(running: true)
+        let items = (try? index.statistics().domains.first { $0.name == options.scan.domain }?.itemCount) ?? nil
+        logger.notice("""
+            \(root.path) is not connected (its drive is not mounted): its \(items ?? 0) items are kept, shown \
+            offline, and caught up when it is mounted again
+            """)
+        notifier.notify("STATUS=\(root.path) not connected")
+    }
+
+    /// Watches the root again where its drive is mounted now and reconciles it: what did not
+    /// change is not read again.
+    func comeBack(at path: String, presence: VolumePresence, volume: VolumeIdentity) throws {
+        try root.relocate(to: path)
+        let rootWatch = try inotify.addWatch(pathBytes: Array(root.path.utf8), for: subscriber)
+        state.withLock { state in
+            state.rootWatch = rootWatch
+            _ = state.table.insert(rootWatch, path: [])
+            state.offlineSince = nil
+        }
+        try index.record(presence, root: root.path, domain: options.scan.domain)
+        let summary = try scanner.reconcile(onDirectory: watchDirectory)
+        saveLastScan(summary)
+        writeHealth(running: true)
+        logger.notice("\(root.path) is connected again (\(volume.name)): caught up: \(summary.counts)")
+        notifier.notify("STATUS=watching \(root.path) (\(watchCount) folders)")
+    }
+}
+
+extension FolderWatcher {
+    /// Before the first reconcile: finds the root's drive where it is mounted now (moving
+    /// the root there), or records it offline.
+    /// - Returns: Whether the root is online.
+    func placeRoot() throws -> Bool {
+        let presence = index.presence(ofRoot: root.path, domain: options.scan.domain)
+        switch presence {
+        case .absent:
+            goOffline()
+            return false
+        case .mounted(let path, let volume):
+            if path != root.path || root.device == 0 { try root.relocate(to: path) }
+            try index.record(presence, root: root.path, domain: options.scan.domain)
+            state.withLock { $0.isRemote = volume.isRemote }
+            if volume.isRemote {
+                logger.notice("""
+                    \(root.path) is on a network or FUSE filesystem (\(volume.fileSystem)): changes made elsewhere \
+                    are found by a reconcile every \(options.rescanInterval)
+                    """)
+            }
+            return true
+        }
+    }
+}
+
+extension FolderWatcher {
+    /// Whether the server of this network or FUSE root answers within the deadline; records
+    /// when it stops and starts answering (`status` shows it). Blocks up to the deadline.
+    func remoteRootAnswers() -> Bool {
+        let answers = probe.answers(root.path, within: options.reachabilityDeadline)
+        let changed = state.withLock { state -> Bool in
+            if answers {
+                defer { state.unreachableSince = nil }
+                return state.unreachableSince != nil
+            }
+            if state.unreachableSince != nil { return false }
+            state.unreachableSince = Date()
+            return true
+        }
+        guard changed else { return answers }
+        let since = state.withLock { $0.unreachableSince }
+        updateState { $0.unreachableSince = since }
+        if answers {
+            logger.notice("\(root.path) answers again")
+        } else {
+            logger.warning("""
+                \(root.path) does not answer (its server stopped responding within \(options.reachabilityDeadline)): \
+                left alone, the other roots go on; asked again every \(options.rescanInterval)
+                """)
+        }
+        return answers
+    }
+}
