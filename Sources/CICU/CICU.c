@@ -10,28 +10,28 @@
 #include <unicode/ustring.h>
 #include <unicode/utf16.h>
 
-int32_t cicu_detect_charset(const char *bytes, size_t length, char *name, size_t capacity) {
-    if (capacity == 0) return -1;
-    name[0] = '\0';
+int32_t cicu_detect_charsets(const char *bytes, size_t length, int without_markup, char *names, int32_t *confidences,
+                             int32_t capacity) {
     UErrorCode status = U_ZERO_ERROR;
     UCharsetDetector *detector = ucsdet_open(&status);
     if (U_FAILURE(status)) return -1;
-    int32_t confidence = -1;
     // The detector looks at a sample; a few tens of kilobytes are plenty.
     int32_t sample = length > (64 << 10) ? (64 << 10) : (int32_t)length;
+    ucsdet_enableInputFilter(detector, without_markup ? 1 : 0);
     ucsdet_setText(detector, bytes, sample, &status);
-    const UCharsetMatch *match = U_SUCCESS(status) ? ucsdet_detect(detector, &status) : NULL;
-    if (U_SUCCESS(status) && match != NULL) {
-        const char *found = ucsdet_getName(match, &status);
-        int32_t found_confidence = ucsdet_getConfidence(match, &status);
-        if (U_SUCCESS(status) && found != NULL) {
-            strncpy(name, found, capacity - 1);
-            name[capacity - 1] = '\0';
-            confidence = found_confidence;
-        }
+    int32_t found = 0, written = 0;
+    const UCharsetMatch **matches = U_SUCCESS(status) ? ucsdet_detectAll(detector, &found, &status) : NULL;
+    for (int32_t index = 0; U_SUCCESS(status) && matches != NULL && index < found && written < capacity; index++) {
+        const char *name = ucsdet_getName(matches[index], &status);
+        int32_t confidence = ucsdet_getConfidence(matches[index], &status);
+        if (U_FAILURE(status) || name == NULL) break;
+        char *slot = names + (size_t)written * CICU_CHARSET_NAME_SIZE;
+        strncpy(slot, name, CICU_CHARSET_NAME_SIZE - 1);
+        slot[CICU_CHARSET_NAME_SIZE - 1] = '\0';
+        confidences[written++] = confidence;
     }
     ucsdet_close(detector);
-    return confidence;
+    return U_FAILURE(status) && written == 0 ? -1 : written;
 }
 
 int cicu_charset_is_known(const char *name) {

@@ -102,6 +102,110 @@ struct EncodingCorpusTests {
         #expect(text.contains("สุดท้าย") && text.contains("ขอบคุณค่ะ") && text.contains("“หัวข้อ”…"))
     }
 
+    /// The first lines of a Polish list of countries (iso-codes' translation), which ICU's
+    /// detector takes for Big5 (confidence 59 against ISO-8859-2's 38).
+    static let polishCountries =
+        """
+        Afganistan
+        Albania
+        Algieria
+        Samoa Amerykańskie
+        Andora
+        Angola
+        Anguilla
+        Antarktyka
+        Antigua i Barbuda
+        Egipska Republika Arabska
+        Argentyna
+        Republika Argentyńska
+        Armenia
+        Aruba
+        Australia
+        Austria
+        Azerbejdżan
+        Bahamy
+        Bahrajn
+        Bangladesz
+        Barbados
+        Białoruś
+        Belgia
+        Belize
+        Benin
+        Bermudy
+        Bhutan
+        Boliwariańska Republika Wenezueli
+        Boliwia
+        Boliwia - Wielonarodowe Państwo
+        Bonaire, Sint Eustatius i Saba
+        Bośnia i Hercegowina
+        Botswana
+        Wyspa Bouveta
+        Brazylia
+        Brytyjskie Terytorium Oceanu Indyjskiego
+        Brytyjskie Wyspy Dziewicze
+        Państwo Brunei
+        Bułgaria
+        Burkina Faso
+        Burundi
+        Republika Zielonego Przylądka
+        Kambodża
+        Kamerun
+        Kanada
+        Kajmany
+        Republika Środkowoafrykańska
+        Czad
+        Chile
+        Chiny
+        Wyspa Bożego Narodzenia
+        Wyspy Kokosowe (Wyspy Keelinga)
+        Kolumbia
+        Wspólnota Dominiki
+        Wspólnota Bahamów
+        Wspólnota Marianów Północnych
+        Komory
+        Kongo
+        Kongo, Demokratyczna Republika Konga
+        Wyspy Cooka
+        Kostaryka
+        Chorwacja
+        Kuba
+        Curaçao
+        Cypr
+        Republika Czeska
+        Czechy
+        Wybrzeże Kości Słoniowej
+        Koreańska Republika Ludowo-Demokratyczna
+        Demokratyczna Republika Wysp Św. Tomasza i Książęcej
+        Demokratyczna Republika Timoru Wschodniego
+        Demokratyczno-Socjalistyczna Republika Sri Lanki
+        Dania
+        Dżibuti
+        Dominika
+        Republika Dominikańska
+        """
+
+    @Test("A Latin text with a few accented letters is not read as Chinese when ICU's detector guesses Big5")
+    func latinTextIsNotReadAsCJK() throws {
+        let bytes = try Self.encoded(Self.polishCountries, "ISO-8859-2")
+        // The case this test is about: the detector's first guess is a multi-byte charset.
+        #expect(TextDecoding.detections(bytes).first?.name == "Big5")
+        #expect(!TextDecoding.spellsCJK(bytes, in: "Big5"))
+        #expect(TextDecoding.detect(bytes) == "ISO-8859-2")
+        Self.expectWords(of: Self.polishCountries, in: try Self.read(bytes, name: "countries.txt", with: PlainTextExtractor.read).text,
+                         "ISO-8859-2 countries")
+        let page = try Self.encoded("<html><body><ul><li>" + Self.polishCountries.replacingOccurrences(of: "\n", with: "<li>")
+            + "</ul></body></html>", "ISO-8859-2")
+        Self.expectWords(of: Self.polishCountries, in: try Self.read(page, name: "countries.html", with: HTMLExtractor.read).text,
+                         "ISO-8859-2 countries, HTML")
+        // Chinese, Japanese and Korean, alone or among Latin words, still spell their script.
+        for (encoding, text) in Self.samples where ["SHIFT_JIS", "EUC-JP", "GB18030", "BIG5", "EUC-KR"].contains(encoding) {
+            let mixed = try Self.encoded("Release notes for version 2.4 of Searchlight: " + text + " See README.md and NEWS.", encoding)
+            let charset = ["SHIFT_JIS": "Shift_JIS", "BIG5": "Big5"][encoding] ?? encoding
+            #expect(TextDecoding.spellsCJK(try Self.encoded(text, encoding), in: charset), "\(encoding)")
+            #expect(TextDecoding.spellsCJK(mixed, in: charset), "\(encoding) among Latin words")
+        }
+    }
+
     @Test("Johab is told from EUC-KR and from other scripts' 8-bit encodings")
     func johabDetection() throws {
         let korean = try #require(Self.samples.first { $0.encoding == "CP1361" }).text

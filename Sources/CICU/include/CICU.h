@@ -13,12 +13,21 @@
 extern "C" {
 #endif
 
-/// Guesses the charset of `bytes` with ICU's detector and writes its name (such as
-/// "Shift_JIS", "ISO-8859-1", "UTF-8") into `name` (NUL-terminated, at most `capacity` bytes).
+/// The charsets ICU's detector finds `bytes` could be in, best first: writes up to `capacity`
+/// names (such as "Shift_JIS", "ISO-8859-2", "UTF-8"), each NUL-terminated in a slot of
+/// `CICU_CHARSET_NAME_SIZE` bytes of `names`, and their confidences (0–100) into `confidences`.
 ///
-/// Returns the detector's confidence (0–100), or -1 when it has no answer.
-/// The corresponding ICU functions are `ucsdet_open`, `ucsdet_setText` and `ucsdet_detect`.
-int32_t cicu_detect_charset(const char *bytes, size_t length, char *name, size_t capacity);
+/// With `without_markup` non-zero the detector leaves out what stands between `<` and `>`
+/// (ICU keeps the bytes as they are when they hold few tags).
+///
+/// Returns how many were written, or -1 when the detector failed.
+/// The corresponding ICU functions are `ucsdet_open`, `ucsdet_enableInputFilter`, `ucsdet_setText`
+/// and `ucsdet_detectAll`.
+int32_t cicu_detect_charsets(const char *bytes, size_t length, int without_markup, char *names, int32_t *confidences,
+                             int32_t capacity);
+
+/// The size of one name's slot in `cicu_detect_charsets`'s `names`.
+#define CICU_CHARSET_NAME_SIZE 32
 
 /// Whether ICU has a converter for the charset `name` (an IANA name or alias).
 int cicu_charset_is_known(const char *name);

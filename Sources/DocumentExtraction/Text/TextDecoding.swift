@@ -162,20 +162,61 @@ enum TextDecoding {
             && marksFirstOfPair * 10 >= marks
     }
 
-    /// ICU's best guess, when it has a confident one. The corresponding C function is `ucsdet_detect`.
+    /// ICU's best guess that the bytes bear out, when it has a confident one. A guess of a
+    /// Chinese, Japanese or Korean multi-byte charset the decoded text belies
+    /// (``spellsCJK(_:in:)``) gives way to the detector's best single-byte candidate, weighed
+    /// without markup: in a text of a Latin language with a few accented letters, ICU's Big5
+    /// recognizer can outscore ISO-8859-2 (Polish country names, 71 against 32), and in a page
+    /// the English names of HTML's tags tip ISO-8859-2 over to ISO-8859-1. (Markup is left in
+    /// otherwise: in a short page what remains is too little for the detector.)
     static func detect(_ bytes: [UInt8]) -> String? {
-        guard let (name, confidence) = detection(bytes), confidence >= 10 else { return nil }
-        return name
+        let candidates = detections(bytes).filter { $0.confidence >= 10 }
+        guard let best = candidates.first else { return nil }
+        guard multiByteCJK.contains(best.name), !spellsCJK(bytes, in: best.name) else { return best.name }
+        return detections(bytes, withoutMarkup: true).first {
+            $0.confidence >= 10 && !multiByteCJK.contains($0.name) && !$0.name.hasPrefix("UTF")
+        }?.name
     }
 
-    /// ICU's best guess and its confidence (0–100). The corresponding C function is `ucsdet_detect`.
-    static func detection(_ bytes: [UInt8]) -> (String, Int)? {
-        var name = [CChar](repeating: 0, count: 64)
-        let confidence = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cicu_detect_charset($0.baseAddress, $0.count, &name, name.count) }
+    /// The multi-byte charsets of ICU's detector whose guesses are checked against their text.
+    static let multiByteCJK: Set = ["Big5", "GB18030", "EUC-JP", "EUC-KR", "Shift_JIS"]
+
+    /// Whether `bytes` read in `charset` look like text in Chinese, Japanese or Korean: a
+    /// character of those scripts seldom stands between two ASCII letters, while a Latin
+    /// text misread pairs each accented letter with the letter after it into one such character
+    /// inside a word (`Amerykańskie` in Big5). True unless a quarter of the non-ASCII
+    /// characters do.
+    static func spellsCJK(_ bytes: [UInt8], in charset: String) -> Bool {
+        guard let decoded = try? convert(Array(bytes.prefix(65_536)), from: charset) else { return false }
+        var nonASCII = 0, betweenLetters = 0
+        var before: Unicode.Scalar = " ", current: Unicode.Scalar = " "
+        func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool { scalar.isASCII && scalar.properties.isAlphabetic }
+        for after in decoded.text.unicodeScalars {
+            if !current.isASCII {
+                nonASCII += 1
+                if isASCIILetter(before) && isASCIILetter(after) { betweenLetters += 1 }
+            }
+            (before, current) = (current, after)
         }
-        guard confidence >= 0 else { return nil }
-        return (String(cString: name), Int(confidence))
+        if !current.isASCII { nonASCII += 1 }
+        return betweenLetters * 4 < nonASCII
+    }
+
+    /// ICU's guesses, best first, with their confidence (0–100). The corresponding C function
+    /// is `ucsdet_detectAll`.
+    static func detections(_ bytes: [UInt8], withoutMarkup: Bool = false) -> [(name: String, confidence: Int)] {
+        let capacity = 16
+        var names = [CChar](repeating: 0, count: capacity * Int(CICU_CHARSET_NAME_SIZE))
+        var confidences = [Int32](repeating: 0, count: capacity)
+        let count = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                cicu_detect_charsets($0.baseAddress, $0.count, withoutMarkup ? 1 : 0, &names, &confidences, Int32(capacity))
+            }
+        }
+        return (0..<max(0, Int(count))).map { index in
+            let slot = names[(index * Int(CICU_CHARSET_NAME_SIZE))...].prefix { $0 != 0 }
+            return (String(decoding: slot.map { UInt8(bitPattern: $0) }, as: UTF8.self), Int(confidences[index]))
+        }
     }
 
     static func isKnown(_ charset: String) -> Bool { cicu_charset_is_known(charset) != 0 }
