@@ -110,8 +110,10 @@ STATE = """(() => {
 })()"""
 
 def ready(state):
-    """The results shown answer what the box holds (not an earlier prefix), and their thumbnails loaded."""
+    """The results shown answer what the box holds (not an earlier prefix), no search is pending (the summary
+    says what was found, not "Searching for…"), and their thumbnails loaded."""
     return (state.get("cards", 0) >= arguments.wait_cards and state.get("answered") == state.get("query")
+            and not state.get("busy")
             and all(image["loaded"] for image in state.get("images", [])))
 
 
