@@ -15,12 +15,14 @@ import SystemCalls
 /// opened items ahead of the results that matched in the same field, highest score first;
 /// every other order stays.
 public struct OpenHistory: Sendable {
+    /// The file the history is kept in.
     public let path: String
 
     static let maximumLines = 4_000
     static let keptItems = 1_000
     static let visitsPerItem = 10
 
+    /// The history kept in the file at `path` (it need not exist yet).
     public init(path: String) {
         self.path = path
     }
@@ -71,9 +73,12 @@ public struct OpenHistory: Sendable {
 
     /// An item of a domain.
     public struct Key: Hashable, Sendable {
+        /// The item's domain.
         public var domain: String
+        /// The item's identifier, as bytes.
         public var identifier: [UInt8]
 
+        /// The item `identifier` of `domain`.
         public init(domain: String, identifier: [UInt8]) {
             self.domain = domain
             self.identifier = identifier

@@ -139,6 +139,8 @@ extension SearchWords {
         /// How many ranked results to read next; `nil`: all of them.
         public private(set) var current: Int?
 
+        /// The windows of a search that asks for `limit` results (`nil`: all of them); the first reads
+        /// four times the limit, at least 1 000.
         public init(limit: Int?) {
             self.limit = limit
             current = limit.map { Swift.max($0 * 4, 1000) }

@@ -19,6 +19,7 @@ import Foundation
 public struct SearchWords: Hashable, Sendable {
     /// The keys of the search words.
     public enum Key: String, CaseIterable, Sendable {
+        /// `kind:`, `date:`, `created:`, `modified:`, `author:`, `tag:` and `name:`, as typed.
         case kind, date, created, modified, author, tag, name
 
         /// Whether a value may hold spaces (a name, a tag), where a kind or a date cannot.
@@ -236,5 +237,6 @@ public struct SearchWordsError: Error, Hashable, Sendable, CustomStringConvertib
         self.expected = expected
     }
 
+    /// One line naming the word and what was expected: `cannot read the search word "kind:sofa": …`.
     public var description: String { "cannot read the search word \(word.debugDescription): \(expected)" }
 }

@@ -36,10 +36,13 @@ public protocol IndexStore: AnyObject, Sendable {
     func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem?
     /// The thumbnail of an item, if it has one.
     func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail?
+    /// How many items the index holds (in one domain, or in every domain).
     func itemCount(domain: String?) throws -> Int
     /// Every item, by domain then identifier; `body` returns `false` to stop.
     func forEachItem(domain: String?, _ body: (IndexedItem) throws -> Bool) throws
+    /// The index's domains (the `domain` table), in byte order of their names.
     func domains() throws -> [String]
+    /// What the index holds, per domain, and its size (`searchlight status`).
     func statistics() throws -> IndexStatistics
 
     // MARK: Searching
@@ -49,6 +52,8 @@ public protocol IndexStore: AnyObject, Sendable {
     /// The domains and identifiers of ``searchResults(words:domain:limit:scope:)``, in the
     /// same order, without reading the items: for output that prints paths only.
     func searchReferences(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [ItemReference]
+    /// How many items ``searchResults(words:domain:limit:scope:)`` would return without a limit,
+    /// counted without ranking them (`search --count`).
     func countMatches(words: [String], domain: String?, scope: SearchScope) throws -> Int
     /// The spellings the index holds for each of `words` (folded words), best first: the word
     /// itself when some indexed word starts with it, then the indexed words a typo away
@@ -60,6 +65,7 @@ public protocol IndexStore: AnyObject, Sendable {
     func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String]
     /// Docs/Contract.md#query-language: the items matching a query string, most recently modified first.
     func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem]
+    /// How many items match a query string (`query --count`).
     func countQuery(_ queryString: String, domain: String?) throws -> Int
     /// What runs for a query (`query --explain`).
     func explainQuery(_ queryString: String, domain: String?, limit: Int?) throws -> String
@@ -96,10 +102,12 @@ public protocol IndexStore: AnyObject, Sendable {
 extension SearchableIndex: IndexStore {}
 
 extension IndexStore {
+    /// The first of ``items(withIdentifier:domain:)``: an identifier is unique in its domain.
     public func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem? {
         try items(withIdentifier: identifier, domain: domain).first
     }
 
+    /// The thumbnail of ``item(_:domain:)``, with its bytes.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail? {
         try item(identifier, domain: domain)?.item.attributeSet.thumbnail
     }
@@ -107,6 +115,7 @@ extension IndexStore {
     /// Nothing to stop.
     public func interrupt() {}
 
+    /// Nothing to say: a store that can explain its reading of the words implements it.
     public func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String] { [] }
 
     /// The identifiers of ``searchReferences(words:domain:limit:scope:)``, in the same order.
@@ -133,6 +142,8 @@ public protocol IndexStoreError: ReportableError {
 }
 
 extension IndexStoreError {
+    /// `false`: a store without a deadline of its own never times out.
     public var isTimeout: Bool { false }
+    /// `false`: a store that is a local file is never unreachable.
     public var isUnavailable: Bool { false }
 }

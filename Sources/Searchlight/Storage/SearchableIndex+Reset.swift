@@ -15,6 +15,7 @@ public struct IndexReset: Sendable, Equatable, Codable {
     /// them together).
     public var movedAside: [String]
 
+    /// Records a reset made at `date`, for `reason`, whose damaged files were moved to `movedAside`.
     public init(date: Date, reason: String, movedAside: [String]) {
         self.date = date
         self.reason = reason
