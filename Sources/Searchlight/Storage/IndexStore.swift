@@ -20,6 +20,16 @@ public protocol IndexStore: AnyObject, Sendable {
     // MARK: Writing
 
     /// Applies a batch in one transaction: all of its changes land, or none.
+    ///
+    /// ```swift
+    /// var batch = IndexBatch()
+    /// batch.upsert(SearchableItem(uniqueIdentifier: "note-1", domainIdentifier: "notes", attributeSet: attributes))
+    /// batch.delete("note-0", domain: "notes")
+    /// try store.apply(batch)
+    /// ```
+    ///
+    /// - Throws: ``SearchlightError`` (the SQLite index: a full disk, a busy or read-only
+    ///   database, damage) or the store's ``IndexStoreError``; nothing of the batch is applied.
     func apply(_ batch: IndexBatch) throws
     /// Deletes every item of the domains, and the domains; returns the number of items deleted.
     @discardableResult func deleteAllItems(inDomains domains: [String]) throws -> Int
@@ -48,6 +58,19 @@ public protocol IndexStore: AnyObject, Sendable {
     // MARK: Searching
 
     /// Docs/Contract.md#search: every word a prefix of some word of the item, ranked, with where each matched.
+    ///
+    /// ```swift
+    /// let results = try store.searchResults(words: ["quarterly", "rep"], domain: nil, limit: 20, scope: .all)
+    /// results.first?.matchedIn  // .name
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed; words with no letter or digit find nothing.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results, the best first; `nil`: all of them.
+    ///   - scope: ``SearchScope/all``, or ``SearchScope/names`` for names, titles, keywords and
+    ///     folders only.
+    /// - Throws: ``SearchlightError`` or the store's ``IndexStoreError`` when the index cannot be read.
     func searchResults(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [SearchResult]
     /// The domains and identifiers of ``searchResults(words:domain:limit:scope:)``, in the
     /// same order, without reading the items: for output that prints paths only.
@@ -64,6 +87,15 @@ public protocol IndexStore: AnyObject, Sendable {
     /// when the store has nothing to say.
     func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String]
     /// Docs/Contract.md#query-language: the items matching a query string, most recently modified first.
+    ///
+    /// - Parameters:
+    ///   - queryString: A Spotlight query string (`title == "report*"cd && size > 1000`).
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many items; `nil`: all of them.
+    /// - Throws: ``QueryParseError`` when the query is malformed, or the store's
+    ///   ``IndexStoreError`` whose ``IndexStoreError/isUsageError`` is `true` when it cannot
+    ///   answer a well-formed one (exit status 64 either way); ``SearchlightError`` or the
+    ///   store's ``IndexStoreError`` when the index cannot be read.
     func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem]
     /// How many items match a query string (`query --count`).
     func countQuery(_ queryString: String, domain: String?) throws -> Int
