@@ -126,6 +126,12 @@ public final class KeywordRanker: Sendable {
 
     /// A document's keywords: its own, then the most telling words of its text, then its
     /// name's words — each once, at most ``maximumCount`` — or `fallback` when none of these exist.
+    ///
+    /// - Parameters:
+    ///   - own: The document's own keywords (PDF Keywords, `cp:keywords`, meta keywords), first.
+    ///   - text: The document's text, whose telling words come next; `nil` when it has none.
+    ///   - nameWords: The words of its name, after those.
+    ///   - fallback: Words used only when there is nothing else (the file indexer passes its type's words).
     public func keywords(own: [String], text: String?, nameWords: [String], fallback: [String] = []) throws -> [String] {
         var keywords: [String] = []
         var seen = Set<String>()

@@ -37,6 +37,11 @@ public struct OpenHistory: Sendable {
     }
 
     /// Records that the item was opened. Failing to record is never an error of the opening.
+    ///
+    /// - Parameters:
+    ///   - domain: The opened item's domain.
+    ///   - identifier: The opened item's identifier.
+    ///   - date: When it was opened.
     public func record(domain: String, identifier: ItemIdentifier, at date: Date = Date()) {
         let line = "\(Int(date.timeIntervalSince1970))\t\(Self.escaped(domain))\t\(Data(identifier.bytes).base64EncodedString())\n"
         let folder = (path as NSString).deletingLastPathComponent

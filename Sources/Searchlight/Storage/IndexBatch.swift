@@ -136,6 +136,11 @@ public struct IndexBatch: Sendable {
     }
     /// Re-keys `from` and its descendants to `to`, keeping every attribute; `rename`, when
     /// given, renames the moved item itself (the library never derives a name from an identifier).
+    ///
+    /// ```swift
+    /// batch.move("Reports/2023", to: "Archive/Reports 2023", domain: "documents",
+    ///            rename: IndexBatch.Rename(displayName: "Reports 2023"))
+    /// ```
     public mutating func move(_ from: ItemIdentifier, to: ItemIdentifier, domain: String, rename: Rename? = nil) {
         changes.append(.move(domain: domain, from: from, to: to, rename: rename))
     }
