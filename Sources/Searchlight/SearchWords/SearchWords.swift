@@ -68,6 +68,13 @@ public struct SearchWords: Hashable, Sendable {
     /// Parses command-line arguments: each is parsed as typed text, except that an argument
     /// that starts with `author:`, `tag:` or `name:` and has no quotes is one search word (the
     /// shell removed its quotes: `author:"Zoë Müller"` arrives as `author:Zoë Müller`).
+    ///
+    /// ```swift
+    /// // searchlight search kind:pdf "author:Zoë Müller" budget
+    /// let search = try SearchWords(arguments: ["kind:pdf", "author:Zoë Müller", "budget"])
+    /// ```
+    ///
+    /// - Throws: ``SearchWordsError`` for a search word with a value it cannot take.
     public init(arguments: [String], calendar: @autoclosure () -> Calendar = .current) throws(SearchWordsError) {
         var tokens: [String] = []
         for argument in arguments {
