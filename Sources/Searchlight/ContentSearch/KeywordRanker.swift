@@ -69,6 +69,11 @@ public final class KeywordRanker: Sendable {
     }
 
     /// The most telling words of `text`, best first, at most `limit`.
+    ///
+    /// A word is telling when it is frequent in `text` and rare in the index: tf × log(items /
+    /// items whose text holds it), the holders read from the content index's own statistics.
+    ///
+    /// - Throws: GRDB's `DatabaseError` when those statistics cannot be read.
     public func tellingWords(in text: String, limit: Int = tellingCount) throws -> [String] {
         let counts = Self.wordCounts(in: text)
         guard !counts.isEmpty else { return [] }
