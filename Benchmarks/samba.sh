@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Finder's Spotlight on a Samba share (README, "Finder on a Mac"): the time of an `mdsearch`
+# Finder's Spotlight on a Samba share (Docs/Guide/Finder.md): the time of an `mdsearch`
 # query that Samba answers through `searchlight serve --elasticsearch`, against a share without
 # an index (`spotlight backend = noindex`), on the same generated tree.
 #

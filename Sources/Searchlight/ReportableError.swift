@@ -21,21 +21,28 @@ public protocol ReportableError: Error, CustomStringConvertible {
 }
 
 extension ReportableError {
+    /// Exit status 1: a failure the user did not cause.
     public var exitStatus: Int32 { 1 }
+    /// HTTP 500: a failure the client did not cause.
     public var httpStatus: Int { 500 }
 }
 
 extension QueryParseError: ReportableError {
+    /// Exit status 64: a malformed query is a usage error.
     public var exitStatus: Int32 { 64 }
+    /// HTTP 400: the request's query is malformed.
     public var httpStatus: Int { 400 }
 }
 
 extension SearchWordsError: ReportableError {
+    /// Exit status 64: a search word with a value it cannot take is a usage error.
     public var exitStatus: Int32 { 64 }
+    /// HTTP 400: the request's search words are malformed.
     public var httpStatus: Int { 400 }
 }
 
 extension SearchlightError: ReportableError {
+    /// 64 for a malformed query (``SearchlightError/Code/invalidQuery``), 1 for any other failure.
     public var exitStatus: Int32 { code == .invalidQuery ? 64 : 1 }
 
     /// 400 for a malformed query; 503 while there is no index, or it is damaged (the next
@@ -48,6 +55,9 @@ extension SearchlightError: ReportableError {
 }
 
 extension IndexStoreError {
+    /// 64 for a malformed location or query (``isUsageError``), 1 for any other failure.
     public var exitStatus: Int32 { isUsageError ? 64 : 1 }
+    /// 400 for a usage error, 503 for a timeout or an index that cannot be reached now (the same
+    /// request may succeed later), 500 otherwise.
     public var httpStatus: Int { isUsageError ? 400 : isTimeout || isUnavailable ? 503 : 500 }
 }

@@ -69,6 +69,11 @@ public final class KeywordRanker: Sendable {
     }
 
     /// The most telling words of `text`, best first, at most `limit`.
+    ///
+    /// A word is telling when it is frequent in `text` and rare in the index: tf × log(items /
+    /// items whose text holds it), the holders read from the content index's own statistics.
+    ///
+    /// - Throws: GRDB's `DatabaseError` when those statistics cannot be read.
     public func tellingWords(in text: String, limit: Int = tellingCount) throws -> [String] {
         let counts = Self.wordCounts(in: text)
         guard !counts.isEmpty else { return [] }
@@ -126,6 +131,12 @@ public final class KeywordRanker: Sendable {
 
     /// A document's keywords: its own, then the most telling words of its text, then its
     /// name's words — each once, at most ``maximumCount`` — or `fallback` when none of these exist.
+    ///
+    /// - Parameters:
+    ///   - own: The document's own keywords (PDF Keywords, `cp:keywords`, meta keywords), first.
+    ///   - text: The document's text, whose telling words come next; `nil` when it has none.
+    ///   - nameWords: The words of its name, after those.
+    ///   - fallback: Words used only when there is nothing else (the file indexer passes its type's words).
     public func keywords(own: [String], text: String?, nameWords: [String], fallback: [String] = []) throws -> [String] {
         var keywords: [String] = []
         var seen = Set<String>()

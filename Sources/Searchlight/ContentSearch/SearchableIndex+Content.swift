@@ -89,6 +89,8 @@ extension SearchableIndex {
     }
 
     /// The text of one item (`show --text`), or `nil` when it has none or the domain has no such item.
+    ///
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func textContent(of identifier: ItemIdentifier, domain: String) throws -> String? {
         try read { db in
             let data = try Data.fetchOne(db, sql: """

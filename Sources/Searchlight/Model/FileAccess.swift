@@ -30,8 +30,11 @@ public struct FileAccess: Sendable, Hashable {
 
     /// An ACL entry for a named user or group: its id and its `rwx` bits (4, 2, 1).
     public struct Entry: Sendable, Hashable {
+        /// The user or group id.
         public var id: UInt32
+        /// Its `rwx` bits: 4, 2, 1.
         public var permissions: UInt16
+        /// An entry giving `id` the bits `permissions`.
         public init(id: UInt32, permissions: UInt16) { (self.id, self.permissions) = (id, permissions) }
     }
 
@@ -49,6 +52,8 @@ public struct FileAccess: Sendable, Hashable {
     /// Named groups (`ACL_GROUP`).
     public var groups: [Entry]
 
+    /// Who may read a file, as `statx(2)` and its ACL (`system.posix_acl_access`) say; bits of
+    /// `mode` above `0o777` are dropped.
     public init(owner: UInt32, group: UInt32, mode: UInt16, groupObject: UInt16? = nil,
                 users: [Entry] = [], groups: [Entry] = []) {
         self.owner = owner

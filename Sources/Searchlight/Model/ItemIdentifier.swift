@@ -20,6 +20,7 @@ public struct ItemIdentifier: Hashable, Sendable, Comparable, CustomStringConver
     /// Creates an identifier from the UTF-8 bytes of a string.
     public init(_ string: String) { self.bytes = Array(string.utf8) }
 
+    /// An identifier written as a string literal: `"Reports/2024.pdf"`, its UTF-8 bytes.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The identifier as a string when its bytes are valid UTF-8, else `nil`.
@@ -84,5 +85,7 @@ public struct ItemIdentifier: Hashable, Sendable, Comparable, CustomStringConver
         return order != 0 ? order < 0 : lhs.bytes.count < rhs.bytes.count
     }
 
+    /// The identifier as text, each byte that is not valid UTF-8 replaced (for messages, not for
+    /// round trips: use ``bytes``).
     public var description: String { lossyString }
 }

@@ -6,6 +6,7 @@ public struct ItemReference: Hashable, Sendable {
     /// The item's identifier in its domain (for the file indexer, its path relative to the root).
     public var identifier: ItemIdentifier
 
+    /// The item `identifier` of `domain`.
     public init(domain: String, identifier: ItemIdentifier) {
         self.domain = domain
         self.identifier = identifier

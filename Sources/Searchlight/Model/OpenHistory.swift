@@ -15,12 +15,14 @@ import SystemCalls
 /// opened items ahead of the results that matched in the same field, highest score first;
 /// every other order stays.
 public struct OpenHistory: Sendable {
+    /// The file the history is kept in.
     public let path: String
 
     static let maximumLines = 4_000
     static let keptItems = 1_000
     static let visitsPerItem = 10
 
+    /// The history kept in the file at `path` (it need not exist yet).
     public init(path: String) {
         self.path = path
     }
@@ -35,6 +37,11 @@ public struct OpenHistory: Sendable {
     }
 
     /// Records that the item was opened. Failing to record is never an error of the opening.
+    ///
+    /// - Parameters:
+    ///   - domain: The opened item's domain.
+    ///   - identifier: The opened item's identifier.
+    ///   - date: When it was opened.
     public func record(domain: String, identifier: ItemIdentifier, at date: Date = Date()) {
         let line = "\(Int(date.timeIntervalSince1970))\t\(Self.escaped(domain))\t\(Data(identifier.bytes).base64EncodedString())\n"
         let folder = (path as NSString).deletingLastPathComponent
@@ -71,9 +78,12 @@ public struct OpenHistory: Sendable {
 
     /// An item of a domain.
     public struct Key: Hashable, Sendable {
+        /// The item's domain.
         public var domain: String
+        /// The item's identifier, as bytes.
         public var identifier: [UInt8]
 
+        /// The item `identifier` of `domain`.
         public init(domain: String, identifier: [UInt8]) {
             self.domain = domain
             self.identifier = identifier

@@ -3,6 +3,8 @@
 public struct SearchResult: Hashable, Sendable {
     /// Where an item matched the search words.
     public enum Field: String, Hashable, Sendable, CaseIterable {
+        /// The fields words match in, best first: the name, the title, the authors, the keywords
+        /// (tags, comment and origins included), the folder names of a path identifier, the text.
         case name, title, authors, keywords, folders, content
         /// No word was searched: the item passed the search words (``SearchWords``) such as
         /// `kind:pdf` or `tag:work` alone.
@@ -34,6 +36,8 @@ public struct SearchResult: Hashable, Sendable {
     /// vectors, -1…1), when meaning joined the search and the item has vectors.
     public var similarity: Float?
 
+    /// A result: `item`, matched in `matchedIn`, with the text around the match and, for a
+    /// respelled search, the words searched instead.
     public init(item: IndexedItem, matchedIn: Field, snippet: String? = nil, spelling: [String]? = nil) {
         self.item = item
         self.matchedIn = matchedIn

@@ -34,6 +34,14 @@ public struct SearchableItem: Hashable, Sendable {
     /// everyone who may read the index sees.
     public var access: FileAccess?
 
+    /// Creates an item of `domainIdentifier` identified by `uniqueIdentifier`, with its attributes.
+    ///
+    /// - Parameters:
+    ///   - expirationDate: When the index forgets the item; `nil`: never.
+    ///   - changeStamp: The indexer's token of the item's source version.
+    ///   - failure: Why deriving the attributes failed, when it did.
+    ///   - identifierIsPath: Whether the identifier's folder names are words of the item.
+    ///   - access: Who may read the item's file, on a shared index.
     public init(
         uniqueIdentifier: ItemIdentifier,
         domainIdentifier: String,

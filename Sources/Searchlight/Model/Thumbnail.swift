@@ -9,6 +9,7 @@ public struct Thumbnail: Hashable, Sendable {
     /// The encoded image.
     public var bytes: [UInt8]
 
+    /// A thumbnail of `width` × `height` pixels, encoded as `format`.
     public init(format: String, width: Int, height: Int, bytes: [UInt8]) {
         self.format = format
         self.width = width

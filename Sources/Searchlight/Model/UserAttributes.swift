@@ -17,6 +17,7 @@ public struct UserAttributes: Hashable, Sendable {
     /// ``AttributeSet/whereFroms``.
     public var whereFroms: [String]
 
+    /// Tags, a comment, a rating and origins, as read from a file's extended attributes.
     public init(userTags: [String] = [], comment: String? = nil, starRating: Double? = nil, whereFroms: [String] = []) {
         self.userTags = userTags
         self.comment = comment

@@ -17,7 +17,13 @@ extension SearchableIndex {
     ///   - domain: Only this domain, when given.
     ///   - limit: At most this many results, when given.
     ///   - scope: What is searched: everything, or names only.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
+    ///
     /// Words with no letter or digit find nothing.
+    ///
+    /// ```swift
+    /// let found = try index.search(words: ["quarterly", "rep"], limit: 20)
+    /// ```
     public func search(words: [String], domain: String? = nil, limit: Int? = nil,
                        scope: SearchScope = .all) throws -> [IndexedItem] {
         try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches, _ in
@@ -27,6 +33,16 @@ extension SearchableIndex {
 
     /// What ``search(words:domain:limit:scope:)`` returns, with where each item matched and,
     /// for a match in its text, a snippet of the text around it.
+    ///
+    /// Parameters as ``search(words:domain:limit:scope:)``.
+    ///
+    /// ```swift
+    /// for result in try index.searchResults(words: ["budget"], limit: 10) {
+    ///     print(result.item.item.uniqueIdentifier, result.matchedIn, result.snippet ?? "")
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func searchResults(words: [String], domain: String? = nil, limit: Int? = nil,
                               scope: SearchScope = .all) throws -> [SearchResult] {
         try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches, tokens in
@@ -43,6 +59,10 @@ extension SearchableIndex {
 
     /// The domains and identifiers of what ``search(words:domain:limit:scope:)`` returns, in
     /// the same order, without fetching the items: for output that prints paths only.
+    ///
+    /// Parameters as ``search(words:domain:limit:scope:)``.
+    ///
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func searchReferences(words: [String], domain: String? = nil, limit: Int? = nil,
                                  scope: SearchScope = .all) throws -> [ItemReference] {
         try rankedMatches(words: words, domain: domain, limit: limit, scope: scope) { db, matches, _ in
@@ -136,6 +156,10 @@ extension SearchableIndex {
     }
 
     /// The number of items ``search(words:domain:limit:scope:)`` would return without a limit.
+    ///
+    /// Nothing is ranked: the items that hold every word are counted (`search --count`).
+    ///
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func countMatches(words: [String], domain: String? = nil, scope: SearchScope = .all) throws -> Int {
         let tokens = Self.nameQueryTokens(words)
         // Compounds as typed, else their parts (``CompoundWords``).

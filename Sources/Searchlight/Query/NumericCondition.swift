@@ -17,6 +17,18 @@ public enum NumericCondition {
     }
 
     /// `column op bounds`, where `bind` turns a number into a placeholder of the statement.
+    ///
+    /// ```swift
+    /// let today = NumericCondition.interval(of: .date(.today(offset: 0)), now: Date(), calendar: .current)
+    /// NumericCondition.sql("item.contentModificationDate", .equal, today) { _ in "?" }
+    /// // (item.contentModificationDate IS NOT NULL AND item.contentModificationDate >= ? AND item.contentModificationDate < ?)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - column: The column's SQL expression.
+    ///   - op: The query's operator.
+    ///   - bounds: The interval the value stands for (``interval(of:now:calendar:)``).
+    ///   - bind: Makes the statement's placeholder for a number (`?`, `$3`) and keeps the number.
     public static func sql(_ column: String, _ op: QueryPredicate.Operator, _ bounds: (start: Double, end: Double),
                            bind: (Double) -> String) -> String {
         let isInstant = bounds.start == bounds.end
@@ -36,6 +48,12 @@ public enum NumericCondition {
 
     /// `InRange(column, low, high)`: from the start of `low` to the end of `high` (its value,
     /// when a number).
+    ///
+    /// - Parameters:
+    ///   - column: The column's SQL expression.
+    ///   - low: The interval of the range's low value.
+    ///   - high: The interval of its high value.
+    ///   - bind: Makes the statement's placeholder for a number and keeps the number.
     public static func rangeSQL(_ column: String, low: (start: Double, end: Double), high: (start: Double, end: Double),
                                 bind: (Double) -> String) -> String {
         let upper = high.start == high.end ? "\(column) <= \(bind(high.start))" : "\(column) < \(bind(high.end))"

@@ -4,8 +4,11 @@
 /// accepts. Apple's `kMDItem…` names are accepted as aliases (`kMDItemFSSize` is `size`).
 /// `*` names ``anyText``: the predicate holds when it holds for any text attribute.
 public enum QueryAttribute: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    /// The text attributes: ``AttributeSet``'s of the same names.
     case displayName, title, authors, contentType, contentTypeTree, contentDescription, keywords, textContent
+    /// Numbers and dates: ``AttributeSet``'s of the same names.
     case size, contentModificationDate, contentCreationDate, pixelWidth, pixelHeight, pageCount
+    /// A photo's camera and position: ``AttributeSet``'s of the same names.
     case acquisitionMake, acquisitionModel, latitude, longitude
     /// Tags, comment, rating (0–5) and origins: ``UserAttributes``.
     case userTags, comment, starRating, whereFroms
@@ -58,6 +61,7 @@ public enum QueryAttribute: String, CaseIterable, Hashable, Sendable, CustomStri
     /// The name used in queries.
     public var name: String { rawValue }
 
+    /// The name used in queries (``name``).
     public var description: String { rawValue }
 
     private static let namesByKey: [String: QueryAttribute] = {

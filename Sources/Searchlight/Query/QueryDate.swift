@@ -25,6 +25,10 @@ public enum QueryDate: Hashable, Sendable, CustomStringConvertible {
 
     /// The instant or period this date stands for, as seconds since 1970: `start..<end`, or
     /// `start == end` for an instant.
+    ///
+    /// - Parameters:
+    ///   - now: The time relative dates (`$time.today(-1)`) are read against.
+    ///   - calendar: The calendar whose days, weeks, months and years make the periods.
     public func interval(now: Date, calendar: Calendar) -> (start: Double, end: Double) {
         func period(_ component: Calendar.Component, _ step: Calendar.Component, _ offset: Int) -> (Double, Double) {
             guard let current = calendar.dateInterval(of: component, for: now),

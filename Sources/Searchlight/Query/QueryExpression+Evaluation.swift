@@ -23,6 +23,11 @@ extension QueryExpression {
     /// let expression = try QueryExpression(parsing: #"* == "canon"cdw"#)
     /// expression.explanation(for: item) // [* == "canon"cdw (title, keywords)]
     /// ```
+    ///
+    /// - Parameters:
+    ///   - item: A result of the query.
+    ///   - now: The time `$time` dates are read against, as for the query.
+    ///   - calendar: The calendar whose periods bound them.
     public func explanation(for item: IndexedItem, now: Date = Date(), calendar: Calendar = .current) -> [QueryMatch] {
         switch self {
         case .predicate(let predicate):

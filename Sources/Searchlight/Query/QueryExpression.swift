@@ -4,6 +4,7 @@
 /// let expression = try QueryExpression(parsing: #"title == "report*"cd && size > 1000"#)
 /// ```
 public indirect enum QueryExpression: Hashable, Sendable, CustomStringConvertible {
+    /// One test (`title == "report*"cd`).
     case predicate(QueryPredicate)
     /// Every operand holds (`&&`).
     case and([QueryExpression])

@@ -6,6 +6,7 @@ public struct QueryMatch: Hashable, Sendable, CustomStringConvertible {
     /// The attributes that satisfied it: the predicate's own, or for `*` the text attributes that matched.
     public var attributes: [QueryAttribute]
 
+    /// A match of `predicate`, satisfied by `attributes`.
     public init(predicate: QueryPredicate, attributes: [QueryAttribute]) {
         self.predicate = predicate
         self.attributes = attributes

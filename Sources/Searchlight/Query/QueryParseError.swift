@@ -16,6 +16,8 @@ public struct QueryParseError: Error, Hashable, Sendable, CustomStringConvertibl
     /// What it found, such as "`foo`" or "end of query".
     public var found: String
 
+    /// An error in `query` at `column` (1-based, in characters): `expected` was expected, `found`
+    /// was found.
     public init(query: String, column: Int, expected: String, found: String) {
         self.query = query
         self.column = column

@@ -4,6 +4,7 @@
 public struct QueryPattern: Hashable, Sendable, CustomStringConvertible {
     /// A piece of a pattern.
     public enum Component: Hashable, Sendable {
+        /// Text matched as written (under the string's modifiers).
         case literal(String)
         /// `*`: any run of characters, possibly empty.
         case wildcard

@@ -2,6 +2,7 @@
 public struct QueryPredicate: Hashable, Sendable, CustomStringConvertible {
     /// A comparison operator.
     public enum Operator: String, Hashable, Sendable, CaseIterable {
+        /// `==`, `!=`, `<`, `>`, `<=` and `>=`, as written in queries.
         case equal = "==", notEqual = "!=", less = "<", greater = ">", lessOrEqual = "<=", greaterOrEqual = ">="
     }
 
@@ -18,6 +19,7 @@ public struct QueryPredicate: Hashable, Sendable, CustomStringConvertible {
     /// The test.
     public var test: Test
 
+    /// A predicate that applies `test` to `attribute`.
     public init(attribute: QueryAttribute, test: Test) {
         self.attribute = attribute
         self.test = test

@@ -9,6 +9,7 @@ public struct QueryResultChange: Hashable, Sendable {
     /// Items still in the result set whose attributes changed, as they are now.
     public var updated: [IndexedItem]
 
+    /// A change of a live query's results.
     public init(isInitial: Bool, added: [IndexedItem], removed: [IndexedItem], updated: [IndexedItem]) {
         self.isInitial = isInitial
         self.added = added

@@ -1,6 +1,8 @@
 /// The modifiers that follow a double-quoted string in a query: `"foo*"cdw`.
 public struct QueryStringModifiers: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The modifiers' bits.
     public let rawValue: Int
+    /// The modifiers whose bits are `rawValue`.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// `c`: ignore case.

@@ -41,11 +41,13 @@ public struct SearchQuery: Sendable {
 
     /// The batches of results of a ``SearchQuery``.
     public struct Results: AsyncSequence, Sendable {
+        /// A batch of matching items.
         public typealias Element = [IndexedItem]
         let query: SearchQuery
         let index: SearchableIndex
         let domain: String?
 
+        /// An iterator that reads the matching items a batch at a time.
         public func makeAsyncIterator() -> AsyncIterator {
             AsyncIterator(query: query, index: index, domain: domain)
         }
@@ -64,6 +66,10 @@ public struct SearchQuery: Sendable {
                 self.domain = domain
             }
 
+            /// The next batch of matching items, or `nil` after the last.
+            ///
+            /// - Throws: ``QueryParseError`` for a malformed query, ``SearchlightError`` when the index
+            ///   cannot be read, `CancellationError` when the task is cancelled.
             public mutating func next() async throws -> [IndexedItem]? {
                 try Task.checkCancellation()
                 if rowIDs == nil {

@@ -60,6 +60,13 @@ extension SearchableIndex {
     }
 
     /// The number of items matching a parsed query.
+    ///
+    /// - Parameters:
+    ///   - expression: The parsed query.
+    ///   - domain: Only this domain, when given.
+    ///   - now: The time `$time` dates are read against.
+    ///   - calendar: The calendar whose days, weeks, months and years bound them.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func countQuery(_ expression: QueryExpression, domain: String? = nil,
                            now: Date = Date(), calendar: Calendar = .current) throws -> Int {
         let statement = Self.queryStatement(expression, select: "count(*)", domain: domain, limit: nil,

@@ -13,6 +13,16 @@ import Foundation
 extension IndexStore {
     /// The results of a typed search, best first.
     ///
+    /// ```swift
+    /// let search = try SearchWords(parsing: "kind:pdf budget tag:work")
+    /// let results = try store.searchResults(search, domain: nil, limit: 20)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - search: The words and search words as typed (``SearchWords/init(parsing:calendar:)``).
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results; `nil`: all of them.
+    ///   - scope: What the plain words are looked for in (``SearchScope``).
     /// - Throws: ``SearchlightError`` `.invalidQuery` when the plain words hold no letter or
     ///   digit; what ``query(_:domain:limit:)`` throws.
     ///
@@ -139,6 +149,8 @@ extension SearchWords {
         /// How many ranked results to read next; `nil`: all of them.
         public private(set) var current: Int?
 
+        /// The windows of a search that asks for `limit` results (`nil`: all of them); the first reads
+        /// four times the limit, at least 1 000.
         public init(limit: Int?) {
             self.limit = limit
             current = limit.map { Swift.max($0 * 4, 1000) }

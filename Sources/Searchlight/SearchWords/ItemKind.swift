@@ -5,6 +5,9 @@ import Foundation
 /// search word `kind:` means. The one home of the rule: ``init(contentType:tree:)`` decides
 /// in Swift and ``queryString`` says the same in the query language.
 public enum ItemKind: String, CaseIterable, Sendable {
+    /// The kinds: documents (word processing, RTF, EPUB, HTML, Markdown, mail), PDFs, images,
+    /// presentations, spreadsheets, other text, and everything else; ``rules`` says which
+    /// content types make each.
     case document, pdf, image, presentation, spreadsheet, text, other
 
     /// One test on a content type (lowercased).
@@ -63,6 +66,7 @@ public enum ItemKind: String, CaseIterable, Sendable {
         }
     }
 
+    /// The kind of an item, from its ``AttributeSet/contentType`` and ``AttributeSet/contentTypeTree``.
     public init(_ item: SearchableItem) {
         self.init(contentType: item.attributeSet.contentType, tree: item.attributeSet.contentTypeTree)
     }

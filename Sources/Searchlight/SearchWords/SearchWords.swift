@@ -19,6 +19,7 @@ import Foundation
 public struct SearchWords: Hashable, Sendable {
     /// The keys of the search words.
     public enum Key: String, CaseIterable, Sendable {
+        /// `kind:`, `date:`, `created:`, `modified:`, `author:`, `tag:` and `name:`, as typed.
         case kind, date, created, modified, author, tag, name
 
         /// Whether a value may hold spaces (a name, a tag), where a kind or a date cannot.
@@ -67,6 +68,13 @@ public struct SearchWords: Hashable, Sendable {
     /// Parses command-line arguments: each is parsed as typed text, except that an argument
     /// that starts with `author:`, `tag:` or `name:` and has no quotes is one search word (the
     /// shell removed its quotes: `author:"Zoë Müller"` arrives as `author:Zoë Müller`).
+    ///
+    /// ```swift
+    /// // searchlight search kind:pdf "author:Zoë Müller" budget
+    /// let search = try SearchWords(arguments: ["kind:pdf", "author:Zoë Müller", "budget"])
+    /// ```
+    ///
+    /// - Throws: ``SearchWordsError`` for a search word with a value it cannot take.
     public init(arguments: [String], calendar: @autoclosure () -> Calendar = .current) throws(SearchWordsError) {
         var tokens: [String] = []
         for argument in arguments {
@@ -236,5 +244,6 @@ public struct SearchWordsError: Error, Hashable, Sendable, CustomStringConvertib
         self.expected = expected
     }
 
+    /// One line naming the word and what was expected: `cannot read the search word "kind:sofa": …`.
     public var description: String { "cannot read the search word \(word.debugDescription): \(expected)" }
 }

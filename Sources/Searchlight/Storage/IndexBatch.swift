@@ -60,6 +60,7 @@ public struct IndexBatch: Sendable {
             public var old: String
             /// The title it gives the new name.
             public var new: String
+            /// A title that was `old` under the old name and becomes `new`.
             public init(old: String, new: String) { (self.old, self.new) = (old, new) }
         }
 
@@ -72,6 +73,8 @@ public struct IndexBatch: Sendable {
         /// start with the new name's words instead. When `false`, keywords are kept as they were.
         public var nameKeywordsFollow: Bool
 
+        /// Renames the moved item to `displayName`; its title follows only as `title` says, its
+        /// keywords only when `nameKeywordsFollow`.
         public init(displayName: String, title: TitleChange? = nil, nameKeywordsFollow: Bool = false) {
             self.displayName = displayName
             self.title = title
@@ -102,6 +105,7 @@ public struct IndexBatch: Sendable {
     /// The changes, applied in order.
     public var changes: [Change] = []
 
+    /// An empty batch.
     public init() {}
 
     /// The number of changes.
@@ -109,10 +113,14 @@ public struct IndexBatch: Sendable {
     /// Whether there is nothing to apply.
     public var isEmpty: Bool { changes.isEmpty }
 
+    /// Inserts `item`, or replaces the item of its domain and identifier (``Change/upsert(_:)``).
     public mutating func upsert(_ item: SearchableItem) { changes.append(.upsert(item)) }
+    /// Deletes one item (``Change/delete(domain:identifier:)``).
     public mutating func delete(_ identifier: ItemIdentifier, domain: String) {
         changes.append(.delete(domain: domain, identifier: identifier))
     }
+    /// Deletes an item and every item below it, as when a folder is deleted
+    /// (``Change/deleteTree(domain:identifier:)``).
     public mutating func deleteTree(_ identifier: ItemIdentifier, domain: String) {
         changes.append(.deleteTree(domain: domain, identifier: identifier))
     }
@@ -128,6 +136,11 @@ public struct IndexBatch: Sendable {
     }
     /// Re-keys `from` and its descendants to `to`, keeping every attribute; `rename`, when
     /// given, renames the moved item itself (the library never derives a name from an identifier).
+    ///
+    /// ```swift
+    /// batch.move("Reports/2023", to: "Archive/Reports 2023", domain: "documents",
+    ///            rename: IndexBatch.Rename(displayName: "Reports 2023"))
+    /// ```
     public mutating func move(_ from: ItemIdentifier, to: ItemIdentifier, domain: String, rename: Rename? = nil) {
         changes.append(.move(domain: domain, from: from, to: to, rename: rename))
     }

@@ -5,9 +5,13 @@ public struct IndexStatistics: Sendable {
     /// Counts of one domain. What an indexer keeps about a domain beside its items is the
     /// indexer's own (the file indexer's `DomainState`).
     public struct Domain: Sendable {
+        /// The domain's name (``SearchableItem/domainIdentifier``).
         public var name: String
+        /// Its items.
         public var itemCount: Int
+        /// Its items whose attributes could not all be derived (``SearchableItem/failure``).
         public var failureCount: Int
+        /// Its items with a thumbnail.
         public var thumbnailCount: Int
         /// When the domain's indexer last brought it up to date (``IndexStore/markUpdated(domain:date:)``).
         public var lastUpdateDate: Date?
@@ -17,5 +21,6 @@ public struct IndexStatistics: Sendable {
     public var path: String
     /// The size of the database, in bytes.
     public var byteCount: Int64
+    /// Every domain of the index, with its counts.
     public var domains: [Domain]
 }

@@ -20,6 +20,16 @@ public protocol IndexStore: AnyObject, Sendable {
     // MARK: Writing
 
     /// Applies a batch in one transaction: all of its changes land, or none.
+    ///
+    /// ```swift
+    /// var batch = IndexBatch()
+    /// batch.upsert(SearchableItem(uniqueIdentifier: "note-1", domainIdentifier: "notes", attributeSet: attributes))
+    /// batch.delete("note-0", domain: "notes")
+    /// try store.apply(batch)
+    /// ```
+    ///
+    /// - Throws: ``SearchlightError`` (the SQLite index: a full disk, a busy or read-only
+    ///   database, damage) or the store's ``IndexStoreError``; nothing of the batch is applied.
     func apply(_ batch: IndexBatch) throws
     /// Deletes every item of the domains, and the domains; returns the number of items deleted.
     @discardableResult func deleteAllItems(inDomains domains: [String]) throws -> Int
@@ -36,19 +46,37 @@ public protocol IndexStore: AnyObject, Sendable {
     func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem?
     /// The thumbnail of an item, if it has one.
     func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail?
+    /// How many items the index holds (in one domain, or in every domain).
     func itemCount(domain: String?) throws -> Int
     /// Every item, by domain then identifier; `body` returns `false` to stop.
     func forEachItem(domain: String?, _ body: (IndexedItem) throws -> Bool) throws
+    /// The index's domains (the `domain` table), in byte order of their names.
     func domains() throws -> [String]
+    /// What the index holds, per domain, and its size (`searchlight status`).
     func statistics() throws -> IndexStatistics
 
     // MARK: Searching
 
     /// Docs/Contract.md#search: every word a prefix of some word of the item, ranked, with where each matched.
+    ///
+    /// ```swift
+    /// let results = try store.searchResults(words: ["quarterly", "rep"], domain: nil, limit: 20, scope: .all)
+    /// results.first?.matchedIn  // .name
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed; words with no letter or digit find nothing.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results, the best first; `nil`: all of them.
+    ///   - scope: ``SearchScope/all``, or ``SearchScope/names`` for names, titles, keywords and
+    ///     folders only.
+    /// - Throws: ``SearchlightError`` or the store's ``IndexStoreError`` when the index cannot be read.
     func searchResults(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [SearchResult]
     /// The domains and identifiers of ``searchResults(words:domain:limit:scope:)``, in the
     /// same order, without reading the items: for output that prints paths only.
     func searchReferences(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [ItemReference]
+    /// How many items ``searchResults(words:domain:limit:scope:)`` would return without a limit,
+    /// counted without ranking them (`search --count`).
     func countMatches(words: [String], domain: String?, scope: SearchScope) throws -> Int
     /// The spellings the index holds for each of `words` (folded words), best first: the word
     /// itself when some indexed word starts with it, then the indexed words a typo away
@@ -59,7 +87,17 @@ public protocol IndexStore: AnyObject, Sendable {
     /// when the store has nothing to say.
     func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String]
     /// Docs/Contract.md#query-language: the items matching a query string, most recently modified first.
+    ///
+    /// - Parameters:
+    ///   - queryString: A Spotlight query string (`title == "report*"cd && size > 1000`).
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many items; `nil`: all of them.
+    /// - Throws: ``QueryParseError`` when the query is malformed, or the store's
+    ///   ``IndexStoreError`` whose ``IndexStoreError/isUsageError`` is `true` when it cannot
+    ///   answer a well-formed one (exit status 64 either way); ``SearchlightError`` or the
+    ///   store's ``IndexStoreError`` when the index cannot be read.
     func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem]
+    /// How many items match a query string (`query --count`).
     func countQuery(_ queryString: String, domain: String?) throws -> Int
     /// What runs for a query (`query --explain`).
     func explainQuery(_ queryString: String, domain: String?, limit: Int?) throws -> String
@@ -96,10 +134,12 @@ public protocol IndexStore: AnyObject, Sendable {
 extension SearchableIndex: IndexStore {}
 
 extension IndexStore {
+    /// The first of ``items(withIdentifier:domain:)``: an identifier is unique in its domain.
     public func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem? {
         try items(withIdentifier: identifier, domain: domain).first
     }
 
+    /// The thumbnail of ``item(_:domain:)``, with its bytes.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail? {
         try item(identifier, domain: domain)?.item.attributeSet.thumbnail
     }
@@ -107,6 +147,7 @@ extension IndexStore {
     /// Nothing to stop.
     public func interrupt() {}
 
+    /// Nothing to say: a store that can explain its reading of the words implements it.
     public func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String] { [] }
 
     /// The identifiers of ``searchReferences(words:domain:limit:scope:)``, in the same order.
@@ -133,6 +174,8 @@ public protocol IndexStoreError: ReportableError {
 }
 
 extension IndexStoreError {
+    /// `false`: a store without a deadline of its own never times out.
     public var isTimeout: Bool { false }
+    /// `false`: a store that is a local file is never unreachable.
     public var isUnavailable: Bool { false }
 }

@@ -54,6 +54,18 @@ extension SearchableIndex {
 
     /// Calls `body` with every item (of `domain` when given), ordered by domain then identifier,
     /// without holding them all in memory. Return `false` from `body` to stop.
+    ///
+    /// ```swift
+    /// try index.forEachItem(domain: "notes") { item in
+    ///     print(item.item.uniqueIdentifier)
+    ///     return true   // go on
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - domain: Only this domain, when given.
+    ///   - body: Called with each item; returns `false` to stop.
+    /// - Throws: ``SearchlightError`` when the index cannot be read, or what `body` throws.
     public func forEachItem(domain: String? = nil, _ body: (IndexedItem) throws -> Bool) throws {
         // GRDB's connection, not ``readStatements(_:)``: `body` may read the index itself.
         try read { db in

@@ -15,6 +15,7 @@ public struct IndexReset: Sendable, Equatable, Codable {
     /// them together).
     public var movedAside: [String]
 
+    /// Records a reset made at `date`, for `reason`, whose damaged files were moved to `movedAside`.
     public init(date: Date, reason: String, movedAside: [String]) {
         self.date = date
         self.reason = reason
@@ -58,6 +59,14 @@ extension SearchableIndex {
     /// and `-journal`, renamed with the date) and creates an empty index there, which records
     /// the reset (``resetHistory()``). No handle of this process may be open on it (use
     /// ``reset(reason:)`` through an open handle).
+    ///
+    /// - Parameters:
+    ///   - path: The index file.
+    ///   - reason: Why, as one line: the error that showed the damage.
+    ///   - logger: Where the reset is reported (one warning naming the files moved aside).
+    /// - Returns: The new, empty index, and the record of the reset.
+    /// - Throws: ``SearchlightError`` `.cannotOpenIndex` when the files cannot be moved aside or
+    ///   the new index cannot be created.
     public static func reset(path: String, reason: String,
                              logger: Logger = Logger(label: "searchlight.index")) throws -> (SearchableIndex, IndexReset) {
         let date = Date()

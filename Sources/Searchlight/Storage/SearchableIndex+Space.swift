@@ -31,6 +31,7 @@ extension SearchableIndex {
     public struct SpaceUse: Sendable, Equatable {
         /// The database file, and its write-ahead log.
         public var fileBytes: Int64
+        /// Its write-ahead log (`-wal`), 0 when there is none.
         public var walBytes: Int64
         /// Free pages inside the file, in bytes.
         public var freeBytes: Int64
@@ -96,6 +97,7 @@ extension SearchableIndex {
 }
 
 extension SearchableIndex: SpaceReclaiming {
+    /// `true`: a first scan leaves many full-text segments, which one merge makes one.
     public var reclaimsAfterGrowth: Bool { true }
 }
 
@@ -139,9 +141,12 @@ extension SpaceReclaiming {
 
 /// What reclaiming space did: the index's bytes before and after.
 public struct ReclaimedSpace: Sendable, Equatable {
+    /// The index's bytes (file and log) before.
     public var before: Int64
+    /// The index's bytes (file and log) after.
     public var after: Int64
 
+    /// Records a reclaim that took the index from `before` to `after` bytes.
     public init(before: Int64, after: Int64) {
         self.before = before
         self.after = after
@@ -166,6 +171,8 @@ public final class IndexChurn: Sendable {
 
     private let state = Mutex(State())
 
+    /// Nothing written yet: no rows, and no baseline until ``SpaceReclaiming`` counts the items
+    /// before this process first writes.
     public init() {}
 
     /// Rows changed (upserts and deletions) since the last reclaim.

@@ -4,6 +4,11 @@ import GRDBSQLite
 
 extension SearchableIndex {
     /// Inserts or replaces items, in one transaction.
+    ///
+    /// An item whose domain and identifier the index holds already replaces it, attributes and
+    /// thumbnail included (``IndexBatch/Change/upsert(_:)``).
+    ///
+    /// - Throws: ``SearchlightError`` when the index cannot be written; then none of the items is.
     public func indexItems(_ items: [SearchableItem]) throws {
         var batch = IndexBatch()
         for item in items { batch.upsert(item) }
@@ -11,6 +16,11 @@ extension SearchableIndex {
     }
 
     /// Deletes the items with the given identifiers from a domain.
+    ///
+    /// Identifiers the domain does not hold are ignored; the items below an identifier stay (use
+    /// ``IndexBatch/deleteTree(_:domain:)`` for a folder).
+    ///
+    /// - Throws: ``SearchlightError`` when the index cannot be written; then none is deleted.
     public func deleteItems(withIdentifiers identifiers: [ItemIdentifier], domain: String) throws {
         var batch = IndexBatch()
         for identifier in identifiers { batch.delete(identifier, domain: domain) }

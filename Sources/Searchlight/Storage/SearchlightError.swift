@@ -17,6 +17,7 @@ public struct SearchlightError: Error, Sendable, CustomStringConvertible {
         public static let database = Code(name: "database error")
         /// A query string is malformed.
         public static let invalidQuery = Code(name: "invalid query")
+        /// The code's name, as the error's line prints it (`cannot open index`).
         public var description: String { name }
     }
 
@@ -39,6 +40,14 @@ public struct SearchlightError: Error, Sendable, CustomStringConvertible {
     /// The underlying error, when there is one.
     public var cause: Cause?
 
+    /// Creates an error of kind `code`, saying `message`, about the index file at `path`, caused by `cause`.
+    ///
+    /// ```swift
+    /// } catch let error as Errno {
+    ///     throw SearchlightError(.cannotOpenIndex, "cannot move the damaged index aside", path: path,
+    ///                            cause: .system(error))
+    /// }
+    /// ```
     public init(_ code: Code, _ message: String, path: String? = nil, cause: Cause? = nil) {
         self.code = code
         self.message = message
@@ -86,6 +95,8 @@ public struct SearchlightError: Error, Sendable, CustomStringConvertible {
         if case .database(let error) = cause { error.resultCode == .SQLITE_BUSY } else { false }
     }
 
+    /// One line: the message, the path in parentheses, then the cause (SQLite's message and
+    /// extended result code, or the `errno`).
     public var description: String {
         var line = message
         if let path { line += " (\(path))" }
