@@ -5,7 +5,7 @@ import Foundation
 /// (`$XDG_CONFIG_HOME/searchlight/config.toml`), then command-line options. Each value
 /// remembers where it came from, for `searchlight config`.
 ///
-/// The file's format is documented in the README ("Configuration"); ``init(text:file:home:)``
+/// The file's format is documented in Docs/Guide/Configuration.md; ``init(text:file:home:)``
 /// parses it.
 struct Configuration {
     /// Where a value came from.

@@ -185,7 +185,7 @@ enum PostgreSQLVisibility {
         """,
         // The operators searches filter with may run before the policy (and so through the GIN
         // and trigram indexes): they tell nothing of a row but whether it matches. Only a
-        // superuser may say so, in this database; otherwise README's set-up says how.
+        // superuser may say so, in this database; otherwise Docs/Guide/SharedIndex.md says how.
         """
         DO $$ BEGIN
             IF (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN

@@ -7,7 +7,7 @@ import ServiceLifecycle
 
 extension SearchServer {
     /// The Elasticsearch endpoint's application, when ``Configuration/elasticsearchPort`` is set:
-    /// the search API that Samba's `spotlight backend = elasticsearch` speaks (README, "Finder on a Mac").
+    /// the search API that Samba's `spotlight backend = elasticsearch` speaks (Docs/Guide/Finder.md).
     func makeElasticsearchApplication() -> (any Service)? {
         guard let port = configuration.elasticsearchPort else { return nil }
         let host = configuration.elasticsearchHost

@@ -3,7 +3,7 @@ import DocumentExtraction
 import SystemPackage
 import SystemCalls
 
-/// What confines a worker before it reads its first request (issue 32; README, "Security"):
+/// What confines a worker before it reads its first request (issue 32; Docs/Guide/Security.md):
 /// `no_new_privs`, a seccomp-BPF allow-list of system calls (``allowedSystemCalls``), and on
 /// kernels with Landlock a file-system view of the system files its decoders read, a private
 /// temporary folder and the converter programs it runs.

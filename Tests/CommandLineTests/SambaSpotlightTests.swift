@@ -3,7 +3,7 @@ import Glibc
 import SearchlightTestSupport
 import Testing
 
-/// Finder's Spotlight on a Samba share, answered by Searchlight (README, "Finder on a Mac"),
+/// Finder's Spotlight on a Samba share, answered by Searchlight (Docs/Guide/Finder.md),
 /// with Samba's own programs and nothing of Samba mocked: a folder indexed by `searchlight
 /// scan`, `searchlight serve --elasticsearch` answering Samba's Elasticsearch backend, a real
 /// `smbd` sharing the folder, and Samba's `mdsearch` client asking Spotlight queries as two

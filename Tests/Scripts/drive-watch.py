@@ -4,7 +4,7 @@ hundreds of operations on a deep tree, pause/resume, kill -9 and restart, a supe
 NOTIFY_SOCKET that stops reading after READY=1. Checks the index equals the disk (paths and
 sizes) after each phase, that SIGTERM ends it with status 0, and that no self-check had to
 repair anything but the one kind no directory watch can see: a file written through a name that
-was gone before the watcher looked (its other names are repaired; the README says so).
+was gone before the watcher looked (its other names are repaired; Docs/Guide/Troubleshooting.md says so).
 
     Tests/Scripts/drive-watch.py BINARY SEED WORKDIR
     for s in $(seq 1 20); do Tests/Scripts/drive-watch.py .build/release/searchlight $s /tmp/drive-$s; done

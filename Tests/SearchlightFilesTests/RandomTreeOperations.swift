@@ -149,8 +149,8 @@ struct RandomTreeOperations {
     /// The inodes of the files written through a name that no longer names them, since the
     /// last call. No directory watch can see such a write when the name was gone before the
     /// watcher looked (inotify reports it under that name only): the file's other names stay
-    /// stale until a check of the whole root, which then repairs them. The README's "When
-    /// things go wrong" says so; a test tolerates those repairs, and no others.
+    /// stale until a check of the whole root, which then repairs them. Docs/Guide/Troubleshooting.md ("When
+    /// things go wrong") says so; a test tolerates those repairs, and no others.
     mutating func takeWritesThroughVanishedNames() -> Set<UInt64> {
         defer { writesThroughLinks.removeAll() }
         return Set(writesThroughLinks.compactMap { path, inode in
