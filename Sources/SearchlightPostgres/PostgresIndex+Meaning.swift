@@ -189,7 +189,7 @@ extension PostgresIndex {
     }
 
     /// The `limit` items nearest to `question` that the person may read, best first: every
-    /// vector of the model compared here (brute force), each item scored by its best chunk.
+    /// vector of the model compared here (brute force), each item scored by its chunks (``StoredVectors/similarity(of:in:)``).
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
         guard limit > 0 else { return [] }
         let question = StoredVectors.Question(question)
@@ -203,7 +203,7 @@ extension PostgresIndex {
             var best = NearestMatches<(Int64, [UInt8])>(limit: limit)
             for try await (domainID, identifier, vectors) in rows.decode((Int64, ByteBuffer, ByteBuffer).self) {
                 let similarity = vectors.withUnsafeReadableBytes { raw in
-                    StoredVectors.bestSimilarity(of: question, in: raw.bindMemory(to: UInt8.self))?.similarity
+                    StoredVectors.similarity(of: question, in: raw.bindMemory(to: UInt8.self))?.similarity
                 }
                 if let similarity { best.offer((domainID, Array(identifier.readableBytesView)), similarity: similarity) }
             }

@@ -21,7 +21,9 @@ final class PrivateBus {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    init(index: String, idleSeconds: Int = 60, pagePort: Int = 8765) throws {
+    /// - Parameter environment: added to what the bus and the services it starts inherit
+    ///   (`SEARCHLIGHT_MODEL_DIR` for search by meaning).
+    init(index: String, idleSeconds: Int = 60, pagePort: Int = 8765, environment extra: [String: String] = [:]) throws {
         let folder = TemporaryTree("desktop-bus")
         self.folder = folder
         opened = folder.path + "/opened"
@@ -38,15 +40,17 @@ final class PrivateBus {
         folder.write("bin/xdg-open", "#!/bin/sh\nprintf '%s\\n' \"$1\" >> \(opened)\n")
         #expect(chmod(folder.path + "/bin/xdg-open", 0o755) == 0)
         // Services started by the bus inherit its environment.
+        var environment: [String: String?] = [
+            "SEARCHLIGHT_INDEX": index, "SEARCHLIGHT_CONFIG": nil, "XDG_CONFIG_HOME": "/nonexistent/searchlight-config",
+            "XDG_CACHE_HOME": cache, "XDG_STATE_HOME": Searchlight.stateHome, "SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT": String(idleSeconds),
+            "SEARCHLIGHT_DESKTOP_PORT": String(pagePort),
+            "PATH": folder.path + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "DBUS_SESSION_BUS_ADDRESS": nil,
+        ]
+        for (key, value) in extra { environment[key] = value }
         daemon = try ChildProcess(
             ["dbus-daemon", "--config-file", folder.path + "/session.conf", "--print-address=1", "--nofork"],
-            environment: [
-                "SEARCHLIGHT_INDEX": index, "SEARCHLIGHT_CONFIG": nil, "XDG_CONFIG_HOME": "/nonexistent/searchlight-config",
-                "XDG_CACHE_HOME": cache, "XDG_STATE_HOME": Searchlight.stateHome, "SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT": String(idleSeconds),
-                "SEARCHLIGHT_DESKTOP_PORT": String(pagePort),
-                "PATH": folder.path + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-                "DBUS_SESSION_BUS_ADDRESS": nil,
-            ],
+            environment: environment,
             stdout: .file(folder.path + "/address"), stderr: .file(folder.path + "/daemon.log"))
         let addressFile = folder.path + "/address"
         guard waitUntil(timeout: 30, { (try? String(contentsOfFile: addressFile, encoding: .utf8))?.hasSuffix("\n") == true })

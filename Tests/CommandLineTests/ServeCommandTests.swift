@@ -32,10 +32,16 @@ struct ServeCommandTests {
     }
 
     func startServer(_ extra: [String] = [], index: String? = nil) throws -> Server {
+        try Self.startServer(extra, index: index ?? self.index)
+    }
+
+    /// Starts `searchlight serve` on a free port of the loopback, with `environment` added to
+    /// the run's, and waits until it accepts connections.
+    static func startServer(_ extra: [String] = [], index: String, environment: [String: String] = [:]) throws -> Server {
         let output = Pipe()
         // On a shared index the page reads as the server's role, as on one machine (sign-in: VisibilityTests).
-        let process = try Searchlight.start(["serve", "--port", "0", "--no-sign-in"] + extra, index: index ?? self.index,
-                                            stdout: output.fileHandleForWriting)
+        let process = try Searchlight.start(["serve", "--port", "0", "--no-sign-in"] + extra, index: index,
+                                            environment: environment, stdout: output.fileHandleForWriting)
         try output.fileHandleForWriting.close()
         // The first line names the address once the server accepts connections.
         nonisolated(unsafe) var line = ""

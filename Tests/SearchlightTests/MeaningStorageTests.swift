@@ -50,10 +50,12 @@ struct MeaningStorageTests {
         #expect(stored.count == 2)
         #expect(stored.bytes.count == 2 * (32 + 4))
         let exact = zip(a, b).reduce(Float(0)) { $0 + $1.0 * $1.1 }
-        let found = stored.bytes.withUnsafeBufferPointer { StoredVectors.bestSimilarity(of: StoredVectors.Question(b), in: $0) }
+        let found = stored.bytes.withUnsafeBufferPointer { StoredVectors.similarity(of: StoredVectors.Question(b), in: $0) }
+        // The best chunk is b itself; the document's similarity is the mean of the first chunk's
+        // (a·b), the best's (1) and the average of both.
         #expect(found?.chunk == 1)
-        #expect(abs((found?.similarity ?? 0) - 1) < 0.02)
-        let other = StoredVectors([a]).bytes.withUnsafeBufferPointer { StoredVectors.bestSimilarity(of: StoredVectors.Question(b), in: $0) }
+        #expect(abs((found?.similarity ?? 0) - (exact + 1 + (exact + 1) / 2) / 3) < 0.02)
+        let other = StoredVectors([a]).bytes.withUnsafeBufferPointer { StoredVectors.similarity(of: StoredVectors.Question(b), in: $0) }
         #expect(abs((other?.similarity ?? 0) - exact) < 0.02)
         #expect(StoredVectors(bytes: stored.bytes, dimensions: 32) == stored)
         #expect(StoredVectors(bytes: Array(stored.bytes.dropLast()), dimensions: 32) == nil)
@@ -128,7 +130,10 @@ struct MeaningStorageTests {
         #expect(try index.meaningWork(model: "m", after: [], limit: 10).map(\.text) == ["du estimates file space usage"])
     }
 
-    @Test func nearestItemsByTheirBestChunkInADomain() throws {
+    /// A document's similarity is the mean of its first chunk's, its best chunk's and the
+    /// average of all (StoredVectors.similarity): one whose opening answers ranks above one
+    /// whose later chunk alone does.
+    @Test func nearestItemsByTheirChunksInADomain() throws {
         let index = try SearchableIndex(path: TestScratch.path("meaning"))
         try index.indexItems([
             document("a/one.txt", text: "one"), document("a/two.txt", text: "two"),
@@ -136,16 +141,17 @@ struct MeaningStorageTests {
         ])
         try embedWaiting(index) { text in
             switch text {
-            case "one": [unit(5), unit(1)]          // its second chunk answers
+            case "one": [unit(5), unit(1)]          // only its second chunk answers
             case "two": [unit(1, lean: 2)]
             case "three": [unit(9)]
             default: [unit(1)]
             }
         }
         let results = try index.meaningResults(question: unit(1), model: "test-model", domain: "docs", limit: 2)
-        #expect(results.map(\.item.item.uniqueIdentifier.lossyString) == ["a/one.txt", "a/two.txt"])
+        #expect(results.map(\.item.item.uniqueIdentifier.lossyString) == ["a/two.txt", "a/one.txt"])
         #expect(results.allSatisfy { $0.matchedIn == .meaning })
-        #expect(results[0].similarity! > 0.99 && results[1].similarity! < results[0].similarity!)
+        // two: its one chunk, 0.90; one: (0.02 + 1 + 0.51) / 3.
+        #expect(abs(results[0].similarity! - 0.90) < 0.02 && abs(results[1].similarity! - 0.51) < 0.02, "\(results.map(\.similarity))")
         #expect(try index.meaningResults(question: unit(1), model: "test-model", domain: nil, limit: 10).count == 4)
         #expect(try index.meaningResults(question: unit(1), model: "another", domain: nil, limit: 10).isEmpty)
     }
@@ -167,9 +173,11 @@ struct MeaningStorageTests {
         search.encoder = asked
         #expect(search.meaningJoins)
         let blended = try search.results(in: index, limit: 10)
-        #expect(blended.map(\.item.item.uniqueIdentifier.lossyString) == ["a/rename.txt", "a/mv.txt", "a/df.txt"])
+        // df.txt is far from the question (beyond RankedSearch.similarityMargin): not offered;
+        // rename.txt, beyond it too, is there by its words, with its similarity.
+        #expect(blended.map(\.item.item.uniqueIdentifier.lossyString) == ["a/rename.txt", "a/mv.txt"])
         #expect(blended[0].matchedIn == .content && blended[0].similarity != nil)
-        #expect(blended[2].matchedIn == .meaning)
+        #expect(blended[1].matchedIn == .meaning)
         // One or two words are a name: meaning does not join, the encoder is not called.
         var name = RankedSearch(try SearchWords(parsing: "renames"))
         name.encoder = QuestionEncoder { _ in Issue.record("the model was asked"); return (unit(1), "test-model") }
@@ -180,7 +188,8 @@ struct MeaningStorageTests {
         #expect(try words.results(in: index, limit: 10).map(\.item.item.uniqueIdentifier.lossyString) == ["a/rename.txt"])
         var meaning = search
         meaning.mode = .meaning
-        #expect(try meaning.results(in: index, limit: 2).map(\.item.item.uniqueIdentifier.lossyString) == ["a/mv.txt", "a/rename.txt"])
+        // (rename.txt, 0.11 below mv.txt, is beyond the margin.)
+        #expect(try meaning.results(in: index, limit: 2).map(\.item.item.uniqueIdentifier.lossyString) == ["a/mv.txt"])
         // Search words hold for meaning's results too.
         var filtered = RankedSearch(try SearchWords(parsing: "how to rename name:df"))
         filtered.encoder = asked

