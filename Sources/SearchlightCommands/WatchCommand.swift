@@ -14,7 +14,8 @@ struct WatchCommand: AsyncParsableCommand {
         abstract: "Reconcile folders, then follow their changes with inotify until SIGINT or SIGTERM.",
         discussion: """
             Without ROOT, watches the roots of the configuration file and the folders already in the \
-            index (scanned before by hand), all in this one process \
+            index (scanned before by hand), and the removable drives as they are mounted when the \
+            configuration says `[removable] index = true`, all in this one process \
             (one watcher per root, sharing the index's writer and the extraction workers). Logs \
             a line containing "watching" for each root once its watches are installed and its \
             first reconcile is committed; under systemd (Type=notify) it sends READY=1 once \
@@ -68,8 +69,11 @@ struct WatchCommand: AsyncParsableCommand {
         let selected = try indexOptions.rootsToIndex(configuration, arguments: roots, domain: domain, command: "watching")
         configuration.applyPriority()
         let index = try indexOptions.openForIndexing(configuration: configuration)
-        let watch = try Self.makeWatchers(selected, index: index, configuration: configuration, maximumWatches: maxWatches,
-                                          logger: logger)
+        // Removable drives, when the configuration indexes them: each a root of its own domain.
+        let removable = roots.isEmpty && domain == nil && configuration.removable.value
+            ? try RemovableRoots.prepare(configuration, index: index) : nil
+        let watch = try Self.makeWatchers(selected, removable: removable, index: index, configuration: configuration,
+                                          maximumWatches: maxWatches, logger: logger)
         var quiet = logger
         quiet.logLevel = .warning
         let group = ServiceGroup(configuration: .init(
@@ -115,11 +119,12 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    static func makeWatchers(_ selected: [Configuration.Root], index: any FileIndexStore, configuration: Configuration,
-                             maximumWatches: Int? = nil, logger: Logger) throws -> Watchers {
+    /// - Parameter removable: The removable drives' roots to watch from the start
+    ///   (``RemovableRoots``), and every drive mounted later; `nil` when they are not indexed.
+    static func makeWatchers(_ selected: [Configuration.Root], removable: [Configuration.Root]? = nil, index: any FileIndexStore,
+                             configuration: Configuration, maximumWatches: Int? = nil, logger: Logger) throws -> Watchers {
         let folders = try selected.map { root in try RootFolder.watching(root, index: index) }
-        let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
+        let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: max(1, ProcessInfo.processInfo.activeProcessorCount), index: index,
                                                              logger: logger)
         let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         // With one root its watcher speaks to systemd; with several, READY=1 waits for all of them.
@@ -133,37 +138,26 @@ struct WatchCommand: AsyncParsableCommand {
             extraction?.shutdown()
             throw CommandFailure.fail("cannot watch: \(error)")
         }
+        let maker = WatcherMaker(index: index, extraction: extraction, inotify: inotify, control: control,
+                                 configuration: configuration, maximumWatches: maximumWatches, logger: logger)
         var watchers: [FolderWatcher] = []
         var ocrRoots: [OCRService.Root] = []
         for (root, folder) in zip(selected, folders) {
-            var options = FolderWatcher.Options(scan: FolderScanner.Options(domain: root.domain ?? index.defaultDomain(forFolder: folder.path)))
-            // A new domain is recorded as done now, before its first scan; an older one's items
-            // are queued by the second pass, in the background.
-            extraction?.queueOlderItems(of: index, domain: options.scan.domain, root: folder.path, onlyIfEmpty: true)
-            // Before the first reconcile, which reads them again.
-            extraction?.rereadNewlyReadable(in: index, domain: options.scan.domain)
-            ocrRoots.append(.init(domain: options.scan.domain, path: folder.path))
-            options.scan.inspectorCount = inspectorCount
-            options.scan.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
-            options.rescanInterval = .seconds(configuration.rescanInterval.value)
-            options.maximumWatches = maximumWatches
-            let selfCheck = configuration.selfCheckInterval.value
-            options.selfCheckInterval = selfCheck == 0 ? nil : .seconds(selfCheck)
-            options.control = control
+            ocrRoots.append(.init(domain: maker.domain(of: root, folder: folder), path: folder.path))
             let single = selected.count == 1
             let notifier = single ? systemd : SystemdNotifier(environment: [:])
             var onReady: (@Sendable () -> Void)?
             if !single { onReady = { @Sendable in readiness.oneIsReady() } }
             do {
-                let watcher = try FolderWatcher(index: index, root: folder, options: options, logger: logger,
-                                                enricher: extraction?.enricher, notifier: notifier, inotify: inotify,
-                                                onReady: onReady)
-                watchers.append(watcher)
+                watchers.append(try maker.make(root, folder: folder, exclusions: configuration.exclusionRules(for: root),
+                                               notifier: notifier, onReady: onReady))
             } catch {
                 extraction?.shutdown()
-                throw CommandFailure.fail("cannot start watching \(folder.path): \(error)")
+                throw error
             }
         }
+        // Only removable drives, which come and go: ready at once.
+        if selected.isEmpty { systemd.notify("READY=1\nSTATUS=watching for removable drives") }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let extraction { services.append(.init(service: ShutdownService { extraction.shutdown() })) }
         // OCR's second pass stops before the workers, after the watchers.
@@ -177,6 +171,10 @@ struct WatchCommand: AsyncParsableCommand {
             services.append(.init(service: service))
         }
         services += watchers.map { .init(service: $0) }
+        // Removable drives, when the configuration indexes them: watched as they come and go.
+        if let removable {
+            services.append(.init(service: RemovableDriveWatch(maker: maker, configuration: configuration, initial: removable)))
+        }
         return Watchers(services: services, watchers: watchers, control: control, systemd: systemd,
                         backoff: configuration.backoff.value, idle: configuration.priority.value == .idle, logger: logger,
                         signals: WatchSignals(control: control, watchers: watchers, logger: logger))
