@@ -13,8 +13,14 @@ import Testing
 struct RemovableDriveTests {
     let work = TemporaryTree("removable-index")
 
-    /// A configuration that indexes the drives mounted in `media`, kept `days` days offline.
-    func configuration(media: String, days: Int = 3) -> String {
+    /// A media folder at `relative` in `mounts`' work folder, and a configuration that
+    /// indexes the drives mounted in it, kept `days` days offline.
+    func places(_ relative: String, in mounts: DriveMounts, days: Int = 3) -> (media: String, config: String) {
+        let media = mounts.mountPoint(relative)
+        return (media, configuration(media: media, days: days))
+    }
+
+    func configuration(media: String, days: Int) -> String {
         let file = work.path + "/config-\(UUID().uuidString).toml"
         FileManager.default.createFile(atPath: file, contents: Data("""
             [removable]
@@ -53,8 +59,7 @@ struct RemovableDriveTests {
         let mounts = DriveMounts()
         defer { withExtendedLifetime(mounts) {} }
         let index = work.path + "/watch.sqlite"
-        let media = mounts.mountPoint("media/alice")
-        let config = configuration(media: media)
+        let config = places("media/alice", in: mounts).config
         let image = mounts.makeImage("exfat", label: "STICK")
         let (watch, log) = try startWatch(index: index, config: config)
         defer {
@@ -102,8 +107,7 @@ struct RemovableDriveTests {
         let mounts = DriveMounts()
         defer { withExtendedLifetime(mounts) {} }
         let index = work.path + "/scan.sqlite"
-        let media = mounts.mountPoint("run/media/alice")
-        let config = configuration(media: media)
+        let config = places("run/media/alice", in: mounts).config
         let image = mounts.makeImage("exfat", label: "CARD")
         let first = mounts.mountPoint("run/media/alice/CARD")
         mounts.mountImage(image, at: first, exFAT: true)
@@ -125,6 +129,10 @@ struct RemovableDriveTests {
         // Mounted again elsewhere (new inode numbers): nothing is inspected again.
         let second = mounts.mountPoint("run/media/alice/CARD1")
         mounts.mountImage(image, at: second, exFAT: true)
+        // Looked up in another order than they were made: exfat-fuse numbers them anew.
+        let before = try FileManager.default.attributesOfItem(atPath: second + "/notes.txt")[.systemFileNumber] as? Int
+        for name in ["DCIM/two.txt", "DCIM/one.txt"] { _ = FileManager.default.fileExists(atPath: second + "/" + name) }
+        #expect(before != nil)
         let back = try run(["scan", "--no-thumbnails"], index: index, config: config)
         #expect(back.status == 0, "\(back.stderr)")
         #expect(back.output.hasPrefix("\(second): 0 added, 0 updated, 0 removed, 3 unchanged"), "\(back.output)")
@@ -140,9 +148,8 @@ struct RemovableDriveTests {
         let mounts = DriveMounts()
         defer { withExtendedLifetime(mounts) {} }
         let index = work.path + "/forget.sqlite"
-        let media = mounts.mountPoint("media/bob")
         // Kept 0 days: forgotten the first time it is found away for good.
-        let config = configuration(media: media, days: 0)
+        let config = places("media/bob", in: mounts, days: 0).config
         let image = mounts.makeImage("exfat", label: "OLD")
         let point = mounts.mountPoint("media/bob/OLD")
         mounts.mountImage(image, at: point, exFAT: true)
