@@ -76,6 +76,11 @@ struct RemovableDriveTests {
         #expect(Self.text(log).contains("a new removable drive: STICK at \(first), indexed as removable:"), "\(Self.text(log))")
         let status = try run(["status"], index: index, config: config).output
         #expect(status.contains("removable:   STICK (fuseblk), connected"), "\(status)")
+        let json = try JSONSerialization.jsonObject(with: Data(run(["status", "--json"], index: index, config: config).stdout))
+        let domains = (json as? [String: Any])?["domains"] as? [[String: Any]] ?? []
+        let drive = domains.first { ($0["name"] as? String)?.hasPrefix("removable:") == true }?["drive"] as? [String: Any]
+        #expect(drive?["label"] as? String == "STICK")
+        #expect(drive?["removable"] as? Bool == true)
         // Names differ in case alone on FAT: a rename that changes only the case is followed.
         #expect(rename(first + "/boat.txt", first + "/Boat.txt") == 0)
         #expect(waitUntil { listed(index, config: config) == [first + "/Boat.txt", first + "/Docs/Ledger.txt"] },
