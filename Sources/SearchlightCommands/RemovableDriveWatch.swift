@@ -32,6 +32,9 @@ final class RemovableDriveWatch: Service, Sendable {
         retentionCheckInterval = .seconds(min(60, configuration.rescanInterval.value))
     }
 
+    /// The drives' watchers running now.
+    var watchers: [FolderWatcher] { running.withLock { running in running.values.map(\.watcher) } }
+
     func run() async throws {
         let (looks, request) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let listener = MountMonitor.shared.add { request.yield() }

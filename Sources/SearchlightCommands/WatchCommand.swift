@@ -103,7 +103,8 @@ struct WatchCommand: AsyncParsableCommand {
         /// last to first, so the watchers finish their windows (which may still need the
         /// workers) before the workers go.
         var services: [ServiceGroupConfiguration.ServiceConfiguration]
-        var watchers: [FolderWatcher]
+        /// The watchers running now: one per root, and one per removable drive as it comes and goes.
+        var watchers: @Sendable () -> [FolderWatcher]
         var control: WatchControl
         var systemd: SystemdNotifier
         var backoff: Bool
@@ -172,12 +173,13 @@ struct WatchCommand: AsyncParsableCommand {
         }
         services += watchers.map { .init(service: $0) }
         // Removable drives, when the configuration indexes them: watched as they come and go.
-        if let removable {
-            services.append(.init(service: RemovableDriveWatch(maker: maker, configuration: configuration, initial: removable)))
-        }
-        return Watchers(services: services, watchers: watchers, control: control, systemd: systemd,
+        let drives = removable.map { RemovableDriveWatch(maker: maker, configuration: configuration, initial: $0) }
+        if let drives { services.append(.init(service: drives)) }
+        let roots = watchers
+        let current: @Sendable () -> [FolderWatcher] = { roots + (drives?.watchers ?? []) }
+        return Watchers(services: services, watchers: current, control: control, systemd: systemd,
                         backoff: configuration.backoff.value, idle: configuration.priority.value == .idle, logger: logger,
-                        signals: WatchSignals(control: control, watchers: watchers, logger: logger))
+                        signals: WatchSignals(control: control, watchers: current, logger: logger))
     }
 }
 
@@ -187,7 +189,8 @@ extension WatchCommand {
     /// replaces `/proc` and `/sys`, for tests on fixture files); and keeps every thread at idle
     /// priority (Linux keeps priorities per thread, and a thread libdispatch starts for a
     /// queue does not always inherit its creator's).
-    static func upkeep(control: WatchControl, watchers: [FolderWatcher], backoff: Bool, idle: Bool, logger: Logger) async {
+    static func upkeep(control: WatchControl, watchers: @Sendable () -> [FolderWatcher], backoff: Bool, idle: Bool,
+                       logger: Logger) async {
         let environment = ProcessInfo.processInfo.environment
         var monitor = PressureMonitor()
         if let root = environment["SEARCHLIGHT_PRESSURE_ROOT"], !root.isEmpty {
@@ -201,7 +204,7 @@ extension WatchCommand {
             if reason != control.backoffReason {
                 control.backoffReason = reason
                 if let reason { logger.notice("backing off: \(reason)") } else { logger.notice("no longer backing off") }
-                for watcher in watchers { watcher.recordHealth() }
+                for watcher in watchers() { watcher.recordHealth() }
             }
             try? await Task.sleep(for: .seconds(2))
         }
@@ -212,7 +215,7 @@ extension WatchCommand {
 final class WatchSignals: Sendable {
     private let sources: [any DispatchSourceSignal]
 
-    init(control: WatchControl, watchers: [FolderWatcher], logger: Logger) {
+    init(control: WatchControl, watchers: @escaping @Sendable () -> [FolderWatcher], logger: Logger) {
         let queue = DispatchQueue(label: "searchlight-signals")
         sources = [(SIGUSR1, true), (SIGUSR2, false)].map { number, pausing in
             // The default action of both would end the process.
@@ -221,7 +224,7 @@ final class WatchSignals: Sendable {
             source.setEventHandler {
                 if pausing { control.pause() } else { control.resume() }
                 logger.notice(pausing ? "paused: changes are queued until `searchlight resume`" : "resumed")
-                for watcher in watchers { watcher.recordHealth() }
+                for watcher in watchers() { watcher.recordHealth() }
             }
             source.resume()
             return source

@@ -81,6 +81,11 @@ struct RemovableDriveTests {
         let drive = domains.first { ($0["name"] as? String)?.hasPrefix("removable:") == true }?["drive"] as? [String: Any]
         #expect(drive?["label"] as? String == "STICK")
         #expect(drive?["removable"] as? Bool == true)
+        // Paused and resumed with the rest of the watch; status says so of the drive too.
+        let paused = try run(["pause"], index: index, config: config)
+        #expect(paused.status == 0, "\(paused.stderr)")
+        #expect(waitUntil { (try? run(["status"], index: index, config: config).output)?.contains("paused (searchlight resume)") == true })
+        #expect(try run(["resume"], index: index, config: config).status == 0)
         // Names differ in case alone on FAT: a rename that changes only the case is followed.
         #expect(rename(first + "/boat.txt", first + "/Boat.txt") == 0)
         #expect(waitUntil { listed(index, config: config) == [first + "/Boat.txt", first + "/Docs/Ledger.txt"] },
