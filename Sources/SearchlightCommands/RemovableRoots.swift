@@ -13,8 +13,8 @@ extension Configuration {
         return RemovableDrives.defaultPlaces(user: user)
     }
 
-    /// The removable drives of ``removablePlacesInEffect``.
-    var removableDrives: RemovableDrives { RemovableDrives(places: removablePlacesInEffect) }
+    /// The removable drives of ``removablePlacesInEffect``, but those the configured roots index.
+    var removableDrives: RemovableDrives { RemovableDrives(places: removablePlacesInEffect, roots: roots.map(\.path)) }
 }
 
 /// The removable drives `scan` and `watch` index without a folder, when `[removable] index`

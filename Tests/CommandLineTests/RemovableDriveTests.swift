@@ -20,15 +20,15 @@ struct RemovableDriveTests {
         return (media, configuration(media: media, days: days))
     }
 
-    func configuration(media: String, days: Int) -> String {
+    func configuration(media: String, days: Int, roots: [String] = []) -> String {
         let file = work.path + "/config-\(UUID().uuidString).toml"
-        FileManager.default.createFile(atPath: file, contents: Data("""
+        FileManager.default.createFile(atPath: file, contents: Data((roots.map { "[[roots]]\npath = \"\($0)\"\n" }.joined() + """
             [removable]
             index = true
             places = ["\(media)"]
             keep-offline-days = \(days)
 
-            """.utf8))
+            """).utf8))
         return file
     }
 
@@ -184,5 +184,21 @@ struct RemovableDriveTests {
         #expect(waitUntil { Self.text(log).contains("forgot the removable drive") }, "\(Self.text(log))")
         #expect(waitUntil { listed(index, config: config).isEmpty })
         #expect(watch.isRunning)
+    }
+
+    @Test func aDriveAConfiguredRootIndexesIsLeftToIt() throws {
+        let mounts = DriveMounts()
+        defer { withExtendedLifetime(mounts) {} }
+        let index = work.path + "/configured.sqlite"
+        let media = mounts.mountPoint("media/carol")
+        let point = mounts.mountPoint("media/carol/BOOKS")
+        let config = configuration(media: media, days: 3, roots: [point + "/shelf"])
+        mounts.mountImage(mounts.makeImage("exfat", label: "BOOKS"), at: point, exFAT: true)
+        DriveMounts.write("shelf/novel.txt", "novel words\n", in: point)
+        let scan = try run(["scan", "--no-thumbnails"], index: index, config: config)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(!scan.stderr.contains("removable drive"), "\(scan.stderr)")
+        #expect(listed(index, config: config) == [point + "/shelf/novel.txt"])
+        #expect(!(try run(["status"], index: index, config: config).output.contains("removable:")))
     }
 }

@@ -25,9 +25,13 @@ public struct RemovableDrives: Sendable {
 
     /// The folders drives are mounted in (canonical when they exist).
     public var places: [String]
+    /// Folders indexed as roots of their own (`[[roots]]`): a drive that holds one, or lies
+    /// in one, is left to it.
+    public var roots: [String]
 
-    public init(places: [String]) {
+    public init(places: [String], roots: [String] = []) {
         self.places = places.map { (try? SystemCall.resolvedPath($0)) ?? $0 }
+        self.roots = roots.map { (try? SystemCall.resolvedPath($0)) ?? $0 }
     }
 
     /// UDisks2's folders for `user`: `/media/USER` (Debian, Ubuntu) and `/run/media/USER` (Fedora, Arch).
@@ -53,7 +57,9 @@ public struct RemovableDrives: Sendable {
         var drives: [Drive] = []
         for mount in table.mounts {
             let parent = (mount.mountPoint as NSString).deletingLastPathComponent
-            guard places.contains(parent), table.mount(holding: mount.mountPoint) == mount else { continue }
+            guard places.contains(parent), table.mount(holding: mount.mountPoint) == mount,
+                  !roots.contains(where: { MountTable.isPath($0, at: mount.mountPoint) || MountTable.isPath(mount.mountPoint, at: $0) })
+            else { continue }
             let volume = VolumeIdentity(of: mount, path: mount.mountPoint)
             guard let domain = Self.domain(of: volume), !drives.contains(where: { $0.domain == domain }) else { continue }
             drives.append(Drive(path: mount.mountPoint, volume: volume, domain: domain))
