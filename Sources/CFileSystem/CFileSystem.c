@@ -8,6 +8,7 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "CFileSystem.h"
@@ -183,4 +184,10 @@ int cfs_landlock_allow_beneath(int ruleset, int parent, uint64_t allowed) {
 
 int cfs_landlock_restrict_self(int ruleset) {
     return (int)syscall(SYS_landlock_restrict_self, ruleset, 0U);
+}
+
+long long cfs_filesystem_type(int fd) {
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) return -1;
+    return (long long)info.f_type;
 }

@@ -65,6 +65,10 @@ struct ConfigCommand: ParsableCommand {
         line("self-check-interval", "\(configuration.selfCheckInterval.value)", configuration.selfCheckInterval.origin)
         line("rescan-interval", "\(configuration.rescanInterval.value)", configuration.rescanInterval.origin)
         line("backoff", "\(configuration.backoff.value)", configuration.backoff.origin)
+        text += "\n[removable]\n"
+        line("index", "\(configuration.removable.value)", configuration.removable.origin)
+        line("places", list(configuration.removablePlacesInEffect), configuration.removablePlaces.origin)
+        line("keep-offline-days", "\(configuration.keepOfflineDays.value)", configuration.keepOfflineDays.origin)
         text += "\n[server]\n"
         let server = configuration.server
         line("host", quoted(server.host.value), server.host.origin)

@@ -21,6 +21,8 @@ extension Configuration {
         case server
         /// `[meaning]`: search by meaning's switch, model folder and chunks per document.
         case meaning
+        /// `[removable]`: removable drives' switch, places and days kept offline.
+        case removable
         /// A table or key of no section, and close to none: only `config` stops for it.
         case unknown
 
@@ -42,7 +44,7 @@ extension Configuration {
         ///
         /// - Parameters:
         ///   - command: `config` reads every section (it prints them all); `scan` the priority,
-        ///     roots, exclusions and extraction; `watch` those and `[watch]`; `serve` the
+        ///     roots, exclusions, extraction and removable drives; `watch` those and `[watch]`; `serve` the
         ///     server's and, with `watching`, what its watchers read but the priority (they keep
         ///     the server's); `status`, `search`, `scan`, `watch` and `serve` `[meaning]`. The other
         ///     commands read the index's location alone.
@@ -51,7 +53,7 @@ extension Configuration {
         ///     (``IndexChoice/givenLocation``): the file's `index` is not read.
         static func read(by command: any ParsableCommand.Type, watching: Bool = false, indexGiven: Bool) -> Set<Section> {
             var sections: Set<Section> = indexGiven ? [] : [.index]
-            let indexing: Set<Section> = [.roots, .exclusions, .extraction]
+            let indexing: Set<Section> = [.roots, .exclusions, .extraction, .removable]
             switch command {
             case is ConfigCommand.Type: return Set(allCases)
             case is ScanCommand.Type: sections.formUnion(indexing.union([.priority, .meaning]))

@@ -108,6 +108,12 @@ struct Configuration {
     var rescanInterval = Setting(300)
     /// Back off (longer windows) under CPU or I/O pressure and on battery.
     var backoff = Setting(true)
+    /// Removable drives (Docs/Contract.md#removable-drives): index every filesystem mounted
+    /// in `places` (empty: UDisks2's `/media/$USER` and `/run/media/$USER`), each a domain
+    /// of its own, kept offline this many days.
+    var removable = Setting(false)
+    var removablePlaces = Setting<[String]>([])
+    var keepOfflineDays = Setting(3)
     var priority = Setting(Priority.idle)
     /// The index: a file (`~/` expanded) or a `postgres://` URL; `nil` for the default file.
     var index = Setting<String?>(nil)

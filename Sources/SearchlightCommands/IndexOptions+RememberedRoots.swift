@@ -9,7 +9,8 @@ extension IndexOptions {
     /// `scan FOLDER`), each with its domain; one line on standard error says which were
     /// added. A remembered folder that no longer exists is left out with a line (its items
     /// stay: it may be a drive that is not plugged in). With folders given, or when there is
-    /// nothing to index at all, ``Configuration/roots(arguments:domain:)`` decides.
+    /// nothing to index at all, ``Configuration/roots(arguments:domain:)`` decides — unless
+    /// removable drives are indexed (``RemovableRoots``, whose domains are left out here).
     func rootsToIndex(_ configuration: Configuration, arguments: [String], domain: String?,
                       command: String) throws -> [Configuration.Root] {
         guard arguments.isEmpty, domain == nil else { return try configuration.roots(arguments: arguments, domain: domain) }
@@ -18,9 +19,10 @@ extension IndexOptions {
         // A folder configured, or a domain configured under another folder (a root moved in
         // the file), is the configuration's: two folders never feed one domain.
         let remembered = rememberedRoots(configuration).filter {
-            !configured.contains($0.root) && !configuredDomains.contains($0.domain)
+            !configured.contains($0.root) && !configuredDomains.contains($0.domain) && !RemovableDrives.isRemovable(domain: $0.domain)
         }
-        guard !configuration.roots.isEmpty || !remembered.isEmpty else {
+        let removable = configuration.removable.value
+        guard !configuration.roots.isEmpty || !remembered.isEmpty || removable else {
             return try configuration.roots(arguments: arguments, domain: domain)
         }
         var present: [Configuration.Root] = []
@@ -41,7 +43,7 @@ extension IndexOptions {
                     + "(forget one with `searchlight remove FOLDER`)\n")
         }
         let selected = configuration.roots + present
-        if selected.isEmpty {
+        if selected.isEmpty && !removable {
             // Every folder the index holds is away (a drive unplugged): nothing to do is an error,
             // not a watch that runs with no watcher.
             throw CommandFailure.fail("no folder to index: the folders in the index are not there now; "

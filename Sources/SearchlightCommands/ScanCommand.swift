@@ -11,7 +11,8 @@ struct ScanCommand: ParsableCommand {
         abstract: "Reconcile folders into the index once, then exit.",
         discussion: """
             Without ROOT, scans the roots of the configuration file and the folders already in \
-            the index (scanned before by hand; `searchlight remove FOLDER` forgets one). Adds new files, \
+            the index (scanned before by hand; `searchlight remove FOLDER` forgets one), and the \
+            removable drives when the configuration says `[removable] index = true`. Adds new files, \
             re-inspects changed ones (size, mtime, ctime or inode differ), removes vanished \
             and newly excluded ones and skips unchanged ones. Prints a summary per root, and \
             a total for several. Runs at idle CPU and I/O priority unless --priority normal.
@@ -57,7 +58,16 @@ struct ScanCommand: ParsableCommand {
         // The walker's thread may hold the index a moment after the scan: closed here, the
         // index leaves no write-ahead log behind.
         defer { index.close() }
-        let places = try zip(selected, opened).map { root, opened in try RootFolder.placing(root, opened: opened, index: index) }
+        // Removable drives, when the configuration indexes them: each a root of its own domain.
+        let removable = roots.isEmpty && domain == nil && configuration.removable.value
+            ? try RemovableRoots.prepare(configuration, index: index) : []
+        let all = Array(zip(selected, opened))
+            + removable.map { root in (root, Result { () throws(FileSystemError) in try RootFolder(path: root.path) }) }
+        if all.isEmpty {
+            throw CommandFailure.fail("no folder to index: no removable drive is mounted in "
+                + configuration.removablePlacesInEffect.joined(separator: " or ") + ", and there are no [[roots]]", code: 1)
+        }
+        let places = try all.map { root, opened in try RootFolder.placing(root, opened: opened, index: index) }
         let extraction = ThumbnailOptions.makeExtraction(workers, index: index, logger: logger)
         let output = StandardOutput()
         var total = ScanSummary()
@@ -94,7 +104,7 @@ struct ScanCommand: ParsableCommand {
             }
         }
         if places.filter({ $0.folder != nil }).count > 1 && !json {
-            output.write("total (\(selected.count) roots): \(Self.describe(total))\n")
+            output.write("total (\(places.count) roots): \(Self.describe(total))\n")
         }
         output.flush()
         let ocrSeconds = extraction.flatMap { recognizeText($0, index: index, threads: inspectorCount, output: output) }

@@ -123,9 +123,13 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         var upkeep: Task<Void, Never>?
         if let index {
+            // Removable drives, when the configuration indexes them: watched as they come and go.
+            let removable = roots.isEmpty && domain == nil && file.removable.value
+                ? try RemovableRoots.prepare(file, index: index) : nil
             let roots = try watchedRoots(index: index, configuration: file)
             // The process keeps its priority: the page must answer as you type.
-            var watch = try WatchCommand.makeWatchers(roots, index: index, configuration: file, logger: logger)
+            var watch = try WatchCommand.makeWatchers(roots, removable: removable, index: index, configuration: file,
+                                                      logger: logger)
             watch.idle = false
             services = watch.services
             upkeep = Task { await watch.upkeep() }
@@ -152,10 +156,13 @@ struct ServeCommand: AsyncParsableCommand {
         let states = try CommandFailure.wrap { try index.domainStates() }
         // A shared index holds other machines' folders too: only this machine's are watched here.
         let hosts = try CommandFailure.wrap { try index.domainHosts() }
+        // Removable drives have a watch of their own when indexed (``RemovableDriveWatch``).
+        let removable = configuration.removable.value
         let known = states.compactMap { domain, state in
-            index.isLocal(domain: domain, hosts: hosts) ? (domain, state.root) : nil
+            index.isLocal(domain: domain, hosts: hosts) && !(removable && RemovableDrives.isRemovable(domain: domain))
+                ? (domain, state.root) : nil
         }
-        if known.isEmpty { throw CommandFailure.fail("nothing to watch: give a folder (searchlight serve --watch FOLDER)", code: 64) }
+        if known.isEmpty && !removable { throw CommandFailure.fail("nothing to watch: give a folder (searchlight serve --watch FOLDER)", code: 64) }
         return try known.sorted { $0.0 < $1.0 }.map { domain, path in
             var root = try configuration.roots(arguments: [path], domain: nil)[0]
             root.domain = domain

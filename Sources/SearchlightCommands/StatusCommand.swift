@@ -41,10 +41,15 @@ struct StatusCommand: ParsableCommand {
             output.write(Self.resetLine(index))
             if statistics.domains.isEmpty { output.write("no domains: run `searchlight scan FOLDER`\n") }
             let configured = configuredRoots
+            var keepOfflineDays: Int?
             for domain in statistics.domains {
                 output.write(describe(domain, state: states[domain.name], index: statistics.path,
                                       failures: kinds[domain.name] ?? [:]))
-                if let root = states[domain.name]?.root, let configured, !configured.contains(root) {
+                if RemovableDrives.isRemovable(domain: domain.name) {
+                    keepOfflineDays = keepOfflineDays ?? fileConfiguration.keepOfflineDays.value
+                    output.write("  origin:      a removable drive ([removable] index); kept \(keepOfflineDays!) days "
+                        + "while not connected, then forgotten\n")
+                } else if let root = states[domain.name]?.root, let configured, !configured.contains(root) {
                     output.write("  origin:      scanned by hand; plain `scan` and `watch` refresh it "
                         + "(`searchlight remove \(root)` forgets it)\n")
                 }
@@ -115,7 +120,9 @@ struct StatusCommand: ParsableCommand {
         if let root = state?.root, root != domain.name { text += "  root:        \(root)\n" }
         text += "  items:       \(domain.itemCount) (\(domain.thumbnailCount) with thumbnails)\n"
         if let volume = state?.volume, !volume.isSystemRoot {
-            text += "  drive:       \(volume.name) (\(volume.fileSystem))"
+            // A removable drive's domain is its UUID: the label says which drive it is.
+            let removable = RemovableDrives.isRemovable(domain: domain.name)
+            text += (removable ? "  removable:   " : "  drive:       ") + "\(volume.name) (\(volume.fileSystem))"
             if let since = state?.offlineSince {
                 text += ", offline since \(RootPlace.describe(since)): not connected, its items are kept and shown offline"
             } else {

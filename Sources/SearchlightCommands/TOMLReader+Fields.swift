@@ -33,7 +33,8 @@ extension TOMLReader {
         Field("exclusions") { value, place, root throws(ConfigurationError) in root.exclusions = try place.strings(value) },
     ]
 
-    /// The tables (`[exclusions]`, `[extraction]`, `[watch]`, `[server]`) and their keys.
+    /// The tables (`[exclusions]`, `[extraction]`, `[meaning]`, `[watch]`, `[removable]`,
+    /// `[server]`) and their keys.
     static let tables: [(section: Configuration.Section, fields: [Field<Configuration>])] = [
         (.exclusions, [
             Field("patterns") { value, place, configuration throws(ConfigurationError) in
@@ -98,6 +99,22 @@ extension TOMLReader {
             },
             Field("backoff") { value, place, configuration throws(ConfigurationError) in
                 configuration.backoff = try place.boolSetting(value)
+            },
+        ]),
+        (.removable, [
+            Field("index") { value, place, configuration throws(ConfigurationError) in
+                configuration.removable = try place.boolSetting(value)
+            },
+            Field("places") { value, place, configuration throws(ConfigurationError) in
+                let places = try place.strings(value).map(place.expandingHome)
+                if let relative = places.first(where: { !$0.hasPrefix("/") }) {
+                    throw place.error(.invalidValue, "\(place.dotted) must list absolute folders or ~/…, found "
+                                      + ConfigurationError.quoted(relative))
+                }
+                configuration.removablePlaces = place.setting(places)
+            },
+            Field("keep-offline-days") { value, place, configuration throws(ConfigurationError) in
+                configuration.keepOfflineDays = try place.intSetting(value, in: 0...36500)
             },
         ]),
         (.server, [

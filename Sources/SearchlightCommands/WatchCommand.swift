@@ -14,7 +14,8 @@ struct WatchCommand: AsyncParsableCommand {
         abstract: "Reconcile folders, then follow their changes with inotify until SIGINT or SIGTERM.",
         discussion: """
             Without ROOT, watches the roots of the configuration file and the folders already in the \
-            index (scanned before by hand), all in this one process \
+            index (scanned before by hand), and the removable drives as they are mounted when the \
+            configuration says `[removable] index = true`, all in this one process \
             (one watcher per root, sharing the index's writer and the extraction workers). Logs \
             a line containing "watching" for each root once its watches are installed and its \
             first reconcile is committed; under systemd (Type=notify) it sends READY=1 once \
@@ -68,8 +69,11 @@ struct WatchCommand: AsyncParsableCommand {
         let selected = try indexOptions.rootsToIndex(configuration, arguments: roots, domain: domain, command: "watching")
         configuration.applyPriority()
         let index = try indexOptions.openForIndexing(configuration: configuration)
-        let watch = try Self.makeWatchers(selected, index: index, configuration: configuration, maximumWatches: maxWatches,
-                                          logger: logger)
+        // Removable drives, when the configuration indexes them: each a root of its own domain.
+        let removable = roots.isEmpty && domain == nil && configuration.removable.value
+            ? try RemovableRoots.prepare(configuration, index: index) : nil
+        let watch = try Self.makeWatchers(selected, removable: removable, index: index, configuration: configuration,
+                                          maximumWatches: maxWatches, logger: logger)
         var quiet = logger
         quiet.logLevel = .warning
         let group = ServiceGroup(configuration: .init(
@@ -99,7 +103,8 @@ struct WatchCommand: AsyncParsableCommand {
         /// last to first, so the watchers finish their windows (which may still need the
         /// workers) before the workers go.
         var services: [ServiceGroupConfiguration.ServiceConfiguration]
-        var watchers: [FolderWatcher]
+        /// The watchers running now: one per root, and one per removable drive as it comes and goes.
+        var watchers: @Sendable () -> [FolderWatcher]
         var control: WatchControl
         var systemd: SystemdNotifier
         var backoff: Bool
@@ -115,11 +120,12 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    static func makeWatchers(_ selected: [Configuration.Root], index: any FileIndexStore, configuration: Configuration,
-                             maximumWatches: Int? = nil, logger: Logger) throws -> Watchers {
+    /// - Parameter removable: The removable drives' roots to watch from the start
+    ///   (``RemovableRoots``), and every drive mounted later; `nil` when they are not indexed.
+    static func makeWatchers(_ selected: [Configuration.Root], removable: [Configuration.Root]? = nil, index: any FileIndexStore,
+                             configuration: Configuration, maximumWatches: Int? = nil, logger: Logger) throws -> Watchers {
         let folders = try selected.map { root in try RootFolder.watching(root, index: index) }
-        let inspectorCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: inspectorCount, index: index,
+        let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: max(1, ProcessInfo.processInfo.activeProcessorCount), index: index,
                                                              logger: logger)
         let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         // With one root its watcher speaks to systemd; with several, READY=1 waits for all of them.
@@ -133,37 +139,26 @@ struct WatchCommand: AsyncParsableCommand {
             extraction?.shutdown()
             throw CommandFailure.fail("cannot watch: \(error)")
         }
+        let maker = WatcherMaker(index: index, extraction: extraction, inotify: inotify, control: control,
+                                 configuration: configuration, maximumWatches: maximumWatches, logger: logger)
         var watchers: [FolderWatcher] = []
         var ocrRoots: [OCRService.Root] = []
         for (root, folder) in zip(selected, folders) {
-            var options = FolderWatcher.Options(scan: FolderScanner.Options(domain: root.domain ?? index.defaultDomain(forFolder: folder.path)))
-            // A new domain is recorded as done now, before its first scan; an older one's items
-            // are queued by the second pass, in the background.
-            extraction?.queueOlderItems(of: index, domain: options.scan.domain, root: folder.path, onlyIfEmpty: true)
-            // Before the first reconcile, which reads them again.
-            extraction?.rereadNewlyReadable(in: index, domain: options.scan.domain)
-            ocrRoots.append(.init(domain: options.scan.domain, path: folder.path))
-            options.scan.inspectorCount = inspectorCount
-            options.scan.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
-            options.rescanInterval = .seconds(configuration.rescanInterval.value)
-            options.maximumWatches = maximumWatches
-            let selfCheck = configuration.selfCheckInterval.value
-            options.selfCheckInterval = selfCheck == 0 ? nil : .seconds(selfCheck)
-            options.control = control
+            ocrRoots.append(.init(domain: maker.domain(of: root, folder: folder), path: folder.path))
             let single = selected.count == 1
             let notifier = single ? systemd : SystemdNotifier(environment: [:])
             var onReady: (@Sendable () -> Void)?
             if !single { onReady = { @Sendable in readiness.oneIsReady() } }
             do {
-                let watcher = try FolderWatcher(index: index, root: folder, options: options, logger: logger,
-                                                enricher: extraction?.enricher, notifier: notifier, inotify: inotify,
-                                                onReady: onReady)
-                watchers.append(watcher)
+                watchers.append(try maker.make(root, folder: folder, exclusions: configuration.exclusionRules(for: root),
+                                               notifier: notifier, onReady: onReady))
             } catch {
                 extraction?.shutdown()
-                throw CommandFailure.fail("cannot start watching \(folder.path): \(error)")
+                throw error
             }
         }
+        // Only removable drives, which come and go: ready at once.
+        if selected.isEmpty { systemd.notify("READY=1\nSTATUS=watching for removable drives") }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let extraction { services.append(.init(service: ShutdownService { extraction.shutdown() })) }
         // OCR's second pass stops before the workers, after the watchers.
@@ -177,9 +172,14 @@ struct WatchCommand: AsyncParsableCommand {
             services.append(.init(service: service))
         }
         services += watchers.map { .init(service: $0) }
-        return Watchers(services: services, watchers: watchers, control: control, systemd: systemd,
+        // Removable drives, when the configuration indexes them: watched as they come and go.
+        let drives = removable.map { RemovableDriveWatch(maker: maker, configuration: configuration, initial: $0) }
+        if let drives { services.append(.init(service: drives)) }
+        let roots = watchers
+        let current: @Sendable () -> [FolderWatcher] = { roots + (drives?.watchers ?? []) }
+        return Watchers(services: services, watchers: current, control: control, systemd: systemd,
                         backoff: configuration.backoff.value, idle: configuration.priority.value == .idle, logger: logger,
-                        signals: WatchSignals(control: control, watchers: watchers, logger: logger))
+                        signals: WatchSignals(control: control, watchers: current, logger: logger))
     }
 }
 
@@ -189,7 +189,8 @@ extension WatchCommand {
     /// replaces `/proc` and `/sys`, for tests on fixture files); and keeps every thread at idle
     /// priority (Linux keeps priorities per thread, and a thread libdispatch starts for a
     /// queue does not always inherit its creator's).
-    static func upkeep(control: WatchControl, watchers: [FolderWatcher], backoff: Bool, idle: Bool, logger: Logger) async {
+    static func upkeep(control: WatchControl, watchers: @Sendable () -> [FolderWatcher], backoff: Bool, idle: Bool,
+                       logger: Logger) async {
         let environment = ProcessInfo.processInfo.environment
         var monitor = PressureMonitor()
         if let root = environment["SEARCHLIGHT_PRESSURE_ROOT"], !root.isEmpty {
@@ -203,7 +204,7 @@ extension WatchCommand {
             if reason != control.backoffReason {
                 control.backoffReason = reason
                 if let reason { logger.notice("backing off: \(reason)") } else { logger.notice("no longer backing off") }
-                for watcher in watchers { watcher.recordHealth() }
+                for watcher in watchers() { watcher.recordHealth() }
             }
             try? await Task.sleep(for: .seconds(2))
         }
@@ -214,7 +215,7 @@ extension WatchCommand {
 final class WatchSignals: Sendable {
     private let sources: [any DispatchSourceSignal]
 
-    init(control: WatchControl, watchers: [FolderWatcher], logger: Logger) {
+    init(control: WatchControl, watchers: @escaping @Sendable () -> [FolderWatcher], logger: Logger) {
         let queue = DispatchQueue(label: "searchlight-signals")
         sources = [(SIGUSR1, true), (SIGUSR2, false)].map { number, pausing in
             // The default action of both would end the process.
@@ -223,7 +224,7 @@ final class WatchSignals: Sendable {
             source.setEventHandler {
                 if pausing { control.pause() } else { control.resume() }
                 logger.notice(pausing ? "paused: changes are queued until `searchlight resume`" : "resumed")
-                for watcher in watchers { watcher.recordHealth() }
+                for watcher in watchers() { watcher.recordHealth() }
             }
             source.resume()
             return source

@@ -40,6 +40,7 @@ public enum StatusJSON {
             object.add("source", volume.source)
             object.add("mountPoint", volume.mountPoint)
             object.add("remote", volume.isRemote)
+            object.add("removable", RemovableDrives.isRemovable(domain: domain.name))
             drive = object
         }
         line.add("drive", object: drive)

@@ -65,7 +65,11 @@ struct ConfigurationMistakeTests {
         // Nothing close: the names there are.
         #expect(problems("[server]\nfoo = 1\n") == ["c.toml:2: unknown key foo in [server]; [server] has host, port and token"])
         #expect(problems("[foo]\n") == ["c.toml:1: unknown table [foo]; the file has index, priority, [[roots]], "
-                                        + "[exclusions], [extraction], [meaning], [watch] and [server]"])
+                                        + "[exclusions], [extraction], [meaning], [watch], [removable] and [server]"])
+        #expect(problems("[removable]\nindex = true\nkeep-offline-day = 3\n")
+            == ["c.toml:3: unknown key keep-offline-day in [removable] — did you mean keep-offline-days?"])
+        #expect(problems("[removable]\nplaces = [\"media\"]\n")
+            == ["c.toml:2: removable.places must list absolute folders or ~/…, found \"media\""])
         // The section of the name meant, else none a command reads.
         let sections = Configuration(text: "[[root]]\npath = \"/a\"\n[foo]\n", file: "c.toml", home: "/").problems.map(\.section)
         #expect(sections == [.roots, .unknown])
@@ -128,10 +132,11 @@ struct ConfigurationMistakeTests {
         #expect(Section.read(by: StatusCommand.self, indexGiven: true) == [.meaning])
         #expect(Section.read(by: ServeCommand.self, indexGiven: true) == [.server, .meaning])
         #expect(Section.read(by: ServeCommand.self, watching: true, indexGiven: false)
-            == [.index, .server, .roots, .exclusions, .extraction, .watch, .meaning])
-        #expect(Section.read(by: ScanCommand.self, indexGiven: true) == [.priority, .roots, .exclusions, .extraction, .meaning])
+            == [.index, .server, .roots, .exclusions, .extraction, .removable, .watch, .meaning])
+        #expect(Section.read(by: ScanCommand.self, indexGiven: true)
+            == [.priority, .roots, .exclusions, .extraction, .removable, .meaning])
         #expect(Section.read(by: WatchCommand.self, indexGiven: false)
-            == [.index, .priority, .roots, .exclusions, .extraction, .watch, .meaning])
+            == [.index, .priority, .roots, .exclusions, .extraction, .removable, .watch, .meaning])
         #expect(Section.read(by: ConfigCommand.self, indexGiven: true) == Set(Section.allCases))
     }
 

@@ -50,20 +50,22 @@ final class DriveMounts {
         mounted.append(point)
     }
 
-    /// Makes an image of `kind` (`ext4`, `vfat`) labelled `label`, in the work folder.
+    /// Makes an image of `kind` (`ext4`, `vfat`, `exfat`) labelled `label`, in the work folder.
     func makeImage(_ kind: String, label: String) -> String {
         let image = work.path + "/\(label).img"
         shell("truncate", "-s", "16M", image)
         switch kind {
         case "ext4": shell("mkfs.ext4", "-q", "-F", "-L", label, image)
+        case "exfat": shell("mkfs.exfat", "-L", label, image)
         default: shell("mkfs.vfat", "-n", label, image)
         }
         return image
     }
 
-    /// Loop-mounts `image` on `point`.
-    func mountImage(_ image: String, at point: String) {
-        shell("mount", "-o", "loop", image, point)
+    /// Loop-mounts `image` on `point`; an exFAT image through exfat-fuse (`fuseblk`): a kernel
+    /// without the vfat and exfat modules (these machines') still mounts a FAT-family drive.
+    func mountImage(_ image: String, at point: String, exFAT: Bool = false) {
+        shell(["mount"] + (exFAT ? ["-t", "exfat-fuse"] : []) + ["-o", "loop", image, point])
         mounted.append(point)
     }
 

@@ -32,6 +32,10 @@ int cfs_statx_nofollow(int dirfd, const char *path, cfs_stat *result);
 /// statx(2) of an open descriptor. Returns 0, or -1 with errno set.
 int cfs_fstatx(int fd, cfs_stat *result);
 
+/// The type of the filesystem of the open file `fd` (`statfs(2)`'s `f_type`: 0x4d44 for FAT),
+/// or -1 with errno set.
+long long cfs_filesystem_type(int fd);
+
 /// ioprio_set(2) for the thread `tid` (IOPRIO_WHO_PROCESS; 0 for the calling thread): `io_class` is 1
 /// (real time), 2 (best effort) or 3 (idle), `level` 0-7. Glibc has no wrapper.
 /// Returns 0, or -1 with errno set.

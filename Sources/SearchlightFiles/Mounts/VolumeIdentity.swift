@@ -78,9 +78,10 @@ public struct VolumeIdentity: Codable, Sendable, Equatable {
     /// filesystem or a FUSE one.
     public var isRemote: Bool { Self.isRemote(fileSystem: fileSystem) }
 
-    /// Network and FUSE filesystem types.
+    /// Network and FUSE filesystem types; not `fuseblk`, a FUSE driver of a local block
+    /// device (exFAT through exfat-fuse, NTFS through ntfs-3g), whose changes inotify sees.
     public static func isRemote(fileSystem: String) -> Bool {
-        fileSystem.hasPrefix("fuse") || ["nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ceph", "glusterfs", "afs",
+        (fileSystem.hasPrefix("fuse") && fileSystem != "fuseblk") || ["nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "ceph", "glusterfs", "afs",
                                          "davfs", "sshfs"].contains(fileSystem)
     }
 }

@@ -58,10 +58,45 @@ struct VolumeNames: Equatable {
     /// The UUID and label in the superblock of the device at `path`, for the filesystems
     /// whose layout is known here; `nil` when it cannot be read or is of another kind.
     static func superblock(of path: String) -> VolumeNames? {
-        guard let descriptor = try? SystemCall.open(Array(path.utf8), .readOnly),
-              let bytes = try? { defer { SystemCall.close(descriptor) }; return try SystemCall.readBytes(descriptor, limit: 2048, at: 0) }(),
-              bytes.count == 2048 else { return nil }
-        return ext(bytes) ?? exFAT(bytes) ?? fat(bytes)
+        guard let descriptor = try? SystemCall.open(Array(path.utf8), .readOnly) else { return nil }
+        defer { SystemCall.close(descriptor) }
+        guard let bytes = try? SystemCall.readBytes(descriptor, limit: 2048, at: 0), bytes.count == 2048 else { return nil }
+        if var names = exFAT(bytes) {
+            // exFAT keeps its label in the root folder: its first cluster is read.
+            if let (offset, length) = exFATRootFolder(bytes),
+               let folder = try? SystemCall.readBytes(descriptor, limit: length, at: offset) {
+                names.label = exFATLabel(in: folder)
+            }
+            return names
+        }
+        return ext(bytes) ?? fat(bytes)
+    }
+
+    /// Where exFAT's root folder starts and its first cluster's size (at most 64 KiB read):
+    /// the cluster heap's offset in sectors at 0x58, the root's first cluster at 0x60, the
+    /// shifts of bytes per sector and sectors per cluster at 0x6C and 0x6D.
+    static func exFATRootFolder(_ bytes: [UInt8]) -> (offset: Int64, length: Int)? {
+        func word(_ at: Int) -> UInt64 { (0..<4).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) } }
+        let heap = word(0x58), cluster = word(0x60)
+        let sectorShift = UInt64(bytes[0x6C]), clusterShift = UInt64(bytes[0x6D])
+        guard cluster >= 2, (9...12).contains(sectorShift), clusterShift <= 25 else { return nil }
+        let offset = (heap + ((cluster - 2) << clusterShift)) << sectorShift
+        return (Int64(offset), min(1 << Int(sectorShift + clusterShift), 65_536))
+    }
+
+    /// The volume label entry (type 0x83) of an exFAT folder: its length at 1, UTF-16LE from 2.
+    static func exFATLabel(in folder: [UInt8]) -> String? {
+        var at = 0
+        while at + 32 <= folder.count, folder[at] != 0 {
+            if folder[at] == 0x83 {
+                let count = min(Int(folder[at + 1]), 11)
+                let units = (0..<count).map { UInt16(folder[at + 2 + 2 * $0]) | UInt16(folder[at + 3 + 2 * $0]) << 8 }
+                let label = String(decoding: units, as: UTF16.self)
+                return label.isEmpty ? nil : label
+            }
+            at += 32
+        }
+        return nil
     }
 
     /// ext2/3/4: the superblock at 1024, magic 0xEF53 at 0x38, UUID at 0x68, label at 0x78.

@@ -12,8 +12,11 @@ public struct FileStatus: Sendable, Equatable {
     }
 
     public var kind: Kind
+    /// The inode number; 0 on a filesystem whose inodes do not last across mounts (FAT,
+    /// exFAT, FUSE: ``RootFolder`` notes them), where a file is known by path, size and times.
     public var inode: UInt64
-    /// The names the file has (`st_nlink`): more than one for a hard-linked file.
+    /// The names the file has (`st_nlink`): more than one for a hard-linked file; 1 where
+    /// inodes are not stable.
     public var linkCount: UInt32
     public var size: UInt64
     /// Bytes actually allocated (512-byte blocks × 512): less than `size` for a sparse file.
@@ -29,11 +32,14 @@ public struct FileStatus: Sendable, Equatable {
 
     init(_ raw: cfs_stat) {
         kind = raw.isRegularFile ? .regular : raw.isDirectory ? .directory : raw.isSymbolicLink ? .symbolicLink : .other
-        inode = raw.inode
-        linkCount = raw.link_count
+        device = UInt64(raw.device_major) << 32 | UInt64(raw.device_minor)
+        // On FAT, exFAT and FUSE an inode number lasts one mount: a file is known without
+        // it, and no two names are taken for one file (FileStatus+Inodes.swift).
+        let stable = !Self.hasUnstableInodes(device: device)
+        inode = stable ? raw.inode : 0
+        linkCount = stable ? raw.link_count : 1
         size = raw.size
         allocatedSize = raw.blocks * 512
-        device = UInt64(raw.device_major) << 32 | UInt64(raw.device_minor)
         modificationNanoseconds = raw.modification_seconds * 1_000_000_000 + Int64(raw.modification_nanoseconds)
         changeNanoseconds = raw.change_seconds * 1_000_000_000 + Int64(raw.change_nanoseconds)
         birthNanoseconds = raw.has_birth_time != 0
@@ -94,7 +100,7 @@ public struct FileStatus: Sendable, Equatable {
     /// indexes written before the packed one hold (so that upgrading re-inspects nothing).
     public func hasChangeStamp(_ stored: [UInt8]?) -> Bool {
         guard let stored else { return false }
-        if stored == changeStamp { return true }
+        if stored == changeStamp || matchesIgnoringInode(stored) { return true }
         guard stored.count == 32 else { return false }
         var fixed: [UInt8] = []
         for value in [inode, size, UInt64(bitPattern: modificationNanoseconds), UInt64(bitPattern: changeNanoseconds)] {
@@ -108,21 +114,8 @@ public struct FileStatus: Sendable, Equatable {
     /// attribute, a permission or an owner moves only the change time; writing moves the
     /// modification time. `false` for no stamp and for the fixed form of older indexes.
     public func differsOnlyInChangeTime(from stored: [UInt8]?) -> Bool {
-        guard let stored, stored != changeStamp else { return false }
-        var values: [UInt64] = []
-        var value: UInt64 = 0, shift: UInt64 = 0
-        for byte in stored {
-            guard shift < 64 else { return false }
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 {
-                values.append(value)
-                (value, shift) = (0, 0)
-            } else {
-                shift += 7
-            }
-        }
-        guard values.count == 4, shift == 0 else { return false }
-        return values[0] == inode && values[1] == size && values[2] == UInt64(bitPattern: modificationNanoseconds)
+        guard let stored, stored != changeStamp, let values = Self.values(ofStamp: stored) else { return false }
+        return (values[0] == inode || inode == 0) && values[1] == size && values[2] == UInt64(bitPattern: modificationNanoseconds)
     }
 
     public var modificationDate: Date { Date(nanosecondsSince1970: modificationNanoseconds) }

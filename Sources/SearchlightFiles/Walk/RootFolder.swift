@@ -60,7 +60,9 @@ public final class RootFolder: Sendable {
             try SystemCall.open(canonical.utf8, .readOnly, options: [.directory, .closeOnExec])
         }
         defer { SystemCall.close(descriptor) }
-        return (canonical, try FileStatus.of(descriptor: descriptor, path: given).device)
+        let device = try FileStatus.of(descriptor: descriptor, path: given).device
+        FileStatus.noteInodeStability(of: descriptor, device: device)
+        return (canonical, device)
     }
 
     /// Moves the root to `path`, where its drive is mounted now (or mounted again, with

@@ -9,6 +9,13 @@ extension FolderWatcher {
     /// Whether the root's drive is away now.
     public var isOffline: Bool { state.withLock { $0.offlineSince != nil } }
 
+    /// Ends ``run()`` as a graceful shutdown does (the window in hand is finished): the
+    /// watch of a removable drive forgotten while the other roots go on.
+    public func stop() {
+        inbox.requestStop()
+        scanner.stop()
+    }
+
     /// Looks at the mount table: goes offline when the root's filesystem went away, and
     /// comes back when it is mounted again (caught up by a reconcile). Runs between windows.
     /// - Returns: Whether the root is online.
