@@ -20,7 +20,8 @@ struct RootPlace {
     func offlineLine(index: any FileIndexStore) -> String {
         let count = (try? index.statistics().domains.first { $0.name == domain }?.itemCount) ?? nil
         let since = offlineSince.map { " since " + RootPlace.describe($0) } ?? ""
-        return "not connected\(since) (its drive is not mounted): nothing reconciled, \(count ?? 0) items kept, shown offline"
+        let kept = count ?? 0
+        return "not connected\(since) (its drive is not mounted): nothing reconciled, \(kept) \(kept == 1 ? "item" : "items") kept, shown offline"
     }
 
     /// A date as `status` and `scan` say it: local time, to the second.
