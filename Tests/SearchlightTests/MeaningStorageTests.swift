@@ -158,6 +158,27 @@ struct MeaningStorageTests {
 
     /// Reciprocal rank fusion: an item both rankings put first stays first; an item only
     /// meaning finds joins after those both find; with --words, meaning is not asked.
+    /// A known phrase finds its document first even where meaning prefers another document
+    /// that holds the same words apart (SearchResult.matchesLikeTitle).
+    @Test func aKnownPhraseKeepsItsDocumentFirst() throws {
+        let index = try SearchableIndex(path: TestScratch.path("meaning"))
+        try index.indexItems([
+            document("a/notes.txt", text: "then the quick brown fox jumps over the lazy dog"),
+            document("a/other.txt", text: "a fox, quick and brown, jumps; over it all"),
+        ])
+        try embedWaiting(index) { text in text.hasPrefix("then") ? [unit(5)] : [unit(1)] }
+        var search = RankedSearch(try SearchWords(parsing: "quick brown fox jumps"))
+        search.encoder = QuestionEncoder { _ in (unit(1), "test-model") }
+        let words = try index.searchResults(words: ["quick", "brown", "fox", "jumps"], limit: 10)
+        #expect(words.map(\.matchesLikeTitle) == [true, false], "\(words.map(\.item.item.uniqueIdentifier))")
+        let blended = try search.results(in: index, limit: 10)
+        #expect(blended.map(\.item.item.uniqueIdentifier.lossyString) == ["a/notes.txt", "a/other.txt"])
+        // Without the phrase's precedence, fusion would put other.txt first (both rankings hold it).
+        let plain = RankedSearch.fused(words: words.map { var result = $0; result.matchesLikeTitle = false; return result },
+                                       meaning: try index.meaningResults(question: unit(1), model: "test-model", domain: nil, limit: 10))
+        #expect(plain.first?.item.item.uniqueIdentifier.lossyString == "a/other.txt")
+    }
+
     @Test func blendsWordsWithMeaning() throws {
         let index = try SearchableIndex(path: TestScratch.path("meaning"))
         try index.indexItems([

@@ -34,5 +34,26 @@ extension SearchResult {
         let snippet = field.isDescribedByText
             ? attributes.textContent.flatMap(SnippetMatcher(tokens: tokens).snippet(of:)) : nil
         self.init(item: bare, matchedIn: field, snippet: snippet)
+        matchesLikeTitle = Self.matchesLikeTitle(tokens, fields: fields, text: attributes.textContent)
+    }
+
+    /// ``matchesLikeTitle`` from the item's own fields, ranked as the SQLite index ranks them
+    /// (name 0, title 1, authors and keywords 2, folders 3, text 4 a word; a phrase in the text
+    /// as the title): every word whole, summing to at most one a word, or the words adjacent
+    /// and in order in the text (its first 256 KiB).
+    static func matchesLikeTitle(_ tokens: [String], fields: [(field: Field, words: [String])], text: String?) -> Bool {
+        guard !tokens.isEmpty else { return false }
+        let ranks: [Field: Int] = [.name: 0, .title: 1, .authors: 2, .keywords: 2, .folders: 3]
+        var sum = 0
+        for token in tokens {
+            let whole = fields.filter { ranks[$0.field] != nil && CompoundWords.match(token, in: $0.words).whole }
+            sum += whole.compactMap { ranks[$0.field] }.min() ?? 4
+        }
+        if sum <= tokens.count, tokens.allSatisfy({ token in fields.contains { CompoundWords.match(token, in: $0.words).whole } }) {
+            return true
+        }
+        guard tokens.count > 1, let text else { return false }
+        let words = NameTokenizer.words(in: String(text.utf8.prefix(262_144)) ?? String(text.prefix(65_536)))
+        return CompoundWords.match(parts: tokens.flatMap(CompoundWords.parts(of:)), in: words).whole
     }
 }

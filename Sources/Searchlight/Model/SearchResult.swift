@@ -35,6 +35,12 @@ public struct SearchResult: Hashable, Sendable {
     /// How near the item's text is to the search in meaning (cosine similarity of their
     /// vectors, -1…1), when meaning joined the search and the item has vectors.
     public var similarity: Float?
+    /// Whether the words tell this item as well as its title would: every word whole, ranking
+    /// on average as in the title or better (the name, the title), or all of them adjacent and
+    /// in order in its text, which ranks alike (a phrase copied from a document). The blend
+    /// with meaning keeps such results first (``RankedSearch``): a known phrase finds its
+    /// document first whatever meaning thinks of it.
+    public var matchesLikeTitle = false
 
     /// A result: `item`, matched in `matchedIn`, with the text around the match and, for a
     /// respelled search, the words searched instead.

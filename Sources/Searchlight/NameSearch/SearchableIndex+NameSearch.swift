@@ -52,7 +52,10 @@ extension SearchableIndex {
             return zip(matches, items).map { match, item in
                 let field = match.matchedIn == .name && match.rank.fieldRank > 0
                     ? SearchResult.Field(names: tokens, of: item) : match.matchedIn
-                return SearchResult(item: item, matchedIn: field, snippet: field.isDescribedByText ? snippets[match.rank.id] : nil)
+                var result = SearchResult(item: item, matchedIn: field, snippet: field.isDescribedByText ? snippets[match.rank.id] : nil)
+                result.matchesLikeTitle = match.rank.prefixOnlyCount == 0
+                    && match.rank.fieldRank <= ContentSearch.phraseRank * tokens.count
+                return result
             }
         }
     }
