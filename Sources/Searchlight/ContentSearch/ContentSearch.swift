@@ -130,13 +130,13 @@ struct ContentSearch {
     /// The items with some word in a name, title, keywords, folder or author: as a prefix, or
     /// (`whole`) as a whole word; of several words, only those that have every word somewhere
     /// (``everyWord()``): `nikon d` would otherwise rank every item with a `d…` word, and
-    /// `note 7 42 5` every item with `note` in its name. The whole-word candidates of one word
-    /// all have it.
+    /// `note 7 42 5` every item with `note` in its name. The candidates of one word all have it.
     private func richCandidates(whole: Bool) throws -> Set<Int64> {
         let any = tokens.map { SearchableIndex.nameTerm($0, whole: whole) }.joined(separator: " OR ")
         var ids = Set(try rowIDs("item_words", any))
         ids.formUnion(try rowIDs("item_content", "authors : (" + any + ")"))
-        return whole && tokens.count == 1 && !SearchableIndex.hasCompound(tokens) ? ids : ids.intersection(try everyWord())
+        // One word: each candidate has it, and the intersection would read its every match.
+        return tokens.count == 1 && !SearchableIndex.hasCompound(tokens) ? ids : ids.intersection(try everyWord())
     }
 
     /// The items that have every word, each as a prefix of a word of any field or of the
