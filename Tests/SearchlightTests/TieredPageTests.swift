@@ -21,12 +21,14 @@ struct TieredPageTests {
         func pick(_ words: [String]) -> String { words[Int(generator.next() % UInt64(words.count))] }
         var items: [SearchableItem] = []
         for number in 0..<count {
-            let folder = chance(5) ? pick(["alpha", "alpaca", "zone", "b"]) + "/" : "notes/"
+            // Folders that start with `z` in nearly half the items: more rich candidates for
+            // `z` than are ranked one by one.
+            let folder = chance(75) ? pick(["alpha", "zone", "zulu", "zeta", "b"]) + "/" : "notes/"
             let name = chance(4) ? pick(["alpha", "alps", "zulu report", "beta a"]) + " \(number).txt" : "note_\(number).txt"
             var attributes = AttributeSet(contentType: "text/plain")
             attributes.displayName = name
             attributes.title = chance(3) ? pick(["Alpha guide", "Zulu notes", "Al", "a bravo"]) : nil
-            attributes.keywords = chance(2) ? [pick(["alpaca", "zeta", "alpha"])] : []
+            attributes.keywords = chance(30) ? [pick(["alpaca", "zeta", "alpha", "zulu", "nova", "zone"])] : []
             attributes.authors = chance(2) ? [pick(["Al Smith", "Zoe Alpha"])] : []
             if !chance(5) {
                 var words = ["alpha"] + (0..<6).map { _ in pick(textWords) }
@@ -81,14 +83,18 @@ struct TieredPageTests {
 
     /// Each tier's own way is taken and gives the full ranking's page: a tier of text-only
     /// items larger than ``ContentSearch/sortedTierLimit`` met walking the date index, a small
-    /// one looked up and sorted, the text tier with every word whole ordered by relevance.
+    /// one looked up and sorted, the text tier with every word whole ordered by relevance;
+    /// rich candidates too many to rank one by one, grouped by the columns their words are in.
     @Test func eachWayOfReadingATierGivesTheRankingsPage() throws {
         let index = try Self.generatedIndex(count: 2_500, seed: 3)
         try index.read { db in
             guard let filter = try ItemFilter(domain: nil, in: db) else { Issue.record("no filter"); return }
             // `al`: thousands of texts hold `alpha`, `alpine` (the walk); `alp` whole in a few
             // (scored by relevance); `alpha b`: two words, prefix tiers of each size.
-            for words in [["al"], ["alp"], ["alpha", "b"], ["a"]] {
+            // `z`, `zu`: more rich candidates than are ranked one by one (grouped by their columns).
+            #expect(try ContentSearch(db: db, tokens: ["z"], filter: filter).richCandidates(whole: false).count
+                > ContentSearch.sortedTierLimit)
+            for words in [["al"], ["alp"], ["alpha", "b"], ["a"], ["z"], ["zu"], ["z", "al"], ["alpha", "zu"]] {
                 let all = try ContentSearch(db: db, tokens: words, filter: filter).allMatches()
                 for limit in [1, 20, 300, 3_000] {
                     let page = try #require(try ContentSearch(db: db, tokens: words, filter: filter).tieredMatches(limit: limit))

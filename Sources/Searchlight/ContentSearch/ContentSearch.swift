@@ -131,7 +131,7 @@ struct ContentSearch {
     /// (`whole`) as a whole word; of several words, only those that have every word somewhere
     /// (``everyWord()``): `nikon d` would otherwise rank every item with a `d…` word, and
     /// `note 7 42 5` every item with `note` in its name. The candidates of one word all have it.
-    private func richCandidates(whole: Bool) throws -> Set<Int64> {
+    func richCandidates(whole: Bool) throws -> Set<Int64> {
         let any = tokens.map { SearchableIndex.nameTerm($0, whole: whole) }.joined(separator: " OR ")
         var ids = Set(try rowIDs("item_words", any))
         ids.formUnion(try rowIDs("item_content", "authors : (" + any + ")"))
