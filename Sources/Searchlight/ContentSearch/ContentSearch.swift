@@ -354,16 +354,25 @@ struct ContentSearch {
         return order.compactMap { byID[$0.id] }
     }
 
+    /// How many items with a word whole in a rich field ``firstMatches(limit:)`` ranks at most:
+    /// a few thousand cost milliseconds; tens of thousands (a telling keyword of half the
+    /// texts, `zulu` on the notes of issue 47) took seconds.
+    static let wholeCandidateLimit = 8 * PageStrategy.sampleSize
+
     /// The first `limit` matches, or `nil` when they cannot be found without ranking every match.
     ///
     /// Every item that ranks above the text-only items with every word whole has every word
     /// whole somewhere and one in a rich field: the few items with a word whole in a rich
     /// field are ranked. If they are fewer than `limit`, the page goes on with the newest
     /// text-only items with every word whole (``newestTextTier(excluding:limit:)``), which is
-    /// complete if they fill it.
+    /// complete if they fill it. `nil` too when the items with a word whole in a rich field
+    /// are more than ``wholeCandidateLimit``.
     func firstMatches(limit: Int) throws -> [Match]? {
         guard !hasCJK else { return nil }
         var wholeCandidates = try richCandidates(whole: true)
+        // Many (a telling keyword of half the texts): ranking each costs what ranking every
+        // match does; ``tieredMatches(limit:)`` ranks only those the page takes.
+        guard wholeCandidates.count <= Self.wholeCandidateLimit else { return nil }
         let textTier = (prefixOnly: 0, fieldRank: Self.textRank * tokens.count)
         var ranked = try richMatches(among: wholeCandidates)
         // Items whose text holds the words as a phrase rank as a title match would.
