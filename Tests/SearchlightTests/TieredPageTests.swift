@@ -24,7 +24,9 @@ struct TieredPageTests {
             // Folders that start with `z` in nearly half the items: more rich candidates for
             // `z` than are ranked one by one.
             let folder = chance(75) ? pick(["alpha", "zone", "zulu", "zeta", "b"]) + "/" : "notes/"
-            let name = chance(4) ? pick(["alpha", "alps", "zulu report", "beta a"]) + " \(number).txt" : "note_\(number).txt"
+            // `alphabet`: `alpha` as a prefix in the name, whole in the text (the text's tier).
+            let name = chance(6) ? pick(["alpha", "alps", "zulu report", "beta a", "alphabet", "bravos"]) + " \(number).txt"
+                : "note_\(number).txt"
             var attributes = AttributeSet(contentType: "text/plain")
             attributes.displayName = name
             attributes.title = chance(3) ? pick(["Alpha guide", "Zulu notes", "Al", "a bravo"]) : nil
@@ -72,8 +74,9 @@ struct TieredPageTests {
     /// takes the whole words' path.
     @Test func explainSaysWhichPathASearchTook() throws {
         let index = try Self.generatedIndex(count: 1_200, seed: 7)
-        // No item has `z`, `zu`, `alph` whole: whole words cannot fill the page.
-        for words in [["z"], ["zu"], ["alph"], ["alph", "z"]] {
+        // No item has `z`, `zu`, `ze` whole, and few names start with them: neither whole
+        // words nor the best rank of names fill the page.
+        for words in [["z"], ["zu"], ["ze"], ["ze", "al"]] {
             #expect(try index.searchPath(words: words, domain: nil, limit: 20, scope: .all) == SearchPath.tiers.explanation, "\(words)")
         }
         #expect(try index.searchPath(words: ["alpha"], domain: nil, limit: 20, scope: .all) == SearchPath.wholeWords.explanation)
@@ -94,11 +97,17 @@ struct TieredPageTests {
             // `z`, `zu`: more rich candidates than are ranked one by one (grouped by their columns).
             #expect(try ContentSearch(db: db, tokens: ["z"], filter: filter).richCandidates(whole: false).count
                 > ContentSearch.sortedTierLimit)
-            for words in [["al"], ["alp"], ["alpha", "b"], ["a"], ["z"], ["zu"], ["z", "al"], ["alpha", "zu"]] {
+            // Small bounds: every tier walked, rich candidates ranked one by one or grouped.
+            let bounds = [(ContentSearch.sortedTierLimit, ContentSearch.sortedTierLimit), (ContentSearch.sortedTierLimit, 8),
+                          (8, 8), (8, ContentSearch.sortedTierLimit)]
+            for words in [["al"], ["alp"], ["alpha", "b"], ["alpha", "br"], ["a"], ["z"], ["zu"], ["z", "al"], ["alpha", "zu"]] {
                 let all = try ContentSearch(db: db, tokens: words, filter: filter).allMatches()
                 for limit in [1, 20, 300, 3_000] {
-                    let page = try #require(try ContentSearch(db: db, tokens: words, filter: filter).tieredMatches(limit: limit))
-                    #expect(page.map(\.rank.id) == all.prefix(limit).map(\.rank.id), "\(words) \(limit)")
+                    for (ranked, sorted) in bounds {
+                        let page = try #require(try ContentSearch(db: db, tokens: words, filter: filter)
+                            .tieredMatches(limit: limit, rankingAtMost: ranked, sortingAtMost: sorted))
+                        #expect(page.map(\.rank.id) == all.prefix(limit).map(\.rank.id), "\(words) \(limit) \(ranked) \(sorted)")
+                    }
                 }
             }
         }

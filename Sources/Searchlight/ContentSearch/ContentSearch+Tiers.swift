@@ -58,7 +58,14 @@ extension ContentSearch {
     ///
     /// A page of 20 then costs the full-text lists of the words and about 20 item look-ups
     /// (plus the rich items), where ranking every match looked up every item.
-    func tieredMatches(limit: Int) throws -> [Match]? {
+    ///
+    /// - Parameters:
+    ///   - ranked: How many rich candidates are ranked one by one at most (more are grouped
+    ///     by their columns first): for tests.
+    ///   - sorted: How many items of a tier are looked up and sorted at most (more are met on
+    ///     the date index): for tests.
+    func tieredMatches(limit: Int, rankingAtMost ranked: Int = Self.sortedTierLimit,
+                       sortingAtMost sorted: Int = Self.sortedTierLimit) throws -> [Match]? {
         guard limit > 0, !hasCJK else { return nil }
         let textRank = Self.textRank * tokens.count
         let candidates = try richCandidates(whole: false)
@@ -66,7 +73,7 @@ extension ContentSearch {
         // grouped by the rank their full-text columns tell; only those a page takes are read.
         var explicit: [Int64: Match] = [:]
         var claimed: [Tier: Set<Int64>] = [:]
-        if candidates.count <= Self.sortedTierLimit {
+        if candidates.count <= ranked {
             explicit = try richMatches(among: candidates)
         } else {
             claimed = try claimedTiers(of: candidates)
@@ -116,7 +123,7 @@ extension ContentSearch {
                 guard let ranked = try exactly(unranked, in: tier) else { return nil }
                 let members = try Self.sorted(rich + ranked + admitted(Array(text), in: tier))
                 page += TextRelevance.ordered(members, by: scored.scores, id: \.rank.id).prefix(needed)
-            } else if text.count + unranked.count > Swift.max(Self.sortedTierLimit, needed),
+            } else if text.count + unranked.count > Swift.max(sorted, needed),
                       let newest = try SearchableIndex.pageByDate(filter: filter, limit: needed, in: db, isMember: { id, _ in
                           text.contains(id) || unranked.contains(id)
                       }) {
