@@ -35,7 +35,8 @@ struct ContentSearchCommandTests {
     func run(_ arguments: [String]) throws -> CommandResult { try Searchlight.run(arguments, index: index) }
 
     /// `--explain` says how each word is read: a prefix index for one to three letters, else
-    /// how many indexed words it merges; and how many items hold every word (issue 47).
+    /// how many indexed words it merges; how many items hold every word; which way the
+    /// results were found (issue 47).
     @Test func explainSaysHowEachWordIsRead() throws {
         try makeIndex()
         let explained = try run(["search", "p", "pres", "--explain"])
@@ -45,6 +46,10 @@ struct ContentSearchCommandTests {
         #expect(lines.contains { $0.hasPrefix(#"word "pres": as a prefix: merges 1 name word and 1 text word"#) }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("every word: 2 items") }, "\(lines)")
         #expect(explained.lines == ["notes/present ideas.txt", "finance/q3.txt"])
+        // And which way the results were found: with a limit, a first page.
+        #expect(lines.contains { $0.hasPrefix("results: ") }, "\(lines)")
+        let paged = try run(["search", "p", "--limit", "1", "--explain"])
+        #expect(paged.stderr.split(separator: "\n").contains { $0.hasPrefix("results: the first page") }, "\(paged.stderr)")
     }
 
     @Test func searchFindsTextAndSaysWhereWithASnippet() throws {

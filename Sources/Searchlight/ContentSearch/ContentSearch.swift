@@ -63,11 +63,11 @@ struct ContentSearch {
     /// Fields in rank order, with their rank (authors and keywords share one).
     private static let richFields: [(rank: Int, field: SearchResult.Field)] =
         [(0, .name), (1, .title), (2, .authors), (2, .keywords), (3, .folders)]
-    private static let textRank = 4
+    static let textRank = 4
 
     /// Whether matches in the text are checked on the stored text: Han and kana words (as
     /// written), compounds of several runs (``CompoundWords``: `x86_64` as `x86` then `64`).
-    private var hasCJK: Bool {
+    var hasCJK: Bool {
         tokens.contains {
             ContentWords.tokens(of: $0).count > 1 || $0.unicodeScalars.contains(where: ContentWords.isSplitCJK)
                 || CompoundWords.runs(of: $0).count > 1
@@ -92,13 +92,13 @@ struct ContentSearch {
         return SearchableIndex.quoted(token) + (whole ? "" : "*")
     }
 
-    private func textExpression(whole: Bool, only subset: [String]? = nil) -> String {
+    func textExpression(whole: Bool, only subset: [String]? = nil) -> String {
         "text : (" + (subset ?? tokens).map { Self.term($0, whole: whole) }.joined(separator: " AND ") + ")"
     }
 
     /// The rows of `table` that match `expression`, read once per search: the same word is
     /// asked for the candidates, the text-only items and each word's whole matches.
-    private func rowIDs(_ table: String, _ expression: String) throws -> [Int64] {
+    func rowIDs(_ table: String, _ expression: String) throws -> [Int64] {
         let key = table + "\u{0}" + expression
         if let known = memo.rows[key] { return known }
         let rows = try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ?", arguments: [expression])
@@ -130,13 +130,13 @@ struct ContentSearch {
     /// The items with some word in a name, title, keywords, folder or author: as a prefix, or
     /// (`whole`) as a whole word; of several words, only those that have every word somewhere
     /// (``everyWord()``): `nikon d` would otherwise rank every item with a `d…` word, and
-    /// `note 7 42 5` every item with `note` in its name. The whole-word candidates of one word
-    /// all have it.
-    private func richCandidates(whole: Bool) throws -> Set<Int64> {
+    /// `note 7 42 5` every item with `note` in its name. The candidates of one word all have it.
+    func richCandidates(whole: Bool) throws -> Set<Int64> {
         let any = tokens.map { SearchableIndex.nameTerm($0, whole: whole) }.joined(separator: " OR ")
         var ids = Set(try rowIDs("item_words", any))
         ids.formUnion(try rowIDs("item_content", "authors : (" + any + ")"))
-        return whole && tokens.count == 1 && !SearchableIndex.hasCompound(tokens) ? ids : ids.intersection(try everyWord())
+        // One word: each candidate has it, and the intersection would read its every match.
+        return tokens.count == 1 && !SearchableIndex.hasCompound(tokens) ? ids : ids.intersection(try everyWord())
     }
 
     /// The items that have every word, each as a prefix of a word of any field or of the
@@ -285,7 +285,7 @@ struct ContentSearch {
 
     /// `match` ranked as an item whose text holds the query words as a phrase: every word
     /// whole, each ranking as in a title unless it ranks better already.
-    private func promoted(_ match: Match) -> Match {
+    func promoted(_ match: Match) -> Match {
         let rank = match.rank
         guard rank.prefixOnlyCount > 0 || rank.fieldRank > Self.phraseRank * tokens.count else { return match }
         return Match(rank: NameMatch(id: rank.id, identifier: rank.identifier, modificationDate: rank.modificationDate,
@@ -296,7 +296,7 @@ struct ContentSearch {
     /// The items whose text holds every query word, adjacent and in the order typed: `nil` for
     /// a query of one word, or when more than ``TextRelevance/maximumScored`` texts hold all
     /// the words (then no text is read for phrases).
-    private func phraseHolders() throws -> Set<Int64>? {
+    func phraseHolders() throws -> Set<Int64>? {
         guard tokens.count > 1, !hasCJK else { return nil }
         return try textTier()?.phrases
     }
@@ -304,7 +304,7 @@ struct ContentSearch {
     /// The items with every word whole in their text, read once per search when there are at
     /// most ``TextRelevance/maximumScored`` of them: each one's relevance, and those that hold
     /// the words as a phrase. `nil` when they are more.
-    private func textTier() throws -> TextTier? {
+    func textTier() throws -> TextTier? {
         if let known = memo.textTier { return known }
         let members = try Int64.fetchAll(db, sql: "SELECT rowid FROM item_content WHERE item_content MATCH ? LIMIT ?",
                                          arguments: [textExpression(whole: true), TextRelevance.maximumScored + 1])
@@ -320,7 +320,7 @@ struct ContentSearch {
 
     /// Calls `body` with the id, identifier and date of each of the items `ids` that the
     /// filter admits (domain, expiration).
-    private func forEachAdmitted(_ ids: [Int64], _ body: (Int64, ItemIdentifier, Double) -> Void) throws {
+    func forEachAdmitted(_ ids: [Int64], _ body: (Int64, ItemIdentifier, Double) -> Void) throws {
         let details = try Row.fetchCursor(db, sql: """
             SELECT id, identifier, ifnull(modificationDate, 0), domainId, expirationDate FROM item
             WHERE id IN (SELECT value FROM json_each(?))
@@ -354,16 +354,25 @@ struct ContentSearch {
         return order.compactMap { byID[$0.id] }
     }
 
+    /// How many items with a word whole in a rich field ``firstMatches(limit:)`` ranks at most:
+    /// a few thousand cost milliseconds; tens of thousands (a telling keyword of half the
+    /// texts, `zulu` on the notes of issue 47) took seconds.
+    static let wholeCandidateLimit = 8 * PageStrategy.sampleSize
+
     /// The first `limit` matches, or `nil` when they cannot be found without ranking every match.
     ///
     /// Every item that ranks above the text-only items with every word whole has every word
     /// whole somewhere and one in a rich field: the few items with a word whole in a rich
     /// field are ranked. If they are fewer than `limit`, the page goes on with the newest
     /// text-only items with every word whole (``newestTextTier(excluding:limit:)``), which is
-    /// complete if they fill it.
+    /// complete if they fill it. `nil` too when the items with a word whole in a rich field
+    /// are more than ``wholeCandidateLimit``.
     func firstMatches(limit: Int) throws -> [Match]? {
         guard !hasCJK else { return nil }
         var wholeCandidates = try richCandidates(whole: true)
+        // Many (a telling keyword of half the texts): ranking each costs what ranking every
+        // match does; ``tieredMatches(limit:)`` ranks only those the page takes.
+        guard wholeCandidates.count <= Self.wholeCandidateLimit else { return nil }
         let textTier = (prefixOnly: 0, fieldRank: Self.textRank * tokens.count)
         var ranked = try richMatches(among: wholeCandidates)
         // Items whose text holds the words as a phrase rank as a title match would.
@@ -465,34 +474,6 @@ struct ContentSearch {
             SELECT count(*) FROM item WHERE id IN (SELECT value FROM json_each(?))
               AND (:domainID IS NULL OR domainId = :domainID) AND \(SearchableIndex.notExpired)
             """, arguments: ["[" + every.map(String.init).joined(separator: ",") + "]", filter.domainID, filter.now]) ?? 0
-    }
-
-    // MARK: Han and kana
-
-    /// The items whose text holds every Han or kana word as written (folded), among `ids`.
-    /// The compounds of several runs among them: their runs, in order, as consecutive words.
-    private func verified(_ ids: [Int64]) throws -> [Int64] {
-        let words = tokens.filter { $0.unicodeScalars.contains(where: ContentWords.isSplitCJK) }
-        let compounds = tokens.map(CompoundWords.runs(of:)).filter { $0.count > 1 }
-        let texts = try SearchableIndex.texts(of: ids, in: db)
-        var folder = RunFolder()
-        return ids.filter { id in
-            guard let text = texts[id] else { return false }
-            if !words.isEmpty {
-                let folded = NameTokenizer.fold(ContentWords.joinedCJK(text))
-                guard words.allSatisfy({ folded.contains($0) }) else { return false }
-            }
-            guard !compounds.isEmpty else { return true }
-            let runs = folder.tokens(of: text)
-            return compounds.allSatisfy { CompoundWords.match(parts: $0, in: runs).prefix }
-        }
-    }
-
-    /// Drops the content matches whose text lacks a Han or kana word as written.
-    private func keepVerified(_ matches: inout [Int64: Match]) throws {
-        let content = matches.values.filter { $0.matchedIn == .content }.map(\.rank.id)
-        let kept = Set(try verified(content))
-        for id in content where !kept.contains(id) { matches[id] = nil }
     }
 }
 

@@ -65,6 +65,18 @@ extension SearchableIndex {
         return lines
     }
 
+    /// Which way ``search(words:domain:limit:scope:)`` finds its results (``SearchPath``), as
+    /// a line for `search --explain`: the search is made, its results are not fetched.
+    ///
+    /// ```
+    /// results: the first page tier by tier: items with a word in a name, … each newest first; …
+    /// ```
+    public func searchPath(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> String? {
+        var taken: SearchPath?
+        try rankedMatches(words: words, domain: domain, limit: limit, scope: scope, path: { taken = $0 }) { _, _, _ in }
+        return taken?.explanation
+    }
+
     /// How many words of a vocabulary ``searchPlan(words:domain:scope:)`` counts at most.
     static let planCountLimit = 10_000
 

@@ -84,21 +84,25 @@ extension SearchableIndex {
     /// Compounds (``CompoundWords``: `d70`, `x86_64`) are matched as typed; when that finds
     /// nothing, the search is made again with their parts as words of their own. `body` is
     /// told the tokens that found the matches.
-    private func rankedMatches<T>(words: [String], domain: String?, limit: Int?, scope: SearchScope,
-                                  _ body: (any ReadConnection, [ContentSearch.Match], [String]) throws -> T) throws -> T {
+    ///
+    /// `path` is told the way the matches were found (``SearchPath``), for `--explain`.
+    func rankedMatches<T>(words: [String], domain: String?, limit: Int?, scope: SearchScope,
+                          path: (SearchPath) -> Void = { _ in },
+                          _ body: (any ReadConnection, [ContentSearch.Match], [String]) throws -> T) throws -> T {
         let tokens = Self.nameQueryTokens(words)
         if let parts = CompoundWords.partTokens(tokens) {
-            let whole = try rankedMatches(tokens: tokens, domain: domain, limit: limit, scope: scope) { db, matches -> T? in
+            let whole = try rankedMatches(tokens: tokens, domain: domain, limit: limit, scope: scope, path: path) { db, matches -> T? in
                 matches.isEmpty ? nil : try body(db, matches, tokens)
             }
             if let whole { return whole }
-            return try rankedMatches(tokens: parts, domain: domain, limit: limit, scope: scope) { try body($0, $1, parts) }
+            return try rankedMatches(tokens: parts, domain: domain, limit: limit, scope: scope, path: path) { try body($0, $1, parts) }
         }
-        return try rankedMatches(tokens: tokens, domain: domain, limit: limit, scope: scope) { try body($0, $1, tokens) }
+        return try rankedMatches(tokens: tokens, domain: domain, limit: limit, scope: scope, path: path) { try body($0, $1, tokens) }
     }
 
     /// ``rankedMatches(words:domain:limit:scope:_:)`` of query tokens.
     private func rankedMatches<T>(tokens: [String], domain: String?, limit: Int?, scope: SearchScope,
+                                  path: (SearchPath) -> Void,
                                   _ body: (any ReadConnection, [ContentSearch.Match]) throws -> T) throws -> T {
         func named(_ matches: [NameMatch]) -> [ContentSearch.Match] {
             matches.map { ContentSearch.Match(rank: $0, matchedIn: .name) }
@@ -107,12 +111,14 @@ extension SearchableIndex {
         let byName = try readStatements { db -> T?? in
             guard !tokens.isEmpty else { return .some(try body(db, [])) }
             guard try scope != .all || !Self.hasContent(in: db) else { return .none }
+            path(.names)
             return .some(try body(db, named(Self.nameMatches(tokens, domain: domain, limit: limit, in: db))))
         }
         if let byName { return byName! }
         return try read { db in
             // Content may have gone since the first look.
             guard try Self.hasContent(in: db) else {
+                path(.names)
                 return try body(db, named(Self.nameMatches(tokens, domain: domain, limit: limit, in: db)))
             }
             guard let filter = try ItemFilter(domain: domain, in: db) else { return try body(db, []) }
@@ -121,11 +127,21 @@ extension SearchableIndex {
                 let limit = Swift.max(limit, 0)
                 if limit > 0, try Self.nameTierDecides(tokens, in: db),
                    let best = try Self.bestMatchesByDate(tokens, domain: domain, limit: limit, in: db) {
+                    path(.bestNameTier)
                     return try body(db, named(best))
                 }
-                if let first = try search.firstMatches(limit: limit) { return try body(db, first) }
+                if let first = try search.firstMatches(limit: limit) {
+                    path(.wholeWords)
+                    return try body(db, first)
+                }
+                if let tiered = try search.tieredMatches(limit: limit) {
+                    path(.tiers)
+                    return try body(db, tiered)
+                }
+                path(.everyMatch)
                 return try body(db, Array(search.allMatches().prefix(limit)))
             }
+            path(.everyMatch)
             return try body(db, search.allMatches())
         }
     }
@@ -318,27 +334,6 @@ extension SearchableIndex {
         item.id, item.identifier, item.displayName, item.title, item.kindId, item.modificationDate,
         item.derived, item.userTags, item.comment, item.whereFroms
         """
-
-    /// The UTF-8 bytes of a text column of the current row, empty when `NULL`.
-    package static func text(_ statement: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: sqlite3_column_text(statement, column), count: Int(sqlite3_column_bytes(statement, column)))
-    }
-
-    /// A text column of the current row as a string, empty when `NULL`.
-    package static func string(_ statement: SQLiteStatement, _ column: Int32) -> String {
-        String(decoding: text(statement, column), as: UTF8.self)
-    }
-
-    /// A text column of the current row as a string, `nil` when `NULL`.
-    static func optionalText(_ statement: SQLiteStatement, _ column: Int32) -> String? {
-        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : string(statement, column)
-    }
-
-    /// The bytes of a blob column of the current row, empty when `NULL`.
-    static func blob(_ statement: SQLiteStatement, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: sqlite3_column_blob(statement, column)?.assumingMemoryBound(to: UInt8.self),
-                            count: Int(sqlite3_column_bytes(statement, column)))
-    }
 
     /// The first `limit` results when the best rank any candidate can have fills them, else `nil`.
     ///

@@ -124,6 +124,7 @@ extension IndexStore {
                 ? " (ranked search of names, titles, authors, keywords, tags, folders and text)"
                 : " (ranked search of names, titles, keywords, tags and folders)"))
             lines += try searchPlan(words: search.words, domain: domain, scope: scope)
+            if let path = try searchPath(words: search.words, domain: domain, limit: limit, scope: scope) { lines.append(path) }
         }
         for filter in search.filters {
             lines.append("\(filter.key.rawValue):\(filter.value) → \(filter.queryString)")

@@ -86,6 +86,9 @@ public protocol IndexStore: AnyObject, Sendable {
     /// How each word of a search is read, one line per word, for `search --explain`: none
     /// when the store has nothing to say.
     func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String]
+    /// Which way a ranked search of `words` with `limit` finds its results, one line for
+    /// `search --explain`: `nil` when the store has nothing to say.
+    func searchPath(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> String?
     /// Docs/Contract.md#query-language: the items matching a query string, most recently modified first.
     ///
     /// - Parameters:
@@ -149,6 +152,9 @@ extension IndexStore {
 
     /// Nothing to say: a store that can explain its reading of the words implements it.
     public func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String] { [] }
+
+    /// Nothing to say: a store that can tell which way its search went implements it.
+    public func searchPath(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> String? { nil }
 
     /// The identifiers of ``searchReferences(words:domain:limit:scope:)``, in the same order.
     public func searchIdentifiers(words: [String], domain: String? = nil, limit: Int? = nil,

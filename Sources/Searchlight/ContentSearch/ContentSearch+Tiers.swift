@@ -1,0 +1,203 @@
+import Foundation
+import GRDB
+
+extension ContentSearch {
+    /// A rank of the full ranking: words matched only as a prefix, then the sum of the words'
+    /// field ranks (``NameMatch``); every match of one rank is ordered newest first, then by
+    /// identifier, except the text tier's (every word whole, in the text only), which
+    /// ``TextRelevance`` orders when it is small enough to score.
+    struct Tier: Hashable, Comparable {
+        var prefixOnly: Int
+        var fieldRank: Int
+
+        init(prefixOnly: Int, fieldRank: Int) {
+            self.prefixOnly = prefixOnly
+            self.fieldRank = fieldRank
+        }
+
+        init(_ match: Match) {
+            self.init(prefixOnly: match.rank.prefixOnlyCount, fieldRank: match.rank.fieldRank)
+        }
+
+        static func < (lhs: Tier, rhs: Tier) -> Bool {
+            (lhs.prefixOnly, lhs.fieldRank) < (rhs.prefixOnly, rhs.fieldRank)
+        }
+    }
+
+    /// How many text-only items of one tier are looked up and sorted at most; more are met
+    /// walking the date index newest first, each checked against the tier's set (a lookup in
+    /// the table costs about what six date-index entries do, ``PageStrategy``).
+    static let sortedTierLimit = PageStrategy.sampleSize
+
+    /// The first `limit` matches, read tier by tier: exactly the first `limit` of
+    /// ``allMatches()``, without looking up every text-only match. `nil` when that cannot be
+    /// told without ranking every match (Han and kana words, compounds: checked on the stored
+    /// text), or for a limit of 0.
+    ///
+    /// A prefix that starts a word of nearly every text (`a`, `al`, `z` on half a million
+    /// notes holding `alpha` and `zulu`) matches every item; few of them match a name, title,
+    /// keywords, author or folder. So:
+    ///
+    /// 1. The items with some word in those rich fields (``richMatches(among:)``) are ranked
+    ///    exactly on their fields, as the full ranking ranks them; phrases in the text promote
+    ///    as there. When they are many (a letter that starts a telling keyword of half the
+    ///    texts), they are grouped by the rank the full-text columns holding their words tell
+    ///    (``claimedTiers(of:)``), and only those a page takes are ranked on their fields, which
+    ///    must agree (else every match is ranked).
+    /// 2. Every other match has every word in its text only: its rank is the text's,
+    ///    `(p, 4 × words)` where `p` counts the words its text holds only as a prefix. Their
+    ///    sets, one per `p`, come from the full-text lists alone (one read of each word's
+    ///    list, as ``count()`` reads them): nothing is looked up in the item table.
+    /// 3. The tiers are taken in rank order until the page is full. A tier's rich items are
+    ///    all known; of its text-only items, a few are looked up and sorted, many are met newest
+    ///    first walking the date index (``SearchableIndex/pageByDate(filter:limit:in:isMember:)``)
+    ///    until the page's remainder is found (items dated like the last are all taken, then
+    ///    ordered by identifier, as ``NameMatch`` orders them). The text tier with every word
+    ///    whole, when small enough to score (``TextRelevance/maximumScored``), is read whole and
+    ///    ordered by relevance, as ``allMatches()`` orders it.
+    ///
+    /// A page of 20 then costs the full-text lists of the words and about 20 item look-ups
+    /// (plus the rich items), where ranking every match looked up every item.
+    ///
+    /// - Parameters:
+    ///   - ranked: How many rich candidates are ranked one by one at most (more are grouped
+    ///     by their columns first): for tests.
+    ///   - sorted: How many items of a tier are looked up and sorted at most (more are met on
+    ///     the date index): for tests.
+    func tieredMatches(limit: Int, rankingAtMost ranked: Int = Self.sortedTierLimit,
+                       sortingAtMost sorted: Int = Self.sortedTierLimit) throws -> [Match]? {
+        guard limit > 0, !hasCJK else { return nil }
+        let textRank = Self.textRank * tokens.count
+        let candidates = try richCandidates(whole: false)
+        // Many rich candidates (a letter that starts a telling keyword of half the texts) are
+        // grouped by the rank their full-text columns tell; only those a page takes are read.
+        var explicit: [Int64: Match] = [:]
+        var claimed: [Tier: Set<Int64>] = [:]
+        if candidates.count <= ranked {
+            explicit = try richMatches(among: candidates)
+        } else {
+            claimed = try claimedTiers(of: candidates)
+        }
+        // Every other match: each word in the text only, as ``allMatches()`` takes them.
+        let textOnly = try rowIDs("item_content", textExpression(whole: false)).filter {
+            explicit[$0] == nil && (claimed.isEmpty || !candidates.contains($0))
+        }
+        var byPrefixOnly: [Int: Set<Int64>] = [:]
+        let wholeByToken = try tokens.map { Set(try rowIDs("item_content", "text : " + Self.term($0, whole: true))) }
+        for id in textOnly {
+            byPrefixOnly[wholeByToken.reduce(0) { $0 + ($1.contains(id) ? 0 : 1) }, default: []].insert(id)
+        }
+        // Items whose text holds the words as a phrase rank as a title match would.
+        if let holders = try phraseHolders() {
+            var moved: [Int64] = []
+            for id in holders {
+                if let match = explicit[id] {
+                    explicit[id] = promoted(match)
+                } else if byPrefixOnly[0]?.remove(id) != nil {
+                    moved.append(id)
+                }
+            }
+            for match in try admitted(moved, in: Tier(prefixOnly: 0, fieldRank: textRank)) {
+                explicit[match.rank.id] = promoted(match)
+            }
+            let claimedHolders = holders.filter { id in claimed.values.contains { $0.contains(id) } }
+            for (id, match) in try richMatches(among: claimedHolders) { explicit[id] = promoted(match) }
+            for tier in claimed.keys { claimed[tier]?.subtract(claimedHolders) }
+        }
+        let richByTier = Dictionary(grouping: explicit.values, by: Tier.init)
+        var tiers = Set(richByTier.keys)
+        for (tier, ids) in claimed where !ids.isEmpty { tiers.insert(tier) }
+        for (prefixOnly, ids) in byPrefixOnly where !ids.isEmpty {
+            tiers.insert(Tier(prefixOnly: prefixOnly, fieldRank: textRank))
+        }
+        var page: [Match] = []
+        for tier in tiers.sorted() {
+            let needed = limit - page.count
+            guard needed > 0 else { break }
+            let rich = richByTier[tier] ?? []
+            let text = tier.fieldRank == textRank ? byPrefixOnly[tier.prefixOnly] ?? [] : []
+            let unranked = claimed[tier] ?? []
+            let scored = tier == Tier(prefixOnly: 0, fieldRank: textRank) ? try textTier() : nil
+            if let scored, rich.count + text.count + unranked.count > 1 {
+                // Few enough to score (`text` is among the scored): the whole tier, by relevance.
+                guard let ranked = try exactly(unranked, in: tier) else { return nil }
+                let members = try Self.sorted(rich + ranked + admitted(Array(text), in: tier))
+                page += TextRelevance.ordered(members, by: scored.scores, id: \.rank.id).prefix(needed)
+            } else if text.count + unranked.count > Swift.max(sorted, needed),
+                      let newest = try SearchableIndex.pageByDate(filter: filter, limit: needed, in: db, isMember: { id, _ in
+                          text.contains(id) || unranked.contains(id)
+                      }) {
+                let walked = newest.filter { text.contains($0.id) }.map { Match(rank: Self.ranked($0, in: tier), matchedIn: .content) }
+                guard let ranked = try exactly(Set(newest.lazy.map(\.id).filter(unranked.contains)), in: tier) else { return nil }
+                page += Self.sorted(rich + ranked + walked).prefix(needed)
+            } else {
+                // Few, or the walk met fewer than the page needs (items not admitted, or
+                // undated: the date index holds dated items only): every one is looked up.
+                guard let ranked = try exactly(unranked, in: tier) else { return nil }
+                page += try Self.sorted(rich + ranked + admitted(Array(text), in: tier)).prefix(needed)
+            }
+        }
+        return page
+    }
+
+    /// The rank of each of `candidates` told by the full-text columns its words are in, in
+    /// groups: for each word, the best of name (0), title (1), keywords and authors (2),
+    /// folders (3), text (4), whole before prefix, as ``richMatches(among:)`` ranks them on
+    /// the fields' bytes, which the columns hold as words (one tokenizer makes both). Those a
+    /// page takes are ranked on their bytes again (``exactly(_:in:)``).
+    private func claimedTiers(of candidates: Set<Int64>) throws -> [Tier: Set<Int64>] {
+        let columns = ["name", "title", "keywords", "folders"]
+        // For each word, whole then prefix: the rich columns' sets by rank, then the text's.
+        var sets: [(whole: [(Int, Set<Int64>)], prefix: [(Int, Set<Int64>)])] = []
+        for token in tokens {
+            func rich(_ whole: Bool) throws -> [(Int, Set<Int64>)] {
+                var found = try columns.indices.map { ($0, Set(try rowIDs("item_words", columns[$0] + " : " + SearchableIndex.nameTerm(token, whole: whole)))) }
+                found.insert((2, Set(try rowIDs("item_content", "authors : " + SearchableIndex.nameTerm(token, whole: whole)))), at: 2)
+                return found + [(Self.textRank, Set(try rowIDs("item_content", "text : " + Self.term(token, whole: whole))))]
+            }
+            sets.append((try rich(true), try rich(false)))
+        }
+        var tiers: [Tier: Set<Int64>] = [:]
+        candidates: for id in candidates {
+            var prefixOnly = 0, fieldRank = 0
+            for word in sets {
+                if let rank = word.whole.first(where: { $0.1.contains(id) })?.0 {
+                    fieldRank += rank
+                } else if let rank = word.prefix.first(where: { $0.1.contains(id) })?.0 {
+                    fieldRank += rank
+                    prefixOnly += 1
+                } else {
+                    continue candidates
+                }
+            }
+            tiers[Tier(prefixOnly: prefixOnly, fieldRank: fieldRank), default: []].insert(id)
+        }
+        return tiers
+    }
+
+    /// `ids`, rich candidates grouped in `tier` by their columns, ranked on their fields'
+    /// bytes (those the filter admits); `nil` when one ranks otherwise, and the page is then
+    /// left to the full ranking.
+    private func exactly(_ ids: Set<Int64>, in tier: Tier) throws -> [Match]? {
+        guard !ids.isEmpty else { return [] }
+        let ranked = try richMatches(among: ids)
+        return ranked.values.allSatisfy { Tier($0) == tier } ? Array(ranked.values) : nil
+    }
+
+    /// The items `ids` that the filter admits, as text matches of `tier`.
+    private func admitted(_ ids: [Int64], in tier: Tier) throws -> [Match] {
+        var matches: [Match] = []
+        try forEachAdmitted(ids) { id, identifier, date in
+            matches.append(Match(rank: NameMatch(id: id, identifier: identifier, modificationDate: date,
+                                                 prefixOnlyCount: tier.prefixOnly, fieldRank: tier.fieldRank),
+                                 matchedIn: .content))
+        }
+        return matches
+    }
+
+    /// `match` (met on the date index) with the rank of `tier`.
+    private static func ranked(_ match: NameMatch, in tier: Tier) -> NameMatch {
+        NameMatch(id: match.id, identifier: match.identifier, modificationDate: match.modificationDate,
+                  prefixOnlyCount: tier.prefixOnly, fieldRank: tier.fieldRank)
+    }
+}

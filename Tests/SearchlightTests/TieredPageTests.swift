@@ -1,0 +1,115 @@
+import Foundation
+import SearchlightTestSupport
+import Testing
+@testable import Searchlight
+
+/// The first page of a search whose words start a word of nearly every text, read tier by tier
+/// (``ContentSearch/tieredMatches(limit:)``), against the full ranking (issue 47).
+@Suite("First pages read tier by tier", .ownThread)
+struct TieredPageTests {
+    /// Words of the generated texts: `alpha` is in every text (as the notes of
+    /// `Benchmarks/notes_tree.py`), `alp` and `a` whole in a few, the others in about half.
+    private static let textWords = ["alpine", "bravo", "zulu", "zeta", "november", "nova", "beta", "alps"]
+
+    /// An index of `count` generated items: names, titles, keywords, authors and folders that
+    /// hold the query words whole or as prefixes in some items, texts in most, dates in few
+    /// distinct values (many ties, ordered by identifier), two domains, some items undated.
+    private static func generatedIndex(count: Int, seed: UInt64) throws -> SearchableIndex {
+        let index = try SearchableIndex(path: TestScratch.path("tiers"))
+        var generator = SeededGenerator(seed: seed)
+        func chance(_ percent: UInt64) -> Bool { generator.next() % 100 < percent }
+        func pick(_ words: [String]) -> String { words[Int(generator.next() % UInt64(words.count))] }
+        var items: [SearchableItem] = []
+        for number in 0..<count {
+            // Folders that start with `z` in nearly half the items: more rich candidates for
+            // `z` than are ranked one by one.
+            let folder = chance(75) ? pick(["alpha", "zone", "zulu", "zeta", "b"]) + "/" : "notes/"
+            // `alphabet`: `alpha` as a prefix in the name, whole in the text (the text's tier).
+            let name = chance(6) ? pick(["alpha", "alps", "zulu report", "beta a", "alphabet", "bravos"]) + " \(number).txt"
+                : "note_\(number).txt"
+            var attributes = AttributeSet(contentType: "text/plain")
+            attributes.displayName = name
+            attributes.title = chance(3) ? pick(["Alpha guide", "Zulu notes", "Al", "a bravo"]) : nil
+            attributes.keywords = chance(30) ? [pick(["alpaca", "zeta", "alpha", "zulu", "nova", "zone"])] : []
+            attributes.authors = chance(2) ? [pick(["Al Smith", "Zoe Alpha"])] : []
+            if !chance(5) {
+                var words = ["alpha"] + (0..<6).map { _ in pick(textWords) }
+                if chance(3) { words.append("alp") }
+                if chance(2) { words.append("a") }
+                // `alpha bravo` as a phrase in some texts, the words apart in others.
+                if chance(10) { words.insert("bravo", at: 1) }
+                attributes.textContent = words.joined(separator: " ")
+            }
+            if !chance(2) {
+                attributes.contentModificationDate = Date(timeIntervalSince1970: 1_750_000_000 - Double(generator.next() % 40) * 3600)
+            }
+            items.append(SearchableItem(uniqueIdentifier: ItemIdentifier(folder + name), domainIdentifier: chance(10) ? "other" : "docs",
+                                        attributeSet: attributes, identifierIsPath: true))
+        }
+        try index.indexItems(items)
+        return index
+    }
+
+    /// Every page (several limits, both domains, any domain) is the start of the full
+    /// ranking: the same items, in the same order, said to match in the same fields.
+    @Test func firstPagesAreTheStartOfTheFullRanking() throws {
+        let index = try Self.generatedIndex(count: 2_500, seed: 47)
+        let queries: [[String]] = [["a"], ["al"], ["alp"], ["alph"], ["alpha"], ["z"], ["zu"], ["n"], ["no"], ["b"],
+                                   ["alpha", "b"], ["alpha", "bravo"], ["a", "z"], ["b", "a"], ["al", "zu"], ["alp", "nov"]]
+        for words in queries {
+            for domain in [nil, "docs", "other"] {
+                let all = try index.searchResults(words: words, domain: domain)
+                for limit in [1, 7, 20, 100, 1_500] {
+                    let page = try index.searchResults(words: words, domain: domain, limit: limit)
+                    #expect(page.map(\.item.item.uniqueIdentifier) == all.prefix(limit).map(\.item.item.uniqueIdentifier),
+                            "\(words) \(domain ?? "any") \(limit)")
+                    #expect(page.map(\.matchedIn) == all.prefix(limit).map(\.matchedIn), "\(words) \(domain ?? "any") \(limit)")
+                }
+            }
+        }
+    }
+
+    /// The searches of letters that start a word of many texts and are whole in none take the
+    /// tiered path, and the path is what `--explain` says; a word whole in every text still
+    /// takes the whole words' path.
+    @Test func explainSaysWhichPathASearchTook() throws {
+        let index = try Self.generatedIndex(count: 1_200, seed: 7)
+        // No item has `z`, `zu`, `ze` whole, and few names start with them: neither whole
+        // words nor the best rank of names fill the page.
+        for words in [["z"], ["zu"], ["ze"], ["ze", "al"]] {
+            #expect(try index.searchPath(words: words, domain: nil, limit: 20, scope: .all) == SearchPath.tiers.explanation, "\(words)")
+        }
+        #expect(try index.searchPath(words: ["alpha"], domain: nil, limit: 20, scope: .all) == SearchPath.wholeWords.explanation)
+        #expect(try index.searchPath(words: ["a"], domain: nil, limit: nil, scope: .all) == SearchPath.everyMatch.explanation)
+        #expect(try index.searchPath(words: ["a"], domain: nil, limit: 20, scope: .names) == SearchPath.names.explanation)
+    }
+
+    /// Each tier's own way is taken and gives the full ranking's page: a tier of text-only
+    /// items larger than ``ContentSearch/sortedTierLimit`` met walking the date index, a small
+    /// one looked up and sorted, the text tier with every word whole ordered by relevance;
+    /// rich candidates too many to rank one by one, grouped by the columns their words are in.
+    @Test func eachWayOfReadingATierGivesTheRankingsPage() throws {
+        let index = try Self.generatedIndex(count: 2_500, seed: 3)
+        try index.read { db in
+            guard let filter = try ItemFilter(domain: nil, in: db) else { Issue.record("no filter"); return }
+            // `al`: thousands of texts hold `alpha`, `alpine` (the walk); `alp` whole in a few
+            // (scored by relevance); `alpha b`: two words, prefix tiers of each size.
+            // `z`, `zu`: more rich candidates than are ranked one by one (grouped by their columns).
+            #expect(try ContentSearch(db: db, tokens: ["z"], filter: filter).richCandidates(whole: false).count
+                > ContentSearch.sortedTierLimit)
+            // Small bounds: every tier walked, rich candidates ranked one by one or grouped.
+            let bounds = [(ContentSearch.sortedTierLimit, ContentSearch.sortedTierLimit), (ContentSearch.sortedTierLimit, 8),
+                          (8, 8), (8, ContentSearch.sortedTierLimit)]
+            for words in [["al"], ["alp"], ["alpha", "b"], ["alpha", "br"], ["a"], ["z"], ["zu"], ["z", "al"], ["alpha", "zu"]] {
+                let all = try ContentSearch(db: db, tokens: words, filter: filter).allMatches()
+                for limit in [1, 20, 300, 3_000] {
+                    for (ranked, sorted) in bounds {
+                        let page = try #require(try ContentSearch(db: db, tokens: words, filter: filter)
+                            .tieredMatches(limit: limit, rankingAtMost: ranked, sortingAtMost: sorted))
+                        #expect(page.map(\.rank.id) == all.prefix(limit).map(\.rank.id), "\(words) \(limit) \(ranked) \(sorted)")
+                    }
+                }
+            }
+        }
+    }
+}
