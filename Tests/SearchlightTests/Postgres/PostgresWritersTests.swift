@@ -53,12 +53,15 @@ struct PostgresWritersTests {
         // opened one after another: the first makes the schema, which the others would wait for
         // on its lock, past the operation timeout on a machine crowded with other tests. (What
         // is tested here is writing at once.)
+        // The deadline of each operation is five minutes, not the tests' one: in the full suite
+        // (a load average of 30 on two cores, every PostgreSQL test at once) a writer's batch
+        // waited more than a minute for the cluster, which is not what this test is about.
+        let deadline = Duration.seconds(300)
         var writers: [PostgresIndex] = []
         for _ in scripts {
-            writers.append(try await PostgresIndex(url: url, retryPolicy: noRetry, operationTimeout: PostgresTestDatabase.operationTimeout,
-                                                   environment: [:]))
+            writers.append(try await PostgresIndex(url: url, retryPolicy: noRetry, operationTimeout: deadline, environment: [:]))
         }
-        let reader = try await PostgresIndex(url: url, readOnly: true, operationTimeout: PostgresTestDatabase.operationTimeout, environment: [:])
+        let reader = try await PostgresIndex(url: url, readOnly: true, operationTimeout: deadline, environment: [:])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (writer, script) in zip(writers, scripts) {
                 group.addTask {
