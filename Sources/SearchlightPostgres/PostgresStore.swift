@@ -113,7 +113,9 @@ public final class PostgresStore: IndexStore {
         let items = try wait { [index] in
             try await index.search(words: words, domain: domain, limit: limit, includingText: scope == .all)
         }
-        return try items.map { try SearchResult(found: $0, words: words, scope: scope) }
+        return try items.enumerated().map { offset, item in
+            try SearchResult(found: item, words: words, scope: scope, checkingPhrase: offset < RankedSearch.meaningCandidates)
+        }
     }
 
     public func searchReferences(words: [String], domain: String?, limit: Int?,

@@ -90,7 +90,9 @@ public struct ServedPostgresIndex: ServedIndex {
 
     private func ranked(_ words: [String], domain: String?, limit: Int?) async throws -> [SearchResult] {
         try await reporting { try await index.search(words: words, domain: domain, limit: limit, includingText: true) }
-            .map { try SearchResult(found: $0, words: words, scope: .all) }
+            .enumerated().map { offset, item in
+                try SearchResult(found: item, words: words, scope: .all, checkingPhrase: offset < RankedSearch.meaningCandidates)
+            }
     }
 
     public func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem] {

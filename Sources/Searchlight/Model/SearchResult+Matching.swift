@@ -6,7 +6,11 @@ extension SearchResult {
     /// and for a match in the text or its keywords, the snippet around it. `item` must hold its text.
     ///
     /// The returned item does not hold its text, as the SQLite index's results do not.
-    public init(found item: IndexedItem, words: [String], scope: SearchScope) throws {
+    ///
+    /// - Parameter checkingPhrase: whether to read the text for the words as a phrase
+    ///   (``matchesLikeTitle``): for the first results only, those a blend with meaning reads
+    ///   (``RankedSearch/meaningCandidates``), so that a long list costs no more than before.
+    public init(found item: IndexedItem, words: [String], scope: SearchScope, checkingPhrase: Bool = true) throws {
         let tokens = SearchableIndex.nameQueryTokens(words)
         let attributes = item.item.attributeSet
         var fields: [(field: Field, words: [String])] = [
@@ -34,13 +38,13 @@ extension SearchResult {
         let snippet = field.isDescribedByText
             ? attributes.textContent.flatMap(SnippetMatcher(tokens: tokens).snippet(of:)) : nil
         self.init(item: bare, matchedIn: field, snippet: snippet)
-        matchesLikeTitle = Self.matchesLikeTitle(tokens, fields: fields, text: attributes.textContent)
+        matchesLikeTitle = Self.matchesLikeTitle(tokens, fields: fields, text: checkingPhrase ? attributes.textContent : nil)
     }
 
     /// ``matchesLikeTitle`` from the item's own fields, ranked as the SQLite index ranks them
     /// (name 0, title 1, authors and keywords 2, folders 3, text 4 a word; a phrase in the text
     /// as the title): every word whole, summing to at most one a word, or the words adjacent
-    /// and in order in the text (its first 256 KiB).
+    /// and in order in the text (its first 64 KiB).
     static func matchesLikeTitle(_ tokens: [String], fields: [(field: Field, words: [String])], text: String?) -> Bool {
         guard !tokens.isEmpty else { return false }
         let ranks: [Field: Int] = [.name: 0, .title: 1, .authors: 2, .keywords: 2, .folders: 3]
@@ -53,7 +57,7 @@ extension SearchResult {
             return true
         }
         guard tokens.count > 1, let text else { return false }
-        let words = NameTokenizer.words(in: String(text.utf8.prefix(262_144)) ?? String(text.prefix(65_536)))
+        let words = NameTokenizer.words(in: String(text.utf8.prefix(65_536)) ?? String(text.prefix(16_384)))
         return CompoundWords.match(parts: tokens.flatMap(CompoundWords.parts(of:)), in: words).whole
     }
 }
