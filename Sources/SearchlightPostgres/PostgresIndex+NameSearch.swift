@@ -82,7 +82,7 @@ extension PostgresIndex {
 
     /// The references a statement selecting `item.identifier, domain.name` returns, in its order.
     private func fetchReferences(_ statement: SQLStatement) async throws -> [ItemReference] {
-        try await withConnection("cannot search the index") { connection in
+        try await reading(statement, "cannot search the index") { connection in
             var references: [ItemReference] = []
             for try await (id, domain) in try await connection.query(statement.query, logger: self.logger)
                 .decode((ByteBuffer, String).self) {
@@ -138,7 +138,9 @@ extension PostgresIndex {
             guard CompoundWords.isCompound(token) else {
                 let lexeme = PostgresQueryCompiler.tsqueryLexeme(token) + ":*"
                 return "word \"\(token)\": `\(lexeme)` in the GIN index of name words (item_words)"
-                    + (includingText ? " and of text words (item_text_words), each matching row ranked in SQL" : "")
+                    + (!includingText ? "" : PostgreSQLTextInitials.answers(token)
+                        ? " and of the texts' first letters (item_text_initials), read as sets of rows; each row with every word ranked on its fields in SQL"
+                        : " and of text words (item_text_words), read as sets of rows; each row with every word ranked on its fields in SQL")
             }
             return "word \"\(CompoundWords.display(token))\": a compound, as typed: `\(nameVectorQuery(token))` in the GIN "
                 + "index of name words (item_words), then \"\(CompoundWords.parts(of: token).joined(separator: " "))\" as "
@@ -165,96 +167,15 @@ extension PostgresIndex {
             .joined(separator: " <-> ")
     }
 
-    /// The statement of a name search; `select: nil` counts.
+    /// The statement of a name search; `select: nil` counts (``RankedNameSearch``).
     static func nameSearch(_ words: [String], select: String?, domain: String?, limit: Int?,
                            includeText: Bool) throws -> SQLStatement {
-        let tokens = CompoundWords.tokens(of: words)
-        var statement = SQLStatement()
-        // Words with no letter or digit find nothing.
-        var conditions: [String] = tokens.isEmpty ? ["false"] : []
-        var prefixOnly: [String] = []
-        var fieldRanks: [String] = []
-        // Each field as words between spaces, so that ` word ` is a whole word and ` word` a prefix.
-        // Names alone (`search --names`) leave out authors as they leave out text.
-        let fields = [
-            "(' ' || item.name_words || ' ')", "(' ' || item.title_words || ' ')",
-            includeText ? "(' ' || array_to_string(item.author_words || item.keyword_words, ' ') || ' ')"
-                : "(' ' || array_to_string(item.keyword_words, ' ') || ' ')",
-            "(' ' || item.folder_words || ' ')",
-        ]
-        for token in tokens {
-            // A compound (``CompoundWords``): its parts as consecutive words of a field.
-            let isCompound = CompoundWords.isCompound(token)
-            let spaced = CompoundWords.parts(of: token).joined(separator: " ")
-            let whole = statement.bind(" \(spaced) "), prefix = statement.bind(" \(spaced)")
-            let vector = statement.bind(nameVectorQuery(token))
-            var wholeTests = fields.map { "strpos(\($0), \(whole)) > 0" }
-            var prefixTests = fields.map { "strpos(\($0), \(prefix)) > 0" }
-            var match = "item.words @@ \(vector)::tsquery"
-            if isCompound || !includeText {
-                // The vector holds the authors' words too, and a compound's parts in any order:
-                // the match must be in a name field.
-                match = "(\(match) AND (\(prefixTests.joined(separator: " OR "))))"
-            }
-            if includeText, isCompound {
-                let textWhole = statement.bind(textVectorQuery(token, whole: true))
-                let textPrefix = statement.bind(textVectorQuery(token, whole: false))
-                wholeTests.append("item.text_words @@ \(textWhole)::tsquery")
-                prefixTests.append("item.text_words @@ \(textPrefix)::tsquery")
-                match = "(\(match) OR item.text_words @@ \(textPrefix)::tsquery)"
-            } else if includeText, TextWords.hasSplitCJK(token) {
-                // Han and kana are words of one character in the text's vector (as in SQLite's
-                // index): all of them, then the word as written in the text, spaces left out.
-                let characters = TextWords.splitParts(of: token).map(TextWords.lexeme)
-                let test = "(item.text_words @@ \(statement.bind(characters.joined(separator: " & ")))::tsquery"
-                    + " AND strpos(searchlight_fold(searchlight_join_cjk(item.text_content)), \(statement.bind(token))) > 0)"
-                wholeTests.append(test)
-                prefixTests.append(test)
-                match = "(\(match) OR \(test))"
-            } else if includeText {
-                let textWhole = statement.bind(PostgresQueryCompiler.tsqueryLexeme(token))
-                wholeTests.append("item.text_words @@ \(textWhole)::tsquery")
-                prefixTests.append("item.text_words @@ \(vector)::tsquery")
-                match = "(\(match) OR item.text_words @@ \(vector)::tsquery)"
-            }
-            conditions.append(match)
-            prefixOnly.append("CASE WHEN \(wholeTests.joined(separator: " OR ")) THEN 0 ELSE 1 END")
-            let ranks = (Array(wholeTests.enumerated()) + Array(prefixTests.enumerated())).map { "WHEN \($0.element) THEN \($0.offset)" }
-            fieldRanks.append("CASE \(ranks.joined(separator: " ")) ELSE \(wholeTests.count) END")
-        }
-        // Relevance among equals: cover density of the words in the text (their proximity and
-        // frequency, `ts_rank_cd`), as the SQLite index's TextRelevance orders text matches.
-        let lexemes = tokens.flatMap(CompoundWords.runs(of:)).flatMap(TextWords.splitParts(of:)).map { TextWords.lexeme($0) + ":*" }
-        let relevance = includeText && !lexemes.isEmpty
-            ? "ts_rank_cd(item.text_words, \(statement.bind(lexemes.joined(separator: " & ")))::tsquery) DESC," : ""
-        conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
-        if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
-        let filter = conditions.joined(separator: " AND ")
-        let prefixOnlySum = prefixOnly.isEmpty ? "0::int" : prefixOnly.joined(separator: " + ")
-        let fieldRankSum = fieldRanks.isEmpty ? "0::int" : fieldRanks.joined(separator: " + ")
-        // A phrase of the words in the text ranks as every word in the title (SQLite's
-        // ContentSearch.phraseRank): every word whole, each of rank 1.
-        let phrase: String? = includeText && tokens.count > 1 && !tokens.contains(where: TextWords.hasSplitCJK)
-            ? "item.text_words @@ \(statement.bind(tokens.flatMap(CompoundWords.runs(of:)).map { TextWords.lexeme($0) + ":*" }.joined(separator: " <-> ")))::tsquery"
-            : nil
-        guard let select else {
-            statement.sql = "SELECT count(*)::int8 FROM item JOIN domain ON domain.id = item.domain_id WHERE \(filter)"
-            return statement
-        }
-        statement.sql = """
-            SELECT \(select) FROM item \(itemJoins) WHERE \(filter)
-            ORDER BY \(phrase.map { "CASE WHEN \($0) THEN 0 ELSE \(prefixOnlySum) END" } ?? prefixOnlySum),
-                \(phrase.map { "LEAST(\(fieldRankSum), CASE WHEN \($0) THEN \(tokens.count) ELSE \(fieldRankSum) END)" } ?? fieldRankSum),
-                \(relevance)
-                coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
-            """
-        if let limit { statement.sql += " LIMIT \(statement.bind(.integer(max(0, limit))))" }
-        return statement
+        RankedNameSearch(words, includeText: includeText).statement(select: select, domain: domain, limit: limit)
     }
 
     /// The items a statement selecting ``itemColumns`` returns, in its order.
     func fetchItems(_ statement: SQLStatement) async throws -> [IndexedItem] {
-        try await withConnection("cannot read the index") { connection in
+        try await reading(statement, "cannot read the index") { connection in
             var items: [IndexedItem] = []
             for try await row in try await connection.query(statement.query, logger: self.logger) {
                 items.append(try Self.decodeItem(row, withThumbnail: false))
@@ -265,8 +186,26 @@ extension PostgresIndex {
 
     /// The number a `count(*)` statement returns.
     func count(_ statement: SQLStatement) async throws -> Int {
-        try await withConnection("cannot read the index") { connection in
+        try await reading(statement, "cannot read the index") { connection in
             try await Self.single(try await connection.query(statement.query, logger: self.logger), Int.self) ?? 0
+        }
+    }
+
+    /// Runs `body`, which runs `statement`, on a connection; in a transaction with sequential
+    /// scans off when the statement asks for it (``SQLStatement/readsIndexes``) and no row
+    /// security applies to the reader.
+    ///
+    /// A person a shared index filters rows for keeps the planner's defaults: the policy's SQL
+    /// functions are planned under the same setting, and one of them, planned without
+    /// sequential scans, ran past a 5-second statement timeout on a table of a few rows.
+    func reading<T: Sendable>(_ statement: SQLStatement, _ failure: String,
+                              _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        guard statement.readsIndexes else { return try await withConnection(failure, body) }
+        return try await withTransaction(failure) { connection in
+            try await connection.query("""
+                SELECT set_config('enable_seqscan', CASE WHEN row_security_active('item') THEN 'on' ELSE 'off' END, true)
+                """, logger: self.logger)
+            return try await body(connection)
         }
     }
 }

@@ -250,6 +250,8 @@ extension PostgresIndex {
         (PostgreSQLVisibility.version, { PostgreSQLVisibility.statements }),
         // v10-meaning: the vectors of search by meaning.
         (PostgreSQLMeaning.version, { PostgreSQLMeaning.statements }),
+        // v11-text-initials: a one-letter prefix of the text's words as one list.
+        (PostgreSQLTextInitials.version, { PostgreSQLTextInitials.statements }),
     ]
 
     /// Han and kana, as a regular expression class: the characters the SQLite index splits

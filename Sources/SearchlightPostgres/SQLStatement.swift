@@ -26,6 +26,11 @@ public struct SQLStatement: Sendable, CustomStringConvertible {
     public var sql: String
     /// The values of the placeholders, in order.
     public private(set) var values: [Value] = []
+    /// Whether it is planned with sequential scans off (`enable_seqscan`, for this transaction,
+    /// when no row security applies to the reader: `PostgresIndex.reading`): it
+    /// reads sets of rows through indexes that the planner would rather read by testing every
+    /// row, not knowing that a test reads a large value out of TOAST (``RankedNameSearch``).
+    var readsIndexes = false
 
     public init(_ sql: String = "") { self.sql = sql }
 

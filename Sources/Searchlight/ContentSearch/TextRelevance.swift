@@ -16,7 +16,7 @@ import GRDB
 ///
 /// A query word matches a word of the text that starts with it. Only the start of a text is
 /// read: 32 KB, less when many long texts share the 1 MB of one search (4 KB at least). Equal scores keep their order (newest first).
-struct TextRelevance {
+public struct TextRelevance {
     let tokens: [String]
     /// The tokens' UTF-8, compared in place with the words of a text.
     private let tokenBytes: [[UInt8]]
@@ -36,8 +36,10 @@ struct TextRelevance {
     static func scoredBytes(forTexts count: Int) -> Int {
         max(minimumScoredBytes, min(scoredBytes, scoredBytesPerSearch / max(count, 1)))
     }
-    /// At most this many items are scored in one search: more text-only matches are ordered by date.
-    static let maximumScored = 200
+    /// At most this many items are scored in one search: more text-only matches are ordered by
+    /// date (on both backends: the PostgreSQL index orders its text tier by `ts_rank_cd` within
+    /// the same bound).
+    public static let maximumScored = 200
 
     /// Scores without word frequencies (each word's idf 1).
     init(tokens: [String]) {

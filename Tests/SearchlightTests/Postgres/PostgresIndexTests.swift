@@ -45,6 +45,31 @@ struct PostgresIndexTests {
         #expect(found.map(\.item.uniqueIdentifier.lossyString) == ["phrase.txt", "keyword.txt", "close.txt", "scattered.txt"])
     }
 
+    /// As on SQLite, texts are scored for relevance only while the items with every word whole
+    /// in their text are at most `TextRelevance.maximumScored`; more go newest first (the
+    /// statement reads no text vector row by row to rank them). Counted, prefixes and a
+    /// limited page agree with the full ranking.
+    @Test func aLargeTextTierGoesNewestFirstAndASmallOneByRelevance() async throws {
+        let (index, _) = try await PostgresTestDatabase.makeIndex()
+        defer { index.close() }
+        let filler = String(repeating: "lorem ipsum ", count: 30)
+        // The oldest holds `kiwi` most often: the most relevant of a small tier.
+        var items = [Self.item("dense.txt", text: "kiwi kiwi kiwi kiwi " + filler, modified: 1),
+                     Self.item("sparse.txt", text: filler + "kiwi " + filler, modified: 2)]
+        try await index.indexItems(items)
+        #expect(try await index.searchIdentifiers(words: ["kiwi"]).map(\.description) == ["dense.txt", "sparse.txt"])
+        let count = TextRelevance.maximumScored + 5
+        items = (0..<count).map { Self.item("note-\($0).txt", text: filler + "kiwi " + filler, modified: Double(10 + $0)) }
+        try await index.indexItems(items)
+        let all = try await index.searchIdentifiers(words: ["kiwi"]).map(\.description)
+        #expect(all.count == count + 2)
+        #expect(Array(all.prefix(3)) == ["note-\(count - 1).txt", "note-\(count - 2).txt", "note-\(count - 3).txt"])
+        #expect(Array(all.suffix(2)) == ["sparse.txt", "dense.txt"])
+        #expect(try await index.countMatches(words: ["ki"]) == count + 2)
+        #expect(try await index.searchIdentifiers(words: ["kiwi"], domain: nil, limit: 7).map(\.description) == Array(all.prefix(7)))
+        #expect(try await index.searchIdentifiers(words: ["ki"], domain: nil, limit: 3).map(\.description) == Array(all.prefix(3)))
+    }
+
     /// PostgreSQL's `searchlight_fold`, which the `c` and `d` modifiers use on attributes,
     /// folds as Searchlight's own fold does (its class of removed characters is made from it).
     @Test func theDatabaseFoldsAsSearchlightFolds() async throws {

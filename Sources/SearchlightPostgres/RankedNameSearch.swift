@@ -1,0 +1,197 @@
+import Foundation
+import Searchlight
+
+/// The statement of a search by words on the PostgreSQL index, ranked as
+/// ``PostgresIndex/search(words:domain:limit:)`` says, built word by word.
+///
+/// **Texts are tested through their index, never row by row.** Whether a row's text holds a
+/// word (`text_words @@ …`, and Han and kana words checked on the text as written) is read
+/// once per search as the set of rows the text's GIN index gives — a `MATERIALIZED` common
+/// table expression of row addresses (`ctid`) — and each row is then tested by membership.
+/// Testing the row itself reads its whole text vector out of TOAST, once per test: a
+/// one-letter search ranked every matching row that way at about 50 µs a row (0.3 s at 5 800
+/// items, issue 47), where a set costs a bitmap of the index and a hash look-up a row. The
+/// matching rows themselves are the intersection, over the words, of each word's rows (its
+/// rich fields through `words`, GIN; its text through its set), read by address (a TID scan).
+/// The statement is planned with sequential scans off (``SQLStatement/readsIndexes``): the
+/// planner cannot tell that testing a text costs far more than looking it up.
+///
+/// **Ranking**, as the SQLite index ranks (Docs/Contract.md#search): for each word, the best of
+/// name, title, authors and keywords, folders, text, whole before prefix; a phrase of the words
+/// in the text ranks as a title; then relevance (`ts_rank_cd`, which must read the vector) in
+/// the text tier alone — every word whole, in the text only — when it holds at most
+/// ``TextRelevance/maximumScored`` items; then newest first, identifier, domain.
+struct RankedNameSearch {
+    /// The query tokens (``CompoundWords``).
+    let tokens: [String]
+    let includeText: Bool
+    private(set) var statement = SQLStatement()
+    /// Sets of rows, by name, as common table expressions: `name AS MATERIALIZED (…)`.
+    private var sets: [(name: String, definition: String)] = []
+
+    /// One word's tests.
+    private struct Word {
+        /// Its match in the rich fields (the `words` vector, GIN; checked on the fields when the
+        /// vector can say too much).
+        var rich: String
+        /// The placeholders of the word as a whole word and as a prefix of one, between spaces.
+        var whole: String
+        var prefix: String
+        /// The set of rows whose text holds it as typed (whole or a prefix), when texts count.
+        var text: String?
+        /// The set of rows whose text holds it whole.
+        var wholeText: String?
+    }
+
+    private var words: [Word] = []
+
+    /// Each field as words between spaces, so that ` word ` is a whole word and ` word` a prefix,
+    /// in rank order: name, title, authors and keywords, folders. Names alone (`search
+    /// --names`) leave out authors as they leave out text.
+    private var fields: [String] {
+        [
+            "(' ' || item.name_words || ' ')", "(' ' || item.title_words || ' ')",
+            includeText ? "(' ' || array_to_string(item.author_words || item.keyword_words, ' ') || ' ')"
+                : "(' ' || array_to_string(item.keyword_words, ' ') || ' ')",
+            "(' ' || item.folder_words || ' ')",
+        ]
+    }
+
+    /// The fields as the ranking reads them: each made once a row (`field.f0`…).
+    private var fieldColumns: [String] { fields.indices.map { "field.f\($0)" } }
+
+    /// The rank of the first of `fields` that holds `needle`, then of the text (a row of
+    /// `text`); `NULL` when none does.
+    private func rank(of needle: String, in fields: [String], text: String?) -> String {
+        var tests = fields.map { "strpos(\($0), \(needle)) > 0" }
+        if let text { tests.append("item.ctid IN (SELECT t FROM \(text))") }
+        return "CASE " + tests.indices.map { "WHEN \(tests[$0]) THEN \($0)" }.joined(separator: " ") + " END"
+    }
+
+    init(_ words: [String], includeText: Bool) {
+        tokens = CompoundWords.tokens(of: words)
+        self.includeText = includeText
+        for token in tokens { self.words.append(word(token)) }
+    }
+
+    /// The statement selecting `select` (`nil`: counting), in rank order, at most `limit` rows.
+    func statement(select: String?, domain: String?, limit: Int?) -> SQLStatement {
+        var statement = self.statement
+        guard !words.isEmpty else {
+            // Words with no letter or digit find nothing.
+            statement.sql = "SELECT \(select ?? "count(*)::int8") FROM item \(PostgresIndex.itemJoins) WHERE false"
+            return statement
+        }
+        var definitions = sets.map { "\($0.name) AS MATERIALIZED (SELECT item.ctid AS t FROM item WHERE \($0.definition))" }
+        let candidates = words.map { word in
+            "(SELECT item.ctid AS t FROM item WHERE \(word.rich)" + (word.text.map { " UNION SELECT t FROM \($0)" } ?? "") + ")"
+        }
+        definitions.append("candidate AS MATERIALIZED (\(candidates.joined(separator: " INTERSECT ")))")
+        var conditions = ["item.ctid = ANY(ARRAY(SELECT t FROM candidate))"]
+        conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
+        if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
+        let filter = conditions.joined(separator: " AND ")
+        guard let select else {
+            statement.sql = "WITH \(definitions.joined(separator: ",\n")) SELECT count(*)::int8 FROM item JOIN domain ON domain.id = item.domain_id WHERE \(filter)"
+            statement.readsIndexes = true
+            return statement
+        }
+        // Per word, the rank of where it is whole and of where it starts a word; an item's rank:
+        // the words whole nowhere, then the sum of each word's best (whole ones before prefixes).
+        let places = fields.count + (includeText ? 1 : 0)
+        var ranks: [String] = []
+        for (index, word) in words.enumerated() {
+            ranks.append(rank(of: word.whole, in: fieldColumns, text: word.wholeText) + " AS whole_\(index)")
+            ranks.append(rank(of: word.prefix, in: fieldColumns, text: word.text) + " AS prefix_\(index)")
+        }
+        let prefixOnly = words.indices.map { "(rank.whole_\($0) IS NULL)::int" }
+        let fieldRanks = words.indices.map { "coalesce(rank.whole_\($0), \(places) + coalesce(rank.prefix_\($0), 0))" }
+        // A phrase of the words in the text ranks as every word in the title (SQLite's
+        // ContentSearch.phraseRank): every word whole, each of rank 1. As there, looked for among
+        // the texts with every word whole, when they are few enough to score: a phrase test
+        // reads the row's vector (46 ms for `gnu general` at 3 600 items, most of the search).
+        let wholeTexts = words.compactMap(\.wholeText)
+        let scoresText = includeText && wholeTexts.count == words.count
+        let tierIsScored = "(SELECT count(*) FROM (SELECT 1 FROM text_tier LIMIT \(TextRelevance.maximumScored + 1)) AS scored) <= \(TextRelevance.maximumScored)"
+        if scoresText {
+            definitions.append("text_tier AS MATERIALIZED (\(wholeTexts.map { "SELECT t FROM \($0)" }.joined(separator: " INTERSECT ")))")
+        }
+        var phrase = "false"
+        if scoresText, tokens.count > 1, !tokens.contains(where: TextWords.hasSplitCJK) {
+            let query = tokens.flatMap(CompoundWords.runs(of:)).map { TextWords.lexeme($0) + ":*" }.joined(separator: " <-> ")
+            phrase = "item.ctid IN (SELECT t FROM phrase)"
+            definitions.append("""
+                phrase AS MATERIALIZED (SELECT item.ctid AS t FROM item WHERE \(tierIsScored)
+                    AND item.ctid = ANY(ARRAY(SELECT t FROM text_tier)) AND item.text_words @@ \(statement.bind(query))::tsquery)
+                """)
+        }
+        let prefixOnlySum = prefixOnly.joined(separator: " + "), fieldRankSum = fieldRanks.joined(separator: " + ")
+        let rankedPrefixOnly = "CASE WHEN rank.phrase THEN 0 ELSE \(prefixOnlySum) END"
+        let rankedFields = "LEAST(\(fieldRankSum), CASE WHEN rank.phrase THEN \(tokens.count) ELSE \(fieldRankSum) END)"
+        // Relevance among equals, in the text tier alone (each word's rank that of the text,
+        // after the fields), when it is small enough to score:
+        // cover density of the words in the text (their proximity and frequency, `ts_rank_cd`).
+        var relevance = ""
+        if scoresText {
+            let lexemes = tokens.flatMap(CompoundWords.runs(of:)).flatMap(TextWords.splitParts(of:)).map { TextWords.lexeme($0) + ":*" }
+            relevance = """
+                CASE WHEN \(rankedPrefixOnly) = 0 AND \(rankedFields) = \(fields.count * tokens.count) AND \(tierIsScored)
+                    THEN ts_rank_cd(item.text_words, \(statement.bind(lexemes.joined(separator: " & ")))::tsquery) ELSE 0 END DESC,
+                """
+        }
+        statement.sql = """
+            WITH \(definitions.joined(separator: ",\n"))
+            SELECT \(select) FROM item \(PostgresIndex.itemJoins)
+                CROSS JOIN LATERAL (SELECT \(fields.indices.map { "\(fields[$0]) AS f\($0)" }.joined(separator: ", ")) OFFSET 0) AS field
+                CROSS JOIN LATERAL (SELECT \(ranks.joined(separator: ",\n    ")), \(phrase) AS phrase OFFSET 0) AS rank
+            WHERE \(filter)
+            ORDER BY \(rankedPrefixOnly), \(rankedFields), \(relevance)
+                coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
+            """
+        if let limit { statement.sql += " LIMIT \(statement.bind(.integer(max(0, limit))))" }
+        statement.readsIndexes = true
+        return statement
+    }
+
+    /// The tests of one token.
+    private mutating func word(_ token: String) -> Word {
+        // A compound (``CompoundWords``): its parts as consecutive words of a field.
+        let isCompound = CompoundWords.isCompound(token)
+        let spaced = CompoundWords.parts(of: token).joined(separator: " ")
+        let whole = statement.bind(" \(spaced) "), prefix = statement.bind(" \(spaced)")
+        let vector = statement.bind(PostgresIndex.nameVectorQuery(token))
+        var word = Word(rich: "item.words @@ \(vector)::tsquery", whole: whole, prefix: prefix)
+        if isCompound || !includeText {
+            // The vector holds the authors' words too, and a compound's parts in any order:
+            // the match must be in a name field.
+            word.rich = "(\(word.rich) AND \(rank(of: prefix, in: fields, text: nil)) IS NOT NULL)"
+        }
+        guard includeText else { return word }
+        if isCompound {
+            word.wholeText = set("item.text_words @@ \(statement.bind(PostgresIndex.textVectorQuery(token, whole: true)))::tsquery")
+            word.text = set("item.text_words @@ \(statement.bind(PostgresIndex.textVectorQuery(token, whole: false)))::tsquery")
+        } else if TextWords.hasSplitCJK(token) {
+            // Han and kana are words of one character in the text's vector (as in SQLite's
+            // index): all of them, then the word as written in the text, spaces left out.
+            let characters = TextWords.splitParts(of: token).map(TextWords.lexeme)
+            word.text = set("item.text_words @@ \(statement.bind(characters.joined(separator: " & ")))::tsquery"
+                + " AND strpos(searchlight_fold(searchlight_join_cjk(item.text_content)), \(statement.bind(token))) > 0")
+            word.wholeText = word.text
+        } else {
+            word.wholeText = set("item.text_words @@ \(statement.bind(PostgresQueryCompiler.tsqueryLexeme(token)))::tsquery")
+            // A one-letter prefix: one list of the texts' first letters (``PostgreSQLTextInitials``).
+            word.text = PostgreSQLTextInitials.answers(token)
+                ? set("item.text_initials @@ \(statement.bind(PostgresQueryCompiler.tsqueryLexeme(token)))::tsquery")
+                : set("item.text_words @@ \(vector)::tsquery")
+        }
+        return word
+    }
+
+    /// The name of the set of rows `definition` holds, defined once per search.
+    private mutating func set(_ definition: String) -> String {
+        if let known = sets.first(where: { $0.definition == definition }) { return known.name }
+        let name = "text_\(sets.count)"
+        sets.append((name, definition))
+        return name
+    }
+}
