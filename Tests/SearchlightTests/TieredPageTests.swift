@@ -69,6 +69,49 @@ struct TieredPageTests {
         }
     }
 
+    /// A name typed letter by letter as the notes of issue 47 are named (`note_4_2_7`): each
+    /// prefix's first page, read from the items with every word whole in their name when they
+    /// fill it (``SearchableIndex/compoundNamePage(_:domain:limit:in:)``), is the start of the
+    /// full ranking, with and without texts, in either domain.
+    @Test func aCompoundTypedLetterByLetterGivesTheRankingsFirstPages() throws {
+        let index = try SearchableIndex(path: TestScratch.path("compounds"))
+        var generator = SeededGenerator(seed: 42)
+        var items: [SearchableItem] = []
+        for a in 1...12 {
+            for b in 1...a {
+                for c in 1...9 {
+                    var attributes = AttributeSet(contentType: "text/plain")
+                    attributes.displayName = "note_\(a)_\(b)_\(c).txt"
+                    attributes.textContent = "alpha note \(c) " + (generator.next() % 3 == 0 ? "note_\(b)_\(a)" : "bravo")
+                    attributes.contentModificationDate = Date(timeIntervalSince1970: 1_750_000_000 - Double(generator.next() % 30) * 60)
+                    items.append(SearchableItem(uniqueIdentifier: ItemIdentifier("\(a)/\(b)/note_\(a)_\(b)_\(c).txt"),
+                                                domainIdentifier: generator.next() % 5 == 0 ? "other" : "docs",
+                                                attributeSet: attributes, identifierIsPath: true))
+                }
+            }
+        }
+        try index.indexItems(items)
+        let typed = "note_12_4_7"
+        for end in typed.indices.dropFirst(4) {
+            let words = [String(typed[...end])]
+            for domain in [nil, "docs"] {
+                for scope in [SearchScope.all, .names] {
+                    let all = try index.searchResults(words: words, domain: domain, scope: scope)
+                    for limit in [1, 5, 20, 200] {
+                        let page = try index.searchResults(words: words, domain: domain, limit: limit, scope: scope)
+                        #expect(page.map(\.item.item.uniqueIdentifier) == all.prefix(limit).map(\.item.item.uniqueIdentifier),
+                                "\(words) \(domain ?? "any") \(scope) \(limit)")
+                        #expect(page.map(\.matchedIn) == all.prefix(limit).map(\.matchedIn), "\(words) \(domain ?? "any") \(limit)")
+                    }
+                }
+            }
+        }
+        // The exact name first; a page the tier fills says so.
+        #expect(try index.searchResults(words: ["note_12_4_7"], limit: 3).first?.item.item.uniqueIdentifier.description
+                == "12/4/note_12_4_7.txt")
+        #expect(try index.searchPath(words: ["note_12"], domain: nil, limit: 20, scope: .all) == SearchPath.bestNameTier.explanation)
+    }
+
     /// The searches of letters that start a word of many texts and are whole in none take the
     /// tiered path, and the path is what `--explain` says; a word whole in every text still
     /// takes the whole words' path.

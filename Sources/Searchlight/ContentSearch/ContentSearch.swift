@@ -106,19 +106,19 @@ struct ContentSearch {
         return rows
     }
 
-    /// The rows among `ids` whose text matches `expression`.
+    /// The rows among `ids` that match `expression` in `table` (the texts', by default).
     ///
     /// A few ids are looked up one by one (`rowid IN`: FTS5 seeks each); more are met in the
     /// whole match, one read of the word's list (or of its prefix index). Seeking thousands
     /// of ids one by one took most of a one-letter search's second.
-    private func rowIDs(_ expression: String, among ids: some Collection<Int64>) throws -> Set<Int64> {
+    private func rowIDs(_ expression: String, among ids: some Collection<Int64>, in table: String = "item_content") throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
         if ids.count > Self.seekLimit {
-            let all = Set(try rowIDs("item_content", expression))
+            let all = Set(try rowIDs(table, expression))
             return Set(ids.lazy.filter(all.contains))
         }
         return try Set(Int64.fetchAll(db, sql: """
-            SELECT rowid FROM item_content WHERE item_content MATCH ? AND rowid IN (SELECT value FROM json_each(?))
+            SELECT rowid FROM \(table) WHERE \(table) MATCH ? AND rowid IN (SELECT value FROM json_each(?))
             """, arguments: [expression, "[" + ids.map(String.init).joined(separator: ",") + "]"]))
     }
 
@@ -133,6 +133,12 @@ struct ContentSearch {
     /// `note 7 42 5` every item with `note` in its name. The candidates of one word all have it.
     func richCandidates(whole: Bool) throws -> Set<Int64> {
         let any = tokens.map { SearchableIndex.nameTerm($0, whole: whole) }.joined(separator: " OR ")
+        // Few items with every word (`note 7 42 5`, each word in every name or none): each is
+        // looked up, where the union of the words' lists held every item of the index.
+        if tokens.count > 1 || SearchableIndex.hasCompound(tokens), try everyWord().count <= Self.seekLimit {
+            let every = try everyWord()
+            return try rowIDs(any, among: every, in: "item_words").union(try rowIDs("authors : (" + any + ")", among: every))
+        }
         var ids = Set(try rowIDs("item_words", any))
         ids.formUnion(try rowIDs("item_content", "authors : (" + any + ")"))
         // One word: each candidate has it, and the intersection would read its every match.

@@ -130,6 +130,10 @@ extension SearchableIndex {
                     path(.bestNameTier)
                     return try body(db, named(best))
                 }
+                if let page = try Self.compoundNamePage(tokens, domain: domain, limit: limit, in: db) {
+                    path(.bestNameTier)
+                    return try body(db, named(page))
+                }
                 if let first = try search.firstMatches(limit: limit) {
                     path(.wholeWords)
                     return try body(db, first)
@@ -148,6 +152,7 @@ extension SearchableIndex {
 
     /// Name search's ranked matches.
     private static func nameMatches(_ tokens: [String], domain: String?, limit: Int?, in db: any ReadConnection) throws -> [NameMatch] {
+        if let limit, let page = try compoundNamePage(tokens, domain: domain, limit: limit, in: db) { return page }
         var wholeInName: MemberIDs?
         if let limit, limit > 0, let best = try bestMatchesByDate(tokens, domain: domain, limit: limit, in: db,
                                                                    wholeInName: { wholeInName = $0 }) {
