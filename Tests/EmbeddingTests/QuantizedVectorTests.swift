@@ -1,3 +1,4 @@
+import CEmbedding
 import Embedding
 import Testing
 
@@ -6,6 +7,28 @@ import Testing
         let dot = zip(a, b).reduce(0) { $0 + $1.0 * $1.1 }
         let norms = (a.reduce(0) { $0 + $1 * $1 } * b.reduce(0) { $0 + $1 * $1 }).squareRoot()
         return dot / norms
+    }
+
+    /// The int8 kernel (AVX2 where the processor has it) sums exactly what a plain loop sums,
+    /// for any length (whole blocks of 32 and the rest) and for the extremes of -127...127.
+    @Test func int8ProductsEqualAPlainLoop() {
+        var generator = SystemRandomNumberGenerator()
+        for dimensions in [1, 7, 31, 32, 33, 64, 100, 384, 385] {
+            let count = 5, stride = dimensions + 3
+            var query = (0..<dimensions).map { _ in Int8.random(in: -127...127, using: &generator) }
+            var vectors = (0..<(count * stride)).map { _ in Int8.random(in: -127...127, using: &generator) }
+            if dimensions == 384 {
+                query = (0..<dimensions).map { $0 % 2 == 0 ? 127 : -127 }
+                for index in 0..<dimensions { vectors[index] = query[index] }
+            }
+            var products = [Int32](repeating: 0, count: count)
+            ce_dot_i8_many(query, vectors, stride, Int32(dimensions), count, &products)
+            let expected = (0..<count).map { vector in
+                (0..<dimensions).reduce(Int32(0)) { $0 + Int32(query[$1]) * Int32(vectors[vector * stride + $1]) }
+            }
+            #expect(products == expected, "\(dimensions) dimensions")
+        }
+        #expect(ce_dot_i8([127, -127], [127, -127], 2) == 2 * 127 * 127)
     }
 
     @Test func roundTripKeepsTheDirection() throws {

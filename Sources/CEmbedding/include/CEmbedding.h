@@ -44,7 +44,8 @@ void ce_gelu(float *x, size_t count);
 void ce_attention(const float *q, const float *k, const float *v, float *context,
                   int tokens, int heads, int head_width);
 
-/// The sum of `count` products of two int8 vectors.
+/// The sum of `count` products of two int8 vectors, whose values are in -127...127 (the AVX2
+/// kernel's sums would saturate for -128).
 int32_t ce_dot_i8(const int8_t *a, const int8_t *b, int count);
 
 /// `out[i] = ce_dot_i8(query, vectors + i × stride, dimensions)` for `count` vectors.

@@ -41,6 +41,19 @@ extension SearchableIndex {
             """)
     }
 
+    /// Migration `v12-meaning-rows`: each `item_meaning` row names the row of its text's vectors
+    /// (`vectorId`, `meaning_vector.id`, beside the digest), so that a search by meaning reads
+    /// the items and then the vectors each in one pass over its table, without looking a digest
+    /// up per item (``nearestItems(to:model:domain:limit:in:)``). A text's row keeps its id
+    /// while any item uses it (new vectors of the same digest update it in place; unused rows
+    /// are deleted only when no item names them, ``forgetUnusedMeaning()``).
+    static func nameVectorRows(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE item_meaning ADD COLUMN vectorId INTEGER;
+            UPDATE item_meaning SET vectorId = (SELECT id FROM meaning_vector WHERE meaning_vector.digest = item_meaning.digest);
+            """)
+    }
+
     /// Items with text that wait for vectors of `model`, by key (the row id, big-endian), after
     /// `key`, at most `limit`.
     public func meaningWork(model: String, after key: [UInt8], limit: Int) throws -> [MeaningWork] {
@@ -97,14 +110,16 @@ extension SearchableIndex {
                         INSERT INTO meaning_vector(digest, chunks, vectors) VALUES (?, ?, ?)
                         ON CONFLICT(digest) DO UPDATE SET chunks = excluded.chunks, vectors = excluded.vectors
                         """).execute(arguments: [Data(result.digest), vectors.count, Data(vectors.bytes)])
-                } else if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM meaning_vector WHERE digest = ?"),
-                                           arguments: [Data(result.digest)]) == nil {
+                }
+                guard let vectorID = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM meaning_vector WHERE digest = ?"),
+                                                        arguments: [Data(result.digest)]) else {
                     continue
                 }
                 try db.cachedStatement(sql: """
-                    INSERT INTO item_meaning(itemId, digest, model, stale) VALUES (?, ?, ?, 0)
-                    ON CONFLICT(itemId) DO UPDATE SET digest = excluded.digest, model = excluded.model, stale = 0
-                    """).execute(arguments: [Self.rowID(meaningKey: result.key), Data(result.digest), result.model])
+                    INSERT INTO item_meaning(itemId, digest, model, stale, vectorId) VALUES (?, ?, ?, 0, ?)
+                    ON CONFLICT(itemId) DO UPDATE SET digest = excluded.digest, model = excluded.model, stale = 0,
+                        vectorId = excluded.vectorId
+                    """).execute(arguments: [Self.rowID(meaningKey: result.key), Data(result.digest), result.model, vectorID])
                 stored += 1
             }
             return stored
@@ -161,29 +176,102 @@ extension SearchableIndex {
     /// How much of the index file the ranking by meaning maps (SQLite's `mmap_size`).
     static let meaningMapSize = 1 << 30
 
-    /// The row ids of the `limit` items nearest to `question`, with their similarity.
+    /// The row ids of the `limit` items nearest to `question`, with their similarity, in three
+    /// steps: the items of the model (and domain) and the row of their text's vectors, in one
+    /// pass over `item_meaning`; every text's vectors in the table's order, one pass over its
+    /// pages, each text compared once (``StoredVectors/similarity(of:in:)``); the items offered
+    /// in their order. The same similarities and the same order of offers as the join of each
+    /// item with its vectors it replaces, which looked the digest up in two B-trees per item
+    /// (Benchmarks/README.md, "Search by meaning").
     static func nearestItems(to question: [Float], model: String, domain: String?, limit: Int,
                              in db: any ReadConnection) throws -> [(element: Int64, similarity: Float)] {
         guard limit > 0 else { return [] }
-        var best = NearestMatches<Int64>(limit: limit)
         let question = StoredVectors.Question(question)
-        // Every vector is read: mapped, the file's pages are read in place rather than copied
-        // by a read(2) each (100 000 chunks: 38 → 24 ms, Benchmarks/README.md, "Search by
-        // meaning"). Only for this statement: other searches read scattered rows, which the
-        // page cache serves as well.
-        try db.readStatement("PRAGMA mmap_size = \(Self.meaningMapSize)").forEachRow { _ in false }
-        defer { _ = try? db.readStatement("PRAGMA mmap_size = 0").forEachRow { _ in false } }
+        var items: [(item: Int64, text: Int64)] = []
+        var largest: Int64 = 0
+        // `vectorId` is set by every write since v12-meaning-rows; the digest finds the row otherwise.
         try db.readStatement("""
-            SELECT item_meaning.itemId, meaning_vector.vectors FROM item_meaning
-            JOIN meaning_vector ON meaning_vector.digest = item_meaning.digest
-            WHERE item_meaning.model = :model
-              AND (:domain IS NULL OR item_meaning.itemId IN (SELECT id FROM item WHERE domainId = (SELECT id FROM domain WHERE name = :domain)))
+            SELECT itemId, coalesce(vectorId, (SELECT id FROM meaning_vector WHERE meaning_vector.digest = item_meaning.digest))
+            FROM item_meaning
+            WHERE model = :model
+              AND (:domain IS NULL OR itemId IN (SELECT id FROM item WHERE domainId = (SELECT id FROM domain WHERE name = :domain)))
             """).forEachRow(named: ["model": .text(model), "domain": .text(domain)]) { row in
-                if let found = StoredVectors.similarity(of: question, in: blob(row, 1)) {
-                    best.offer(sqlite3_column_int64(row, 0), similarity: found.similarity)
-                }
+                guard sqlite3_column_type(row, 1) != SQLITE_NULL else { return true }
+                let text = sqlite3_column_int64(row, 1)
+                items.append((sqlite3_column_int64(row, 0), text))
+                largest = Swift.max(largest, text)
                 return true
             }
+        guard !items.isEmpty else { return [] }
+        var similarities = TextSimilarities(largest: largest, texts: items.count)
+        for item in items { similarities.want(item.text) }
+        // Every vector is read: mapped, the file's pages are read in place rather than copied
+        // by a read(2) each (100 000 chunks: 38 → 24 ms). The map stays for the connection's
+        // next search: unmapping it after each, as first built, made each search fault the
+        // pages in again.
+        try db.readStatement("PRAGMA mmap_size = \(Self.meaningMapSize)").forEachRow { _ in false }
+        func compare(_ row: SQLiteStatement) {
+            let text = sqlite3_column_int64(row, 0)
+            guard similarities.wants(text) else { return }
+            similarities[text] = StoredVectors.similarity(of: question, in: blob(row, 1))?.similarity
+        }
+        let rows = try db.readStatement("SELECT coalesce(max(id), 0) FROM meaning_vector").firstRow { sqlite3_column_int64($0, 0) } ?? 0
+        if Int64(similarities.wanted.count) * 16 < rows {
+            // A few texts among many (a small domain's): each looked up rather than every page read.
+            let vectors = try db.readStatement("SELECT id, vectors FROM meaning_vector WHERE id = ?")
+            for text in similarities.wanted { try vectors.firstRow(.integer(text)) { compare($0) } }
+        } else {
+            try db.readStatement("SELECT id, vectors FROM meaning_vector").forEachRow { row in
+                compare(row)
+                return true
+            }
+        }
+        var best = NearestMatches<Int64>(limit: limit)
+        for (item, text) in items {
+            if let similarity = similarities[text] { best.offer(item, similarity: similarity) }
+        }
         return best.ranked
+    }
+}
+
+/// The similarity of each text a search by meaning compares, by the row id of its vectors: in
+/// an array indexed by the id when the ids are dense (as SQLite gives them), which a scan of
+/// every text looks up twice per row, a dictionary otherwise.
+struct TextSimilarities {
+    private var dense: [Float]
+    private var sparse: [Int64: Float] = [:]
+    private let isDense: Bool
+    /// The texts wanted, each once, in the order first wanted.
+    private(set) var wanted: [Int64] = []
+
+    /// Not yet compared; `nil` once compared without a similarity, or not wanted.
+    private static let unknown = -Float.infinity
+
+    init(largest: Int64, texts: Int) {
+        isDense = largest >= 0 && largest <= Int64(4 * texts + 1024)
+        dense = isDense ? [Float](repeating: .nan, count: Int(largest) + 1) : []
+    }
+
+    mutating func want(_ text: Int64) {
+        guard !wants(text) else { return }
+        wanted.append(text)
+        if isDense { dense[Int(text)] = Self.unknown } else { sparse[text] = Self.unknown }
+    }
+
+    func wants(_ text: Int64) -> Bool {
+        if isDense { return text >= 0 && text < dense.count && !dense[Int(text)].isNaN }
+        return sparse[text].map { !$0.isNaN } ?? false
+    }
+
+    /// The text's similarity once compared.
+    subscript(text: Int64) -> Float? {
+        get {
+            let value = isDense ? (text >= 0 && text < dense.count ? dense[Int(text)] : .nan) : (sparse[text] ?? .nan)
+            return value.isNaN || value == Self.unknown ? nil : value
+        }
+        set {
+            // A text compared without a similarity (bytes that are not whole vectors) is left out.
+            if isDense { dense[Int(text)] = newValue ?? .nan } else { sparse[text] = newValue ?? .nan }
+        }
     }
 }

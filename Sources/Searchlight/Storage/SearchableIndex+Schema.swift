@@ -33,7 +33,8 @@ extension SearchableIndex {
     /// - Since v7, items may read the first few keywords of a shared kind (``shareKindKeywords(_:)``).
     /// - Since v8, a display name that is the identifier's last component is not stored again
     ///   (``deriveNames(_:)``).
-    /// - Since v11, the vectors of search by meaning (``addMeaning(_:)``).
+    /// - Since v11, the vectors of search by meaning (``addMeaning(_:)``); since v12, each
+    ///   item's row names its text's vectors' row (``nameVectorRows(_:)``).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -86,6 +87,7 @@ extension SearchableIndex {
         migrator.registerMigration("v9-one-word-fold", migrate: foldWordsAlike)
         migrator.registerMigration("v10-short-prefixes", migrate: addShortPrefixes)
         migrator.registerMigration("v11-meaning", migrate: addMeaning)
+        migrator.registerMigration("v12-meaning-rows", migrate: nameVectorRows)
         return migrator
     }
 
@@ -94,7 +96,7 @@ extension SearchableIndex {
     /// (its closures and GRDB's generic records cost every search's start-up).
     static let migrations = ["v1", "v2-query", "v3-compact", "v4-content", "v5-derivation", "v6-user-tags",
                              "v7-kind-words", "v8-derived-names", "v9-one-word-fold", "v10-short-prefixes",
-                             "v11-meaning"]
+                             "v11-meaning", "v12-meaning-rows"]
 
     /// The full-text index of the words of each item (see ``migrator``).
     static let wordsTableSQL = wordsTableSQL(tokenize: "unicode61 remove_diacritics 2", prefixes: "2 3")
