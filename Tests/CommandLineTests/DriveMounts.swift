@@ -33,7 +33,7 @@ final class DriveMounts {
         let process = try ChildProcess(["/usr/bin/python3", script, backing, point, hang], stderr: .file(work.path + "/fuse.log"))
         servers.append((process, hang))
         mounted.append(point)
-        #expect(waitUntil { isMounted(point) }, "the FUSE filesystem did not mount: \((try? String(contentsOfFile: work.path + "/fuse.log", encoding: .utf8)) ?? "")")
+        #expect(waitUntil(timeout: 300) { isMounted(point) }, "the FUSE filesystem did not mount: \((try? String(contentsOfFile: work.path + "/fuse.log", encoding: .utf8)) ?? "")")
         return hang
     }
 
@@ -69,6 +69,53 @@ final class DriveMounts {
         mounted.append(point)
     }
 
+    /// Mounts the FAT `image` on `point` as a desktop mounts a USB stick, through fusefat
+    /// (Debian's FUSE FAT driver: this kernel has no vfat module): from a loop device of its
+    /// own, a block device as a stick's partition is, mounted `fuseblk` from it, so that
+    /// mountinfo says `fuseblk /dev/loopN` and the mount's device is the loop's (as exFAT
+    /// through exfat-fuse, or NTFS through ntfs-3g). The loop device goes with the mount.
+    /// fusefat shows the volume label's directory entry as a file, which vfat does not:
+    /// that entry is dropped from the image first (the boot sector keeps the label).
+    func mountFAT(_ image: String, at point: String) {
+        Self.dropVolumeLabelEntry(of: image)
+        let attached = try? ChildProcess.run(["losetup", "-f", "--show", image])
+        let loop = String(decoding: attached?.stdout ?? [], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        precondition(attached?.status == 0 && loop.hasPrefix("/dev/loop"), "losetup: \(String(decoding: attached?.stderr ?? [], as: UTF8.self))")
+        shell("fusefat", "-o", "rw+,blkdev,fsname=\(loop)", loop, point)
+        mounted.append(point)
+        // Detached once it is unmounted (autoclear: it is in use now).
+        shell("losetup", "-d", loop)
+    }
+
+    /// Marks the root folder's volume label entry (attribute 0x08) of a FAT12/16 image deleted.
+    static func dropVolumeLabelEntry(of image: String) {
+        guard let handle = FileHandle(forUpdatingAtPath: image) else { return }
+        defer { try? handle.close() }
+        let boot = [UInt8](handle.readData(ofLength: 512))
+        func word(_ at: Int) -> Int { Int(boot[at]) | Int(boot[at + 1]) << 8 }
+        let sector = word(0x0B), fatSize = word(0x16)
+        guard boot.count == 512, fatSize != 0 else { return }
+        let start = UInt64((word(0x0E) + Int(boot[0x10]) * fatSize) * sector)
+        try? handle.seek(toOffset: start)
+        let folder = [UInt8](handle.readData(ofLength: word(0x11) * 32))
+        for entry in stride(from: 0, to: folder.count, by: 32) where folder[entry] != 0 && folder[entry] != 0xE5
+            && folder[entry + 11] & 0x1F == 0x08 {
+            try? handle.seek(toOffset: start + UInt64(entry))
+            handle.write(Data([0xE5]))
+        }
+    }
+
+    /// Copies `contents` onto the FAT `image`, not mounted, as `name` (UTF-8), with mtools, as
+    /// another machine's tools would write it: mtools gives a name that fits 8.3 once
+    /// upper-cased (`café.txt`) a short name only, in the OEM code page (`CAF\u{90}.TXT`).
+    func copyOntoFAT(_ image: String, name: String, contents: String) {
+        let source = work.path + "/mtools-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: source, contents: Data(contents.utf8))
+        let result = try? ChildProcess.run(["mcopy", "-i", image, source, "::" + name],
+                                           environment: ["LC_ALL": "C.UTF-8", "MTOOLS_SKIP_CHECK": "1"])
+        precondition(result?.status == 0, "mcopy: \(String(decoding: result?.stderr ?? [], as: UTF8.self))")
+    }
+
     /// Unmounts `point` (not lazily): the status of `umount` and what it said.
     func unmount(_ point: String) -> (status: Int32, message: String) {
         let result = try? ChildProcess.run(["umount", point])
@@ -87,6 +134,28 @@ final class DriveMounts {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []
         return entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + $0) }
             .filter { $0 == folder || $0.hasPrefix(folder + "/") }
+    }
+
+    /// The names `folder` lists, byte for byte (`.` and `..` left out).
+    static func entryNames(_ folder: String) -> [[UInt8]] {
+        guard let stream = opendir(folder) else { return [] }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+        }
+        return names
+    }
+
+    /// Writes `contents` over the file at `path`, in place (open, truncate, write): the file
+    /// keeps its entry, whatever case of its name `path` uses.
+    static func overwrite(_ path: String, _ contents: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_TRUNC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        let bytes = Array(contents.utf8)
+        return Glibc.write(descriptor, bytes, bytes.count) == bytes.count
     }
 
     /// Writes `contents` at `relative` below `folder`, making folders.

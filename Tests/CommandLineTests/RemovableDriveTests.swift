@@ -20,6 +20,35 @@ struct RemovableDriveTests {
         return (media, configuration(media: media, days: days))
     }
 
+    /// A drive image of `kind` labelled `label`, not mounted yet, the index file `name`, a
+    /// configuration that indexes the drives mounted in `media` (``places(_:in:days:)``), and,
+    /// when asked, a `searchlight watch` of them, stopped when the value goes.
+    final class Drive {
+        let mounts: DriveMounts
+        let index: String
+        let config: String
+        let image: String
+        var watch: ChildProcess?
+        var log = ""
+
+        init(mounts: DriveMounts, index: String, config: String, image: String) {
+            (self.mounts, self.index, self.config, self.image) = (mounts, index, config, image)
+        }
+
+        deinit {
+            watch?.terminate()
+            watch?.waitUntilExit()
+        }
+    }
+
+    func makeDrive(_ kind: String, label: String, media: String, index name: String, watching: Bool = false) throws -> Drive {
+        let mounts = DriveMounts()
+        let drive = Drive(mounts: mounts, index: work.path + "/\(name).sqlite", config: places(media, in: mounts).config,
+                          image: mounts.makeImage(kind, label: label))
+        if watching { (drive.watch, drive.log) = try startWatch(index: drive.index, config: drive.config) }
+        return drive
+    }
+
     func configuration(media: String, days: Int, roots: [String] = []) -> String {
         let file = work.path + "/config-\(UUID().uuidString).toml"
         FileManager.default.createFile(atPath: file, contents: Data((roots.map { "[[roots]]\npath = \"\($0)\"\n" }.joined() + """
@@ -56,16 +85,9 @@ struct RemovableDriveTests {
     static func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
     @Test func aDriveMountedWhileWatchingIsIndexedKeptOfflineAndCaughtUpWhereverItIsMountedAgain() throws {
-        let mounts = DriveMounts()
-        defer { withExtendedLifetime(mounts) {} }
-        let index = work.path + "/watch.sqlite"
-        let config = places("media/alice", in: mounts).config
-        let image = mounts.makeImage("exfat", label: "STICK")
-        let (watch, log) = try startWatch(index: index, config: config)
-        defer {
-            watch.terminate()
-            watch.waitUntilExit()
-        }
+        let drive = try makeDrive("exfat", label: "STICK", media: "media/alice", index: "watch", watching: true)
+        defer { withExtendedLifetime(drive) {} }
+        let (mounts, index, config, image, watch, log) = (drive.mounts, drive.index, drive.config, drive.image, drive.watch!, drive.log)
         // Plugged in: picked up and indexed, a domain of its own.
         let first = mounts.mountPoint("media/alice/STICK")
         mounts.mountImage(image, at: first, exFAT: true)
@@ -78,9 +100,9 @@ struct RemovableDriveTests {
         #expect(status.contains("removable:   STICK (fuseblk), connected"), "\(status)")
         let json = try JSONSerialization.jsonObject(with: Data(run(["status", "--json"], index: index, config: config).stdout))
         let domains = (json as? [String: Any])?["domains"] as? [[String: Any]] ?? []
-        let drive = domains.first { ($0["name"] as? String)?.hasPrefix("removable:") == true }?["drive"] as? [String: Any]
-        #expect(drive?["label"] as? String == "STICK")
-        #expect(drive?["removable"] as? Bool == true)
+        let described = domains.first { ($0["name"] as? String)?.hasPrefix("removable:") == true }?["drive"] as? [String: Any]
+        #expect(described?["label"] as? String == "STICK")
+        #expect(described?["removable"] as? Bool == true)
         // Paused and resumed with the rest of the watch; status says so of the drive too.
         let paused = try run(["pause"], index: index, config: config)
         #expect(paused.status == 0, "\(paused.stderr)")
@@ -114,11 +136,9 @@ struct RemovableDriveTests {
     }
 
     @Test func anUnchangedDriveMountedAgainIsNotInspectedAgain() throws {
-        let mounts = DriveMounts()
-        defer { withExtendedLifetime(mounts) {} }
-        let index = work.path + "/scan.sqlite"
-        let config = places("run/media/alice", in: mounts).config
-        let image = mounts.makeImage("exfat", label: "CARD")
+        let drive = try makeDrive("exfat", label: "CARD", media: "run/media/alice", index: "scan")
+        defer { withExtendedLifetime(drive) {} }
+        let (mounts, index, config, image) = (drive.mounts, drive.index, drive.config, drive.image)
         let first = mounts.mountPoint("run/media/alice/CARD")
         mounts.mountImage(image, at: first, exFAT: true)
         for name in ["DCIM/one.txt", "DCIM/two.txt", "notes.txt"] { DriveMounts.write(name, "card words\n", in: first) }

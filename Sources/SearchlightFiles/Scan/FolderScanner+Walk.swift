@@ -130,19 +130,21 @@ extension FolderScanner {
     static let lookupBatchSize = 512
 
     func statAndCompare(_ paths: [ItemIdentifier], view: PendingIndexView?, known: [ItemIdentifier: FileStatus?],
-                                submit: Submit, results: BlockingQueue<Finding>) throws {
+                                reinspected: Set<ItemIdentifier> = [], submit: Submit, results: BlockingQueue<Finding>) throws {
         var start = paths.startIndex
         while start < paths.endIndex {
             let end = min(start + Self.lookupBatchSize, paths.endIndex)
-            if try !statAndCompare(paths[start..<end], view: view, known: known, submit: submit, results: results) { return }
+            if try !statAndCompare(paths[start..<end], view: view, known: known, reinspected: reinspected, submit: submit,
+                                   results: results) { return }
             start = end
         }
     }
 
-    /// Compares a batch of paths with the index, looking their stamps up in one read.
+    /// Compares a batch of paths with the index, looking their stamps up in one read; a file
+    /// of `reinspected` is inspected even when its stamp is as indexed.
     /// Returns `false` when the scan is stopping.
     func statAndCompare(_ paths: ArraySlice<ItemIdentifier>, view: PendingIndexView?,
-                                known: [ItemIdentifier: FileStatus?],
+                                known: [ItemIdentifier: FileStatus?], reinspected: Set<ItemIdentifier> = [],
                                 submit: Submit, results: BlockingQueue<Finding>) throws -> Bool {
         var statuses: [(path: ItemIdentifier, status: FileStatus?)] = []
         var exclusions = ExclusionRules.FileJudge(rules: options.walk.exclusions, root: root)
@@ -185,7 +187,7 @@ extension FolderScanner {
                 if stored != nil || status == nil { results.put(.deleteTree(path)) }
                 continue
             }
-            if let stored, status.hasChangeStamp(stored) {
+            if let stored, status.hasChangeStamp(stored), !reinspected.contains(path) {
                 unchanged.add()
             } else if !submit(Job(path: path, isIndexed: stored != nil, status: status, stored: stored ?? nil)) {
                 return false

@@ -159,6 +159,9 @@ public final class FolderScanner: Sendable {
         var states: (@Sendable (ScanSummary) -> [String: DomainState])?
         /// Files whose status was taken already (`nil`: gone), so they are not taken twice.
         var statuses: [ItemIdentifier: FileStatus?] = [:]
+        /// Files inspected even when their stamp is as indexed: the events said they were
+        /// written, on a filesystem whose times cannot tell two writes apart (FAT keeps 2 s).
+        var reinspected: Set<ItemIdentifier> = []
         /// Called with the batch just before it is written (a test's crash point).
         var beforeCommit: (@Sendable (IndexBatch) -> Void)?
     }
@@ -173,7 +176,8 @@ public final class FolderScanner: Sendable {
                 if self.isStopping { return }
                 try self.walkAndMerge(subtree, view: view, onDirectory: onDirectory, submit: submit, results: results)
             }
-            try self.statAndCompare(files, view: view, known: window.statuses, submit: submit, results: results)
+            try self.statAndCompare(files, view: view, known: window.statuses, reinspected: window.reinspected, submit: submit,
+                                    results: results)
         }
     }
 

@@ -109,6 +109,23 @@ extension FolderWatcher {
 }
 
 extension FolderWatcher {
+    /// Runs `work`, which touches the root; on a network or FUSE root its server is asked
+    /// meanwhile, every deadline, off the work's thread (``remoteRootAnswers()``): a server that
+    /// stops answering during a window or a reconcile (whose call then waits for it) is marked
+    /// unreachable at once, not only when the next window asks first.
+    func askingServerMeanwhile(_ work: () async throws -> Void) async throws {
+        guard state.withLock({ $0.isRemote }) else { return try await work() }
+        let asking = Task.detached { [self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: options.reachabilityDeadline)
+                if Task.isCancelled { return }
+                _ = try? await Self.blocking { self.remoteRootAnswers() }
+            }
+        }
+        defer { asking.cancel() }
+        try await work()
+    }
+
     /// Whether the server of this network or FUSE root answers within the deadline; records
     /// when it stops and starts answering (`status` shows it). Blocks up to the deadline.
     func remoteRootAnswers() -> Bool {

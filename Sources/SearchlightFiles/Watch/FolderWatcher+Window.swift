@@ -124,7 +124,7 @@ extension FolderWatcher {
         for path in changes.crawl {
             if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
         }
-        for path in changes.refresh where !PendingChanges.isPath(path, inSubtreeOfAnyOf: crawl) {
+        for path in listedNames(of: changes.refresh) where !PendingChanges.isPath(path, inSubtreeOfAnyOf: crawl) {
             if isDirectory(path) { crawl.insert(path) } else { files.insert(path) }
         }
         // A hard-linked file changed through one name has changed under its others too.
@@ -136,6 +136,10 @@ extension FolderWatcher {
         // A file that stood where one of these folders now stands is gone.
         window.structure += folders.map { .delete(domain: options.scan.domain, identifier: $0) }
         window.statuses = statuses
+        // FAT keeps times to 2 s (exFAT to 10 ms, FUSE filesystems to what their server keeps): two
+        // writes of one size within that leave the same stamp, and the second would be missed.
+        // What an event names there is inspected again; a reconcile still trusts stamps.
+        if FileStatus.hasUnstableInodes(device: root.device) { window.reinspected = files }
         window.states = { [self] _ in [options.scan.domain: domainState { $0.watch = health(running: true) }] }
         window.beforeCommit = { [self] _ in crash(at: .windowExtracted) }
         for folder in folders { watchDirectory(folder) }

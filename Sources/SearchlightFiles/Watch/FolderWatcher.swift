@@ -319,7 +319,9 @@ public final class FolderWatcher: Service, Sendable {
             let reconcile = needsReconcile
             if !events.isEmpty || rescan || reconcile {
                 let rootWatch = state.withLock { $0.rootWatch }
-                try await recovering { try self.process(events, rescanDegraded: rescan, rootWatch: rootWatch, reconcile: reconcile) }
+                try await askingServerMeanwhile {
+                    try await recovering { try self.process(events, rescanDegraded: rescan, rootWatch: rootWatch, reconcile: reconcile) }
+                }
                 lastWindowEnded = .now
             }
             if inbox.isStopRequested || Task.isCancelled { return }
@@ -330,7 +332,7 @@ public final class FolderWatcher: Service, Sendable {
             // of the events still to be applied (see ``selfCheck(reason:counted:)``).
             let (check, wait) = inbox.takeSelfCheck(afterQuiet: selfCheckQuiet)
             if let check {
-                try await recovering { try self.selfCheck(reason: check.reason, counted: check.counted) }
+                try await askingServerMeanwhile { try await recovering { try self.selfCheck(reason: check.reason, counted: check.counted) } }
             } else if let wait {
                 Task { [inbox] in
                     try? await Task.sleep(for: wait)
