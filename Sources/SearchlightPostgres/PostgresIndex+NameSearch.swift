@@ -113,14 +113,8 @@ extension PostgresIndex {
         // A compound's parts in the vector may be out of order: its rank needs its fields.
         guard !tokens.isEmpty, limit > 0, !tokens.contains(where: CompoundWords.isCompound) else { return nil }
         var statement = SQLStatement()
-        var conditions = ["item.name_vector @@ \(statement.bind(tokens.map(PostgresQueryCompiler.tsqueryLexeme).joined(separator: " & ")))::tsquery"]
-        conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
-        if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
-        statement.sql = """
-            SELECT \(select) FROM item \(itemJoins) WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
-            LIMIT \(statement.bind(.integer(limit)))
-            """
+        let conditions = ["item.name_vector @@ \(statement.bind(tokens.map(PostgresQueryCompiler.tsqueryLexeme).joined(separator: " & ")))::tsquery"]
+        newestFirst(&statement, select: select, where: conditions, domain: domain, limit: limit)
         return statement
     }
 
@@ -144,6 +138,17 @@ extension PostgresIndex {
             conditions.append("NOT EXISTS (SELECT 1 FROM item AS other WHERE other.words @@ \(whole)::tsquery)")
             conditions.append("NOT EXISTS (SELECT 1 FROM item AS other WHERE other.text_words @@ \(whole)::tsquery)")
         }
+        newestFirst(&statement, select: select, where: conditions, domain: domain, limit: limit)
+        // Whether a word is whole anywhere: one look in each GIN index, never a scan of every text.
+        statement.readsIndexes = true
+        return statement
+    }
+
+    /// Makes `statement` select the first `limit` items that meet `conditions`, in `domain` and
+    /// not expired, newest first, then by identifier and domain (a tier's order).
+    private static func newestFirst(_ statement: inout SQLStatement, select: String, where conditions: [String],
+                                    domain: String?, limit: Int) {
+        var conditions = conditions
         conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
         if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
         statement.sql = """
@@ -151,9 +156,6 @@ extension PostgresIndex {
             ORDER BY coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
             LIMIT \(statement.bind(.integer(limit)))
             """
-        // Whether a word is whole anywhere: one look in each GIN index, never a scan of every text.
-        statement.readsIndexes = true
-        return statement
     }
 
     /// The number of items ``search(words:domain:limit:)`` would return without a limit.
