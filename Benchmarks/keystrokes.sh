@@ -54,7 +54,8 @@ if [ -z "$bin" ]; then
   bin=$repo/Benchmarks/work/install/bin
 fi
 
-# Indexes TREE as NAME with searchlight, plocate and (unless --no-recoll) Recoll, once.
+# Indexes TREE as NAME with searchlight, plocate and (unless --no-recoll) Recoll, once; a kept
+# index is rescanned.
 prepare() {
   local name=$1 tree=$2 count
   count=$(find "$tree" -type f | wc -l)
@@ -69,6 +70,10 @@ prepare() {
       recollindex -c "$work/$name.recoll" >/dev/null 2>&1
     fi
     echo "$count $recoll" > "$work/$name.count"
+  else
+    # Kept from an earlier run: brought to this build's schema (a read-only `serve` refuses an
+    # index an older Searchlight wrote) by an unchanged rescan, which reads nothing again.
+    "$bin/searchlight" scan "$tree" --no-thumbnails --index "$work/$name.sqlite" >&2
   fi
 }
 
