@@ -211,6 +211,9 @@ extension DriveCommandTests {
         // The server stops answering.
         let answeredBefore = Self.text(log).components(separatedBy: "answers again").count
         FileManager.default.createFile(atPath: hang, contents: Data())
+        // Another drive is mounted meanwhile (as other tests do, and a person plugging in a
+        // stick): the watch looks again where its roots are, which must not wait on the server.
+        mounts.mountTmpfs(at: mounts.mountPoint("stick"))
         #expect(waitUntil(timeout: loaded) { (try? answering(["status"], index: index, within: answer).contains("unreachable since")) == true },
                 "\(Self.text(log))")
         // The other root is still followed; search and status answer.

@@ -198,17 +198,20 @@ public final class FolderWatcher: Service, Sendable {
         defer { MountMonitor.shared.remove(mountListener) }
         var summary = ScanSummary()
         if try await Self.blocking({ try self.placeRoot() }) {
-            let rootWatch = try inotify.addWatch(pathBytes: Array(root.path.utf8), for: subscriber)
-            state.withLock { state in
-                state.rootWatch = rootWatch
-                _ = state.table.insert(rootWatch, path: [])
-            }
-            notifier.notify("STATUS=reconciling \(root.path)")
-            do {
-                summary = try await Self.blocking { try self.scanner.reconcile(onDirectory: self.watchDirectory) }
-            } catch where error.isIndexUnavailable {
-                // Watched all the same: the reconcile is retried once the index can be written.
-                fail(with: error as! SearchlightError)
+            // A server that hangs now (the watch's own calls wait for it) is marked unreachable.
+            try await askingServerMeanwhile {
+                let rootWatch = try await Self.blocking { try self.inotify.addWatch(pathBytes: Array(self.root.path.utf8), for: self.subscriber) }
+                state.withLock { state in
+                    state.rootWatch = rootWatch
+                    _ = state.table.insert(rootWatch, path: [])
+                }
+                notifier.notify("STATUS=reconciling \(root.path)")
+                do {
+                    summary = try await Self.blocking { try self.scanner.reconcile(onDirectory: self.watchDirectory) }
+                } catch where error.isIndexUnavailable {
+                    // Watched all the same: the reconcile is retried once the index can be written.
+                    fail(with: error as! SearchlightError)
+                }
             }
         }
         if inbox.isStopRequested { return }
@@ -264,10 +267,11 @@ public final class FolderWatcher: Service, Sendable {
         for await _ in inbox.wakeups {
             if let failure = inbox.failure { throw failure }
             // A filesystem was mounted or unmounted: is the root's drive still (or again) there?
+            // (A look at the root that waits on a hung server marks it unreachable meanwhile.)
             let mounts = MountMonitor.shared.generation
             if mounts != mountsSeen {
                 mountsSeen = mounts
-                try await recovering { _ = try self.checkDrive() }
+                try await askingServerMeanwhile { try await recovering { _ = try self.checkDrive() } }
             }
             // Away: nothing to process; the drive's return wakes the loop.
             if isOffline {
@@ -326,7 +330,7 @@ public final class FolderWatcher: Service, Sendable {
             }
             if inbox.isStopRequested || Task.isCancelled { return }
             if deferral.isPending && options.control?.backoffReason == nil {
-                try await recovering { try self.catchUpOnDeferredExtraction() }
+                try await askingServerMeanwhile { try await recovering { try self.catchUpOnDeferredExtraction() } }
             }
             // A check runs once the disk is quiet: one that overlaps changes sees the disk ahead
             // of the events still to be applied (see ``selfCheck(reason:counted:)``).
