@@ -69,6 +69,20 @@ struct TieredPageTests {
         }
     }
 
+    /// Rows are sought one by one only where FTS5 seeks: whole words and prefixes its prefix
+    /// indexes hold; a longer prefix is read once for the search.
+    @Test func onlyPrefixesOfAPrefixIndexAreSoughtRowByRow() {
+        #expect(ContentSearch.seeksCheaply(#"text : ("alpha" AND "b"*)"#))
+        #expect(ContentSearch.seeksCheaply(#""not"* OR "7"* OR "42"*"#))
+        #expect(ContentSearch.seeksCheaply(#"authors : ("note" OR "zulu")"#))
+        #expect(!ContentSearch.seeksCheaply(#""note"* OR "7"*"#))
+        #expect(ContentSearch.seeksCheaply(#"text : ("d70"* AND "x")"#))
+        #expect(!ContentSearch.seeksCheaply(#"("x86" AND "64b"*) OR "ελλη"*"#))
+        // A quote inside a term (`""`) is part of it.
+        #expect(!ContentSearch.seeksCheaply(#""ab""c"*"#))
+        #expect(ContentSearch.seeksCheaply(#""a"""*"#))
+    }
+
     /// A name typed letter by letter as the notes of issue 47 are named (`note_4_2_7`): each
     /// prefix's first page, read from the items with every word whole in their name when they
     /// fill it (``SearchableIndex/compoundNamePage(_:domain:limit:in:)``), is the start of the

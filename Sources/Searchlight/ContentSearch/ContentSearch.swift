@@ -113,7 +113,7 @@ struct ContentSearch {
     /// of ids one by one took most of a one-letter search's second.
     private func rowIDs(_ expression: String, among ids: some Collection<Int64>, in table: String = "item_content") throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }
-        if ids.count > Self.seekLimit {
+        if ids.count > Self.seekLimit || !Self.seeksCheaply(expression) {
             let all = Set(try rowIDs(table, expression))
             return Set(ids.lazy.filter(all.contains))
         }
@@ -124,6 +124,27 @@ struct ContentSearch {
 
     /// How many rows ``rowIDs(_:among:)`` looks up one by one at most.
     static let seekLimit = 32
+
+    /// Whether FTS5 finds a row of `expression` by seeking: every prefix term is one a prefix
+    /// index holds (one to three characters). A longer prefix is read whole, every term it
+    /// starts merged into one list, at each look-up (`fts5SetupPrefixIter`): thirteen look-ups
+    /// of `note*` cost thirteen reads of the list of every note, where one read, kept for the
+    /// search, serves them all.
+    static func seeksCheaply(_ expression: String) -> Bool {
+        var term = "", quoted = false, previous: Character = " "
+        for character in expression {
+            if character == "\"" {
+                // `""` inside a quoted term is a quote of the term.
+                if quoted { quoted = false } else { quoted = true; if previous == "\"" { term.append("\"") } else { term = "" } }
+            } else if quoted {
+                term.append(character)
+            } else if character == "*", previous == "\"", term.count > SearchableIndex.longestIndexedPrefix {
+                return false
+            }
+            previous = character
+        }
+        return true
+    }
 
     // MARK: Rich candidates
 

@@ -88,6 +88,9 @@ extension SearchableIndex {
     /// The prefix indexes of both full-text tables since v10: a word typed as one, two or three
     /// characters is one look-up (``addShortPrefixes(_:)``).
     static let shortPrefixes = "1 2 3"
+
+    /// The longest prefix, in characters, that the prefix indexes of ``shortPrefixes`` hold.
+    static let longestIndexedPrefix = 3
 }
 
 /// A migration's progress on standard error, redrawn in place, only when it is a terminal
