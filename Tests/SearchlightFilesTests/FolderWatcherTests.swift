@@ -212,7 +212,7 @@ struct FolderWatcherTests {
             Issue.record("the watch went on after its root moved away")
             return
         }
-        #expect((error as? FileSystemError)?.code == .rootGone)
+        #expect((error as? FileSystemError)?.code == .rootGone, "\(error)")
         #expect(try fixture.indexed() == ["a.txt", "sub/b.txt"])
         // An error ends the watch as cleanly as a shutdown: the index says it is not running.
         #expect(try fixture.index.domainState(fixture.domain)?.watch?.running == false)
