@@ -22,15 +22,15 @@ final class MappedFile: @unchecked Sendable {
             if error == .noSuchFileOrDirectory {
                 throw EmbeddingError(.missing, "no model file (install one with `make model` or Packaging/install-model)", path: path)
             }
-            throw EmbeddingError(.unreadable(error), "cannot open the model file: \(error)", path: path)
+            throw EmbeddingError(.unreadable, "cannot open the model file", path: path, cause: error)
         } catch {
-            throw EmbeddingError(.unreadable(.ioError), "cannot open the model file: \(error)", path: path)
+            throw EmbeddingError(.unreadable, "cannot open the model file: \(error)", path: path)
         }
         defer { try? descriptor.close() }
         var status = stat()
         guard fstat(descriptor.rawValue, &status) == 0 else {
             let error = Errno(rawValue: errno)
-            throw EmbeddingError(.unreadable(error), "cannot read the model file's size: \(error)", path: path)
+            throw EmbeddingError(.unreadable, "cannot read the model file's size", path: path, cause: error)
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw EmbeddingError(.notAModel, "the model file is not a regular file", path: path)
@@ -43,7 +43,7 @@ final class MappedFile: @unchecked Sendable {
               mapping != MAP_FAILED
         else {
             let error = Errno(rawValue: errno)
-            throw EmbeddingError(.unreadable(error), "cannot map the model file: \(error)", path: path)
+            throw EmbeddingError(.unreadable, "cannot map the model file", path: path, cause: error)
         }
         self.base = UnsafeRawPointer(mapping)
         self.size = size

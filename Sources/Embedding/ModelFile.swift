@@ -37,7 +37,7 @@ struct ModelFile: Sendable {
         }
         let version = try reader.uint32("header")
         guard version == Self.supportedVersion else {
-            throw EmbeddingError(.unsupportedVersion(version), "model format version \(version); this Searchlight reads version \(Self.supportedVersion)", path: path)
+            throw EmbeddingError(.unsupportedVersion, "model format version \(version); this Searchlight reads version \(Self.supportedVersion)", path: path)
         }
         hiddenWidth = try reader.int("header")
         layers = try reader.int("header")

@@ -57,12 +57,12 @@ public struct EmbeddedTexts: Sendable, Hashable {
     }
 
     init(from reader: inout WireReader) throws(ExtractionProtocolError) {
-        guard let format = Format(rawValue: try reader.read()) else { throw ExtractionProtocolError("unknown embedding format") }
+        guard let format = Format(rawValue: try reader.read()) else { throw ExtractionProtocolError(.malformed, "unknown embedding format") }
         let dimensions = Int(try reader.read(UInt32.self))
         let bytes = try reader.readBytes()
         self.init(format: format, dimensions: dimensions, bytes: bytes)
         guard dimensions > 0, bytes.count % recordSize == 0 else {
-            throw ExtractionProtocolError("\(bytes.count) bytes of vectors of \(dimensions) dimensions")
+            throw ExtractionProtocolError(.malformed, "\(bytes.count) bytes of vectors of \(dimensions) dimensions")
         }
     }
 }

@@ -29,12 +29,12 @@ public struct EmbeddingJob: Sendable, Hashable {
     }
 
     init(from reader: inout WireReader) throws(ExtractionProtocolError) {
-        guard let role = Role(rawValue: try reader.read()) else { throw ExtractionProtocolError("unknown embedding role") }
+        guard let role = Role(rawValue: try reader.read()) else { throw ExtractionProtocolError(.malformed, "unknown embedding role") }
         guard let format = EmbeddedTexts.Format(rawValue: try reader.read()) else {
-            throw ExtractionProtocolError("unknown embedding format")
+            throw ExtractionProtocolError(.malformed, "unknown embedding format")
         }
         let count = Int(try reader.read(UInt32.self))
-        guard count <= reader.bytes.count - reader.offset else { throw ExtractionProtocolError("truncated texts") }
+        guard count <= reader.bytes.count - reader.offset else { throw ExtractionProtocolError(.truncated, "truncated texts") }
         var texts: [String] = []
         texts.reserveCapacity(count)
         for _ in 0..<count { texts.append(try reader.readString()) }

@@ -74,7 +74,7 @@ extension WireReader {
         switch try read(UInt8.self) {
         case 0: return false
         case 1: return true
-        case let other: throw ExtractionProtocolError("bad presence byte \(other)")
+        case let other: throw ExtractionProtocolError(.malformed, "bad presence byte \(other)")
         }
     }
 
@@ -93,7 +93,7 @@ extension WireReader {
     mutating func readList() throws(ExtractionProtocolError) -> [String] {
         let count = Int(try read(UInt32.self))
         // Each string takes at least its 4-byte length: a count beyond that is a lie.
-        guard count <= (bytes.count - offset) / 4 else { throw ExtractionProtocolError("list of \(count) strings exceeds the payload") }
+        guard count <= (bytes.count - offset) / 4 else { throw ExtractionProtocolError(.truncated, "list of \(count) strings exceeds the payload") }
         var values: [String] = []
         values.reserveCapacity(count)
         for _ in 0..<count { values.append(try readString()) }

@@ -19,11 +19,11 @@ public enum ExtractionFrame {
 
     /// Returns the payload length announced by a 4-byte frame header.
     public static func payloadLength<Bytes: Collection<UInt8>>(header: Bytes) throws(ExtractionProtocolError) -> Int {
-        guard header.count == headerSize else { throw ExtractionProtocolError("short frame header") }
+        guard header.count == headerSize else { throw ExtractionProtocolError(.truncated, "short frame header") }
         var length = 0
         for (shift, byte) in header.enumerated() { length |= Int(byte) << (8 * shift) }
         guard length <= maximumPayloadSize else {
-            throw ExtractionProtocolError("frame of \(length) bytes exceeds \(maximumPayloadSize)")
+            throw ExtractionProtocolError(.tooLarge, "frame of \(length) bytes exceeds \(maximumPayloadSize)")
         }
         return length
     }
@@ -38,13 +38,6 @@ public enum ExtractionFrame {
         bytes.append(contentsOf: payload)
         return bytes
     }
-}
-
-/// A malformed or unexpected message on the extractor channel.
-public struct ExtractionProtocolError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { "extractor protocol error: \(message)" }
 }
 
 /// Appends little-endian integers and length-prefixed byte strings.
@@ -88,13 +81,13 @@ struct WireReader {
     /// Reads what ``WireWriter/init(headerOf:jobID:)`` writes, refusing another version.
     mutating func readHeader() throws(ExtractionProtocolError) -> (kindRawValue: UInt8, jobID: UInt64) {
         let version = try read(UInt8.self)
-        guard version == ExtractionFrame.version else { throw ExtractionProtocolError("unknown version \(version)") }
+        guard version == ExtractionFrame.version else { throw ExtractionProtocolError(.unknownVersion, "unknown version \(version)") }
         return (try read(), try read())
     }
 
     mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) throws(ExtractionProtocolError) -> T {
         let size = MemoryLayout<T>.size
-        guard bytes.count - offset >= size else { throw ExtractionProtocolError("truncated payload") }
+        guard bytes.count - offset >= size else { throw ExtractionProtocolError(.truncated, "truncated payload") }
         var value: T = 0
         for index in 0..<size { value |= T(truncatingIfNeeded: bytes[offset + index]) << (8 * index) }
         offset += size
@@ -103,7 +96,7 @@ struct WireReader {
 
     mutating func readBytes() throws(ExtractionProtocolError) -> [UInt8] {
         let count = Int(try read(UInt32.self))
-        guard bytes.count - offset >= count else { throw ExtractionProtocolError("truncated byte string") }
+        guard bytes.count - offset >= count else { throw ExtractionProtocolError(.truncated, "truncated byte string") }
         defer { offset += count }
         return Array(bytes[offset..<offset + count])
     }
@@ -113,6 +106,6 @@ struct WireReader {
     }
 
     func expectEnd() throws(ExtractionProtocolError) {
-        guard offset == bytes.count else { throw ExtractionProtocolError("\(bytes.count - offset) trailing bytes") }
+        guard offset == bytes.count else { throw ExtractionProtocolError(.malformed, "\(bytes.count - offset) trailing bytes") }
     }
 }

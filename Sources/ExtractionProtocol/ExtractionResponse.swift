@@ -90,11 +90,11 @@ public struct ExtractionResponse: Sendable, Hashable {
             case .embeddings:
                 outcome = .embeddings(try EmbeddedTexts(from: &reader))
             case nil:
-                throw ExtractionProtocolError("unknown outcome")
+                throw ExtractionProtocolError(.malformed, "unknown outcome")
             }
         } else {
             guard let reason = ExtractionFailure.Reason(rawValue: status) else {
-                throw ExtractionProtocolError("unknown status \(status)")
+                throw ExtractionProtocolError(.malformed, "unknown status \(status)")
             }
             outcome = .failure(ExtractionFailure(reason, try reader.readString()))
         }

@@ -12,7 +12,9 @@ extension RootFolder {
         do {
             return try RootFolder(path: given)
         } catch {
-            throw CommandFailure.fail(explanation(of: error.errno, given: given, command: command))
+            // Opening a root fails only in a system call: its errno says what to tell the user.
+            guard let errno = error.cause else { throw error }
+            throw CommandFailure.fail(explanation(of: errno, given: given, command: command))
         }
     }
 

@@ -302,7 +302,7 @@ extension PostgresIndex {
                     || error.serverInfo?[.sqlState] == "0A000" {
                     throw PostgresIndexError(.unsupportedDatabase, "cannot create the extensions unaccent and pg_trgm "
                                              + "(install postgresql-contrib; a superuser can run CREATE EXTENSION)",
-                                             location: location, underlying: error)
+                                             location: location, cause: error)
                 }
                 try await connection.query(
                     "INSERT INTO searchlight_schema_version(version) VALUES (\(migration.version))", logger: logger)

@@ -139,7 +139,7 @@ public final class PostgresIndex: Sendable {
                 case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
                 }
             } catch {
-                throw PostgresIndexError(.cannotConnect, "cannot set up TLS", location: location, underlying: error)
+                throw PostgresIndexError(.cannotConnect, "cannot set up TLS", location: location, cause: error)
             }
             configuration = .init(host: location.host, port: location.port, username: location.user,
                                   password: location.password, database: location.database, tls: tls)
@@ -156,7 +156,7 @@ public final class PostgresIndex: Sendable {
         } catch {
             throw PostgresIndexError(.cannotConnect, "cannot connect to the index" + (location.password == nil
                 ? " (no password in the URL, the password file or PGPASSWORD)" : ""),
-                location: location, underlying: error)
+                location: location, cause: error)
         }
     }
 
@@ -313,7 +313,7 @@ public final class PostgresIndex: Sendable {
                 return result
             } catch {
                 let indexError = (PostgresIndexError.cause(of: error) as? PostgresIndexError)
-                    ?? PostgresIndexError(.database, failure, location: location, underlying: error)
+                    ?? PostgresIndexError(.database, failure, location: location, cause: error)
                 if indexError.isConnectionLost {
                     // Its other idle connections went with the server: none is lent again.
                     await connections.discardIdle()

@@ -1,7 +1,9 @@
 import PostgresNIO
 
-/// An error of the PostgreSQL index. Prints as one line that names the database by its URL
-/// without password; the cause stays typed (``underlying``, PostgreSQL's ``sqlState``).
+/// An error of the PostgreSQL index, shaped as every subsystem's error is
+/// (Docs/Architecture.md#errors): a ``code``, a ``message``, the database (``location``, its
+/// URL without password) and the ``cause`` kept typed (postgres-nio's `PSQLError`, whose
+/// ``sqlState`` says what the server meant). Prints as one line.
 public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -17,38 +19,54 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
         public static let database = Code(name: "database error")
         /// A query string is malformed, or asks for what this index cannot answer.
         public static let invalidQuery = Code(name: "invalid query")
+        /// The code's name (`cannot connect`).
         public var description: String { name }
     }
 
+    /// What failed beneath.
+    public enum Cause: Sendable {
+        /// PostgreSQL's error, as postgres-nio reports it (the server's SQLSTATE included).
+        case postgres(PSQLError)
+        /// Any other error (a TLS configuration, a connection that could not be made).
+        case other(any Error & Sendable)
+    }
+
+    /// The kind of failure.
     public var code: Code
     /// What happened, for people.
     public var message: String
     /// The database, as its URL without password.
     public var location: String?
-    /// PostgreSQL's SQLSTATE (`57P01`: the server ended the connection, `40P01`: deadlock…).
-    public var sqlState: String?
-    /// The underlying error (postgres-nio's `PSQLError`, a connection error).
-    public var underlying: (any Error & Sendable)?
+    /// The underlying error, when there is one.
+    public var cause: Cause?
 
-    public init(_ code: Code, _ message: String, location: PostgresLocation? = nil, underlying: (any Error)? = nil) {
+    /// Creates an error of kind `code`, saying `message`, about the database at `location`,
+    /// caused by `cause` (postgres-nio's transaction wrapper is looked into for its error).
+    public init(_ code: Code, _ message: String, location: PostgresLocation? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.location = location?.description
-        let cause = Self.cause(of: underlying)
-        self.underlying = cause.map { $0 as any Error & Sendable }
-        self.sqlState = (cause as? PSQLError)?.serverInfo?[.sqlState]
+        self.cause = Self.cause(of: cause).map { error in
+            if let error = error as? PSQLError { .postgres(error) } else { .other(error) }
+        }
     }
 
     /// The error inside postgres-nio's transaction wrapper, when there is one.
-    static func cause(of error: (any Error)?) -> (any Error)? {
-        guard let transaction = error as? PostgresTransactionError else { return error }
-        return transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? transaction.rollbackError
+    static func cause(of error: (any Error)?) -> (any Error & Sendable)? {
+        guard let transaction = error as? PostgresTransactionError else { return error.map { $0 as any Error & Sendable } }
+        let inner = transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? transaction.rollbackError
+        return inner.map { $0 as any Error & Sendable }
+    }
+
+    /// PostgreSQL's SQLSTATE (`57P01`: the server ended the connection, `40P01`: deadlock…).
+    public var sqlState: String? {
+        if case .postgres(let error) = cause { error.serverInfo?[.sqlState] } else { nil }
     }
 
     /// The server's message, or postgres-nio's code when the server said nothing.
     var underlyingDescription: String? {
-        guard let underlying else { return nil }
-        if let error = underlying as? PSQLError {
+        switch cause {
+        case .postgres(let error):
             // PSQLError's own description hides the server's message on purpose (it may hold
             // data); the message of an index error names no value of a bound parameter.
             if let message = error.serverInfo?[.message] {
@@ -56,10 +74,14 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
             }
             if let cause = error.underlying { return "\(error.code): \(cause)" }
             return "\(error.code)"
+        case .other(let error):
+            return "\(error)"
+        case nil:
+            return nil
         }
-        return "\(underlying)"
     }
 
+    /// One line: the message, the database in parentheses, then the cause (the server's message and SQLSTATE).
     public var description: String {
         var line = message
         if let location { line += " (\(location))" }
@@ -86,7 +108,7 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
         if let sqlState {
             return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(sqlState)
         }
-        guard let error = underlying as? PSQLError else { return code == .cannotConnect }
+        guard case .postgres(let error) = cause else { return code == .cannotConnect }
         return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown]
             .contains(error.code)
     }

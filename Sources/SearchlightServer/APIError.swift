@@ -5,16 +5,23 @@ import NIOCore
 import Searchlight
 import SearchlightJSON
 
-/// An error answered as JSON: `{"error":"message"}`, with the column and a caret line for a
-/// malformed query. The messages are those the command line prints after `searchlight: `.
+/// The server's error, shaped as every subsystem's error is (Docs/Architecture.md#errors):
+/// its HTTP ``status`` is its code, a ``message``, and the item a malformed query names (its
+/// ``column`` and ``caret``); the typed cause stays with the error it was made from
+/// (``from(_:)``), whose line is the message. Answered as JSON: `{"error":"message"}`; the
+/// messages are those the command line prints after `searchlight: `. Settings the server
+/// refuses to start with (``SearchServer/check(_:)``) are one too, with status 400.
 public struct APIError: HTTPResponseError, CustomStringConvertible {
+    /// The HTTP status: the kind of failure.
     public var status: HTTPResponse.Status
+    /// What happened, for people.
     public var message: String
     /// Where a malformed query went wrong (1-based), as `searchlight query` reports it.
     public var column: Int?
     /// The query with a caret under the column.
     public var caret: String?
 
+    /// An error answered with `status`, saying `message`; a malformed query's `column` and `caret`.
     public init(_ status: HTTPResponse.Status, _ message: String, column: Int? = nil, caret: String? = nil) {
         self.status = status
         self.message = message
@@ -22,6 +29,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         self.caret = caret
     }
 
+    /// The message.
     public var description: String { message }
 
     /// The status and message of an error, as the command line would print it: a

@@ -61,11 +61,6 @@ public final class SearchServer: Service, Sendable {
         public var isLoopback: Bool { ServerAddress.isLoopback(host) }
     }
 
-    /// Why the server refuses to start.
-    public struct ConfigurationError: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     public let configuration: Configuration
     /// The token `POST /api/open` needs: the configured token, else one made for this run and
     /// written into the page.
@@ -90,7 +85,7 @@ public final class SearchServer: Service, Sendable {
     /// - Parameters:
     ///   - onListening: Called with the host and the port once the server accepts connections.
     ///   - onElasticsearchListening: The same for the Elasticsearch endpoint, when there is one.
-    /// - Throws: ``ConfigurationError`` for a non-loopback host without a token;
+    /// - Throws: ``APIError`` (400, a usage error) for a non-loopback host without a token;
     ///   ``SearchlightError`` when the index cannot be opened.
     public convenience init(indexPath: String, configuration: Configuration, logger: Logger,
                             onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in },
@@ -105,7 +100,7 @@ public final class SearchServer: Service, Sendable {
     /// (``ServedPostgresIndex``, whose statements stop at
     /// ``Configuration/queryTimeout`` themselves), or ``SQLiteReaders``.
     ///
-    /// - Throws: ``ConfigurationError`` for a non-loopback host without a token.
+    /// - Throws: ``APIError`` (400, a usage error) for a non-loopback host without a token.
     public init(index: any ServedIndex, configuration: Configuration, logger: Logger,
                 onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in },
                 onElasticsearchListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
@@ -126,18 +121,18 @@ public final class SearchServer: Service, Sendable {
     }
 
     /// Refuses a non-loopback host without a token, and an Elasticsearch endpoint off loopback.
-    static func check(_ configuration: Configuration) throws(ConfigurationError) {
+    static func check(_ configuration: Configuration) throws(APIError) {
         if !configuration.isLoopback && (configuration.token ?? "").isEmpty && configuration.signInURL == nil {
-            throw ConfigurationError(description: "--host \(configuration.host) is not a loopback address: "
-                                     + "give a token (--token or $SEARCHLIGHT_TOKEN) that every request must carry")
+            throw APIError(.badRequest, "--host \(configuration.host) is not a loopback address: "
+                           + "give a token (--token or $SEARCHLIGHT_TOKEN) that every request must carry")
         }
         if configuration.signInURL != nil, !configuration.isLoopback {
-            throw ConfigurationError(description: "--sign-in sends passwords (HTTP Basic): listen on a loopback address "
-                                     + "and put a TLS proxy in front for other machines")
+            throw APIError(.badRequest, "--sign-in sends passwords (HTTP Basic): listen on a loopback address "
+                           + "and put a TLS proxy in front for other machines")
         }
         if configuration.elasticsearchPort != nil, !ServerAddress.isLoopback(configuration.elasticsearchHost) {
-            throw ConfigurationError(description: "--elasticsearch \(configuration.elasticsearchHost) is not a loopback address: "
-                                     + "Samba sends no credentials, so the endpoint listens on this machine only")
+            throw APIError(.badRequest, "--elasticsearch \(configuration.elasticsearchHost) is not a loopback address: "
+                           + "Samba sends no credentials, so the endpoint listens on this machine only")
         }
     }
 

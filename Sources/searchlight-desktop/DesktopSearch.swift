@@ -43,10 +43,10 @@ final class DesktopSearch {
             throw failure
         } catch let error as SearchlightError where error.code == .noIndex {
             store = nil
-            throw .failed("\(error); run `searchlight scan FOLDER` first")
+            throw DesktopError(.failed, "\(error); run `searchlight scan FOLDER` first", cause: error)
         } catch {
             store = nil
-            throw .failed("\(error)")
+            throw DesktopError(.failed, "\(error)", cause: error)
         }
     }
 

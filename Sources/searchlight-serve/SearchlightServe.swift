@@ -68,7 +68,8 @@ func makeServer(_ settings: ServeSettings) async throws -> any Service {
                                                    logger: settings.logger)
         return try SearchServer(index: index, configuration: configuration, logger: settings.logger, onListening: announce,
                                 onElasticsearchListening: announceElasticsearch)
-    } catch let error as SearchServer.ConfigurationError {
-        throw CommandError.usage(error.description)
+    } catch let error as APIError {
+        // The settings the server refuses (SearchServer.check): a usage error, exit status 64.
+        throw CommandError.usage(error.message)
     }
 }

@@ -212,7 +212,7 @@ struct FolderWatcherTests {
             Issue.record("the watch went on after its root moved away")
             return
         }
-        #expect(error is WatchError)
+        #expect((error as? FileSystemError)?.code == .rootGone, "\(error)")
         #expect(try fixture.indexed() == ["a.txt", "sub/b.txt"])
         // An error ends the watch as cleanly as a shutdown: the index says it is not running.
         #expect(try fixture.index.domainState(fixture.domain)?.watch?.running == false)
@@ -242,7 +242,8 @@ struct FolderWatcherTests {
         let second = try FolderWatcher(index: fixture.index, root: RootFolder(path: fixture.tree.path),
                                        options: FolderWatcher.Options(scan: FolderScanner.Options(domain: fixture.domain)),
                                        logger: fixture.log.logger)
-        await #expect(throws: WatchError.self) { try await second.run() }
+        let refused = await #expect(throws: FileSystemError.self) { try await second.run() }
+        #expect(refused?.code == .alreadyWatched)
         try await fixture.stop()
         #expect(await eventually { !WatchLock.isHeld(index: fixture.index.path, domain: fixture.domain) })
         // Ended, it says so in the index (STOPPING=1 and "not running" on every path).

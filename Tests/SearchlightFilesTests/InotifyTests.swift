@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Searchlight
 #endif
 @testable import SearchlightFiles
 import SystemPackage
@@ -131,9 +132,9 @@ struct InotifyTests {
         #expect(events.contains { $0.watch == watch && $0.mask.contains(.ignored) && $0.name.isEmpty })
 
         // The kernel no longer knows the watch.
-        let error = try #require(throws: InotifyError.self) { try inotify.removeWatch(watch) }
+        let error = try #require(throws: FileSystemError.self) { try inotify.removeWatch(watch) }
         #expect(error.isStaleWatch)
-        #expect(error.watch == watch)
+        #expect(error.description.contains("(\(watch))"))
     }
 
     @Test func deletedDirectoryReportsDeleteSelfThenIgnored() throws {
@@ -150,7 +151,7 @@ struct InotifyTests {
         let deleteSelf = try #require(events.firstIndex { $0.watch == gone && $0.mask.contains(.deleteSelf) })
         let ignored = try #require(events.firstIndex { $0.watch == gone && $0.mask.contains(.ignored) })
         #expect(deleteSelf < ignored)
-        #expect(throws: InotifyError.self) { try inotify.removeWatch(gone) }
+        #expect(throws: FileSystemError.self) { try inotify.removeWatch(gone) }
     }
 
     @Test func movedWatchedDirectoryReportsMoveSelfAndKeepsItsWatch() throws {
@@ -202,34 +203,34 @@ struct InotifyTests {
     @Test func watchingAFileFailsWithNotADirectory() throws {
         defer { directory.remove() }
         try writeFile(directory("plain.txt"))
-        let error = try #require(throws: InotifyError.self) {
+        let error = try #require(throws: FileSystemError.self) {
             try inotify.addWatch(pathBytes: directory("plain.txt"))
         }
-        #expect(error.operation == .addWatch)
-        #expect(error.errno == .notDirectory)
+        #expect(error.code == .addWatch)
+        #expect(error.cause == .notDirectory)
         #expect(error.isNoSuchFile)
         #expect(!error.isWatchLimitReached)
-        #expect(error.path == FilePath(bytes: directory("plain.txt")))
+        #expect(error.path == ItemIdentifier(bytes: directory("plain.txt")))
     }
 
     @Test func watchingASymbolicLinkFailsWithNotADirectory() throws {
         defer { directory.remove() }
         try makeDirectory(directory("real"))
         try makeSymbolicLink(directory("real"), at: directory("link"))
-        let error = try #require(throws: InotifyError.self) {
+        let error = try #require(throws: FileSystemError.self) {
             try inotify.addWatch(FilePath(bytes: directory("link")))
         }
-        #expect(error.errno == .notDirectory)
+        #expect(error.cause == .notDirectory)
     }
 
     @Test func watchingAMissingPathFailsWithNoSuchFile() throws {
         defer { directory.remove() }
-        let error = try #require(throws: InotifyError.self) {
+        let error = try #require(throws: FileSystemError.self) {
             try inotify.addWatch(FilePath(bytes: directory("vanished")))
         }
-        #expect(error.errno == .noSuchFileOrDirectory)
+        #expect(error.cause == .noSuchFileOrDirectory)
         #expect(error.isNoSuchFile)
-        #expect(error.path == FilePath(bytes: directory("vanished")))
+        #expect(error.path == ItemIdentifier(bytes: directory("vanished")))
         let line = error.description
         #expect(line.hasPrefix("inotify_add_watch failed for " + String(decoding: directory.path, as: UTF8.self) + "/vanished"))
         #expect(line.contains("vanished"))
@@ -238,10 +239,10 @@ struct InotifyTests {
 
     @Test func pathBytesWithANulAreRejected() throws {
         defer { directory.remove() }
-        let error = try #require(throws: InotifyError.self) {
+        let error = try #require(throws: FileSystemError.self) {
             try inotify.addWatch(pathBytes: directory.path + [0] + Array("x".utf8))
         }
-        #expect(error.errno == .invalidArgument)
+        #expect(error.cause == .invalidArgument)
     }
 
     @Test func directoryNamedWithInvalidUTF8CanBeWatched() throws {
@@ -397,14 +398,14 @@ struct InotifyTests {
     }
 
     @Test func watchLimitErrorNamesTheSysctl() {
-        let error = InotifyError(.addWatch, errno: .noSpace, path: "/home/ann/Documents/deep")
+        let error = FileSystemError(.addWatch, errno: .noSpace, path: "/home/ann/Documents/deep")
         #expect(error.isWatchLimitReached)
         #expect(!error.isNoSuchFile)
         #expect(error.description.contains("fs.inotify.max_user_watches"))
         #expect(error.description.contains("/home/ann/Documents/deep"))
         #expect(!error.description.contains("\n"))
         // ENOSPC from anything but inotify_add_watch is not the watch limit.
-        #expect(!InotifyError(.read, errno: .noSpace).isWatchLimitReached)
+        #expect(!FileSystemError(.readEvents, errno: .noSpace).isWatchLimitReached)
     }
 
     @Test func maskConstantsMatchTheKernel() {
@@ -457,7 +458,7 @@ struct InotifyDecodingTests {
     @Test func truncatedRecordIsAnError() {
         let bytes = records([InotifyEvent(watch: WatchDescriptor(rawValue: 1), mask: .create, name: Array("name".utf8))])
         for cut in [1, 8, 17, bytes.count - 1] {
-            #expect(throws: InotifyError.self) {
+            #expect(throws: FileSystemError.self) {
                 try bytes[..<cut].withUnsafeBytes { try InotifyEvent.decode($0) }
             }
         }

@@ -156,7 +156,7 @@ struct ElasticsearchEndpointTests {
             #expect((missing.json["error"] as? [String: Any])?["type"] as? String == "index_not_found_exception")
         }
         // Samba sends no credentials: the endpoint is refused off loopback.
-        #expect(throws: SearchServer.ConfigurationError.self) {
+        #expect(throws: APIError.self) {
             var configuration = SearchServer.Configuration()
             configuration.elasticsearchPort = 9200
             configuration.elasticsearchHost = "0.0.0.0"

@@ -5,28 +5,28 @@ extension Inotify {
     /// (`/proc/sys/fs/inotify/max_user_watches`). `ENOSPC` from ``addWatch(_:for:)`` means
     /// it is reached.
     ///
-    /// - Throws: ``InotifyError`` with ``InotifyError/Operation/readLimit``.
-    public static func maximumUserWatches() throws(InotifyError) -> Int {
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/readInotifyLimit``.
+    public static func maximumUserWatches() throws(FileSystemError) -> Int {
         try readLimit("max_user_watches")
     }
 
     /// The most events the kernel queues for one instance before it drops events and
     /// reports ``InotifyEventMask/queueOverflow`` (`/proc/sys/fs/inotify/max_queued_events`).
     ///
-    /// - Throws: ``InotifyError`` with ``InotifyError/Operation/readLimit``.
-    public static func maximumQueuedEvents() throws(InotifyError) -> Int {
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/readInotifyLimit``.
+    public static func maximumQueuedEvents() throws(FileSystemError) -> Int {
         try readLimit("max_queued_events")
     }
 
     /// The most inotify instances one user may create
     /// (`/proc/sys/fs/inotify/max_user_instances`).
     ///
-    /// - Throws: ``InotifyError`` with ``InotifyError/Operation/readLimit``.
-    public static func maximumUserInstances() throws(InotifyError) -> Int {
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/readInotifyLimit``.
+    public static func maximumUserInstances() throws(FileSystemError) -> Int {
         try readLimit("max_user_instances")
     }
 
-    private static func readLimit(_ name: String) throws(InotifyError) -> Int {
+    private static func readLimit(_ name: String) throws(FileSystemError) -> Int {
         let path = FilePath("/proc/sys/fs/inotify").appending(name)
         let text: String
         do {
@@ -36,13 +36,13 @@ extension Inotify {
             let count = try bytes.withUnsafeMutableBytes { try file.read(into: $0) }
             text = String(decoding: bytes[..<count], as: UTF8.self)
         } catch let error as Errno {
-            throw InotifyError(.readLimit, errno: error, path: path)
+            throw FileSystemError(.readInotifyLimit, errno: error, path: path)
         } catch {
-            throw InotifyError(.readLimit, errno: .ioError, path: path, detail: "\(error)")
+            throw FileSystemError(.readInotifyLimit, errno: nil, path: path, detail: "\(error)")
         }
         let digits = text.trimmingPrefix(while: \.isWhitespace).prefix(while: \.isNumber)
         guard let value = Int(digits) else {
-            throw InotifyError(.readLimit, errno: .invalidArgument, path: path, detail: "not a number: \(text)")
+            throw FileSystemError(.readInotifyLimit, errno: nil, path: path, detail: "not a number: \(text.debugDescription)")
         }
         return value
     }

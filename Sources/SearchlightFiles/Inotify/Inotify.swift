@@ -71,15 +71,15 @@ public final class Inotify: Sendable {
 
     /// Creates an inotify instance with a non-blocking, close-on-exec descriptor.
     ///
-    /// - Throws: ``InotifyError`` with ``InotifyError/Operation/initialize``; `EMFILE`
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/initializeInotify``; `EMFILE`
     ///   when the per-user limit of instances (`fs.inotify.max_user_instances`) is reached.
     ///
     /// The corresponding C function is `inotify_init1(2)`.
-    public init() throws(InotifyError) {
+    public init() throws(FileSystemError) {
         do {
             descriptor = FileDescriptor(rawValue: try SystemCall.inotifyInitialize())
         } catch {
-            throw InotifyError(.initialize, errno: error)
+            throw FileSystemError(.initializeInotify, errno: error)
         }
     }
 
@@ -101,20 +101,20 @@ public final class Inotify: Sendable {
     ///   - path: The directory to watch.
     ///   - mask: The events to report; ``InotifyEventMask/standard`` by default.
     /// - Returns: The descriptor that the directory's events will carry.
-    /// - Throws: ``InotifyError`` with ``InotifyError/Operation/addWatch`` and the path.
-    ///   Check ``InotifyError/isWatchLimitReached`` (`ENOSPC`) and
-    ///   ``InotifyError/isNoSuchFile`` (`ENOENT`, `ENOTDIR`: the directory vanished).
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/addWatch`` and the path.
+    ///   Check ``FileSystemError/isWatchLimitReached`` (`ENOSPC`) and
+    ///   ``FileSystemError/isNoSuchFile`` (`ENOENT`, `ENOTDIR`: the directory vanished).
     ///
     /// The corresponding C function is `inotify_add_watch(2)`.
     @discardableResult
-    public func addWatch(_ path: FilePath, for mask: InotifyEventMask = .standard) throws(InotifyError) -> WatchDescriptor {
+    public func addWatch(_ path: FilePath, for mask: InotifyEventMask = .standard) throws(FileSystemError) -> WatchDescriptor {
         let flags = mask.union(Self.requiredWatchFlags).rawValue
         let result = path.withPlatformString { cPath in
             Result { () throws(Errno) in try SystemCall.inotifyAddWatch(descriptor.rawValue, path: cPath, mask: flags) }
         }
         switch result {
         case .success(let watch): return WatchDescriptor(rawValue: watch)
-        case .failure(let error): throw InotifyError(.addWatch, errno: error, path: path)
+        case .failure(let error): throw FileSystemError(.addWatch, errno: error, path: path)
         }
     }
 
@@ -124,16 +124,16 @@ public final class Inotify: Sendable {
     /// Behaves like ``addWatch(_:for:)``; the bytes are passed to the kernel unchanged, so
     /// names that are not UTF-8 work.
     ///
-    /// - Throws: ``InotifyError`` as ``addWatch(_:for:)`` does, and `EINVAL` when the bytes
+    /// - Throws: ``FileSystemError`` as ``addWatch(_:for:)`` does, and `EINVAL` when the bytes
     ///   contain a NUL.
     ///
     /// The corresponding C function is `inotify_add_watch(2)`.
     @discardableResult
-    public func addWatch(pathBytes: some Collection<UInt8>, for mask: InotifyEventMask = .standard) throws(InotifyError) -> WatchDescriptor {
+    public func addWatch(pathBytes: some Collection<UInt8>, for mask: InotifyEventMask = .standard) throws(FileSystemError) -> WatchDescriptor {
         var cPath = pathBytes.map { CChar(bitPattern: $0) }
         cPath.append(0)
         guard cPath.firstIndex(of: 0) == cPath.count - 1 else {
-            throw InotifyError(
+            throw FileSystemError(
                 .addWatch, errno: .invalidArgument, path: FilePath(platformString: cPath),
                 detail: "the path contains a NUL byte")
         }
@@ -141,23 +141,23 @@ public final class Inotify: Sendable {
         do {
             return WatchDescriptor(rawValue: try SystemCall.inotifyAddWatch(descriptor.rawValue, path: cPath, mask: flags))
         } catch {
-            throw InotifyError(.addWatch, errno: error, path: FilePath(platformString: cPath))
+            throw FileSystemError(.addWatch, errno: error, path: FilePath(platformString: cPath))
         }
     }
 
     /// Stops watching a directory. An ``InotifyEventMask/ignored`` event for the watch
     /// follows; forget the watch when it arrives, not before.
     ///
-    /// - Throws: ``InotifyError`` with ``InotifyError/Operation/removeWatch``; `EINVAL`
-    ///   (``InotifyError/isStaleWatch``) when the kernel already removed the watch because
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/removeWatch``; `EINVAL`
+    ///   (``FileSystemError/isStaleWatch``) when the kernel already removed the watch because
     ///   its directory was deleted.
     ///
     /// The corresponding C function is `inotify_rm_watch(2)`.
-    public func removeWatch(_ watch: WatchDescriptor) throws(InotifyError) {
+    public func removeWatch(_ watch: WatchDescriptor) throws(FileSystemError) {
         do {
             try SystemCall.inotifyRemoveWatch(descriptor.rawValue, watch: watch.rawValue)
         } catch {
-            throw InotifyError(.removeWatch, errno: error, watch: watch)
+            throw FileSystemError(.removeWatch, errno: error, watch: watch)
         }
     }
 
@@ -171,13 +171,13 @@ public final class Inotify: Sendable {
     ///
     /// - Returns: The events in the order the kernel queued them; empty when there are
     ///   none (`EAGAIN`).
-    /// - Throws: ``InotifyError`` with ``InotifyError/Operation/read``.
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/readEvents``.
     ///
     /// The corresponding C function is `read(2)`.
-    public func readEvents() throws(InotifyError) -> [InotifyEvent] {
+    public func readEvents() throws(FileSystemError) -> [InotifyEvent] {
         readsUnderWay.add(1, ordering: .sequentiallyConsistent)
         defer { readsUnderWay.subtract(1, ordering: .sequentiallyConsistent) }
-        let result: Result<[InotifyEvent], InotifyError> = withUnsafeTemporaryAllocation(
+        let result: Result<[InotifyEvent], FileSystemError> = withUnsafeTemporaryAllocation(
             byteCount: Self.readBufferSize, alignment: SystemCall.InotifyRecordHeader.alignment
         ) { buffer in
             let count: Int
@@ -187,12 +187,12 @@ public final class Inotify: Sendable {
                 if error == .resourceTemporarilyUnavailable || error == .wouldBlock {
                     return .success([])
                 }
-                return .failure(InotifyError(.read, errno: error))
+                return .failure(FileSystemError(.readEvents, errno: error))
             } catch {
-                return .failure(InotifyError(.read, errno: .ioError, detail: "\(error)"))
+                return .failure(FileSystemError(.readEvents, errno: nil, detail: "\(error)"))
             }
             if count > 0 { readsWithEvents.add(1, ordering: .sequentiallyConsistent) }
-            do throws(InotifyError) {
+            do throws(FileSystemError) {
                 return .success(try InotifyEvent.decode(UnsafeRawBufferPointer(rebasing: buffer[..<count])))
             } catch {
                 return .failure(error)
@@ -232,7 +232,7 @@ public final class Inotify: Sendable {
 
     /// Reads the events queued now, reading again while more are queued, until there are
     /// none or at least `maximumCount` were read.
-    func readEvents(upTo maximumCount: Int) throws(InotifyError) -> [InotifyEvent] {
+    func readEvents(upTo maximumCount: Int) throws(FileSystemError) -> [InotifyEvent] {
         var events = try readEvents()
         while !events.isEmpty, events.count < maximumCount {
             let more = try readEvents()

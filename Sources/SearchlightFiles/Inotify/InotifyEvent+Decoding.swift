@@ -10,9 +10,9 @@ extension InotifyEvent {
     /// Each record is a `struct inotify_event` followed by `len` bytes of name, NUL-padded
     /// (the flexible array member Swift cannot see); records follow each other with no gap.
     ///
-    /// - Throws: ``InotifyError`` with `EIO` when a record runs past the end of the bytes,
+    /// - Throws: ``FileSystemError/Code/readEvents``, without a cause, when a record runs past the end of the bytes,
     ///   which the kernel never does.
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws(InotifyError) -> [InotifyEvent] {
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws(FileSystemError) -> [InotifyEvent] {
         var events: [InotifyEvent] = []
         // Most names are short: a record is rarely under 32 bytes.
         events.reserveCapacity(bytes.count / 32)
@@ -39,7 +39,7 @@ extension InotifyEvent {
         return events
     }
 
-    private static func truncated(at offset: Int, total: Int) -> InotifyError {
-        InotifyError(.read, errno: .ioError, detail: "truncated inotify record at byte \(offset) of \(total)")
+    private static func truncated(at offset: Int, total: Int) -> FileSystemError {
+        FileSystemError(.readEvents, errno: nil, detail: "truncated inotify record at byte \(offset) of \(total)")
     }
 }

@@ -35,7 +35,7 @@ extension Inotify {
 /// ``Inotify/events(maximumBatchSize:)``.
 public struct InotifyEventBatches: AsyncSequence, Sendable {
     public typealias Element = [InotifyEvent]
-    public typealias Failure = InotifyError
+    public typealias Failure = FileSystemError
 
     let inotify: Inotify
     let maximumBatchSize: Int
@@ -56,7 +56,7 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
     /// read until the consumer asks for the next one: by then it has handed it on.
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         public typealias Element = [InotifyEvent]
-        public typealias Failure = InotifyError
+        public typealias Failure = FileSystemError
 
         let inotify: Inotify
         let maximumBatchSize: Int
@@ -69,11 +69,11 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
         /// Whether the last batch returned was full (more events were likely queued behind it).
         var lastBatchWasFull = false
 
-        public mutating func next() async throws(InotifyError) -> [InotifyEvent]? {
+        public mutating func next() async throws(FileSystemError) -> [InotifyEvent]? {
             try await next(isolation: nil)
         }
 
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(InotifyError) -> [InotifyEvent]? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(FileSystemError) -> [InotifyEvent]? {
             if holdsBatch {
                 holdsBatch = false
                 inotify.batchesInHand.subtract(1, ordering: .sequentiallyConsistent)

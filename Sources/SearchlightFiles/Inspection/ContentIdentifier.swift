@@ -39,14 +39,14 @@ final class ContentIdentifier {
 
     /// Opens the two libmagic handles; MIME types are learned into `learned`, which other
     /// threads' identifiers may share.
-    init(learning learned: LearnedContentTypes = LearnedContentTypes()) throws(InspectionError) {
+    init(learning learned: LearnedContentTypes = LearnedContentTypes()) throws(FileSystemError) {
         describer = try Magic(flags: MAGIC_NONE)
         mimeType = try Magic(flags: MAGIC_MIME_TYPE)
         self.learned = learned
     }
 
     /// The MIME type and the description of the open file.
-    func identify(descriptor: Int32) throws(InspectionError) -> Identity {
+    func identify(descriptor: Int32) throws(FileSystemError) -> Identity {
         let text = try describer.identify(descriptor: descriptor)
         let shape = LearnedContentTypes.shape(of: text)
         if let type = learned.type(forShape: shape) { return Identity(contentType: type, description: text) }

@@ -10,14 +10,14 @@ public final class FileInspector {
     private let identifier: ContentIdentifier
 
     /// Opens this inspector's libmagic handles.
-    /// - Throws: ``InspectionError`` when libmagic's database cannot be loaded.
-    public convenience init() throws(InspectionError) {
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/inspection`` when libmagic's database cannot be loaded.
+    public convenience init() throws(FileSystemError) {
         try self.init(learning: LearnedContentTypes())
     }
 
     /// Opens this inspector's libmagic handles; MIME types are learned into `learned`, which
     /// the other inspectors of a pool share.
-    init(learning learned: LearnedContentTypes) throws(InspectionError) {
+    init(learning learned: LearnedContentTypes) throws(FileSystemError) {
         identifier = try ContentIdentifier(learning: learned)
     }
 
@@ -41,7 +41,7 @@ public final class FileInspector {
         do {
             descriptor = try Self.open(relativePath, in: root)
         } catch {
-            if error.isNoSuchFile || error.errno == .tooManySymbolicLinkLevels { return .vanished }
+            if error.isNoSuchFile || error.cause == .tooManySymbolicLinkLevels { return .vanished }
             // Unreadable: keep what the directory entry tells, and record why.
             guard let status = try? root.status(of: relativePath), status.kind == .regular else {
                 return .vanished

@@ -18,20 +18,20 @@ final class InspectorPool: Sendable {
 
     /// Starts `count` threads and opens an inspector on each.
     /// - Parameter capacity: Inspections waiting at most, beyond which ``submit(_:)`` waits.
-    /// - Throws: ``InspectionError`` when libmagic's database cannot be loaded; no thread is
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/inspection`` when libmagic's database cannot be loaded; no thread is
     ///   left running.
-    init(count: Int, capacity: Int = 512) throws(InspectionError) {
+    init(count: Int, capacity: Int = 512) throws(FileSystemError) {
         queue = BlockingQueue(capacity: capacity)
         threadsEnded = DispatchSemaphore(value: 0)
         threadCount = count
         // Each thread says whether its inspector opened: `nil` for yes.
-        let opened = BlockingQueue<InspectionError?>(capacity: count)
+        let opened = BlockingQueue<FileSystemError?>(capacity: count)
         let learned = LearnedContentTypes()
         for number in 0..<count {
             let thread = Thread { [queue, threadsEnded] in
                 defer { threadsEnded.signal() }
                 let inspector: FileInspector
-                do throws(InspectionError) {
+                do throws(FileSystemError) {
                     inspector = try FileInspector(learning: learned)
                 } catch {
                     opened.put(error)
@@ -43,7 +43,7 @@ final class InspectorPool: Sendable {
             thread.name = "searchlight-inspector-\(number)"
             thread.start()
         }
-        var failure: InspectionError?
+        var failure: FileSystemError?
         for _ in 0..<count {
             if let error = opened.take().element ?? nil { failure = failure ?? error }
         }

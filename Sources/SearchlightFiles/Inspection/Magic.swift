@@ -18,9 +18,9 @@ final class Magic {
     /// The corresponding C functions are `magic_open(3)` and `magic_load(3)`.
     /// libmagic itself is opened on first use (`CMagicLoader`): the commands that inspect no
     /// file start without loading it.
-    init(flags: Int32) throws(InspectionError) {
+    init(flags: Int32) throws(FileSystemError) {
         if let failure = searchlight_magic_library_error() {
-            throw InspectionError("cannot load libmagic: \(String(cString: failure))")
+            throw FileSystemError(.inspection, "cannot load libmagic: \(String(cString: failure))")
         }
         let opened: magic_t? = Self.openLock.withLock { _ in
             // No MAGIC_COMPRESS: it forks decompressors. MAGIC_ERROR reports read errors as errors.
@@ -33,7 +33,7 @@ final class Magic {
             searchlight_magic_setparam(cookie, Int32(MAGIC_PARAM_BYTES_MAX), &limit)
             return cookie
         }
-        guard let opened else { throw InspectionError("cannot load the libmagic database") }
+        guard let opened else { throw FileSystemError(.inspection, "cannot load the libmagic database") }
         cookie = opened
     }
 
@@ -41,19 +41,12 @@ final class Magic {
 
     /// libmagic's answer for an open file, read from its start.
     /// The corresponding C function is `magic_descriptor(3)`.
-    func identify(descriptor: Int32) throws(InspectionError) -> String {
+    func identify(descriptor: Int32) throws(FileSystemError) -> String {
         try? SystemCall.seek(descriptor, to: 0)
         guard let result = searchlight_magic_descriptor(cookie, descriptor) else {
             let message = searchlight_magic_error(cookie).map { String(cString: $0) } ?? "unknown libmagic error"
-            throw InspectionError(message)
+            throw FileSystemError(.inspection, message)
         }
         return String(cString: result)
     }
-}
-
-/// Why a file could not be inspected. Prints as one line.
-public struct InspectionError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

@@ -83,7 +83,7 @@ public final class FolderScanner: Sendable {
     /// Starts inspector threads (with their libmagic handles) that every later run uses,
     /// until ``stopInspectors()``; without them each run starts its own. For a caller that
     /// runs many small reconciles and refreshes, such as a watcher.
-    /// - Throws: ``InspectionError`` when libmagic's database cannot be loaded.
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/inspection`` when libmagic's database cannot be loaded.
     public func startInspectors() throws {
         let pool = try InspectorPool(count: options.inspectorCount)
         let replaced = keptInspectors.withLock { kept in

@@ -194,7 +194,7 @@ public struct DirectoryWalker {
                     outcome = .success(status)
                 } catch {
                     // Vanished between readdir and statx: it is simply gone.
-                    if error.errno == .noSuchFileOrDirectory { continue }
+                    if error.cause == .noSuchFileOrDirectory { continue }
                     outcome = .failure(error)
                 }
                 var key = name

@@ -34,9 +34,9 @@ extension FolderWatcher {
             if skip { throw WatchLimitReached() }
             let watch = try inotify.addWatch(pathBytes: root.absolutePath(of: path), for: subscriber)
             state.withLock { _ = $0.table.insert(watch, path: path.bytes) }
-        } catch let error as InotifyError where error.isNoSuchFile {
+        } catch let error as FileSystemError where error.isNoSuchFile {
             // Gone already: its parent's events say so.
-        } catch let error as InotifyError where !error.isWatchLimitReached {
+        } catch let error as FileSystemError where !error.isWatchLimitReached {
             logger.warning("cannot watch \(path.lossyString.debugDescription): \(error)")
         } catch {
             let first = state.withLock { state in

@@ -38,7 +38,7 @@ extension FolderWatcher {
             if recorded.map({ !$0.isSystemRoot }) ?? false, try !checkDrive() || state.withLock({ $0.rootWatch }) != rootWatch {
                 return
             }
-            throw WatchError.rootGone(root.path)
+            throw FileSystemError.rootGone(root.path)
         }
         notifier.notify("STATUS=indexing \(events.count) changes")
         crash(at: .windowCoalesced, window: "(\(events.count) events: \(changes))")

@@ -144,9 +144,9 @@ public final class FolderWatcher: Service, Sendable {
     /// Reconciles, then follows changes until a graceful shutdown (SIGINT, SIGTERM through a
     /// `ServiceGroup`) or cancellation; then finishes the window in hand and returns.
     ///
-    /// - Throws: ``WatchError`` when the root disappears (the index is left untouched),
-    ///   ``InotifyError`` when inotify cannot be used, ``SearchlightError`` when the index
-    ///   cannot be written.
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/rootGone`` when the root
+    ///   disappears (the index is left untouched), or an inotify code when inotify cannot be
+    ///   used; ``SearchlightError`` when the index cannot be written.
     public func run() async throws {
         // Held while this runs: `status` asks the lock, and a second watch is refused.
         let lock = try WatchLock(index: index.path, domain: options.scan.domain)

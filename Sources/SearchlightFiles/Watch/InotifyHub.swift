@@ -32,8 +32,8 @@ public final class InotifyHub: Sendable {
     private let state = Mutex(State())
 
     /// Opens the instance; nothing is read until a watcher subscribes.
-    /// - Throws: ``InotifyError`` when no instance can be made (the per-user limit).
-    public init() throws(InotifyError) {
+    /// - Throws: ``FileSystemError`` when no instance can be made (the per-user limit).
+    public init() throws(FileSystemError) {
         inotify = try Inotify()
     }
 
@@ -80,10 +80,10 @@ public final class InotifyHub: Sendable {
     }
 
     /// Watches a folder for `subscriber` (see ``Inotify/addWatch(pathBytes:for:)``).
-    func addWatch(pathBytes: some Collection<UInt8>, for subscriber: Int) throws(InotifyError) -> WatchDescriptor {
+    func addWatch(pathBytes: some Collection<UInt8>, for subscriber: Int) throws(FileSystemError) -> WatchDescriptor {
         // Recorded under the lock with the call: an event the new watch reports can only be
         // routed once the call has returned, and the reader takes the lock to route it.
-        try state.withLock { state throws(InotifyError) in
+        try state.withLock { state throws(FileSystemError) in
             let watch = try inotify.addWatch(pathBytes: pathBytes)
             state.owners[watch, default: []].insert(subscriber)
             return watch
@@ -92,7 +92,7 @@ public final class InotifyHub: Sendable {
 
     /// `subscriber` no longer wants `watch`: the kernel stops watching the folder when no
     /// other subscriber owns it (see ``Inotify/removeWatch(_:)``).
-    func removeWatch(_ watch: WatchDescriptor, for subscriber: Int) throws(InotifyError) {
+    func removeWatch(_ watch: WatchDescriptor, for subscriber: Int) throws(FileSystemError) {
         let last = state.withLock { state -> Bool in
             guard var owners = state.owners[watch], owners.remove(subscriber) != nil else { return false }
             state.owners[watch] = owners.isEmpty ? nil : owners

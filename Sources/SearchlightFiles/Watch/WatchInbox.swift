@@ -16,7 +16,7 @@ final class WatchInbox: Sendable {
         /// Events appended since ``markQuiet()``.
         var arrivedSinceMark = false
         /// Why events can no longer be read (see ``fail(_:)``).
-        var failure: InotifyError?
+        var failure: FileSystemError?
     }
 
     private let state = Mutex(State())
@@ -41,13 +41,13 @@ final class WatchInbox: Sendable {
     }
 
     /// Events can no longer be read: the watch must end with `error`.
-    func fail(_ error: InotifyError) {
+    func fail(_ error: FileSystemError) {
         state.withLock { $0.failure = error }
         continuation.yield()
     }
 
     /// Why events can no longer be read, if they cannot.
-    var failure: InotifyError? { state.withLock { $0.failure } }
+    var failure: FileSystemError? { state.withLock { $0.failure } }
 
     func requestStop() {
         state.withLock { $0.stopRequested = true }

@@ -40,9 +40,9 @@ public final class WatchLock: Sendable {
     public let path: String
 
     /// Takes the lock of `domain`.
-    /// - Throws: ``WatchError/alreadyWatched(_:)`` when another watch holds it, ``WatchError/lock(_:errno:)``
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/alreadyWatched`` when another watch holds it, ``FileSystemError/Code/lock``
     ///   when the file cannot be opened.
-    public init(index indexPath: String, domain: String) throws(WatchError) {
+    public init(index indexPath: String, domain: String) throws(FileSystemError) {
         let path = Self.path(index: indexPath, domain: domain)
         self.path = path
         // The folder of a database's locks is the watch's to make (owner only).
@@ -51,18 +51,18 @@ public final class WatchLock: Sendable {
         do {
             opened = try SystemCall.open(path.utf8, .readWrite, options: [.create, .closeOnExec])
         } catch {
-            throw WatchError.lock(path, errno: error)
+            throw FileSystemError.lock(path, errno: error)
         }
         let locked: Bool
         do {
             locked = try SystemCall.lock(opened, .exclusive)
         } catch {
             SystemCall.close(opened)
-            throw WatchError.lock(path, errno: error)
+            throw FileSystemError.lock(path, errno: error)
         }
         guard locked else {
             SystemCall.close(opened)
-            throw WatchError.alreadyWatched(domain)
+            throw FileSystemError.alreadyWatched(domain)
         }
         descriptor = opened
     }
