@@ -69,6 +69,21 @@ struct TieredPageTests {
         }
     }
 
+    /// Where a word ranks in each row, read once per table with the columns of each match
+    /// (``PhraseColumns``), is what reading each column's matches tells.
+    @Test func oneReadOfAWordTellsItsColumnsAsEachColumnsReadDoes() throws {
+        let index = try Self.generatedIndex(count: 1_500, seed: 11)
+        try index.read { db in
+            guard let filter = try ItemFilter(domain: nil, in: db) else { Issue.record("no filter"); return }
+            for token in ["a", "al", "alp", "alpha", "z", "zu", "zulu", "b", "bravo", "nova", "smith", "no", "guide"] {
+                let search = ContentSearch(db: db, tokens: [token], filter: filter)
+                let ranks = try search.columnRanks(of: token).all
+                #expect(!ranks.isEmpty, "\(token)")
+                #expect(ranks == (try search.columnRanksByColumn(of: token).all), "\(token)")
+            }
+        }
+    }
+
     /// Rows are sought one by one only where FTS5 seeks: whole words and prefixes its prefix
     /// indexes hold; a longer prefix is read once for the search.
     @Test func onlyPrefixesOfAPrefixIndexAreSoughtRowByRow() {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension ContentSearch {
     /// A rank of the full ranking: words matched only as a prefix, then the sum of the words'
@@ -145,34 +146,71 @@ extension ContentSearch {
     /// folders (3), text (4), whole before prefix, as ``richMatches(among:)`` ranks them on
     /// the fields' bytes, which the columns hold as words (one tokenizer makes both). Those a
     /// page takes are ranked on their bytes again (``exactly(_:in:)``).
+    ///
+    /// A word of one term is read once in each full-text table, whole and as a prefix, with
+    /// the columns each row holds it in (``PhraseColumns``); another (a word FTS5 reads as
+    /// several terms) once for each column.
     private func claimedTiers(of candidates: Set<Int64>) throws -> [Tier: Set<Int64>] {
-        let columns = ["name", "title", "keywords", "folders"]
-        // For each word, whole then prefix: the rich columns' sets by rank, then the text's.
-        var sets: [(whole: [(Int, Set<Int64>)], prefix: [(Int, Set<Int64>)])] = []
-        for token in tokens {
-            func rich(_ whole: Bool) throws -> [(Int, Set<Int64>)] {
-                var found = try columns.indices.map { ($0, Set(try rowIDs("item_words", columns[$0] + " : " + SearchableIndex.nameTerm(token, whole: whole)))) }
-                found.insert((2, Set(try rowIDs("item_content", "authors : " + SearchableIndex.nameTerm(token, whole: whole)))), at: 2)
-                return found + [(Self.textRank, Set(try rowIDs("item_content", "text : " + Self.term(token, whole: whole))))]
-            }
-            sets.append((try rich(true), try rich(false)))
-        }
+        let ranks = try tokens.map { try columnRanks(of: $0) }
         var tiers: [Tier: Set<Int64>] = [:]
         candidates: for id in candidates {
             var prefixOnly = 0, fieldRank = 0
-            for word in sets {
-                if let rank = word.whole.first(where: { $0.1.contains(id) })?.0 {
-                    fieldRank += rank
-                } else if let rank = word.prefix.first(where: { $0.1.contains(id) })?.0 {
-                    fieldRank += rank
-                    prefixOnly += 1
-                } else {
-                    continue candidates
-                }
+            for word in ranks {
+                guard let rank = word[id] else { continue candidates }
+                fieldRank += Int(rank.rank)
+                if rank.prefixOnly { prefixOnly += 1 }
             }
             tiers[Tier(prefixOnly: prefixOnly, fieldRank: fieldRank), default: []].insert(id)
         }
         return tiers
+    }
+
+    /// The best rank of `token` in each row that holds it, whole or as a prefix, in a rich
+    /// field or the text (``claimedTiers(of:)``).
+    func columnRanks(of token: String) throws -> RowRanks {
+        let prefix = SearchableIndex.nameTerm(token, whole: false)
+        guard prefix == Self.term(token, whole: false), prefix == SearchableIndex.quoted(token) + "*" else {
+            return try columnRanksByColumn(of: token)
+        }
+        let expression = SearchableIndex.quoted(token) + " OR " + prefix
+        var ranks = try newRowRanks()
+        // The ranks of the columns: name, title, keywords, folders; authors, text.
+        let tables: [(String, [UInt8])] = [("item_words", [0, 1, 2, 3]), ("item_content", [2, UInt8(Self.textRank)])]
+        for (table, rankOf) in tables {
+            // The best rank of each set of columns, and of none (`nil`).
+            let best: [UInt8?] = (0..<256).map { columns in rankOf.indices.filter { columns & (1 << $0) != 0 }.map { rankOf[$0] }.min() }
+            let statement = try db.readStatement("SELECT rowid, \(PhraseColumns.name)(\(table)) FROM \(table) WHERE \(table) MATCH ?")
+            try statement.forEachRow(.text(expression)) { row in
+                let value = sqlite3_column_int64(row, 1)
+                if let rank = best[Int(PhraseColumns.columns(value, phrase: 0))] {
+                    ranks.offer(RowRanks.Rank(rank: rank, prefixOnly: false), for: sqlite3_column_int64(row, 0))
+                } else if let rank = best[Int(PhraseColumns.columns(value, phrase: 1))] {
+                    ranks.offer(RowRanks.Rank(rank: rank, prefixOnly: true), for: sqlite3_column_int64(row, 0))
+                }
+                return true
+            }
+        }
+        return ranks
+    }
+
+    /// ``columnRanks(of:)`` for a word FTS5 reads as several terms: column by column.
+    func columnRanksByColumn(of token: String) throws -> RowRanks {
+        let columns = ["name", "title", "keywords", "folders"]
+        var ranks = try newRowRanks()
+        for whole in [true, false] {
+            var found = try columns.indices.map { (UInt8($0), try rowIDs("item_words", columns[$0] + " : " + SearchableIndex.nameTerm(token, whole: whole))) }
+            found.append((2, try rowIDs("item_content", "authors : " + SearchableIndex.nameTerm(token, whole: whole))))
+            found.append((UInt8(Self.textRank), try rowIDs("item_content", "text : " + Self.term(token, whole: whole))))
+            for (rank, ids) in found {
+                for id in ids { ranks.offer(RowRanks.Rank(rank: rank, prefixOnly: !whole), for: id) }
+            }
+        }
+        return ranks
+    }
+
+    /// Ranks for every row of the index.
+    private func newRowRanks() throws -> RowRanks {
+        RowRanks(largest: try db.readStatement("SELECT coalesce(max(id), 0) FROM item").firstRow { sqlite3_column_int64($0, 0) } ?? 0)
     }
 
     /// `ids`, rich candidates grouped in `tier` by their columns, ranked on their fields'

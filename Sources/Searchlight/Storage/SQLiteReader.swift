@@ -121,18 +121,7 @@ package final class SQLiteReader: ReadConnection, @unchecked Sendable {
 
     /// Registers `searchlight` through FTS5's own API (`fts5_api.xCreateTokenizer`).
     private func registerTokenizer() throws {
-        let sql = "SELECT fts5(?)"
-        var statement: SQLiteStatement?
-        var code = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
-        guard code == SQLITE_OK else { throw failure(code, sql) }
-        defer { sqlite3_finalize(statement) }
-        var api: UnsafePointer<fts5_api>?
-        let type: StaticString = "fts5_api_ptr"
-        type.utf8Start.withMemoryRebound(to: CChar.self, capacity: type.utf8CodeUnitCount) { name in
-            _ = sqlite3_bind_pointer(statement, 1, &api, name, nil)
-        }
-        sqlite3_step(statement)
-        guard let api else { throw DatabaseError(resultCode: .SQLITE_ERROR, message: "FTS5 is not available", sql: sql) }
+        let api = try FTS5API.of(connection)
         var tokenizer = fts5_tokenizer(
             xCreate: { _, _, _, handle in
                 handle?.pointee = OpaquePointer(Unmanaged.passRetained(Tokenizer()).toOpaque())
@@ -149,7 +138,7 @@ package final class SQLiteReader: ReadConnection, @unchecked Sendable {
                     emit(context, 0, token.baseAddress, CInt(token.count), start, end)
                 }
             })
-        code = api.pointee.xCreateTokenizer(UnsafeMutablePointer(mutating: api), SearchlightTokenizer.name, nil, &tokenizer, nil)
-        guard code == SQLITE_OK else { throw failure(code, sql) }
+        let code = api.pointee.xCreateTokenizer(UnsafeMutablePointer(mutating: api), SearchlightTokenizer.name, nil, &tokenizer, nil)
+        guard code == SQLITE_OK else { throw failure(code, nil) }
     }
 }

@@ -142,6 +142,9 @@ extension SearchableIndex {
     /// Registers the SQL functions the triggers and compiled queries use.
     static func registerFunctions(in db: Database) {
         db.add(tokenizer: SearchlightTokenizer.self)
+        // Where a search's words are in each row (first pages, issue 47); a connection without
+        // it ranks those rows column by column.
+        if let connection = db.sqliteConnection { try? PhraseColumns.register(on: connection) }
         db.add(function: DatabaseFunction("searchlight_words", argumentCount: 1, pure: true) { values in
             guard let text = String.fromDatabaseValue(values[0]) else { return nil }
             return NameTokenizer.joinedWords(in: text)
