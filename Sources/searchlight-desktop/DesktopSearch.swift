@@ -7,7 +7,7 @@ import SearchlightJSON
 import SearchlightPostgres
 
 /// What both desktop interfaces ask of the index: searches as `searchlight search` runs them
-/// (``WordSearch``), the results' descriptions and icons, and opening a result's file.
+/// (``Searchlight/RankedSearch``), the results' descriptions and icons, and opening a result's file.
 ///
 /// The index stays open between calls (a failed read closes it, the next call opens it again);
 /// the results of the last searches are kept so that a result's description carries its snippet.
@@ -58,7 +58,7 @@ final class DesktopSearch {
     /// The best results for terms as a shell hands them over; no terms, no results.
     func search(_ terms: [String]) throws(DesktopError) -> [SearchResult] {
         // A search word still being typed (`kind:sof`) finds nothing yet: not an error.
-        guard var search = try? WordSearch(terms: terms), !search.isEmpty else { return [] }
+        guard var search = try? RankedSearch(terms: terms), !search.isEmpty else { return [] }
         search.history = OpenHistory.standard()
         search.encoder = questionEncoder
         let results = try reading { try search.results(in: $0, limit: limit) }
