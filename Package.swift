@@ -293,7 +293,6 @@ let package = Package(
                 "CGio",
                 "CSystemZlib",
                 "Searchlight",
-                "SearchlightCommands",
                 "SearchlightFiles",
                 "SearchlightJSON",
                 "SearchlightPostgres",
