@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SearchlightJSON
 import SystemCalls
 
 /// `searchlight-desktop`: GNOME Shell's search provider and KRunner's runner, on the session
@@ -54,7 +55,7 @@ public struct DesktopCommand: ParsableCommand {
                                valueName: "seconds"))
     var idleTimeout: UInt32?
 
-    @Option(help: ArgumentHelp("The port of the search page (`searchlight serve --port`; default: $SEARCHLIGHT_DESKTOP_PORT, else 8765).",
+    @Option(help: ArgumentHelp("The port of the search page (`searchlight serve --port`; default: $SEARCHLIGHT_DESKTOP_PORT, else \(ServerDefaults.port)).",
                                valueName: "port"))
     var port: Int?
 
@@ -118,7 +119,7 @@ public struct DesktopCommand: ParsableCommand {
     }
 
     var pagePort: Int {
-        port ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_PORT"].flatMap { Int($0) } ?? 8765
+        port ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_PORT"].flatMap { Int($0) } ?? ServerDefaults.port
     }
 
     var idleSeconds: UInt32 {
