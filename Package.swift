@@ -194,6 +194,7 @@ let package = Package(
             swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))]
         ),
         // The JSON object of an item and of the index's status, shared by the CLI's --json and the web API.
+        // ServerDefaults: the page's host, port and query timeout, for the CLI, the server and the desktop.
         .target(name: "SearchlightJSON", dependencies: ["Searchlight", "SearchlightFiles"]),
         // The web page and JSON API of `searchlight serve` (Hummingbird), run as a Service.
         .target(
@@ -293,7 +294,6 @@ let package = Package(
                 "CGio",
                 "CSystemZlib",
                 "Searchlight",
-                "SearchlightCommands",
                 "SearchlightFiles",
                 "SearchlightJSON",
                 "SearchlightPostgres",

@@ -1,5 +1,6 @@
 import ExtractionProtocol
 import Foundation
+import SearchlightJSON
 
 /// The configuration in effect: defaults, then the file
 /// (`$XDG_CONFIG_HOME/searchlight/config.toml`), then command-line options. Each value
@@ -61,8 +62,8 @@ struct Configuration {
 
     /// The web server's address and token (`[server]`), read by `serve`.
     struct Server {
-        var host = Setting("127.0.0.1")
-        var port = Setting(8765)
+        var host = Setting(ServerDefaults.host)
+        var port = Setting(ServerDefaults.port)
         /// Required for any address other than loopback.
         var token = Setting<String?>(nil)
     }

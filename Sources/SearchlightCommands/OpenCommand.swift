@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Searchlight
+import SearchlightFiles
 import SearchlightJSON
 
 struct OpenCommand: ParsableCommand {
@@ -30,7 +31,7 @@ struct OpenCommand: ParsableCommand {
                 plug it in or mount it, and try again
                 """)
         }
-        let path = try CommandFailure.wrap { try FileOpener.path(of: item, in: index, roots: roots) }
+        let path = try CommandFailure.wrap { try FileOpener.path(of: item, at: roots.absolutePath(item), in: index) }
         // Asked for by name: it ranks higher in later searches (this person's, this machine's).
         OpenHistory.standard().record(domain: item.domainIdentifier, identifier: item.uniqueIdentifier)
         let environment = ProcessInfo.processInfo.environment

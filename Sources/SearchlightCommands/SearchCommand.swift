@@ -96,10 +96,10 @@ public struct SearchRequest {
         let index = try self.index.openForReading()
         if let file = index as? SearchableIndex { ProcessLifetime.keep(file) }
         let printer = try ItemPrinter(format: format, index: index, relative: relative)
-        var search = WordSearch(parsed, domain: domain, scope: names ? .names : .all)
+        var search = RankedSearch(parsed, domain: domain, scope: names ? .names : .all)
         search.history = OpenHistory.standard()
         search.mode = mode
-        if mode == .automatic, !names, !explain, search.search.words.count >= 2, !search.ranked.readsAsQuestion {
+        if mode == .automatic, !names, !explain, search.search.words.count >= 2, !search.readsAsQuestion {
             // Two words, which meaning answers only when they find nothing: [meaning] is read and
             // the model looked for then, and never when they find something.
             search.encoder = .deferred { MeaningModel.configured()?.questionEncoder }
@@ -125,11 +125,11 @@ public struct SearchRequest {
                 return (results.count, results.first?.spelling, { range in
                     for result in results[range] {
                         printer.print(result)
-                        if explain && search.ranked.meaningJoins { Self.explainRanking(of: result) }
+                        if explain && search.meaningJoins { Self.explainRanking(of: result) }
                     }
                 })
             }
-        } else if explain && search.ranked.meaningJoins {
+        } else if explain && search.meaningJoins {
             // Paths, each followed on standard error by how the blend saw it.
             found = try Self.inPages(limit: limit, paged: false, printer: printer) { limit in
                 let results = try CommandFailure.wrap { try search.results(in: index, limit: limit) }

@@ -3,13 +3,14 @@ import Foundation
 import Logging
 import Searchlight
 import SearchlightFiles
+import SearchlightJSON
 import ServiceLifecycle
 import SystemCalls
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the search page and the JSON API (http://127.0.0.1:8765 by default).",
+        abstract: "Serve the search page and the JSON API (http://\(ServerDefaults.host):\(ServerDefaults.port) by default).",
         discussion: """
             Alone it only reads the index. With --watch it also follows the folders given (by \
             default every folder the index holds) in the same process. Any --host other than a \
@@ -21,11 +22,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Argument(help: "With --watch, the folders to watch (default: every folder already in the index).")
     var roots: [String] = []
 
-    @Option(help: ArgumentHelp("The address to listen on (default: the configuration's, else 127.0.0.1).",
+    @Option(help: ArgumentHelp("The address to listen on (default: the configuration's, else \(ServerDefaults.host)).",
                                valueName: "address"))
     var host: String?
 
-    @Option(help: ArgumentHelp("The port to listen on (0: any free port; default: the configuration's, else 8765).",
+    @Option(help: ArgumentHelp("The port to listen on (0: any free port; default: the configuration's, else \(ServerDefaults.port)).",
                                valueName: "port"))
     var port: Int?
 
@@ -34,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
     var token: String?
 
     @Option(help: ArgumentHelp("Seconds a search or query may run before it is stopped.", valueName: "seconds"))
-    var queryTimeout: Double = 5
+    var queryTimeout: Double = ServerDefaults.queryTimeoutSeconds
 
     @Option(help: ArgumentHelp("Also answer Elasticsearch's search API for Samba's Spotlight backend (`spotlight backend = elasticsearch`) on this loopback port, or HOST:PORT (0: any free port).",
                                valueName: "[host:]port"))
@@ -64,9 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// `PORT`, `HOST:PORT` or `[V6]:PORT`; the host is 127.0.0.1 when not given.
+    /// `PORT`, `HOST:PORT` or `[V6]:PORT`; the host is ``ServerDefaults/host`` when not given.
     static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
-        var host = "127.0.0.1"
+        var host = ServerDefaults.host
         var portText = Substring(text)
         if let colon = text.lastIndex(of: ":") {
             host = String(text[..<colon])

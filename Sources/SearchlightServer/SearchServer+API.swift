@@ -79,29 +79,18 @@ extension SearchServer {
         })
     }
 
-    /// A search's results as every surface ranks them (``Searchlight/RankedSearch``): the words'
-    /// ranking, blended with meaning's when the words read as a question and a model is
-    /// installed, the items opened before moved ahead.
+    /// A search's results as every surface ranks them (``Searchlight/RankedSearch``): the
+    /// rankings its composition asks for (``Searchlight/RankedSearch/Reading``), each awaited
+    /// from `index`, with the items opened before and the model of the server's configuration.
     func rankedResults(_ search: SearchWords, domain: String?, limit: Int?, index: any ServedIndex) async throws -> [SearchResult] {
         var ranked = RankedSearch(search, domain: domain)
         ranked.history = history
         ranked.encoder = configuration.questionEncoder
-        guard let question = try ranked.encodedQuestion() else {
-            let words = try await index.searchResults(search, domain: domain, limit: limit)
-            guard words.isEmpty, let question = try ranked.questionWhenNothingFound() else {
-                return try ranked.combined(words: words, meaning: [], limit: limit)
-            }
-            let meaning = try await index.meaningResults(question: question.vector, model: question.model, domain: domain,
-                                                         limit: ranked.meaningLimit(limit))
-            return try ranked.combined(words: [], meaning: meaning, limit: limit)
+        var reading = try ranked.reading(limit: limit)
+        while let ranking = reading.next {
+            try reading.record(await index.results(of: ranking, for: ranked))
         }
-        let meaning = try await index.meaningResults(question: question.vector, model: question.model, domain: domain,
-                                                     limit: ranked.meaningLimit(limit))
-        var words = ranked.wordsJoin ? try await index.typedResults(search, domain: domain, limit: ranked.wordsLimit(limit)) : []
-        if words.isEmpty, meaning.isEmpty, ranked.wordsJoin {
-            words = try await index.searchResults(search, domain: domain, limit: limit)
-        }
-        return try ranked.combined(words: words, meaning: meaning, limit: limit)
+        return try reading.results()
     }
 
     /// `GET /api/query?q=QUERY`: a Spotlight query string (`searchlight query`).

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import Searchlight
 import SearchlightFiles
+import SearchlightJSON
 import ServiceLifecycle
 
 /// The web page and JSON API of `searchlight serve` (Docs/Contract.md#web-page), as a `Service`.
@@ -21,14 +22,14 @@ public final class SearchServer: Service, Sendable {
     /// Where the server listens, who may use it, and how long a query may take.
     public struct Configuration: Sendable {
         /// The address to listen on; anything but a loopback address needs a ``token``.
-        public var host = "127.0.0.1"
+        public var host = ServerDefaults.host
         /// The port; 0 picks a free one (see ``SearchServer/init(indexPath:configuration:logger:onListening:)``).
-        public var port = 8765
+        public var port = ServerDefaults.port
         /// When set, every request must carry it: `Authorization: Bearer TOKEN`, or the cookie
         /// that `/?token=TOKEN` sets. Also the token of `POST /api/open`.
         public var token: String?
         /// A query or search running longer is interrupted and answered with 503.
-        public var queryTimeout: Duration = .seconds(5)
+        public var queryTimeout: Duration = .seconds(ServerDefaults.queryTimeoutSeconds)
         /// Read-only handles on an SQLite index: searches that run side by side, one per core
         /// (more only make searches share the cores and evict each other's pages).
         public var readers = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -49,7 +50,7 @@ public final class SearchServer: Service, Sendable {
         public var elasticsearchPort: Int?
         /// Where the Elasticsearch endpoint listens: a loopback address, since Samba sends no
         /// credentials.
-        public var elasticsearchHost = "127.0.0.1"
+        public var elasticsearchHost = ServerDefaults.host
         /// On a shared index (its `postgres://` URL): every request signs in with HTTP Basic as
         /// a database role, and reads as that role (``PersonIndexes``), so that each person sees
         /// what they may read. `nil`: no sign-in. Loopback only (behind a TLS proxy).

@@ -73,4 +73,17 @@ extension ServedIndex {
     public func domainOrigins() async throws -> DomainOrigins {
         DomainOrigins(states: try await domainStates(), hosts: try await domainHosts())
     }
+
+    /// One ranking of a search (``Searchlight/RankedSearch/Reading``), read from this index.
+    /// The server searches everything: its searches have no scope.
+    func results(of ranking: RankedSearch.Ranking, for search: RankedSearch) async throws -> [SearchResult] {
+        switch ranking {
+        case .words(let limit):
+            return try await searchResults(search.search, domain: search.domain, limit: limit)
+        case .typedWords(let limit):
+            return try await typedResults(search.search, domain: search.domain, limit: limit)
+        case .meaning(let question, let model, let limit):
+            return try await meaningResults(question: question, model: model, domain: search.domain, limit: limit)
+        }
+    }
 }

@@ -1,17 +1,39 @@
 import ArgumentParser
 import Foundation
 import Logging
-import SearchlightCommands
+import SearchlightJSON
 import SystemCalls
 
 /// `searchlight-desktop`: GNOME Shell's search provider and KRunner's runner, on the session
 /// bus as `org.searchlight.Desktop`. D-Bus starts it on the first search (its `.service` files)
 /// and it exits after a few idle minutes.
-/// Run by `searchlight-serve` when it is started as `searchlight-desktop` (see Package.swift).
+/// Run by `searchlight-serve` when it is started as `searchlight-desktop` (see Package.swift),
+/// through ``main(settings:)``.
 public struct DesktopCommand: ParsableCommand {
     static let busName = "org.searchlight.Desktop"
 
     public init() {}
+
+    /// What the executable running the service gives it (``main(settings:)``); not an option.
+    var settings: DesktopSettings?
+
+    private enum CodingKeys: String, CodingKey {
+        case index, idleTimeout, port, openPage, verbose
+    }
+
+    /// Parses the arguments and runs the service with `settings`, exiting as ``main()`` does.
+    public static func main(settings: DesktopSettings) {
+        do {
+            guard var command = try parseAsRoot() as? DesktopCommand else {
+                // `--help` and `--version` are thrown by the parser: only this command parses.
+                preconditionFailure("searchlight-desktop has no subcommands")
+            }
+            command.settings = settings
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 
     public static let configuration = CommandConfiguration(
         commandName: "searchlight-desktop",
@@ -33,7 +55,7 @@ public struct DesktopCommand: ParsableCommand {
                                valueName: "seconds"))
     var idleTimeout: UInt32?
 
-    @Option(help: ArgumentHelp("The port of the search page (`searchlight serve --port`; default: $SEARCHLIGHT_DESKTOP_PORT, else 8765).",
+    @Option(help: ArgumentHelp("The port of the search page (`searchlight serve --port`; default: $SEARCHLIGHT_DESKTOP_PORT, else \(ServerDefaults.port)).",
                                valueName: "port"))
     var port: Int?
 
@@ -52,9 +74,10 @@ public struct DesktopCommand: ParsableCommand {
     }
 
     public func run() throws {
+        guard let settings else { preconditionFailure("searchlight-desktop runs through DesktopCommand.main(settings:)") }
         var logger = Logger(label: "searchlight-desktop") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .warning
-        let location = try IndexLocation.resolve(explicit: index)
+        let location = try settings.indexLocation(index)
         let page = PageLauncher(location: location, port: pagePort, serveExecutable: SystemCall.siblingExecutable("searchlight-serve"))
         if openPage {
             do {
@@ -66,7 +89,8 @@ public struct DesktopCommand: ParsableCommand {
             return
         }
         let thumbnails = ThumbnailCache(make: ExtractorThumbnails(logger: logger).png)
-        let search = DesktopSearch(location: location, thumbnails: thumbnails, logger: logger)
+        let search = DesktopSearch(location: location, questionEncoder: settings.questionEncoder(), thumbnails: thumbnails,
+                                   logger: logger)
         let provider = SearchProvider(search: search, page: page)
         let runner = KRunnerRunner(search: search)
         do {
@@ -95,7 +119,7 @@ public struct DesktopCommand: ParsableCommand {
     }
 
     var pagePort: Int {
-        port ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_PORT"].flatMap { Int($0) } ?? 8765
+        port ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_PORT"].flatMap { Int($0) } ?? ServerDefaults.port
     }
 
     var idleSeconds: UInt32 {

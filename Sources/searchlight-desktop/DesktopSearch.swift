@@ -2,12 +2,11 @@ import Foundation
 import Logging
 import Searchlight
 import SearchlightFiles
-import SearchlightCommands
 import SearchlightJSON
 import SearchlightPostgres
 
 /// What both desktop interfaces ask of the index: searches as `searchlight search` runs them
-/// (``WordSearch``), the results' descriptions and icons, and opening a result's file.
+/// (``Searchlight/RankedSearch``), the results' descriptions and icons, and opening a result's file.
 ///
 /// The index stays open between calls (a failed read closes it, the next call opens it again);
 /// the results of the last searches are kept so that a result's description carries its snippet.
@@ -22,12 +21,13 @@ final class DesktopSearch {
     private var recent: [ResultID: SearchResult] = [:]
     /// The question's encoder of search by meaning, when a model is installed: found at start,
     /// loaded at the first search of three words or more (Docs/Contract.md#search-by-meaning).
-    private let questionEncoder = MeaningModel.configured()?.questionEncoder
+    private let questionEncoder: QuestionEncoder?
     /// A result described once keeps its description while the shell asks again.
     private static let recentLimit = 500
 
-    init(location: String, limit: Int = 20, thumbnails: ThumbnailCache, logger: Logger) {
+    init(location: String, limit: Int = 20, questionEncoder: QuestionEncoder?, thumbnails: ThumbnailCache, logger: Logger) {
         self.location = location
+        self.questionEncoder = questionEncoder
         self.limit = limit
         self.thumbnails = thumbnails
         self.logger = logger
@@ -51,14 +51,14 @@ final class DesktopSearch {
     }
 
     private func open() throws -> any FileIndexStore {
-        if IndexLauncher.isRemote(location) { return try PostgresStore(url: location, readOnly: true, logger: logger) }
+        if PostgresLocation.isPostgresURL(location) { return try PostgresStore(url: location, readOnly: true, logger: logger) }
         return try SearchableIndex(path: location, readOnly: true, logger: logger)
     }
 
     /// The best results for terms as a shell hands them over; no terms, no results.
     func search(_ terms: [String]) throws(DesktopError) -> [SearchResult] {
         // A search word still being typed (`kind:sof`) finds nothing yet: not an error.
-        guard var search = try? WordSearch(terms: terms), !search.isEmpty else { return [] }
+        guard var search = try? RankedSearch(terms: terms), !search.isEmpty else { return [] }
         search.history = OpenHistory.standard()
         search.encoder = questionEncoder
         let results = try reading { try search.results(in: $0, limit: limit) }
@@ -85,7 +85,7 @@ final class DesktopSearch {
     func path(of id: ResultID) throws(DesktopError) -> [UInt8] {
         guard let result = try result(id) else { throw .invalid("no such result: \(id.string.debugDescription)") }
         let roots = try roots()
-        return try reading { try FileOpener.path(of: result.item.item, in: $0, roots: roots) }
+        return try reading { try FileOpener.path(of: result.item.item, at: roots.absolutePath(result.item.item), in: $0) }
     }
 
     /// Opens a result's file, or the folder that holds it, with the desktop's default application.

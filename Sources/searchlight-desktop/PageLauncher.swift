@@ -1,4 +1,4 @@
-import SearchlightCommands
+import SearchlightFiles
 import SystemCalls
 
 /// "More results": the search page of `searchlight serve` at `http://127.0.0.1:PORT/?q=…`,

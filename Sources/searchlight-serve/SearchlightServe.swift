@@ -14,7 +14,8 @@ import ServiceLifecycle
 enum SearchlightServe {
     static func main() async {
         if CommandLine.arguments.first?.split(separator: "/").last == "searchlight-desktop" {
-            DesktopCommand.main()
+            DesktopCommand.main(settings: DesktopSettings(indexLocation: { try IndexLocation.resolve(explicit: $0) },
+                                                          questionEncoder: { MeaningModel.configured()?.questionEncoder }))
             return
         }
         await SearchlightCommand.main(launchers: Launchers(makeServer: makeServer, openRemote: { url, readOnly, logger in

@@ -4,7 +4,9 @@ import Foundation
 /// search providers — so that all give the same results: the words' ranking
 /// (``IndexStore/searchResults(_:domain:limit:scope:)``), blended with the ranking by meaning
 /// when meaning joins (``meaningJoins``), then the items the person opened moved ahead
-/// (``OpenHistory``).
+/// (``OpenHistory``). Each surface reads the rankings it asks for (``Reading``) from its own
+/// index; `searchlight search` also asks for paths alone (``references(in:limit:)``), a count
+/// and an explanation.
 ///
 /// The blend is reciprocal rank fusion: each item scores `1 / (k + rank)` in each ranking it is
 /// in (``fusionConstant``), and the sums rank the results; a tie keeps the words' order. A known
@@ -18,6 +20,7 @@ import Foundation
 /// let results = try search.results(in: index, limit: 20)
 /// ```
 public struct RankedSearch: Sendable {
+    /// The words and search words (`kind:pdf`, `tag:work`, `modified:>2024-01-01`).
     public var search: SearchWords
     /// Only items of this domain, or every domain.
     public var domain: String?
@@ -25,6 +28,7 @@ public struct RankedSearch: Sendable {
     public var scope: SearchScope
     /// The items opened before, which rank higher; none by default.
     public var history: OpenHistory?
+    /// Which rankings join (`--words`, `--meaning`; by default meaning joins a question).
     public var mode: MeaningMode = .automatic
     /// The question's encoder: `nil` when no model is installed (words only).
     public var encoder: QuestionEncoder?
@@ -53,6 +57,16 @@ public struct RankedSearch: Sendable {
         self.scope = scope
     }
 
+    /// The words of terms typed in a search box, search words included, in every domain,
+    /// names and text (`searchlight search`'s defaults, the desktop's search providers').
+    /// - Throws: ``SearchWordsError`` for a search word whose value is malformed (`kind:sofa`).
+    public init(terms: [String]) throws(SearchWordsError) {
+        self.init(try SearchWords(parsing: terms.joined(separator: " ")))
+    }
+
+    /// Whether there is nothing to search for.
+    public var isEmpty: Bool { search.isEmpty }
+
     /// Whether the words read as a question or a description rather than a name: three words
     /// or more, or a question mark. A word or two — a name being typed, the start-up path —
     /// is searched by its words alone.
@@ -70,29 +84,15 @@ public struct RankedSearch: Sendable {
         }
     }
 
-    /// The best `limit` results (all when `nil`), best first.
+    /// The best `limit` results (all when `nil`), best first: the rankings ``reading(limit:)``
+    /// asks for, read from `index`.
     /// - Throws: the index's errors; the encoder's (a model that cannot be loaded).
     public func results(in index: any IndexStore, limit: Int?) throws -> [SearchResult] {
-        guard let question = try encodedQuestion() else {
-            let words = try index.searchResults(search, domain: domain, limit: limit, scope: scope)
-            guard words.isEmpty, let answer = try answerWhenNothingFound(in: index, limit: limit) else {
-                return try combined(words: words, meaning: [], limit: limit)
-            }
-            return answer
+        var reading = try reading(limit: limit)
+        while let ranking = reading.next {
+            try reading.record(index.results(of: ranking, for: self))
         }
-        let meaning = try index.meaningResults(question: question.vector, model: question.model, domain: domain,
-                                               limit: meaningLimit(limit))
-        var words = wordsJoin ? try index.typedResults(search, domain: domain, limit: wordsLimit(limit), scope: scope) : []
-        if words.isEmpty, wordsJoin {
-            // The words respelled join when meaning found nothing, or where they match as a
-            // title does (a known phrase typed with a typo: 34 of 190 such phrases found first
-            // without this, 182 by the words alone); otherwise a question's words respelled
-            // would find what it did not ask for.
-            let respelled = try index.searchResults(search, domain: domain, limit: meaning.isEmpty ? limit : wordsLimit(limit),
-                                                    scope: scope)
-            words = meaning.isEmpty ? respelled : respelled.filter(\.matchesLikeTitle)
-        }
-        return try combined(words: words, meaning: meaning, limit: limit)
+        return try reading.results()
     }
 
     /// The question's vector and model, when meaning joins (``meaningJoins``): the model is

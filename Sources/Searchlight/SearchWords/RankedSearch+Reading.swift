@@ -1,0 +1,144 @@
+extension RankedSearch {
+    /// One ranking a search reads from an index, as ``Reading`` asks for it: the same reads
+    /// whether the index answers synchronously (an ``IndexStore``: the command line, the
+    /// desktop's search providers) or asynchronously (the server's reads).
+    public enum Ranking: Sendable, Equatable {
+        /// The words' ranking, respelled when the words as typed find nothing
+        /// (``IndexStore/searchResults(_:domain:limit:scope:)``).
+        case words(limit: Int?)
+        /// The words' ranking as typed, never respelled (``IndexStore/typedResults(_:domain:limit:scope:)``).
+        case typedWords(limit: Int?)
+        /// The `limit` items nearest to `question`, a unit vector of `model`
+        /// (``IndexStore/meaningResults(question:model:domain:limit:)``).
+        case meaning(question: [Float], model: String, limit: Int)
+    }
+
+    /// The one composition of a search, a ranking at a time: the caller reads each ranking
+    /// ``next`` names from its index, hands the results to ``record(_:)``, and takes
+    /// ``results()`` when no ranking is left. Which rankings are read, with which limits, how
+    /// respelled words join and how the rankings are blended is decided here only, so that every
+    /// surface answers alike whatever its index's calls are.
+    ///
+    /// ```swift
+    /// var reading = try search.reading(limit: 20)
+    /// while let ranking = reading.next {
+    ///     try reading.record(await index.results(of: ranking, for: search))
+    /// }
+    /// let results = try reading.results()
+    /// ```
+    public struct Reading: Sendable {
+        /// The search being read.
+        public let search: RankedSearch
+        /// The results wanted, all when `nil`.
+        public let limit: Int?
+        /// The ranking to read next; `nil` once every ranking the search needs is recorded.
+        public private(set) var next: Ranking?
+        private var step: Step
+        private var words: [SearchResult] = []
+        private var meaning: [SearchResult] = []
+
+        /// What the results recorded next are.
+        private enum Step {
+            /// The words' ranking, when meaning does not join.
+            case words
+            /// Meaning's answer to words that found nothing, even respelled.
+            case meaningWhenNothingFound
+            /// Meaning's ranking of a question.
+            case meaning
+            /// The words as typed, blended with meaning's.
+            case typedWords
+            /// The words respelled, after the words as typed found nothing beside meaning.
+            case respelledWords
+            case done
+        }
+
+        /// Starts reading `search`; the question is embedded here when meaning joins.
+        /// - Throws: the encoder's errors (a model that cannot be loaded).
+        init(_ search: RankedSearch, limit: Int?) throws {
+            self.search = search
+            self.limit = limit
+            if let question = try search.encodedQuestion() {
+                step = .meaning
+                next = .meaning(question: question.vector, model: question.model, limit: search.meaningLimit(limit))
+            } else {
+                step = .words
+                next = .words(limit: limit)
+            }
+        }
+
+        /// Records the results of the ranking ``next`` named, and names the following one.
+        /// - Throws: the encoder's errors, when words that found nothing are asked of meaning.
+        public mutating func record(_ found: [SearchResult]) throws {
+            switch step {
+            case .words:
+                words = found
+                if found.isEmpty, let question = try search.questionWhenNothingFound() {
+                    step = .meaningWhenNothingFound
+                    next = .meaning(question: question.vector, model: question.model, limit: search.meaningLimit(limit))
+                } else {
+                    finish()
+                }
+            case .meaningWhenNothingFound:
+                meaning = found
+                finish()
+            case .meaning:
+                meaning = found
+                if search.wordsJoin {
+                    step = .typedWords
+                    next = .typedWords(limit: search.wordsLimit(limit))
+                } else {
+                    finish()
+                }
+            case .typedWords:
+                words = found
+                if found.isEmpty {
+                    step = .respelledWords
+                    next = .words(limit: meaning.isEmpty ? limit : search.wordsLimit(limit))
+                } else {
+                    finish()
+                }
+            case .respelledWords:
+                // The words respelled join when meaning found nothing, or where they match as a
+                // title does (a known phrase typed with a typo: 34 of 190 such phrases found
+                // first without this, 182 by the words alone); otherwise a question's words
+                // respelled would find what it did not ask for.
+                words = meaning.isEmpty ? found : found.filter(\.matchesLikeTitle)
+                finish()
+            case .done:
+                preconditionFailure("every ranking of the search is already recorded")
+            }
+        }
+
+        private mutating func finish() {
+            step = .done
+            next = nil
+        }
+
+        /// The rankings recorded, blended (``RankedSearch/combined(words:meaning:limit:)``).
+        /// - Throws: ``QueryParseError`` when the search words cannot be checked on meaning's results.
+        public func results() throws -> [SearchResult] {
+            try search.combined(words: words, meaning: meaning, limit: limit)
+        }
+    }
+
+    /// The composition of this search for a page of `limit` results (``Reading``).
+    /// - Throws: the encoder's errors (a model that cannot be loaded).
+    public func reading(limit: Int?) throws -> Reading {
+        try Reading(self, limit: limit)
+    }
+}
+
+extension IndexStore {
+    /// One ranking of `search`, read from this index (``RankedSearch/Reading``).
+    /// - Throws: the index's errors.
+    public func results(of ranking: RankedSearch.Ranking, for search: RankedSearch) throws -> [SearchResult] {
+        switch ranking {
+        case .words(let limit):
+            return try searchResults(search.search, domain: search.domain, limit: limit, scope: search.scope)
+        case .typedWords(let limit):
+            return try typedResults(search.search, domain: search.domain, limit: limit, scope: search.scope)
+        case .meaning(let question, let model, let limit):
+            return try meaningResults(question: question, model: model, domain: search.domain, limit: limit)
+        }
+    }
+}
