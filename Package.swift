@@ -177,7 +177,6 @@ let package = Package(
             dependencies: [
                 "Searchlight",
                 "CMagicLoader",
-                "CFileSystem",
                 // The status a worker stops with when its ICU data is missing (ExtractorProcess).
                 "CFoundationICUData",
                 "ExtractionProtocol",

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -44,6 +45,10 @@ int cfs_fstatx(int fd, cfs_stat *result) {
     struct statx buffer;
     int status = statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &buffer);
     return fill(status, &buffer, result);
+}
+
+int cfs_memfd_create(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC);
 }
 
 // From <linux/ioprio.h>, which older kernels' headers lack.

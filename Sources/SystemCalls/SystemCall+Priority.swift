@@ -1,4 +1,4 @@
-import CFileSystem
+internal import CFileSystem
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -36,6 +36,10 @@ int cfs_fstatx(int fd, cfs_stat *result);
 /// or -1 with errno set.
 long long cfs_filesystem_type(int fd);
 
+/// memfd_create(2) with MFD_CLOEXEC: an anonymous file in memory named `name`. Returns its
+/// descriptor, or -1 with errno set.
+int cfs_memfd_create(const char *name);
+
 /// ioprio_set(2) for the thread `tid` (IOPRIO_WHO_PROCESS; 0 for the calling thread): `io_class` is 1
 /// (real time), 2 (best effort) or 3 (idle), `level` 0-7. Glibc has no wrapper.
 /// Returns 0, or -1 with errno set.
