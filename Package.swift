@@ -44,12 +44,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        // libmagic, found through pkg-config.
-        .systemLibrary(
-            name: "CMagic",
-            pkgConfig: "libmagic",
-            providers: [.apt(["libmagic-dev"])]
-        ),
         // libvips, found through pkg-config; only the extractor links it.
         .systemLibrary(
             name: "CLibVips",
@@ -83,7 +77,8 @@ let package = Package(
         // headers (which include libxml2's and ICU's) stay in its .c file.
         .target(name: "COLE2", dependencies: ["CLibGsf"]),
         // libmagic's header, and its functions opened with dlopen on first use: `searchlight`
-        // starts without loading libmagic (and liblzma, libbz2) unless it inspects files.
+        // starts without loading libmagic (and liblzma, libbz2) unless it inspects files, and a
+        // worker loads it at its first archive member. The one wrapper of libmagic.
         .target(name: "CMagicLoader"),
         // statx(2), which Swift's Glibc module hides behind _GNU_SOURCE.
         .target(name: "CFileSystem"),
@@ -317,7 +312,7 @@ let package = Package(
                 "CVips",
                 "CICU",
                 "CLibArchive",
-                "CMagic",
+                "CMagicLoader",
                 "CSnappy",
                 // zlib's crc32 for ZIP parts (ZIPFoundation's is a slow Swift loop on Linux).
                 "CSystemZlib",

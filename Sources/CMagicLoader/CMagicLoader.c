@@ -10,6 +10,7 @@ static struct {
     int (*load)(magic_t, const char *);
     int (*setparam)(magic_t, int, const void *);
     const char *(*descriptor)(magic_t, int);
+    const char *(*buffer)(magic_t, const void *, size_t);
     const char *(*error)(magic_t);
 } api;
 
@@ -35,6 +36,7 @@ static void load(void) {
     api.load = (int (*)(magic_t, const char *))symbol(library, "magic_load");
     api.setparam = (int (*)(magic_t, int, const void *))symbol(library, "magic_setparam");
     api.descriptor = (const char *(*)(magic_t, int))symbol(library, "magic_descriptor");
+    api.buffer = (const char *(*)(magic_t, const void *, size_t))symbol(library, "magic_buffer");
     api.error = (const char *(*)(magic_t))symbol(library, "magic_error");
     loaded = !failure[0];
 }
@@ -49,4 +51,5 @@ void searchlight_magic_close(magic_t cookie) { api.close(cookie); }
 int searchlight_magic_load(magic_t cookie, const char *filename) { return api.load(cookie, filename); }
 int searchlight_magic_setparam(magic_t cookie, int parameter, const void *value) { return api.setparam(cookie, parameter, value); }
 const char *searchlight_magic_descriptor(magic_t cookie, int descriptor) { return api.descriptor(cookie, descriptor); }
+const char *searchlight_magic_buffer(magic_t cookie, const void *buffer, size_t length) { return api.buffer(cookie, buffer, length); }
 const char *searchlight_magic_error(magic_t cookie) { return api.error(cookie); }
