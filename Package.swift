@@ -110,18 +110,17 @@ let package = Package(
         // OCR of images and of PDF pages without a text layer (SPEC §11): Tesseract over pixels
         // libvips decodes or renders; its headers stay in its .c file.
         .target(name: "COCR", dependencies: ["CVips", "CLibVips", "CTesseract"]),
-        // libxml2, found through pkg-config; only the extractor links it (through CXML and CXMLReader).
+        // libxml2, found through pkg-config; only the extractor links it (through CXML).
         .systemLibrary(
             name: "CLibXML2",
             path: "Sources/CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        // HTML and XML to text through libxml2's SAX parsers, with no entity expansion,
-        // DTD loading or network; libxml2's headers stay in its .c file.
+        // libxml2's SAX parsers (HTML and XML to text) and its streaming reader (office, EPUB
+        // and XMP parts), with one set of guards: no entity expansion, DTD loading or network;
+        // libxml2's headers stay in its .c files.
         .target(name: "CXML", dependencies: ["CLibXML2"]),
-        // libxml2's streaming reader for office, EPUB and XMP parts, with the same guards.
-        .target(name: "CXMLReader", dependencies: ["CLibXML2"]),
         // ICU's charset detection, conversion and word breaks. ICU's headers collide with
         // Foundation's copy when imported in Swift, so only this target's .c file includes them.
         .target(
@@ -305,7 +304,6 @@ let package = Package(
             name: "DocumentExtraction",
             dependencies: [
                 "CPoppler",
-                "CXMLReader",
                 "CXML",
                 "COLE2",
                 "COCR",

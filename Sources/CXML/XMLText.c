@@ -1,4 +1,5 @@
 #include "CXML.h"
+#include "Guards.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -424,12 +425,9 @@ void cxml_extract_xml(const char *bytes, size_t length, size_t text_limit, int i
         document->failed = 1;
         return;
     }
-    // Deliberately absent: XML_PARSE_NOENT (expand entities), XML_PARSE_DTDLOAD,
-    // XML_PARSE_DTDATTR, XML_PARSE_DTDVALID, XML_PARSE_XINCLUDE, XML_PARSE_HUGE.
     // XML_PARSE_IGNORE_ENC: the caller decoded the bytes to UTF-8 itself, whatever the
     // declaration says (libxml2 stops at the first byte its converter refuses).
-    xmlCtxtUseOptions(s.context, XML_PARSE_RECOVER | XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING
-                                     | (ignore_declared_encoding ? XML_PARSE_IGNORE_ENC : 0));
+    xmlCtxtUseOptions(s.context, CXML_GUARDS | XML_PARSE_RECOVER | (ignore_declared_encoding ? XML_PARSE_IGNORE_ENC : 0));
     feed(&s, xmlParseChunk, bytes + head, length - head, xml_unclosed_cdata);
     xmlFreeParserCtxt(s.context);
     finish(&s, document);

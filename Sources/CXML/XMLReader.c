@@ -1,4 +1,5 @@
-#include "CXMLReader.h"
+#include "CXML.h"
+#include "Guards.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -77,7 +78,7 @@ static void collect_error(void *context, xmlErrorPtr error) {
 
 cxml_reader *cxml_reader_new(const uint8_t *bytes, size_t length, int recover) {
     if (length > INT32_MAX) return NULL;
-    int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA | XML_PARSE_COMPACT;
+    int options = CXML_GUARDS | XML_PARSE_NOCDATA | XML_PARSE_COMPACT;
     if (recover) options |= XML_PARSE_RECOVER;
     cxml_reader *owner = calloc(1, sizeof(*owner));
     if (owner == NULL) return NULL;
