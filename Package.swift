@@ -272,7 +272,8 @@ let package = Package(
             pkgConfig: "gio-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
-        // A service on the session bus through GDBus: variadic GVariant builders stay in its .c file.
+        // A service on the session bus through GDBus, and content types' icons: GIO's one wrapper;
+        // variadic GVariant builders stay in its .c files.
         .target(name: "CDBus", dependencies: ["CGio"]),
         // `searchlight-desktop`: GNOME Shell's search provider and KRunner's runner, activated by
         // D-Bus; reads the index (SQLite or PostgreSQL) and links no decoder. Not an executable of
@@ -283,7 +284,6 @@ let package = Package(
             name: "SearchlightDesktop",
             dependencies: [
                 "CDBus",
-                "CGio",
                 "CSystemZlib",
                 "Searchlight",
                 "SearchlightCommands",

@@ -1,7 +1,8 @@
 #ifndef CDBUS_H
 #define CDBUS_H
 
-// A small, non-variadic C layer over GLib's GDBus for `searchlight-desktop`.
+// A small, non-variadic C layer over GLib's GIO for `searchlight-desktop`, the one way Swift
+// reaches GIO: GDBus, and the icon of a content type (ContentType.c).
 //
 // Swift cannot call GVariant's variadic builders (g_variant_new, g_variant_builder_add...),
 // and GLib's headers are best kept out of Swift: this header exposes a service that owns a
@@ -90,6 +91,12 @@ void cdbus_matches_add(cdbus_matches *list, const char *id, const char *text, co
                        const char *category);
 /// Replies `(a(sssida{sv}))` and frees the list.
 void cdbus_reply_matches(cdbus_call *call, cdbus_matches *list);
+
+/// GIO's themed icon for the content type `type` (a MIME type), as `g_icon_to_string` writes it
+/// (`. GThemedIcon application-pdf x-office-document …`); malloc-allocated (free with `free`),
+/// or NULL when GIO has no icon for it or cannot write it as a string.
+/// The corresponding C functions are `g_content_type_get_icon` and `g_icon_to_string`.
+char *cgio_content_type_icon(const char *type);
 
 #ifdef __cplusplus
 }
