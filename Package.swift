@@ -134,7 +134,7 @@ let package = Package(
         // and the encoder of our own, the model folder's places, int8 storage of vectors.
         .target(
             name: "Embedding",
-            dependencies: ["CEmbedding", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CEmbedding", "SystemCalls", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // The wire format between the indexer and its extraction workers, shared by both.
         .target(name: "ExtractionProtocol", dependencies: ["SystemCalls"]),
