@@ -1,4 +1,4 @@
-internal import CFileSystem
+internal import CShimFileSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,7 +48,7 @@ extension SystemCall {
     }
 
     /// A Landlock ruleset being built: what it handles is denied unless a rule allows it.
-    /// Glibc has no wrappers: the raw system calls, through CFileSystem.
+    /// Glibc has no wrappers: the raw system calls, through CShimFileSystem.
     public struct LandlockRuleset: ~Copyable {
         /// The ruleset's descriptor.
         let descriptor: Int32

@@ -1,6 +1,6 @@
-// Glibc for free(3) of the string the C shim (CDBus) allocates.
+// Glibc for free(3) of the string the C shim (CShimGio) allocates.
 import Glibc
-import CDBus
+import CShimGio
 
 /// The icon of an item's type, for a result whose thumbnail would not read at a row's size (or
 /// that has none).

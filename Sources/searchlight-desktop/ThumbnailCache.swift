@@ -1,4 +1,4 @@
-import CSystemZlib
+import CLibZlib
 import Foundation
 import SystemCalls
 import SystemPackage

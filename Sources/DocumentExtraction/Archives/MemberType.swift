@@ -1,4 +1,4 @@
-import CMagicLoader
+import CShimMagic
 import ExtractionProtocol
 import Synchronization
 
@@ -13,7 +13,7 @@ enum MemberType {
         // Used only under `shared`'s lock.
         let cookie: magic_t?
         init() {
-            // libmagic is opened on first use (CMagicLoader); a worker that cannot load it
+            // libmagic is opened on first use (CShimMagic); a worker that cannot load it
             // answers no type, as one whose database does not load.
             guard searchlight_magic_library_error() == nil else {
                 cookie = nil
