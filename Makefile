@@ -29,7 +29,7 @@ SEARCH_PROVIDERS := $(PREFIX)/share/gnome-shell/search-providers
 APPLICATIONS := $(PREFIX)/share/applications
 KRUNNER_PLUGINS := $(PREFIX)/share/krunner/dbusplugins
 RELEASE := .build/release
-# Foundation's ICU data, one copy for the three executables (Sources/CFoundationICUData).
+# Foundation's ICU data, one copy for the three executables (Sources/CShimFoundationICUData).
 LIBDIR := $(PREFIX)/lib/searchlight
 ICU_DATA := icudt76l.dat
 MANUAL := .build/manual/searchlight.1

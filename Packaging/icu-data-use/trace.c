@@ -1,5 +1,5 @@
 /* Loaded with LD_PRELOAD into a release executable: when the executable maps Foundation's ICU
- * data (icudt76l.dat, Sources/CFoundationICUData), it gets a copy that no page of can be read
+ * data (icudt76l.dat, Sources/CShimFoundationICUData), it gets a copy that no page of can be read
  * until a fault says which one; each page read is written, as its offset, to
  * $ICU_TRACE_DIR/PID. `run` maps the offsets to the package's items. Run with
  * SWIFT_BACKTRACE=enable=no: the runtime's own handler of faults would replace this one. */

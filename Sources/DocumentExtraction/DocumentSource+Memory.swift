@@ -1,4 +1,3 @@
-import CLibArchive
 import ExtractionProtocol
 import SystemCalls
 
@@ -7,9 +6,11 @@ extension DocumentSource {
     /// every reader reads it as it reads a file, through a descriptor. Closed by ``close()``.
     /// The corresponding C function is `memfd_create(2)`.
     init(bytes: [UInt8], path: [UInt8], textLimit: Int, contentType: String) throws(ExtractionFailure) {
-        let descriptor = clibarchive_memfd("searchlight-member")
-        guard descriptor >= 0 else {
-            throw ExtractionFailure(.internalError, "memfd_create: \(SystemCall.lastError)")
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCall.makeMemoryFile(named: "searchlight-member")
+        } catch {
+            throw ExtractionFailure(.internalError, "memfd_create: \(error)")
         }
         do {
             try SystemCall.write(descriptor, bytes)

@@ -1,4 +1,3 @@
-import CLibArchive
 import ExtractionProtocol
 import SystemCalls
 import SystemPackage
@@ -62,8 +61,12 @@ public enum WorkerFile {
                 throw ExtractionFailure(.unreadable, "dup: \(error)")
             }
         }
-        let copy = clibarchive_memfd("searchlight-file")
-        guard copy >= 0 else { throw ExtractionFailure(.internalError, "memfd_create: \(SystemCall.lastError)") }
+        let copy: Int32
+        do {
+            copy = try SystemCall.makeMemoryFile(named: "searchlight-file")
+        } catch {
+            throw ExtractionFailure(.internalError, "memfd_create: \(error)")
+        }
         do {
             try SystemCall.copy(from: descriptor, to: copy)
         } catch {

@@ -1,4 +1,4 @@
-import CEmbedding
+import CShimEmbedding
 import SystemPackage
 
 /// multilingual-e5-small: a sentence embedding for a question or a passage, in about a hundred

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemCalls
 import SystemPackage
 
 /// A file mapped read-only into memory for the lifetime of this object: the model's 70 MB are
@@ -13,7 +9,7 @@ final class MappedFile: @unchecked Sendable {
     let size: Int
     let path: FilePath
 
-    /// Maps `path`. The corresponding C functions are `open(2)`, `fstat(2)` and `mmap(2)`.
+    /// Maps `path`. The corresponding C functions are `open(2)`, `statx(2)` and `mmap(2)`.
     init(path: FilePath) throws(EmbeddingError) {
         let descriptor: FileDescriptor
         do {
@@ -27,25 +23,24 @@ final class MappedFile: @unchecked Sendable {
             throw EmbeddingError(.unreadable, "cannot open the model file: \(error)", path: path)
         }
         defer { try? descriptor.close() }
-        var status = stat()
-        guard fstat(descriptor.rawValue, &status) == 0 else {
-            let error = Errno(rawValue: errno)
+        let status: SystemCall.Status
+        do {
+            status = try SystemCall.status(of: descriptor.rawValue)
+        } catch {
             throw EmbeddingError(.unreadable, "cannot read the model file's size", path: path, cause: error)
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
+        guard status.isRegularFile else {
             throw EmbeddingError(.notAModel, "the model file is not a regular file", path: path)
         }
-        let size = Int(status.st_size)
+        let size = Int(status.size)
         guard size > 0 else {
             throw EmbeddingError(.truncated, "the model file is empty", path: path)
         }
-        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor.rawValue, 0),
-              mapping != MAP_FAILED
-        else {
-            let error = Errno(rawValue: errno)
+        do {
+            self.base = try SystemCall.mapReadOnly(descriptor.rawValue, size: size)
+        } catch {
             throw EmbeddingError(.unreadable, "cannot map the model file", path: path, cause: error)
         }
-        self.base = UnsafeRawPointer(mapping)
         self.size = size
         self.path = path
     }
@@ -53,12 +48,10 @@ final class MappedFile: @unchecked Sendable {
     /// Asks the kernel to read `range` ahead, so that the first embedding does not wait for
     /// each page in turn. The corresponding C function is `madvise(2)`.
     func willNeed(_ range: Range<Int>) {
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = range.lowerBound / page * page
-        _ = madvise(UnsafeMutableRawPointer(mutating: base + start), range.upperBound - start, MADV_WILLNEED)
+        SystemCall.adviseWillNeed(base, range: range)
     }
 
     deinit {
-        munmap(UnsafeMutableRawPointer(mutating: base), size)
+        SystemCall.unmap(base, size: size)
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 import SystemPackage
 
 /// Where the embedding model's folder (`model.bin` and its licence) is looked for.
@@ -49,9 +47,6 @@ public enum ModelFolder {
 
     /// The running executable (`/proc/self/exe`). The corresponding C function is `readlink(2)`.
     static func executablePath() -> FilePath? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return FilePath(String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        SystemCall.executablePath.map { FilePath($0) }
     }
 }

@@ -1,4 +1,4 @@
-import CEmbedding
+import CShimEmbedding
 
 /// A query embedding quantized like the stored vectors, to score many of them with integer dot
 /// products (the C kernel `ce_dot_i8_many`): a similarity is `dot(codes) × scale × theirs`.

@@ -1,4 +1,4 @@
-import CEmbedding
+import CShimEmbedding
 
 /// An embedding stored compactly: one signed byte per dimension and a scale, so that a 384-float
 /// vector takes 388 bytes (`bytes`: the scale as a little-endian float32, then the codes).

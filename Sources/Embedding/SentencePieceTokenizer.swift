@@ -1,4 +1,4 @@
-import CEmbedding
+import CShimEmbedding
 
 /// XLM-RoBERTa's SentencePiece unigram tokenizer over a model file's vocabulary: each code point
 /// normalized by the file's map (NFKC-like folding, control characters dropped, white space made

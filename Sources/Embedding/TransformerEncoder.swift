@@ -1,4 +1,4 @@
-import CEmbedding
+import CShimEmbedding
 
 /// The BERT encoder of multilingual-e5-small over the mapped weights: token, position and type
 /// embeddings with a layer norm, then layers of self-attention and a GELU feed-forward network,

@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import SearchlightFiles
+import SystemCalls
 
 extension Configuration {
     /// The folders removable drives are mounted in: `[removable] places`, else UDisks2's
@@ -9,7 +9,7 @@ extension Configuration {
         if !removablePlaces.value.isEmpty { return removablePlaces.value }
         let environment = ProcessInfo.processInfo.environment
         let user = environment["USER"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? getpwuid(geteuid()).flatMap { String(validatingCString: $0.pointee.pw_name) } ?? "root"
+            ?? SystemCall.effectiveUserName ?? "root"
         return RemovableDrives.defaultPlaces(user: user)
     }
 

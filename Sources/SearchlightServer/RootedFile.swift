@@ -51,7 +51,7 @@ final class RootedFile: Sendable {
         }
         descriptor = opened
         size = Int64(status.size)
-        modificationTime = (status.modification_seconds, status.modification_nanoseconds)
+        modificationTime = (status.modificationSeconds, status.modificationNanoseconds)
     }
 
     deinit { SystemCall.close(descriptor) }

@@ -1,4 +1,4 @@
-import CFileSystem
+internal import CShimFileSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -235,21 +235,6 @@ extension SystemCall {
         }
     }
 
-    /// What `statx(2)` says of `name` in the open folder `directory`, not following a final
-    /// symbolic link. The corresponding C function is `statx(2)`.
-    public static func status(of name: UnsafePointer<CChar>, in directory: Int32) throws(Errno) -> cfs_stat {
-        var raw = cfs_stat()
-        _ = try retryingOnInterrupt { cfs_statx_nofollow(directory, name, &raw) }
-        return raw
-    }
-
-    /// What `statx(2)` says of the file at `path` (relative to `directory`, the working folder
-    /// by default), not following a final symbolic link. The corresponding C function is `statx(2)`.
-    public static func status(ofPath path: some Collection<UInt8>, in directory: Int32 = AT_FDCWD) throws(Errno) -> cfs_stat {
-        if path.contains(0) { throw .invalidArgument }
-        return try withCString(path) { path throws(Errno) in try status(of: path, in: directory) }
-    }
-
     /// What `stat(2)` says of the file at `path`, following symbolic links (the file a link
     /// names, as opening `path` would). The corresponding C function is `fstatat(2)`.
     public static func status(followingLinksOf path: String) throws(Errno) -> stat {
@@ -258,19 +243,10 @@ extension SystemCall {
         return result
     }
 
-    /// What `statx(2)` says of the open file `descriptor`. The corresponding C function is `statx(2)`.
-    public static func status(of descriptor: Int32) throws(Errno) -> cfs_stat {
-        var raw = cfs_stat()
-        _ = try retryingOnInterrupt { cfs_fstatx(descriptor, &raw) }
-        return raw
+    /// An anonymous file in memory named `name` (as `/proc/self/fd` shows it), close-on-exec,
+    /// for bytes a reader reads through a descriptor as it reads a file. The caller closes it.
+    /// The corresponding C function is `memfd_create(2)`.
+    public static func makeMemoryFile(named name: String) throws(Errno) -> Int32 {
+        try checked { cfs_memfd_create(name) }
     }
-}
-
-extension cfs_stat {
-    /// Whether the entry is a regular file (`S_ISREG`).
-    public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
-    /// Whether the entry is a folder (`S_ISDIR`).
-    public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
-    /// Whether the entry is a symbolic link (`S_ISLNK`).
-    public var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
 }

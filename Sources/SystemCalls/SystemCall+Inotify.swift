@@ -1,4 +1,4 @@
-import CFileSystem
+internal import CShimFileSystem
 #if canImport(Glibc)
 import Glibc
 #endif

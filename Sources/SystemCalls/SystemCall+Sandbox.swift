@@ -1,4 +1,4 @@
-import CFileSystem
+internal import CShimFileSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,8 +32,23 @@ extension SystemCall {
         return version > 0 ? Int(version) : nil
     }
 
+    /// Attaches to the process `process` as its tracer, which a sandboxed worker must not be able
+    /// to do (the sandbox's self-test tries it). The corresponding C function is `ptrace(2)` with
+    /// `PTRACE_ATTACH`.
+    public static func attachTracer(to process: Int32) throws(Errno) {
+        _ = try checked { cfs_ptrace_attach(process) }
+    }
+
+    /// Pushes `character` into the input of the terminal open as `descriptor`, as if typed there,
+    /// which a sandboxed worker must not be able to do (the sandbox's self-test tries it).
+    /// The corresponding C function is `ioctl(2)` with `TIOCSTI`.
+    public static func typeIntoTerminal(_ character: UInt8, descriptor: Int32) throws(Errno) {
+        var character = CChar(bitPattern: character)
+        _ = try checked { cfs_ioctl_type(descriptor, &character) }
+    }
+
     /// A Landlock ruleset being built: what it handles is denied unless a rule allows it.
-    /// Glibc has no wrappers: the raw system calls, through CFileSystem.
+    /// Glibc has no wrappers: the raw system calls, through CShimFileSystem.
     public struct LandlockRuleset: ~Copyable {
         /// The ruleset's descriptor.
         let descriptor: Int32

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CFileSystem
+internal import CShimFileSystem
 import SystemPackage
 
 extension SystemCall {

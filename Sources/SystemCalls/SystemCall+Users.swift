@@ -14,6 +14,12 @@ extension SystemCall {
         }
     }
 
+    /// The name of the user this process acts as (its effective user id) in the user database,
+    /// nil when it has none. The corresponding C functions are `geteuid(2)` and `getpwuid(3)`.
+    public static var effectiveUserName: String? {
+        getpwuid(geteuid()).flatMap { String(validatingCString: $0.pointee.pw_name) }
+    }
+
     /// Everyone in the user database, as `getent passwd` and `getent group` list them (NSS:
     /// local files, LDAP, SSSD…), by name. The corresponding C functions are `getpwent(3)` and
     /// `getgrent(3)`, which are not thread-safe: one caller at a time.

@@ -1,9 +1,9 @@
-// Glibc for free(3) of the strings the C shim (CDBus) allocates.
+// Glibc for free(3) of the strings the C shim (CShimGio) allocates.
 import Glibc
 import SystemCalls
-import CDBus
+import CShimGio
 
-/// A service on the session bus (GDBus through ``CDBus``): objects described by introspection
+/// A service on the session bus (GDBus through ``CShimGio``): objects described by introspection
 /// XML, one handler for every method call, a name owned while it runs.
 ///
 /// Calls are handled one at a time on the thread that called ``run(name:idleSeconds:)``,

@@ -1,4 +1,6 @@
-import CGio
+// Glibc for free(3) of the string the C shim (CShimGio) allocates.
+import Glibc
+import CShimGio
 
 /// The icon of an item's type, for a result whose thumbnail would not read at a row's size (or
 /// that has none).
@@ -12,10 +14,8 @@ enum ItemIcon {
         let fallback = name(contentType: contentType)
         let type = contentType.flatMap { $0.isEmpty ? nil : $0.lowercased() } ?? "application/octet-stream"
         let themedPrefix = ". GThemedIcon "
-        guard let icon = g_content_type_get_icon(type) else { return themedPrefix + fallback }
-        defer { g_object_unref(UnsafeMutableRawPointer(icon)) }
-        guard let text = g_icon_to_string(icon) else { return themedPrefix + fallback }
-        defer { g_free(text) }
+        guard let text = cgio_content_type_icon(type) else { return themedPrefix + fallback }
+        defer { free(text) }
         let names = String(cString: text)
         guard names.hasPrefix(themedPrefix) else { return names }
         return names.split(separator: " ").contains(Substring(fallback)) ? names : names + " " + fallback

@@ -1,4 +1,4 @@
-import CSystemZlib
+import CLibZlib
 import Foundation
 import SystemCalls
 import SystemPackage
@@ -79,7 +79,7 @@ final class ThumbnailCache {
 
     /// The file's modification time in whole seconds, as `Thumb::MTime` holds it.
     static func modificationTime(_ path: [UInt8]) -> Int? {
-        (try? SystemCall.status(ofPath: path)).map { Int($0.modification_seconds) }
+        (try? SystemCall.status(ofPath: path)).map { Int($0.modificationSeconds) }
     }
 }
 

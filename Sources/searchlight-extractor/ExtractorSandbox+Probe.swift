@@ -1,5 +1,4 @@
 #if SEARCHLIGHT_TEST_HOOKS
-import CFileSystem
 import ExtractionProtocol
 import SystemCalls
 import SystemPackage
@@ -45,12 +44,11 @@ extension ExtractorSandbox {
                                                  options: [.create, .closeOnExec]))
         }
         record("ptrace its parent") { () throws(Errno) in
-            _ = try SystemCall.checked { cfs_ptrace_attach(SystemCall.parentProcessID) }
+            try SystemCall.attachTracer(to: SystemCall.parentProcessID)
         }
         record("type into a terminal") { () throws(Errno) in
             // Standard error is no terminal here: unconfined, this fails with ENOTTY, not EPERM.
-            var character: CChar = 0x0A
-            _ = try SystemCall.checked { cfs_ioctl_type(2, &character) }
+            try SystemCall.typeIntoTerminal(0x0A, descriptor: 2)
         }
         return ExtractionResponse(jobID: request.jobID, kindRawValue: request.kindRawValue,
                                   outcome: .document(ExtractedDocument(text: lines.joined(separator: "\n"))))

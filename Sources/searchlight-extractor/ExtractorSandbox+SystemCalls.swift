@@ -5,7 +5,7 @@ extension ExtractorSandbox {
     /// indexer gave), `ptrace` and `process_vm_*`, `mount`, `pivot_root`, `chroot`, `keyctl`,
     /// `add_key`, `bpf`, `perf_event_open`, `unshare`, `setns`, `userfaultfd`, `io_uring_*`,
     /// modules, `chmod`/`chown`, links, `mknod`. `clone` is allowed without namespace flags and
-    /// `clone3` answers `ENOSYS` (CSeccomp.c).
+    /// `clone3` answers `ENOSYS` (CShimSeccomp.c).
     ///
     /// Made from what the workers call in the extraction tests (`strace -f` of the
     /// ExtractorPool*, TextRecognition and ScannedPage suites: Swift, glibc, GLib, libvips,
@@ -17,7 +17,7 @@ extension ExtractorSandbox {
         "get_mempolicy", "set_mempolicy", "mbind",
         // Open descriptors (the request's file, the socket, pipes, memfds) and the paths Landlock allows.
         "read", "readv", "pread64", "preadv", "preadv2", "write", "writev", "pwrite64", "pwritev", "pwritev2",
-        // (`ioctl` too, but for the requests that type into a terminal: `CSeccomp.c`.)
+        // (`ioctl` too, but for the requests that type into a terminal: `CShimSeccomp.c`.)
         "lseek", "open", "openat", "close", "close_range", "dup", "dup2", "dup3", "fcntl", "flock",
         "fstat", "stat", "lstat", "newfstatat", "statx", "fstatfs", "statfs", "access", "faccessat", "faccessat2",
         "readlink", "readlinkat", "getdents64", "getcwd", "fadvise64", "readahead", "fsync", "fdatasync",

@@ -1,4 +1,4 @@
-import CSeccomp
+import CShimSeccomp
 import DocumentExtraction
 import SystemPackage
 import SystemCalls
@@ -32,7 +32,7 @@ enum ExtractorSandbox {
     }
 
     /// Installs the seccomp filter: the calls of ``allowedSystemCalls`` run, every other one
-    /// fails with `EPERM` and is reported once on standard error (see `CSeccomp.h`).
+    /// fails with `EPERM` and is reported once on standard error (see `CShimSeccomp.h`).
     static func confineSystemCalls() {
         let status = SystemCall.withCStrings(allowedSystemCalls) { cseccomp_install($0.baseAddress, $0.count - 1) }
         if status != 0 {

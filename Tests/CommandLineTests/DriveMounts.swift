@@ -117,9 +117,19 @@ final class DriveMounts {
     }
 
     /// Unmounts `point` (not lazily): the status of `umount` and what it said.
-    func unmount(_ point: String) -> (status: Int32, message: String) {
-        let result = try? ChildProcess.run(["umount", point])
-        return (result?.status ?? -1, String(decoding: result?.stderr ?? [], as: UTF8.self))
+    ///
+    /// "Target is busy" is tried again until `deadline`, as a person clicks eject again: a
+    /// walk of the drive (a reconcile, a file read again two seconds after its write on FAT)
+    /// holds a folder or file open while it runs; no descriptor stays held between them
+    /// (``descriptors(of:under:)``).
+    func unmount(_ point: String, deadline: TimeInterval = 60) -> (status: Int32, message: String) {
+        let end = Date().addingTimeInterval(deadline)
+        while true {
+            let result = try? ChildProcess.run(["umount", point])
+            let outcome = (result?.status ?? -1, String(decoding: result?.stderr ?? [], as: UTF8.self))
+            guard outcome.0 == 32, outcome.1.contains("busy"), Date() < end else { return outcome }
+            if waitUntil(timeout: 0.2, { !isMounted(point) }) { return outcome }
+        }
     }
 
     /// Whether something is mounted on `point`, by the mount table.

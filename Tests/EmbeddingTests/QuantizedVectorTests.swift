@@ -1,4 +1,4 @@
-import CEmbedding
+import CShimEmbedding
 import Embedding
 import Testing
 

@@ -1,4 +1,4 @@
-import CMagicLoader
+import CShimMagic
 import Foundation
 import Glibc
 import SearchlightTestSupport

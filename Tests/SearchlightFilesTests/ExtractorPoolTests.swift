@@ -298,7 +298,7 @@ struct ExtractorPoolTests {
     @Test("A worker that stops for want of its ICU data is an outage that says so")
     func workerWithoutICUData() throws {
         // What a release worker does before `main` when Foundation's ICU data is missing or
-        // truncated (Sources/CFoundationICUData; .ci/check-install runs the real one so).
+        // truncated (Sources/CShimFoundationICUData; .ci/check-install runs the real one so).
         let folder = TemporaryTree("worker-without-icu-data")
         folder.write("searchlight-extractor", "#!/bin/sh\necho 'cannot load Foundation ICU data' >&2\nexit 72\n")
         #expect(chmod(folder.path + "/searchlight-extractor", 0o755) == 0)

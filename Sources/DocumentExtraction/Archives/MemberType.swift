@@ -1,4 +1,4 @@
-import CMagic
+import CShimMagic
 import ExtractionProtocol
 import Synchronization
 
@@ -6,16 +6,22 @@ import Synchronization
 /// reader by the same rule as a file (``DocumentFormat/init(contentType:fileName:)``).
 ///
 /// One handle for the worker, opened on first use (a worker that never meets an archive
-/// never loads libmagic's database); a lock keeps it to one caller at a time, since libmagic
+/// never loads libmagic nor its database); a lock keeps it to one caller at a time, since libmagic
 /// garbles results when two threads share a handle.
 enum MemberType {
     private final class Handle: @unchecked Sendable {
         // Used only under `shared`'s lock.
         let cookie: magic_t?
         init() {
-            let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR)
-            if let cookie, magic_load(cookie, nil) != 0 {
-                magic_close(cookie)
+            // libmagic is opened on first use (CShimMagic); a worker that cannot load it
+            // answers no type, as one whose database does not load.
+            guard searchlight_magic_library_error() == nil else {
+                cookie = nil
+                return
+            }
+            let cookie = searchlight_magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR)
+            if let cookie, searchlight_magic_load(cookie, nil) != 0 {
+                searchlight_magic_close(cookie)
                 self.cookie = nil
             } else {
                 self.cookie = cookie
@@ -50,7 +56,7 @@ enum MemberType {
         shared.withLock { handle in
             if handle == nil { handle = Handle() }
             guard let cookie = handle?.cookie else { return "" }
-            let type = bytes.withUnsafeBytes { magic_buffer(cookie, $0.baseAddress, min($0.count, maximumBytesRead)) }
+            let type = bytes.withUnsafeBytes { searchlight_magic_buffer(cookie, $0.baseAddress, min($0.count, maximumBytesRead)) }
             return type.map { String(cString: $0) } ?? ""
         }
     }

@@ -1,6 +1,6 @@
 // Glibc for free(3) of what the C shim allocates.
 import Glibc
-import CVips
+import CShimVips
 import ExtractionProtocol
 
 /// Answers ``ExtractionKind/thumbnail`` and ``ExtractionKind/pngThumbnail`` requests: a small

@@ -1,6 +1,6 @@
-// Glibc for free(3) and strdup(3) of the strings the C shim (COCR) takes and gives.
+// Glibc for free(3) and strdup(3) of the strings the C shim (CShimTesseract) takes and gives.
 import Glibc
-import COCR
+import CShimTesseract
 import ExtractionProtocol
 import SystemCalls
 

@@ -1,4 +1,4 @@
-import CXML
+import CShimXML2
 import ExtractionProtocol
 
 /// An e-mail message (`.eml`, or plain text that begins with RFC 5322 headers): Subject →

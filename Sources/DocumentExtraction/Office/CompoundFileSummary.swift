@@ -1,6 +1,6 @@
 // Glibc for free(3) of what the C shim allocates.
 import Glibc
-import COLE2
+import CShimGsf
 import ExtractionProtocol
 
 /// The summary information of a Word, Excel or PowerPoint 97–2003 file (OLE2's

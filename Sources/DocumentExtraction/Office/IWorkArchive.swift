@@ -1,4 +1,4 @@
-import CSnappy
+import CLibSnappy
 import ExtractionProtocol
 
 /// The text of one `.iwa` part of an iWork 2013+ package: Snappy-framed protobuf, read with a

@@ -1,10 +1,10 @@
 // Glibc for free(3) of what the C shim allocates.
 import Glibc
-import CXMLReader
+import CShimXML2
 import ExtractionProtocol
 
 /// A forward-only reader over one XML document in memory (libxml2's `xmlTextReader`, through
-/// ``CXMLReader``).
+/// ``CShimXML2``).
 ///
 /// Hostile XML cannot reach outside the bytes: no network, no external DTD, and entities are
 /// not substituted, so references to an internal entity stay references and a "billion
@@ -23,7 +23,7 @@ final class XMLReader {
     ///   - bytes: The whole document.
     ///   - name: The part's name, for error messages.
     ///   - recover: Read on past well-formedness errors (XHTML with HTML's entities) and to the
-    ///     end of a truncated document, keeping every node read before the damage (see CXMLReader.h).
+    ///     end of a truncated document, keeping every node read before the damage (see CShimXML2.h).
     init(_ bytes: [UInt8], name: String, recover: Bool = false) throws(ExtractionFailure) {
         self.bytes = bytes
         self.name = name

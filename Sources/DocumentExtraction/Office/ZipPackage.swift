@@ -1,4 +1,4 @@
-import CSystemZlib
+import CLibZlib
 import ExtractionProtocol
 import SystemCalls
 import Foundation
@@ -93,12 +93,12 @@ final class ZipPackage {
         bytes.reserveCapacity(bound)
         // The checksum by zlib's `crc32`: ZIPFoundation's own, on Linux, is a byte-at-a-time
         // loop in Swift that cost as much as inflating.
-        var checksum = CSystemZlib.crc32(0, nil, 0)
+        var checksum = CLibZlib.crc32(0, nil, 0)
         do {
             _ = try archive.extract(entry, skipCRC32: true) { chunk in
                 guard bytes.count + chunk.count <= bound else { throw InflateOverrun() }
                 bytes.append(contentsOf: chunk)
-                checksum = chunk.withUnsafeBytes { CSystemZlib.crc32(checksum, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count)) }
+                checksum = chunk.withUnsafeBytes { CLibZlib.crc32(checksum, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count)) }
             }
         } catch is InflateOverrun {
             throw ExtractionFailure(.tooLarge, "\(entry.path) inflates to more than the \(declared) bytes its header declares (a zip bomb?)")

@@ -1,4 +1,4 @@
-import CPoppler
+import CLibPoppler
 import ExtractionProtocol
 import SystemCalls
 

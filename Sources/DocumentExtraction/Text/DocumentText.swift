@@ -1,6 +1,6 @@
 // Glibc for free(3) of what the C shim allocates.
 import Glibc
-import CICU
+import CShimICU
 
 /// Text helpers every format's reader shares.
 enum DocumentText {

@@ -1,4 +1,4 @@
-import CXML
+import CShimXML2
 import ExtractionProtocol
 
 /// HTML and XHTML through libxml2's HTML parser: `<title>`, `meta` author, keywords and
@@ -17,7 +17,7 @@ enum HTMLExtractor {
         return try document(from: parsed, isComplete: isComplete, format: "HTML")
     }
 
-    /// Turns what CXML found into a document; shared with ``XMLExtractor``.
+    /// Turns what CShimXML2 found into a document; shared with ``XMLExtractor``.
     static func document(from parsed: cxml_document, isComplete: Bool, format: String) throws(ExtractionFailure) -> ExtractedDocument {
         guard parsed.failed == 0 else { throw ExtractionFailure(.decodeFailed, "libxml2 could not parse the \(format)") }
         func string(_ pointer: UnsafeMutablePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }

@@ -1,6 +1,6 @@
 // Glibc for free(3) of what the C shim allocates.
 import Glibc
-import CICU
+import CShimICU
 import ExtractionProtocol
 
 /// Turns the bytes of a text in an unknown encoding into a `String`.

@@ -1,9 +1,9 @@
-import CXML
+import CShimXML2
 import ExtractionProtocol
 
 /// XML through libxml2's streaming parser: text nodes and CDATA, Dublin Core `dc:title`,
 /// `dc:creator`, `dc:subject` and `dc:description`. No entity is expanded and nothing is
-/// loaded (no DTD, no external entity, no network): see CXML.h.
+/// loaded (no DTD, no external entity, no network): see CShimXML2.h.
 enum XMLExtractor {
     static func read(_ source: DocumentSource) throws(ExtractionFailure) -> ExtractedDocument {
         var (bytes, isComplete) = try source.prefix(maxBytes: source.rawLimit(factor: 16))

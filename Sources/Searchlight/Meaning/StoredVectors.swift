@@ -1,4 +1,4 @@
-import CEmbedding
+import CShimEmbedding
 
 /// The vectors of a text's chunks as an index stores them (Docs/Contract.md#search-by-meaning):
 /// each chunk's vector as the scale that brings its values back (`value ≈ byte × scale`, a

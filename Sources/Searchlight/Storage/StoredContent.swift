@@ -1,4 +1,4 @@
-import CSystemZlib
+import CLibZlib
 import Foundation
 
 /// An item's text as the index stores it: UTF-8, at most ``maximumBytes``, compressed with

@@ -1,4 +1,4 @@
-import CFoundationICUData
+import CShimFoundationICUData
 import ExtractionProtocol
 import Searchlight
 import SystemCalls
@@ -345,7 +345,7 @@ enum TerminationStatus: Equatable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        // A release worker that found no Foundation ICU data to share (CFoundationICUData): its
+        // A release worker that found no Foundation ICU data to share (CShimFoundationICUData): its
         // own message went to its standard error, which the indexer does not keep.
         case .exited(SEARCHLIGHT_ICU_DATA_MISSING_STATUS):
             "exit status \(SEARCHLIGHT_ICU_DATA_MISSING_STATUS): its ICU data (lib/searchlight/\(SEARCHLIGHT_ICU_DATA_FILE)) is missing or damaged; reinstall Searchlight"

@@ -63,7 +63,7 @@ final class WorkerFolder {
         var removed = 0
         for name in names where name.starts(with: prefix) {
             guard let status = try? SystemCall.status(ofPath: name, in: folder), status.isDirectory,
-                  now - Double(status.modification_seconds) >= Double(age.components.seconds),
+                  now - Double(status.modificationSeconds) >= Double(age.components.seconds),
                   let candidate = try? SystemCall.open(name, in: folder, .readOnly, options: [.directory, .noFollow, .closeOnExec])
             else { continue }
             defer { SystemCall.close(candidate) }

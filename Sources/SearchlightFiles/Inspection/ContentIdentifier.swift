@@ -1,4 +1,4 @@
-import CMagicLoader
+import CShimMagic
 
 /// Finds a file's MIME type and libmagic's description of it, running libmagic's expensive
 /// pass (its thousands of "soft" magic tests) once per file where it can, not twice.

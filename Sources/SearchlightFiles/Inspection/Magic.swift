@@ -1,4 +1,4 @@
-import CMagicLoader
+import CShimMagic
 import SystemCalls
 import Synchronization
 
@@ -16,7 +16,7 @@ final class Magic {
 
     /// Opens a handle with `flags` (`MAGIC_MIME_TYPE`, or `MAGIC_NONE` for descriptions).
     /// The corresponding C functions are `magic_open(3)` and `magic_load(3)`.
-    /// libmagic itself is opened on first use (`CMagicLoader`): the commands that inspect no
+    /// libmagic itself is opened on first use (`CShimMagic`): the commands that inspect no
     /// file start without loading it.
     init(flags: Int32) throws(FileSystemError) {
         if let failure = searchlight_magic_library_error() {

@@ -1,6 +1,6 @@
 import Foundation
-import CFileSystem
 import Synchronization
+import SystemCalls
 
 // Filesystems whose inode numbers do not survive a remount (Docs/Contract.md#removable-drives):
 // FAT and exFAT make them up at each mount, FUSE filesystems hand out node ids of their own.
@@ -17,8 +17,7 @@ extension FileStatus {
     /// Records whether the filesystem of the open folder `descriptor` on `device` keeps its
     /// inode numbers across mounts. The corresponding C function is `fstatfs(2)`.
     static func noteInodeStability(of descriptor: Int32, device: UInt64) {
-        let type = cfs_filesystem_type(descriptor)
-        guard type >= 0, unstableInodeFileSystems.contains(Int(type)) else { return }
+        guard let type = try? SystemCall.fileSystemType(of: descriptor), unstableInodeFileSystems.contains(type) else { return }
         unstableInodeDevices.withLock { _ = $0.insert(device) }
     }
 

@@ -1,4 +1,3 @@
-import CFileSystem
 import Foundation
 import Searchlight
 import SystemCalls
@@ -30,20 +29,19 @@ public struct FileStatus: Sendable, Equatable {
     public var group: UInt32
     public var permissions: UInt16
 
-    init(_ raw: cfs_stat) {
+    init(_ raw: SystemCall.Status) {
         kind = raw.isRegularFile ? .regular : raw.isDirectory ? .directory : raw.isSymbolicLink ? .symbolicLink : .other
-        device = UInt64(raw.device_major) << 32 | UInt64(raw.device_minor)
+        device = UInt64(raw.deviceMajor) << 32 | UInt64(raw.deviceMinor)
         // On FAT, exFAT and FUSE an inode number lasts one mount: a file is known without
         // it, and no two names are taken for one file (FileStatus+Inodes.swift).
         let stable = !Self.hasUnstableInodes(device: device)
         inode = stable ? raw.inode : 0
-        linkCount = stable ? raw.link_count : 1
+        linkCount = stable ? raw.linkCount : 1
         size = raw.size
         allocatedSize = raw.blocks * 512
-        modificationNanoseconds = raw.modification_seconds * 1_000_000_000 + Int64(raw.modification_nanoseconds)
-        changeNanoseconds = raw.change_seconds * 1_000_000_000 + Int64(raw.change_nanoseconds)
-        birthNanoseconds = raw.has_birth_time != 0
-            ? raw.birth_seconds * 1_000_000_000 + Int64(raw.birth_nanoseconds) : nil
+        modificationNanoseconds = raw.modificationSeconds * 1_000_000_000 + Int64(raw.modificationNanoseconds)
+        changeNanoseconds = raw.changeSeconds * 1_000_000_000 + Int64(raw.changeNanoseconds)
+        birthNanoseconds = raw.birthSeconds.map { $0 * 1_000_000_000 + Int64(raw.birthNanoseconds ?? 0) }
         owner = raw.owner
         group = raw.group
         permissions = UInt16(truncatingIfNeeded: raw.mode & 0o7777)
