@@ -24,9 +24,10 @@ public struct DesktopCommand: ParsableCommand {
     /// Parses the arguments and runs the service with `settings`, exiting as ``main()`` does.
     public static func main(settings: DesktopSettings) {
         do {
-            guard var command = try parseAsRoot() as? DesktopCommand else {
-                // `--help` and `--version` are thrown by the parser: only this command parses.
-                preconditionFailure("searchlight-desktop has no subcommands")
+            var parsed = try parseAsRoot()
+            guard var command = parsed as? DesktopCommand else {
+                // `--help` comes back as the parser's help command, which prints it.
+                return try parsed.run()
             }
             command.settings = settings
             try command.run()

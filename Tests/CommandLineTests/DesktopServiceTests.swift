@@ -315,6 +315,16 @@ struct DesktopServiceTests {
         return ~crc
     }
 
+    /// `searchlight-desktop --help` prints its usage and ends with status 0 (the package's
+    /// check asks it); an unknown option is a usage error.
+    @Test func helpPrintsTheUsageAndAnUnknownOptionIsAUsageError() throws {
+        let help = try ChildProcess.run([Searchlight.desktopBinary, "--help"])
+        #expect(help.status == 0, "\(String(decoding: help.stderr, as: UTF8.self))")
+        #expect(String(decoding: help.stdout, as: UTF8.self).contains("USAGE: searchlight-desktop"))
+        let wrong = try ChildProcess.run([Searchlight.desktopBinary, "--no-such-option"])
+        #expect(wrong.status == 64, "\(String(decoding: wrong.stderr, as: UTF8.self))")
+    }
+
     @Test func malformedCallsGetDBusErrorsAndTheServiceKeepsAnswering() throws {
         try scanDocuments()
         let bus = try PrivateBus(index: index)
