@@ -5,6 +5,7 @@ import Searchlight
 import ServiceLifecycle
 import Synchronization
 import SystemCalls
+import SystemPackage
 
 /// Keeps a root folder's items in step with the disk: reconciles it once, then follows every
 /// change through inotify until shut down.
@@ -159,9 +160,19 @@ public final class FolderWatcher: Service, Sendable {
             }
         } catch {
             finish(lock)
-            throw error
+            throw rootGone(instead: error)
         }
         finish(lock)
+    }
+
+    /// `error`, or, when the root is no longer there, its going: a walk or a look at the root
+    /// that met it gone before its event was read (a busy machine reads events late) fails on
+    /// a system call, where the person is told that the folder was deleted or moved away.
+    private func rootGone(instead error: any Error) -> any Error {
+        guard (error as? FileSystemError)?.code == .systemCall || error is Errno else { return error }
+        // A drive away or a server that does not answer: said otherwise, and never asked here.
+        guard !isOffline, !state.withLock({ $0.isRemote }), (try? RootFolder(path: root.path)) == nil else { return error }
+        return FileSystemError.rootGone(root.path)
     }
 
     /// Says that the watch ends, however it ends: to systemd, in the index, in the log.
