@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Glibc
 import SearchlightTestSupport
 

@@ -5,7 +5,7 @@ import SystemPackage
 import Testing
 
 /// A damaged model file is a clear error, never a crash.
-@Suite struct ModelFileTests {
+@Suite(.ownThread) struct ModelFileTests {
     /// A folder holding `model.bin` made of `bytes`.
     func folder(with bytes: Data?, _ body: (FilePath) throws -> Void) throws {
         let tree = TemporaryTree()

@@ -4,7 +4,7 @@ import SearchlightTestSupport
 import SystemPackage
 import Testing
 
-@Suite struct ModelFolderTests {
+@Suite(.ownThread) struct ModelFolderTests {
     @Test func configuredAndEnvironmentFoldersWin() {
         #expect(ModelFolder.find(configured: "/opt/models/e5", environment: ["SEARCHLIGHT_MODEL_DIR": "/elsewhere"]) == "/opt/models/e5")
         #expect(ModelFolder.find(configured: nil, environment: ["SEARCHLIGHT_MODEL_DIR": "/elsewhere"]) == "/elsewhere")

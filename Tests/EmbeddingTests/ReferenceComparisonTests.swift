@@ -1,8 +1,9 @@
 import Embedding
+import SearchlightTestSupport
 import Testing
 
 /// Our vectors against the reference implementation's on 338 texts in many scripts, both roles.
-@Suite struct ReferenceComparisonTests {
+@Suite(.ownThread) struct ReferenceComparisonTests {
     @Test func everyVectorMatchesTheReference() throws {
         let reference = try ReferenceVectors.shared.get()
         let model = try EmbeddingModel.load(folder: TestModel.folder())

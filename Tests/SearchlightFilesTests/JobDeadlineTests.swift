@@ -6,7 +6,7 @@ import Testing
 
 /// A job's deadline counts the time its worker could run: waiting for a CPU does not count,
 /// sleeping (a hang) does.
-@Suite("Job deadlines")
+@Suite("Job deadlines", .ownThread)
 struct JobDeadlineTests {
     @Test func aSleepingWorkerStillTimesOut() throws {
         let sleeper = try ChildProcess(["/bin/sleep", "30"])

@@ -1,5 +1,6 @@
 import ExtractionProtocol
 import Foundation
+import Testing
 import Glibc
 import SearchlightTestSupport
 

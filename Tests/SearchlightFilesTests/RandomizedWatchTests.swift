@@ -13,7 +13,7 @@ import Testing
 /// Environment, for long campaigns (`Tests/Scripts/random-watch.sh` runs hundreds of seeds):
 /// `SEARCHLIGHT_RANDOM_SEEDS=1,2,3` (or `FIRST-LAST`), `SEARCHLIGHT_RANDOM_ROUNDS=N`,
 /// `SEARCHLIGHT_RANDOM_OPERATIONS=N` (per round). A failure prints its seed and round.
-@Suite("Randomized watch", .serialized)
+@Suite("Randomized watch", .serialized, .ownThread)
 struct RandomizedWatchTests {
     static let environment = ProcessInfo.processInfo.environment
 

@@ -162,7 +162,7 @@ struct ScannedPageTests {
     }
 }
 
-@Suite("Tesseract's languages: locale, defaults, scripts, packages")
+@Suite("Tesseract's languages: locale, defaults, scripts, packages", .ownThread)
 struct TesseractLanguagesTests {
     @Test func localeLanguages() {
         #expect(TesseractLanguages.ofLocale(["LANG": "de_AT.UTF-8"]) == ["deu"])

@@ -6,7 +6,7 @@ import Testing
 
 /// The system-call layer on a real temporary folder: what each wrapper returns, and the
 /// `Errno` each failure throws.
-@Suite("System calls")
+@Suite("System calls", .ownThread)
 struct SystemCallTests {
     @Test("Strings as a C array: each ended by its NUL, the array by a null pointer, none at all too")
     func cStringArrays() {

@@ -128,16 +128,20 @@ public final class ChildProcess: Sendable {
     /// Waits for the child to exit, at most `timeout` seconds (``waitUntil(timeout:every:_:)``).
     /// A child still running then fails the test (an issue at the caller's line) and is killed
     /// and reaped: a stuck child fails the suite instead of hanging it.
-    public func waitUntilExit(timeout: TimeInterval = exitTimeout, sourceLocation: SourceLocation = #_sourceLocation) {
-        guard !exits(within: timeout) else { return }
+    /// A `brief` child (``shell(_:)-swift.func``: `cp`, `mv`, `chmod`) may be waited for on any
+    /// thread; any other is waited for as ``waitUntil(timeout:every:sourceLocation:_:)`` waits.
+    public func waitUntilExit(timeout: TimeInterval = exitTimeout, brief: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
+        let exited = brief ? waitOnThisThread(timeout: timeout, every: .milliseconds(1)) { !isRunning }
+            : exits(within: timeout, sourceLocation: sourceLocation)
+        guard !exited else { return }
         Issue.record("\(processIdentifier) did not exit within \(timeout) s: killed", sourceLocation: sourceLocation)
         kill(processIdentifier, SIGKILL)
         _ = reap(blocking: true)
     }
 
     /// Waits for the child, up to `timeout` seconds; whether it exited (it keeps running if not).
-    public func exits(within timeout: TimeInterval) -> Bool {
-        waitUntil(timeout: timeout) { !isRunning }
+    public func exits(within timeout: TimeInterval, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        waitUntil(timeout: timeout, sourceLocation: sourceLocation) { !isRunning }
     }
 
     /// The exit code, or the signal's number when a signal ended it (as Foundation's `Process`).
@@ -166,8 +170,12 @@ public final class ChildProcess: Sendable {
     /// Runs a command to completion: its exit status and what it printed. Output goes
     /// through files, so a chatty child never blocks on a full pipe; `input` is its
     /// standard input.
+    ///
+    /// Waiting blocks the calling thread: a test on Swift's cooperative pool runs only `brief`
+    /// commands (see ``waitUntilExit(timeout:brief:sourceLocation:)``).
     public static func run(_ arguments: [String], environment: [String: String?] = [:], currentFolder: String? = nil,
-                           input: [UInt8]? = nil) throws -> (status: Int32, stdout: [UInt8], stderr: [UInt8]) {
+                           input: [UInt8]? = nil, brief: Bool = false,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws -> (status: Int32, stdout: [UInt8], stderr: [UInt8]) {
         let base = FileManager.default.temporaryDirectory.path + "/searchlight-child-\(UUID().uuidString)"
         let inputPath = base + ".in", outputPath = base + ".out", errorPath = base + ".err"
         defer { for path in [inputPath, outputPath, errorPath] { unlink(path) } }
@@ -175,7 +183,7 @@ public final class ChildProcess: Sendable {
         let child = try ChildProcess(arguments, environment: environment, currentFolder: currentFolder,
                                      stdin: input == nil ? .null : .file(inputPath),
                                      stdout: .file(outputPath), stderr: .file(errorPath))
-        child.waitUntilExit()
+        child.waitUntilExit(brief: brief, sourceLocation: sourceLocation)
         let output = FileManager.default.contents(atPath: outputPath) ?? Data()
         let error = FileManager.default.contents(atPath: errorPath) ?? Data()
         return (child.terminationStatus, Array(output), Array(error))

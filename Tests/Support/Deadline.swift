@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The one way a test waits for something: a deadline, and a condition polled until it holds
 /// or the deadline passes. A wait never sleeps a fixed time, and never waits without a
@@ -27,10 +28,26 @@ public struct Deadline: Sendable {
 /// Polls `condition` every `interval` until it holds (`true`) or `timeout` seconds pass
 /// (`false`, after one last look), blocking the calling thread between polls: for tests that
 /// run on a thread of their own (`.ownThread`) or wait for another process.
+///
+/// Called on a thread of Swift's cooperative pool it records an issue: the pool has a thread
+/// per core, two here, and two such waits (a test running a reference script while another
+/// waited for its result) once stalled every test of the run for two and a half minutes.
 @discardableResult
 public func waitUntil(
-    timeout: TimeInterval = 60, every interval: Duration = .milliseconds(10), _ condition: () throws -> Bool
+    timeout: TimeInterval = 60, every interval: Duration = .milliseconds(10),
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
 ) rethrows -> Bool {
+    if try condition() { return true }
+    if CooperativePool.isCurrent {
+        Issue.record("a blocking wait on a thread of Swift's cooperative pool: give the suite .ownThread", sourceLocation: sourceLocation)
+    }
+    return try waitOnThisThread(timeout: timeout, every: interval, condition)
+}
+
+/// ``waitUntil(timeout:every:sourceLocation:_:)`` without the check of the calling thread:
+/// for the brief commands a test runs to change a tree (`cp`, `mv`, ``shell(_:)-swift.func``),
+/// over in milliseconds, which any test may run.
+func waitOnThisThread(timeout: TimeInterval, every interval: Duration, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Deadline(timeout: timeout)
     while !deadline.hasPassed {
         if try condition() { return true }
@@ -58,5 +75,18 @@ extension Duration {
     /// The duration in seconds, for `Thread.sleep(forTimeInterval:)`.
     fileprivate var seconds: TimeInterval {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
+/// Swift's cooperative pool, where tasks run unless an executor says otherwise.
+public enum CooperativePool {
+    /// Whether the calling thread is one of the pool's. libdispatch names them after their
+    /// root queue (`com.apple.root.default-qos`, kept to its last 15 bytes by Linux); the
+    /// threads of serial queues (``OwnThread``) and of `Thread` have other names
+    /// (`…qos.overcommit`, none).
+    public static var isCurrent: Bool {
+        guard let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) else { return false }
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.hasSuffix("-qos") && !trimmed.hasSuffix("overcommit")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Glibc
 
 /// A real temporary folder for a test, removed (permissions restored first) afterwards.
@@ -23,7 +24,7 @@ public final class TemporaryTree {
 
     /// Removes `path` and what it holds, permissions restored first.
     static func removeFolder(_ path: String) {
-        _ = try? ChildProcess.run(["/bin/chmod", "-R", "u+rwx", path])
+        _ = try? ChildProcess.run(["/bin/chmod", "-R", "u+rwx", path], brief: true)
         try? FileManager.default.removeItem(atPath: path)
     }
 
@@ -96,7 +97,7 @@ public func shell(_ arguments: String...) {
 
 /// Runs a command given as an array.
 public func shell(_ arguments: [String]) {
-    let result = try? ChildProcess.run(arguments)
+    let result = try? ChildProcess.run(arguments, brief: true)
     precondition(result?.status == 0, "\(arguments) failed: \(String(decoding: result?.stderr ?? [], as: UTF8.self))")
 }
 

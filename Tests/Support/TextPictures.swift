@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Pictures of text written by the tests themselves, for OCR: `vips text` renders a phrase
 /// (white on black), which is inverted to ink on paper, padded, optionally turned and

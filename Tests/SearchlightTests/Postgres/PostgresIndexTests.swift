@@ -4,7 +4,7 @@ import SearchlightPostgres
 import SearchlightTestSupport
 import Testing
 
-@Suite("PostgreSQL index", .needsPostgres)
+@Suite("PostgreSQL index", .needsPostgres, .ownThread)
 struct PostgresIndexTests {
     static func item(_ id: [UInt8], domain: String = "docs", name: String? = nil, title: String? = nil,
                      keywords: [String] = [], authors: [String] = [], text: String? = nil, modified: Double = 0,
@@ -350,7 +350,7 @@ struct PostgresIndexTests {
     }
 }
 
-@Suite("PostgreSQL locations")
+@Suite("PostgreSQL locations", .ownThread)
 struct PostgresLocationTests {
     @Test func urlsParseWithDefaultsAndNeverShowTheirPassword() throws {
         let location = try PostgresLocation("postgresql://ana:s%40cret@db.example:6543/shared?sslmode=require",
