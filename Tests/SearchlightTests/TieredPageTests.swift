@@ -70,7 +70,8 @@ struct TieredPageTests {
     }
 
     /// Where a word ranks in each row, read once per table with the columns of each match
-    /// (``PhraseColumns``), is what reading each column's matches tells.
+    /// (``PhraseColumns``), is what reading each column's matches tells; and the lists that one
+    /// read keeps (``ContentSearch/readLists(of:)``) are those FTS5 gives for each expression.
     @Test func oneReadOfAWordTellsItsColumnsAsEachColumnsReadDoes() throws {
         let index = try Self.generatedIndex(count: 1_500, seed: 11)
         try index.read { db in
@@ -79,7 +80,18 @@ struct TieredPageTests {
                 let search = ContentSearch(db: db, tokens: [token], filter: filter)
                 let ranks = try search.columnRanks(of: token).all
                 #expect(!ranks.isEmpty, "\(token)")
-                #expect(ranks == (try search.columnRanksByColumn(of: token).all), "\(token)")
+                // A search of its own, which has read nothing: each column's list from FTS5.
+                let byColumn = ContentSearch(db: db, tokens: [token], filter: filter)
+                #expect(ranks == (try byColumn.columnRanksByColumn(of: token).all), "\(token)")
+                // The lists kept from that one read are those FTS5 gives for each expression.
+                for term in [SearchableIndex.quoted(token), SearchableIndex.quoted(token) + "*"] {
+                    for (table, expression) in [("item_words", term), ("item_content", "authors : (" + term + ")"),
+                                                ("item_content", "authors : " + term), ("item_content", "text : (" + term + ")"),
+                                                ("item_content", "text : " + term), ("item_content", term)] {
+                        let fresh = ContentSearch(db: db, tokens: [token], filter: filter)
+                        #expect(try search.rowIDs(table, expression) == fresh.rowIDs(table, expression), "\(token): \(table) \(expression)")
+                    }
+                }
             }
         }
     }

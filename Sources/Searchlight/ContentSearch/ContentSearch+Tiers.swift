@@ -68,25 +68,40 @@ extension ContentSearch {
     func tieredMatches(limit: Int, rankingAtMost ranked: Int = Self.sortedTierLimit,
                        sortingAtMost sorted: Int = Self.sortedTierLimit) throws -> [Match]? {
         guard limit > 0, !hasCJK else { return nil }
+        // Each word's lists once, where the page reads them whole: one word, or words that
+        // many items have together (few are sought one by one instead, `note 7 42 5`).
+        let readsWhole = try tokens.count == 1 || everyWord().count > Self.seekLimit
+        if readsWhole { for token in tokens { try readLists(of: token) } }
         let textRank = Self.textRank * tokens.count
         let candidates = try richCandidates(whole: false)
         // Many rich candidates (a letter that starts a telling keyword of half the texts) are
         // grouped by the rank their full-text columns tell; only those a page takes are read.
         var explicit: [Int64: Match] = [:]
-        var claimed: [Tier: Set<Int64>] = [:]
+        var claimed: [Tier: RowSet] = [:]
         if candidates.count <= ranked {
             explicit = try richMatches(among: candidates)
         } else {
             claimed = try claimedTiers(of: candidates)
         }
         // Every other match: each word in the text only, as ``allMatches()`` takes them.
-        let textOnly = try rowIDs("item_content", textExpression(whole: false)).filter {
-            explicit[$0] == nil && (claimed.isEmpty || !candidates.contains($0))
-        }
-        var byPrefixOnly: [Int: Set<Int64>] = [:]
-        let wholeByToken = try tokens.map { Set(try rowIDs("item_content", "text : " + Self.term($0, whole: true))) }
-        for id in textOnly {
-            byPrefixOnly[wholeByToken.reduce(0) { $0 + ($1.contains(id) ? 0 : 1) }, default: []].insert(id)
+        // Each word's text list read whole, intersected (`text : ("alpha"* AND "zulu"*)` would
+        // read them again); else the conjunction, which FTS5 reads skipping what one word lacks.
+        var textOnly = try readsWhole
+            ? tokens.dropFirst().reduce(try rowIDs("item_content", "text : " + Self.term(tokens[0], whole: false))) {
+                $0.intersection(try rowIDs("item_content", "text : " + Self.term($1, whole: false)))
+            }
+            : rowIDs("item_content", textExpression(whole: false))
+        if !claimed.isEmpty { textOnly.subtract(candidates) }
+        textOnly.subtract(explicit.keys)
+        var byPrefixOnly: [Int: RowSet] = [:]
+        let wholeByToken = try tokens.map { try rowIDs("item_content", "text : " + Self.term($0, whole: true)) }
+        if let whole = wholeByToken.first, wholeByToken.count == 1 {
+            // One word: its whole matches and the rest, two operations on the bits.
+            byPrefixOnly = [0: textOnly.intersection(whole), 1: textOnly.subtracting(whole)]
+        } else {
+            for id in textOnly {
+                byPrefixOnly[wholeByToken.reduce(0) { $0 + ($1.contains(id) ? 0 : 1) }, default: []].insert(id)
+            }
         }
         // Items whose text holds the words as a phrase rank as a title match would.
         if let holders = try phraseHolders() {
@@ -102,7 +117,7 @@ extension ContentSearch {
                 explicit[match.rank.id] = promoted(match)
             }
             let claimedHolders = holders.filter { id in claimed.values.contains { $0.contains(id) } }
-            for (id, match) in try richMatches(among: claimedHolders) { explicit[id] = promoted(match) }
+            for (id, match) in try richMatches(among: RowSet(claimedHolders)) { explicit[id] = promoted(match) }
             for tier in claimed.keys { claimed[tier]?.subtract(claimedHolders) }
         }
         let richByTier = Dictionary(grouping: explicit.values, by: Tier.init)
@@ -129,7 +144,7 @@ extension ContentSearch {
                           text.contains(id) || unranked.contains(id)
                       }) {
                 let walked = newest.filter { text.contains($0.id) }.map { Match(rank: Self.ranked($0, in: tier), matchedIn: .content) }
-                guard let ranked = try exactly(Set(newest.lazy.map(\.id).filter(unranked.contains)), in: tier) else { return nil }
+                guard let ranked = try exactly(RowSet(newest.lazy.map(\.id).filter(unranked.contains)), in: tier) else { return nil }
                 page += Self.sorted(rich + ranked + walked).prefix(needed)
             } else {
                 // Few, or the walk met fewer than the page needs (items not admitted, or
@@ -150,9 +165,9 @@ extension ContentSearch {
     /// A word of one term is read once in each full-text table, whole and as a prefix, with
     /// the columns each row holds it in (``PhraseColumns``); another (a word FTS5 reads as
     /// several terms) once for each column.
-    private func claimedTiers(of candidates: Set<Int64>) throws -> [Tier: Set<Int64>] {
+    private func claimedTiers(of candidates: RowSet) throws -> [Tier: RowSet] {
         let ranks = try tokens.map { try columnRanks(of: $0) }
-        var tiers: [Tier: Set<Int64>] = [:]
+        var tiers: [Tier: RowSet] = [:]
         candidates: for id in candidates {
             var prefixOnly = 0, fieldRank = 0
             for word in ranks {
@@ -163,34 +178,6 @@ extension ContentSearch {
             tiers[Tier(prefixOnly: prefixOnly, fieldRank: fieldRank), default: []].insert(id)
         }
         return tiers
-    }
-
-    /// The best rank of `token` in each row that holds it, whole or as a prefix, in a rich
-    /// field or the text (``claimedTiers(of:)``).
-    func columnRanks(of token: String) throws -> RowRanks {
-        let prefix = SearchableIndex.nameTerm(token, whole: false)
-        guard prefix == Self.term(token, whole: false), prefix == SearchableIndex.quoted(token) + "*" else {
-            return try columnRanksByColumn(of: token)
-        }
-        let expression = SearchableIndex.quoted(token) + " OR " + prefix
-        var ranks = try newRowRanks()
-        // The ranks of the columns: name, title, keywords, folders; authors, text.
-        let tables: [(String, [UInt8])] = [("item_words", [0, 1, 2, 3]), ("item_content", [2, UInt8(Self.textRank)])]
-        for (table, rankOf) in tables {
-            // The best rank of each set of columns, and of none (`nil`).
-            let best: [UInt8?] = (0..<256).map { columns in rankOf.indices.filter { columns & (1 << $0) != 0 }.map { rankOf[$0] }.min() }
-            let statement = try db.readStatement("SELECT rowid, \(PhraseColumns.name)(\(table)) FROM \(table) WHERE \(table) MATCH ?")
-            try statement.forEachRow(.text(expression)) { row in
-                let value = sqlite3_column_int64(row, 1)
-                if let rank = best[Int(PhraseColumns.columns(value, phrase: 0))] {
-                    ranks.offer(RowRanks.Rank(rank: rank, prefixOnly: false), for: sqlite3_column_int64(row, 0))
-                } else if let rank = best[Int(PhraseColumns.columns(value, phrase: 1))] {
-                    ranks.offer(RowRanks.Rank(rank: rank, prefixOnly: true), for: sqlite3_column_int64(row, 0))
-                }
-                return true
-            }
-        }
-        return ranks
     }
 
     /// ``columnRanks(of:)`` for a word FTS5 reads as several terms: column by column.
@@ -209,14 +196,14 @@ extension ContentSearch {
     }
 
     /// Ranks for every row of the index.
-    private func newRowRanks() throws -> RowRanks {
+    func newRowRanks() throws -> RowRanks {
         RowRanks(largest: try db.readStatement("SELECT coalesce(max(id), 0) FROM item").firstRow { sqlite3_column_int64($0, 0) } ?? 0)
     }
 
     /// `ids`, rich candidates grouped in `tier` by their columns, ranked on their fields'
     /// bytes (those the filter admits); `nil` when one ranks otherwise, and the page is then
     /// left to the full ranking.
-    private func exactly(_ ids: Set<Int64>, in tier: Tier) throws -> [Match]? {
+    private func exactly(_ ids: RowSet, in tier: Tier) throws -> [Match]? {
         guard !ids.isEmpty else { return [] }
         let ranked = try richMatches(among: ids)
         return ranked.values.allSatisfy { Tier($0) == tier } ? Array(ranked.values) : nil

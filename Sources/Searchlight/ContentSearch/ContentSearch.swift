@@ -30,7 +30,7 @@ struct ContentSearch {
     let tokens: [String]
     let filter: ItemFilter
     /// What one search reads once and asks twice.
-    private let memo = Memo()
+    let memo = Memo()
 
     init(db: Database, tokens: [String], filter: ItemFilter) {
         self.db = db
@@ -45,13 +45,15 @@ struct ContentSearch {
         var phrases: Set<Int64>
     }
 
-    private final class Memo {
+    final class Memo {
         /// `nil`: not read yet; `.some(nil)`: too many to read.
         var textTier: TextTier??
         /// The rows of each full-text match read so far, by table and expression.
-        var rows: [String: [Int64]] = [:]
+        var rows: [String: RowSet] = [:]
         /// ``everyWord()``, once read.
-        var everyWord: Set<Int64>?
+        var everyWord: RowSet?
+        /// Each word's ranks by row (``columnRanks(of:)``), once read.
+        var ranks: [String: RowRanks] = [:]
     }
 
     /// One ranked result.
@@ -98,10 +100,14 @@ struct ContentSearch {
 
     /// The rows of `table` that match `expression`, read once per search: the same word is
     /// asked for the candidates, the text-only items and each word's whole matches.
-    func rowIDs(_ table: String, _ expression: String) throws -> [Int64] {
+    func rowIDs(_ table: String, _ expression: String) throws -> RowSet {
         let key = table + "\u{0}" + expression
         if let known = memo.rows[key] { return known }
-        let rows = try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ?", arguments: [expression])
+        var rows = RowSet()
+        try db.readStatement("SELECT rowid FROM \(table) WHERE \(table) MATCH ?").forEachRow(.text(expression)) { row in
+            rows.insert(sqlite3_column_int64(row, 0))
+            return true
+        }
         memo.rows[key] = rows
         return rows
     }
@@ -111,13 +117,12 @@ struct ContentSearch {
     /// A few ids are looked up one by one (`rowid IN`: FTS5 seeks each); more are met in the
     /// whole match, one read of the word's list (or of its prefix index). Seeking thousands
     /// of ids one by one took most of a one-letter search's second.
-    private func rowIDs(_ expression: String, among ids: some Collection<Int64>, in table: String = "item_content") throws -> Set<Int64> {
+    private func rowIDs(_ expression: String, among ids: RowSet, in table: String = "item_content") throws -> RowSet {
         guard !ids.isEmpty else { return [] }
         if ids.count > Self.seekLimit || !Self.seeksCheaply(expression) {
-            let all = Set(try rowIDs(table, expression))
-            return Set(ids.lazy.filter(all.contains))
+            return try ids.intersection(rowIDs(table, expression))
         }
-        return try Set(Int64.fetchAll(db, sql: """
+        return try RowSet(Int64.fetchAll(db, sql: """
             SELECT rowid FROM \(table) WHERE \(table) MATCH ? AND rowid IN (SELECT value FROM json_each(?))
             """, arguments: [expression, "[" + ids.map(String.init).joined(separator: ",") + "]"]))
     }
@@ -152,7 +157,7 @@ struct ContentSearch {
     /// (`whole`) as a whole word; of several words, only those that have every word somewhere
     /// (``everyWord()``): `nikon d` would otherwise rank every item with a `d…` word, and
     /// `note 7 42 5` every item with `note` in its name. The candidates of one word all have it.
-    func richCandidates(whole: Bool) throws -> Set<Int64> {
+    func richCandidates(whole: Bool) throws -> RowSet {
         let any = tokens.map { SearchableIndex.nameTerm($0, whole: whole) }.joined(separator: " OR ")
         // Few items with every word (`note 7 42 5`, each word in every name or none): each is
         // looked up, where the union of the words' lists held every item of the index.
@@ -160,8 +165,13 @@ struct ContentSearch {
             let every = try everyWord()
             return try rowIDs(any, among: every, in: "item_words").union(try rowIDs("authors : (" + any + ")", among: every))
         }
-        var ids = Set(try rowIDs("item_words", any))
-        ids.formUnion(try rowIDs("item_content", "authors : (" + any + ")"))
+        // The union of each word's lists: the lists ``readLists(of:)`` read once serve here too.
+        var ids = RowSet()
+        for token in tokens {
+            let term = SearchableIndex.nameTerm(token, whole: whole)
+            ids.formUnion(try rowIDs("item_words", term))
+            ids.formUnion(try rowIDs("item_content", "authors : (" + term + ")"))
+        }
         // One word: each candidate has it, and the intersection would read its every match.
         return tokens.count == 1 && !SearchableIndex.hasCompound(tokens) ? ids : ids.intersection(try everyWord())
     }
@@ -172,11 +182,11 @@ struct ContentSearch {
     /// One read of each word's list in each table (one- to three-letter words read their
     /// prefix index), intersected here. A word typed as the first letter of a second word
     /// (`nikon d`) once made every item with a `d…` word in a name a candidate to rank.
-    func everyWord() throws -> Set<Int64> {
+    func everyWord() throws -> RowSet {
         if let known = memo.everyWord { return known }
-        var every: Set<Int64>?
+        var every: RowSet?
         for token in tokens {
-            var ids = Set(try rowIDs("item_words", SearchableIndex.nameTerm(token, whole: false)))
+            var ids = try rowIDs("item_words", SearchableIndex.nameTerm(token, whole: false))
             ids.formUnion(try rowIDs("item_content", Self.term(token, whole: false)))
             every = every.map { $0.intersection(ids) } ?? ids
             if every?.isEmpty == true { break }
@@ -186,7 +196,7 @@ struct ContentSearch {
     }
 
     /// The rich candidates (among `candidates`, by default all of them) that match every word, ranked.
-    func richMatches(among candidates: Set<Int64>? = nil) throws -> [Int64: Match] {
+    func richMatches(among candidates: RowSet? = nil) throws -> [Int64: Match] {
         let ids = try candidates ?? richCandidates(whole: false)
         guard !ids.isEmpty else { return [:] }
         let rows = try Row.fetchCursor(db, sql: """
@@ -199,7 +209,7 @@ struct ContentSearch {
         struct Pending { var id: Int64; var identifier: ItemIdentifier; var date: Double; var fields: [(whole: UInt64, prefix: UInt64)] }
         var pending: [Pending] = []
         // Words each candidate lacks a whole match for in its fields: looked up in the text, per word.
-        var lookups: [Int: [Int64]] = [:]
+        var lookups: [Int: RowSet] = [:]
         while let row = try rows.next() {
             guard filter.admits(domainID: row[7], expiration: row[8]) else { continue }
             let identifierData: Data = row[1]
@@ -214,11 +224,11 @@ struct ContentSearch {
                 })
             }
             for index in tokens.indices where !fields.contains(where: { $0.whole & (1 << index) != 0 }) {
-                lookups[index, default: []].append(row[0])
+                lookups[index, default: []].insert(row[0])
             }
             pending.append(Pending(id: row[0], identifier: identifier, date: row[5] as Double? ?? 0, fields: fields))
         }
-        var inText: [Int: (whole: Set<Int64>, prefix: Set<Int64>)] = [:]
+        var inText: [Int: (whole: RowSet, prefix: RowSet)] = [:]
         for (index, ids) in lookups {
             let prefix = try rowIDs("text : " + Self.term(tokens[index], whole: false), among: ids)
             let whole = try rowIDs("text : " + Self.term(tokens[index], whole: true), among: prefix)
@@ -283,14 +293,15 @@ struct ContentSearch {
     func allMatches() throws -> [Match] {
         let rich = try richMatches()
         var matches = Array(rich.values)
-        let wholeIDs = Set(try textOnly(whole: true, excluding: rich))
+        let wholeIDs = RowSet(try textOnly(whole: true, excluding: rich))
         var textIDs = try textOnly(whole: false, excluding: rich)
         if hasCJK { textIDs = try verified(textIDs) }
         // How many words each item has only as a prefix: by word, when there are several.
-        var wholeByToken: [Set<Int64>] = []
+        var wholeByToken: [RowSet] = []
         if tokens.count > 1 {
+            let textSet = RowSet(textIDs)
             for index in tokens.indices {
-                wholeByToken.append(try rowIDs("text : " + Self.term(tokens[index], whole: true), among: textIDs))
+                wholeByToken.append(try rowIDs("text : " + Self.term(tokens[index], whole: true), among: textSet))
             }
         }
         try forEachAdmitted(textIDs) { id, identifier, date in
@@ -431,7 +442,7 @@ struct ContentSearch {
     /// The `limit` items with every word whole in their text, not among `excluded`, most
     /// relevant first (``TextRelevance``, then newest): `nil` when they are too many to score
     /// (then the newest come first) or fewer than `limit`.
-    private func relevantTextTier(excluding excluded: Set<Int64>, limit: Int) throws -> [NameMatch]? {
+    private func relevantTextTier(excluding excluded: RowSet, limit: Int) throws -> [NameMatch]? {
         guard limit > 0 else { return [] }
         guard let tier = try textTier() else { return nil }
         var matches: [NameMatch] = []
@@ -452,15 +463,15 @@ struct ContentSearch {
     /// (``PageStrategy``): few are looked up and sorted; many are met walking the date index
     /// newest first, each visited item checked against the full-text index (`rowid = ?`), or
     /// against the set of all of them.
-    private func newestTextTier(excluding excluded: Set<Int64>, limit: Int) throws -> [NameMatch]? {
+    private func newestTextTier(excluding excluded: RowSet, limit: Int) throws -> [NameMatch]? {
         guard limit > 0 else { return [] }
         let expression = textExpression(whole: true)
         let members = try Int64.fetchCursor(db, sql: "SELECT rowid FROM item_content WHERE item_content MATCH ?",
                                             arguments: [expression])
         var sample: [Int64] = []
         while sample.count < PageStrategy.sampleSize, let id = try members.next() { sample.append(id) }
-        func allMembers() throws -> Set<Int64> {
-            var all = Set(sample)
+        func allMembers() throws -> RowSet {
+            var all = RowSet(sample)
             while let id = try members.next() { all.insert(id) }
             return all.subtracting(excluded)
         }

@@ -1,0 +1,74 @@
+import GRDB
+import GRDBSQLite
+
+extension ContentSearch {
+    /// The best rank of `token` in each row that holds it, whole or as a prefix, in a rich
+    /// field or the text (``claimedTiers(of:)``): from ``readLists(of:)``, or column by column
+    /// for a word FTS5 reads as several terms.
+    func columnRanks(of token: String) throws -> RowRanks {
+        try readLists(of: token)
+        if let ranks = memo.ranks[token] { return ranks }
+        let ranks = try columnRanksByColumn(of: token)
+        memo.ranks[token] = ranks
+        return ranks
+    }
+
+    /// Reads a word's lists once in each full-text table, whole and as a prefix, with the
+    /// columns each row holds it in (`"zulu" OR "zulu"*`, ``PhraseColumns``), and keeps what
+    /// a ranked search asks of the word: its rows by name, title, keywords or folder, by
+    /// author, by text, each whole and as a prefix (as ``rowIDs(_:_:)`` would read them, under
+    /// the same expressions), and its rank in each row (``columnRanks(of:)``).
+    ///
+    /// A word that starts a word of every note (`a`, `zulu` on the notes of issue 47) was read
+    /// seven times in the first page's search, once for each of those questions; the lists are
+    /// what the page costs. A word FTS5 reads as several terms (a compound, Han) is left to
+    /// the questions one by one.
+    func readLists(of token: String) throws {
+        let whole = SearchableIndex.quoted(token), prefix = whole + "*"
+        guard memo.ranks[token] == nil, SearchableIndex.nameTerm(token, whole: false) == prefix,
+              Self.term(token, whole: false) == prefix else { return }
+        var ranks = try newRowRanks()
+        // The ranks of the columns: name, title, keywords, folders; authors, text.
+        let tables: [(name: String, ranks: [UInt8])] = [("item_words", [0, 1, 2, 3]), ("item_content", [2, UInt8(Self.textRank)])]
+        // Per table and column, the rows holding the word whole (phrase 0) and as a prefix (phrase 1).
+        var rows: [[[RowSet]]] = tables.map { table in table.ranks.map { _ in [RowSet(), RowSet()] } }
+        for (index, table) in tables.enumerated() {
+            // The best rank of each set of columns, and of none (`nil`).
+            let best: [UInt8?] = (0..<256).map { columns in
+                table.ranks.indices.filter { columns & (1 << $0) != 0 }.map { table.ranks[$0] }.min()
+            }
+            let statement = try db.readStatement("SELECT rowid, \(PhraseColumns.name)(\(table.name)) FROM \(table.name) WHERE \(table.name) MATCH ?")
+            try statement.forEachRow(.text(whole + " OR " + prefix)) { row in
+                let id = sqlite3_column_int64(row, 0), value = sqlite3_column_int64(row, 1)
+                let wholeColumns = PhraseColumns.columns(value, phrase: 0), prefixColumns = PhraseColumns.columns(value, phrase: 1)
+                if let rank = best[Int(wholeColumns)] {
+                    ranks.offer(RowRanks.Rank(rank: rank, prefixOnly: false), for: id)
+                } else if let rank = best[Int(prefixColumns)] {
+                    ranks.offer(RowRanks.Rank(rank: rank, prefixOnly: true), for: id)
+                }
+                for column in table.ranks.indices {
+                    // A row holding the word whole holds it as a prefix too.
+                    if wholeColumns & (1 << column) != 0 { rows[index][column][0].insert(id); rows[index][column][1].insert(id) }
+                    if prefixColumns & (1 << column) != 0 { rows[index][column][1].insert(id) }
+                }
+                return true
+            }
+        }
+        memo.ranks[token] = ranks
+        for (phrase, term) in [whole, prefix].enumerated() {
+            let words = rows[0].reduce(into: RowSet()) { $0.formUnion($1[phrase]) }
+            let authors = rows[1][0][phrase], text = rows[1][1][phrase]
+            remember(words, "item_words", term)
+            remember(authors, "item_content", "authors : (" + term + ")")
+            remember(authors, "item_content", "authors : " + term)
+            remember(text, "item_content", "text : (" + term + ")")
+            remember(text, "item_content", "text : " + term)
+            remember(authors.union(text), "item_content", term)
+        }
+    }
+
+    /// Keeps `rows` as what ``rowIDs(_:_:)`` reads for `expression` in `table`.
+    private func remember(_ rows: RowSet, _ table: String, _ expression: String) {
+        memo.rows[table + "\u{0}" + expression] = rows
+    }
+}
