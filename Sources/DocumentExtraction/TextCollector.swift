@@ -10,6 +10,7 @@ public struct TextCollector: Sendable {
     /// True once text was dropped because of the limit.
     public private(set) var isTruncated = false
 
+    /// An empty collector that keeps at most `limit` bytes (a negative limit keeps none).
     public init(limit: Int) {
         self.limit = max(0, limit)
     }

@@ -25,6 +25,7 @@ public struct ExtractionRequest: Sendable, Hashable {
     /// What to embed, for an ``ExtractionKind/embed`` request (nil for the other kinds).
     public var embedding: EmbeddingJob?
 
+    /// The kind asked for; nil when the raw value is of a kind this build does not know.
     public var kind: ExtractionKind? { ExtractionKind(rawValue: kindRawValue) }
 
     /// An ``ExtractionKind/embed`` request.
@@ -33,6 +34,7 @@ public struct ExtractionRequest: Sendable, Hashable {
         self.embedding = embedding
     }
 
+    /// A request for `kind` of the file at `path`, at most `limit` (pixels of edge or bytes of text).
     public init(jobID: UInt64, kind: ExtractionKind, path: [UInt8], limit: UInt32, contentType: String = "") {
         self.jobID = jobID
         self.kindRawValue = kind.rawValue

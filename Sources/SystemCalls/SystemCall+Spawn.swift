@@ -16,8 +16,11 @@ extension SystemCall {
             case descriptor(Int32)
         }
 
+        /// The child's descriptor 0.
         public var standardInput = Source.inherited
+        /// The child's descriptor 1.
         public var standardOutput = Source.inherited
+        /// The child's descriptor 2.
         public var standardError = Source.inherited
         /// Descriptors of this process given to the child under other numbers (3 and up),
         /// `(ours, theirs)`.
@@ -31,6 +34,8 @@ extension SystemCall {
         /// its own.
         public var ownProcessGroup = false
 
+        /// A child that shares this process's standard descriptors, session and process group, and
+        /// is found by path, not in `PATH`.
         public init() {}
     }
 

@@ -90,7 +90,9 @@ public struct StoredVectors: Sendable, Hashable {
 
     /// A question's vector quantized as the stored ones are, to be compared by products of bytes.
     public struct Question: Sendable {
+        /// One signed byte per dimension, `round(v / scale)`.
         public let codes: [Int8]
+        /// What a code of 1 stands for: the largest magnitude over 127.
         public let scale: Float
 
         /// The codes of a unit vector.

@@ -51,6 +51,8 @@ public struct RankedSearch: Sendable {
     /// answer in the first ten was within 0.02 of the first.
     public static let similarityMargin: Float = 0.03
 
+    /// A search of `search` in `domain` (every domain by default) and `scope`, without history,
+    /// by words alone until an ``encoder`` is set.
     public init(_ search: SearchWords, domain: String? = nil, scope: SearchScope = .all) {
         self.search = search
         self.domain = domain

@@ -53,6 +53,8 @@ public struct ExclusionRules: Sendable, Equatable {
     /// Read `.searchlightignore` files.
     public var readsIgnoreFiles: Bool
 
+    /// The rules of a scan or a watch; the defaults are `searchlight scan`'s: hidden entries,
+    /// build output and `.searchlightignore`'d paths left out.
     public init(includeHidden: Bool = false, usesDefaults: Bool = true, configured: IgnoreRules = IgnoreRules(patterns: []),
                 readsIgnoreFiles: Bool = true) {
         self.includeHidden = includeHidden
@@ -65,6 +67,7 @@ public struct ExclusionRules: Sendable, Equatable {
     public struct FolderRules: Sendable {
         /// The folder holding the file, relative to the root.
         public var folder: ItemIdentifier
+        /// The file's patterns, relative to ``folder``.
         public var rules: IgnoreRules
     }
 

@@ -27,6 +27,7 @@ import SystemCalls
 /// }
 /// ```
 public final class ExtractorPool: Sendable {
+    /// What the pool was started with (worker count, deadlines, limits).
     public let configuration: Configuration
     /// The worker executable in use.
     public let extractorPath: FilePath

@@ -20,6 +20,7 @@ public final class ItemExtraction: Sendable {
         /// Queue pictures for OCR (Docs/Contract.md#text-in-pictures) in this store; nil for none.
         public var ocrQueue: OCRStore?
 
+        /// Which extractions run; by default thumbnails and content, and no OCR.
         public init(thumbnails: Bool = true, content: Bool = true, ocrQueue: OCRStore? = nil) {
             self.thumbnails = thumbnails
             self.content = content

@@ -14,6 +14,7 @@ public struct InotifyEvent: Hashable, Sendable {
     /// event is about the watched directory itself (`deleteSelf`, `moveSelf`, `ignored`).
     public var name: [UInt8]
 
+    /// An event as the kernel reports it (tests build their own).
     public init(watch: WatchDescriptor, mask: InotifyEventMask, cookie: UInt32 = 0, name: [UInt8] = []) {
         self.watch = watch
         self.mask = mask

@@ -24,8 +24,11 @@ public final class MeaningIndexer: Sendable {
         public var chunksPerDocument: Int
         /// Tokens per chunk, and how many a chunk shares with the one before.
         public var chunkTokens: Int
+        /// Tokens a chunk repeats from the end of the one before, so that no sentence is only cut in two.
         public var overlapTokens: Int
 
+        /// Settings for `model`; the defaults are the configuration's (8 chunks of 256 tokens,
+        /// overlapping by 32).
         public init(model: String, chunksPerDocument: Int = 8, chunkTokens: Int = 256, overlapTokens: Int = 32) {
             self.model = model
             self.chunksPerDocument = chunksPerDocument
@@ -53,13 +56,16 @@ public final class MeaningIndexer: Sendable {
         public var items = 0
         /// Texts embedded now, and their chunks.
         public var embedded = 0
+        /// The chunks of the texts embedded now.
         public var chunks = 0
         /// Texts whose vectors were known (the same text elsewhere).
         public var fromCache = 0
         /// Texts that could not be embedded.
         public var failed = 0
+        /// How long the run took, in seconds.
         public var seconds = 0.0
 
+        /// A run that did nothing yet.
         public init() {}
 
         mutating func add(_ other: Summary) {
@@ -71,13 +77,17 @@ public final class MeaningIndexer: Sendable {
         }
     }
 
+    /// The index whose items get vectors: work is read from it and vectors stored in it.
     public let index: any IndexStore
+    /// How texts are cut, and the model whose vectors count as current.
     public let settings: Settings
     let embed: Embedder
     let logger: Logger
     /// Texts that failed in this process: not tried again until it restarts (or they change).
     private let failures = Mutex(Set<[UInt8]>())
 
+    /// A pass over `index` that makes vectors with `embed` (``MeaningModel/embedder(pool:)``
+    /// in the workers; tests pass their own).
     public init(index: any IndexStore, settings: Settings, logger: Logger, embed: @escaping Embedder) {
         self.index = index
         self.settings = settings

@@ -26,6 +26,7 @@ public struct MountTable: Sendable {
     /// Every mount, in the order listed (a later mount on the same point hides an earlier one).
     public var mounts: [Mount]
 
+    /// A table of these mounts (tests build their own; ``read(_:)`` reads the machine's).
     public init(mounts: [Mount]) { self.mounts = mounts }
 
     /// Reads `/proc/self/mountinfo` (or `file`).

@@ -18,6 +18,7 @@ public struct RemovableDrives: Sendable {
     public struct Drive: Sendable, Equatable {
         /// Where it is mounted: its top folder is the domain's root.
         public var path: String
+        /// The filesystem mounted there, as its domain records it.
         public var volume: VolumeIdentity
         /// ``RemovableDrives/domain(of:)``.
         public var domain: String
@@ -29,6 +30,7 @@ public struct RemovableDrives: Sendable {
     /// in one, is left to it.
     public var roots: [String]
 
+    /// Drives mounted in `places`, less those `roots` cover; paths are resolved once, here.
     public init(places: [String], roots: [String] = []) {
         self.places = places.map { (try? SystemCall.resolvedPath($0)) ?? $0 }
         self.roots = roots.map { (try? SystemCall.resolvedPath($0)) ?? $0 }

@@ -25,13 +25,17 @@ public final class OCRStore: Sendable {
 
     /// One picture waiting for OCR.
     public struct Entry: Sendable, Hashable {
+        /// The item's domain.
         public var domain: String
+        /// The item's identifier: the picture's path relative to ``root``.
         public var identifier: ItemIdentifier
         /// The root folder the identifier is relative to.
         public var root: String
+        /// libmagic's MIME type of the picture, which tells the worker how to decode it.
         public var contentType: String
         /// The change stamp the file had when it was queued: OCR is for that version only.
         public var changeStamp: [UInt8]?
+        /// When it was queued: ``remove(_:)`` takes off only this queuing of the item.
         public var queued: Date
     }
 
@@ -138,7 +142,9 @@ public final class OCRStore: Sendable {
 
     /// An entry's key.
     public struct Key: Sendable, Hashable {
+        /// The item's domain.
         public var domain: String
+        /// The item's identifier in its domain.
         public var identifier: ItemIdentifier
     }
 

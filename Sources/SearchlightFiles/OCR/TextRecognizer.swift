@@ -15,6 +15,7 @@ import Synchronization
 /// `isStopping` says so and waits while `mayRun` says no (`watch`'s back-off and pause);
 /// what it has not read stays queued for the next run, in this process or after a restart.
 public final class TextRecognizer: Sendable {
+    /// The queue the pass reads entries from and takes them off.
     public let store: OCRStore
     let index: any IndexStore
     let pool: ExtractorPool
@@ -32,8 +33,10 @@ public final class TextRecognizer: Sendable {
         public var failed = 0
         /// Entries dropped because their item changed or left the index.
         public var stale = 0
+        /// How long the run took, in seconds.
         public var seconds = 0.0
 
+        /// A run that did nothing yet.
         public init() {}
 
         mutating func add(_ other: Summary) {
@@ -45,6 +48,7 @@ public final class TextRecognizer: Sendable {
         }
     }
 
+    /// A pass that reads `store`'s pictures in `pool`'s workers and writes their text to `index`.
     public init(store: OCRStore, index: any IndexStore, pool: ExtractorPool, logger: Logger) {
         self.store = store
         self.index = index

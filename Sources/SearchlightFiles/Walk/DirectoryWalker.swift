@@ -48,11 +48,13 @@ public struct DirectoryWalker {
             set { exclusions.includeHidden = newValue }
         }
 
+        /// The default exclusions, hidden entries in or out, and `excluded` paths left out.
         public init(includeHidden: Bool = false, excluded: Set<ItemIdentifier> = []) {
             self.exclusions.includeHidden = includeHidden
             self.excluded = excluded
         }
 
+        /// `exclusions` as configured, and `excluded` paths (relative to the root) left out.
         public init(exclusions: ExclusionRules, excluded: Set<ItemIdentifier> = []) {
             self.exclusions = exclusions
             self.excluded = excluded
@@ -62,6 +64,7 @@ public struct DirectoryWalker {
     let root: RootFolder
     let options: Options
 
+    /// A walker of `root`; it opens nothing until a walk starts.
     public init(root: RootFolder, options: Options) {
         self.root = root
         self.options = options

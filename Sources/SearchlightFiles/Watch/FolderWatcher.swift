@@ -51,6 +51,7 @@ public final class FolderWatcher: Service, Sendable {
         /// taken as unreachable (and left alone until it answers).
         public var reachabilityDeadline: Duration = .seconds(5)
 
+        /// The default timings over a scan with `scan`'s options.
         public init(scan: FolderScanner.Options) { self.scan = scan }
     }
 

@@ -21,6 +21,7 @@ public final class WatchControl: Sendable {
 
     private let state = Mutex(State())
 
+    /// A control that is neither paused nor backing off.
     public init() {}
 
     /// Stops processing windows (events are still read and coalesced).
@@ -29,6 +30,7 @@ public final class WatchControl: Sendable {
     /// Processes windows again, starting with what piled up.
     public func resume() { state.withLock { $0.paused = false } }
 
+    /// Whether ``pause()`` was called more recently than ``resume()``.
     public var isPaused: Bool { state.withLock { $0.paused } }
 
     /// Why the watchers back off (`"cpu pressure 92%"`, `"on battery"`), or `nil` for not.
