@@ -51,6 +51,8 @@ public final class MeaningModel: Sendable {
     }
 
     /// The pass's settings for this model.
+    /// - Throws: ``Embedding/EmbeddingError`` when the folder holds no readable model (it is
+    ///   loaded to learn its identifier).
     public func settings(chunksPerDocument: Int) throws(EmbeddingError) -> MeaningIndexer.Settings {
         MeaningIndexer.Settings(model: try load().identifier, chunksPerDocument: chunksPerDocument)
     }

@@ -74,6 +74,7 @@ extension FileIndexStore {
     /// The removable drives' domains of this machine (``localRoots()``) that are not mounted
     /// and were last seen more than `days` days before `now`: what ``dropRemovableDomains(_:)``
     /// forgets. A drive offline since an unknown date is kept.
+    /// - Throws: The index's error when the domains' states cannot be read.
     public func removableDomains(offlineLongerThan days: Int, now: Date = Date()) throws -> [(domain: String, state: DomainState)] {
         let limit = now.addingTimeInterval(-Double(days) * 86_400)
         return try localRoots().keys.sorted().compactMap { domain in
@@ -84,6 +85,7 @@ extension FileIndexStore {
     }
 
     /// Deletes every item of `domains` and their records. Returns the number of items deleted.
+    /// - Throws: The index's error when it cannot be written; then nothing is deleted.
     @discardableResult
     public func dropRemovableDomains(_ domains: [String]) throws -> Int {
         try deleteAllItems(inDomains: domains.filter(RemovableDrives.isRemovable(domain:)))

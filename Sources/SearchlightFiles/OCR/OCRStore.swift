@@ -41,6 +41,8 @@ public final class OCRStore: Sendable {
 
     /// Opens (creating) the store at `path` for the index whose ``IndexStore/path`` is `indexPath`.
     /// - Parameter readOnly: for `status` and `show`: fails when the file does not exist.
+    /// - Throws: GRDB's `DatabaseError` when the file cannot be opened (read-only: when it does
+    ///   not exist); ``SearchlightError`` when its folder or file cannot be created.
     public init(path: String, indexPath: String, readOnly: Bool = false) throws {
         self.path = path
         self.indexPath = indexPath
@@ -109,6 +111,7 @@ public final class OCRStore: Sendable {
     // MARK: The queue
 
     /// Queues `entries` (replacing what was queued for the same items).
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written; then none is queued.
     public func enqueue(_ entries: [Entry]) throws {
         guard !entries.isEmpty else { return }
         try database.write { db in
@@ -125,6 +128,7 @@ public final class OCRStore: Sendable {
     }
 
     /// The oldest entries, at most `limit`, skipping `excluded`.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func next(limit: Int, excluding excluded: Set<Key> = []) throws -> [Entry] {
         try database.read { db in
             let rows = try Row.fetchAll(db, sql: """
@@ -149,6 +153,7 @@ public final class OCRStore: Sendable {
     }
 
     /// Takes an entry off the queue, if it is still the one queued at `queued`.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func remove(_ entry: Entry) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM pending WHERE indexPath = ? AND domain = ? AND identifier = ? AND queued = ?",
@@ -157,6 +162,7 @@ public final class OCRStore: Sendable {
     }
 
     /// Pictures waiting for OCR.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func pendingCount() throws -> Int {
         try database.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM pending WHERE indexPath = ?", arguments: [indexPath]) ?? 0
@@ -164,6 +170,7 @@ public final class OCRStore: Sendable {
     }
 
     /// Forgets a domain's entries and marks (its items were removed from the index).
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func forget(domains: [String]) throws {
         try database.write { db in
             for domain in domains {
@@ -176,6 +183,7 @@ public final class OCRStore: Sendable {
     // MARK: The cache
 
     /// The text recognised in the bytes whose digest is `digest`, if they were read before.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func recognized(digest: String) throws -> RecognizedText? {
         try database.read { db in
             try Row.fetchOne(db, sql: "SELECT text, truncated, scannedPages, readPages, pageLimit FROM recognized WHERE digest = ?",
@@ -186,6 +194,7 @@ public final class OCRStore: Sendable {
     }
 
     /// Records what OCR read in the bytes of `digest`.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func record(_ text: RecognizedText, digest: String) throws {
         try database.write { db in
             try db.execute(sql: """
@@ -205,6 +214,7 @@ public final class OCRStore: Sendable {
     // MARK: Marks
 
     /// Records that the text of an item came from OCR of the bytes of `digest` (of `pages`, for a PDF).
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func markRecognized(domain: String, identifier: ItemIdentifier, digest: String,
                                pages: RecognizedText.Pages? = nil) throws {
         try database.write { db in
@@ -216,11 +226,13 @@ public final class OCRStore: Sendable {
     }
 
     /// Whether the text of an item came from OCR.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func isRecognized(domain: String, identifier: ItemIdentifier) throws -> Bool {
         try recognition(domain: domain, identifier: identifier) != nil
     }
 
     /// How an item's text came from OCR: nil when it did not; for a PDF, its pages.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func recognition(domain: String, identifier: ItemIdentifier) throws -> Recognition? {
         try database.read { db in
             try Row.fetchOne(db, sql: """
@@ -236,6 +248,7 @@ public final class OCRStore: Sendable {
     }
 
     /// Forgets that an item's text came from OCR (it changed and was read again).
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func unmark(domain: String, identifier: ItemIdentifier) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM item_text WHERE indexPath = ? AND domain = ? AND identifier = ?",

@@ -136,6 +136,8 @@ public final class FolderScanner: Sendable {
     /// regular file is inspected unless its change stamp is as indexed; a path that is gone or
     /// is no longer a regular file loses its item (and the items below it).
     /// Directories among `paths` are not walked: reconcile them as subtrees.
+    /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
+    ///   are counted, never thrown.
     public func refresh(_ paths: [ItemIdentifier], progress: ((ScanSummary) -> Void)? = nil) throws -> ScanSummary {
         try run(progress: progress) { submit, results in
             try self.statAndCompare(paths, view: nil, known: [:], submit: submit, results: results)
@@ -146,6 +148,8 @@ public final class FolderScanner: Sendable {
     /// and refreshes `files` (as ``refresh(_:progress:)``) in one run of the pipeline: the
     /// work of one window of file-system events, with no idle inspectors between its parts.
     /// No path of `files` may lie in one of `subtrees`, and no subtree in another.
+    /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
+    ///   and folders are counted, never thrown.
     public func update(subtrees: [ItemIdentifier], files: [ItemIdentifier],
                        onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil) throws -> ScanSummary {
         try update(Window(), subtrees: subtrees, files: files, onDirectory: onDirectory)

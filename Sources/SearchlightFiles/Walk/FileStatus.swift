@@ -71,6 +71,7 @@ public struct FileStatus: Sendable, Equatable {
 
     /// The status of `name` in the directory `directory`, without following a final symbolic link.
     /// The corresponding C function is `statx(2)`.
+    /// - Throws: ``FileSystemError`` with the path and `statx`'s `Errno`.
     public static func of(_ name: UnsafePointer<CChar>, in directory: Int32, path: ItemIdentifier? = nil) throws(FileSystemError) -> FileStatus {
         FileStatus(try FileSystemError.attributing("statx", path: path) { () throws(Errno) in
             try SystemCall.status(of: name, in: directory)
@@ -78,6 +79,7 @@ public struct FileStatus: Sendable, Equatable {
     }
 
     /// The status of an open descriptor. The corresponding C function is `statx(2)`.
+    /// - Throws: ``FileSystemError`` with the path and `statx`'s `Errno`.
     public static func of(descriptor: Int32, path: ItemIdentifier? = nil) throws(FileSystemError) -> FileStatus {
         FileStatus(try FileSystemError.attributing("statx", path: path) { () throws(Errno) in
             try SystemCall.status(of: descriptor)

@@ -106,6 +106,8 @@ public final class FolderWatcher: Service, Sendable {
     /// - Parameters:
     ///   - inotify: The inotify instance the watchers of the process share (`nil`: one of its own).
     ///   - onReady: Called once the watches are installed and the first reconcile is committed.
+    /// - Throws: ``FileSystemError`` when the process's own inotify instance cannot be made
+    ///   (`inotify_init1(2)`: the limit of instances per user).
     public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger,
                 enricher: FolderScanner.Enricher? = nil, notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
                 inotify: InotifyHub? = nil, onReady: (@Sendable () -> Void)? = nil) throws {
