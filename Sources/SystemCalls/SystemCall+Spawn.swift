@@ -5,6 +5,15 @@ import SystemPackage
 
 extension SystemCall {
     /// How a child that ``spawn(_:arguments:environment:options:)`` starts begins.
+    ///
+    /// ```swift
+    /// var options = SystemCall.SpawnOptions()
+    /// options.standardOutput = .null
+    /// options.searchesPath = true
+    /// let child = try SystemCall.spawn("xdg-open", arguments: ["xdg-open", url].map { Array($0.utf8) },
+    ///                                  options: options)
+    /// let status = try SystemCall.waitForExit(of: child)  // .exited(0)
+    /// ```
     public struct SpawnOptions: Sendable {
         /// Where one of the child's standard descriptors (0, 1, 2) comes from.
         public enum Source: Sendable {

@@ -22,6 +22,13 @@ import SystemPackage
 ///
 /// As in git, a path below an excluded folder cannot be included again: the walk never
 /// enters the folder.
+///
+/// ```swift
+/// let rules = ExclusionRules(configured: IgnoreRules(lines: ["*.tmp", "archive/"]))
+/// rules.excludes("drafts/letter.tmp", isDirectory: false, in: root)  // true: configured
+/// rules.excludes(".ssh", isDirectory: true, in: root)                // true: a secret
+/// rules.excludes("drafts/letter.odt", isDirectory: false, in: root)  // false
+/// ```
 public struct ExclusionRules: Sendable, Equatable {
     /// The name of the per-folder ignore files.
     public static let ignoreFileName = ".searchlightignore"

@@ -5,7 +5,7 @@ import Searchlight
 /// thumbnail, the document's content, or both — through one pool of supervised workers.
 ///
 /// ```swift
-/// let extraction = try ItemExtraction(options: .init(thumbnails: false), configuration: .init(), logger: logger)
+/// let extraction = ItemExtraction(options: .init(thumbnails: false), pool: ExtractorPool(logger: logger), logger: logger)
 /// defer { extraction.shutdown() }
 /// let scanner = FolderScanner(index: index, root: root, options: options, logger: logger,
 ///                             enricher: extraction.enricher)

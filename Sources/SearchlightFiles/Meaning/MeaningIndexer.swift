@@ -15,6 +15,14 @@ import Synchronization
 /// embedded before (a copy) is not embedded again, and a move, rename or touch leaves the
 /// vectors as they are (the text did not change). The pass stops between texts when
 /// `isStopping` says so and waits while `mayRun` says no (`watch`'s back-off and pause).
+///
+/// ```swift
+/// let model = MeaningModel.find(configured: nil, environment: ProcessInfo.processInfo.environment)!
+/// let indexer = MeaningIndexer(index: index, settings: try model.settings(chunksPerDocument: 8),
+///                              logger: logger, embed: model.embedder(pool: pool))
+/// let summary = indexer.run(threads: 2)  // until every text has current vectors
+/// print(summary.embedded, summary.fromCache, summary.failed)
+/// ```
 public final class MeaningIndexer: Sendable {
     /// How texts are cut and which model embeds them.
     public struct Settings: Sendable, Hashable {

@@ -14,6 +14,13 @@ import Synchronization
 /// cache without reading the picture again. The pass stops between pictures when
 /// `isStopping` says so and waits while `mayRun` says no (`watch`'s back-off and pause);
 /// what it has not read stays queued for the next run, in this process or after a restart.
+///
+/// ```swift
+/// let store = try OCRStore(path: ocrPath, indexPath: index.path)
+/// let recognizer = TextRecognizer(store: store, index: index, pool: pool, logger: logger)
+/// let summary = recognizer.run(threads: 1)  // each queued picture tried once
+/// print(summary.processed, summary.withText, summary.failed)
+/// ```
 public final class TextRecognizer: Sendable {
     /// The queue the pass reads entries from and takes them off.
     public let store: OCRStore

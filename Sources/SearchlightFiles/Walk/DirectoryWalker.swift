@@ -17,6 +17,14 @@ import SystemPackage
 ///
 /// Memory is bounded by the entries of the directories on the current path, not by the tree;
 /// one descriptor is open per level of depth.
+///
+/// ```swift
+/// let root = try RootFolder(path: "/home/alice/Documents")
+/// let walker = DirectoryWalker(root: root, options: .init(includeHidden: false))
+/// try walker.walk { event in
+///     if case .file(let path, let status) = event { print(path.lossyString, status.size) }
+/// }
+/// ```
 public struct DirectoryWalker {
     /// What the walk meets.
     public enum Event {

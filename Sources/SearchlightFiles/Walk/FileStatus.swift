@@ -4,6 +4,13 @@ import SystemCalls
 import SystemPackage
 
 /// What `statx(2)` says of a directory entry, without following symbolic links.
+///
+/// ```swift
+/// let status = try root.status(of: "report.pdf")
+/// if status.kind == .regular && !status.hasChangeStamp(stored) {
+///     // new or changed since it was indexed: inspect it again, and store status.changeStamp
+/// }
+/// ```
 public struct FileStatus: Sendable, Equatable {
     /// The kind of directory entry.
     public enum Kind: Sendable, Equatable {

@@ -14,6 +14,12 @@ import SystemPackage
 /// (Docs/Contract.md#drives-and-mounts). Opened again, it must be the same filesystem: a
 /// folder of another device at the root's path (the empty mount point of an unmounted drive)
 /// is never taken for the root.
+///
+/// ```swift
+/// let root = try RootFolder(path: "/home/alice/Documents")
+/// let status = try root.status(of: "notes/todo.txt")           // statx relative to the root
+/// root.relativePath(of: "/home/alice/Documents/notes/todo.txt")  // "notes/todo.txt"
+/// ```
 public final class RootFolder: Sendable {
     private struct Handle {
         var path: String

@@ -9,6 +9,13 @@ import Synchronization
 /// off, its windows settle ``backoffFactor`` times longer, so that work comes in fewer,
 /// larger batches, and the extraction of content and thumbnails waits until the backoff ends
 /// (the files are indexed by name and type meanwhile).
+///
+/// ```swift
+/// let control = WatchControl()
+/// options.control = control                   // each watcher's FolderWatcher.Options
+/// control.pause()                             // `searchlight pause`
+/// control.backoffReason = "cpu pressure 92%"  // the pressure monitor; nil ends the backoff
+/// ```
 public final class WatchControl: Sendable {
     /// How much longer windows settle while backing off.
     public static let backoffFactor = 10
