@@ -7,6 +7,12 @@ import CShimEmbedding
 /// 0.01 of theirs.
 ///
 /// The same bytes in both backends (SQLite's BLOB, PostgreSQL's bytea).
+///
+/// ```swift
+/// let stored = StoredVectors(chunkVectors)  // what an index keeps for one text
+/// let question = StoredVectors.Question(questionVector)
+/// let best = stored.bytes.withUnsafeBufferPointer { StoredVectors.similarity(of: question, in: $0) }
+/// ```
 public struct StoredVectors: Sendable, Hashable {
     /// The chunks' vectors, one after the other.
     public var bytes: [UInt8]

@@ -2,6 +2,14 @@
 ///
 /// The name is the entry's raw bytes, without the kernel's NUL padding: a Linux file name
 /// is any bytes but `/` and NUL, not necessarily UTF-8, and may contain newlines.
+///
+/// ```swift
+/// for try await batch in inotify.events() {
+///     for event in batch where event.mask.contains(.movedTo) {
+///         print(event.watch, String(decoding: event.name, as: UTF8.self), event.cookie)
+///     }
+/// }
+/// ```
 public struct InotifyEvent: Hashable, Sendable {
     /// The watch the event is about, or ``WatchDescriptor/none`` for a queue overflow.
     public var watch: WatchDescriptor

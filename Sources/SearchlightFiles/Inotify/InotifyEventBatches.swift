@@ -32,7 +32,7 @@ extension Inotify {
 }
 
 /// The events of an ``Inotify`` instance as an asynchronous sequence of batches; see
-/// ``Inotify/events(maximumBatchSize:)``.
+/// ``Inotify/events(maximumBatchSize:gathering:)``.
 public struct InotifyEventBatches: AsyncSequence, Sendable {
     /// A batch: the events of one `read(2)`, in the kernel's order.
     public typealias Element = [InotifyEvent]

@@ -109,6 +109,14 @@ public final class MeaningIndexer: Sendable {
     /// Embeds what waits, `threads` texts at a time (each in a worker of its own), until nothing
     /// does (`untilDone`) or `isStopping` returns true; with `untilDone` false, looks again every
     /// `pollInterval` for texts that changed or arrived.
+    ///
+    /// - Parameters:
+    ///   - threads: How many texts are embedded at once, each in a worker of the pool.
+    ///   - untilDone: Return once nothing waits (`scan`), rather than polling for more (`watch`).
+    ///   - pollInterval: How long to wait between looks when nothing waits.
+    ///   - isStopping: Asked between texts; `true` ends the run (what was not embedded still waits).
+    ///   - mayRun: Asked between texts; while `false` the run waits (a pause, a back-off).
+    /// - Returns: What the run did.
     public func run(threads: Int = 1, untilDone: Bool = true, pollInterval: Duration = .seconds(2),
                     isStopping: @escaping @Sendable () -> Bool = { false },
                     mayRun: @escaping @Sendable () -> Bool = { true }) -> Summary {

@@ -14,7 +14,7 @@ import Searchlight
 /// - `item_text`: the items whose text came from OCR, which `show` marks as recognised (with
 ///   a PDF's scanned pages and those read).
 /// - `older_queued`: the domains whose items that predate OCR (or were indexed with OCR off)
-///   were queued once (``queueOlderItems(of:root:in:)``).
+///   were queued once (``queueOlderItems(of:domain:root:)``).
 ///
 /// Every row is keyed by the index's ``IndexStore/path`` too, so that one file may serve several indexes.
 public final class OCRStore: Sendable {

@@ -70,6 +70,14 @@ public final class TextRecognizer: Sendable {
     /// Reads queued pictures on `threads` threads until each entry was tried once
     /// (`untilEmpty`) or `isStopping` returns true; with `untilEmpty` false, goes round the
     /// queue again and waits for new entries (polling every `pollInterval`) until stopped.
+    ///
+    /// - Parameters:
+    ///   - threads: How many pictures are read at once, each in a worker of the pool.
+    ///   - untilEmpty: Return once every entry was tried (`scan`), rather than waiting for more (`watch`).
+    ///   - pollInterval: How long to wait between looks at an empty queue.
+    ///   - isStopping: Asked between pictures; `true` ends the run (what was not read stays queued).
+    ///   - mayRun: Asked between pictures; while `false` the run waits (a pause, a back-off).
+    /// - Returns: What the run did.
     public func run(threads: Int, untilEmpty: Bool = true, pollInterval: Duration = .seconds(2),
                     isStopping: @escaping @Sendable () -> Bool = { false },
                     mayRun: @escaping @Sendable () -> Bool = { true }) -> Summary {
