@@ -7,6 +7,13 @@
 /// may not open the user's files, reads it (``descriptor``); the path only names it.
 /// An ``ExtractionKind/embed`` request has no file and an empty path; its ``embedding``
 /// follows (``EmbeddingJob``).
+///
+/// ```swift
+/// let request = ExtractionRequest(jobID: 7, kind: .text, path: Array(path.utf8), limit: 1 << 20,
+///                                 contentType: "application/pdf")
+/// let frame = request.encodedFrame()  // written to the worker's socket, the file's descriptor beside it
+/// let decoded = try ExtractionRequest(payload: Array(frame.dropFirst(ExtractionFrame.headerSize)))
+/// ```
 public struct ExtractionRequest: Sendable, Hashable {
     /// Chosen by the supervisor; echoed in the response.
     public var jobID: UInt64

@@ -6,6 +6,15 @@
 /// `u8` and its body — 1: a thumbnail, `format string, width u32, height u32, bytes, flags u8` (1: mayHoldText, 2: legibleAsIcon);
 /// 2: a document, as ``ExtractedDocument`` encodes it; 3: vectors, as ``EmbeddedTexts`` encodes
 /// them — else `message string`.
+///
+/// ```swift
+/// let response = try ExtractionResponse(payload: payload)  // the frame without its length
+/// switch response.outcome {
+/// case .document(let document): print(document.title ?? "", document.text.count)
+/// case .failure(let failure): print(failure.reason.name, failure.message)  // undecodable …
+/// case .thumbnail, .embeddings: break
+/// }
+/// ```
 public struct ExtractionResponse: Sendable, Hashable {
     /// What the worker sends back for a job: a picture, a document, vectors, or why none.
     public enum Outcome: Sendable, Hashable {

@@ -8,6 +8,12 @@
 /// only) or "Non-ISO extended-ASCII" (0x80–0x9F too, as Windows code pages, KOI8 and the
 /// Korean and Thai encodings use). Which encoding of the family it is, the worker's decoder
 /// finds out.
+///
+/// ```swift
+/// TextEvidence.encoding(of: Array("Grüße".utf8)[...], isComplete: true)        // .utf8
+/// TextEvidence.encoding(of: [0x47, 0x72, 0xFC, 0xDF, 0x65][...], isComplete: true)  // .iso8859 (Latin-1)
+/// TextEvidence.encoding(of: [0x00, 0x01][...], isComplete: true)               // nil: not text
+/// ```
 public enum TextEvidence: String, Sendable, Equatable {
     /// Seven-bit bytes only.
     case ascii = "ASCII text"
