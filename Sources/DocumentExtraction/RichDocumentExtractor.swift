@@ -25,6 +25,8 @@ public struct RichDocumentExtractor: Sendable {
     /// RTF files larger than this are read only this far.
     public var maximumRTFSize: Int
 
+    /// An extractor with the worker's defaults: 1 MiB of text, ``ArchiveLimits``' bounds, 8 s per
+    /// converter, 64 MiB of RTF.
     public init(
         textLimit: Int = 1 << 20, archiveLimits: ArchiveLimits = ArchiveLimits(),
         converterDeadline: Duration = .seconds(8), maximumRTFSize: Int = 64 << 20

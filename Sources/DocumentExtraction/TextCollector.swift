@@ -3,6 +3,17 @@
 /// Extractors append pieces (runs, cells, pages) and breaks as they read, and stop reading
 /// once ``isFull`` is true, so a huge document costs no more than its first `limit` bytes.
 /// Runs of whitespace that extractors add around pieces are collapsed to one separator.
+///
+/// ```swift
+/// var collector = TextCollector(limit: textLimit)
+/// for paragraph in paragraphs {
+///     if collector.isFull { collector.markTruncated(); break }
+///     collector.append(paragraph)
+///     collector.appendBreak()
+/// }
+/// document.text = collector.text
+/// document.isTextTruncated = collector.isTruncated
+/// ```
 public struct TextCollector: Sendable {
     /// The largest number of UTF-8 bytes kept.
     public let limit: Int
@@ -10,6 +21,7 @@ public struct TextCollector: Sendable {
     /// True once text was dropped because of the limit.
     public private(set) var isTruncated = false
 
+    /// An empty collector that keeps at most `limit` bytes (a negative limit keeps none).
     public init(limit: Int) {
         self.limit = max(0, limit)
     }

@@ -8,8 +8,10 @@ import CShimEmbedding
 /// let scores = query.similarities(packed: rows, count: rowCount)   // rows of QuantizedVector.bytes
 /// ```
 public struct QuantizedQuery: Sendable {
+    /// The query's codes and scale, to compare against stored ones.
     public let vector: QuantizedVector
 
+    /// Quantizes a question's vector (normalized, as ``EmbeddingModel`` returns it).
     public init(_ query: [Float]) {
         vector = QuantizedVector(query)
     }

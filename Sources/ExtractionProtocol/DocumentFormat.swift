@@ -8,6 +8,12 @@
 /// ``readableType(contentType:fileName:description:)`` gives (see DocumentFormat+Description.swift).
 /// A new format is a new case, a line in ``init(contentType:fileName:)`` and, in the worker, a
 /// file that reads it.
+///
+/// ```swift
+/// DocumentFormat(contentType: "text/plain", fileName: Array("notes.md".utf8))         // .markdown
+/// DocumentFormat(contentType: "application/xml", fileName: Array("page.xhtml".utf8))  // .html
+/// DocumentFormat(contentType: "image/png", fileName: Array("icon.png".utf8))          // nil: no text
+/// ```
 public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
     /// Plain text and source code in any encoding, CSV, JSON, subtitles, scripts, settings —
     /// every file libmagic types or describes as text; a plain-text file that is an RFC 5322

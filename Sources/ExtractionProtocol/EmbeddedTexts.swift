@@ -4,16 +4,22 @@
 /// little-endian floats; int8: `count` records of a little-endian float32 scale and `dimensions`
 /// signed codes (the layout of Embedding's `QuantizedVector.bytes`).
 public struct EmbeddedTexts: Sendable, Hashable {
+    /// How each vector is written in ``bytes``; the job asks for one (``EmbeddingJob/format``).
     public enum Format: UInt8, Sendable, Hashable {
+        /// Four bytes per dimension, exact (1 536 bytes for 384 dimensions).
         case float32 = 0
         /// A scale and one signed byte per dimension (388 bytes for 384 dimensions).
         case int8 = 1
     }
 
+    /// How the vectors in ``bytes`` are written.
     public var format: Format
+    /// The number of dimensions of every vector (the model's, 384 for multilingual-e5-small).
     public var dimensions: Int
+    /// The vectors back to back, in the order of the job's texts.
     public var bytes: [UInt8]
 
+    /// Vectors already laid out in `bytes` (`count × ` a vector's size in `format`).
     public init(format: Format, dimensions: Int, bytes: [UInt8]) {
         self.format = format
         self.dimensions = dimensions

@@ -4,6 +4,7 @@
 /// Wire layout, after a request's common fields: `role u8 (0 query, 1 passage), format u8
 /// (0 float32, 1 int8), count u32, count × text string`.
 public struct EmbeddingJob: Sendable, Hashable {
+    /// What the texts are to the model, which encodes a question and a passage differently.
     public enum Role: UInt8, Sendable, Hashable {
         /// A search's words (the model's `query: ` prefix).
         case query = 0
@@ -11,10 +12,14 @@ public struct EmbeddingJob: Sendable, Hashable {
         case passage = 1
     }
 
+    /// Whether the texts are a search's words or pieces of documents.
     public var role: Role
+    /// How the vectors come back: int8 for vectors to be stored, float32 for exact values.
     public var format: EmbeddedTexts.Format
+    /// The texts to embed, one vector each, answered in this order.
     public var texts: [String]
 
+    /// A job that asks for a vector of each of `texts`.
     public init(role: Role, format: EmbeddedTexts.Format, texts: [String]) {
         self.role = role
         self.format = format

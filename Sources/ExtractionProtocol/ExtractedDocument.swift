@@ -39,14 +39,18 @@ public struct ExtractedDocument: Sendable, Hashable {
     public var modificationDate: Double?
     /// A photo's size in pixels.
     public var pixelWidth: Int?
+    /// A photo's height in pixels (its width is ``pixelWidth``).
     public var pixelHeight: Int?
     /// A photo's camera (EXIF Make and Model).
     public var acquisitionMake: String?
+    /// The camera's model (EXIF Model), beside its maker in ``acquisitionMake``.
     public var acquisitionModel: String?
     /// Where a photo was taken, in degrees (north and east positive).
     public var latitude: Double?
+    /// East of Greenwich in degrees, negative to the west (``latitude`` is the other half).
     public var longitude: Double?
 
+    /// A document with what an extractor read; the photo fields are set one by one after.
     public init(
         title: String? = nil, authors: [String] = [], keywords: [String] = [], subject: String? = nil,
         text: String = "", isTextTruncated: Bool = false, pageCount: Int? = nil,

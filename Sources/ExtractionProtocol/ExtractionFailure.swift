@@ -77,10 +77,16 @@ public struct ExtractionFailure: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
+    /// The kind of failure: whether it is stored with the item or retried, and its name there.
     public var reason: Reason
     /// One line, without the path (the indexer knows it), such as `timed out after 10 s`.
     public var message: String
 
+    /// A failure for `reason`, with a one-line `message` that does not repeat the path.
+    ///
+    /// ```swift
+    /// throw ExtractionFailure(.tooLarge, "archive lists more than 10000 entries")
+    /// ```
     public init(_ reason: Reason, _ message: String) {
         self.reason = reason
         self.message = message

@@ -7,6 +7,13 @@
 /// may not open the user's files, reads it (``descriptor``); the path only names it.
 /// An ``ExtractionKind/embed`` request has no file and an empty path; its ``embedding``
 /// follows (``EmbeddingJob``).
+///
+/// ```swift
+/// let request = ExtractionRequest(jobID: 7, kind: .text, path: Array(path.utf8), limit: 1 << 20,
+///                                 contentType: "application/pdf")
+/// let frame = request.encodedFrame()  // written to the worker's socket, the file's descriptor beside it
+/// let decoded = try ExtractionRequest(payload: Array(frame.dropFirst(ExtractionFrame.headerSize)))
+/// ```
 public struct ExtractionRequest: Sendable, Hashable {
     /// Chosen by the supervisor; echoed in the response.
     public var jobID: UInt64
@@ -25,6 +32,7 @@ public struct ExtractionRequest: Sendable, Hashable {
     /// What to embed, for an ``ExtractionKind/embed`` request (nil for the other kinds).
     public var embedding: EmbeddingJob?
 
+    /// The kind asked for; nil when the raw value is of a kind this build does not know.
     public var kind: ExtractionKind? { ExtractionKind(rawValue: kindRawValue) }
 
     /// An ``ExtractionKind/embed`` request.
@@ -33,6 +41,7 @@ public struct ExtractionRequest: Sendable, Hashable {
         self.embedding = embedding
     }
 
+    /// A request for `kind` of the file at `path`, at most `limit` (pixels of edge or bytes of text).
     public init(jobID: UInt64, kind: ExtractionKind, path: [UInt8], limit: UInt32, contentType: String = "") {
         self.jobID = jobID
         self.kindRawValue = kind.rawValue

@@ -6,7 +6,17 @@
 /// `u8` and its body — 1: a thumbnail, `format string, width u32, height u32, bytes, flags u8` (1: mayHoldText, 2: legibleAsIcon);
 /// 2: a document, as ``ExtractedDocument`` encodes it; 3: vectors, as ``EmbeddedTexts`` encodes
 /// them — else `message string`.
+///
+/// ```swift
+/// let response = try ExtractionResponse(payload: payload)  // the frame without its length
+/// switch response.outcome {
+/// case .document(let document): print(document.title ?? "", document.text.count)
+/// case .failure(let failure): print(failure.reason.name, failure.message)  // undecodable …
+/// case .thumbnail, .embeddings: break
+/// }
+/// ```
 public struct ExtractionResponse: Sendable, Hashable {
+    /// What the worker sends back for a job: a picture, a document, vectors, or why none.
     public enum Outcome: Sendable, Hashable {
         /// An encoded picture.
         case thumbnail(format: String, width: Int, height: Int, bytes: [UInt8])
@@ -18,10 +28,13 @@ public struct ExtractionResponse: Sendable, Hashable {
         case failure(ExtractionFailure)
     }
 
+    /// The request's ``ExtractionRequest/jobID``, so the supervisor matches answer to job.
     public var jobID: UInt64
+    /// The request's kind, echoed raw (an unknown kind is answered `unsupported`).
     public var kindRawValue: UInt8
     /// The source image's size in pixels, when the decoder knows it.
     public var originalWidth: Int
+    /// The source image's height in pixels, 0 when the decoder does not know it.
     public var originalHeight: Int
     /// Whether the picture of a thumbnail looks like it may hold text (the quick look that
     /// decides whether an image waits for OCR); false for other kinds.
@@ -29,8 +42,10 @@ public struct ExtractionResponse: Sendable, Hashable {
     /// Whether the picture of a thumbnail still reads at an icon's size (a photo, a slide),
     /// rather than an even blank of a page of text; false for other kinds.
     public var legibleAsIcon: Bool = false
+    /// The answer itself.
     public var outcome: Outcome
 
+    /// The answer to job `jobID`; the two picture flags are set after when they apply.
     public init(jobID: UInt64, kindRawValue: UInt8, originalWidth: Int = 0, originalHeight: Int = 0, outcome: Outcome) {
         self.jobID = jobID
         self.kindRawValue = kindRawValue

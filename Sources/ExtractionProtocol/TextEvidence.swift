@@ -8,10 +8,20 @@
 /// only) or "Non-ISO extended-ASCII" (0x80–0x9F too, as Windows code pages, KOI8 and the
 /// Korean and Thai encodings use). Which encoding of the family it is, the worker's decoder
 /// finds out.
+///
+/// ```swift
+/// TextEvidence.encoding(of: Array("Grüße".utf8)[...], isComplete: true)        // .utf8
+/// TextEvidence.encoding(of: [0x47, 0x72, 0xFC, 0xDF, 0x65][...], isComplete: true)  // .iso8859 (Latin-1)
+/// TextEvidence.encoding(of: [0x00, 0x01][...], isComplete: true)               // nil: not text
+/// ```
 public enum TextEvidence: String, Sendable, Equatable {
+    /// Seven-bit bytes only.
     case ascii = "ASCII text"
+    /// Valid UTF-8 with at least one multi-byte character.
     case utf8 = "Unicode text, UTF-8 text"
+    /// Bytes above 0x9F but none in 0x80–0x9F: an ISO-8859 part (Latin-1, Cyrillic…).
     case iso8859 = "ISO-8859 text"
+    /// Bytes in 0x80–0x9F too: a Windows code page, KOI8, or a Korean or Thai encoding.
     case extendedASCII = "Non-ISO extended-ASCII text"
 
     /// libmagic's description of such text.

@@ -14,6 +14,8 @@ public struct Launchers: Sendable {
     /// Opens a `postgres://` index; `nil`: a command on one is handed over.
     public var openRemote: IndexLauncher.Opener?
 
+    /// What an executable links: `searchlight-serve` gives both, `searchlight` neither (it hands
+    /// `serve` and `postgres://` indexes over to `searchlight-serve`).
     public init(makeServer: ServeLauncher.ServerFactory? = nil, openRemote: IndexLauncher.Opener? = nil) {
         self.makeServer = makeServer
         self.openRemote = openRemote

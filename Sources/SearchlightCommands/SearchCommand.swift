@@ -90,6 +90,10 @@ public struct SearchRequest {
     /// `--words`, `--meaning`, or neither.
     var mode = MeaningMode.automatic
 
+    /// Runs the search and prints its results (or their count, or its explanation on standard
+    /// error); the model of search by meaning is looked for only when the words may need it.
+    /// - Throws: ``CommandFailure`` (no words: status 64; `--meaning` without a model: 1), or
+    ///   what reading the search words or the index throws.
     public func run() throws {
         let parsed = try CommandFailure.wrap { try SearchWords(arguments: words) }
         if parsed.isEmpty { throw CommandFailure.fail("give at least one word to search for", code: 64) }

@@ -2,6 +2,7 @@ import ArgumentParser
 
 /// `searchlight`: Spotlight for Linux. The executables run it with `SearchlightCommand.main()`.
 public struct SearchlightCommand: AsyncParsableCommand {
+    /// The name, the help text on the index's location, and every subcommand.
     public static let configuration = CommandConfiguration(
         commandName: "searchlight",
         abstract: "Index folders of documents and find files by the words in their names.",
@@ -23,6 +24,7 @@ public struct SearchlightCommand: AsyncParsableCommand {
         ]
     )
 
+    /// The command with no subcommand chosen yet, as swift-argument-parser makes it.
     public init() {}
 
     /// Without a subcommand there is nothing to do: that is a usage error.

@@ -196,12 +196,17 @@ public enum ServeLauncher {
 
 /// The settings of `serve`'s server, from the options and the configuration file.
 public struct ServeSettings: Sendable {
+    /// The index to serve: a file path or a `postgres://` URL.
     public var indexPath: String
+    /// The address listened on (`--host`, `[server] host`).
     public var host: String
+    /// The port listened on (`--port`, `[server] port`).
     public var port: Int
     /// Every request must carry it, when set.
     public var token: String?
+    /// A query or search running longer is stopped and answered with 503 (`--query-timeout`).
     public var queryTimeout: Duration
+    /// The logger the server and its index write to.
     public var logger: Logger
     /// Where to answer Elasticsearch's search API for Samba (`--elasticsearch`), if anywhere.
     public var elasticsearch: (host: String, port: Int)?

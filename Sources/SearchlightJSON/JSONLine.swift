@@ -7,48 +7,65 @@ import Searchlight
 /// escaped as the lone surrogate `\udcXX` (Python's `surrogateescape`): valid JSON, distinct
 /// from every valid name, and recoverable with `s.encode("utf-8", "surrogateescape")`.
 public struct JSONLine: Sendable {
+    /// The object so far, without its closing brace (``finished`` adds it).
     public private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
     private var isFirst = true
 
     /// An empty object.
     public init() {}
 
+    /// A string, or `null`.
+    ///
+    /// ```swift
+    /// var line = JSONLine()
+    /// line.add("name", "Report.pdf")
+    /// line.add("size", 1200)
+    /// line.finished  // {"name":"Report.pdf","size":1200}
+    /// ```
     public mutating func add(_ key: String, _ value: String?) {
         addKey(key)
         if let value { Self.appendString(value, to: &bytes) } else { append("null") }
     }
 
+    /// A byte string (a file name, a path) as a JSON string, invalid UTF-8 escaped as `\udcXX`.
     public mutating func add(_ key: String, bytes value: [UInt8]) {
         addKey(key)
         Self.appendString(value, to: &bytes)
     }
 
+    /// An integer, or `null`.
     public mutating func add(_ key: String, _ value: Int64?) {
         addKey(key)
         append(value.map(String.init) ?? "null")
     }
 
+    /// An integer, or `null`.
     public mutating func add(_ key: String, _ value: Int?) { add(key, value.map(Int64.init)) }
 
+    /// `true` or `false`.
     public mutating func add(_ key: String, _ value: Bool) {
         addKey(key)
         append(value ? "true" : "false")
     }
 
+    /// A number; `null` when it is not finite (JSON has no infinity or NaN).
     public mutating func add(_ key: String, _ value: Double) {
         addKey(key)
         append(value.isFinite ? String(value) : "null")
     }
 
+    /// A number, or `null` when there is none or it is not finite.
     public mutating func add(_ key: String, _ value: Double?) {
         addKey(key)
         append(value.flatMap { $0.isFinite ? String($0) : nil } ?? "null")
     }
 
+    /// A date as an ISO 8601 string (`2024-05-01T09:30:00Z`), or `null`.
     public mutating func add(_ key: String, _ value: Date?) {
         add(key, value.map { $0.formatted(.iso8601) })
     }
 
+    /// An array of strings.
     public mutating func add(_ key: String, strings: [String]) {
         addKey(key)
         append("[")
@@ -70,6 +87,7 @@ public struct JSONLine: Sendable {
         append("]")
     }
 
+    /// A nested object, or `null`.
     public mutating func add(_ key: String, object: JSONLine?) {
         addKey(key)
         if let object { bytes += object.finished } else { append("null") }
@@ -91,6 +109,8 @@ public struct JSONLine: Sendable {
 
     private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
+    /// `value` as a JSON string: a byte string that may not be UTF-8 (a file name), each
+    /// invalid byte escaped as the lone surrogate `\udcXX`.
     public static func appendString(_ value: [UInt8], to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var index = 0

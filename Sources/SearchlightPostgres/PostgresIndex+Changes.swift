@@ -9,6 +9,7 @@ extension PostgresIndex {
     /// What a reader polls to follow the index (Docs/Contract.md#web-page: the live page, `query --live`), as the
     /// SQLite index's `PRAGMA data_version`: one small table read, no item row touched. Only
     /// equality means anything.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func changeMarker() async throws -> [Int64] {
         try await withConnection("cannot read the index") { connection in
             var marker: [Int64] = []
@@ -21,6 +22,7 @@ extension PostgresIndex {
     /// The machine each domain indexes a folder of, for the domains that recorded one
     /// (``setOrigin(host:root:domain:)``): a shared index holds folders of many machines, and
     /// only this machine's files can be served or opened here.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func domainHosts() async throws -> [String: String] {
         try await withConnection("cannot read the index") { connection in
             var hosts: [String: String] = [:]

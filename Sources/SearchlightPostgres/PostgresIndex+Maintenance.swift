@@ -4,6 +4,8 @@ extension PostgresIndex {
     /// Reclaims the space of deleted rows and updates the planner's statistics (`VACUUM
     /// ANALYZE` of the index's tables), as autovacuum does in time: after a first load or a
     /// large removal, so that queries are planned on what the tables hold.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be reached, after the retries of
+    ///   ``retryPolicy``.
     public func vacuum() async throws {
         try await withConnection("cannot vacuum the index") { connection in
             try await connection.query("VACUUM (ANALYZE) item, thumbnail, domain", logger: self.logger)

@@ -84,6 +84,7 @@ extension PostgresIndex {
     }
 
     /// Items with text that wait for vectors of `model`, in key order after `key`.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func meaningWork(model: String, after key: [UInt8], limit: Int) async throws -> [MeaningWork] {
         let after = Self.item(meaningKey: key) ?? (0, [])
         let afterID = ByteBuffer(bytes: after.identifier)
@@ -109,6 +110,7 @@ extension PostgresIndex {
     }
 
     /// Whether vectors of `digest` are stored.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func hasMeaning(digest: [UInt8]) async throws -> Bool {
         let digest = ByteBuffer(bytes: digest)
         return try await withConnection("cannot read the index") { connection in
@@ -118,6 +120,8 @@ extension PostgresIndex {
     }
 
     /// Stores vectors in one transaction, each item's only while it has the text they were made from.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
+    ///   of ``retryPolicy``; then nothing of it is.
     public func storeMeaning(_ results: [MeaningVectors]) async throws -> Int {
         guard !results.isEmpty else { return 0 }
         return try await withTransaction("cannot write to the index") { connection in
@@ -154,6 +158,7 @@ extension PostgresIndex {
     }
 
     /// Deletes the vectors no item uses any more; returns how many texts' vectors went.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written.
     public func forgetUnusedMeaning() async throws -> Int {
         try await withConnection("cannot write to the index") { connection in
             try await Self.single(try await connection.query("""
@@ -165,6 +170,7 @@ extension PostgresIndex {
     }
 
     /// How far the pass is for `model`.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func meaningProgress(model: String?) async throws -> MeaningProgress {
         let model = model ?? ""
         return try await withConnection("cannot read the index") { connection in
@@ -190,6 +196,7 @@ extension PostgresIndex {
 
     /// The `limit` items nearest to `question` that the person may read, best first: every
     /// vector of the model compared here (brute force), each item scored by its chunks (``StoredVectors/similarity(of:in:)``).
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
         guard limit > 0 else { return [] }
         let question = StoredVectors.Question(question)

@@ -19,6 +19,7 @@ extension PostgresIndex {
     }
 
     /// ``search(words:domain:limit:)``, with or without the words of the text.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func search(words: [String], domain: String?, limit: Int?,
                        includingText includeText: Bool) async throws -> [IndexedItem] {
         try await Self.asTypedThenParts(words) {
@@ -53,11 +54,13 @@ extension PostgresIndex {
 
     /// The identifiers of what ``search(words:domain:limit:)`` returns, in the same order,
     /// without reading the items.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func searchIdentifiers(words: [String], domain: String? = nil, limit: Int? = nil) async throws -> [ItemIdentifier] {
         try await searchIdentifiers(words: words, domain: domain, limit: limit, includingText: true)
     }
 
     /// ``searchIdentifiers(words:domain:limit:)``, with or without the words of the text.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func searchIdentifiers(words: [String], domain: String?, limit: Int?,
                                   includingText: Bool) async throws -> [ItemIdentifier] {
         try await searchReferences(words: words, domain: domain, limit: limit, includingText: includingText).map(\.identifier)
@@ -65,6 +68,7 @@ extension PostgresIndex {
 
     /// The domains and identifiers of what ``search(words:domain:limit:)`` returns, in the
     /// same order, with or without the words of the text, without reading the items.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func searchReferences(words: [String], domain: String?, limit: Int?,
                                  includingText includeText: Bool) async throws -> [ItemReference] {
         try await Self.asTypedThenParts(words) {
@@ -159,11 +163,13 @@ extension PostgresIndex {
     }
 
     /// The number of items ``search(words:domain:limit:)`` would return without a limit.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func countMatches(words: [String], domain: String? = nil) async throws -> Int {
         try await countMatches(words: words, domain: domain, includingText: true)
     }
 
     /// ``countMatches(words:domain:)``, with or without the words of the text.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func countMatches(words: [String], domain: String?, includingText includeText: Bool) async throws -> Int {
         if let parts = CompoundWords.partTokens(CompoundWords.tokens(of: words)) {
             let whole = try await count(try Self.nameSearch(words, select: nil, domain: domain, limit: nil, includeText: includeText))

@@ -15,6 +15,8 @@ extension PostgresIndex {
     /// - Parameters:
     ///   - now: The instant `$time` values are relative to.
     ///   - calendar: The calendar (and time zone) that defines days, weeks, months and years.
+    /// - Throws: ``PostgresIndexError`` when the query names an attribute this index cannot query, or
+    ///   the database fails.
     public func query(_ expression: QueryExpression, domain: String? = nil, limit: Int? = nil,
                       now: Date = Date(), calendar: Calendar = .current) async throws -> [IndexedItem] {
         try await fetchItems(PostgresQueryCompiler.statement(expression, select: Self.itemColumns, domain: domain,
@@ -22,6 +24,8 @@ extension PostgresIndex {
     }
 
     /// The number of items a query matches.
+    /// - Throws: ``PostgresIndexError`` when the query names an attribute this index cannot query, or
+    ///   the database fails.
     public func countQuery(_ expression: QueryExpression, domain: String? = nil,
                            now: Date = Date(), calendar: Calendar = .current) async throws -> Int {
         try await count(PostgresQueryCompiler.statement(expression, select: "count(*)::int8", domain: domain,
@@ -29,6 +33,8 @@ extension PostgresIndex {
     }
 
     /// The SQL a query runs, its parameters, and PostgreSQL's plan, for people (`query --explain`).
+    /// - Throws: `QueryParseError` when the query is malformed; ``PostgresIndexError`` when it names
+    ///   an attribute this index cannot query, or the database fails.
     public func explainQuery(_ queryString: String, domain: String? = nil, limit: Int? = nil) async throws -> String {
         try await explainQuery(queryString, domain: domain, limit: limit, forcingIndexes: false)
     }
@@ -36,6 +42,8 @@ extension PostgresIndex {
     /// ``explainQuery(_:domain:limit:)``; with `forcingIndexes`, planned as if reading the
     /// whole table cost too much (`enable_seqscan = off`): on a small index, this shows which
     /// indexes a query can use.
+    /// - Throws: `QueryParseError` when the query is malformed; ``PostgresIndexError`` when it names
+    ///   an attribute this index cannot query, or the database fails.
     public func explainQuery(_ queryString: String, domain: String?, limit: Int?,
                              forcingIndexes: Bool) async throws -> String {
         let statement = try PostgresQueryCompiler.statement(QueryExpression(parsing: queryString),

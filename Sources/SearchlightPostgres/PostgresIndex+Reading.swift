@@ -16,11 +16,13 @@ extension PostgresIndex {
         LEFT JOIN thumbnail ON thumbnail.domain_id = item.domain_id AND thumbnail.identifier = item.identifier
         """
     /// One item, with its thumbnail bytes, or `nil` if the domain has no such item.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
         try await items(withIdentifier: identifier, domain: domain).first
     }
 
     /// The items that have `identifier` in any domain (or in `domain` when given), with their thumbnail bytes.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func items(withIdentifier identifier: ItemIdentifier, domain: String? = nil) async throws -> [IndexedItem] {
         let id = ByteBuffer(bytes: identifier.bytes)
         let now = Date().timeIntervalSince1970
@@ -38,6 +40,7 @@ extension PostgresIndex {
     }
 
     /// How many items there are (of `domain` when given).
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func itemCount(domain: String? = nil) async throws -> Int {
         let now = Date().timeIntervalSince1970
         return try await withConnection("cannot read the index") { connection in
@@ -52,11 +55,13 @@ extension PostgresIndex {
 
     /// Every item (of `domain` when given), ordered by domain then identifier, read a page at
     /// a time so that they are never all in memory. Return `false` from `body` to stop.
+    /// - Throws: ``PostgresIndexError`` when a page cannot be read, or what `body` throws.
     public func forEachItem(domain: String? = nil, _ body: (IndexedItem) async throws -> Bool) async throws {
         try await forEachItem(domain: domain, pageSize: 1000, body)
     }
 
     /// ``forEachItem(domain:_:)``, reading `pageSize` items per statement.
+    /// - Throws: ``PostgresIndexError`` when a page cannot be read, or what `body` throws.
     public func forEachItem(domain: String?, pageSize: Int, _ body: (IndexedItem) async throws -> Bool) async throws {
         var after: (domain: String, identifier: ItemIdentifier)?
         while true {
@@ -90,6 +95,7 @@ extension PostgresIndex {
 
     /// A page of the identifiers and change stamps of a domain, in identifier (byte) order,
     /// after `identifier` and before `upperBound`: what an indexer merges with its walk.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier? = nil,
                              limit: Int) async throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
         let after = ByteBuffer(bytes: identifier?.bytes ?? [])
@@ -111,12 +117,14 @@ extension PostgresIndex {
 
     /// The change stamp of one item: `nil` when the domain has no such item, `.some(nil)` when
     /// the item has no stamp.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func changeStamp(of identifier: ItemIdentifier, domain: String) async throws -> [UInt8]?? {
         let stamps = try await changeStamps(of: [identifier], domain: domain)
         return stamps[identifier]
     }
 
     /// The change stamps of those of `identifiers` that are items of `domain`, read at once.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func changeStamps(of identifiers: [ItemIdentifier], domain: String) async throws -> [ItemIdentifier: [UInt8]?] {
         guard !identifiers.isEmpty else { return [:] }
         let ids = identifiers.map { ByteBuffer(bytes: $0.bytes) }
@@ -134,6 +142,7 @@ extension PostgresIndex {
     }
 
     /// The thumbnail of an item, if it has one.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail? {
         let id = ByteBuffer(bytes: identifier.bytes)
         return try await withConnection("cannot read the index") { connection in
@@ -151,6 +160,7 @@ extension PostgresIndex {
     }
 
     /// The names of the domains, sorted (by bytes).
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func domains() async throws -> [String] {
         try await withConnection("cannot read the index") { connection in
             var names: [String] = []
@@ -174,6 +184,7 @@ extension PostgresIndex {
 
     /// What the index holds, per domain; ``IndexStatistics/byteCount`` is the size of the
     /// index's tables and their indexes, and ``IndexStatistics/path`` the URL without password.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func statistics() async throws -> IndexStatistics {
         let location = self.location.description
         return try await withConnection("cannot read the index") { connection in
@@ -201,6 +212,7 @@ extension PostgresIndex {
     }
 
     /// The recorded failures of a domain (or of every domain), by domain then identifier.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func failures(domain: String? = nil, limit: Int = 100) async throws
         -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
         try await withConnection("cannot read the index") { connection in

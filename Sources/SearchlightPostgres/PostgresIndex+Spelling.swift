@@ -12,6 +12,7 @@ extension PostgresIndex {
     /// The candidates are looked up in the word vectors' GIN indexes (`words`, `text_words`),
     /// each candidate counting its holders up to 100: a few hundred index look-ups in one
     /// statement a word, whatever the size of the index.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func spellings(of words: [String], correctingIndexed: Bool) async throws -> [[Respellings.Spelling]] {
         var spellings: [[Respellings.Spelling]] = []
         for word in words {

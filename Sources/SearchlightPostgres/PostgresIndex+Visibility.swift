@@ -220,6 +220,7 @@ extension PostgresBatchWriter {
 extension PostgresIndex {
     /// Publishes the people of the machine `host` (``SystemCalls/SystemCall/people()``): who a
     /// database role of the same name is there. Rewritten only when it changed.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written.
     public func publish(people: [SystemCall.Person], host: String) async throws {
         try await withTransaction("cannot write to the index") { connection in
             var stored: Set<SystemCall.Person> = []

@@ -4,6 +4,8 @@ import Searchlight
 
 extension PostgresIndex {
     /// Inserts or replaces items, in one transaction.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
+    ///   of ``retryPolicy``; then nothing of it is.
     public func indexItems(_ items: [SearchableItem]) async throws {
         var batch = IndexBatch()
         for item in items { batch.upsert(item) }
@@ -11,6 +13,8 @@ extension PostgresIndex {
     }
 
     /// Deletes the items with the given identifiers from a domain.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
+    ///   of ``retryPolicy``; then nothing of it is.
     public func deleteItems(withIdentifiers identifiers: [ItemIdentifier], domain: String) async throws {
         var batch = IndexBatch()
         for identifier in identifiers { batch.delete(identifier, domain: domain) }
@@ -19,6 +23,8 @@ extension PostgresIndex {
 
     /// Deletes every item of the given domains, and the domains themselves.
     /// - Returns: The number of items deleted.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
+    ///   of ``retryPolicy``; then nothing of it is.
     @discardableResult
     public func deleteAllItems(inDomains domains: [String]) async throws -> Int {
         try await withTransaction("cannot delete from the index") { connection in
@@ -34,6 +40,8 @@ extension PostgresIndex {
 
     /// Deletes every item and domain.
     /// - Returns: The number of items deleted.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
+    ///   of ``retryPolicy``; then nothing of it is.
     @discardableResult
     public func deleteAllItems() async throws -> Int {
         try await withTransaction("cannot delete from the index") { connection in
@@ -47,6 +55,8 @@ extension PostgresIndex {
 
     /// Applies a batch of changes in one transaction, then forgets the expired items of the
     /// batch's domains (only theirs: a writer never touches another domain's rows).
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
+    ///   of ``retryPolicy``; then nothing of it is.
     public func apply(_ batch: IndexBatch) async throws {
         try await apply(batch, states: [:])
     }
@@ -73,6 +83,7 @@ extension PostgresIndex {
     }
 
     /// Records that a domain was brought up to date now (shown by `status`).
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written.
     public func markUpdated(domain: String, date: Date = Date()) async throws {
         try await updateDomain(domain, "last_update_date", date.timeIntervalSince1970)
     }
@@ -83,6 +94,7 @@ extension PostgresIndex {
     }
 
     /// Records which machine and folder a domain indexes (Docs/Contract.md#shared-index: domains identify a host and a root).
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written.
     public func setOrigin(host: String, root: String, domain: String) async throws {
         try await withTransaction("cannot write to the index") { connection in
             var writer = PostgresBatchWriter(connection: connection, logger: self.logger)

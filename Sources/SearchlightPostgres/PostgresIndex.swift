@@ -53,10 +53,14 @@ public final class PostgresIndex: Sendable {
     /// How a transaction that lost its connection is retried: after `initialDelay`, doubled
     /// at each attempt up to `maximumDelay`, at most `maximumAttempts` times in all.
     public struct RetryPolicy: Sendable {
+        /// How many times a transaction runs at most, the first included.
         public var maximumAttempts: Int
+        /// The wait before the first retry.
         public var initialDelay: Duration
+        /// The longest wait between two attempts, however many came before.
         public var maximumDelay: Duration
 
+        /// The default: 8 attempts, from 0.1 s up to 5 s apart, about 11 s of waiting in all.
         public init(maximumAttempts: Int = 8, initialDelay: Duration = .milliseconds(100),
                     maximumDelay: Duration = .seconds(5)) {
             self.maximumAttempts = maximumAttempts

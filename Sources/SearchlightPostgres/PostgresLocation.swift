@@ -20,15 +20,21 @@ import SystemCalls
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// How the connection is encrypted.
     public enum TLSMode: String, Sendable, Hashable {
+        /// libpq's `sslmode` values: plain TCP, TLS when the server offers it, or TLS or no connection.
         case disable, prefer, require
     }
 
+    /// The server's host name or address (`localhost` when the URL has none).
     public var host: String
+    /// The server's TCP port, or the number in its socket's name (5432 by default).
     public var port: Int
     /// A folder holding the server's socket (`.s.PGSQL.PORT`), when connecting through it.
     public var socketDirectory: String?
+    /// The database role: the URL's, else `$PGUSER`, else `$USER`, else `postgres`.
     public var user: String
+    /// The database: the URL's path, else the role's name (as libpq does).
     public var database: String
+    /// Whether the connection is encrypted (`sslmode`, `prefer` by default).
     public var tls: TLSMode
     /// The password, if one was found. Never part of ``description``.
     public var password: String?

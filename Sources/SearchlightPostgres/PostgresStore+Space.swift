@@ -10,6 +10,7 @@ extension PostgresStore: SpaceReclaiming {
     /// Growth is left to autovacuum, which analyzes freshly written tables by itself.
     public var reclaimsAfterGrowth: Bool { false }
 
+    /// Vacuums the index's tables now and says how much smaller they became; the churn starts over.
     @discardableResult
     public func reclaimSpace() throws -> ReclaimedSpace {
         let items = try itemCount(domain: nil)

@@ -8,6 +8,7 @@ import Synchronization
 /// a ``BlockingBridge`` and waits for it. `searchlight-serve` opens one for a `postgres://`
 /// index (`searchlight` hands such commands over to it).
 public final class PostgresStore: IndexStore {
+    /// The asynchronous index each call waits for (the server uses it directly).
     public let index: PostgresIndex
     private let bridge: BlockingBridge
     /// Rows written and deleted since this process last vacuumed (``reclaimSpaceIfChurned()``).
@@ -54,30 +55,36 @@ public final class PostgresStore: IndexStore {
 
     // MARK: Writing
 
+    /// Applies the batch in one transaction, retried on a lost connection, and counts its churn.
     public func apply(_ batch: IndexBatch) throws {
         try countItemsBeforeChurn()
         try wait { [index] in try await index.apply(batch) }
         churn.note(batch)
     }
 
+    /// ``PostgresIndex/deleteAllItems(inDomains:)``, waited for.
     @discardableResult public func deleteAllItems(inDomains domains: [String]) throws -> Int {
         try wait { [index] in try await index.deleteAllItems(inDomains: domains) }
     }
 
+    /// ``PostgresIndex/deleteAllItems()``, waited for.
     @discardableResult public func deleteAllItems() throws -> Int {
         try wait { [index] in try await index.deleteAllItems() }
     }
 
+    /// ``PostgresIndex/markUpdated(domain:date:)``, waited for.
     public func markUpdated(domain: String, date: Date) throws {
         try wait { [index] in try await index.markUpdated(domain: domain, date: date) }
     }
 
     // MARK: Reading
 
+    /// ``PostgresIndex/items(withIdentifier:domain:)``, waited for.
     public func items(withIdentifier identifier: ItemIdentifier, domain: String?) throws -> [IndexedItem] {
         try wait { [index] in try await index.items(withIdentifier: identifier, domain: domain) }
     }
 
+    /// ``PostgresIndex/itemCount(domain:)``, waited for.
     public func itemCount(domain: String?) throws -> Int {
         try wait { [index] in try await index.itemCount(domain: domain) }
     }
@@ -98,10 +105,12 @@ public final class PostgresStore: IndexStore {
 
     static let pageSize = 1000
 
+    /// ``PostgresIndex/domains()``, waited for.
     public func domains() throws -> [String] {
         try wait { [index] in try await index.domains() }
     }
 
+    /// ``PostgresIndex/statistics()``, waited for.
     public func statistics() throws -> IndexStatistics {
         try wait { [index] in try await index.statistics() }
     }
@@ -118,6 +127,7 @@ public final class PostgresStore: IndexStore {
         }
     }
 
+    /// ``PostgresIndex``'s ranked search, waited for: references only, no item read.
     public func searchReferences(words: [String], domain: String?, limit: Int?,
                                  scope: SearchScope) throws -> [ItemReference] {
         try wait { [index] in
@@ -125,27 +135,33 @@ public final class PostgresStore: IndexStore {
         }
     }
 
+    /// ``PostgresIndex``'s count of a search's matches, waited for.
     public func countMatches(words: [String], domain: String?, scope: SearchScope) throws -> Int {
         try wait { [index] in try await index.countMatches(words: words, domain: domain, includingText: scope == .all) }
     }
 
+    /// ``PostgresIndex/spellings(of:correctingIndexed:)``, waited for.
     public func spellings(of words: [String], correctingIndexed: Bool) throws -> [[Respellings.Spelling]] {
         try wait { [index] in try await index.spellings(of: words, correctingIndexed: correctingIndexed) }
     }
 
+    /// How PostgreSQL reads the words (no query runs).
     public func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String] {
         PostgresIndex.searchPlan(words: words, includingText: scope == .all)
     }
 
+    /// ``PostgresIndex/query(_:domain:limit:)``, waited for: the query compiled to SQL.
     public func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem] {
         try wait { [index] in try await index.query(queryString, domain: domain, limit: limit) }
     }
 
+    /// Parses the query here (a malformed one never reaches the server), then counts in PostgreSQL.
     public func countQuery(_ queryString: String, domain: String?) throws -> Int {
         let expression = try QueryExpression(parsing: queryString)
         return try wait { [index] in try await index.countQuery(expression, domain: domain) }
     }
 
+    /// A monitor that polls each domain's count of batches (``PostgresIndex/changeMarker()``).
     public func makeChangeMonitor() throws -> any IndexChangeMonitor {
         PostgresChangeMonitor(store: self)
     }
@@ -155,6 +171,7 @@ public final class PostgresStore: IndexStore {
         try wait { [index] in try await index.changeMarker() }
     }
 
+    /// ``PostgresIndex/explainQuery(_:domain:limit:)``, waited for: the SQL and its plan.
     public func explainQuery(_ queryString: String, domain: String?, limit: Int?) throws -> String {
         try wait { [index] in try await index.explainQuery(queryString, domain: domain, limit: limit) }
     }

@@ -5,10 +5,15 @@ import PostgresNIO
 public struct SQLStatement: Sendable, CustomStringConvertible {
     /// A bound value.
     public enum Value: Sendable, Hashable, CustomStringConvertible {
+        /// Bound as `text`.
         case text(String)
+        /// Bound as `bytea`.
         case bytes([UInt8])
+        /// Bound as `float8`.
         case double(Double)
+        /// Bound as `int8`.
         case integer(Int)
+        /// Bound as `text[]`.
         case textArray([String])
 
         public var description: String {
@@ -32,6 +37,7 @@ public struct SQLStatement: Sendable, CustomStringConvertible {
     /// row, not knowing that a test reads a large value out of TOAST (``RankedNameSearch``).
     var readsIndexes = false
 
+    /// A statement that starts with `sql` (parameters are added as it is built).
     public init(_ sql: String = "") { self.sql = sql }
 
     /// Adds `value` as the next parameter and returns its placeholder, with a cast so that

@@ -60,6 +60,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         return object.finished
     }
 
+    /// The error as JSON with its status; a 401 also asks for a bearer token (`WWW-Authenticate`).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = Response.json(json, status: status)
         if status == .unauthorized { response.headers[.wwwAuthenticate] = #"Bearer realm="searchlight""# }
@@ -68,6 +69,7 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
 }
 
 extension APIError: ReportableError {
+    /// The status's code, as ``ReportableError`` hands it to whoever reports the error.
     public var httpStatus: Int { status.code }
 }
 

@@ -5,6 +5,7 @@ import Searchlight
 
 /// How recently an item was modified, for the page's date filter.
 public enum ModificationPeriod: String, CaseIterable, Sendable {
+    /// Today, this week, this month or this year: from the start of the period that holds now.
     case today, week, month, year
 
     /// The start of the period that contains `now`, in `calendar`.

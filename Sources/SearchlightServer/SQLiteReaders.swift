@@ -46,42 +46,52 @@ public final class SQLiteReaders: ServedIndex {
         return try await index.asyncRead(body)
     }
 
+    /// ``Searchlight/SearchableIndex``'s search with search words, on a handle lent to this read.
     public func searchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
         try await read { try $0.searchResults(search, domain: domain, limit: limit) }
     }
 
+    /// ``Searchlight/SearchableIndex``'s ranking of the words as typed, on a handle lent to this read.
     public func typedResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
         try await read { try $0.typedResults(search, domain: domain, limit: limit) }
     }
 
+    /// ``Searchlight/SearchableIndex``'s nearest items by meaning, on a handle lent to this read.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
         try await read { try $0.meaningResults(question: question, model: model, domain: domain, limit: limit) }
     }
 
+    /// A query string, parsed and run on a handle lent to this read.
     public func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem] {
         try await read { try $0.query(queryString, domain: domain, limit: limit) }
     }
 
+    /// A parsed query, run on a handle lent to this read.
     public func query(_ expression: QueryExpression, domain: String?, limit: Int?) async throws -> [IndexedItem] {
         try await read { try $0.query(expression, domain: domain, limit: limit) }
     }
 
+    /// How many items a parsed query matches, counted on a handle lent to this read.
     public func count(_ expression: QueryExpression, domain: String?) async throws -> Int {
         try await read { try $0.countQuery(expression, domain: domain) }
     }
 
+    /// One item, read on a handle lent to this read.
     public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
         try await read { try $0.item(identifier, domain: domain) }
     }
 
+    /// An item's thumbnail, read on a handle lent to this read.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail? {
         try await read { try $0.thumbnail(of: identifier, domain: domain) }
     }
 
+    /// What the index holds, per domain, counted on a handle lent to this read.
     public func statistics() async throws -> IndexStatistics {
         try await read { try $0.statistics() }
     }
 
+    /// Each domain's indexer state, read on a handle lent to this read.
     public func domainStates() async throws -> [String: DomainState] {
         try await read { try $0.domainStates() }
     }
@@ -94,6 +104,7 @@ public final class SQLiteReaders: ServedIndex {
         DomainOrigins(states: try await domainStates(), hosts: [:])
     }
 
+    /// `PRAGMA data_version` of the connection kept for it: it moves with every other connection's commit.
     public func changeMarker() async throws -> [Int64] {
         [try await changes.read { db in try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0 }]
     }

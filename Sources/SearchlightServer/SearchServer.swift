@@ -56,12 +56,15 @@ public final class SearchServer: Service, Sendable {
         /// what they may read. `nil`: no sign-in. Loopback only (behind a TLS proxy).
         public var signInURL: String?
 
+        /// The defaults: the address and port of ``SearchlightJSON/ServerDefaults``, no sign-in, no
+        /// Elasticsearch endpoint.
         public init() {}
 
         /// Whether ``host`` is a loopback address.
         public var isLoopback: Bool { ServerAddress.isLoopback(host) }
     }
 
+    /// What the server was started with: address, timeouts, endpoints, sign-in.
     public let configuration: Configuration
     /// The token `POST /api/open` needs: the configured token, else one made for this run and
     /// written into the page.

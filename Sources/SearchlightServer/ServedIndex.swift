@@ -26,7 +26,9 @@ public protocol ServedIndex: Sendable {
     func count(_ expression: QueryExpression, domain: String?) async throws -> Int
     /// One item, thumbnail bytes and text included.
     func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem?
+    /// An item's thumbnail, with its bytes.
     func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail?
+    /// What the index holds, per domain, and its size (`/api/status`).
     func statistics() async throws -> IndexStatistics
     /// Each domain's indexer state (its folder among it).
     func domainStates() async throws -> [String: DomainState]
@@ -52,6 +54,7 @@ public struct DomainOrigins: Sendable {
     /// Domain → since when its drive is not mounted, for the domains that are offline.
     public var offline: [String: Date]
 
+    /// The origins of the domains of `states`, with the machines of `hosts`.
     public init(states: [String: DomainState], hosts: [String: String]) {
         roots = states.compactMapValues(\.root)
         offline = states.compactMapValues(\.offlineSince)
@@ -68,8 +71,10 @@ public struct DomainOrigins: Sendable {
 }
 
 extension ServedIndex {
+    /// `false`: the server cancels a read that passes its query timeout.
     public var stopsReadsItself: Bool { false }
 
+    /// ``domainStates()`` then ``domainHosts()``, two reads.
     public func domainOrigins() async throws -> DomainOrigins {
         DomainOrigins(states: try await domainStates(), hosts: try await domainHosts())
     }

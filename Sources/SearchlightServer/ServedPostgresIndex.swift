@@ -9,8 +9,10 @@ import SearchlightPostgres
 /// One handle whose connections every request shares; a database that cannot be reached is
 /// reported as the commands report it (``SearchlightPostgres/PostgresIndex/reported(_:)``): 503.
 public struct ServedPostgresIndex: ServedIndex {
+    /// The index every request reads through.
     public let index: PostgresIndex
 
+    /// Serves an index already connected (tests; `serve` connects with ``init(url:queryTimeout:logger:)``).
     public init(_ index: PostgresIndex) {
         self.index = index
     }
@@ -66,10 +68,12 @@ public struct ServedPostgresIndex: ServedIndex {
         return results
     }
 
+    /// The words' ranking as typed, never respelled, its errors reported as the commands report them.
     public func typedResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
         try await typedSearchResults(search, domain: domain, limit: limit)
     }
 
+    /// ``SearchlightPostgres/PostgresIndex``'s nearest items by meaning, its errors reported.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
         try await reporting { try await index.meaningResults(question: question, model: model, domain: domain, limit: limit) }
     }
@@ -95,38 +99,47 @@ public struct ServedPostgresIndex: ServedIndex {
             }
     }
 
+    /// A query string compiled to SQL and run, its errors reported.
     public func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem] {
         try await reporting { try await index.query(queryString, domain: domain, limit: limit) }
     }
 
+    /// A parsed query compiled to SQL and run, its errors reported.
     public func query(_ expression: QueryExpression, domain: String?, limit: Int?) async throws -> [IndexedItem] {
         try await reporting { try await index.query(expression, domain: domain, limit: limit) }
     }
 
+    /// How many items a parsed query matches, its errors reported.
     public func count(_ expression: QueryExpression, domain: String?) async throws -> Int {
         try await reporting { try await index.countQuery(expression, domain: domain) }
     }
 
+    /// One item, its errors reported.
     public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
         try await reporting { try await index.item(identifier, domain: domain) }
     }
 
+    /// An item's thumbnail, its errors reported.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail? {
         try await reporting { try await index.thumbnail(of: identifier, domain: domain) }
     }
 
+    /// What the index holds, per domain, its errors reported.
     public func statistics() async throws -> IndexStatistics {
         try await reporting { try await index.statistics() }
     }
 
+    /// Each domain's state; a state this version cannot read is left out.
     public func domainStates() async throws -> [String: DomainState] {
         try await reporting { try await index.domainStates() }.compactMapValues { DomainState(json: $0) }
     }
 
+    /// The machine each domain indexes a folder of.
     public func domainHosts() async throws -> [String: String] {
         try await reporting { try await index.domainHosts() }
     }
 
+    /// Each domain's count of batches: it moves with every commit of any writer.
     public func changeMarker() async throws -> [Int64] {
         try await reporting { try await index.changeMarker() }
     }

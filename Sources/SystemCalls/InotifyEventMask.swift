@@ -13,8 +13,10 @@ import Glibc
 /// if event.mask.contains(.isDirectory) { … }
 /// ```
 public struct InotifyEventMask: OptionSet, Hashable, Sendable {
+    /// The bits as `inotify_add_watch(2)` takes them and `struct inotify_event` carries them.
     public var rawValue: UInt32
 
+    /// The events and flags of a mask read from the kernel or built by hand.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     private init(_ constant: some BinaryInteger) {

@@ -27,9 +27,14 @@ extension SystemCall {
         /// The alignment a buffer for `read(2)` of an inotify descriptor needs.
         public static let alignment = MemoryLayout<inotify_event>.alignment
 
+        /// The watch descriptor the event is about (`wd`): what `inotify_add_watch(2)` returned.
         public var watch: Int32
+        /// What happened, as ``InotifyEventMask`` bits (`mask`).
         public var mask: UInt32
+        /// The number that pairs an `IN_MOVED_FROM` with its `IN_MOVED_TO` (`cookie`); 0 otherwise.
         public var cookie: UInt32
+        /// The bytes of the name after the header, NUL padding included (`len`); 0 for the watched
+        /// directory itself.
         public var nameLength: Int
 
         /// The header at `offset` in `bytes` (which must hold ``size`` bytes from there).

@@ -21,6 +21,8 @@ extension SystemCall {
 
     /// An I/O scheduling class of `ioprio_set(2)`.
     public enum IOClass: Int32, Sendable {
+        /// No class set (the kernel derives one from the nice value), real time, best effort, or
+        /// idle: I/O only when no one else needs the disk.
         case none = 0, realTime = 1, bestEffort = 2, idle = 3
     }
 

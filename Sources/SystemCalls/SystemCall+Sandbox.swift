@@ -102,6 +102,7 @@ public struct SandboxSupport: Sendable, Equatable {
     /// The Landlock ABI, nil when the kernel has none or it is not enabled (`lsm=`).
     public var landlockABI: Int?
 
+    /// What a kernel offers, as a probe found it (tests build their own).
     public init(noNewPrivileges: Bool, seccomp: Bool, landlockABI: Int?) {
         self.noNewPrivileges = noNewPrivileges
         self.seccomp = seccomp

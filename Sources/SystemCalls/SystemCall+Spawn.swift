@@ -5,6 +5,15 @@ import SystemPackage
 
 extension SystemCall {
     /// How a child that ``spawn(_:arguments:environment:options:)`` starts begins.
+    ///
+    /// ```swift
+    /// var options = SystemCall.SpawnOptions()
+    /// options.standardOutput = .null
+    /// options.searchesPath = true
+    /// let child = try SystemCall.spawn("xdg-open", arguments: ["xdg-open", url].map { Array($0.utf8) },
+    ///                                  options: options)
+    /// let status = try SystemCall.waitForExit(of: child)  // .exited(0)
+    /// ```
     public struct SpawnOptions: Sendable {
         /// Where one of the child's standard descriptors (0, 1, 2) comes from.
         public enum Source: Sendable {
@@ -16,8 +25,11 @@ extension SystemCall {
             case descriptor(Int32)
         }
 
+        /// The child's descriptor 0.
         public var standardInput = Source.inherited
+        /// The child's descriptor 1.
         public var standardOutput = Source.inherited
+        /// The child's descriptor 2.
         public var standardError = Source.inherited
         /// Descriptors of this process given to the child under other numbers (3 and up),
         /// `(ours, theirs)`.
@@ -31,6 +43,8 @@ extension SystemCall {
         /// its own.
         public var ownProcessGroup = false
 
+        /// A child that shares this process's standard descriptors, session and process group, and
+        /// is found by path, not in `PATH`.
         public init() {}
     }
 

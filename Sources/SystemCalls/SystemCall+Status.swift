@@ -10,6 +10,7 @@ extension SystemCall {
     /// Glibc's `struct statx` is hidden from Swift's Glibc module (behind `_GNU_SOURCE`): the
     /// C shim copies the fields Searchlight reads into this.
     public struct Status: Sendable, Equatable {
+        /// The inode number, unique on its device (`stx_ino`): with the device, what names a file.
         public var inode: UInt64
         /// The size in bytes.
         public var size: UInt64
@@ -17,18 +18,27 @@ extension SystemCall {
         public var blocks: UInt64
         /// The type and permission bits (`stx_mode`).
         public var mode: UInt32
+        /// The owner's user id (`stx_uid`).
         public var owner: UInt32
+        /// The file's group id (`stx_gid`).
         public var group: UInt32
         /// The names the file has (`stx_nlink`).
         public var linkCount: UInt32
+        /// The major number of the device the file is on (`stx_dev_major`).
         public var deviceMajor: UInt32
+        /// The minor number of the device the file is on (`stx_dev_minor`).
         public var deviceMinor: UInt32
+        /// When the content last changed, in seconds since 1970 (`stx_mtime`).
         public var modificationSeconds: Int64
+        /// The nanoseconds of ``modificationSeconds``.
         public var modificationNanoseconds: UInt32
+        /// When the inode last changed (content, name, owner or mode), in seconds since 1970 (`stx_ctime`).
         public var changeSeconds: Int64
+        /// The nanoseconds of ``changeSeconds``.
         public var changeNanoseconds: UInt32
         /// The birth time, when the filesystem records one (`STATX_BTIME`).
         public var birthSeconds: Int64?
+        /// The nanoseconds of ``birthSeconds``, when there is a birth time.
         public var birthNanoseconds: UInt32?
 
         init(_ raw: cfs_stat) {

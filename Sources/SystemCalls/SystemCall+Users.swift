@@ -6,9 +6,13 @@ extension SystemCall {
     /// A person of this machine's user database: name, user id, and every group they are in
     /// (their primary group and the groups that list them).
     public struct Person: Sendable, Hashable {
+        /// The login name.
         public var name: String
+        /// The user id.
         public var user: UInt32
+        /// The ids of every group the person is in, the primary one included.
         public var groups: [UInt32]
+        /// A person as the user database, or the shared index's copy of it, lists them.
         public init(name: String, user: UInt32, groups: [UInt32]) {
             (self.name, self.user, self.groups) = (name, user, groups)
         }

@@ -12,6 +12,7 @@ import SystemCalls
 public struct DesktopCommand: ParsableCommand {
     static let busName = "org.searchlight.Desktop"
 
+    /// The command before parsing, as swift-argument-parser makes it.
     public init() {}
 
     /// What the executable running the service gives it (``main(settings:)``); not an option.
@@ -36,6 +37,7 @@ public struct DesktopCommand: ParsableCommand {
         }
     }
 
+    /// The name, and the help text: what the service answers, and when it exits.
     public static let configuration = CommandConfiguration(
         commandName: "searchlight-desktop",
         abstract: "Answer GNOME Shell's and KRunner's searches from the index, on the session bus.",
@@ -66,6 +68,8 @@ public struct DesktopCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Log each call on standard error.")
     var verbose = false
 
+    /// Refuses a port outside 1–65535 and an idle timeout in the environment that is not a number
+    /// of seconds, before anything starts.
     public func validate() throws {
         if !(1...65535).contains(pagePort) { throw ValidationError("--port or $SEARCHLIGHT_DESKTOP_PORT must be between 1 and 65535.") }
         if idleTimeout == nil, let value = ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT"],
@@ -74,6 +78,8 @@ public struct DesktopCommand: ParsableCommand {
         }
     }
 
+    /// Serves the search providers on the session bus until idle, or opens the page and exits
+    /// (`--open-page`).
     public func run() throws {
         guard let settings else { preconditionFailure("searchlight-desktop runs through DesktopCommand.main(settings:)") }
         var logger = Logger(label: "searchlight-desktop") { StreamLogHandler.standardError(label: $0) }

@@ -17,6 +17,7 @@ public struct DesktopSettings: Sendable {
     /// The question's encoder of the configured model, found (not loaded); `nil` when there is none.
     public var questionEncoder: @Sendable () -> QuestionEncoder?
 
+    /// How the index and the model are found, from the executable that runs the service.
     public init(indexLocation: @escaping @Sendable (_ explicit: String?) throws -> String,
                 questionEncoder: @escaping @Sendable () -> QuestionEncoder?) {
         self.indexLocation = indexLocation

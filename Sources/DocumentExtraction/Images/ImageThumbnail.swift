@@ -14,6 +14,7 @@ public enum ImageThumbnail {
         /// WebP quality of thumbnails.
         public var quality: Int32 = 75
 
+        /// The worker's defaults: 256 million pixels at most, WebP quality 75.
         public init() {}
     }
 

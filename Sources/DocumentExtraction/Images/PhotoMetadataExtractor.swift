@@ -10,6 +10,9 @@ import ExtractionProtocol
 /// libvips prints EXIF fields as `raw (human, type, count, size)`; the raw part is used.
 /// A date without `OffsetTimeOriginal` is taken as UTC. Call `cvips_initialize` first.
 public enum PhotoMetadataExtractor {
+    /// Reads the metadata of the photo open at `descriptor` (the worker's file); no text.
+    /// - Throws: ``ExtractionFailure/Reason-swift.enum/decodeFailed`` when libvips cannot read the
+    ///   image's header.
     public static func extract(descriptor: Int32) throws(ExtractionFailure) -> ExtractedDocument {
         var message: UnsafeMutablePointer<CChar>?
         guard let image = cvips_header_open(descriptor, &message) else {

@@ -15,6 +15,8 @@ public struct ArchiveLimits: Sendable, Hashable {
     /// Entries that inflate to at most this many bytes are not checked for their ratio.
     public var ratioThreshold: Int
 
+    /// Limits that admit any real document: 10 000 entries, 64 MiB an entry, 256 MiB in all, and
+    /// a ratio of 200 for entries over 1 MiB.
     public init(
         maximumEntries: Int = 10_000,
         maximumEntrySize: Int = 64 << 20,

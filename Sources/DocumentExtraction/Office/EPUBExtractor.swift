@@ -4,6 +4,9 @@ import ExtractionProtocol
 /// metadata gives title, creators, subjects and dates, and whose spine lists the XHTML
 /// documents read for text, in reading order.
 public enum EPUBExtractor {
+    /// Reads the EPUB open at `descriptor`: its metadata, and at most `textLimit` bytes of text.
+    /// - Throws: ``ExtractionFailure`` `encrypted` for a book under DRM, `tooLarge` for an archive
+    ///   beyond `limits`, `decodeFailed` for a damaged one.
     public static func extract(
         descriptor: Int32, textLimit: Int, limits: ArchiveLimits = ArchiveLimits()
     ) throws(ExtractionFailure) -> ExtractedDocument {

@@ -14,6 +14,10 @@ import ExtractionProtocol
 /// A password-protected package keeps its parts in a compression method of Apple's own: it is
 /// recorded as encrypted.
 public enum IWorkExtractor {
+    /// Reads the Pages, Numbers or Keynote package open at `descriptor`: its metadata, and at most
+    /// `textLimit` bytes of text.
+    /// - Throws: ``ExtractionFailure`` `encrypted` for a password-protected package, `tooLarge`
+    ///   for an archive beyond `limits`, `decodeFailed` for a damaged one.
     public static func extract(
         descriptor: Int32, textLimit: Int, limits: ArchiveLimits = ArchiveLimits()
     ) throws(ExtractionFailure) -> ExtractedDocument {

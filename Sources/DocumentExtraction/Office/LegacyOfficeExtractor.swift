@@ -6,7 +6,10 @@ import ExtractionProtocol
 /// processes under a deadline and an output cap (``ConverterProcess``); PowerPoint's from its
 /// text records (``PowerPointText``; `catppt` misses the text of many files).
 public enum LegacyOfficeExtractor {
+    /// Which of the three programs wrote the file, as its content type tells: it chooses the
+    /// converter and where the text is.
     public enum Format: Sendable {
+        /// A `.doc`, an `.xls` or a `.ppt` file.
         case word, excel, powerPoint
     }
 

@@ -7,6 +7,10 @@ import ExtractionProtocol
 /// A password-protected OOXML file is not a ZIP archive at all but an OLE2 container holding
 /// an `EncryptedPackage` stream; ``RichDocumentExtractor`` recognises those before coming here.
 public enum OfficeOpenXMLExtractor {
+    /// Reads the DOCX, XLSX or PPTX file open at `descriptor`: its metadata, and at most
+    /// `textLimit` bytes of text.
+    /// - Throws: ``ExtractionFailure`` `tooLarge` for an archive beyond `limits`, `decodeFailed`
+    ///   for a damaged one.
     public static func extract(
         descriptor: Int32, textLimit: Int, limits: ArchiveLimits = ArchiveLimits()
     ) throws(ExtractionFailure) -> ExtractedDocument {

@@ -6,6 +6,10 @@ import ExtractionProtocol
 /// A password-protected OpenDocument file keeps its manifest readable but its parts
 /// encrypted; the manifest's `manifest:encryption-data` tells so before anything is parsed.
 public enum OpenDocumentExtractor {
+    /// Reads the ODT, ODS or ODP file open at `descriptor`: its metadata, and at most `textLimit`
+    /// bytes of text.
+    /// - Throws: ``ExtractionFailure`` `encrypted` for a password-protected file, `tooLarge` for
+    ///   an archive beyond `limits`, `decodeFailed` for a damaged one.
     public static func extract(
         descriptor: Int32, textLimit: Int, limits: ArchiveLimits = ArchiveLimits()
     ) throws(ExtractionFailure) -> ExtractedDocument {

@@ -6,6 +6,9 @@ import ExtractionProtocol
 /// Pictures, font and colour tables, style sheets, field instructions and every destination
 /// marked `\*` are skipped.
 public enum RTFExtractor {
+    /// Reads an RTF document's metadata and at most `textLimit` bytes of its text.
+    /// - Throws: ``ExtractionFailure/Reason-swift.enum/decodeFailed`` when `bytes` do not start
+    ///   with `{\rtf`.
     public static func extract(bytes: [UInt8], textLimit: Int) throws(ExtractionFailure) -> ExtractedDocument {
         guard bytes.starts(with: Array("{\\rtf".utf8)) else {
             throw ExtractionFailure(.decodeFailed, "not an RTF document (no {\\rtf header)")

@@ -127,7 +127,7 @@ struct ContentSearch {
             """, arguments: [expression, "[" + ids.map(String.init).joined(separator: ",") + "]"]))
     }
 
-    /// How many rows ``rowIDs(_:among:)`` looks up one by one at most.
+    /// How many rows ``rowIDs(_:among:in:)`` looks up one by one at most.
     static let seekLimit = 32
 
     /// Whether FTS5 finds a row of `expression` by seeking: every prefix term is one a prefix

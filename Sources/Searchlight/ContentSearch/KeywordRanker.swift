@@ -137,6 +137,7 @@ public final class KeywordRanker: Sendable {
     ///   - text: The document's text, whose telling words come next; `nil` when it has none.
     ///   - nameWords: The words of its name, after those.
     ///   - fallback: Words used only when there is nothing else (the file indexer passes its type's words).
+    /// - Throws: ``SearchlightError`` when the index's word statistics cannot be read.
     public func keywords(own: [String], text: String?, nameWords: [String], fallback: [String] = []) throws -> [String] {
         var keywords: [String] = []
         var seen = Set<String>()
@@ -157,6 +158,7 @@ public final class KeywordRanker: Sendable {
 
 extension SearchableIndex {
     /// A ranker of the telling words of texts, with this index's statistics as they are now.
+    /// - Throws: ``SearchlightError`` when the index's word statistics cannot be read.
     public func keywordRanker() throws -> KeywordRanker {
         try KeywordRanker(database: database)
     }

@@ -10,7 +10,8 @@ enum SearchPath: Equatable, Sendable {
     /// Items with a word whole in a rich field ranked, then the text tier with every word
     /// whole, newest or most relevant first, fill the page (``ContentSearch/firstMatches(limit:)``).
     case wholeWords
-    /// The page read tier by tier, each text tier newest first (``ContentSearch/tieredMatches(limit:)``).
+    /// The page read tier by tier, each text tier newest first
+    /// (``ContentSearch/tieredMatches(limit:rankingAtMost:sortingAtMost:)``).
     case tiers
     /// Every match ranked: no limit, Han or kana words, or compounds checked on the text.
     case everyMatch

@@ -15,6 +15,7 @@ extension SearchableIndex {
     /// word "libr": as a prefix: merges 12 name words and 310 text words; 40 names, 388 texts
     /// every word: 5 items (none ranked to count them)
     /// ```
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func searchPlan(words: [String], domain: String? = nil, scope: SearchScope = .all) throws -> [String] {
         let tokens = Self.nameQueryTokens(words)
         guard !tokens.isEmpty else { return ["no word with a letter or digit: nothing is searched"] }
@@ -71,6 +72,7 @@ extension SearchableIndex {
     /// ```
     /// results: the first page tier by tier: items with a word in a name, … each newest first; …
     /// ```
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func searchPath(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> String? {
         var taken: SearchPath?
         try rankedMatches(words: words, domain: domain, limit: limit, scope: scope, path: { taken = $0 }) { _, _, _ in }

@@ -12,6 +12,7 @@ extension SearchableIndex {
     /// The candidates are looked up in the vocabularies of the full-text tables
     /// (`item_words_vocab`, and `item_content_vocab` where text is searched): the cost is that
     /// of a few walks and a few hundred look-ups a word, whatever the size of the index.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func spellings(of words: [String], correctingIndexed: Bool) throws -> [[Respellings.Spelling]] {
         try readStatements { db in
             // The text's words only where searches read them (``hasContent(in:)``): a word of

@@ -1,10 +1,12 @@
 /// The `limit` best-scored elements seen so far, kept in a min-heap: a scan of every vector
 /// keeps no more than the page it returns. Both stores rank their nearest items with it.
 public struct NearestMatches<Element> {
+    /// How many elements are kept: the page a search asked for.
     public let limit: Int
     private var heap: [(element: Element, similarity: Float, order: Int)] = []
     private var offered = 0
 
+    /// An empty heap that will keep the `limit` best elements offered.
     public init(limit: Int) {
         self.limit = limit
         heap.reserveCapacity(Swift.min(limit, 4096))

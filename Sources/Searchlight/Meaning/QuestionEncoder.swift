@@ -6,6 +6,11 @@ public struct QuestionEncoder: Sendable {
     /// compared are that model's only); throws when the model cannot be loaded.
     public let encode: @Sendable (String) throws -> (vector: [Float], model: String)
 
+    /// An encoder that calls `encode` for each question a search embeds.
+    ///
+    /// ```swift
+    /// let encoder = QuestionEncoder { text in (model.embed([text], as: .query)[0], model.identifier) }
+    /// ```
     public init(encode: @escaping @Sendable (String) throws -> (vector: [Float], model: String)) {
         self.encode = encode
     }
@@ -13,6 +18,7 @@ public struct QuestionEncoder: Sendable {
     /// Thrown by a ``deferred(_:)`` encoder when there turns out to be no model: the search
     /// goes on by its words alone.
     public struct Unavailable: Error {
+        /// The one value there is: no model was found.
         public init() {}
     }
 

@@ -56,6 +56,7 @@ extension SearchableIndex {
 
     /// Items with text that wait for vectors of `model`, by key (the row id, big-endian), after
     /// `key`, at most `limit`.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func meaningWork(model: String, after key: [UInt8], limit: Int) throws -> [MeaningWork] {
         let after = key.isEmpty ? 0 : Self.rowID(meaningKey: key)
         return try read { db in
@@ -88,6 +89,7 @@ extension SearchableIndex {
     static func rowID(meaningKey key: [UInt8]) -> Int64 { key.count == 8 ? key.reduce(Int64(0)) { $0 << 8 | Int64($1) } : -1 }
 
     /// Whether vectors of `digest` are stored (an item with the same text has them).
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func hasMeaning(digest: [UInt8]) throws -> Bool {
         try read { db in
             try db.readStatement("SELECT 1 FROM meaning_vector WHERE digest = ?").firstRow(.blob(digest)) { _ in true } ?? false
@@ -96,6 +98,7 @@ extension SearchableIndex {
 
     /// Stores vectors, in one transaction: each item's only if it still has the text they were
     /// made from (else it waits again, with its new text). Returns how many were stored.
+    /// - Throws: ``SearchlightError`` when the index cannot be written; then nothing of it is.
     @discardableResult
     public func storeMeaning(_ results: [MeaningVectors]) throws -> Int {
         guard !results.isEmpty else { return 0 }
@@ -128,6 +131,7 @@ extension SearchableIndex {
 
     /// Deletes the vectors no item uses any more (their items removed, their texts changed);
     /// returns how many texts' vectors went.
+    /// - Throws: ``SearchlightError`` when the index cannot be written.
     @discardableResult
     public func forgetUnusedMeaning() throws -> Int {
         try write { db in
@@ -139,6 +143,7 @@ extension SearchableIndex {
     }
 
     /// How far the meaning pass is for `model`.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func meaningProgress(model: String?) throws -> MeaningProgress {
         try read { db in
             var progress = MeaningProgress()
@@ -157,6 +162,7 @@ extension SearchableIndex {
     /// The items whose text is nearest to `question` (a unit vector of `model`), best first, at
     /// most `limit`: every stored vector of the model compared (brute force, ``StoredVectors``),
     /// each item scored by its chunks (``StoredVectors/similarity(of:in:)``). Results say `.meaning`, with their similarity.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) throws -> [SearchResult] {
         try read { db in
             let nearest = try Self.nearestItems(to: question, model: model, domain: domain, limit: limit, in: db)

@@ -7,6 +7,12 @@ import CShimEmbedding
 /// 0.01 of theirs.
 ///
 /// The same bytes in both backends (SQLite's BLOB, PostgreSQL's bytea).
+///
+/// ```swift
+/// let stored = StoredVectors(chunkVectors)  // what an index keeps for one text
+/// let question = StoredVectors.Question(questionVector)
+/// let best = stored.bytes.withUnsafeBufferPointer { StoredVectors.similarity(of: question, in: $0) }
+/// ```
 public struct StoredVectors: Sendable, Hashable {
     /// The chunks' vectors, one after the other.
     public var bytes: [UInt8]
@@ -90,7 +96,9 @@ public struct StoredVectors: Sendable, Hashable {
 
     /// A question's vector quantized as the stored ones are, to be compared by products of bytes.
     public struct Question: Sendable {
+        /// One signed byte per dimension, `round(v / scale)`.
         public let codes: [Int8]
+        /// What a code of 1 stands for: the largest magnitude over 127.
         public let scale: Float
 
         /// The codes of a unit vector.

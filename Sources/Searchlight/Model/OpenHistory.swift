@@ -14,6 +14,12 @@ import SystemCalls
 /// to 4 days, 70 up to 14, 50 up to 31, 30 up to 90, 10 after. ``reordered(_:now:)`` moves
 /// opened items ahead of the results that matched in the same field, highest score first;
 /// every other order stays.
+///
+/// ```swift
+/// let history = OpenHistory.standard()
+/// history.record(domain: "home", identifier: "Documents/report.pdf")
+/// let results = history.reordered(try index.searchResults(words: ["report"], limit: 20))
+/// ```
 public struct OpenHistory: Sendable {
     /// The file the history is kept in.
     public let path: String

@@ -100,7 +100,7 @@ extension SearchableIndex {
         return try rankedMatches(tokens: tokens, domain: domain, limit: limit, scope: scope, path: path) { try body($0, $1, tokens) }
     }
 
-    /// ``rankedMatches(words:domain:limit:scope:_:)`` of query tokens.
+    /// ``rankedMatches(words:domain:limit:scope:path:_:)`` of query tokens.
     private func rankedMatches<T>(tokens: [String], domain: String?, limit: Int?, scope: SearchScope,
                                   path: (SearchPath) -> Void,
                                   _ body: (any ReadConnection, [ContentSearch.Match]) throws -> T) throws -> T {

@@ -66,6 +66,7 @@ extension IndexStore {
     /// The search words as the index spells them: each word that no indexed word starts with
     /// as the indexed word nearest to it (the first respelling ``Respellings`` tries), whatever
     /// that finds; `nil` when no word needed or found a correction.
+    /// - Throws: The store's error when its vocabulary cannot be read.
     public func spellingCorrection(words: [String]) throws -> [String]? {
         var respellings = Respellings(words: words)
         guard let asked = respellings.wordsToSpell() else { return nil }
@@ -74,6 +75,7 @@ extension IndexStore {
     }
 
     /// The results of the words as typed, never respelled.
+    /// - Throws: ``QueryParseError`` for a malformed search word; the store's error when it cannot be read.
     public func typedResults(_ search: SearchWords, domain: String?, limit: Int?, scope: SearchScope = .all) throws -> [SearchResult] {
         try typedSearchResults(search, domain: domain, limit: limit, scope: scope)
     }
@@ -98,6 +100,7 @@ extension IndexStore {
 
     /// How many items a typed search finds: those of the first respelling of its words that
     /// finds some when the words as typed find none (``searchResults(_:domain:limit:scope:)``).
+    /// - Throws: ``QueryParseError`` for a malformed search word; the store's error when it cannot be read.
     public func countMatches(_ search: SearchWords, domain: String?, scope: SearchScope = .all) throws -> Int {
         let count = try typedCount(search, domain: domain, scope: scope)
         guard count == 0 else { return count }
@@ -117,6 +120,7 @@ extension IndexStore {
 
     /// What a typed search compiled to (`search --explain`): its words, each search word's
     /// predicate, and the SQL of their query when there is one.
+    /// - Throws: ``QueryParseError`` for a malformed search word; the store's error when it cannot be read.
     public func explainSearch(_ search: SearchWords, domain: String?, limit: Int?, scope: SearchScope = .all) throws -> String {
         var lines: [String] = []
         if !search.words.isEmpty {

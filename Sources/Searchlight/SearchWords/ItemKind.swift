@@ -4,6 +4,13 @@ import Foundation
 /// from an item's content type: what the page filters by and draws icons for, and what the
 /// search word `kind:` means. The one home of the rule: ``init(contentType:tree:)`` decides
 /// in Swift and ``queryString`` says the same in the query language.
+///
+/// ```swift
+/// ItemKind(contentType: "application/pdf", tree: [])  // .pdf
+/// ItemKind(contentType: "text/csv", tree: ["text"])   // .spreadsheet
+/// ItemKind(searchWord: "photos")                      // .image
+/// ItemKind.pdf.queryString                            // the same test as a query
+/// ```
 public enum ItemKind: String, CaseIterable, Sendable {
     /// The kinds: documents (word processing, RTF, EPUB, HTML, Markdown, mail), PDFs, images,
     /// presentations, spreadsheets, other text, and everything else; ``rules`` says which

@@ -51,6 +51,8 @@ public struct RankedSearch: Sendable {
     /// answer in the first ten was within 0.02 of the first.
     public static let similarityMargin: Float = 0.03
 
+    /// A search of `search` in `domain` (every domain by default) and `scope`, without history,
+    /// by words alone until an ``encoder`` is set.
     public init(_ search: SearchWords, domain: String? = nil, scope: SearchScope = .all) {
         self.search = search
         self.domain = domain
@@ -97,6 +99,8 @@ public struct RankedSearch: Sendable {
 
     /// The question's vector and model, when meaning joins (``meaningJoins``): the model is
     /// loaded here, at the first search that needs it.
+    /// - Throws: What the encoder throws when the model cannot be loaded (not
+    ///   ``QuestionEncoder/Unavailable``, which is no question).
     public func encodedQuestion() throws -> (vector: [Float], model: String)? {
         guard meaningJoins, let encoder else { return nil }
         do {
@@ -109,6 +113,7 @@ public struct RankedSearch: Sendable {
     /// The question's vector when the words (respelled too) found nothing and meaning did not
     /// join by itself: a search of two words or more (`wie umbenennen`) is then answered by
     /// meaning. One word never loads the model.
+    /// - Throws: What the encoder throws when the model cannot be loaded.
     public func questionWhenNothingFound() throws -> (vector: [Float], model: String)? {
         guard mode == .automatic, !meaningJoins, search.words.count >= 2, scope == .all, let encoder else { return nil }
         do {
@@ -120,6 +125,7 @@ public struct RankedSearch: Sendable {
 
     /// Meaning's answer to words that found nothing, even respelled (``questionWhenNothingFound()``);
     /// nil when meaning does not answer them.
+    /// - Throws: The encoder's error, or the index's when it cannot be read.
     public func answerWhenNothingFound(in index: any IndexStore, limit: Int?) throws -> [SearchResult]? {
         guard let question = try questionWhenNothingFound() else { return nil }
         let meaning = try index.meaningResults(question: question.vector, model: question.model, domain: domain,
@@ -140,6 +146,7 @@ public struct RankedSearch: Sendable {
     /// words respelled would find what it did not ask for) and meaning's, blended, the search
     /// words (`kind:pdf`) checked on meaning's, the page cut at `limit`, the items opened
     /// before moved ahead. What every surface runs, whichever store it read the rankings from.
+    /// - Throws: ``QueryParseError`` when a search word's query is malformed.
     public func combined(words: [SearchResult], meaning: [SearchResult], limit: Int?) throws -> [SearchResult] {
         var meaning = meaning
         if !meaning.isEmpty, let queryString = search.queryString {

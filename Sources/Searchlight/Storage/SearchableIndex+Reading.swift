@@ -22,6 +22,7 @@ extension SearchableIndex {
     static let notExpired = "(item.expirationDate IS NULL OR item.expirationDate > :now)"
 
     /// One item, with its thumbnail bytes, or `nil` if the domain has no such item.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem? {
         try readStatements { db in
             try ItemReader.items(of: db.readStatement("""
@@ -32,6 +33,7 @@ extension SearchableIndex {
     }
 
     /// The items that have `identifier` in any domain (or in `domain` when given).
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func items(withIdentifier identifier: ItemIdentifier, domain: String? = nil) throws -> [IndexedItem] {
         try readStatements { db in
             try ItemReader.items(of: db.readStatement("""
@@ -44,6 +46,7 @@ extension SearchableIndex {
 
     /// How many items there are (of `domain` when given), without reading them: what
     /// `list --count` prints, and what a caller that waits for an index to fill polls.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func itemCount(domain: String? = nil) throws -> Int {
         try read { db in
             try Int.fetchOne(db, sql: """
@@ -78,11 +81,13 @@ extension SearchableIndex {
     }
 
     /// The thumbnail of an item, if it has one.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail? {
         try item(identifier, domain: domain)?.item.attributeSet.thumbnail
     }
 
     /// The names of the domains, sorted.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func domains() throws -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT name FROM domain ORDER BY name") }
     }
@@ -90,11 +95,13 @@ extension SearchableIndex {
     /// Reads every domain's stored state without decoding it: what a command that prints only
     /// paths reads up front, so that a damaged `domain` table fails it before anything is
     /// printed, as reading the domains' roots does.
+    /// - Throws: ``SearchlightError`` when the `domain` table cannot be read (damage).
     public func readDomainStates() throws {
         try readStatements { db in _ = try Self.strings(in: db, "SELECT state FROM domain WHERE state IS NOT NULL") }
     }
 
     /// What the index holds, per domain.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func statistics() throws -> IndexStatistics {
         try read { db in
             let rows = try Row.fetchAll(db, sql: """

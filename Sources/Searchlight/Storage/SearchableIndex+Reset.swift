@@ -39,6 +39,8 @@ extension SearchableIndex {
     /// - Parameter verify: Also run ``checkIntegrity()`` first: finds damage in pages that
     ///   opening does not read.
     /// - Returns: The index, and the reset when there was one.
+    /// - Throws: ``SearchlightError`` when the index cannot be opened for a reason other than
+    ///   damage, or a damaged one cannot be reset.
     public static func openResettingDamage(path: String, verify: Bool = false,
                                            logger: Logger = Logger(label: "searchlight.index"),
                                            delegate: (any SearchableIndexDelegate)? = nil) throws -> (SearchableIndex, IndexReset?) {
@@ -91,6 +93,8 @@ extension SearchableIndex {
     /// Resets the damaged index through this open handle: copies its files aside (as
     /// ``reset(path:reason:logger:)`` names them), empties the database in place and creates the
     /// schema again. Every handle on the file, in any process, then sees an empty index.
+    /// - Throws: ``SearchlightError`` when the database cannot be emptied or its schema made
+    ///   again (a copy that cannot be kept is only logged).
     @discardableResult
     public func reset(reason: String) throws -> IndexReset {
         let date = Date()
@@ -152,6 +156,7 @@ extension SearchableIndex {
     }
 
     /// The resets this index file went through, oldest first.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func resetHistory() throws -> [IndexReset] {
         try read { db in
             guard try db.tableExists("index_reset") else { return [] }

@@ -38,6 +38,7 @@ extension SearchableIndex {
     }
 
     /// The sizes of the index's files and of the free space inside.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func spaceUse() throws -> SpaceUse {
         let (pageSize, free) = try read { db in
             (try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096,
@@ -63,6 +64,7 @@ extension SearchableIndex {
     /// go on. A vacuum that cannot run (no room for the copy on a full disk) is logged and left
     /// for the next time; either way the churn counts from zero again, so that a failure is not
     /// retried at every idle moment.
+    /// - Throws: ``SearchlightError`` when the index cannot be read; a vacuum that fails does not throw.
     @discardableResult
     public func reclaimSpace() throws -> ReclaimedSpace {
         let before = try spaceUse()
@@ -128,6 +130,7 @@ extension SpaceReclaiming {
 
     /// Reclaims space when it is worth it (``IndexChurn``, and growth where
     /// ``reclaimsAfterGrowth``); returns what it did, nil when it was not worth it yet.
+    /// - Throws: ``SearchlightError`` when the index cannot be read.
     @discardableResult
     public func reclaimSpaceIfChurned() throws -> ReclaimedSpace? {
         guard churn.rows >= IndexChurn.minimum else { return nil }

@@ -7,7 +7,7 @@ extension SearchableIndex {
     /// - `item` gains `userTags` and `whereFroms` (joined by the keyword separator), `comment`
     ///   and `starRating`. They are `NULL` for every item written before, which had none.
     /// - The `item_words` triggers are replaced: the `keywords` column now holds the words of
-    ///   the kind's keywords and of the user attributes (``userKeywordsSQL(_:)``), so that a
+    ///   the kind's keywords and of the user attributes (``userKeywordsSQL(_:kindKeywords:)``), so that a
     ///   tag, a comment or an address finds the item at the rank of its keywords. The rows of
     ///   items without user attributes do not change, so none is rewritten.
     static func addUserAttributes(_ db: Database) throws {

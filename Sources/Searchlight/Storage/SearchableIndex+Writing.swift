@@ -29,6 +29,7 @@ extension SearchableIndex {
 
     /// Deletes every item of the given domains, and the domains themselves.
     /// - Returns: The number of items deleted.
+    /// - Throws: ``SearchlightError`` when the index cannot be written; then nothing of it is.
     @discardableResult
     public func deleteAllItems(inDomains domains: [String]) throws -> Int {
         try write { db in
@@ -46,6 +47,7 @@ extension SearchableIndex {
 
     /// Deletes every item and domain.
     /// - Returns: The number of items deleted.
+    /// - Throws: ``SearchlightError`` when the index cannot be written; then nothing of it is.
     @discardableResult
     public func deleteAllItems() throws -> Int {
         try write { db in
@@ -58,6 +60,7 @@ extension SearchableIndex {
     }
 
     /// Applies a batch of changes in one transaction, then forgets expired items.
+    /// - Throws: ``SearchlightError`` when the index cannot be written; then nothing of it is.
     public func apply(_ batch: IndexBatch) throws {
         try apply(batch, alongside: nil)
     }
@@ -93,6 +96,7 @@ extension SearchableIndex {
     }
 
     /// Records that a domain was brought up to date now (shown by `status`).
+    /// - Throws: ``SearchlightError`` when the index cannot be written.
     public func markUpdated(domain: String, date: Date = Date()) throws {
         try write { db in
             let id = try domainID(domain, in: db, create: true)!

@@ -153,6 +153,7 @@ public final class SearchableIndex: Sendable {
     /// Opens the index's path again, creating the index there if it is gone (its file or
     /// folder was removed, or replaced): what this handle reads and writes from now on.
     /// What was indexed through it before is then gone, as after ``reset(reason:)``.
+    /// - Throws: ``SearchlightError`` when the index cannot be opened or created there.
     public func reopen() throws {
         adopt(try SearchableIndex(path: path, readOnly: isReadOnly, logger: logger))
         resets.add(1, ordering: .relaxed)

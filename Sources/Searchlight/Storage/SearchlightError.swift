@@ -3,6 +3,16 @@ import SystemPackage
 
 /// An error of the index. Prints as one clear line; its ``cause`` keeps what failed beneath,
 /// typed, so that a caller can tell a full disk from a busy database.
+///
+/// ```swift
+/// do {
+///     try index.apply(batch)
+/// } catch let error as SearchlightError where error.isDiskFull {
+///     // SQLITE_FULL or ENOSPC: nothing of the batch landed; wait for room and try again
+/// } catch let error as SearchlightError where error.isDamage {
+///     // retrying cannot help: SearchableIndex.openResettingDamage(path:) starts it afresh
+/// }
+/// ```
 public struct SearchlightError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {

@@ -23,10 +23,12 @@
 public struct Respellings: Sendable {
     /// One way a search word may be spelled: as typed (no edit), or as an indexed word.
     public struct Spelling: Hashable, Sendable {
+        /// The word as typed, or the indexed word it may have meant (folded).
         public var word: String
         /// How many edits from the typed word (``SpellingNeighbors/distance(_:_:)``).
         public var edits: Int
 
+        /// A spelling `edits` edits away from the typed word.
         public init(word: String, edits: Int) {
             self.word = word
             self.edits = edits
@@ -50,6 +52,8 @@ public struct Respellings: Sendable {
     /// (a set's type would be made at its first use, at every start).
     private var tried: [[String]]
 
+    /// Respellings of the words of a search as typed, split into words as names are; each
+    /// starts with itself, unedited.
     public init(words: [String]) {
         self.words = words.flatMap(NameTokenizer.words(in:))
         spellings = self.words.map { [Spelling(word: $0, edits: 0)] }

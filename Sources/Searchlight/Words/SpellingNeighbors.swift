@@ -7,6 +7,11 @@
 /// Each backend looks the candidates up in its own vocabulary (an exact look-up each: no scan
 /// of the vocabulary, so the cost does not grow with the index) and ranks those it holds
 /// (``ranked(_:for:)``).
+///
+/// ```swift
+/// SpellingNeighbors.isCorrectable("cat")                        // false: too short
+/// SpellingNeighbors.candidates(of: "raport").contains("report")  // true: a letter replaced
+/// ```
 public enum SpellingNeighbors {
     /// Words shorter than this are never corrected: too many words lie one edit from them.
     public static let minimumLength = 4

@@ -20,6 +20,13 @@ import Foundation
 ///
 /// `fold(fold(x)) == fold(x)`, and a text folds the same whether it arrived composed or
 /// decomposed.
+///
+/// ```swift
+/// WordFolding.fold("Élan Vital")  // "elan vital"
+/// WordFolding.fold("Straße")      // "strasse"
+/// WordFolding.fold("ёлка")        // "елка"
+/// WordFolding.foldWord("½")       // "12"
+/// ```
 public enum WordFolding {
     /// `text` folded (see the type's documentation).
     public static func fold(_ text: String) -> String {

@@ -22,6 +22,13 @@ import SystemPackage
 ///
 /// As in git, a path below an excluded folder cannot be included again: the walk never
 /// enters the folder.
+///
+/// ```swift
+/// let rules = ExclusionRules(configured: IgnoreRules(lines: ["*.tmp", "archive/"]))
+/// rules.excludes("drafts/letter.tmp", isDirectory: false, in: root)  // true: configured
+/// rules.excludes(".ssh", isDirectory: true, in: root)                // true: a secret
+/// rules.excludes("drafts/letter.odt", isDirectory: false, in: root)  // false
+/// ```
 public struct ExclusionRules: Sendable, Equatable {
     /// The name of the per-folder ignore files.
     public static let ignoreFileName = ".searchlightignore"
@@ -53,6 +60,8 @@ public struct ExclusionRules: Sendable, Equatable {
     /// Read `.searchlightignore` files.
     public var readsIgnoreFiles: Bool
 
+    /// The rules of a scan or a watch; the defaults are `searchlight scan`'s: hidden entries,
+    /// build output and `.searchlightignore`'d paths left out.
     public init(includeHidden: Bool = false, usesDefaults: Bool = true, configured: IgnoreRules = IgnoreRules(patterns: []),
                 readsIgnoreFiles: Bool = true) {
         self.includeHidden = includeHidden
@@ -65,6 +74,7 @@ public struct ExclusionRules: Sendable, Equatable {
     public struct FolderRules: Sendable {
         /// The folder holding the file, relative to the root.
         public var folder: ItemIdentifier
+        /// The file's patterns, relative to ``folder``.
         public var rules: IgnoreRules
     }
 

@@ -10,6 +10,7 @@
 public struct IgnoreRules: Sendable, Equatable {
     /// What a set of rules says of a path.
     public enum Decision: Sendable, Equatable {
+        /// A pattern matched last: the path is left out.
         case excluded
         /// A negated pattern matched last: included again (unless a parent folder is excluded).
         case included
@@ -18,6 +19,7 @@ public struct IgnoreRules: Sendable, Equatable {
     /// The patterns, in the order written.
     public let patterns: [IgnorePattern]
 
+    /// Rules of patterns already parsed, in the order they apply.
     public init(patterns: [IgnorePattern]) { self.patterns = patterns }
 
     /// Parses the lines of an ignore file; blank lines and `#` comments are skipped.
@@ -30,6 +32,7 @@ public struct IgnoreRules: Sendable, Equatable {
     /// Parses each string as one line.
     public init(lines: [String]) { patterns = lines.compactMap(IgnorePattern.init) }
 
+    /// Whether there is no pattern: every path is left to the other rules.
     public var isEmpty: Bool { patterns.isEmpty }
 
     /// What the last matching pattern says of `path` (relative to the folder these rules

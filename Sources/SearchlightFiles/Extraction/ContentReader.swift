@@ -12,6 +12,11 @@ import Searchlight
 /// recorded with the item — quietly: it is logged at `debug` level, not shown as an error —
 /// and not retried until the file changes. Its ``enrich(_:in:)`` runs on the scanner's
 /// inspector threads and blocks on the pool, off the Swift cooperative pool.
+///
+/// ```swift
+/// let reader = ContentReader(pool: pool, keywordRanker: try index.keywordRanker(), logger: logger)
+/// if let document = reader.enrich(&item, in: root) { print(document.title ?? "", document.text.count) }
+/// ```
 public final class ContentReader: Sendable {
     let pool: ExtractorPool
     let keywordRanker: KeywordRanker?

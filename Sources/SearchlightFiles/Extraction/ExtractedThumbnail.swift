@@ -15,6 +15,7 @@ public struct ExtractedThumbnail: Sendable, Hashable {
     /// even blank a page of text becomes: what a desktop search row shows.
     public var legibleAsIcon = false
 
+    /// A thumbnail and the original's size; the picture flags are set after, from the worker's answer.
     public init(thumbnail: Thumbnail, pixelWidth: Int? = nil, pixelHeight: Int? = nil) {
         self.thumbnail = thumbnail
         self.pixelWidth = pixelWidth

@@ -41,6 +41,9 @@ extension ExtractorPool {
         /// format, CPU and wall milliseconds, bytes of text, outcome, path); nil for none.
         public var timingsPath: String?
 
+        /// A configuration; the defaults are the indexer's: two workers, 10 s and 2 GiB each,
+        /// 256-pixel WebP thumbnails at quality 75, 1 MiB of text a document, the worker found as
+        /// ``resolvedExtractorPath()`` says.
         public init(
             workerCount: Int = 2,
             deadline: Duration = .seconds(10),

@@ -10,6 +10,7 @@ public struct EmbeddingSettings: Sendable, Equatable {
     /// worker is killed; it grows with the texts (``jobDeadline(texts:)``).
     public var deadlinePerText: Duration
 
+    /// Settings of a model in `modelFolder` (none by default: no meaning), 2 s per text.
     public init(modelFolder: FilePath? = nil, deadlinePerText: Duration = .seconds(2)) {
         self.modelFolder = modelFolder
         self.deadlinePerText = deadlinePerText

@@ -12,6 +12,7 @@ public struct OCRSettings: Sendable, Equatable {
     /// Words whose confidence (0–100) is below this are left out.
     public var minimumConfidence: Int
 
+    /// OCR settings; a page limit below 1 is 1, a confidence outside 0–100 is clamped.
     public init(languages: [String] = ["eng"], pageLimit: Int = 10, pageDeadline: Duration = .seconds(20),
                 minimumConfidence: Int = 60) {
         self.languages = languages
@@ -47,17 +48,21 @@ public struct RecognizedText: Sendable, Hashable {
     /// What was read in an image (empty when it holds no text); for a PDF, its whole
     /// searchable text, each scanned page's reading at its place (empty when no page was read).
     public var text: String
+    /// Whether the text was cut at the worker's text limit (the page limit shows in ``pages``).
     public var isTruncated: Bool
     /// A PDF's scanned pages, and those read (at most the page limit); nil for an image.
     public var pages: Pages?
 
     /// A PDF's scanned pages and those OCR read.
     public struct Pages: Sendable, Hashable {
+        /// The pages that are pictures of text, with no text of their own.
         public var scanned: Int
+        /// How many of those OCR read (at most ``limit``).
         public var read: Int
         /// The page limit they were read with.
         public var limit: Int
 
+        /// A count of a PDF's pages as the worker reported it.
         public init(scanned: Int, read: Int, limit: Int) {
             self.scanned = scanned
             self.read = read
@@ -65,6 +70,7 @@ public struct RecognizedText: Sendable, Hashable {
         }
     }
 
+    /// Text as a worker returned it.
     public init(text: String, isTruncated: Bool, pages: Pages? = nil) {
         self.text = text
         self.isTruncated = isTruncated

@@ -19,7 +19,7 @@ import SystemCalls
 /// jobs run at a time and the others wait for a worker.
 ///
 /// ```swift
-/// let pool = try ExtractorPool(configuration: .init(workerCount: 2), logger: logger)
+/// let pool = ExtractorPool(configuration: .init(workerCount: 2), logger: logger)
 /// defer { pool.shutdown() }
 /// switch pool.thumbnail(ofFileAt: "/home/me/Pictures/cat.jpg") {
 /// case .success(let extracted): store(extracted.thumbnail)
@@ -27,6 +27,7 @@ import SystemCalls
 /// }
 /// ```
 public final class ExtractorPool: Sendable {
+    /// What the pool was started with (worker count, deadlines, limits).
     public let configuration: Configuration
     /// The worker executable in use.
     public let extractorPath: FilePath

@@ -5,7 +5,7 @@ import Searchlight
 /// thumbnail, the document's content, or both — through one pool of supervised workers.
 ///
 /// ```swift
-/// let extraction = try ItemExtraction(options: .init(thumbnails: false), configuration: .init(), logger: logger)
+/// let extraction = ItemExtraction(options: .init(thumbnails: false), pool: ExtractorPool(logger: logger), logger: logger)
 /// defer { extraction.shutdown() }
 /// let scanner = FolderScanner(index: index, root: root, options: options, logger: logger,
 ///                             enricher: extraction.enricher)
@@ -20,6 +20,7 @@ public final class ItemExtraction: Sendable {
         /// Queue pictures for OCR (Docs/Contract.md#text-in-pictures) in this store; nil for none.
         public var ocrQueue: OCRStore?
 
+        /// Which extractions run; by default thumbnails and content, and no OCR.
         public init(thumbnails: Bool = true, content: Bool = true, ocrQueue: OCRStore? = nil) {
             self.thumbnails = thumbnails
             self.content = content

@@ -7,6 +7,13 @@ import Searchlight
 ///
 /// Its ``enrich(_:in:)`` is a ``FolderScanner/Enricher``: it runs on the scanner's inspector
 /// threads and blocks on the pool, off the Swift cooperative pool.
+///
+/// ```swift
+/// let thumbnailer = Thumbnailer(configuration: .init(thumbnailSize: 256), logger: logger)
+/// defer { thumbnailer.shutdown() }
+/// let scanner = FolderScanner(index: index, root: root, options: options, logger: logger,
+///                             enricher: { item, root in thumbnailer.enrich(&item, in: root) })
+/// ```
 public final class Thumbnailer: Sendable {
     /// The content types (libmagic's) whose files get a thumbnail: those of the loaders
     /// libvips is allowed to use.

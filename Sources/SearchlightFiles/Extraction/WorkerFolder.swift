@@ -10,7 +10,7 @@ import SystemCalls
 /// The indexer that made a folder holds an advisory lock on it (`flock(2)` on the open folder)
 /// until the folder is removed, and the kernel drops that lock however the indexer ends. So a
 /// folder that nobody holds was left by an indexer that could not clean up (`SIGKILL`, a crash,
-/// the machine's power): ``sweep(olderThan:)``, run when a pool starts, removes those. (A folder
+/// the machine's power): ``sweep(in:olderThan:)``, run when a pool starts, removes those. (A folder
 /// younger than `olderThan` is left alone: another indexer may have just made it and not yet
 /// locked it.)
 final class WorkerFolder {

@@ -37,7 +37,7 @@ import SystemPackage
 ///
 /// The instance owns its descriptor and closes it when it is deinitialized. It has no
 /// mutable state of its own, so it can be shared between tasks: adding and removing watches
-/// from one while another iterates ``events(maximumBatchSize:)`` is fine. Events should
+/// from one while another iterates ``events(maximumBatchSize:gathering:)`` is fine. Events should
 /// have one reader, though: two readers would each get part of them.
 ///
 /// ```swift
@@ -64,7 +64,7 @@ public final class Inotify: Sendable {
     /// moment (see ``hasActivity(since:)``).
     private let readsUnderWay = Atomic<Int>(0)
     private let readsWithEvents = Atomic<Int>(0)
-    /// Batches of ``events(maximumBatchSize:)`` being read or in their consumer's hands: a
+    /// Batches of ``events(maximumBatchSize:gathering:)`` being read or in their consumer's hands: a
     /// batch read before a ``markActivity()`` and handed on (into a watcher's inbox) only
     /// after a ``hasActivity(since:)`` is activity the read counters alone do not show.
     let batchesInHand = Atomic<Int>(0)
@@ -167,7 +167,7 @@ public final class Inotify: Sendable {
     ///
     /// Reads once, into a ``readBufferSize`` buffer: when more events are queued than fit,
     /// the rest come with the next call. To wait for events, iterate
-    /// ``events(maximumBatchSize:)`` instead.
+    /// ``events(maximumBatchSize:gathering:)`` instead.
     ///
     /// - Returns: The events in the order the kernel queued them; empty when there are
     ///   none (`EAGAIN`).
@@ -213,7 +213,7 @@ public final class Inotify: Sendable {
 
     /// Whether an event was queued since `mark` that a reader may not have handed on yet:
     /// one waits in the kernel's queue, a read is under way, a batch of
-    /// ``events(maximumBatchSize:)`` is still in its consumer's hands (it may have been read
+    /// ``events(maximumBatchSize:gathering:)`` is still in its consumer's hands (it may have been read
     /// before `mark`), or a read returned events since.
     /// A change to a watched folder whose system call returned before this call is always
     /// seen (the kernel queues its event before the call returns); `true` may also mean that

@@ -2,6 +2,14 @@
 ///
 /// The name is the entry's raw bytes, without the kernel's NUL padding: a Linux file name
 /// is any bytes but `/` and NUL, not necessarily UTF-8, and may contain newlines.
+///
+/// ```swift
+/// for try await batch in inotify.events() {
+///     for event in batch where event.mask.contains(.movedTo) {
+///         print(event.watch, String(decoding: event.name, as: UTF8.self), event.cookie)
+///     }
+/// }
+/// ```
 public struct InotifyEvent: Hashable, Sendable {
     /// The watch the event is about, or ``WatchDescriptor/none`` for a queue overflow.
     public var watch: WatchDescriptor
@@ -14,6 +22,7 @@ public struct InotifyEvent: Hashable, Sendable {
     /// event is about the watched directory itself (`deleteSelf`, `moveSelf`, `ignored`).
     public var name: [UInt8]
 
+    /// An event as the kernel reports it (tests build their own).
     public init(watch: WatchDescriptor, mask: InotifyEventMask, cookie: UInt32 = 0, name: [UInt8] = []) {
         self.watch = watch
         self.mask = mask

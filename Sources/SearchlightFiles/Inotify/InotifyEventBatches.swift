@@ -32,9 +32,11 @@ extension Inotify {
 }
 
 /// The events of an ``Inotify`` instance as an asynchronous sequence of batches; see
-/// ``Inotify/events(maximumBatchSize:)``.
+/// ``Inotify/events(maximumBatchSize:gathering:)``.
 public struct InotifyEventBatches: AsyncSequence, Sendable {
+    /// A batch: the events of one `read(2)`, in the kernel's order.
     public typealias Element = [InotifyEvent]
+    /// What ends the sequence with an error: a failed `read(2)` of the descriptor.
     public typealias Failure = FileSystemError
 
     let inotify: Inotify
@@ -46,6 +48,7 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
     /// empty read the reader waits for readability, and a lone event is read as it comes.
     let gathering: Duration
 
+    /// An iterator that reads the instance's events as they come.
     public func makeAsyncIterator() -> Iterator {
         Iterator(inotify: inotify, maximumBatchSize: maximumBatchSize, gathering: gathering)
     }
@@ -55,7 +58,9 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
     /// A batch counts as in hand (``Inotify/hasActivity(since:)`` says so) from before it is
     /// read until the consumer asks for the next one: by then it has handed it on.
     public struct Iterator: AsyncIteratorProtocol, Sendable {
+        /// A batch: the events of one `read(2)`, in the kernel's order.
         public typealias Element = [InotifyEvent]
+        /// What ends the sequence with an error: a failed `read(2)` of the descriptor.
         public typealias Failure = FileSystemError
 
         let inotify: Inotify
@@ -69,10 +74,13 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
         /// Whether the last batch returned was full (more events were likely queued behind it).
         var lastBatchWasFull = false
 
+        /// The next batch, waiting for events if none are queued; nil once the task is cancelled.
+        /// - Throws: ``FileSystemError`` when reading the descriptor fails.
         public mutating func next() async throws(FileSystemError) -> [InotifyEvent]? {
             try await next(isolation: nil)
         }
 
+        /// ``next()``, on the caller's actor.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(FileSystemError) -> [InotifyEvent]? {
             if holdsBatch {
                 holdsBatch = false

@@ -8,6 +8,7 @@ public struct WatchDescriptor: RawRepresentable, Hashable, Comparable, Sendable,
     /// The raw descriptor.
     public var rawValue: Int32
 
+    /// A descriptor as `inotify_add_watch(2)` returned it.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The descriptor of events that are about no watch, such as

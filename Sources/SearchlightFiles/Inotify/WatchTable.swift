@@ -27,6 +27,7 @@ public struct WatchTable: Sendable {
         /// Its path relative to the root, as raw bytes; empty for the root.
         public var path: [UInt8]
 
+        /// A directory watched with `watch`, at `path` below the root.
         public init(watch: WatchDescriptor, path: [UInt8]) {
             self.watch = watch
             self.path = path

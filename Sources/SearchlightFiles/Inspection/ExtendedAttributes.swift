@@ -10,11 +10,13 @@ import SystemPackage
 public enum ExtendedAttributes {
     /// Tags, comma-separated (the freedesktop convention, also Baloo's and Dolphin's).
     public static let tags = "user.xdg.tags"
+    /// A comment on the file (Dolphin's and Nautilus' comment field).
     public static let comment = "user.xdg.comment"
     /// Baloo's rating: 0 to 10, two per star.
     public static let rating = "user.baloo.rating"
     /// The address a file was downloaded from (browsers set it), then the page that linked it.
     public static let originURL = "user.xdg.origin.url"
+    /// The page that linked the download of ``originURL``.
     public static let referrerURL = "user.xdg.referrer.url"
 
     /// The user attributes of an open file. A file system without user attributes, or a

@@ -36,6 +36,12 @@ public final class FileInspector {
     ///
     /// The file is opened with `O_NOFOLLOW | O_NONBLOCK` (a FIFO swapped in cannot block us) and
     /// identified through the open descriptor; the status used is that of the open file.
+    ///
+    /// - Parameters:
+    ///   - relativePath: The file's path below the root: the item's identifier.
+    ///   - domain: The domain the item is made for.
+    /// - Returns: The item with its status (an unreadable file keeps its name, with its failure),
+    ///   or why there is none: the file vanished, or is a secret.
     public func inspect(_ relativePath: ItemIdentifier, in root: RootFolder, domain: String) -> Outcome {
         let descriptor: Int32
         do {

@@ -15,6 +15,14 @@ import Synchronization
 /// embedded before (a copy) is not embedded again, and a move, rename or touch leaves the
 /// vectors as they are (the text did not change). The pass stops between texts when
 /// `isStopping` says so and waits while `mayRun` says no (`watch`'s back-off and pause).
+///
+/// ```swift
+/// let model = MeaningModel.find(configured: nil, environment: ProcessInfo.processInfo.environment)!
+/// let indexer = MeaningIndexer(index: index, settings: try model.settings(chunksPerDocument: 8),
+///                              logger: logger, embed: model.embedder(pool: pool))
+/// let summary = indexer.run(threads: 2)  // until every text has current vectors
+/// print(summary.embedded, summary.fromCache, summary.failed)
+/// ```
 public final class MeaningIndexer: Sendable {
     /// How texts are cut and which model embeds them.
     public struct Settings: Sendable, Hashable {
@@ -24,8 +32,11 @@ public final class MeaningIndexer: Sendable {
         public var chunksPerDocument: Int
         /// Tokens per chunk, and how many a chunk shares with the one before.
         public var chunkTokens: Int
+        /// Tokens a chunk repeats from the end of the one before, so that no sentence is only cut in two.
         public var overlapTokens: Int
 
+        /// Settings for `model`; the defaults are the configuration's (8 chunks of 256 tokens,
+        /// overlapping by 32).
         public init(model: String, chunksPerDocument: Int = 8, chunkTokens: Int = 256, overlapTokens: Int = 32) {
             self.model = model
             self.chunksPerDocument = chunksPerDocument
@@ -53,13 +64,16 @@ public final class MeaningIndexer: Sendable {
         public var items = 0
         /// Texts embedded now, and their chunks.
         public var embedded = 0
+        /// The chunks of the texts embedded now.
         public var chunks = 0
         /// Texts whose vectors were known (the same text elsewhere).
         public var fromCache = 0
         /// Texts that could not be embedded.
         public var failed = 0
+        /// How long the run took, in seconds.
         public var seconds = 0.0
 
+        /// A run that did nothing yet.
         public init() {}
 
         mutating func add(_ other: Summary) {
@@ -71,13 +85,17 @@ public final class MeaningIndexer: Sendable {
         }
     }
 
+    /// The index whose items get vectors: work is read from it and vectors stored in it.
     public let index: any IndexStore
+    /// How texts are cut, and the model whose vectors count as current.
     public let settings: Settings
     let embed: Embedder
     let logger: Logger
     /// Texts that failed in this process: not tried again until it restarts (or they change).
     private let failures = Mutex(Set<[UInt8]>())
 
+    /// A pass over `index` that makes vectors with `embed` (``MeaningModel/embedder(pool:)``
+    /// in the workers; tests pass their own).
     public init(index: any IndexStore, settings: Settings, logger: Logger, embed: @escaping Embedder) {
         self.index = index
         self.settings = settings
@@ -91,6 +109,14 @@ public final class MeaningIndexer: Sendable {
     /// Embeds what waits, `threads` texts at a time (each in a worker of its own), until nothing
     /// does (`untilDone`) or `isStopping` returns true; with `untilDone` false, looks again every
     /// `pollInterval` for texts that changed or arrived.
+    ///
+    /// - Parameters:
+    ///   - threads: How many texts are embedded at once, each in a worker of the pool.
+    ///   - untilDone: Return once nothing waits (`scan`), rather than polling for more (`watch`).
+    ///   - pollInterval: How long to wait between looks when nothing waits.
+    ///   - isStopping: Asked between texts; `true` ends the run (what was not embedded still waits).
+    ///   - mayRun: Asked between texts; while `false` the run waits (a pause, a back-off).
+    /// - Returns: What the run did.
     public func run(threads: Int = 1, untilDone: Bool = true, pollInterval: Duration = .seconds(2),
                     isStopping: @escaping @Sendable () -> Bool = { false },
                     mayRun: @escaping @Sendable () -> Bool = { true }) -> Summary {

@@ -12,6 +12,12 @@ import SystemPackage
 /// The process that searches embeds the question itself (``questionEncoder``); documents are
 /// cut into chunks here (the tokenizer is the model's) and embedded in the sandboxed
 /// extraction workers (``embedder(pool:)``).
+///
+/// ```swift
+/// if let model = MeaningModel.find(configured: nil, environment: ProcessInfo.processInfo.environment) {
+///     search.encoder = model.questionEncoder  // loaded at the first question
+/// }
+/// ```
 public final class MeaningModel: Sendable {
     /// The folder that holds `model.bin`.
     public let folder: FilePath
@@ -51,6 +57,8 @@ public final class MeaningModel: Sendable {
     }
 
     /// The pass's settings for this model.
+    /// - Throws: ``Embedding/EmbeddingError`` when the folder holds no readable model (it is
+    ///   loaded to learn its identifier).
     public func settings(chunksPerDocument: Int) throws(EmbeddingError) -> MeaningIndexer.Settings {
         MeaningIndexer.Settings(model: try load().identifier, chunksPerDocument: chunksPerDocument)
     }

@@ -12,6 +12,7 @@ extension FileIndexStore {
     /// Records what `presence` found: the root's path and filesystem when mounted (online
     /// again), or since when it is offline (kept from an earlier record). Returns the
     /// offline date, nil when mounted.
+    /// - Throws: The index's error when the domain's state cannot be read or written.
     @discardableResult
     public func record(_ presence: VolumePresence, root path: String, domain: String) throws -> Date? {
         var state = try domainState(domain) ?? DomainState(root: path)

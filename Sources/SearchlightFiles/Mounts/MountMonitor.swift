@@ -38,6 +38,7 @@ public final class MountMonitor: Sendable {
         return number
     }
 
+    /// Stops calling the listener that ``add(_:)`` numbered `number`; the polling thread goes on.
     public func remove(_ number: Int) {
         state.withLock { _ = $0.listeners.removeValue(forKey: number) }
     }

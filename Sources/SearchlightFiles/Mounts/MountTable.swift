@@ -8,6 +8,11 @@ import SystemPackage
 ///
 /// What a drive's presence is judged by: a root whose recorded filesystem is not the one
 /// mounted where the root lies now is offline (``VolumePresence``).
+///
+/// ```swift
+/// let table = try MountTable.read()
+/// table.mount(holding: "/media/alice/PHOTOS/2024")?.fileSystem  // "vfat"
+/// ```
 public struct MountTable: Sendable {
     /// One line of `mountinfo`.
     public struct Mount: Sendable, Equatable {
@@ -26,6 +31,7 @@ public struct MountTable: Sendable {
     /// Every mount, in the order listed (a later mount on the same point hides an earlier one).
     public var mounts: [Mount]
 
+    /// A table of these mounts (tests build their own; ``read(_:)`` reads the machine's).
     public init(mounts: [Mount]) { self.mounts = mounts }
 
     /// Reads `/proc/self/mountinfo` (or `file`).

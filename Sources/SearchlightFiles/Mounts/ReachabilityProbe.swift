@@ -11,6 +11,8 @@ public final class ReachabilityProbe: Sendable {
     /// A probe still waiting for the server.
     private let stuck = Mutex(false)
 
+    /// A probe with no question pending; keep one per root, so that one stuck server does not
+    /// make the others look unreachable.
     public init() {}
 
     /// Whether the folder at `path` can be opened and read within `deadline` (`opendir` and

@@ -18,6 +18,7 @@ public struct RemovableDrives: Sendable {
     public struct Drive: Sendable, Equatable {
         /// Where it is mounted: its top folder is the domain's root.
         public var path: String
+        /// The filesystem mounted there, as its domain records it.
         public var volume: VolumeIdentity
         /// ``RemovableDrives/domain(of:)``.
         public var domain: String
@@ -29,6 +30,7 @@ public struct RemovableDrives: Sendable {
     /// in one, is left to it.
     public var roots: [String]
 
+    /// Drives mounted in `places`, less those `roots` cover; paths are resolved once, here.
     public init(places: [String], roots: [String] = []) {
         self.places = places.map { (try? SystemCall.resolvedPath($0)) ?? $0 }
         self.roots = roots.map { (try? SystemCall.resolvedPath($0)) ?? $0 }
@@ -72,6 +74,7 @@ extension FileIndexStore {
     /// The removable drives' domains of this machine (``localRoots()``) that are not mounted
     /// and were last seen more than `days` days before `now`: what ``dropRemovableDomains(_:)``
     /// forgets. A drive offline since an unknown date is kept.
+    /// - Throws: The index's error when the domains' states cannot be read.
     public func removableDomains(offlineLongerThan days: Int, now: Date = Date()) throws -> [(domain: String, state: DomainState)] {
         let limit = now.addingTimeInterval(-Double(days) * 86_400)
         return try localRoots().keys.sorted().compactMap { domain in
@@ -82,6 +85,7 @@ extension FileIndexStore {
     }
 
     /// Deletes every item of `domains` and their records. Returns the number of items deleted.
+    /// - Throws: The index's error when it cannot be written; then nothing is deleted.
     @discardableResult
     public func dropRemovableDomains(_ domains: [String]) throws -> Int {
         try deleteAllItems(inDomains: domains.filter(RemovableDrives.isRemovable(domain:)))

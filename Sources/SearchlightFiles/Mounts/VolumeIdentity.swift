@@ -23,6 +23,7 @@ public struct VolumeIdentity: Codable, Sendable, Equatable {
     /// top of its drive): where the root is, wherever the drive is mounted next.
     public var folder: String
 
+    /// An identity with its fields given: as decoded, or for a root whose mount is unknown.
     public init(uuid: String? = nil, label: String? = nil, fileSystem: String, source: String, mountPoint: String,
                 folder: String) {
         self.uuid = uuid

@@ -11,6 +11,11 @@ public enum VolumePresence: Sendable, Equatable {
     /// Where the root recorded on `recorded` at `path` is now. Without a record (a new
     /// domain, or an index older than records) or on the system's own filesystem, the root is
     /// taken as it stands, on the filesystem that holds `path`.
+    ///
+    /// - Parameters:
+    ///   - path: Where the root was last seen (its domain's recorded root).
+    ///   - recorded: The filesystem recorded with the domain (``DomainState/volume``).
+    ///   - table: The mounts now (``MountTable/read(_:)``).
     public static func locate(path: String, recorded: VolumeIdentity?,
                               table: MountTable) -> VolumePresence {
         guard let current = table.mount(holding: path) else { return .absent }

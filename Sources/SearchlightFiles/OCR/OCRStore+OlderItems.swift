@@ -12,6 +12,8 @@ extension OCRStore {
     /// scanned page costs a look at its pages' text layers, and every item is queued with the
     /// change stamp it has, so that one changed meanwhile is dropped (its new version is queued
     /// by the first pass). An empty domain (a first scan) records only that it was done.
+    /// - Throws: The index's error when its items cannot be read; GRDB's `DatabaseError` when
+    ///   the store cannot be written.
     @discardableResult
     public func queueOlderItems(of index: any IndexStore, domain: String, root: String) throws -> Int? {
         let done = try database.read { db in

@@ -14,7 +14,7 @@ import Searchlight
 /// - `item_text`: the items whose text came from OCR, which `show` marks as recognised (with
 ///   a PDF's scanned pages and those read).
 /// - `older_queued`: the domains whose items that predate OCR (or were indexed with OCR off)
-///   were queued once (``queueOlderItems(of:root:in:)``).
+///   were queued once (``queueOlderItems(of:domain:root:)``).
 ///
 /// Every row is keyed by the index's ``IndexStore/path`` too, so that one file may serve several indexes.
 public final class OCRStore: Sendable {
@@ -25,18 +25,24 @@ public final class OCRStore: Sendable {
 
     /// One picture waiting for OCR.
     public struct Entry: Sendable, Hashable {
+        /// The item's domain.
         public var domain: String
+        /// The item's identifier: the picture's path relative to ``root``.
         public var identifier: ItemIdentifier
         /// The root folder the identifier is relative to.
         public var root: String
+        /// libmagic's MIME type of the picture, which tells the worker how to decode it.
         public var contentType: String
         /// The change stamp the file had when it was queued: OCR is for that version only.
         public var changeStamp: [UInt8]?
+        /// When it was queued: ``remove(_:)`` takes off only this queuing of the item.
         public var queued: Date
     }
 
     /// Opens (creating) the store at `path` for the index whose ``IndexStore/path`` is `indexPath`.
     /// - Parameter readOnly: for `status` and `show`: fails when the file does not exist.
+    /// - Throws: GRDB's `DatabaseError` when the file cannot be opened (read-only: when it does
+    ///   not exist); ``SearchlightError`` when its folder or file cannot be created.
     public init(path: String, indexPath: String, readOnly: Bool = false) throws {
         self.path = path
         self.indexPath = indexPath
@@ -105,6 +111,7 @@ public final class OCRStore: Sendable {
     // MARK: The queue
 
     /// Queues `entries` (replacing what was queued for the same items).
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written; then none is queued.
     public func enqueue(_ entries: [Entry]) throws {
         guard !entries.isEmpty else { return }
         try database.write { db in
@@ -121,6 +128,7 @@ public final class OCRStore: Sendable {
     }
 
     /// The oldest entries, at most `limit`, skipping `excluded`.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func next(limit: Int, excluding excluded: Set<Key> = []) throws -> [Entry] {
         try database.read { db in
             let rows = try Row.fetchAll(db, sql: """
@@ -138,11 +146,14 @@ public final class OCRStore: Sendable {
 
     /// An entry's key.
     public struct Key: Sendable, Hashable {
+        /// The item's domain.
         public var domain: String
+        /// The item's identifier in its domain.
         public var identifier: ItemIdentifier
     }
 
     /// Takes an entry off the queue, if it is still the one queued at `queued`.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func remove(_ entry: Entry) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM pending WHERE indexPath = ? AND domain = ? AND identifier = ? AND queued = ?",
@@ -151,6 +162,7 @@ public final class OCRStore: Sendable {
     }
 
     /// Pictures waiting for OCR.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func pendingCount() throws -> Int {
         try database.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM pending WHERE indexPath = ?", arguments: [indexPath]) ?? 0
@@ -158,6 +170,7 @@ public final class OCRStore: Sendable {
     }
 
     /// Forgets a domain's entries and marks (its items were removed from the index).
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func forget(domains: [String]) throws {
         try database.write { db in
             for domain in domains {
@@ -170,6 +183,7 @@ public final class OCRStore: Sendable {
     // MARK: The cache
 
     /// The text recognised in the bytes whose digest is `digest`, if they were read before.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func recognized(digest: String) throws -> RecognizedText? {
         try database.read { db in
             try Row.fetchOne(db, sql: "SELECT text, truncated, scannedPages, readPages, pageLimit FROM recognized WHERE digest = ?",
@@ -180,6 +194,7 @@ public final class OCRStore: Sendable {
     }
 
     /// Records what OCR read in the bytes of `digest`.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func record(_ text: RecognizedText, digest: String) throws {
         try database.write { db in
             try db.execute(sql: """
@@ -199,6 +214,7 @@ public final class OCRStore: Sendable {
     // MARK: Marks
 
     /// Records that the text of an item came from OCR of the bytes of `digest` (of `pages`, for a PDF).
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func markRecognized(domain: String, identifier: ItemIdentifier, digest: String,
                                pages: RecognizedText.Pages? = nil) throws {
         try database.write { db in
@@ -210,11 +226,13 @@ public final class OCRStore: Sendable {
     }
 
     /// Whether the text of an item came from OCR.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func isRecognized(domain: String, identifier: ItemIdentifier) throws -> Bool {
         try recognition(domain: domain, identifier: identifier) != nil
     }
 
     /// How an item's text came from OCR: nil when it did not; for a PDF, its pages.
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func recognition(domain: String, identifier: ItemIdentifier) throws -> Recognition? {
         try database.read { db in
             try Row.fetchOne(db, sql: """
@@ -230,6 +248,7 @@ public final class OCRStore: Sendable {
     }
 
     /// Forgets that an item's text came from OCR (it changed and was read again).
+    /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func unmark(domain: String, identifier: ItemIdentifier) throws {
         try database.write { db in
             try db.execute(sql: "DELETE FROM item_text WHERE indexPath = ? AND domain = ? AND identifier = ?",

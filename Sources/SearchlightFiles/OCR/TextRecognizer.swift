@@ -14,7 +14,15 @@ import Synchronization
 /// cache without reading the picture again. The pass stops between pictures when
 /// `isStopping` says so and waits while `mayRun` says no (`watch`'s back-off and pause);
 /// what it has not read stays queued for the next run, in this process or after a restart.
+///
+/// ```swift
+/// let store = try OCRStore(path: ocrPath, indexPath: index.path)
+/// let recognizer = TextRecognizer(store: store, index: index, pool: pool, logger: logger)
+/// let summary = recognizer.run(threads: 1)  // each queued picture tried once
+/// print(summary.processed, summary.withText, summary.failed)
+/// ```
 public final class TextRecognizer: Sendable {
+    /// The queue the pass reads entries from and takes them off.
     public let store: OCRStore
     let index: any IndexStore
     let pool: ExtractorPool
@@ -32,8 +40,10 @@ public final class TextRecognizer: Sendable {
         public var failed = 0
         /// Entries dropped because their item changed or left the index.
         public var stale = 0
+        /// How long the run took, in seconds.
         public var seconds = 0.0
 
+        /// A run that did nothing yet.
         public init() {}
 
         mutating func add(_ other: Summary) {
@@ -45,6 +55,7 @@ public final class TextRecognizer: Sendable {
         }
     }
 
+    /// A pass that reads `store`'s pictures in `pool`'s workers and writes their text to `index`.
     public init(store: OCRStore, index: any IndexStore, pool: ExtractorPool, logger: Logger) {
         self.store = store
         self.index = index
@@ -59,6 +70,14 @@ public final class TextRecognizer: Sendable {
     /// Reads queued pictures on `threads` threads until each entry was tried once
     /// (`untilEmpty`) or `isStopping` returns true; with `untilEmpty` false, goes round the
     /// queue again and waits for new entries (polling every `pollInterval`) until stopped.
+    ///
+    /// - Parameters:
+    ///   - threads: How many pictures are read at once, each in a worker of the pool.
+    ///   - untilEmpty: Return once every entry was tried (`scan`), rather than waiting for more (`watch`).
+    ///   - pollInterval: How long to wait between looks at an empty queue.
+    ///   - isStopping: Asked between pictures; `true` ends the run (what was not read stays queued).
+    ///   - mayRun: Asked between pictures; while `false` the run waits (a pause, a back-off).
+    /// - Returns: What the run did.
     public func run(threads: Int, untilEmpty: Bool = true, pollInterval: Duration = .seconds(2),
                     isStopping: @escaping @Sendable () -> Bool = { false },
                     mayRun: @escaping @Sendable () -> Bool = { true }) -> Summary {

@@ -19,6 +19,7 @@ public struct PressureMonitor: Sendable {
     /// The folder standing for `/sys`.
     public var sysRoot: String
 
+    /// A monitor of this machine, or of fixture folders standing for `/proc` and `/sys` (tests).
     public init(procRoot: String = "/proc", sysRoot: String = "/sys") {
         self.procRoot = procRoot
         self.sysRoot = sysRoot
@@ -33,6 +34,7 @@ public struct PressureMonitor: Sendable {
         /// Back off while on battery.
         public var onBattery: Bool
 
+        /// The configuration's defaults: CPU at 80 %, I/O at 40 %, and on battery.
         public init(cpu: Double = 80, io: Double = 40, onBattery: Bool = true) {
             self.cpu = cpu
             self.io = io
@@ -49,6 +51,7 @@ public struct PressureMonitor: Sendable {
         /// Whether the machine runs on battery: a battery is present and no mains supply is online.
         public var onBattery: Bool
 
+        /// A reading as ``PressureMonitor/read()`` takes it (tests build their own).
         public init(cpu: Double?, io: Double?, onBattery: Bool) {
             self.cpu = cpu
             self.io = io

@@ -19,7 +19,9 @@ import SystemCalls
 /// if let reason = sampler.read().backoffReason(thresholds: sampler.thresholds) { print("backing off: \(reason)") }
 /// ```
 public struct PressureSampler: Sendable {
+    /// Where the system's pressure and battery are read.
     public let monitor: PressureMonitor
+    /// When to back off.
     public let thresholds: PressureMonitor.Thresholds
     /// How often the others' waits are measured while the system's pressure stays high.
     public let othersInterval: Duration
@@ -30,6 +32,8 @@ public struct PressureSampler: Sendable {
     private var others: Double?
     private var nextMeasure: ContinuousClock.Instant?
 
+    /// A sampler over `monitor` that measures the others' waits at most every `othersInterval`,
+    /// counting `ownProcess` and its children as its own.
     public init(monitor: PressureMonitor, thresholds: PressureMonitor.Thresholds = .init(),
                 othersInterval: Duration = .seconds(10), ownProcess: Int32 = SystemCall.processID) {
         self.monitor = monitor

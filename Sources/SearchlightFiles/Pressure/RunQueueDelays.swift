@@ -25,6 +25,7 @@ public struct RunQueueDelays: Sendable {
     public let ownProcess: Int32
     private var last: (at: ContinuousClock.Instant, delays: [Int32: UInt64])?
 
+    /// Delays of the threads under `procRoot`, the threads of `ownProcess` and its children left out.
     public init(procRoot: String = "/proc", ownProcess: Int32 = SystemCall.processID) {
         self.procRoot = procRoot
         self.ownProcess = ownProcess

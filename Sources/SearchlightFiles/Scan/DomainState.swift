@@ -73,6 +73,7 @@ public struct WatchHealth: Codable, Sendable, Equatable {
     /// Why the watch backs off (pressure, battery), when it does.
     public var backoff: String?
 
+    /// The health a watcher writes with its domain's state each time it changes.
     public init(pid: Int32, running: Bool, updated: Date, watchesUsed: Int, watchLimit: Int?,
                 degradedSubtrees: [String], overflows: Int, pendingChanges: Int,
                 selfCheckRepairs: Int? = nil, lastSelfCheck: Date? = nil, paused: Bool = false,

@@ -5,6 +5,7 @@ import Synchronization
 
 /// What a scan did to one item.
 public enum ScanChange: String, Sendable {
+    /// A new item, a changed item re-inspected, or an item whose file is gone.
     case added, updated, removed
     /// Only the item's change stamp was brought up to date: the file's change time moved and
     /// nothing the index holds of it changed (a permission, or a hard link to it made or
@@ -46,6 +47,7 @@ public final class FolderScanner: Sendable {
         /// differs from the index's stamp: a watcher keeps the names of hard-linked files with it.
         public var linkObserver: (@Sendable (ItemIdentifier, FileStatus?, _ changed: Bool) -> Void)?
 
+        /// The defaults, for the items of `domain`.
         public init(domain: String) { self.domain = domain }
     }
 
@@ -64,6 +66,8 @@ public final class FolderScanner: Sendable {
     /// Inspector threads kept between runs, if started.
     let keptInspectors = Mutex<InspectorPool?>(nil)
 
+    /// A scanner of `root` into `index`'s domain ``Options/domain``; the index's own files are
+    /// left out wherever they lie, and `enricher` (thumbnails, text) runs for each new or changed item.
     public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger, enricher: Enricher? = nil) {
         self.index = index
         self.root = root
@@ -132,6 +136,8 @@ public final class FolderScanner: Sendable {
     /// regular file is inspected unless its change stamp is as indexed; a path that is gone or
     /// is no longer a regular file loses its item (and the items below it).
     /// Directories among `paths` are not walked: reconcile them as subtrees.
+    /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
+    ///   are counted, never thrown.
     public func refresh(_ paths: [ItemIdentifier], progress: ((ScanSummary) -> Void)? = nil) throws -> ScanSummary {
         try run(progress: progress) { submit, results in
             try self.statAndCompare(paths, view: nil, known: [:], submit: submit, results: results)
@@ -142,6 +148,8 @@ public final class FolderScanner: Sendable {
     /// and refreshes `files` (as ``refresh(_:progress:)``) in one run of the pipeline: the
     /// work of one window of file-system events, with no idle inspectors between its parts.
     /// No path of `files` may lie in one of `subtrees`, and no subtree in another.
+    /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
+    ///   and folders are counted, never thrown.
     public func update(subtrees: [ItemIdentifier], files: [ItemIdentifier],
                        onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil) throws -> ScanSummary {
         try update(Window(), subtrees: subtrees, files: files, onDirectory: onDirectory)

@@ -21,6 +21,7 @@ public struct ScanSummary: Sendable, Codable, Equatable {
     /// Whether the reconcile was stopped before it finished.
     public var interrupted = false
 
+    /// A scan that has done nothing yet.
     public init() {}
 
     /// Files seen by the walk so far.

@@ -17,6 +17,14 @@ import SystemPackage
 ///
 /// Memory is bounded by the entries of the directories on the current path, not by the tree;
 /// one descriptor is open per level of depth.
+///
+/// ```swift
+/// let root = try RootFolder(path: "/home/alice/Documents")
+/// let walker = DirectoryWalker(root: root, options: .init(includeHidden: false))
+/// try walker.walk { event in
+///     if case .file(let path, let status) = event { print(path.lossyString, status.size) }
+/// }
+/// ```
 public struct DirectoryWalker {
     /// What the walk meets.
     public enum Event {
@@ -48,11 +56,13 @@ public struct DirectoryWalker {
             set { exclusions.includeHidden = newValue }
         }
 
+        /// The default exclusions, hidden entries in or out, and `excluded` paths left out.
         public init(includeHidden: Bool = false, excluded: Set<ItemIdentifier> = []) {
             self.exclusions.includeHidden = includeHidden
             self.excluded = excluded
         }
 
+        /// `exclusions` as configured, and `excluded` paths (relative to the root) left out.
         public init(exclusions: ExclusionRules, excluded: Set<ItemIdentifier> = []) {
             self.exclusions = exclusions
             self.excluded = excluded
@@ -62,6 +72,7 @@ public struct DirectoryWalker {
     let root: RootFolder
     let options: Options
 
+    /// A walker of `root`; it opens nothing until a walk starts.
     public init(root: RootFolder, options: Options) {
         self.root = root
         self.options = options

@@ -4,12 +4,22 @@ import SystemCalls
 import SystemPackage
 
 /// What `statx(2)` says of a directory entry, without following symbolic links.
+///
+/// ```swift
+/// let status = try root.status(of: "report.pdf")
+/// if status.kind == .regular && !status.hasChangeStamp(stored) {
+///     // new or changed since it was indexed: inspect it again, and store status.changeStamp
+/// }
+/// ```
 public struct FileStatus: Sendable, Equatable {
     /// The kind of directory entry.
     public enum Kind: Sendable, Equatable {
+        /// A regular file, a folder, a symbolic link (never followed), or anything else (a device,
+        /// a socket, a FIFO), which is not indexed.
         case regular, directory, symbolicLink, other
     }
 
+    /// What the entry is.
     public var kind: Kind
     /// The inode number; 0 on a filesystem whose inodes do not last across mounts (FAT,
     /// exFAT, FUSE: ``RootFolder`` notes them), where a file is known by path, size and times.
@@ -17,16 +27,23 @@ public struct FileStatus: Sendable, Equatable {
     /// The names the file has (`st_nlink`): more than one for a hard-linked file; 1 where
     /// inodes are not stable.
     public var linkCount: UInt32
+    /// The size in bytes.
     public var size: UInt64
     /// Bytes actually allocated (512-byte blocks × 512): less than `size` for a sparse file.
     public var allocatedSize: UInt64
+    /// The device the entry is on (major and minor in one number): with ``inode``, what names a file.
     public var device: UInt64
+    /// When the content last changed, in nanoseconds since 1970.
     public var modificationNanoseconds: Int64
+    /// When the inode last changed (content, name, owner, mode, attributes), in nanoseconds since 1970.
     public var changeNanoseconds: Int64
+    /// When the file was made, in nanoseconds since 1970, where the filesystem records it.
     public var birthNanoseconds: Int64?
     /// The owner's user id, the owning group's id and the permission bits (`0o7777`).
     public var owner: UInt32
+    /// The owning group's id.
     public var group: UInt32
+    /// The permission bits (`0o7777`).
     public var permissions: UInt16
 
     init(_ raw: SystemCall.Status) {
@@ -61,6 +78,7 @@ public struct FileStatus: Sendable, Equatable {
 
     /// The status of `name` in the directory `directory`, without following a final symbolic link.
     /// The corresponding C function is `statx(2)`.
+    /// - Throws: ``FileSystemError`` with the path and `statx`'s `Errno`.
     public static func of(_ name: UnsafePointer<CChar>, in directory: Int32, path: ItemIdentifier? = nil) throws(FileSystemError) -> FileStatus {
         FileStatus(try FileSystemError.attributing("statx", path: path) { () throws(Errno) in
             try SystemCall.status(of: name, in: directory)
@@ -68,6 +86,7 @@ public struct FileStatus: Sendable, Equatable {
     }
 
     /// The status of an open descriptor. The corresponding C function is `statx(2)`.
+    /// - Throws: ``FileSystemError`` with the path and `statx`'s `Errno`.
     public static func of(descriptor: Int32, path: ItemIdentifier? = nil) throws(FileSystemError) -> FileStatus {
         FileStatus(try FileSystemError.attributing("statx", path: path) { () throws(Errno) in
             try SystemCall.status(of: descriptor)
@@ -116,7 +135,9 @@ public struct FileStatus: Sendable, Equatable {
         return (values[0] == inode || inode == 0) && values[1] == size && values[2] == UInt64(bitPattern: modificationNanoseconds)
     }
 
+    /// ``modificationNanoseconds`` as a date.
     public var modificationDate: Date { Date(nanosecondsSince1970: modificationNanoseconds) }
+    /// ``birthNanoseconds`` as a date, where there is one.
     public var birthDate: Date? { birthNanoseconds.map(Date.init(nanosecondsSince1970:)) }
 }
 

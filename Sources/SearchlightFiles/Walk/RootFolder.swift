@@ -14,6 +14,12 @@ import SystemPackage
 /// (Docs/Contract.md#drives-and-mounts). Opened again, it must be the same filesystem: a
 /// folder of another device at the root's path (the empty mount point of an unmounted drive)
 /// is never taken for the root.
+///
+/// ```swift
+/// let root = try RootFolder(path: "/home/alice/Documents")
+/// let status = try root.status(of: "notes/todo.txt")           // statx relative to the root
+/// root.relativePath(of: "/home/alice/Documents/notes/todo.txt")  // "notes/todo.txt"
+/// ```
 public final class RootFolder: Sendable {
     private struct Handle {
         var path: String
@@ -94,6 +100,7 @@ public final class RootFolder: Sendable {
 
     /// Runs `body` with the root's descriptor, opened for the call when no work holds it
     /// open; `-1` when it cannot be opened (the call then fails with `EBADF`).
+    /// - Throws: What `body` throws.
     public func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T {
         let descriptor = handle.withLock { handle in
             if handle.descriptor < 0 { handle.descriptor = (try? Self.reopen(handle)) ?? -1 }
@@ -152,6 +159,7 @@ public final class RootFolder: Sendable {
 
     /// Who may pass through the folder at `relativePath` below the root (empty: the root):
     /// its status and POSIX ACL, read from the open folder.
+    /// - Throws: ``FileSystemError`` when the folder cannot be opened or its status read.
     public func folderAccess(_ relativePath: ItemIdentifier) throws(FileSystemError) -> FileAccess {
         let folder = try openDirectory(relativePath)
         defer { SystemCall.close(folder) }
@@ -176,6 +184,7 @@ public final class RootFolder: Sendable {
 
     /// The status of the entry at `relativePath` below the root, without opening it nor
     /// following a final symbolic link (`statx(2)` relative to the root's descriptor).
+    /// - Throws: ``FileSystemError`` with the path and `statx`'s `Errno`.
     public func status(of relativePath: ItemIdentifier) throws(FileSystemError) -> FileStatus {
         try withDescriptor { descriptor throws(FileSystemError) in
             try SystemCall.withCString(relativePath.bytes) { name throws(FileSystemError) in

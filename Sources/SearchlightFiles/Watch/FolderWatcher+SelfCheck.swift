@@ -82,7 +82,9 @@ extension FolderWatcher {
 
 /// An item a self-check found different from the disk, and what it did to it.
 public struct SelfCheckRepair: Sendable, Equatable, CustomStringConvertible {
+    /// What the repair did: the item was missing, stale, or should not have been there.
     public let change: ScanChange
+    /// The repaired item's path relative to the root.
     public let identifier: ItemIdentifier
 
     public var description: String { "\(change.rawValue) \(identifier.lossyString.debugDescription)" }

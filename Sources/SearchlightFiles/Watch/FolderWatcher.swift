@@ -51,6 +51,7 @@ public final class FolderWatcher: Service, Sendable {
         /// taken as unreachable (and left alone until it answers).
         public var reachabilityDeadline: Duration = .seconds(5)
 
+        /// The default timings over a scan with `scan`'s options.
         public init(scan: FolderScanner.Options) { self.scan = scan }
     }
 
@@ -105,6 +106,8 @@ public final class FolderWatcher: Service, Sendable {
     /// - Parameters:
     ///   - inotify: The inotify instance the watchers of the process share (`nil`: one of its own).
     ///   - onReady: Called once the watches are installed and the first reconcile is committed.
+    /// - Throws: ``FileSystemError`` when the process's own inotify instance cannot be made
+    ///   (`inotify_init1(2)`: the limit of instances per user).
     public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger,
                 enricher: FolderScanner.Enricher? = nil, notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
                 inotify: InotifyHub? = nil, onReady: (@Sendable () -> Void)? = nil) throws {

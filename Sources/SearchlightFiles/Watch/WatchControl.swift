@@ -9,6 +9,13 @@ import Synchronization
 /// off, its windows settle ``backoffFactor`` times longer, so that work comes in fewer,
 /// larger batches, and the extraction of content and thumbnails waits until the backoff ends
 /// (the files are indexed by name and type meanwhile).
+///
+/// ```swift
+/// let control = WatchControl()
+/// options.control = control                   // each watcher's FolderWatcher.Options
+/// control.pause()                             // `searchlight pause`
+/// control.backoffReason = "cpu pressure 92%"  // the pressure monitor; nil ends the backoff
+/// ```
 public final class WatchControl: Sendable {
     /// How much longer windows settle while backing off.
     public static let backoffFactor = 10
@@ -21,6 +28,7 @@ public final class WatchControl: Sendable {
 
     private let state = Mutex(State())
 
+    /// A control that is neither paused nor backing off.
     public init() {}
 
     /// Stops processing windows (events are still read and coalesced).
@@ -29,6 +37,7 @@ public final class WatchControl: Sendable {
     /// Processes windows again, starting with what piled up.
     public func resume() { state.withLock { $0.paused = false } }
 
+    /// Whether ``pause()`` was called more recently than ``resume()``.
     public var isPaused: Bool { state.withLock { $0.paused } }
 
     /// Why the watchers back off (`"cpu pressure 92%"`, `"on battery"`), or `nil` for not.

@@ -37,6 +37,7 @@ public final class WatchLock: Sendable {
     }
 
     private let descriptor: Int32
+    /// The lock file's path (``path(index:domain:)``).
     public let path: String
 
     /// Takes the lock of `domain`.

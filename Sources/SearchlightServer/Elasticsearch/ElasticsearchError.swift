@@ -12,11 +12,18 @@ import SearchlightJSON
 /// Anything the endpoint does not understand (a field Searchlight does not keep, a syntax it
 /// does not read, an option of the search API) is one of these, never a guess.
 public struct ElasticsearchError: HTTPResponseError, CustomStringConvertible {
+    /// The HTTP status of the answer: 400 unless said otherwise.
     public var status: HTTPResponse.Status
     /// Elasticsearch's name for the kind of error, such as `query_shard_exception`.
     public var type: String
+    /// One line for people: what was not understood, and where.
     public var reason: String
 
+    /// An error of Elasticsearch's `type`, with its `reason`.
+    ///
+    /// ```swift
+    /// throw ElasticsearchError(type: "parsing_exception", "unknown query [fuzzy]")
+    /// ```
     public init(_ status: HTTPResponse.Status = .badRequest, type: String, _ reason: String) {
         self.status = status
         self.type = type
@@ -49,6 +56,7 @@ public struct ElasticsearchError: HTTPResponseError, CustomStringConvertible {
         return object.finished
     }
 
+    /// The error in Elasticsearch's JSON shape, with its status.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         .json(json, status: status)
     }
