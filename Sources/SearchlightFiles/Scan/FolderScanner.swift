@@ -12,16 +12,19 @@ public enum ScanChange: String, Sendable {
     case restamped
 }
 
-/// Reconciles a root folder (or a folder below it) into the index: adds new files, re-inspects
-/// changed ones, removes vanished ones, and skips unchanged ones after a `statx`.
+/// Steps ② to ④ of the write path for a walk or a change set: compares the disk with the
+/// index, runs what changed through the ``IndexingPipeline`` (③) and writes the items in
+/// batches (④); adds new files, re-inspects changed ones, removes vanished ones, and skips
+/// unchanged ones after a `statx`.
 ///
 /// Data flows one way, over three kinds of threads:
 /// 1. the walker walks the tree in byte order and merges it with the index's identifiers
 ///    (also in byte order), so that vanished and unchanged files are found in constant memory;
-/// 2. inspector threads, one per core, each with its own libmagic handles, identify new and
-///    changed files (libmagic is the cost of a scan: everything else hides behind it); they
-///    live for one run, or, after ``startInspectors()``, for every run until
-///    ``stopInspectors()`` (a watcher's many small runs then share them);
+/// 2. the pipeline's inspector threads, one per core, each with its own libmagic handles,
+///    identify new and changed files and extract them (libmagic and the workers are the cost
+///    of a scan: everything else hides behind it); they live for one run, or, after
+///    ``startInspectors()``, for every run until ``stopInspectors()`` (a watcher's many small
+///    runs then share them);
 /// 3. the calling thread writes the results in batches, by count and by time, so that a killed
 ///    scan loses at most its last batch and the next run carries on without duplicates.
 public final class FolderScanner: Sendable {
@@ -45,26 +48,29 @@ public final class FolderScanner: Sendable {
         /// meets, and of each path a refresh looks at (`nil`: nothing there), and whether that
         /// differs from the index's stamp: a watcher keeps the names of hard-linked files with it.
         public var linkObserver: (@Sendable (ItemIdentifier, FileStatus?, _ changed: Bool) -> Void)?
+        /// What step ③ does with each new or changed file: which extractions run, by which
+        /// workers (none by default: names, types and dates only).
+        public var pipeline = IndexingPipeline.Configuration()
 
-        public init(domain: String) { self.domain = domain }
+        /// Options for a scan of the items of `domain`, whose step ③ runs as `pipeline` says.
+        public init(domain: String, pipeline: IndexingPipeline.Configuration = .init()) {
+            self.domain = domain
+            self.pipeline = pipeline
+        }
     }
-
-    /// Makes extra attributes (a thumbnail, text) for an inspected item, on an inspector thread.
-    public typealias Enricher = @Sendable (inout SearchableItem, RootFolder) -> Void
 
     let index: any FileIndexStore
     let root: RootFolder
     let options: Options
     let logger: Logger
-    let enricher: Enricher?
+    /// Step ③: inspection and extraction, with its inspector threads.
+    public let pipeline: IndexingPipeline
     let stopRequested = Atomic<Bool>(false)
     /// Set while a run that failed to write winds down; cleared when it has, so that the
     /// scanner can run again.
     let runAbandoned = Atomic<Bool>(false)
-    /// Inspector threads kept between runs, if started.
-    let keptInspectors = Mutex<InspectorPool?>(nil)
-
-    public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger, enricher: Enricher? = nil) {
+    /// Makes a scanner of `root`'s items in `index`; nothing happens until a reconcile.
+    public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger) {
         self.index = index
         self.root = root
         var options = options
@@ -72,7 +78,7 @@ public final class FolderScanner: Sendable {
         options.walk.excluded.formUnion(IndexFiles.relativePaths(of: index.path, below: root))
         self.options = options
         self.logger = logger
-        self.enricher = enricher
+        pipeline = IndexingPipeline(configuration: options.pipeline, inspectorCount: options.inspectorCount, logger: logger)
     }
 
     /// Asks a running reconcile to stop soon; what was inspected is still written.
@@ -80,28 +86,14 @@ public final class FolderScanner: Sendable {
 
     var isStopping: Bool { stopRequested.load(ordering: .relaxed) || runAbandoned.load(ordering: .relaxed) }
 
-    /// Starts inspector threads (with their libmagic handles) that every later run uses,
-    /// until ``stopInspectors()``; without them each run starts its own. For a caller that
-    /// runs many small reconciles and refreshes, such as a watcher.
+    /// Starts the pipeline's inspector threads for every later run, until ``stopInspectors()``
+    /// (``IndexingPipeline/startInspectors()``).
     /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/inspection`` when libmagic's database cannot be loaded.
-    public func startInspectors() throws {
-        let pool = try InspectorPool(count: options.inspectorCount)
-        let replaced = keptInspectors.withLock { kept in
-            defer { kept = pool }
-            return kept
-        }
-        replaced?.close()
-    }
+    public func startInspectors() throws { try pipeline.startInspectors() }
 
-    /// Ends the inspector threads started by ``startInspectors()`` once they have finished
-    /// what they hold, and waits for them. Blocks: call it off the cooperative pool.
-    public func stopInspectors() {
-        let pool = keptInspectors.withLock { kept in
-            defer { kept = nil }
-            return kept
-        }
-        pool?.close()
-    }
+    /// Ends the inspector threads of ``startInspectors()`` (``IndexingPipeline/stopInspectors()``).
+    /// Blocks: call it off the cooperative pool.
+    public func stopInspectors() { pipeline.stopInspectors() }
 
     /// Reconciles the folder `subtree` (the whole root when empty) and returns what changed.
     ///
@@ -195,18 +187,19 @@ public final class FolderScanner: Sendable {
         // The root's descriptor is open for the run, and only for it (a watch keeps none
         // between windows): it fails here, before anything is written, when the root's
         // drive is not mounted any more.
-        try root.holdingOpen { try runHoldingRoot(progress: progress, window: window, onChange: onChange, produce: produce) }
+        try root.holdingOpen {
+            try pipeline.withInspectors { inspectors in
+                try runHoldingRoot(inspectors, progress: progress, window: window, onChange: onChange, produce: produce)
+            }
+        }
     }
 
-    private func runHoldingRoot(progress: ((ScanSummary) -> Void)?, window: Window?,
+    private func runHoldingRoot(_ inspectors: InspectorPool, progress: ((ScanSummary) -> Void)?, window: Window?,
                                 onChange: ((ItemIdentifier, ScanChange) -> Void)?,
                                 produce: @escaping @Sendable (_ submit: Submit, BlockingQueue<Finding>) throws -> Void)
         throws -> ScanSummary
     {
         let started = Date()
-        let kept = keptInspectors.withLock { $0 }
-        let inspectors = try kept ?? InspectorPool(count: options.inspectorCount)
-        defer { if kept == nil { inspectors.close() } }
         let results = BlockingQueue<Finding>(capacity: 4096)
         // The producer and each job in the inspectors' hands: the last to finish closes
         // `results`, which ends the writer.

@@ -10,10 +10,11 @@ import SystemPackage
 /// Keeps a root folder's items in step with the disk: reconciles it once, then follows every
 /// change through inotify until shut down.
 ///
-/// Data flows one way: inotify events → a window of coalesced changes (``PendingChanges``) →
-/// structural index changes (moves, subtree deletes) in one transaction → crawls of new
-/// folders and refreshes of changed files in one run of the ``FolderScanner`` pipeline
-/// (libmagic on inspector threads that live as long as the watch, batched writes) →
+/// Step ① of the write path, and the service that drives the rest: inotify events → a window
+/// of coalesced changes (② ``PendingChanges``) → structural index changes (moves, subtree
+/// deletes) in one transaction → crawls of new folders and refreshes of changed files in one
+/// run of the ``FolderScanner`` with its ``IndexingPipeline`` (③ libmagic on inspector threads
+/// that live as long as the watch, then the extraction workers) → one batched write (④) →
 /// queryable.
 ///
 /// Every folder is watched before it is listed, so nothing created in it can be missed. When
@@ -85,7 +86,7 @@ public final class FolderWatcher: Service, Sendable {
     /// This watcher's number with ``inotify``.
     let subscriber: Int
     let inbox = WatchInbox()
-    /// Extraction left for later while backing off.
+    /// Extraction left for later while backing off (the pipeline's).
     let deferral: ExtractionDeferral
     /// The other names of hard-linked files met so far.
     let hardLinks: HardLinkNames
@@ -103,24 +104,25 @@ public final class FolderWatcher: Service, Sendable {
 
     /// Creates a watcher; nothing happens until ``run()``.
     /// - Parameters:
+    ///   - options: How it runs; `options.scan.pipeline` says what is extracted, and is left
+    ///     for later while ``Options/control`` backs off.
     ///   - inotify: The inotify instance the watchers of the process share (`nil`: one of its own).
     ///   - onReady: Called once the watches are installed and the first reconcile is committed.
     public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger,
-                enricher: FolderScanner.Enricher? = nil, notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
+                notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
                 inotify: InotifyHub? = nil, onReady: (@Sendable () -> Void)? = nil) throws {
         self.index = index
         self.root = root
         self.logger = logger
         self.notifier = notifier
         self.onReady = onReady
-        let deferral = ExtractionDeferral()
-        self.deferral = deferral
         let hardLinks = HardLinkNames()
         self.hardLinks = hardLinks
         var scanOptions = options.scan
         scanOptions.linkObserver = { hardLinks.observe($0, $1, changed: $2) }
-        scanner = FolderScanner(index: index, root: root, options: scanOptions, logger: logger,
-                                enricher: deferral.enricher(enricher, control: options.control))
+        scanOptions.pipeline.backoff = options.control
+        scanner = FolderScanner(index: index, root: root, options: scanOptions, logger: logger)
+        deferral = scanner.pipeline.deferral
         // The scanner's options: with the index's own files excluded.
         var options = options
         options.scan = scanner.options
