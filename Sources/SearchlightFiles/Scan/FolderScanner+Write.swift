@@ -36,7 +36,7 @@ extension FolderScanner {
     /// a batch is also written whenever no finding waits: its full-text index is then built
     /// while the last files are decoded, instead of on one core after them.
     func write(results: BlockingQueue<Finding>, summary: inout ScanSummary,
-               progress: ((ScanSummary) -> Void)?, window: Window?,
+               progress: ((ScanSummary) -> Void)?, changes: ChangeSet?,
                onChange: ((ItemIdentifier, ScanChange) -> Void)?,
                draining: @Sendable () -> Bool = { false }) throws {
         var batch = IndexBatch()
@@ -45,10 +45,10 @@ extension FolderScanner {
         var batchTextBytes = 0
         var lastProgress = Date.distantPast
         func flush() throws {
-            if let window {
-                batch.changes = window.structure + batch.changes
-                states = window.states?(summary) ?? [:]
-                window.beforeCommit?(batch)
+            if let changes {
+                batch.changes = changes.structure + batch.changes
+                states = changes.states
+                WindowCrashPoint.extracted.reach(logger: logger)
             }
             try index.apply(batch, states: states)
             batch = IndexBatch()
@@ -91,7 +91,7 @@ extension FolderScanner {
                 break
             }
             let now = Date()
-            if window == nil, batch.count >= options.batchSize || batchTextBytes >= options.batchTextBytes
+            if changes == nil, batch.count >= options.batchSize || batchTextBytes >= options.batchTextBytes
                 || (!batch.isEmpty && now.timeIntervalSince(batchStarted) >= options.batchInterval)
                 || (!batch.isEmpty && results.isEmpty && draining()) {
                 try flush()

@@ -97,6 +97,9 @@ public final class FolderScanner: Sendable {
 
     /// Reconciles the folder `subtree` (the whole root when empty) and returns what changed.
     ///
+    /// - Parameter onDirectory: Called on the walker's thread with each folder before it is
+    ///   listed, for progress (the folder a progress bar names); a watcher watches its folders
+    ///   before it reconciles them, and passes none.
     /// - Parameter progress: Called on the calling thread after each batch, and about every
     ///   tenth of a second, with the counts so far.
     /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
@@ -130,46 +133,27 @@ public final class FolderScanner: Sendable {
         }
     }
 
-    /// Reconciles the folders `subtrees` (as ``reconcile(subtree:onDirectory:progress:)``)
+    /// Reconciles the folders `subtrees` (as ``reconcile(subtree:onDirectory:progress:onChange:)``)
     /// and refreshes `files` (as ``refresh(_:progress:)``) in one run of the pipeline: the
     /// work of one window of file-system events, with no idle inspectors between its parts.
     /// No path of `files` may lie in one of `subtrees`, and no subtree in another.
-    public func update(subtrees: [ItemIdentifier], files: [ItemIdentifier],
-                       onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil) throws -> ScanSummary {
-        try update(Window(), subtrees: subtrees, files: files, onDirectory: onDirectory)
+    public func update(subtrees: [ItemIdentifier], files: [ItemIdentifier]) throws -> ScanSummary {
+        try update(ChangeSet(subtrees: subtrees, files: files))
     }
 
-    /// What a window of file-system events writes besides what its crawls and refreshes find:
-    /// all of it lands in one transaction, so that a crash leaves the window before or the
-    /// window after, never half of one.
-    struct Window {
-        /// Structural changes (moves, deletes), written first; the crawls and refreshes compare
-        /// the disk with the index as these changes leave it.
-        var structure: [IndexBatch.Change] = []
-        /// Domain states written with the window (the watch's bookkeeping), made once the
-        /// summary of the window is known.
-        var states: (@Sendable (ScanSummary) -> [String: DomainState])?
-        /// Files whose status was taken already (`nil`: gone), so they are not taken twice.
-        var statuses: [ItemIdentifier: FileStatus?] = [:]
-        /// Files inspected even when their stamp is as indexed: the events said they were
-        /// written, on a filesystem whose times cannot tell two writes apart (FAT keeps 2 s).
-        var reinspected: Set<ItemIdentifier> = []
-        /// Called with the batch just before it is written (a test's crash point).
-        var beforeCommit: (@Sendable (IndexBatch) -> Void)?
-    }
-
-    /// ``update(subtrees:files:onDirectory:)`` for one window of events, written in one
-    /// transaction with `window`'s structural changes and states.
-    func update(_ window: Window, subtrees: [ItemIdentifier], files: [ItemIdentifier],
-                onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil) throws -> ScanSummary {
-        let view = PendingIndexView(index: index, domain: options.domain, changes: window.structure)
-        return try run(progress: nil, window: window) { submit, results in
-            for subtree in subtrees {
+    /// Takes a window's change set (step ②) through inspection and extraction (③, the
+    /// ``IndexingPipeline``) into one transaction (④) with its structural changes and states,
+    /// and says what happened: a crash leaves the window before or the window after, never
+    /// half of one.
+    func update(_ changes: ChangeSet) throws -> ScanSummary {
+        let view = PendingIndexView(index: index, domain: options.domain, changes: changes.structure)
+        return try run(progress: nil, changes: changes) { submit, results in
+            for subtree in changes.subtrees {
                 if self.isStopping { return }
-                try self.walkAndMerge(subtree, view: view, onDirectory: onDirectory, submit: submit, results: results)
+                try self.walkAndMerge(subtree, view: view, onDirectory: nil, submit: submit, results: results)
             }
-            try self.statAndCompare(files, view: view, known: window.statuses, reinspected: window.reinspected, submit: submit,
-                                    results: results)
+            try self.statAndCompare(changes.files, view: view, known: changes.statuses, reinspected: changes.reinspected,
+                                    submit: submit, results: results)
         }
     }
 
@@ -179,7 +163,7 @@ public final class FolderScanner: Sendable {
     /// Runs the pipeline: `produce` (on its own thread) feeds jobs and findings, the
     /// inspectors (kept ones, or threads started for this run) inspect, the calling thread
     /// writes.
-    private func run(progress: ((ScanSummary) -> Void)?, window: Window? = nil,
+    private func run(progress: ((ScanSummary) -> Void)?, changes: ChangeSet? = nil,
                      onChange: ((ItemIdentifier, ScanChange) -> Void)? = nil,
                      produce: @escaping @Sendable (_ submit: Submit, BlockingQueue<Finding>) throws -> Void)
         throws -> ScanSummary
@@ -189,12 +173,12 @@ public final class FolderScanner: Sendable {
         // drive is not mounted any more.
         try root.holdingOpen {
             try pipeline.withInspectors { inspectors in
-                try runHoldingRoot(inspectors, progress: progress, window: window, onChange: onChange, produce: produce)
+                try runHoldingRoot(inspectors, progress: progress, changes: changes, onChange: onChange, produce: produce)
             }
         }
     }
 
-    private func runHoldingRoot(_ inspectors: InspectorPool, progress: ((ScanSummary) -> Void)?, window: Window?,
+    private func runHoldingRoot(_ inspectors: InspectorPool, progress: ((ScanSummary) -> Void)?, changes: ChangeSet?,
                                 onChange: ((ItemIdentifier, ScanChange) -> Void)?,
                                 produce: @escaping @Sendable (_ submit: Submit, BlockingQueue<Finding>) throws -> Void)
         throws -> ScanSummary
@@ -238,7 +222,7 @@ public final class FolderScanner: Sendable {
         var summary = ScanSummary()
         var fatal: (any Error)?
         do {
-            try write(results: results, summary: &summary, progress: progress, window: window, onChange: onChange,
+            try write(results: results, summary: &summary, progress: progress, changes: changes, onChange: onChange,
                       draining: draining)
         } catch {
             fatal = error

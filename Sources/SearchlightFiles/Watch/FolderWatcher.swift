@@ -220,7 +220,7 @@ public final class FolderWatcher: Service, Sendable {
                 }
                 notifier.notify("STATUS=reconciling \(root.path)")
                 do {
-                    summary = try await Self.blocking { try self.scanner.reconcile(onDirectory: self.watchDirectory) }
+                    summary = try await Self.blocking { try self.reconcileWatched() }
                 } catch where error.isIndexUnavailable {
                     // Watched all the same: the reconcile is retried once the index can be written.
                     fail(with: error as! SearchlightError)
@@ -359,45 +359,6 @@ public final class FolderWatcher: Service, Sendable {
             try await checkIntegrityIfDue()
             reclaimSpaceIfChurned()
         }
-    }
-
-    /// Points in a window at which a test can have the process killed (see ``crash(at:)``).
-    enum CrashPoint: String, Sendable {
-        /// The window's events are coalesced; nothing is written.
-        case windowCoalesced = "coalesced"
-        /// The window's new items are extracted; its transaction is about to be written.
-        case windowExtracted = "extracted"
-        /// The window's transaction is written.
-        case windowCommitted = "committed"
-    }
-
-    #if DEBUG
-    /// `SEARCHLIGHT_TEST_CRASH=POINT:N` kills the process with SIGKILL at `POINT` of its Nth
-    /// window. Only in debug builds (tests): a release build has no such hook.
-    private static let crashRequest: (point: String, window: Int)? = {
-        guard let value = ProcessInfo.processInfo.environment["SEARCHLIGHT_TEST_CRASH"] else { return nil }
-        let parts = value.split(separator: ":")
-        guard parts.count == 2, let window = Int(parts[1]) else { return nil }
-        return (String(parts[0]), window)
-    }()
-    private let windowsSeen = Mutex([String: Int]())
-    #endif
-
-    /// - Parameter window: What the window holds, logged with each window counted: a test that
-    ///   finds another window than its own killed can tell which one it was.
-    func crash(at point: CrashPoint, window: @autoclosure () -> String = "") {
-        #if DEBUG
-        guard let request = Self.crashRequest, request.point == point.rawValue else { return }
-        let seen = windowsSeen.withLock { counts in
-            counts[point.rawValue, default: 0] += 1
-            return counts[point.rawValue]!
-        }
-        logger.notice("test crash point \(point.rawValue): window \(seen) \(window())")
-        if seen == request.window {
-            logger.notice("test crash point \(point.rawValue) of window \(seen)")
-            try? SystemCall.send(SIGKILL, to: SystemCall.processID)
-        }
-        #endif
     }
 
     /// Runs blocking work (libmagic, SQLite) on a thread outside the cooperative pool.
