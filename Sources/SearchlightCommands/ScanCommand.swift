@@ -90,11 +90,12 @@ struct ScanCommand: ParsableCommand {
             var options = FolderScanner.Options(domain: domain)
             options.inspectorCount = inspectorCount
             options.walk = DirectoryWalker.Options(exclusions: configuration.exclusionRules(for: root))
+            options.pipeline.extraction = extraction
             // Before the scan: what it indexes now, the first pass queues and reads itself.
             extraction?.queueOlderItems(of: index, domain: domain, root: folder.path)
             extraction?.rereadNewlyReadable(in: index, domain: domain)
             let summary = try CommandFailure.rebuildingDamage(index) {
-                try scan(folder, domain: domain, options: options, index: index, enricher: extraction?.enricher)
+                try scan(folder, domain: domain, options: options, index: index)
             }
             total.add(summary)
             if json {
@@ -128,10 +129,10 @@ struct ScanCommand: ParsableCommand {
     }
 
     /// Reconciles one root, with a progress bar on a terminal, and records the summary.
-    private func scan(_ folder: RootFolder, domain: String, options: FolderScanner.Options, index: any FileIndexStore,
-                      enricher: FolderScanner.Enricher?) throws -> ScanSummary {
-        let scanner = FolderScanner(index: index, root: folder, options: options, logger: indexOptions.logger,
-                                    enricher: enricher)
+    private func scan(_ folder: RootFolder, domain: String, options: FolderScanner.Options, index: any FileIndexStore)
+        throws -> ScanSummary
+    {
+        let scanner = FolderScanner(index: index, root: folder, options: options, logger: indexOptions.logger)
         let previous = try CommandFailure.wrap { try index.domainState(domain) }
         try CommandFailure.wrap {
             var state = previous ?? DomainState(root: folder.path)

@@ -52,9 +52,10 @@ struct WatcherMaker: Sendable {
         // Before the first reconcile, which reads them again.
         extraction?.rereadNewlyReadable(in: index, domain: options.scan.domain)
         options.scan.walk = DirectoryWalker.Options(exclusions: exclusions)
+        options.scan.pipeline.extraction = extraction
         do {
             return try FolderWatcher(index: index, root: folder, options: options, logger: logger,
-                                     enricher: extraction?.enricher, notifier: notifier, inotify: inotify, onReady: onReady)
+                                     notifier: notifier, inotify: inotify, onReady: onReady)
         } catch {
             throw CommandFailure.fail("cannot start watching \(folder.path): \(error)")
         }

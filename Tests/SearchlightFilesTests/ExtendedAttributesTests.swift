@@ -79,10 +79,10 @@ struct ExtendedAttributesTests {
         try SystemCall.setExtendedAttribute("user.xdg.tags", to: Array("work".utf8), path: tree.url("a.txt"))
         let enriched = Mutex<[String]>([])
         func scan() throws -> ScanSummary {
-            try FolderScanner(index: index, root: try RootFolder(path: tree.path), options: .init(domain: "d"),
-                              logger: Logger(label: "test")) { item, _ in
-                enriched.withLock { $0.append(item.uniqueIdentifier.lossyString) }
-            }.reconcile()
+            var options = FolderScanner.Options(domain: "d")
+            options.pipeline.testExtraction = { item, _ in enriched.withLock { $0.append(item.uniqueIdentifier.lossyString) } }
+            return try FolderScanner(index: index, root: try RootFolder(path: tree.path), options: options,
+                                     logger: Logger(label: "test")).reconcile()
         }
         _ = try scan()
         #expect(enriched.withLock { $0.sorted() } == ["a.txt", "b.txt"])

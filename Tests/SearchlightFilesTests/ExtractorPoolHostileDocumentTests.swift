@@ -197,13 +197,12 @@ struct ExtractorPoolHostileDocumentTests: @unchecked Sendable {
         let indexFolder = TemporaryTree("hostile-index")
         let index = try SearchableIndex(path: indexFolder.path + "/index.sqlite")
         let root = try RootFolder(path: tree.path)
-        let options = FolderScanner.Options(domain: "hostile")
         let extraction = try ItemExtraction(options: .init(thumbnails: false),
                                             configuration: .init(workerCount: 2, deadline: Self.deadline),
                                             logger: Logger(label: "test"))
         defer { extraction.shutdown() }
-        let summary = try FolderScanner(index: index, root: root, options: options, logger: Logger(label: "test"),
-                                        enricher: extraction.enricher).reconcile()
+        let options = FolderScanner.Options(domain: "hostile", pipeline: .init(extraction: extraction))
+        let summary = try FolderScanner(index: index, root: root, options: options, logger: Logger(label: "test")).reconcile()
         #expect(summary.added == 6)
         #expect(try index.itemCount(domain: "hostile") == 6)
         let trip = try #require(try index.item(ItemIdentifier("trip.md"), domain: "hostile")?.item)

@@ -16,10 +16,10 @@ struct FolderScannerDrainTests {
         for name in quick { fixture.tree.write(name, "text of \(name)\n") }
         fixture.tree.write("slow.txt", "the last file to be read\n")
         let index = fixture.index, domain = fixture.domain
-        // The slow file's enricher waits until the other files are in the index: before the
+        // The slow file's extraction waits until the other files are in the index: before the
         // change, the writer held them until the slow file was done, so the wait ran out.
         let sawOthersWritten = Mutex<Bool?>(nil)
-        let enricher: FolderScanner.Enricher = { item, _ in
+        let extraction: @Sendable (inout SearchableItem, RootFolder) -> Void = { item, _ in
             guard item.uniqueIdentifier.bytes == Array("slow.txt".utf8) else { return }
             let deadline = Date().addingTimeInterval(30)
             var written = false
@@ -31,12 +31,13 @@ struct FolderScannerDrainTests {
         }
         var options = FolderScanner.Options(domain: domain)
         options.inspectorCount = 2
+        options.pipeline.testExtraction = extraction
         // Neither the count, the age nor the text of the batch would write it before the end.
         options.batchSize = 1000
         options.batchInterval = 3600
         options.batchTextBytes = 1 << 30
         let scanner = FolderScanner(index: index, root: try RootFolder(path: fixture.tree.path), options: options,
-                                    logger: Logger(label: "test"), enricher: enricher)
+                                    logger: Logger(label: "test"))
         let summary = try scanner.reconcile()
         #expect(summary.added == 7)
         #expect(sawOthersWritten.withLock { $0 } == true)

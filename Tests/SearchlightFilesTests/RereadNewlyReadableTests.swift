@@ -20,8 +20,8 @@ struct RereadNewlyReadableTests {
         let index = try SearchableIndex(path: scratch.url("index.sqlite"))
         let extraction = try ItemExtraction(options: .init(thumbnails: false), configuration: .init(workerCount: 1),
                                             logger: Logger(label: "test"))
-        let scanner = FolderScanner(index: index, root: try RootFolder(path: tree.path), options: .init(domain: "files"),
-                                    logger: Logger(label: "test"), enricher: extraction.enricher)
+        let scanner = FolderScanner(index: index, root: try RootFolder(path: tree.path), options: .init(domain: "files", pipeline: .init(extraction: extraction)),
+                                    logger: Logger(label: "test"))
         _ = try scanner.reconcile()
         try index.setState(DomainState(root: tree.path), domain: "files")
         return (index, extraction, scanner)

@@ -30,8 +30,8 @@ struct ScannedPageTests {
                                         pool: try ExtractorPool(configuration: configuration, logger: Logger(label: "test")),
                                         logger: Logger(label: "test"))
         defer { extraction.shutdown() }
-        let scanner = FolderScanner(index: index, root: try RootFolder(path: tree.path), options: .init(domain: "scans"),
-                                    logger: Logger(label: "test"), enricher: extraction.enricher)
+        let scanner = FolderScanner(index: index, root: try RootFolder(path: tree.path), options: .init(domain: "scans", pipeline: .init(extraction: extraction)),
+                                    logger: Logger(label: "test"))
         _ = try scanner.reconcile()
         let summary = TextRecognizer(store: queue, index: index, pool: extraction.pool, logger: Logger(label: "test"))
             .run(threads: 1)

@@ -154,8 +154,8 @@ struct TextRecognitionTests {
             let extraction = try ItemExtraction(options: .init(ocrQueue: queue), configuration: .init(workerCount: 1),
                                                 logger: Logger(label: "test"))
             defer { extraction.shutdown() }
-            let scanner = FolderScanner(index: index, root: root, options: .init(domain: "pictures"),
-                                        logger: Logger(label: "test"), enricher: extraction.enricher)
+            let scanner = FolderScanner(index: index, root: root, options: .init(domain: "pictures", pipeline: .init(extraction: extraction)),
+                                        logger: Logger(label: "test"))
             _ = try scanner.reconcile()
             #expect(try queue.pendingCount() == 2)
         }

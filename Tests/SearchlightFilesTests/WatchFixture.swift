@@ -64,10 +64,10 @@ final class WatchFixture {
         let root = try RootFolder(path: tree.path)
         var options = FolderWatcher.Options(scan: FolderScanner.Options(domain: domain))
         options.settleInterval = .milliseconds(50)
-        configure(&options)
         let counter = self.counter
-        watcher = try FolderWatcher(index: index, root: root, options: options, logger: log.logger,
-                                    enricher: { item, _ in counter.record(item.uniqueIdentifier) }, inotify: inotify)
+        options.scan.pipeline.testExtraction = { item, _ in counter.record(item.uniqueIdentifier) }
+        configure(&options)
+        watcher = try FolderWatcher(index: index, root: root, options: options, logger: log.logger, inotify: inotify)
     }
 
     /// Starts the watcher and waits until it is ready.

@@ -79,11 +79,11 @@ final class ServerFixture: @unchecked Sendable {
     func scan() throws {
         var configuration = ExtractorPool.Configuration()
         configuration.workerCount = 1
-        let thumbnailer = Thumbnailer(configuration: configuration, logger: Logger(label: "test"))
-        defer { thumbnailer.shutdown() }
-        let options = FolderScanner.Options(domain: root.path)
-        _ = try FolderScanner(index: index, root: root, options: options, logger: Logger(label: "test"),
-                              enricher: thumbnailer.enricher).reconcile()
+        let extraction = ItemExtraction(options: .init(thumbnails: true, content: false), configuration: configuration,
+                                        logger: Logger(label: "test"))
+        defer { extraction.shutdown() }
+        let options = FolderScanner.Options(domain: root.path, pipeline: .init(extraction: extraction))
+        _ = try FolderScanner(index: index, root: root, options: options, logger: Logger(label: "test")).reconcile()
         // As `searchlight scan` does: the domain's root, for paths and files.
         try index.setState(DomainState(root: root.path), domain: domain)
         // Text as the content extraction stores it.

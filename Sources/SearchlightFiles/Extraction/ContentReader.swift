@@ -3,6 +3,8 @@ import Foundation
 import Logging
 import Searchlight
 
+/// Step ③ of the write path, extraction: what is inside documents.
+///
 /// Reads what is inside documents during a scan — text, title, authors, keywords, dates,
 /// pages — through supervised extraction workers, and puts it in the items' attributes.
 ///

@@ -7,6 +7,8 @@ import SystemPackage
 import SystemCalls
 
 
+/// Step ③ of the write path, extraction: the worker processes that decode.
+///
 /// Supervised `searchlight-extractor` worker processes that decode untrusted files.
 ///
 /// Decoders (libvips and, later, text extractors) never run in the indexer: each job

@@ -1,14 +1,15 @@
 import Logging
 import Searchlight
 
-/// What the extraction workers add to each new or changed file of a scan or a watch — a
-/// thumbnail, the document's content, or both — through one pool of supervised workers.
+/// Step ③ of the write path, extraction: what the workers add to each new or changed file of a
+/// scan or a watch — a thumbnail, the document's content, or both — through one pool of
+/// supervised workers. An ``IndexingPipeline`` runs it (``IndexingPipeline/Configuration/extraction``).
 ///
 /// ```swift
 /// let extraction = ItemExtraction(options: .init(thumbnails: false), pool: ExtractorPool(logger: logger), logger: logger)
 /// defer { extraction.shutdown() }
-/// let scanner = FolderScanner(index: index, root: root, options: options, logger: logger,
-///                             enricher: extraction.enricher)
+/// options.pipeline = IndexingPipeline.Configuration(extraction: extraction)
+/// let scanner = FolderScanner(index: index, root: root, options: options, logger: logger)
 /// ```
 public final class ItemExtraction: Sendable {
     /// Which extractions run.
@@ -66,11 +67,6 @@ public final class ItemExtraction: Sendable {
         if let ocrQueue {
             queueForOCR(item, in: root, mayHoldText: mayHoldText, scannedPages: document?.scannedPageCount, queue: ocrQueue)
         }
-    }
-
-    /// The enricher to give a ``FolderScanner`` or a ``FolderWatcher``.
-    public var enricher: FolderScanner.Enricher {
-        { [self] item, root in enrich(&item, in: root) }
     }
 
     /// Stops the workers.

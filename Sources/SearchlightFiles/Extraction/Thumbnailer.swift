@@ -5,7 +5,7 @@ import Searchlight
 /// Gives images, PDFs and SVGs a thumbnail during a scan, through supervised extraction
 /// workers: a file that hangs or crashes its decoder costs a worker, never the indexer.
 ///
-/// Its ``enrich(_:in:)`` is a ``FolderScanner/Enricher``: it runs on the scanner's inspector
+/// Part of step ③, extraction (``ItemExtraction``): its ``enrich(_:in:)`` runs on the pipeline's inspector
 /// threads and blocks on the pool, off the Swift cooperative pool.
 ///
 /// ```swift
@@ -73,11 +73,6 @@ public final class Thumbnailer: Sendable {
             item.failure = ExtractionFailure(failure.reason, "thumbnail: \(failure.message)").stored
             return false
         }
-    }
-
-    /// The enricher to give a ``FolderScanner`` or a ``FolderWatcher``.
-    public var enricher: FolderScanner.Enricher {
-        { [self] item, root in enrich(&item, in: root) }
     }
 
     /// Stops the workers.

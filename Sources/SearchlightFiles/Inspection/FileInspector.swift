@@ -4,6 +4,8 @@ import Searchlight
 import SystemCalls
 import SystemPackage
 
+/// Step ③ of the write path, inspection: one file's type and attributes, by libmagic.
+///
 /// Identifies files with libmagic and derives their attribute sets. One per worker thread:
 /// it owns its libmagic handles.
 public final class FileInspector {

@@ -1,5 +1,7 @@
 import Foundation
 
+/// Step ③ of the write path, inspection: the threads that run it.
+///
 /// Inspector threads, each with its own ``FileInspector`` (and so its own libmagic handles),
 /// that take inspections from any number of scans until closed.
 ///

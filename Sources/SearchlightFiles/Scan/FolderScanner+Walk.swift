@@ -65,7 +65,8 @@ extension FolderScanner {
                 if isStopping { throw Stopped() }
                 switch event {
                 case .directory(let path, _):
-                    // Called before the folder is listed: a watch added here misses nothing.
+                    // For progress only: a watcher watched every folder before this walk began
+                    // (``FolderWatcher/watchFolders(below:)``).
                     onDirectory?(path)
                 case .folderAccess(let path, let access):
                     results.put(.folderAccess(.inside(path), access))

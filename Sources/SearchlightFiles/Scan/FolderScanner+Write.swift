@@ -8,7 +8,8 @@ import SystemCalls
 // Inspection and the write: each job's file is inspected on an inspector thread; the calling
 // thread writes the findings in batches (a watch window's in one transaction).
 extension FolderScanner {
-    /// Inspects one job's file with the inspector of the thread it runs on.
+    /// Hands one job's file to the pipeline (step ③) with the inspector of the thread it runs
+    /// on; a file whose change time alone moved has only its user attributes read again.
     func inspect(_ job: Job, with inspector: FileInspector, results: BlockingQueue<Finding>) {
         if isStopping { return }
         // Only the change time moved: new tags or a comment, or a permission. An item that
@@ -20,16 +21,10 @@ extension FolderScanner {
                                         changed: attributes != indexed.item.attributeSet.userAttributes))
             return
         }
-        switch inspector.inspect(job.path, in: root, domain: options.domain) {
+        switch pipeline.item(at: job.path, in: root, domain: options.domain, with: inspector) {
         case .vanished, .secret:
             if job.isIndexed { results.put(.delete(job.path)) }
-        case .item(var item, _):
-            if let failure = item.failure {
-                logger.warning("cannot identify \(item.uniqueIdentifier.lossyString.debugDescription): \(failure)")
-            } else if let enricher {
-                // What the enricher records (a document it cannot read) is kept quietly.
-                enricher(&item, root)
-            }
+        case .item(let item, _):
             results.put(.upsert(item, isNew: !job.isIndexed))
         }
     }
@@ -41,7 +36,7 @@ extension FolderScanner {
     /// a batch is also written whenever no finding waits: its full-text index is then built
     /// while the last files are decoded, instead of on one core after them.
     func write(results: BlockingQueue<Finding>, summary: inout ScanSummary,
-               progress: ((ScanSummary) -> Void)?, window: Window?,
+               progress: ((ScanSummary) -> Void)?, changes: ChangeSet?,
                onChange: ((ItemIdentifier, ScanChange) -> Void)?,
                draining: @Sendable () -> Bool = { false }) throws {
         var batch = IndexBatch()
@@ -50,10 +45,10 @@ extension FolderScanner {
         var batchTextBytes = 0
         var lastProgress = Date.distantPast
         func flush() throws {
-            if let window {
-                batch.changes = window.structure + batch.changes
-                states = window.states?(summary) ?? [:]
-                window.beforeCommit?(batch)
+            if let changes {
+                batch.changes = changes.structure + batch.changes
+                states = changes.states
+                WindowCrashPoint.extracted.reach(logger: logger)
             }
             try index.apply(batch, states: states)
             batch = IndexBatch()
@@ -96,7 +91,7 @@ extension FolderScanner {
                 break
             }
             let now = Date()
-            if window == nil, batch.count >= options.batchSize || batchTextBytes >= options.batchTextBytes
+            if changes == nil, batch.count >= options.batchSize || batchTextBytes >= options.batchTextBytes
                 || (!batch.isEmpty && now.timeIntervalSince(batchStarted) >= options.batchInterval)
                 || (!batch.isEmpty && results.isEmpty && draining()) {
                 try flush()

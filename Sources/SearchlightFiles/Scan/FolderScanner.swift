@@ -13,16 +13,19 @@ public enum ScanChange: String, Sendable {
     case restamped
 }
 
-/// Reconciles a root folder (or a folder below it) into the index: adds new files, re-inspects
-/// changed ones, removes vanished ones, and skips unchanged ones after a `statx`.
+/// Steps ② to ④ of the write path for a walk or a change set: compares the disk with the
+/// index, runs what changed through the ``IndexingPipeline`` (③) and writes the items in
+/// batches (④); adds new files, re-inspects changed ones, removes vanished ones, and skips
+/// unchanged ones after a `statx`.
 ///
 /// Data flows one way, over three kinds of threads:
 /// 1. the walker walks the tree in byte order and merges it with the index's identifiers
 ///    (also in byte order), so that vanished and unchanged files are found in constant memory;
-/// 2. inspector threads, one per core, each with its own libmagic handles, identify new and
-///    changed files (libmagic is the cost of a scan: everything else hides behind it); they
-///    live for one run, or, after ``startInspectors()``, for every run until
-///    ``stopInspectors()`` (a watcher's many small runs then share them);
+/// 2. the pipeline's inspector threads, one per core, each with its own libmagic handles,
+///    identify new and changed files and extract them (libmagic and the workers are the cost
+///    of a scan: everything else hides behind it); they live for one run, or, after
+///    ``startInspectors()``, for every run until ``stopInspectors()`` (a watcher's many small
+///    runs then share them);
 /// 3. the calling thread writes the results in batches, by count and by time, so that a killed
 ///    scan loses at most its last batch and the next run carries on without duplicates.
 public final class FolderScanner: Sendable {
@@ -46,29 +49,29 @@ public final class FolderScanner: Sendable {
         /// meets, and of each path a refresh looks at (`nil`: nothing there), and whether that
         /// differs from the index's stamp: a watcher keeps the names of hard-linked files with it.
         public var linkObserver: (@Sendable (ItemIdentifier, FileStatus?, _ changed: Bool) -> Void)?
+        /// What step ③ does with each new or changed file: which extractions run, by which
+        /// workers (none by default: names, types and dates only).
+        public var pipeline = IndexingPipeline.Configuration()
 
-        /// The defaults, for the items of `domain`.
-        public init(domain: String) { self.domain = domain }
+        /// Options for a scan of the items of `domain`, whose step ③ runs as `pipeline` says.
+        public init(domain: String, pipeline: IndexingPipeline.Configuration = .init()) {
+            self.domain = domain
+            self.pipeline = pipeline
+        }
     }
-
-    /// Makes extra attributes (a thumbnail, text) for an inspected item, on an inspector thread.
-    public typealias Enricher = @Sendable (inout SearchableItem, RootFolder) -> Void
 
     let index: any FileIndexStore
     let root: RootFolder
     let options: Options
     let logger: Logger
-    let enricher: Enricher?
+    /// Step ③: inspection and extraction, with its inspector threads.
+    public let pipeline: IndexingPipeline
     let stopRequested = Atomic<Bool>(false)
     /// Set while a run that failed to write winds down; cleared when it has, so that the
     /// scanner can run again.
     let runAbandoned = Atomic<Bool>(false)
-    /// Inspector threads kept between runs, if started.
-    let keptInspectors = Mutex<InspectorPool?>(nil)
-
-    /// A scanner of `root` into `index`'s domain ``Options/domain``; the index's own files are
-    /// left out wherever they lie, and `enricher` (thumbnails, text) runs for each new or changed item.
-    public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger, enricher: Enricher? = nil) {
+    /// Makes a scanner of `root`'s items in `index`; nothing happens until a reconcile.
+    public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger) {
         self.index = index
         self.root = root
         var options = options
@@ -76,7 +79,7 @@ public final class FolderScanner: Sendable {
         options.walk.excluded.formUnion(IndexFiles.relativePaths(of: index.path, below: root))
         self.options = options
         self.logger = logger
-        self.enricher = enricher
+        pipeline = IndexingPipeline(configuration: options.pipeline, inspectorCount: options.inspectorCount, logger: logger)
     }
 
     /// Asks a running reconcile to stop soon; what was inspected is still written.
@@ -84,31 +87,20 @@ public final class FolderScanner: Sendable {
 
     var isStopping: Bool { stopRequested.load(ordering: .relaxed) || runAbandoned.load(ordering: .relaxed) }
 
-    /// Starts inspector threads (with their libmagic handles) that every later run uses,
-    /// until ``stopInspectors()``; without them each run starts its own. For a caller that
-    /// runs many small reconciles and refreshes, such as a watcher.
+    /// Starts the pipeline's inspector threads for every later run, until ``stopInspectors()``
+    /// (``IndexingPipeline/startInspectors()``).
     /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/inspection`` when libmagic's database cannot be loaded.
-    public func startInspectors() throws {
-        let pool = try InspectorPool(count: options.inspectorCount)
-        let replaced = keptInspectors.withLock { kept in
-            defer { kept = pool }
-            return kept
-        }
-        replaced?.close()
-    }
+    public func startInspectors() throws { try pipeline.startInspectors() }
 
-    /// Ends the inspector threads started by ``startInspectors()`` once they have finished
-    /// what they hold, and waits for them. Blocks: call it off the cooperative pool.
-    public func stopInspectors() {
-        let pool = keptInspectors.withLock { kept in
-            defer { kept = nil }
-            return kept
-        }
-        pool?.close()
-    }
+    /// Ends the inspector threads of ``startInspectors()`` (``IndexingPipeline/stopInspectors()``).
+    /// Blocks: call it off the cooperative pool.
+    public func stopInspectors() { pipeline.stopInspectors() }
 
     /// Reconciles the folder `subtree` (the whole root when empty) and returns what changed.
     ///
+    /// - Parameter onDirectory: Called on the walker's thread with each folder before it is
+    ///   listed, for progress (the folder a progress bar names); a watcher watches its folders
+    ///   before it reconciles them, and passes none.
     /// - Parameter progress: Called on the calling thread after each batch, and about every
     ///   tenth of a second, with the counts so far.
     /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
@@ -144,48 +136,29 @@ public final class FolderScanner: Sendable {
         }
     }
 
-    /// Reconciles the folders `subtrees` (as ``reconcile(subtree:onDirectory:progress:)``)
+    /// Reconciles the folders `subtrees` (as ``reconcile(subtree:onDirectory:progress:onChange:)``)
     /// and refreshes `files` (as ``refresh(_:progress:)``) in one run of the pipeline: the
     /// work of one window of file-system events, with no idle inspectors between its parts.
     /// No path of `files` may lie in one of `subtrees`, and no subtree in another.
     /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
     ///   and folders are counted, never thrown.
-    public func update(subtrees: [ItemIdentifier], files: [ItemIdentifier],
-                       onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil) throws -> ScanSummary {
-        try update(Window(), subtrees: subtrees, files: files, onDirectory: onDirectory)
+    public func update(subtrees: [ItemIdentifier], files: [ItemIdentifier]) throws -> ScanSummary {
+        try update(ChangeSet(subtrees: subtrees, files: files))
     }
 
-    /// What a window of file-system events writes besides what its crawls and refreshes find:
-    /// all of it lands in one transaction, so that a crash leaves the window before or the
-    /// window after, never half of one.
-    struct Window {
-        /// Structural changes (moves, deletes), written first; the crawls and refreshes compare
-        /// the disk with the index as these changes leave it.
-        var structure: [IndexBatch.Change] = []
-        /// Domain states written with the window (the watch's bookkeeping), made once the
-        /// summary of the window is known.
-        var states: (@Sendable (ScanSummary) -> [String: DomainState])?
-        /// Files whose status was taken already (`nil`: gone), so they are not taken twice.
-        var statuses: [ItemIdentifier: FileStatus?] = [:]
-        /// Files inspected even when their stamp is as indexed: the events said they were
-        /// written, on a filesystem whose times cannot tell two writes apart (FAT keeps 2 s).
-        var reinspected: Set<ItemIdentifier> = []
-        /// Called with the batch just before it is written (a test's crash point).
-        var beforeCommit: (@Sendable (IndexBatch) -> Void)?
-    }
-
-    /// ``update(subtrees:files:onDirectory:)`` for one window of events, written in one
-    /// transaction with `window`'s structural changes and states.
-    func update(_ window: Window, subtrees: [ItemIdentifier], files: [ItemIdentifier],
-                onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil) throws -> ScanSummary {
-        let view = PendingIndexView(index: index, domain: options.domain, changes: window.structure)
-        return try run(progress: nil, window: window) { submit, results in
-            for subtree in subtrees {
+    /// Takes a window's change set (step ②) through inspection and extraction (③, the
+    /// ``IndexingPipeline``) into one transaction (④) with its structural changes and states,
+    /// and says what happened: a crash leaves the window before or the window after, never
+    /// half of one.
+    func update(_ changes: ChangeSet) throws -> ScanSummary {
+        let view = PendingIndexView(index: index, domain: options.domain, changes: changes.structure)
+        return try run(progress: nil, changes: changes) { submit, results in
+            for subtree in changes.subtrees {
                 if self.isStopping { return }
-                try self.walkAndMerge(subtree, view: view, onDirectory: onDirectory, submit: submit, results: results)
+                try self.walkAndMerge(subtree, view: view, onDirectory: nil, submit: submit, results: results)
             }
-            try self.statAndCompare(files, view: view, known: window.statuses, reinspected: window.reinspected, submit: submit,
-                                    results: results)
+            try self.statAndCompare(changes.files, view: view, known: changes.statuses, reinspected: changes.reinspected,
+                                    submit: submit, results: results)
         }
     }
 
@@ -195,7 +168,7 @@ public final class FolderScanner: Sendable {
     /// Runs the pipeline: `produce` (on its own thread) feeds jobs and findings, the
     /// inspectors (kept ones, or threads started for this run) inspect, the calling thread
     /// writes.
-    private func run(progress: ((ScanSummary) -> Void)?, window: Window? = nil,
+    private func run(progress: ((ScanSummary) -> Void)?, changes: ChangeSet? = nil,
                      onChange: ((ItemIdentifier, ScanChange) -> Void)? = nil,
                      produce: @escaping @Sendable (_ submit: Submit, BlockingQueue<Finding>) throws -> Void)
         throws -> ScanSummary
@@ -203,18 +176,19 @@ public final class FolderScanner: Sendable {
         // The root's descriptor is open for the run, and only for it (a watch keeps none
         // between windows): it fails here, before anything is written, when the root's
         // drive is not mounted any more.
-        try root.holdingOpen { try runHoldingRoot(progress: progress, window: window, onChange: onChange, produce: produce) }
+        try root.holdingOpen {
+            try pipeline.withInspectors { inspectors in
+                try runHoldingRoot(inspectors, progress: progress, changes: changes, onChange: onChange, produce: produce)
+            }
+        }
     }
 
-    private func runHoldingRoot(progress: ((ScanSummary) -> Void)?, window: Window?,
+    private func runHoldingRoot(_ inspectors: InspectorPool, progress: ((ScanSummary) -> Void)?, changes: ChangeSet?,
                                 onChange: ((ItemIdentifier, ScanChange) -> Void)?,
                                 produce: @escaping @Sendable (_ submit: Submit, BlockingQueue<Finding>) throws -> Void)
         throws -> ScanSummary
     {
         let started = Date()
-        let kept = keptInspectors.withLock { $0 }
-        let inspectors = try kept ?? InspectorPool(count: options.inspectorCount)
-        defer { if kept == nil { inspectors.close() } }
         let results = BlockingQueue<Finding>(capacity: 4096)
         // The producer and each job in the inspectors' hands: the last to finish closes
         // `results`, which ends the writer.
@@ -253,7 +227,7 @@ public final class FolderScanner: Sendable {
         var summary = ScanSummary()
         var fatal: (any Error)?
         do {
-            try write(results: results, summary: &summary, progress: progress, window: window, onChange: onChange,
+            try write(results: results, summary: &summary, progress: progress, changes: changes, onChange: onChange,
                       draining: draining)
         } catch {
             fatal = error

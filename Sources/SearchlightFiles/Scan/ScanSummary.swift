@@ -2,7 +2,8 @@ import ExtractionProtocol
 import Logging
 import Searchlight
 
-/// What one reconcile of a root did.
+/// What one reconcile or one window did, counted: what the write path (steps ② to ④) gives
+/// back to a watcher or a scan.
 public struct ScanSummary: Sendable, Codable, Equatable {
     /// Files indexed for the first time.
     public var added = 0

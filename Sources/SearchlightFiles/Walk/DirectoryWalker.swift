@@ -3,6 +3,8 @@ import Searchlight
 import SystemCalls
 import SystemPackage
 
+/// Step ① of the write path for a scan (and ② for a window's new folders): the disk as a walk.
+///
 /// Walks a folder tree depth first, in the byte order of the entries' relative paths.
 ///
 /// The walk follows Docs/Contract.md#what-is-indexed: regular files only are reported; symbolic links are never

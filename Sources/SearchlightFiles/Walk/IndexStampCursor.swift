@@ -1,5 +1,7 @@
 import Searchlight
 
+/// Step ② of the write path: the index's side of a walk's comparison with the disk.
+///
 /// Reads a domain's identifiers and change stamps in byte order, a page at a time, so that a
 /// walk can be merged with the index in constant memory.
 struct IndexStampCursor {

@@ -22,7 +22,7 @@ extension FolderWatcher {
         let mark = inotify.markActivity()
         var repairs: [SelfCheckRepair] = []
         var restamped = 0
-        let summary = try scanner.reconcile(onDirectory: watchDirectory, onChange: { path, change in
+        let summary = try reconcileWatched(onChange: { path, change in
             // A stale change time alone hid nothing from a search: not a repair.
             if change == .restamped {
                 restamped += 1

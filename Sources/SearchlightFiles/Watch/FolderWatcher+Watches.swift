@@ -14,7 +14,7 @@ extension FolderWatcher {
         var summary = ScanSummary()
         for folder in degraded.sorted() {
             watchDirectory(folder)
-            summary.add(try scanner.reconcile(subtree: folder, onDirectory: watchDirectory))
+            summary.add(try reconcileWatched(subtree: folder))
         }
         if !degraded.isEmpty {
             logger.info("rescanned \(degraded.count) unwatched folders: \(summary.counts)")
@@ -22,8 +22,30 @@ extension FolderWatcher {
         return summary
     }
 
-    /// Watches one folder; called by the walk before the folder is listed.
-    @Sendable
+    /// Reconciles `subtree` (the whole root when empty) once every folder below it is watched
+    /// (``watchFolders(below:)``): the scanner's walk then lists no folder unwatched, and needs
+    /// to tell the watcher nothing.
+    func reconcileWatched(subtree: ItemIdentifier = ItemIdentifier(bytes: []),
+                          onChange: ((ItemIdentifier, ScanChange) -> Void)? = nil) throws -> ScanSummary {
+        watchFolders(below: subtree)
+        return try scanner.reconcile(subtree: subtree, onChange: onChange)
+    }
+
+    /// Watches every folder below `subtree` (the whole root when empty; `subtree` itself is the
+    /// caller's), each before it is listed: a folder made in one after its listing has an
+    /// event, so the walk of the scanner that follows lists no folder unwatched whose changes
+    /// could be lost. The walk skips what the scanner's walk skips; it stops when the watch does.
+    func watchFolders(below subtree: ItemIdentifier) {
+        struct Stopped: Error {}
+        let walker = DirectoryWalker(root: root, options: options.scan.walk)
+        try? walker.walk(from: subtree) { event in
+            if scanner.isStopping { throw Stopped() }
+            // Reported before the folder is listed: a watch added here misses nothing.
+            if case .directory(let path, _) = event { watchDirectory(path) }
+        }
+    }
+
+    /// Watches one folder; called before the folder is listed.
     func watchDirectory(_ path: ItemIdentifier) {
         let skip = state.withLock { state in
             state.degraded.contains { PendingChanges.isPath(path, inSubtreeAt: $0) }

@@ -41,7 +41,7 @@ extension FolderWatcher {
             throw FileSystemError.rootGone(root.path)
         }
         notifier.notify("STATUS=indexing \(events.count) changes")
-        crash(at: .windowCoalesced, window: "(\(events.count) events: \(changes))")
+        WindowCrashPoint.coalesced.reach(logger: logger, window: "(\(events.count) events: \(changes))")
         var summary = ScanSummary()
         if changes.overflowed {
             logger.warning("""
@@ -58,10 +58,10 @@ extension FolderWatcher {
         } else {
             summary = try commit(changes)
             for folder in Self.outermost(ignoreFolders) {
-                summary.add(try scanner.reconcile(subtree: folder, onDirectory: watchDirectory))
+                summary.add(try reconcileWatched(subtree: folder))
             }
         }
-        crash(at: .windowCommitted, window: "(\(events.count) events, reconcile \(reconcile), overflow \(changes.overflowed))")
+        WindowCrashPoint.committed.reach(logger: logger, window: "(\(events.count) events, reconcile \(reconcile), overflow \(changes.overflowed))")
         if rescanDegraded { summary.add(try rescanUnwatched()) }
         logger.debug("\(events.count) events: \(summary.counts)")
         notifier.notify("STATUS=watching \(root.path) (\(watchCount) folders)")
@@ -110,6 +110,10 @@ extension FolderWatcher {
     /// Applies a window: its moves and deletes, the deletion of items where folders now stand,
     /// the walks of new folders (watching them first), the refreshes of changed files and the
     /// watch's health, in one transaction. Extraction happens before it.
+    ///
+    /// Makes the window's ``ChangeSet`` (step ②), watches every folder of its new subtrees, and
+    /// hands it to the scanner, which takes it through its ``IndexingPipeline`` (③) into one
+    /// write (④) and says what happened.
     func commit(_ changes: PendingChanges) throws -> ScanSummary {
         // What a path is now decides how it is handled, not what the events said it was:
         // a folder may have become a file (or vanished) since. Each path is looked at once.
@@ -131,20 +135,24 @@ extension FolderWatcher {
         files = withOtherNames(files, structure: changes.batch.changes, statuses: statuses)
         // Only the outermost folders: a walk covers what is below it.
         let folders = Self.outermost(crawl)
-        var window = FolderScanner.Window()
-        window.structure = changes.batch.changes
+        var changeSet = ChangeSet(subtrees: folders, files: files.filter { !PendingChanges.isPath($0, inSubtreeOfAnyOf: crawl) }.sorted())
+        changeSet.structure = changes.batch.changes
         // A file that stood where one of these folders now stands is gone.
-        window.structure += folders.map { .delete(domain: options.scan.domain, identifier: $0) }
-        window.statuses = statuses
+        changeSet.structure += folders.map { .delete(domain: options.scan.domain, identifier: $0) }
+        changeSet.statuses = statuses
         // FAT keeps times to 2 s (exFAT to 10 ms, FUSE filesystems to what their server keeps): two
         // writes of one size within that leave the same stamp, and the second would be missed.
         // What an event names there is inspected again; a reconcile still trusts stamps.
-        if FileStatus.hasUnstableInodes(device: root.device) { window.reinspected = files }
-        window.states = { [self] _ in [options.scan.domain: domainState { $0.watch = health(running: true) }] }
-        window.beforeCommit = { [self] _ in crash(at: .windowExtracted) }
-        for folder in folders { watchDirectory(folder) }
-        let outsideCrawls = files.filter { !PendingChanges.isPath($0, inSubtreeOfAnyOf: crawl) }
-        var summary = try scanner.update(window, subtrees: folders, files: outsideCrawls.sorted(), onDirectory: watchDirectory)
+        if FileStatus.hasUnstableInodes(device: root.device) { changeSet.reinspected = files }
+        // Every folder the scanner will list is watched first: what is made in it afterwards
+        // has an event of its own.
+        for folder in folders {
+            watchDirectory(folder)
+            watchFolders(below: folder)
+        }
+        // The watch's health, with the watches just added, lands with the window.
+        changeSet.states = [options.scan.domain: domainState { $0.watch = health(running: true) }]
+        var summary = try scanner.update(changeSet)
         summary.add(try refreshOtherNames(besides: files, walked: folders))
         return summary
     }

@@ -10,10 +10,11 @@ import SystemPackage
 /// Keeps a root folder's items in step with the disk: reconciles it once, then follows every
 /// change through inotify until shut down.
 ///
-/// Data flows one way: inotify events → a window of coalesced changes (``PendingChanges``) →
-/// structural index changes (moves, subtree deletes) in one transaction → crawls of new
-/// folders and refreshes of changed files in one run of the ``FolderScanner`` pipeline
-/// (libmagic on inspector threads that live as long as the watch, batched writes) →
+/// Step ① of the write path, and the service that drives the rest: inotify events → a window
+/// of coalesced changes (② ``PendingChanges``) → structural index changes (moves, subtree
+/// deletes) in one transaction → crawls of new folders and refreshes of changed files in one
+/// run of the ``FolderScanner`` with its ``IndexingPipeline`` (③ libmagic on inspector threads
+/// that live as long as the watch, then the extraction workers) → one batched write (④) →
 /// queryable.
 ///
 /// Every folder is watched before it is listed, so nothing created in it can be missed. When
@@ -86,7 +87,7 @@ public final class FolderWatcher: Service, Sendable {
     /// This watcher's number with ``inotify``.
     let subscriber: Int
     let inbox = WatchInbox()
-    /// Extraction left for later while backing off.
+    /// Extraction left for later while backing off (the pipeline's).
     let deferral: ExtractionDeferral
     /// The other names of hard-linked files met so far.
     let hardLinks: HardLinkNames
@@ -104,26 +105,27 @@ public final class FolderWatcher: Service, Sendable {
 
     /// Creates a watcher; nothing happens until ``run()``.
     /// - Parameters:
+    ///   - options: How it runs; `options.scan.pipeline` says what is extracted, and is left
+    ///     for later while ``Options/control`` backs off.
     ///   - inotify: The inotify instance the watchers of the process share (`nil`: one of its own).
     ///   - onReady: Called once the watches are installed and the first reconcile is committed.
     /// - Throws: ``FileSystemError`` when the process's own inotify instance cannot be made
     ///   (`inotify_init1(2)`: the limit of instances per user).
     public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger,
-                enricher: FolderScanner.Enricher? = nil, notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
+                notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
                 inotify: InotifyHub? = nil, onReady: (@Sendable () -> Void)? = nil) throws {
         self.index = index
         self.root = root
         self.logger = logger
         self.notifier = notifier
         self.onReady = onReady
-        let deferral = ExtractionDeferral()
-        self.deferral = deferral
         let hardLinks = HardLinkNames()
         self.hardLinks = hardLinks
         var scanOptions = options.scan
         scanOptions.linkObserver = { hardLinks.observe($0, $1, changed: $2) }
-        scanner = FolderScanner(index: index, root: root, options: scanOptions, logger: logger,
-                                enricher: deferral.enricher(enricher, control: options.control))
+        scanOptions.pipeline.backoff = options.control
+        scanner = FolderScanner(index: index, root: root, options: scanOptions, logger: logger)
+        deferral = scanner.pipeline.deferral
         // The scanner's options: with the index's own files excluded.
         var options = options
         options.scan = scanner.options
@@ -221,7 +223,7 @@ public final class FolderWatcher: Service, Sendable {
                 }
                 notifier.notify("STATUS=reconciling \(root.path)")
                 do {
-                    summary = try await Self.blocking { try self.scanner.reconcile(onDirectory: self.watchDirectory) }
+                    summary = try await Self.blocking { try self.reconcileWatched() }
                 } catch where error.isIndexUnavailable {
                     // Watched all the same: the reconcile is retried once the index can be written.
                     fail(with: error as! SearchlightError)
@@ -360,45 +362,6 @@ public final class FolderWatcher: Service, Sendable {
             try await checkIntegrityIfDue()
             reclaimSpaceIfChurned()
         }
-    }
-
-    /// Points in a window at which a test can have the process killed (see ``crash(at:)``).
-    enum CrashPoint: String, Sendable {
-        /// The window's events are coalesced; nothing is written.
-        case windowCoalesced = "coalesced"
-        /// The window's new items are extracted; its transaction is about to be written.
-        case windowExtracted = "extracted"
-        /// The window's transaction is written.
-        case windowCommitted = "committed"
-    }
-
-    #if DEBUG
-    /// `SEARCHLIGHT_TEST_CRASH=POINT:N` kills the process with SIGKILL at `POINT` of its Nth
-    /// window. Only in debug builds (tests): a release build has no such hook.
-    private static let crashRequest: (point: String, window: Int)? = {
-        guard let value = ProcessInfo.processInfo.environment["SEARCHLIGHT_TEST_CRASH"] else { return nil }
-        let parts = value.split(separator: ":")
-        guard parts.count == 2, let window = Int(parts[1]) else { return nil }
-        return (String(parts[0]), window)
-    }()
-    private let windowsSeen = Mutex([String: Int]())
-    #endif
-
-    /// - Parameter window: What the window holds, logged with each window counted: a test that
-    ///   finds another window than its own killed can tell which one it was.
-    func crash(at point: CrashPoint, window: @autoclosure () -> String = "") {
-        #if DEBUG
-        guard let request = Self.crashRequest, request.point == point.rawValue else { return }
-        let seen = windowsSeen.withLock { counts in
-            counts[point.rawValue, default: 0] += 1
-            return counts[point.rawValue]!
-        }
-        logger.notice("test crash point \(point.rawValue): window \(seen) \(window())")
-        if seen == request.window {
-            logger.notice("test crash point \(point.rawValue) of window \(seen)")
-            try? SystemCall.send(SIGKILL, to: SystemCall.processID)
-        }
-        #endif
     }
 
     /// Runs blocking work (libmagic, SQLite) on a thread outside the cooperative pool.

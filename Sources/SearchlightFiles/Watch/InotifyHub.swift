@@ -1,5 +1,7 @@
 import Synchronization
 
+/// Step ① of the write path, the event: reads inotify and routes each event to its watcher.
+///
 /// One inotify instance for every watcher of a process: `watch` with several roots follows
 /// them all through one descriptor and one reading task (the kernel limits instances per user
 /// to 128 by default, and each costs a descriptor and a reader).

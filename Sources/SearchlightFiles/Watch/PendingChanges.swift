@@ -1,5 +1,7 @@
 import Searchlight
 
+/// Step ② of the write path, coalescing: a window of events becomes one change set.
+///
 /// Turns a window of inotify events into the work that brings the index in step with the disk.
 ///
 /// Events are taken in order. What changes the structure of the tree is recorded as index

@@ -1,5 +1,7 @@
 import Searchlight
 
+/// Step ② of the write path: the index as a change set's structural changes will leave it.
+///
 /// The index as it will be once a window's structural changes (moves, subtree deletes,
 /// deletes) are applied, read without applying them: a window's crawls and refreshes compare
 /// the disk with this view, and everything (structure, new items, bookkeeping) is then written

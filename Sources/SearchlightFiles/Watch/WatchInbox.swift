@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 
+/// Step ① of the write path, the event: what a watcher has read and not yet coalesced.
+///
 /// Events read from inotify and not yet processed, with when they came; shared by the task
 /// that reads and the task that processes.
 final class WatchInbox: Sendable {

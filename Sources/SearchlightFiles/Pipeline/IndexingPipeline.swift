@@ -1,0 +1,121 @@
+import Logging
+import Searchlight
+import Synchronization
+
+/// Step ③ of the write path, inspection and extraction: each new or changed file of a change
+/// set becomes its item, by libmagic on inspector threads, then by the extraction workers
+/// (thumbnail, content, OCR queue), or later while the machine is busy.
+///
+/// Configured by value (``Configuration``), owned by the ``FolderScanner`` that hands it the
+/// files its walk or its change set names, and whose writer (step ④) takes the items it makes.
+///
+/// ```swift
+/// var options = FolderScanner.Options(domain: "notes")
+/// options.pipeline = IndexingPipeline.Configuration(extraction: extraction)
+/// let scanner = FolderScanner(index: index, root: root, options: options, logger: logger)
+/// ```
+public final class IndexingPipeline: Sendable {
+    /// What the pipeline does with each new or changed file, as a value.
+    public struct Configuration: Sendable {
+        /// The extraction workers and which extractions they run (thumbnails, content, the
+        /// OCR queue: ``ItemExtraction/Options``); `nil`: names, types and dates only.
+        public var extraction: ItemExtraction?
+        /// While this backs off (pressure, battery; `searchlight pause` does not), extraction
+        /// is left for later (see ``FolderWatcher``); `nil`: never. A watcher sets its own.
+        public var backoff: WatchControl?
+        /// A test's extraction in place of ``extraction`` (it counts, or waits).
+        var testExtraction: (@Sendable (inout SearchableItem, RootFolder) -> Void)?
+
+        /// A configuration that extracts with `extraction` (`nil`: inspection alone).
+        public init(extraction: ItemExtraction? = nil, backoff: WatchControl? = nil) {
+            self.extraction = extraction
+            self.backoff = backoff
+        }
+
+        /// Whether any extraction runs after the inspection.
+        var extracts: Bool { extraction != nil || testExtraction != nil }
+    }
+
+    /// How the pipeline runs.
+    public let configuration: Configuration
+    /// Threads that run libmagic (and wait on the extraction workers).
+    let inspectorCount: Int
+    /// Inspector threads kept between runs, if started.
+    private let keptInspectors = Mutex<InspectorPool?>(nil)
+    /// Extraction left for later while backing off, or because the workers are out.
+    let deferral = ExtractionDeferral()
+    private let logger: Logger
+
+    /// Makes a pipeline of `inspectorCount` inspector threads (started per run, or kept by
+    /// ``startInspectors()``) that extracts as `configuration` says.
+    public init(configuration: Configuration, inspectorCount: Int, logger: Logger) {
+        self.configuration = configuration
+        self.inspectorCount = inspectorCount
+        self.logger = logger
+    }
+
+    /// Starts inspector threads (with their libmagic handles) that every later run uses,
+    /// until ``stopInspectors()``; without them each run starts its own. For a caller that
+    /// runs many small reconciles and refreshes, such as a watcher.
+    /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/inspection`` when libmagic's database cannot be loaded.
+    public func startInspectors() throws {
+        let pool = try InspectorPool(count: inspectorCount)
+        let replaced = keptInspectors.withLock { kept in
+            defer { kept = pool }
+            return kept
+        }
+        replaced?.close()
+    }
+
+    /// Ends the inspector threads started by ``startInspectors()`` once they have finished
+    /// what they hold, and waits for them. Blocks: call it off the cooperative pool.
+    public func stopInspectors() {
+        let pool = keptInspectors.withLock { kept in
+            defer { kept = nil }
+            return kept
+        }
+        pool?.close()
+    }
+
+    /// Runs `body` with inspector threads: the kept ones, or threads started for it alone.
+    func withInspectors<T>(_ body: (InspectorPool) throws -> T) throws -> T {
+        let kept = keptInspectors.withLock { $0 }
+        let inspectors = try kept ?? InspectorPool(count: inspectorCount)
+        defer { if kept == nil { inspectors.close() } }
+        return try body(inspectors)
+    }
+
+    /// Inspects the file at `path` with `inspector` (the inspector thread's own) and extracts
+    /// what its item holds, unless extraction is deferred.
+    func item(at path: ItemIdentifier, in root: RootFolder, domain: String, with inspector: FileInspector)
+        -> FileInspector.Outcome
+    {
+        let outcome = inspector.inspect(path, in: root, domain: domain)
+        guard case .item(var item, let status) = outcome else { return outcome }
+        if let failure = item.failure {
+            logger.warning("cannot identify \(item.uniqueIdentifier.lossyString.debugDescription): \(failure)")
+        } else {
+            // What the extraction records (a document it cannot read) is kept quietly.
+            extract(&item, in: root)
+        }
+        return .item(item, status)
+    }
+
+    /// Adds a thumbnail and content to `item`, except while backing off: then the item is
+    /// stored without a change stamp, so that it counts as changed and is extracted later. An
+    /// item the extraction itself leaves without a stamp (the workers are out) is counted too.
+    func extract(_ item: inout SearchableItem, in root: RootFolder) {
+        guard configuration.extracts else { return }
+        guard configuration.backoff?.backoffReason == nil else {
+            item.changeStamp = nil
+            deferral.record()
+            return
+        }
+        if let testExtraction = configuration.testExtraction {
+            testExtraction(&item, root)
+        } else {
+            configuration.extraction?.enrich(&item, in: root)
+        }
+        if item.changeStamp == nil { deferral.record() }
+    }
+}

@@ -1,0 +1,35 @@
+import Searchlight
+
+// Extraction left for later by the pipeline (``ExtractionDeferral``), caught up.
+
+extension FolderWatcher {
+    /// Once no longer backing off, extracts what was deferred meanwhile: the items of the
+    /// domain that have no change stamp.
+    func catchUpOnDeferredExtraction() throws {
+        guard deferral.isPending, options.control?.backoffReason == nil else { return }
+        let count = deferral.take()
+        var paths: [ItemIdentifier] = []
+        var after: ItemIdentifier?
+        while true {
+            let page = try index.changeStamps(domain: options.scan.domain, after: after, limit: 4096)
+            paths += page.filter { $0.changeStamp == nil }.map(\.identifier)
+            guard page.count == 4096, let last = page.last else { break }
+            after = last.identifier
+        }
+        if deferral.isRetrying {
+            logger.debug("extracting \(paths.count) files again (\(count) deferred)")
+        } else {
+            logger.notice("extracting \(paths.count) files left for later (\(count) deferred)")
+        }
+        let summary = try scanner.refresh(paths)
+        logger.debug("deferred extraction: \(summary.counts)")
+        // Still waiting: the workers are out. Try again later, sooner than never.
+        if let delay = deferral.nextRetry() {
+            Task { [inbox, deferral] in
+                try? await Task.sleep(for: delay)
+                deferral.retryIsDue()
+                inbox.poke()
+            }
+        }
+    }
+}
