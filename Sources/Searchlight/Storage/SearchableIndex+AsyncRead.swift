@@ -5,8 +5,9 @@ extension SearchableIndex {
     /// connection and the snapshot that read holds.
     @TaskLocal static var isInsideAsyncRead = false
 
-    /// Runs `body` in one of GRDB's async reads: the calling task is suspended, no thread of
-    /// Swift's pool waits, while `body` runs on the connection's own queue, and every read
+    /// Runs `body` in one of GRDB's async reads (``IndexReader/asyncRead(_:)``, in which the
+    /// async twins of the reader's requirements run): the calling task is suspended, no thread
+    /// of Swift's pool waits, while `body` runs on the connection's own queue, and every read
     /// `body` makes through this handle uses that read's connection and one snapshot of the
     /// index. Cancelling the task stops the statement that runs (`sqlite3_interrupt`): `body`
     /// then throws.
@@ -33,3 +34,4 @@ extension SearchableIndex {
         }
     }
 }
+

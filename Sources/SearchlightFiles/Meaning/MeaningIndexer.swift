@@ -8,7 +8,7 @@ import Synchronization
 /// chunks, made by the embedding model in the extraction workers, after the first pass (`scan`
 /// before it exits, `watch` in the background).
 ///
-/// What waits is read from the index itself (``IndexStore/meaningWork(model:after:limit:)``:
+/// What waits is read from the index itself (``IndexReader/meaningWork(model:after:limit:)``:
 /// items with text and no current vectors of the model), so a killed pass resumes where it
 /// stopped, a changed text is embedded again, and another model re-embeds everything. Each
 /// text's digest (the model, the chunking and the text, SHA-256) is looked up first: a text
@@ -71,14 +71,14 @@ public final class MeaningIndexer: Sendable {
         }
     }
 
-    public let index: any IndexStore
+    public let index: any IndexWriter
     public let settings: Settings
     let embed: Embedder
     let logger: Logger
     /// Texts that failed in this process: not tried again until it restarts (or they change).
     private let failures = Mutex(Set<[UInt8]>())
 
-    public init(index: any IndexStore, settings: Settings, logger: Logger, embed: @escaping Embedder) {
+    public init(index: any IndexWriter, settings: Settings, logger: Logger, embed: @escaping Embedder) {
         self.index = index
         self.settings = settings
         self.embed = embed

@@ -13,7 +13,7 @@ extension OCRStore {
     /// change stamp it has, so that one changed meanwhile is dropped (its new version is queued
     /// by the first pass). An empty domain (a first scan) records only that it was done.
     @discardableResult
-    public func queueOlderItems(of index: any IndexStore, domain: String, root: String) throws -> Int? {
+    public func queueOlderItems(of index: any IndexWriter, domain: String, root: String) throws -> Int? {
         let done = try database.read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM older_queued WHERE indexPath = ? AND domain = ?",
                               arguments: [indexPath, domain]) ?? false

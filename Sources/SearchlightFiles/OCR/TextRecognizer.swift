@@ -16,7 +16,7 @@ import Synchronization
 /// what it has not read stays queued for the next run, in this process or after a restart.
 public final class TextRecognizer: Sendable {
     public let store: OCRStore
-    let index: any IndexStore
+    let index: any IndexWriter
     let pool: ExtractorPool
     let logger: Logger
 
@@ -45,7 +45,7 @@ public final class TextRecognizer: Sendable {
         }
     }
 
-    public init(store: OCRStore, index: any IndexStore, pool: ExtractorPool, logger: Logger) {
+    public init(store: OCRStore, index: any IndexWriter, pool: ExtractorPool, logger: Logger) {
         self.store = store
         self.index = index
         self.pool = pool

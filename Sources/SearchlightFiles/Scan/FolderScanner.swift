@@ -52,7 +52,7 @@ public final class FolderScanner: Sendable {
     /// Makes extra attributes (a thumbnail, text) for an inspected item, on an inspector thread.
     public typealias Enricher = @Sendable (inout SearchableItem, RootFolder) -> Void
 
-    let index: any FileIndexStore
+    let index: any FileIndexWriter
     let root: RootFolder
     let options: Options
     let logger: Logger
@@ -64,7 +64,7 @@ public final class FolderScanner: Sendable {
     /// Inspector threads kept between runs, if started.
     let keptInspectors = Mutex<InspectorPool?>(nil)
 
-    public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger, enricher: Enricher? = nil) {
+    public init(index: any FileIndexWriter, root: RootFolder, options: Options, logger: Logger, enricher: Enricher? = nil) {
         self.index = index
         self.root = root
         var options = options

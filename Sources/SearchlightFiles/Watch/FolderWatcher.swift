@@ -74,7 +74,7 @@ public final class FolderWatcher: Service, Sendable {
         var unreachableSince: Date?
     }
 
-    let index: any FileIndexStore
+    let index: any FileIndexWriter
     let root: RootFolder
     let options: Options
     let logger: Logger
@@ -105,7 +105,7 @@ public final class FolderWatcher: Service, Sendable {
     /// - Parameters:
     ///   - inotify: The inotify instance the watchers of the process share (`nil`: one of its own).
     ///   - onReady: Called once the watches are installed and the first reconcile is committed.
-    public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger,
+    public init(index: any FileIndexWriter, root: RootFolder, options: Options, logger: Logger,
                 enricher: FolderScanner.Enricher? = nil, notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
                 inotify: InotifyHub? = nil, onReady: (@Sendable () -> Void)? = nil) throws {
         self.index = index
