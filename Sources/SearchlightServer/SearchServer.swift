@@ -57,12 +57,14 @@ public final class SearchServer: Service, Sendable {
         /// what they may read. `nil`: no sign-in. Loopback only (behind a TLS proxy).
         public var signInURL: String?
 
+        /// The defaults (``SearchlightJSON/ServerDefaults``): loopback, port 8765, no token, 5 s per query.
         public init() {}
 
         /// Whether ``host`` is a loopback address.
         public var isLoopback: Bool { ServerAddress.isLoopback(host) }
     }
 
+    /// Where the server listens, who may use it, and how long a query may take.
     public let configuration: Configuration
     /// The token `POST /api/open` needs: the configured token, else one made for this run and
     /// written into the page.
