@@ -15,7 +15,7 @@ extension IndexReader {
     public func asyncRead<T: Sendable>(_ body: @escaping @Sendable (Self) throws -> T) async throws -> T {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
+                indexReaderQueue.async {
                     continuation.resume(with: Result(catching: { try body(self) }))
                 }
             }
@@ -74,3 +74,8 @@ extension IndexReader {
         try await asyncRead { try $0.changeMarker() }
     }
 }
+
+/// Where the default ``IndexReader/asyncRead(_:)`` reads: a queue of its own, whose threads
+/// libdispatch starts as needed, so that a long read holds neither a thread of Swift's pool nor
+/// one of the global queues that timers (a `Task.sleep`, a deadline) wake on.
+private let indexReaderQueue = DispatchQueue(label: "searchlight.index-reader", attributes: .concurrent)

@@ -35,3 +35,56 @@ extension SearchableIndex {
     }
 }
 
+// The SQLite index's async twins of ``IndexReader``'s requirements, each one GRDB async read
+// (``asyncRead(_:)``), which no thread of Swift's pool waits for and which a cancelled task
+// interrupts (the server's query timeout). They are stated here although the protocol's
+// defaults do the same, because Swift takes a type's own method over a protocol extension's
+// for a requirement, and a synchronous method may witness an async one: without these, the
+// index's synchronous `statistics()` would answer `await statistics()` on the caller's thread,
+// neither suspending nor stopping at the deadline.
+extension SearchableIndex {
+    /// A typed search of everything, respelled when it finds nothing, in one async read.
+    public func searchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
+        try await asyncRead { try $0.searchResults(search, domain: domain, limit: limit, scope: .all) }
+    }
+
+    /// A typed search of everything as typed, in one async read.
+    public func typedResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
+        try await asyncRead { try $0.typedResults(search, domain: domain, limit: limit, scope: .all) }
+    }
+
+    /// The items nearest in meaning to `question`, in one async read.
+    public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
+        try await asyncRead { try $0.meaningResults(question: question, model: model, domain: domain, limit: limit) }
+    }
+
+    /// The items matching a query string, in one async read.
+    public func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem] {
+        try await asyncRead { try $0.query(queryString, domain: domain, limit: limit) }
+    }
+
+    /// The items matching a parsed query, in one async read.
+    public func query(_ expression: QueryExpression, domain: String?, limit: Int?) async throws -> [IndexedItem] {
+        try await asyncRead { try $0.query(expression, domain: domain, limit: limit) }
+    }
+
+    /// How many items a parsed query matches, in one async read.
+    public func countQuery(_ expression: QueryExpression, domain: String?) async throws -> Int {
+        try await asyncRead { try $0.countQuery(expression, domain: domain) }
+    }
+
+    /// One item, thumbnail bytes and text included, in one async read.
+    public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
+        try await asyncRead { try $0.item(identifier, domain: domain) }
+    }
+
+    /// An item's thumbnail, in one async read.
+    public func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail? {
+        try await asyncRead { try $0.thumbnail(of: identifier, domain: domain) }
+    }
+
+    /// What the index holds, in one async read.
+    public func statistics() async throws -> IndexStatistics {
+        try await asyncRead { try $0.statistics() }
+    }
+}

@@ -160,6 +160,11 @@ extension SearchableIndex: FileIndexWriter {
     /// None recorded: every folder is on this machine.
     public func domainHosts() throws -> [String: String] { [:] }
 
+    /// Each domain's state, in one async read (stated for the reason `SearchableIndex+AsyncRead.swift` gives).
+    public func domainStates() async throws -> [String: DomainState] {
+        try await asyncRead { try $0.domainStates() }
+    }
+
     /// None, at once: every folder is on this machine.
     public func domainHosts() async throws -> [String: String] { [:] }
 
