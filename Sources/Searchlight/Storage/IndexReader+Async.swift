@@ -1,10 +1,12 @@
 import Dispatch
 
-// The async twins of the reader's requirements, as GRDB's `DatabaseReader` has an async `read`
-// beside its synchronous one. These defaults run the synchronous method in one
-// ``IndexReader/asyncRead(_:)``: the SQLite index's is GRDB's async read
-// (`SearchableIndex+AsyncRead.swift`), which a cancelled task interrupts; the PostgreSQL index
-// implements every twin natively through postgres-nio (`PostgresStore+Async.swift`).
+// How a reader reads asynchronously when it has no way of its own. The async twins of the
+// reader's requirements have no defaults on purpose: Swift takes a conformer's own synchronous
+// method of the same signature over a protocol extension's async one as the witness of an async
+// requirement, so a default here would never run, and the twin would block its caller. Each
+// backend states its twins: the SQLite index as its synchronous method in one GRDB async read
+// (`SearchableIndex+AsyncRead.swift`), the PostgreSQL index through postgres-nio
+// (`PostgresStore+Async.swift`); another store writes each as `try await asyncRead { try $0.… }`.
 extension IndexReader {
     /// Runs `body` with this index on a dispatch thread, the calling task suspended meanwhile
     /// (never a thread of Swift's pool, which a blocked read would starve); cancelling the task
@@ -22,56 +24,6 @@ extension IndexReader {
         } onCancel: {
             interrupt()
         }
-    }
-
-    /// The synchronous ``searchResults(_:domain:limit:scope:)`` of everything, in one ``asyncRead(_:)``.
-    public func searchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
-        try await asyncRead { try $0.searchResults(search, domain: domain, limit: limit, scope: .all) }
-    }
-
-    /// The synchronous ``typedResults(_:domain:limit:scope:)`` of everything, in one ``asyncRead(_:)``.
-    public func typedResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
-        try await asyncRead { try $0.typedResults(search, domain: domain, limit: limit, scope: .all) }
-    }
-
-    /// The synchronous ``meaningResults(question:model:domain:limit:)``, in one ``asyncRead(_:)``.
-    public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
-        try await asyncRead { try $0.meaningResults(question: question, model: model, domain: domain, limit: limit) }
-    }
-
-    /// The synchronous query of a string, in one ``asyncRead(_:)``.
-    public func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem] {
-        try await asyncRead { try $0.query(queryString, domain: domain, limit: limit) }
-    }
-
-    /// The synchronous query of a parsed expression, in one ``asyncRead(_:)``.
-    public func query(_ expression: QueryExpression, domain: String?, limit: Int?) async throws -> [IndexedItem] {
-        try await asyncRead { try $0.query(expression, domain: domain, limit: limit) }
-    }
-
-    /// The synchronous count of a parsed expression, in one ``asyncRead(_:)``.
-    public func countQuery(_ expression: QueryExpression, domain: String?) async throws -> Int {
-        try await asyncRead { try $0.countQuery(expression, domain: domain) }
-    }
-
-    /// The synchronous ``item(_:domain:)``, in one ``asyncRead(_:)``.
-    public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
-        try await asyncRead { try $0.item(identifier, domain: domain) }
-    }
-
-    /// The synchronous ``thumbnail(of:domain:)``, in one ``asyncRead(_:)``.
-    public func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail? {
-        try await asyncRead { try $0.thumbnail(of: identifier, domain: domain) }
-    }
-
-    /// The synchronous ``statistics()``, in one ``asyncRead(_:)``.
-    public func statistics() async throws -> IndexStatistics {
-        try await asyncRead { try $0.statistics() }
-    }
-
-    /// The synchronous ``changeMarker()``, in one ``asyncRead(_:)``.
-    public func changeMarker() async throws -> [Int64] {
-        try await asyncRead { try $0.changeMarker() }
     }
 }
 

@@ -13,11 +13,11 @@ import Foundation
 ///
 /// The requirements are synchronous, as ``SearchableIndex``'s methods are: the scanner, the
 /// watcher and the commands call them from threads of their own, and the SQLite index conforms
-/// with the methods it has. What the server awaits has an async twin of the same name
-/// (`IndexReader+Async.swift`), as GRDB's `read` has: by default the synchronous method run in
-/// one ``asyncRead(_:)`` (the SQLite index: GRDB's async read, which a cancelled task
-/// interrupts), or the backend's own (the PostgreSQL index, through postgres-nio), so that no
-/// thread of Swift's pool waits for a read.
+/// with the methods it has. What the server awaits has an async twin of the same name, as GRDB's
+/// `read` has: the SQLite index runs the synchronous method in one ``asyncRead(_:)`` (GRDB's
+/// async read, which a cancelled task interrupts), the PostgreSQL index awaits postgres-nio, so
+/// that no thread of Swift's pool waits for a read (`IndexReader+Async.swift` says why each
+/// conformer states its twins).
 ///
 /// ```swift
 /// let reader: any IndexReader = try SearchableIndex(path: path, readOnly: true)
@@ -139,12 +139,12 @@ public protocol IndexReader: AnyObject, Sendable {
     /// log behind. Calls after this fail.
     func close()
 
-    // MARK: Async twins (defaults in IndexReader+Async.swift)
+    // MARK: Async twins (each conformer states them: IndexReader+Async.swift says why)
 
     /// Runs `body`, which reads this index synchronously, without blocking a thread of Swift's
     /// pool: the calling task is suspended meanwhile, and cancelling it stops the read (the
     /// SQLite index: GRDB's async read, whose statement `sqlite3_interrupt` stops, every read of
-    /// `body` on one connection and one snapshot). What the twins below run by default.
+    /// `body` on one connection and one snapshot). Default: a dispatch thread of its own.
     ///
     /// ```swift
     /// let count = try await index.asyncRead { try $0.itemCount(domain: nil) }

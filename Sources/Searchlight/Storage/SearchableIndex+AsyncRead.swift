@@ -37,11 +37,9 @@ extension SearchableIndex {
 
 // The SQLite index's async twins of ``IndexReader``'s requirements, each one GRDB async read
 // (``asyncRead(_:)``), which no thread of Swift's pool waits for and which a cancelled task
-// interrupts (the server's query timeout). They are stated here although the protocol's
-// defaults do the same, because Swift takes a type's own method over a protocol extension's
-// for a requirement, and a synchronous method may witness an async one: without these, the
-// index's synchronous `statistics()` would answer `await statistics()` on the caller's thread,
-// neither suspending nor stopping at the deadline.
+// interrupts (the server's query timeout). Without them, the index's synchronous
+// `statistics()` would witness `await statistics()` and run on the caller's thread, neither
+// suspending nor stopping at the deadline (IndexReader+Async.swift).
 extension SearchableIndex {
     /// A typed search of everything, respelled when it finds nothing, in one async read.
     public func searchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {

@@ -50,7 +50,7 @@ public protocol FileIndexReader: IndexReader {
     /// a shared index does); a domain without an entry is a folder of this machine.
     func domainHosts() throws -> [String: String]
 
-    // MARK: Async twins (defaults below, in one `asyncRead`; PostgreSQL implements them natively)
+    // MARK: Async twins (each conformer states them, as Searchlight's IndexReader+Async.swift says)
 
     /// ``domainStates()``, awaited.
     func domainStates() async throws -> [String: DomainState]
@@ -89,16 +89,6 @@ extension FileIndexReader {
 }
 
 extension FileIndexReader {
-    /// The synchronous ``domainStates()``, in one ``Searchlight/IndexReader/asyncRead(_:)``.
-    public func domainStates() async throws -> [String: DomainState] {
-        try await asyncRead { try $0.domainStates() }
-    }
-
-    /// The synchronous ``domainHosts()``, in one ``Searchlight/IndexReader/asyncRead(_:)``.
-    public func domainHosts() async throws -> [String: String] {
-        try await asyncRead { try $0.domainHosts() }
-    }
-
     /// The roots of ``domainStates()``.
     public func domainRoots() throws -> [String: String] { try domainStates().mapValues(\.root) }
 
