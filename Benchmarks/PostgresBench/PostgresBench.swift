@@ -105,7 +105,7 @@ struct PostgresBench {
         print(String(format: "| SQLite, 1 writer | %.0f |", Double(items) / seconds(since: sqliteStart)))
 
         let postgresBytes = try await postgres.statistics().byteCount
-        let sqliteBytes = try sqlite.statistics().byteCount
+        let sqliteBytes = try await sqlite.statistics().byteCount
         print(String(format: "\n| bytes per item | PostgreSQL %.0f | SQLite %.0f |", Double(postgresBytes) / Double(items),
                      Double(sqliteBytes) / Double(items)))
 

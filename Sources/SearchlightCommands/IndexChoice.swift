@@ -47,18 +47,18 @@ struct IndexChoice {
     }
 
     /// Opens the index for reading; a missing index is a failure with a hint.
-    func openForReading(configuration: Configuration? = nil) throws -> any FileIndexStore {
+    func openForReading(configuration: Configuration? = nil) throws -> any FileIndexWriter {
         try open(readOnly: true, configuration: configuration)
     }
 
     /// Opens (or creates) the index for writing.
-    func openForWriting(configuration: Configuration? = nil) throws -> any FileIndexStore {
+    func openForWriting(configuration: Configuration? = nil) throws -> any FileIndexWriter {
         try open(readOnly: false, configuration: configuration)
     }
 
     /// The SQLite file, or, for a `postgres://` URL, the shared index that only
     /// `searchlight-serve` can open: `searchlight` hands the command over to it.
-    private func open(readOnly: Bool, configuration: Configuration?) throws -> any FileIndexStore {
+    private func open(readOnly: Bool, configuration: Configuration?) throws -> any FileIndexWriter {
         let location = try self.location(configuration: configuration)
         guard IndexLauncher.isRemote(location) else {
             return try CommandFailure.wrap {

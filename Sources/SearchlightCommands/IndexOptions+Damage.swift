@@ -10,7 +10,7 @@ extension IndexOptions {
     /// damaged SQLite index (found on opening, or by an integrity check) is moved aside and
     /// replaced by an empty one, with one warning naming the file kept. What the caller indexes
     /// next fills it again.
-    func openForIndexing(configuration: Configuration? = nil) throws -> any FileIndexStore {
+    func openForIndexing(configuration: Configuration? = nil) throws -> any FileIndexWriter {
         let location = try self.location(configuration: configuration)
         guard !IndexLauncher.isRemote(location) else { return try openForWriting(configuration: configuration) }
         return try CommandFailure.wrap {
@@ -22,7 +22,7 @@ extension IndexOptions {
 extension CommandFailure {
     /// Runs `body`; if it meets damage in a SQLite index, resets the index in place (one
     /// warning naming the copy kept) and runs `body` once more, into the empty index.
-    static func rebuildingDamage<T>(_ index: any IndexStore, _ body: () throws -> T) throws -> T {
+    static func rebuildingDamage<T>(_ index: any IndexWriter, _ body: () throws -> T) throws -> T {
         do {
             return try $rebuildsDamage.withValue(true) { try body() }
         } catch let error as SearchlightError where error.isDamage {

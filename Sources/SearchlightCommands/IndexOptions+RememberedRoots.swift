@@ -52,7 +52,7 @@ extension IndexOptions {
         return selected
     }
 
-    /// Each domain of the index that is a folder of this machine (``FileIndexStore/localRoots()``),
+    /// Each domain of the index that is a folder of this machine (``FileIndexReader/localRoots()``),
     /// by root: none when the index does not exist yet or cannot be read (then said in one line).
     func rememberedRoots(_ configuration: Configuration) -> [(domain: String, root: String)] {
         do {

@@ -32,12 +32,12 @@ struct IndexOptions: ParsableArguments {
     var logger: Logger { choice.logger }
 
     /// Opens the index for reading; a missing index is a failure with a hint.
-    func openForReading(configuration: Configuration? = nil) throws -> any FileIndexStore {
+    func openForReading(configuration: Configuration? = nil) throws -> any FileIndexWriter {
         try choice.openForReading(configuration: configuration)
     }
 
     /// Opens (or creates) the index for writing.
-    func openForWriting(configuration: Configuration? = nil) throws -> any FileIndexStore {
+    func openForWriting(configuration: Configuration? = nil) throws -> any FileIndexWriter {
         try choice.openForWriting(configuration: configuration)
     }
 }
@@ -48,7 +48,7 @@ struct IndexOptions: ParsableArguments {
 /// see ``ServeLauncher``), which runs the commands with ``Launchers/openRemote``.
 public enum IndexLauncher {
     /// Opens `location` (read-only or not), logging to the logger given.
-    public typealias Opener = @Sendable (_ location: String, _ readOnly: Bool, _ logger: Logger) throws -> any FileIndexStore
+    public typealias Opener = @Sendable (_ location: String, _ readOnly: Bool, _ logger: Logger) throws -> any FileIndexWriter
 
     /// Whether `location` names a PostgreSQL database (`postgres://` or `postgresql://`), not a file.
     public static func isRemote(_ location: String) -> Bool {

@@ -15,7 +15,7 @@ struct ItemArguments: ParsableArguments {
     /// Every item the argument names (in ``domain`` when given): the one at its path, else
     /// every item with it as identifier.
     /// - Throws: a ``CommandFailure`` (exit 1) when there is none, saying why.
-    func items(in index: any FileIndexStore) throws -> [IndexedItem] {
+    func items(in index: any FileIndexWriter) throws -> [IndexedItem] {
         let locator = try ItemLocator(index: index)
         let items = try locator.items(named: id, domain: domain, in: index)
         guard !items.isEmpty else { throw CommandFailure.fail(try locator.notFound(id, domain: domain)) }
@@ -25,7 +25,7 @@ struct ItemArguments: ParsableArguments {
     /// The one item the argument names.
     /// - Throws: a ``CommandFailure``: exit 1 when there is none, 64 when several domains hold
     ///   it and ``domain`` does not choose.
-    func item(in index: any FileIndexStore) throws -> IndexedItem {
+    func item(in index: any FileIndexWriter) throws -> IndexedItem {
         let items = try items(in: index)
         if items.count > 1 {
             let domains = items.map(\.item.domainIdentifier.debugDescription).joined(separator: ", ")

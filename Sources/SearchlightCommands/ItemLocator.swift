@@ -14,10 +14,10 @@ import SystemCalls
 /// through `realpath(3)` (symbolic links resolved, as the roots are stored), its last component
 /// kept, so that a link names the link's item; a folder that no longer exists stays as written.
 struct ItemLocator {
-    /// The root of each domain of this machine (``FileIndexStore/localRoots()``).
+    /// The root of each domain of this machine (``FileIndexReader/localRoots()``).
     let roots: [String: String]
 
-    init(index: any FileIndexStore) throws {
+    init(index: any FileIndexWriter) throws {
         roots = try CommandFailure.wrap { try index.localRoots() }
     }
 
@@ -45,7 +45,7 @@ struct ItemLocator {
     /// those with it as identifier (in `domain` when given). A file outside every root is not
     /// taken for an item that happens to have its name (`open notes.txt` in `/tmp` opens
     /// `/tmp/notes.txt` or nothing).
-    func items(named argument: String, domain: String?, in index: any IndexStore) throws -> [IndexedItem] {
+    func items(named argument: String, domain: String?, in index: any IndexReader) throws -> [IndexedItem] {
         for reference in try references(forPath: argument, domain: domain) {
             if let item = try CommandFailure.wrap({ try index.item(reference.identifier, domain: reference.domain) }) {
                 return [item]

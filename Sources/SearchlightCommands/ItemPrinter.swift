@@ -21,12 +21,12 @@ final class ItemPrinter {
 
     let format: Format
     let output = StandardOutput()
-    /// Each domain's root, read once up front (``FileIndexStore/domainRoots()``, which
+    /// Each domain's root, read once up front (``FileIndexReader/domainRoots()``, which
     /// decodes no state): a damaged `domain` table fails here, before anything is printed.
     private let itemJSON: ItemJSON
     private let paths: ItemPaths
 
-    init(format: Format, index: any FileIndexStore, relative: Bool = false) throws {
+    init(format: Format, index: any FileIndexWriter, relative: Bool = false) throws {
         self.format = format
         itemJSON = try CommandFailure.wrap { ItemJSON(roots: try index.domainRoots(), offline: try index.offlineDomains()) }
         paths = ItemPaths(roots: itemJSON, relativeTo: relative ? ItemLocator.currentFolder() : nil)

@@ -13,7 +13,7 @@ struct MeaningService: Service {
     let control: WatchControl
     let logger: Logger
 
-    init?(extraction: ItemExtraction?, index: any IndexStore, configuration: Configuration, control: WatchControl, logger: Logger) {
+    init?(extraction: ItemExtraction?, index: any IndexWriter, configuration: Configuration, control: WatchControl, logger: Logger) {
         guard let extraction, let indexer = Self.indexer(extraction: extraction, index: index, configuration: configuration,
                                                          logger: logger) else { return nil }
         self.indexer = indexer
@@ -23,7 +23,7 @@ struct MeaningService: Service {
 
     /// The pass for `index` with the configured model, or nil: no model, `[meaning] enabled =
     /// false`, no text extracted, or a model that cannot be loaded (said once in the log).
-    static func indexer(extraction: ItemExtraction, index: any IndexStore, configuration: Configuration,
+    static func indexer(extraction: ItemExtraction, index: any IndexWriter, configuration: Configuration,
                         logger: Logger) -> MeaningIndexer? {
         guard configuration.content.value,
               let model = MeaningModel.configured(in: configuration, environment: ProcessInfo.processInfo.environment) else {

@@ -15,7 +15,7 @@ struct MeaningStatus {
     var problem: String?
     var progress: MeaningProgress?
 
-    init(index: any IndexStore, configuration: Configuration, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(index: any IndexWriter, configuration: Configuration, environment: [String: String] = ProcessInfo.processInfo.environment) {
         enabled = configuration.meaning.value
         let found = MeaningModel.configured(in: configuration, environment: environment)
         folder = found?.folder.string

@@ -12,7 +12,7 @@ struct OCRMarks {
 
     let store: OCRStore?
 
-    init(index: any IndexStore) {
+    init(index: any IndexWriter) {
         store = OCRStore.existing(for: index)
     }
 

@@ -13,7 +13,7 @@ import Synchronization
 struct OCRService: Service {
     let recognizer: TextRecognizer
     let extraction: ItemExtraction
-    let index: any IndexStore
+    let index: any IndexWriter
     let roots: [Root]
     let control: WatchControl
     let logger: Logger
@@ -24,7 +24,7 @@ struct OCRService: Service {
         var path: String
     }
 
-    init?(extraction: ItemExtraction?, index: any IndexStore, roots: [Root], control: WatchControl, logger: Logger) {
+    init?(extraction: ItemExtraction?, index: any IndexWriter, roots: [Root], control: WatchControl, logger: Logger) {
         guard let extraction, let queue = extraction.ocrQueue else { return nil }
         recognizer = TextRecognizer(store: queue, index: index, pool: extraction.pool, logger: logger)
         self.extraction = extraction

@@ -90,7 +90,7 @@ struct QueryCommand: AsyncParsableCommand {
         return lines
     }
 
-    func printLive(index: any IndexStore, printer: ItemPrinter, expression: QueryExpression) async throws {
+    func printLive(index: any IndexReader, printer: ItemPrinter, expression: QueryExpression) async throws {
         let changes = SearchQuery(queryString: query).liveResults(in: index, domain: filter.domain)
         do {
             for try await change in changes {

@@ -24,7 +24,7 @@ extension Configuration {
 enum RemovableRoots {
     /// Forgets the drives away for too long, then lists the roots of the others and of the
     /// drives mounted now (a known drive at the place it is mounted now).
-    static func prepare(_ configuration: Configuration, index: any FileIndexStore) throws -> [Configuration.Root] {
+    static func prepare(_ configuration: Configuration, index: any FileIndexWriter) throws -> [Configuration.Root] {
         forgetExpired(keepOfflineDays: configuration.keepOfflineDays.value, index: index)
         let known = try CommandFailure.wrap { try index.localRoots() }.filter { RemovableDrives.isRemovable(domain: $0.key) }
         let mounted = (try? MountTable.read()).map(configuration.removableDrives.mounted(in:)) ?? []
@@ -42,7 +42,7 @@ enum RemovableRoots {
     /// Forgets every drive away for longer than `[removable] keep-offline-days`, with a line
     /// each; returns their domains. A failure is said and leaves them.
     @discardableResult
-    static func forgetExpired(keepOfflineDays days: Int, index: any FileIndexStore, now: Date = Date()) -> [String] {
+    static func forgetExpired(keepOfflineDays days: Int, index: any FileIndexWriter, now: Date = Date()) -> [String] {
         do {
             let expired = try index.removableDomains(offlineLongerThan: days, now: now)
             guard !expired.isEmpty else { return [] }

@@ -53,7 +53,7 @@ struct RemoveCommand: ParsableCommand {
 
     /// Forgets the root `path` names (every domain of this machine rooted there), or deletes
     /// the items of a path gone from disk.
-    private func remove(_ path: String, locator: ItemLocator, index: any FileIndexStore, output: StandardOutput) throws {
+    private func remove(_ path: String, locator: ItemLocator, index: any FileIndexWriter, output: StandardOutput) throws {
         let absolute = try ItemLocator.absolutePath(path)
         let shown = String(decoding: absolute, as: UTF8.self)
         let domains = try locator.domains(rootedAt: path)
@@ -83,7 +83,7 @@ struct RemoveCommand: ParsableCommand {
 
     /// Whether the index holds items below the folder `reference` names (a folder is no item
     /// itself): the first identifier after `folder/` and before `folder0` (`0` follows `/`).
-    private func hasItems(below reference: ItemReference, in index: any FileIndexStore) throws -> Bool {
+    private func hasItems(below reference: ItemReference, in index: any FileIndexWriter) throws -> Bool {
         let folder = reference.identifier.bytes
         let page = try index.changeStamps(domain: reference.domain, after: ItemIdentifier(bytes: folder + [0x2F]),
                                           before: ItemIdentifier(bytes: folder + [0x30]), limit: 1)

@@ -17,7 +17,7 @@ struct RootPlace {
     var offlineSince: Date?
 
     /// The line `scan` prints for a root whose drive is away: its items stay.
-    func offlineLine(index: any FileIndexStore) -> String {
+    func offlineLine(index: any FileIndexWriter) -> String {
         let count = (try? index.statistics().domains.first { $0.name == domain }?.itemCount) ?? nil
         let since = offlineSince.map { " since " + RootPlace.describe($0) } ?? ""
         let kept = count ?? 0
@@ -39,7 +39,7 @@ extension RootFolder {
     /// - Throws: the failure of `opened` when the root is no drive that is away (a typo, a
     ///   folder deleted); an index failure as a ``CommandFailure``.
     static func placing(_ root: Configuration.Root, opened: Result<RootFolder, FileSystemError>,
-                        index: any FileIndexStore) throws -> RootPlace {
+                        index: any FileIndexWriter) throws -> RootPlace {
         // The user's mistake in plain words, said once (``opening(_:command:)``).
         func opening() throws -> RootFolder {
             if let folder = try? opened.get() { return folder }
@@ -69,7 +69,7 @@ extension RootFolder {
 
     /// Opens a root for `watch`; a root whose folder is missing because its drive is not
     /// mounted is watched offline, and caught up when the drive comes.
-    static func watching(_ root: Configuration.Root, index: any FileIndexStore) throws -> RootFolder {
+    static func watching(_ root: Configuration.Root, index: any FileIndexWriter) throws -> RootFolder {
         if let folder = try? RootFolder(path: root.path) { return folder }
         let path = absolute(root.path)
         let domain = root.domain ?? index.defaultDomain(forFolder: path)

@@ -10,7 +10,7 @@ extension ScanCommand {
     /// not embedded waits for the next scan or watch.
     /// - Returns: how long the pass took, when it embedded or linked any text.
     @discardableResult
-    func embedTexts(_ extraction: ItemExtraction, index: any IndexStore, configuration: Configuration, threads: Int,
+    func embedTexts(_ extraction: ItemExtraction, index: any IndexWriter, configuration: Configuration, threads: Int,
                     output: StandardOutput) -> Double? {
         guard let indexer = MeaningService.indexer(extraction: extraction, index: index, configuration: configuration,
                                                    logger: indexOptions.logger) else { return nil }

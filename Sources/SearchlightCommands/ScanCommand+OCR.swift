@@ -8,7 +8,7 @@ extension ScanCommand {
     /// What an interrupted pass has not read stays queued for the next scan or watch.
     /// - Returns: how long the pass took, when it read any picture.
     @discardableResult
-    func recognizeText(_ extraction: ItemExtraction, index: any IndexStore, threads: Int, output: StandardOutput) -> Double? {
+    func recognizeText(_ extraction: ItemExtraction, index: any IndexWriter, threads: Int, output: StandardOutput) -> Double? {
         guard let queue = extraction.ocrQueue else { return nil }
         let recognizer = TextRecognizer(store: queue, index: index, pool: extraction.pool, logger: indexOptions.logger)
         let summary = recognizer.run(threads: threads)

@@ -115,7 +115,7 @@ struct ScanCommand: ParsableCommand {
         // Space that removed and rewritten files left, given back (SQLite) or made reusable
         // (PostgreSQL) when it is worth it, and a first scan's full-text segments merged
         // (SQLite); an index that cannot be vacuumed now works as well.
-        if let reclaiming = index as? any SpaceReclaiming { _ = try? reclaiming.reclaimSpaceIfChurned() }
+        _ = try? index.reclaimSpaceIfChurned()
         if ocrSeconds != nil || meaningSeconds != nil, !json {
             // Each pass printed its own time: the whole command's, which a person timed, closes.
             let elapsed = ContinuousClock.now - started
@@ -129,7 +129,7 @@ struct ScanCommand: ParsableCommand {
     }
 
     /// Reconciles one root, with a progress bar on a terminal, and records the summary.
-    private func scan(_ folder: RootFolder, domain: String, options: FolderScanner.Options, index: any FileIndexStore)
+    private func scan(_ folder: RootFolder, domain: String, options: FolderScanner.Options, index: any FileIndexWriter)
         throws -> ScanSummary
     {
         let scanner = FolderScanner(index: index, root: folder, options: options, logger: indexOptions.logger)

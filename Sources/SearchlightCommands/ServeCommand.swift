@@ -152,7 +152,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The folders to watch, with their domains and exclusions: those given, else every root
     /// the index holds (with the configuration's exclusions for those it lists).
-    func watchedRoots(index: any FileIndexStore, configuration: Configuration) throws -> [Configuration.Root] {
+    func watchedRoots(index: any FileIndexWriter, configuration: Configuration) throws -> [Configuration.Root] {
         if !roots.isEmpty { return try configuration.roots(arguments: roots, domain: domain) }
         let states = try CommandFailure.wrap { try index.domainStates() }
         // A shared index holds other machines' folders too: only this machine's are watched here.

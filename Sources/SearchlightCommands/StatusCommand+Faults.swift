@@ -6,7 +6,7 @@ import SearchlightFiles
 // aside and rebuilt) and a fault a running watch waits out (a full disk, a read-only folder).
 extension StatusCommand {
     /// `reset:  …` when the index was reset, the last time; empty otherwise.
-    static func resetLine(_ index: any IndexStore) -> String {
+    static func resetLine(_ index: any IndexReader) -> String {
         guard let sqlite = index as? SearchableIndex, let reset = try? sqlite.resetHistory().last else { return "" }
         let kept = reset.movedAside.first.map { "moved aside to \($0)" } ?? "no copy kept"
         return "reset: \(reset.date.formatted(.iso8601)): the index was damaged and rebuilt (\(kept)); \(reset.reason)\n"

@@ -82,7 +82,7 @@ struct StatusCommand: ParsableCommand {
     static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 
     /// The recorded failures of each domain, counted by kind.
-    func failureKinds(_ index: any FileIndexStore, _ statistics: IndexStatistics) throws -> [String: [ExtractionFailure.Reason: Int]] {
+    func failureKinds(_ index: any FileIndexWriter, _ statistics: IndexStatistics) throws -> [String: [ExtractionFailure.Reason: Int]] {
         var kinds: [String: [ExtractionFailure.Reason: Int]] = [:]
         for domain in statistics.domains where domain.failureCount > 0 {
             let recorded = try CommandFailure.wrap { try index.failures(domain: domain.name, limit: domain.failureCount) }
@@ -92,7 +92,7 @@ struct StatusCommand: ParsableCommand {
     }
 
     /// `status --failures`: one line per failure, `domain<TAB>kind<TAB>path: reason`.
-    func listFailures(_ index: any FileIndexStore, output: StandardOutput) throws {
+    func listFailures(_ index: any FileIndexWriter, output: StandardOutput) throws {
         let recorded = try CommandFailure.wrap { try index.failures(limit: Int(Int32.max)) }
         if recorded.isEmpty && !json { output.write("no failures\n") }
         for failure in recorded {

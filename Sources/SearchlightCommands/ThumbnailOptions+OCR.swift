@@ -17,7 +17,7 @@ extension ThumbnailOptions {
 
     /// Opens the OCR queue of `index`; nil, with a warning, when the queue cannot be opened
     /// (a read-only cache folder): the scan goes on without OCR, which is never the reason it fails.
-    static func openOCRQueue(index: any IndexStore) -> OCRStore? {
+    static func openOCRQueue(index: any IndexWriter) -> OCRStore? {
         let path = OCRStore.location(for: index)
         do {
             return try OCRStore(path: path, indexPath: index.path)

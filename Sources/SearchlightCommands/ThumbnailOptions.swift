@@ -34,7 +34,7 @@ struct ThumbnailOptions: ParsableArguments {
 
     /// The ranker of a document's telling words: with the SQLite index's word statistics;
     /// the PostgreSQL index keeps none yet, so there the words a text uses most.
-    static func keywordRanker(_ index: any IndexStore) -> KeywordRanker? {
+    static func keywordRanker(_ index: any IndexWriter) -> KeywordRanker? {
         guard let index = index as? SearchableIndex else { return KeywordRanker() }
         return try? index.keywordRanker()
     }
@@ -42,7 +42,7 @@ struct ThumbnailOptions: ParsableArguments {
     /// Starts the extraction workers, unless both thumbnails and content are off; `index` gives
     /// the statistics that pick each document's telling words for its keywords; `timingsPath`,
     /// a file the workers append their timings to (``ExtractorPool/Configuration/timingsPath``).
-    static func makeExtraction(_ configuration: Configuration, workers: Int, index: any IndexStore,
+    static func makeExtraction(_ configuration: Configuration, workers: Int, index: any IndexWriter,
                                timingsPath: String? = nil, logger: Logger) throws -> ItemExtraction? {
         let started = try startWorkers(configuration, workers: workers, timingsPath: timingsPath, logger: logger)
         return makeExtraction(started, index: index, logger: logger)
@@ -81,7 +81,7 @@ struct ThumbnailOptions: ParsableArguments {
     }
 
     /// The extraction of a scan or a watch of `index`, with the workers `started`.
-    static func makeExtraction(_ started: StartedWorkers?, index: any IndexStore, logger: Logger) -> ItemExtraction? {
+    static func makeExtraction(_ started: StartedWorkers?, index: any IndexWriter, logger: Logger) -> ItemExtraction? {
         guard let started else { return nil }
         var options = started.options
         options.ocrQueue = started.ocr ? openOCRQueue(index: index) : nil

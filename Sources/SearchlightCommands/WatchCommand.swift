@@ -122,7 +122,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// - Parameter removable: The removable drives' roots to watch from the start
     ///   (``RemovableRoots``), and every drive mounted later; `nil` when they are not indexed.
-    static func makeWatchers(_ selected: [Configuration.Root], removable: [Configuration.Root]? = nil, index: any FileIndexStore,
+    static func makeWatchers(_ selected: [Configuration.Root], removable: [Configuration.Root]? = nil, index: any FileIndexWriter,
                              configuration: Configuration, maximumWatches: Int? = nil, logger: Logger) throws -> Watchers {
         let folders = try selected.map { root in try RootFolder.watching(root, index: index) }
         let extraction = try ThumbnailOptions.makeExtraction(configuration, workers: max(1, ProcessInfo.processInfo.activeProcessorCount), index: index,

@@ -7,7 +7,7 @@ import SearchlightFiles
 /// roots given at the start get theirs from it, and so does each removable drive plugged in
 /// later (``RemovableDriveWatch``).
 struct WatcherMaker: Sendable {
-    var index: any FileIndexStore
+    var index: any FileIndexWriter
     var extraction: ItemExtraction?
     var inotify: InotifyHub
     var control: WatchControl
@@ -16,7 +16,7 @@ struct WatcherMaker: Sendable {
     var options: FolderWatcher.Options
     var logger: Logger
 
-    init(index: any FileIndexStore, extraction: ItemExtraction?, inotify: InotifyHub, control: WatchControl,
+    init(index: any FileIndexWriter, extraction: ItemExtraction?, inotify: InotifyHub, control: WatchControl,
          configuration: Configuration, maximumWatches: Int?, logger: Logger) {
         self.index = index
         self.extraction = extraction

@@ -20,7 +20,7 @@ public struct ItemJSON: Sendable {
 
     /// Reads the root of every domain of `index`, and which are offline.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
-    public init(index: any FileIndexStore) throws {
+    public init(index: any FileIndexReader) throws {
         roots = try index.domainRoots()
         offline = try index.offlineDomains()
     }

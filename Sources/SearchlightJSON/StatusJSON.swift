@@ -6,7 +6,7 @@ import SearchlightFiles
 /// `/api/status` answers it.
 public enum StatusJSON {
     /// `{"index":…,"bytes":…,"items":…,"domains":[…]}`: the library's counts, and the file
-    /// indexer's `states` of the domains (``FileIndexStore/domainStates()``).
+    /// indexer's `states` of the domains (``FileIndexReader/domainStates()``).
     public static func object(for statistics: IndexStatistics, states: [String: DomainState]) -> [UInt8] {
         var line = JSONLine()
         line.add("index", statistics.path)

@@ -1,8 +1,9 @@
 import Dispatch
 import Synchronization
 
-/// Runs the async calls of ``PostgresIndex`` for synchronous callers (``PostgresStore``): the
-/// scanner's walker and writer threads, the watcher, the commands.
+/// How ``PostgresStore``'s synchronous requirements wait for ``PostgresIndex``'s async calls:
+/// its own detail, not an adapter between two protocols (the store implements the async twins
+/// directly). Its callers are the scanner's walker and writer threads, the watcher, the commands.
 ///
 /// The caller's thread waits on a semaphore while the call runs as a task whose executor is
 /// a dispatch queue of the bridge's own, never the caller's thread and never Swift's

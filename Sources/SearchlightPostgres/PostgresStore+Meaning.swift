@@ -2,32 +2,32 @@ import Searchlight
 
 // Search by meaning (Docs/Contract.md#search-by-meaning) on the shared index: PostgresIndex+Meaning.
 extension PostgresStore {
-    /// ``PostgresIndex/meaningWork(model:after:limit:)``, waited for.
+    /// Items with text that wait for vectors of `model`, after `key`, at most `limit`; waited for.
     public func meaningWork(model: String, after key: [UInt8], limit: Int) throws -> [MeaningWork] {
         try wait { [index] in try await index.meaningWork(model: model, after: key, limit: limit) }
     }
 
-    /// ``PostgresIndex/hasMeaning(digest:)``, waited for.
+    /// Whether vectors of `digest` are stored; waited for.
     public func hasMeaning(digest: [UInt8]) throws -> Bool {
         try wait { [index] in try await index.hasMeaning(digest: digest) }
     }
 
-    /// ``PostgresIndex/storeMeaning(_:)``, waited for.
+    /// Stores vectors in one transaction; returns how many items got them; waited for.
     @discardableResult public func storeMeaning(_ results: [MeaningVectors]) throws -> Int {
         try wait { [index] in try await index.storeMeaning(results) }
     }
 
-    /// ``PostgresIndex/forgetUnusedMeaning()``, waited for.
+    /// Deletes the vectors no item uses any more; returns how many texts' vectors went; waited for.
     @discardableResult public func forgetUnusedMeaning() throws -> Int {
         try wait { [index] in try await index.forgetUnusedMeaning() }
     }
 
-    /// ``PostgresIndex/meaningProgress(model:)``, waited for.
+    /// How far the pass is for `model`, and what the vectors take; waited for.
     public func meaningProgress(model: String?) throws -> MeaningProgress {
         try wait { [index] in try await index.meaningProgress(model: model) }
     }
 
-    /// ``PostgresIndex/meaningResults(question:model:domain:limit:)``, waited for.
+    /// The `limit` items nearest to `question`, best first; waited for.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) throws -> [SearchResult] {
         try wait { [index] in try await index.meaningResults(question: question, model: model, domain: domain, limit: limit) }
     }

@@ -6,11 +6,11 @@ import Searchlight
 /// autovacuum does that by itself (by default once a table's dead rows pass 20 % of it, looked
 /// at every minute); a writer that churned half the index vacuums its tables at once when its
 /// watch is idle, so that the next rows reuse that space instead of growing the files.
-extension PostgresStore: SpaceReclaiming {
+extension PostgresStore {
     /// Growth is left to autovacuum, which analyzes freshly written tables by itself.
     public var reclaimsAfterGrowth: Bool { false }
 
-    /// Vacuums the index's tables now and says how much smaller they became; the churn starts over.
+    /// Vacuums the index's tables now (``PostgresIndex/vacuum()``) and resets the churn.
     @discardableResult
     public func reclaimSpace() throws -> ReclaimedSpace {
         let items = try itemCount(domain: nil)

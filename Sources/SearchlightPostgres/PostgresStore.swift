@@ -3,12 +3,28 @@ import Logging
 import Searchlight
 import Synchronization
 
-/// The PostgreSQL index behind the synchronous ``Searchlight/IndexStore`` that the scanner,
-/// the watcher and the commands use: each call runs ``PostgresIndex``'s async method through
-/// a ``BlockingBridge`` and waits for it. `searchlight-serve` opens one for a `postgres://`
-/// index (`searchlight` hands such commands over to it).
-public final class PostgresStore: IndexStore {
-    /// The asynchronous index each call waits for (the server uses it directly).
+/// The PostgreSQL index as the library's reader and writer (``Searchlight/IndexWriter``, and
+/// the file indexer's `FileIndexWriter`): `searchlight-serve` opens one for a `postgres://`
+/// index (`searchlight` hands such commands over to it), for its watcher, its commands and its
+/// server alike.
+///
+/// Its work is ``PostgresIndex``'s, whose calls are async (postgres-nio). The async twins of
+/// the reader's requirements (`PostgresStore+Async.swift`, what the server awaits) call them
+/// directly. The synchronous requirements, which the scanner's threads, the watcher and the
+/// commands call, must wait for that async work: each runs the call as a task on a dispatch
+/// queue of this handle's own (``BlockingBridge``), which is also the executor of every task
+/// the handle's ``PostgresIndex`` starts, and blocks its caller's thread until the task ends.
+/// The caller's thread is never one that the task needs: a caller may itself be a thread of
+/// Swift's pool (the watcher's services), and on a machine of two cores, two such callers
+/// waiting for pool work would wait for ever.
+///
+/// ```swift
+/// let store = try PostgresStore(url: "postgres://searchlight@db.example/index", readOnly: false, logger: logger)
+/// try store.apply(batch)                                     // waits
+/// let found = try await store.query("kMDItemTitle == 'report*'", domain: nil, limit: 20)  // awaits
+/// ```
+public final class PostgresStore: IndexWriter {
+    /// The async index this handle's calls run on.
     public let index: PostgresIndex
     private let bridge: BlockingBridge
     /// Rows written and deleted since this process last vacuumed (``reclaimSpaceIfChurned()``).
@@ -20,19 +36,40 @@ public final class PostgresStore: IndexStore {
     /// The URL without password.
     public var path: String { index.location.description }
 
-    /// Connects to the database at `url` (``PostgresIndex/init(url:readOnly:maximumConnections:retryPolicy:operationTimeout:statementTimeout:taskExecutor:environment:logger:)``).
+    /// Whether the database stops this handle's statements at a timeout of its own
+    /// (`statement_timeout`; and a database that stopped answering is given up soon after).
+    public let stopsReadsItself: Bool
+
+    /// Connects to the database at `url` (``PostgresIndex/init(url:readOnly:maximumConnections:retryPolicy:operationTimeout:statementTimeout:taskExecutor:environment:logger:)``),
+    /// waiting for the connection.
     /// - Throws: ``PostgresIndexError``.
     /// - Parameter statementTimeout: When given, the server stops a statement that runs longer.
     public init(url: String, readOnly: Bool, statementTimeout: Duration? = nil, logger: Logger) throws {
         let bridge = BlockingBridge()
         self.bridge = bridge
-        // A reader's statements stop at the statement timeout; a server that no longer answers
-        // at all (a cut network) is given up soon after, not after the writers' 300 s.
-        let operationTimeout = statementTimeout.map { $0 + .seconds(15) } ?? .seconds(300)
+        stopsReadsItself = statementTimeout != nil
         index = try bridge.wait {
-            try await PostgresIndex(url: url, readOnly: readOnly, operationTimeout: operationTimeout,
+            try await PostgresIndex(url: url, readOnly: readOnly, operationTimeout: Self.operationTimeout(statementTimeout),
                                     statementTimeout: statementTimeout, taskExecutor: bridge, logger: logger)
         }
+    }
+
+    /// Connects read-only for `serve`, awaiting the connection: the database stops a statement
+    /// at `queryTimeout` (as the server interrupts SQLite's), and a server that no longer
+    /// answers at all (a cut network) is given up soon after (``stopsReadsItself``).
+    /// - Throws: ``PostgresIndexError``.
+    public init(url: String, queryTimeout: Duration, logger: Logger) async throws {
+        let bridge = BlockingBridge()
+        self.bridge = bridge
+        stopsReadsItself = true
+        index = try await PostgresIndex(url: url, readOnly: true, operationTimeout: Self.operationTimeout(queryTimeout),
+                                        statementTimeout: queryTimeout, taskExecutor: bridge, logger: logger)
+    }
+
+    /// A reader's statements stop at the statement timeout; a server that no longer answers
+    /// at all (a cut network) is given up soon after, not after the writers' 300 s.
+    private static func operationTimeout(_ statementTimeout: Duration?) -> Duration {
+        statementTimeout.map { $0 + .seconds(15) } ?? .seconds(300)
     }
 
     /// Since when the database has been unreachable, while it is (``PostgresIndex/unreachableSince``).
@@ -55,36 +92,36 @@ public final class PostgresStore: IndexStore {
 
     // MARK: Writing
 
-    /// Applies the batch in one transaction, retried on a lost connection, and counts its churn.
+    /// Applies a batch in one transaction, waited for; its rows count toward the churn.
     public func apply(_ batch: IndexBatch) throws {
         try countItemsBeforeChurn()
         try wait { [index] in try await index.apply(batch) }
         churn.note(batch)
     }
 
-    /// ``PostgresIndex/deleteAllItems(inDomains:)``, waited for.
+    /// Deletes every item of the domains, and the domains, waited for; returns how many items went.
     @discardableResult public func deleteAllItems(inDomains domains: [String]) throws -> Int {
         try wait { [index] in try await index.deleteAllItems(inDomains: domains) }
     }
 
-    /// ``PostgresIndex/deleteAllItems()``, waited for.
+    /// Deletes every item and domain this role may, waited for; returns how many items went.
     @discardableResult public func deleteAllItems() throws -> Int {
         try wait { [index] in try await index.deleteAllItems() }
     }
 
-    /// ``PostgresIndex/markUpdated(domain:date:)``, waited for.
+    /// Records when a domain was last brought up to date, waited for.
     public func markUpdated(domain: String, date: Date) throws {
         try wait { [index] in try await index.markUpdated(domain: domain, date: date) }
     }
 
     // MARK: Reading
 
-    /// ``PostgresIndex/items(withIdentifier:domain:)``, waited for.
+    /// The items with this identifier (in one domain, or in every domain), waited for.
     public func items(withIdentifier identifier: ItemIdentifier, domain: String?) throws -> [IndexedItem] {
         try wait { [index] in try await index.items(withIdentifier: identifier, domain: domain) }
     }
 
-    /// ``PostgresIndex/itemCount(domain:)``, waited for.
+    /// How many items the index holds (in one domain, or in every domain), waited for.
     public func itemCount(domain: String?) throws -> Int {
         try wait { [index] in try await index.itemCount(domain: domain) }
     }
@@ -105,12 +142,12 @@ public final class PostgresStore: IndexStore {
 
     static let pageSize = 1000
 
-    /// ``PostgresIndex/domains()``, waited for.
+    /// The index's domains, in byte order of their names, waited for.
     public func domains() throws -> [String] {
         try wait { [index] in try await index.domains() }
     }
 
-    /// ``PostgresIndex/statistics()``, waited for.
+    /// What the index holds, per domain, and its size, waited for.
     public func statistics() throws -> IndexStatistics {
         try wait { [index] in try await index.statistics() }
     }
@@ -122,12 +159,18 @@ public final class PostgresStore: IndexStore {
         let items = try wait { [index] in
             try await index.search(words: words, domain: domain, limit: limit, includingText: scope == .all)
         }
-        return try items.enumerated().map { offset, item in
+        return try Self.results(items, words: words, scope: scope)
+    }
+
+    /// The ranked items of a search as results, saying where each matched (the first
+    /// ``Searchlight/RankedSearch/meaningCandidates`` checked for the words as a phrase).
+    static func results(_ items: [IndexedItem], words: [String], scope: SearchScope) throws -> [SearchResult] {
+        try items.enumerated().map { offset, item in
             try SearchResult(found: item, words: words, scope: scope, checkingPhrase: offset < RankedSearch.meaningCandidates)
         }
     }
 
-    /// ``PostgresIndex``'s ranked search, waited for: references only, no item read.
+    /// The domains and identifiers of a ranked search, without reading the items, waited for.
     public func searchReferences(words: [String], domain: String?, limit: Int?,
                                  scope: SearchScope) throws -> [ItemReference] {
         try wait { [index] in
@@ -135,53 +178,50 @@ public final class PostgresStore: IndexStore {
         }
     }
 
-    /// ``PostgresIndex``'s count of a search's matches, waited for.
+    /// How many items a ranked search finds, counted without ranking, waited for.
     public func countMatches(words: [String], domain: String?, scope: SearchScope) throws -> Int {
         try wait { [index] in try await index.countMatches(words: words, domain: domain, includingText: scope == .all) }
     }
 
-    /// ``PostgresIndex/spellings(of:correctingIndexed:)``, waited for.
+    /// The spellings the index holds for each word, best first, waited for.
     public func spellings(of words: [String], correctingIndexed: Bool) throws -> [[Respellings.Spelling]] {
         try wait { [index] in try await index.spellings(of: words, correctingIndexed: correctingIndexed) }
     }
 
-    /// How PostgreSQL reads the words (no query runs).
+    /// How each word of a search is read (`search --explain`): said without asking the database.
     public func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String] {
         PostgresIndex.searchPlan(words: words, includingText: scope == .all)
     }
 
-    /// ``PostgresIndex/query(_:domain:limit:)``, waited for: the query compiled to SQL.
+    /// The items matching a query string, most recently modified first, waited for.
     public func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem] {
         try wait { [index] in try await index.query(queryString, domain: domain, limit: limit) }
     }
 
-    /// Parses the query here (a malformed one never reaches the server), then counts in PostgreSQL.
+    /// The items matching a parsed query, most recently modified first, waited for.
+    public func query(_ expression: QueryExpression, domain: String?, limit: Int?) throws -> [IndexedItem] {
+        try wait { [index] in try await index.query(expression, domain: domain, limit: limit) }
+    }
+
+    /// How many items match a query string, waited for.
     public func countQuery(_ queryString: String, domain: String?) throws -> Int {
-        let expression = try QueryExpression(parsing: queryString)
-        return try wait { [index] in try await index.countQuery(expression, domain: domain) }
+        try countQuery(QueryExpression(parsing: queryString), domain: domain)
     }
 
-    /// A monitor that polls each domain's count of batches (``PostgresIndex/changeMarker()``).
-    public func makeChangeMonitor() throws -> any IndexChangeMonitor {
-        PostgresChangeMonitor(store: self)
+    /// How many items match a parsed query, waited for.
+    public func countQuery(_ expression: QueryExpression, domain: String?) throws -> Int {
+        try wait { [index] in try await index.countQuery(expression, domain: domain) }
     }
 
-    /// ``PostgresIndex/changeMarker()``, waited for.
-    func changeMarker() throws -> [Int64] {
+    /// Each domain's count of batches (``PostgresIndex/changeMarker()``), waited for.
+    public func changeMarker() throws -> [Int64] {
         try wait { [index] in try await index.changeMarker() }
     }
 
-    /// ``PostgresIndex/explainQuery(_:domain:limit:)``, waited for: the SQL and its plan.
+    /// What runs for a query (`query --explain`): the SQL and PostgreSQL's plan, waited for.
     public func explainQuery(_ queryString: String, domain: String?, limit: Int?) throws -> String {
         try wait { [index] in try await index.explainQuery(queryString, domain: domain, limit: limit) }
     }
-}
-
-/// Polls ``PostgresIndex/changeMarker()``: each domain's count of batches.
-struct PostgresChangeMonitor: IndexChangeMonitor {
-    let store: PostgresStore
-
-    func marker() throws -> [Int64] { try store.changeMarker() }
 }
 
 extension PostgresIndexError: IndexStoreError {

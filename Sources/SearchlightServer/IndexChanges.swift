@@ -5,7 +5,7 @@ import Synchronization
 
 /// Tells subscribers when any process commits a change to the index, for `/api/events`.
 ///
-/// The index's change marker is asked every `interval` (``ServedIndex/changeMarker()``: SQLite's
+/// The index's change marker is asked every `interval` (``Searchlight/IndexReader/changeMarker()``: SQLite's
 /// `PRAGMA data_version` on a connection of its own, the PostgreSQL index's batch counts): it
 /// changes when any writer (a `scan`, a `watch`, this process's watcher) has committed.
 /// Checking reads no item; when nobody listens it is not asked.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SearchlightFiles
 import SearchlightPostgres
 
 /// The people signed in to a server on a shared index (`serve --sign-in`): each person's
@@ -12,12 +13,12 @@ actor PersonIndexes {
     /// A signed-in person: their name and their reads of the index.
     struct Person: Sendable {
         var name: String
-        var index: any ServedIndex
+        var index: any FileIndexReader
     }
 
     private struct Entry {
         var password: String
-        var index: ServedPostgresIndex
+        var index: PostgresStore
         var lastUse: ContinuousClock.Instant
     }
 
@@ -43,7 +44,7 @@ actor PersonIndexes {
         let now = ContinuousClock.now
         for (other, entry) in entries where now - entry.lastUse > Self.idleTime {
             entries[other] = nil
-            entry.index.index.close()
+            entry.index.close()
         }
         if var entry = entries[name], AccessMiddleware.constantTimeEqual(password, entry.password) {
             entry.lastUse = now
@@ -56,19 +57,19 @@ actor PersonIndexes {
         components.user = name
         components.password = password
         guard let personURL = components.string else { throw APIError(.unauthorized, "this name cannot sign in") }
-        let index: ServedPostgresIndex
+        let index: PostgresStore
         do {
-            index = try await ServedPostgresIndex(url: personURL, queryTimeout: queryTimeout, logger: logger)
+            index = try await PostgresStore(url: personURL, queryTimeout: queryTimeout, logger: logger)
         } catch let error as PostgresIndexError where error.sqlState?.hasPrefix("28") == true {
             logger.notice("sign-in refused for \(name.debugDescription)")
             throw APIError(.unauthorized, "the name or the password is wrong")
         } catch {
             throw APIError(.serviceUnavailable, "cannot sign in: \(error)")
         }
-        if let replaced = entries[name] { replaced.index.index.close() }
+        if let replaced = entries[name] { replaced.index.close() }
         if entries.count >= Self.capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             entries[oldest.key] = nil
-            oldest.value.index.index.close()
+            oldest.value.index.close()
         }
         entries[name] = Entry(password: password, index: index, lastUse: now)
         return Person(name: name, index: index)
@@ -76,7 +77,7 @@ actor PersonIndexes {
 
     /// Closes every person's connections.
     func closeAll() {
-        for entry in entries.values { entry.index.index.close() }
+        for entry in entries.values { entry.index.close() }
         entries.removeAll()
     }
 }

@@ -3,7 +3,7 @@ import Synchronization
 /// The bodies of recent `/api/search` and `/api/query` answers, by request, for as long as
 /// the index has not changed: people who type into the search box ask for the same prefixes
 /// (`r`, `re`, `rep`…) again and again, and each costs a ranked search and the JSON of its
-/// page. An answer is kept with the index's change marker (``ServedIndex/changeMarker()``)
+/// page. An answer is kept with the index's change marker (``Searchlight/IndexReader/changeMarker()``)
 /// read before it was computed, and given again only while the marker is the same and for
 /// at most ``maximumAge`` (a search may name relative dates: `date:today`, the page's `date`
 /// filter). The oldest answers go first when the answers exceed ``capacity`` bytes.

@@ -56,7 +56,7 @@ extension SearchServer {
     }
 
     /// `GET /api/search?q=WORDS`: ranked name and content search (`searchlight search`).
-    func search(_ request: Request, index: any ServedIndex) async throws -> Response {
+    func search(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
         // Spotlight's search words (kind:pdf, tag:work…) as `searchlight search` reads them.
         let search: SearchWords
@@ -82,7 +82,7 @@ extension SearchServer {
     /// A search's results as every surface ranks them (``Searchlight/RankedSearch``): the
     /// rankings its composition asks for (``Searchlight/RankedSearch/Reading``), each awaited
     /// from `index`, with the items opened before and the model of the server's configuration.
-    func rankedResults(_ search: SearchWords, domain: String?, limit: Int?, index: any ServedIndex) async throws -> [SearchResult] {
+    func rankedResults(_ search: SearchWords, domain: String?, limit: Int?, index: any FileIndexReader) async throws -> [SearchResult] {
         var ranked = RankedSearch(search, domain: domain)
         ranked.history = history
         ranked.encoder = configuration.questionEncoder
@@ -94,7 +94,7 @@ extension SearchServer {
     }
 
     /// `GET /api/query?q=QUERY`: a Spotlight query string (`searchlight query`).
-    func query(_ request: Request, index: any ServedIndex) async throws -> Response {
+    func query(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
         // Parsed here first: a malformed query is answered without reading the index.
         _ = try QueryExpression(parsing: asked.text)
@@ -113,11 +113,10 @@ extension SearchServer {
     /// The answer to `request` kept in ``results`` while the index has not changed, else
     /// `compute`'s (then kept).
     /// Each person's answers are their own: the key holds the index they were read from.
-    func cached(_ request: Request, index: any ServedIndex,
+    func cached(_ request: Request, index: any FileIndexReader,
                 _ compute: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
         guard results.isEnabled else { return try await compute() }
-        let reader = (index as? ServedPostgresIndex).map { "\(ObjectIdentifier($0.index)) " } ?? ""
-        let key = reader + request.uri.description
+        let key = "\(ObjectIdentifier(index)) " + request.uri.description
         let marker = try await read { [index] in try await index.changeMarker() }
         if let body = results.body(for: key, marker: marker) { return body }
         let body = try await compute()
@@ -169,7 +168,7 @@ extension SearchServer {
     }
 
     /// `GET /api/items/DOMAIN/ID`: every attribute of one item, and the start of its text.
-    func item(_ request: Request, index: any ServedIndex) async throws -> Response {
+    func item(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/items/")
         let (found, origins) = try await read { [index] in
             (try await index.item(location.identifier, domain: location.domain), try await index.domainOrigins())
@@ -184,7 +183,7 @@ extension SearchServer {
     static let textPreviewLength = 2000
 
     /// `GET /api/thumbnails/DOMAIN/ID`: the thumbnail's bytes.
-    func thumbnail(_ request: Request, index: any ServedIndex) async throws -> Response {
+    func thumbnail(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/thumbnails/")
         let thumbnail = try await read { [index] in
             try await index.thumbnail(of: location.identifier, domain: location.domain)
@@ -209,7 +208,7 @@ extension SearchServer {
     }
 
     /// `GET /api/status`: `searchlight status --json`.
-    func status(index: any ServedIndex) async throws -> Response {
+    func status(index: any FileIndexReader) async throws -> Response {
         .json(StatusJSON.object(for: try await read { [index] in try await index.statistics() },
                                 states: try await read { [index] in try await index.domainStates() }))
     }

@@ -108,7 +108,7 @@ extension SearchServer {
         let (total, items) = try await read { [index] in
             let items = try await index.query(expression, domain: nil, limit: limit + 1)
             guard items.count > limit else { return (items.count, items) }
-            return (try await index.count(expression, domain: nil), Array(items.prefix(limit)))
+            return (try await index.countQuery(expression, domain: nil), Array(items.prefix(limit)))
         }
         elasticsearchHits.store(.init(total: total, items: items, marker: marker, stored: .now), for: key)
         return (total, items)

@@ -20,7 +20,7 @@ extension SearchServer {
     }
 
     /// The indexed item a request names, and its file opened safely below its root.
-    func openIndexedFile(_ location: ItemLocation, index: any ServedIndex) async throws -> (IndexedItem, RootedFile) {
+    func openIndexedFile(_ location: ItemLocation, index: any FileIndexReader) async throws -> (IndexedItem, RootedFile) {
         let (found, origins) = try await read { [index] in
             (try await index.item(location.identifier, domain: location.domain), try await index.domainOrigins())
         }
@@ -41,7 +41,7 @@ extension SearchServer {
     }
 
     /// `GET /api/files/DOMAIN/ID`: the file of an indexed item, whole or a single byte range.
-    func file(_ request: Request, index: any ServedIndex) async throws -> Response {
+    func file(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/files/")
         let (indexed, file) = try await openIndexedFile(location, index: index)
         let contentType = indexed.item.attributeSet.contentType ?? "application/octet-stream"

@@ -9,8 +9,9 @@ import ServiceLifecycle
 
 /// The web page and JSON API of `searchlight serve` (Docs/Contract.md#web-page), as a `Service`.
 ///
-/// It reads the index through async reads that no thread waits for (``ServedIndex``: a few
-/// read-only SQLite handles, ``SQLiteReaders``, or the PostgreSQL index's own connections) and
+/// It reads the index through the async twins of ``SearchlightFiles/FileIndexReader``, which no
+/// thread waits for (the SQLite index's GRDB reads on a few read-only connections, or the
+/// PostgreSQL index's own connections) and
 /// follows the index's changes for the page's live updates (``IndexChanges``); it never writes. Run it in
 /// a `ServiceGroup`, alone or beside a watcher that writes the same index:
 ///
@@ -56,21 +57,20 @@ public final class SearchServer: Service, Sendable {
         /// what they may read. `nil`: no sign-in. Loopback only (behind a TLS proxy).
         public var signInURL: String?
 
-        /// The defaults: the address and port of ``SearchlightJSON/ServerDefaults``, no sign-in, no
-        /// Elasticsearch endpoint.
+        /// The defaults (``SearchlightJSON/ServerDefaults``): loopback, port 8765, no token, 5 s per query.
         public init() {}
 
         /// Whether ``host`` is a loopback address.
         public var isLoopback: Bool { ServerAddress.isLoopback(host) }
     }
 
-    /// What the server was started with: address, timeouts, endpoints, sign-in.
+    /// Where the server listens, who may use it, and how long a query may take.
     public let configuration: Configuration
     /// The token `POST /api/open` needs: the configured token, else one made for this run and
     /// written into the page.
     public let openToken: String
     /// What the handlers read, each read awaited.
-    let index: any ServedIndex
+    let index: any FileIndexReader
     /// The people signed in, with ``Configuration/signInURL``.
     let people: PersonIndexes?
     let changes: IndexChanges
@@ -84,7 +84,8 @@ public final class SearchServer: Service, Sendable {
     let onElasticsearchListening: @Sendable (String, Int) async -> Void
 
     /// Prepares a server for the SQLite index at `indexPath` (which must exist), read through
-    /// ``Configuration/readers`` handles of its own (``SQLiteReaders``).
+    /// a read-only handle whose ``Configuration/readers`` connections run searches side by side
+    /// (``Searchlight/SearchableIndex/init(path:readOnly:concurrentReads:logger:)``).
     ///
     /// - Parameters:
     ///   - onListening: Called with the host and the port once the server accepts connections.
@@ -95,17 +96,18 @@ public final class SearchServer: Service, Sendable {
                             onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in },
                             onElasticsearchListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
         try Self.check(configuration)
-        try self.init(index: SQLiteReaders(path: indexPath, count: configuration.readers, logger: logger),
+        try self.init(index: SearchableIndex(path: indexPath, readOnly: true, concurrentReads: configuration.readers,
+                                             logger: logger),
                       configuration: configuration, logger: logger, onListening: onListening,
                       onElasticsearchListening: onElasticsearchListening)
     }
 
-    /// Prepares a server for any index read asynchronously: the PostgreSQL index
-    /// (``ServedPostgresIndex``, whose statements stop at
-    /// ``Configuration/queryTimeout`` themselves), or ``SQLiteReaders``.
+    /// Prepares a server for any index: the PostgreSQL index (`PostgresStore`, opened with
+    /// ``Configuration/queryTimeout`` as its statements' timeout, which stop there themselves),
+    /// or the SQLite index.
     ///
     /// - Throws: ``APIError`` (400, a usage error) for a non-loopback host without a token.
-    public init(index: any ServedIndex, configuration: Configuration, logger: Logger,
+    public init(index: any FileIndexReader, configuration: Configuration, logger: Logger,
                 onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in },
                 onElasticsearchListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) throws {
         try Self.check(configuration)
@@ -141,13 +143,13 @@ public final class SearchServer: Service, Sendable {
     }
 
     /// What a request reads: the signed-in person's reads, else the server's.
-    func index(for context: ServerContext) -> any ServedIndex {
+    func index(for context: ServerContext) -> any FileIndexReader {
         context.person?.index ?? index
     }
 
     /// Runs `body` (a read of the index), stopped at the query timeout: its task is cancelled,
     /// which interrupts an SQLite statement; a store that stops its reads itself
-    /// (``ServedIndex/stopsReadsItself``: PostgreSQL's `statement_timeout`) is waited for.
+    /// (``Searchlight/IndexReader/stopsReadsItself``: PostgreSQL's `statement_timeout`) is waited for.
     /// - Throws: ``APIError`` 503 when the deadline passed, or the store's own deadline
     ///   stopped the statement; whatever `body` throws otherwise.
     func read<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {

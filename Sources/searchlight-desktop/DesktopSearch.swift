@@ -17,7 +17,7 @@ final class DesktopSearch {
     let limit: Int
     let thumbnails: ThumbnailCache
     let logger: Logger
-    private var store: (any FileIndexStore)?
+    private var store: (any FileIndexReader)?
     private var recent: [ResultID: SearchResult] = [:]
     /// The question's encoder of search by meaning, when a model is installed: found at start,
     /// loaded at the first search of three words or more (Docs/Contract.md#search-by-meaning).
@@ -34,7 +34,7 @@ final class DesktopSearch {
     }
 
     /// Runs `body` on the open index; an index error closes it (it is opened again next time).
-    func reading<T>(_ body: (any FileIndexStore) throws -> T) throws(DesktopError) -> T {
+    func reading<T>(_ body: (any FileIndexReader) throws -> T) throws(DesktopError) -> T {
         do {
             let index = try store ?? open()
             store = index
@@ -50,7 +50,7 @@ final class DesktopSearch {
         }
     }
 
-    private func open() throws -> any FileIndexStore {
+    private func open() throws -> any FileIndexReader {
         if PostgresLocation.isPostgresURL(location) { return try PostgresStore(url: location, readOnly: true, logger: logger) }
         return try SearchableIndex(path: location, readOnly: true, logger: logger)
     }

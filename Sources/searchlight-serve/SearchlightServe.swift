@@ -65,8 +65,8 @@ func makeServer(_ settings: ServeSettings) async throws -> any Service {
             return try SearchServer(indexPath: settings.indexPath, configuration: configuration, logger: settings.logger,
                                     onListening: announce, onElasticsearchListening: announceElasticsearch)
         }
-        let index = try await ServedPostgresIndex(url: settings.indexPath, queryTimeout: settings.queryTimeout,
-                                                   logger: settings.logger)
+        let index = try await PostgresStore(url: settings.indexPath, queryTimeout: settings.queryTimeout,
+                                            logger: settings.logger)
         return try SearchServer(index: index, configuration: configuration, logger: settings.logger, onListening: announce,
                                 onElasticsearchListening: announceElasticsearch)
     } catch let error as APIError {

@@ -11,7 +11,7 @@ struct FileRulesTests {
     @Test func aWatchedFileIsFoundByItsFoldersAndItsTitleFollowsARename() async throws {
         let fixture = try WatchFixture(prepare: { tree in tree.write("taxes/2024/Old receipt.txt", "paid\n") })
         try await fixture.start()
-        let before = try #require(try fixture.index.item("taxes/2024/Old receipt.txt", domain: fixture.domain)).item
+        let before = try #require(try await fixture.index.item("taxes/2024/Old receipt.txt", domain: fixture.domain)).item
         #expect(before.identifierIsPath)
         #expect(before.attributeSet.title == "Old receipt")
         #expect(before.attributeSet.keywords.starts(with: ["old", "receipt", "txt"]))
@@ -24,7 +24,7 @@ struct FileRulesTests {
                 == "New receipt"
         }
         #expect(renamed)
-        let after = try #require(try fixture.index.item("taxes/2024/New receipt.txt", domain: fixture.domain)).item
+        let after = try #require(try await fixture.index.item("taxes/2024/New receipt.txt", domain: fixture.domain)).item
         #expect(after.attributeSet.keywords.starts(with: ["new", "receipt", "txt"]))
         #expect(try fixture.index.searchIdentifiers(words: ["old"]).isEmpty)
         #expect(try fixture.index.searchIdentifiers(words: ["taxes", "new"]) == ["taxes/2024/New receipt.txt"])

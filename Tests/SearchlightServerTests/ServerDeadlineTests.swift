@@ -16,7 +16,7 @@ struct ServerDeadlineTests {
         let work = TemporaryTree("serve-deadline")
         let path = work.path + "/index.sqlite"
         let url = backend == .postgres ? try await PostgresCluster.shared().makeDatabase("deadline") : nil
-        let index: any FileIndexStore = try url.map { try PostgresStore(url: $0, readOnly: false, logger: Logger(label: "test")) }
+        let index: any FileIndexWriter = try url.map { try PostgresStore(url: $0, readOnly: false, logger: Logger(label: "test")) }
             ?? SearchableIndex(path: path)
         var random = SeededGenerator(seed: 7)
         var batch = IndexBatch()
@@ -34,7 +34,7 @@ struct ServerDeadlineTests {
         configuration.queryTimeout = .milliseconds(1)
         let server: SearchServer
         if let url {
-            let served = try await ServedPostgresIndex(url: url, queryTimeout: configuration.queryTimeout, logger: Logger(label: "test"))
+            let served = try await PostgresStore(url: url, queryTimeout: configuration.queryTimeout, logger: Logger(label: "test"))
             server = try SearchServer(index: served, configuration: configuration, logger: Logger(label: "test"))
         } else {
             server = try SearchServer(indexPath: path, configuration: configuration, logger: Logger(label: "test"))

@@ -24,7 +24,7 @@ final class ServerFixture: @unchecked Sendable {
     let backend: IndexBackend
     /// The database's URL, on PostgreSQL.
     let url: String?
-    let index: any FileIndexStore
+    let index: any FileIndexWriter
     let root: RootFolder
     var domain: String { root.path }
 
@@ -118,7 +118,7 @@ final class ServerFixture: @unchecked Sendable {
         }
         // As `searchlight-serve` opens a PostgreSQL index: one read-only handle, read through
         // its async calls, whose statements stop at the query timeout.
-        let index = try await ServedPostgresIndex(url: url, queryTimeout: configuration.queryTimeout, logger: Logger(label: "test"))
+        let index = try await PostgresStore(url: url, queryTimeout: configuration.queryTimeout, logger: Logger(label: "test"))
         return try SearchServer(index: index, configuration: configuration, logger: Logger(label: "test"),
                                 onListening: onListening)
     }

@@ -85,7 +85,7 @@ struct CompoundWordsTests {
         ("사진 2023.jpg", nil),
     ]
 
-    static func write(into index: any IndexStore) throws {
+    static func write(into index: any IndexWriter) throws {
         var batch = IndexBatch()
         for (offset, item) in items.enumerated() {
             var attributes = AttributeSet(contentType: item.text == nil ? "application/octet-stream" : "text/plain")
@@ -98,7 +98,7 @@ struct CompoundWordsTests {
         try index.apply(batch)
     }
 
-    static func found(_ text: String, scope: SearchScope = .all, limit: Int? = nil, in index: any IndexStore) throws -> [String] {
+    static func found(_ text: String, scope: SearchScope = .all, limit: Int? = nil, in index: any IndexWriter) throws -> [String] {
         try index.searchResults(SearchWords(parsing: text), domain: nil, limit: limit, scope: scope)
             .map(\.item.item.uniqueIdentifier.lossyString)
     }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Respelled searches", .ownThread)
 struct RespellingTests {
     /// The items of `texts` (identifier, text) in `domain`, written into `index`.
-    static func write(_ texts: [(String, String)], domain: String = "docs", into index: any IndexStore) throws {
+    static func write(_ texts: [(String, String)], domain: String = "docs", into index: any IndexWriter) throws {
         var batch = IndexBatch()
         for (id, text) in texts {
             var attributes = AttributeSet(contentType: "text/plain")
@@ -21,7 +21,7 @@ struct RespellingTests {
     }
 
     /// What a typed search finds, and the words it searched instead.
-    static func found(_ text: String, domain: String? = nil, in index: any IndexStore) throws -> (ids: [String], spelling: [String]?) {
+    static func found(_ text: String, domain: String? = nil, in index: any IndexWriter) throws -> (ids: [String], spelling: [String]?) {
         let results = try index.searchResults(SearchWords(parsing: text), domain: domain, limit: nil)
         return (results.map(\.item.item.uniqueIdentifier.lossyString), results.first?.spelling)
     }

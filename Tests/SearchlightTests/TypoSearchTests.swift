@@ -252,7 +252,7 @@ struct TypoSearchTests {
         #expect(try index.countMatches(SearchWords(parsing: "revnue"), domain: nil) == 2)
     }
 
-    static func store(_ backend: IndexBackend) async throws -> any IndexStore {
+    static func store(_ backend: IndexBackend) async throws -> any IndexWriter {
         switch backend {
         case .sqlite:
             return try SearchableIndex(path: TestScratch.path("typos"))

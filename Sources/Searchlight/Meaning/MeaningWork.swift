@@ -1,9 +1,9 @@
 /// An item whose text waits for vectors (Docs/Contract.md#search-by-meaning): it has none, its
 /// text changed since they were made, or they were made by another model. What
-/// ``IndexStore/meaningWork(model:after:limit:)`` hands the pass that embeds texts.
+/// ``IndexReader/meaningWork(model:after:limit:)`` hands the pass that embeds texts.
 public struct MeaningWork: Sendable {
-    /// The item's key in its store, opaque to callers: ``IndexStore/storeMeaning(_:)`` takes it
-    /// back, and ``IndexStore/meaningWork(model:after:limit:)`` goes on after it (keys sort as bytes).
+    /// The item's key in its store, opaque to callers: ``IndexWriter/storeMeaning(_:)`` takes it
+    /// back, and ``IndexReader/meaningWork(model:after:limit:)`` goes on after it (keys sort as bytes).
     public var key: [UInt8]
     /// The item's domain and identifier, for messages and for a search's results.
     public var reference: ItemReference

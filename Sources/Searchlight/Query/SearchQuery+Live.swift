@@ -6,8 +6,8 @@ extension SearchQuery {
     ///
     /// The first element holds every current result in ``QueryResultChange/added``. Afterwards
     /// the index is checked every `interval`; when any process has committed a change (its
-    /// ``IndexChangeMonitor``: SQLite's `PRAGMA data_version`, the PostgreSQL index's batch
-    /// counts), the query runs again and an element is delivered if its results differ.
+    /// ``IndexReader/changeMarker()``: SQLite's `PRAGMA data_version`, the PostgreSQL index's
+    /// batch counts), the query runs again and an element is delivered if its results differ.
     /// Changes committed together arrive together.
     ///
     /// ```swift
@@ -18,28 +18,27 @@ extension SearchQuery {
     /// ```
     ///
     /// - Parameters:
-    ///   - index: The index to watch: an SQLite file, or any other ``IndexStore``.
+    ///   - index: The index to watch: an SQLite file, or any other ``IndexReader``.
     ///   - domain: Only this domain, when given.
     ///   - interval: How often to check the index for changes.
     /// - Returns: A stream that throws ``QueryParseError`` when the query is malformed and the
     ///   index's error when it cannot be read.
-    public func liveResults(in index: any IndexStore, domain: String? = nil,
+    public func liveResults(in index: any IndexReader, domain: String? = nil,
                             checkingEvery interval: Duration = .seconds(1)) -> AsyncThrowingStream<QueryResultChange, any Error> {
         let queryString = self.queryString
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     _ = try QueryExpression(parsing: queryString)
-                    let monitor = try index.makeChangeMonitor()
                     var marker: [Int64]?
                     var current: [ItemKey: IndexedItem] = [:]
                     while !Task.isCancelled {
                         // The marker first: a change committed while the query runs is seen next time.
-                        let newMarker = try monitor.marker()
+                        let newMarker = try await index.changeMarker()
                         if newMarker != marker {
                             let isInitial = marker == nil
                             marker = newMarker
-                            let items = try index.query(queryString, domain: domain, limit: nil)
+                            let items = try await index.query(queryString, domain: domain, limit: nil)
                             let change = Self.change(from: &current, to: items, isInitial: isInitial)
                             if isInitial || !change.added.isEmpty || !change.removed.isEmpty || !change.updated.isEmpty {
                                 continuation.yield(change)

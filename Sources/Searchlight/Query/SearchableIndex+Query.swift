@@ -37,6 +37,12 @@ extension SearchableIndex {
         try query(QueryExpression(parsing: queryString), domain: domain, limit: limit)
     }
 
+    /// Items matching a parsed query, most recently modified first, then by identifier, `$time`
+    /// read against now (``IndexReader/query(_:domain:limit:)``).
+    public func query(_ expression: QueryExpression, domain: String?, limit: Int?) throws -> [IndexedItem] {
+        try query(expression, domain: domain, limit: limit, now: Date(), calendar: .current)
+    }
+
     /// Items matching a parsed query, most recently modified first, then by identifier.
     ///
     /// - Parameters:
@@ -57,6 +63,11 @@ extension SearchableIndex {
     ///   index cannot be read.
     public func countQuery(_ queryString: String, domain: String? = nil) throws -> Int {
         try countQuery(QueryExpression(parsing: queryString), domain: domain)
+    }
+
+    /// The number of items matching a parsed query, `$time` read against now.
+    public func countQuery(_ expression: QueryExpression, domain: String?) throws -> Int {
+        try countQuery(expression, domain: domain, now: Date(), calendar: .current)
     }
 
     /// The number of items matching a parsed query.

@@ -1,15 +1,15 @@
 extension RankedSearch {
     /// One ranking a search reads from an index, as ``Reading`` asks for it: the same reads
-    /// whether the index answers synchronously (an ``IndexStore``: the command line, the
+    /// whether the index is read synchronously (``IndexReader``'s requirements: the command line, the
     /// desktop's search providers) or asynchronously (the server's reads).
     public enum Ranking: Sendable, Equatable {
         /// The words' ranking, respelled when the words as typed find nothing
-        /// (``IndexStore/searchResults(_:domain:limit:scope:)``).
+        /// (``IndexReader/searchResults(_:domain:limit:scope:)``).
         case words(limit: Int?)
-        /// The words' ranking as typed, never respelled (``IndexStore/typedResults(_:domain:limit:scope:)``).
+        /// The words' ranking as typed, never respelled (``IndexReader/typedResults(_:domain:limit:scope:)``).
         case typedWords(limit: Int?)
         /// The `limit` items nearest to `question`, a unit vector of `model`
-        /// (``IndexStore/meaningResults(question:model:domain:limit:)``).
+        /// (``IndexReader/meaningResults(question:model:domain:limit:)``).
         case meaning(question: [Float], model: String, limit: Int)
     }
 
@@ -128,7 +128,7 @@ extension RankedSearch {
     }
 }
 
-extension IndexStore {
+extension IndexReader {
     /// One ranking of `search`, read from this index (``RankedSearch/Reading``).
     /// - Throws: the index's errors.
     public func results(of ranking: RankedSearch.Ranking, for search: RankedSearch) throws -> [SearchResult] {
@@ -139,6 +139,22 @@ extension IndexStore {
             return try typedResults(search.search, domain: search.domain, limit: limit, scope: search.scope)
         case .meaning(let question, let model, let limit):
             return try meaningResults(question: question, model: model, domain: search.domain, limit: limit)
+        }
+    }
+}
+
+extension IndexReader {
+    /// One ranking of `search`, awaited from this index (``RankedSearch/Reading``): the
+    /// server's reads, which search everything (its searches have no scope).
+    /// - Throws: the index's errors; `CancellationError` or the index's when the task is cancelled.
+    public func results(of ranking: RankedSearch.Ranking, for search: RankedSearch) async throws -> [SearchResult] {
+        switch ranking {
+        case .words(let limit):
+            return try await searchResults(search.search, domain: search.domain, limit: limit)
+        case .typedWords(let limit):
+            return try await typedResults(search.search, domain: search.domain, limit: limit)
+        case .meaning(let question, let model, let limit):
+            return try await meaningResults(question: question, model: model, domain: search.domain, limit: limit)
         }
     }
 }

@@ -1,10 +1,10 @@
 extension RankedSearch {
     /// The domains and identifiers of the best `limit` results, without their items when no
     /// search word needs them checked; and the words searched instead when the typed ones
-    /// found nothing (``SearchResult/spelling``, ``IndexStore/firstRespelling(of:finding:)``).
+    /// found nothing (``SearchResult/spelling``, ``IndexReader/firstRespelling(of:finding:)``).
     /// What `searchlight search` prints as paths.
     /// - Throws: the index's errors; the encoder's (a model that cannot be loaded).
-    public func references(in index: any IndexStore, limit: Int?) throws -> (references: [ItemReference], spelling: [String]?) {
+    public func references(in index: any IndexReader, limit: Int?) throws -> (references: [ItemReference], spelling: [String]?) {
         // Search words must be checked on the items, and opened items move ahead among the
         // results that matched in the same field: both need the results, not identifiers alone.
         // Meaning blends its ranking with the words': that needs the results too.
@@ -29,13 +29,13 @@ extension RankedSearch {
 
     /// How many items match.
     /// - Throws: the index's errors.
-    public func count(in index: any IndexStore) throws -> Int {
+    public func count(in index: any IndexReader) throws -> Int {
         try index.countMatches(search, domain: domain, scope: scope)
     }
 
     /// What the words compiled to, and how meaning reads them, for `--explain`.
     /// - Throws: the index's errors.
-    public func explanation(in index: any IndexStore, limit: Int?) throws -> String {
+    public func explanation(in index: any IndexReader, limit: Int?) throws -> String {
         let words = mode == .meaning ? "" : try index.explainSearch(search, domain: domain, limit: limit, scope: scope) + "\n"
         return words + meaningExplanation
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A search as every surface runs it — `searchlight search`, `/api/search`, the desktop's
 /// search providers — so that all give the same results: the words' ranking
-/// (``IndexStore/searchResults(_:domain:limit:scope:)``), blended with the ranking by meaning
+/// (``IndexReader/searchResults(_:domain:limit:scope:)``), blended with the ranking by meaning
 /// when meaning joins (``meaningJoins``), then the items the person opened moved ahead
 /// (``OpenHistory``). Each surface reads the rankings it asks for (``Reading``) from its own
 /// index; `searchlight search` also asks for paths alone (``references(in:limit:)``), a count
@@ -89,7 +89,7 @@ public struct RankedSearch: Sendable {
     /// The best `limit` results (all when `nil`), best first: the rankings ``reading(limit:)``
     /// asks for, read from `index`.
     /// - Throws: the index's errors; the encoder's (a model that cannot be loaded).
-    public func results(in index: any IndexStore, limit: Int?) throws -> [SearchResult] {
+    public func results(in index: any IndexReader, limit: Int?) throws -> [SearchResult] {
         var reading = try reading(limit: limit)
         while let ranking = reading.next {
             try reading.record(index.results(of: ranking, for: self))
@@ -126,7 +126,7 @@ public struct RankedSearch: Sendable {
     /// Meaning's answer to words that found nothing, even respelled (``questionWhenNothingFound()``);
     /// nil when meaning does not answer them.
     /// - Throws: The encoder's error, or the index's when it cannot be read.
-    public func answerWhenNothingFound(in index: any IndexStore, limit: Int?) throws -> [SearchResult]? {
+    public func answerWhenNothingFound(in index: any IndexReader, limit: Int?) throws -> [SearchResult]? {
         guard let question = try questionWhenNothingFound() else { return nil }
         let meaning = try index.meaningResults(question: question.vector, model: question.model, domain: domain,
                                                limit: meaningLimit(limit))

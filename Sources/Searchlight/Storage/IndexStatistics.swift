@@ -13,7 +13,7 @@ public struct IndexStatistics: Sendable {
         public var failureCount: Int
         /// Its items with a thumbnail.
         public var thumbnailCount: Int
-        /// When the domain's indexer last brought it up to date (``IndexStore/markUpdated(domain:date:)``).
+        /// When the domain's indexer last brought it up to date (``IndexWriter/markUpdated(domain:date:)``).
         public var lastUpdateDate: Date?
     }
 

@@ -98,48 +98,9 @@ extension SearchableIndex {
 
 }
 
-extension SearchableIndex: SpaceReclaiming {
+extension SearchableIndex {
     /// `true`: a first scan leaves many full-text segments, which one merge makes one.
     public var reclaimsAfterGrowth: Bool { true }
-}
-
-/// An index that gives back the space churn leaves (``SearchableIndex``: a packed file;
-/// PostgreSQL: a vacuum), when it is worth it: what `watch` calls when it is idle, and `scan`
-/// when it is done.
-public protocol SpaceReclaiming: IndexStore, AnyObject {
-    /// What was written since space was last reclaimed; its ``IndexChurn/note(_:)`` is called
-    /// with every batch applied.
-    var churn: IndexChurn { get }
-    /// Reclaims the space now, whatever the churn, and resets ``churn``.
-    @discardableResult func reclaimSpace() throws -> ReclaimedSpace
-    /// Whether an index that has at least doubled (``IndexChurn/hasDoubled(items:)``) is worth
-    /// reclaiming as well: SQLite's, whose full-text segments a first scan leaves many of; not
-    /// PostgreSQL's, whose vacuum of freshly written tables would rebuild their indexes for nothing.
-    var reclaimsAfterGrowth: Bool { get }
-}
-
-extension SpaceReclaiming {
-    /// Rows written and deleted since space was last reclaimed.
-    public var churnedRows: Int { churn.rows }
-
-    /// Counts the items before this process first writes: rows that only add items (a first
-    /// scan) are growth, not churn. Called before each batch is applied.
-    package func countItemsBeforeChurn() throws {
-        try churn.countBaseline { try itemCount(domain: nil) }
-    }
-
-    /// Reclaims space when it is worth it (``IndexChurn``, and growth where
-    /// ``reclaimsAfterGrowth``); returns what it did, nil when it was not worth it yet.
-    /// - Throws: ``SearchlightError`` when the index cannot be read.
-    @discardableResult
-    public func reclaimSpaceIfChurned() throws -> ReclaimedSpace? {
-        guard churn.rows >= IndexChurn.minimum else { return nil }
-        let items = try itemCount(domain: nil)
-        guard churn.isWorthReclaiming(items: items) || (reclaimsAfterGrowth && churn.hasDoubled(items: items)) else {
-            return nil
-        }
-        return try reclaimSpace()
-    }
 }
 
 /// What reclaiming space did: the index's bytes before and after.
@@ -174,7 +135,7 @@ public final class IndexChurn: Sendable {
 
     private let state = Mutex(State())
 
-    /// Nothing written yet: no rows, and no baseline until ``SpaceReclaiming`` counts the items
+    /// Nothing written yet: no rows, and no baseline until ``IndexWriter`` counts the items
     /// before this process first writes.
     public init() {}
 

@@ -2,7 +2,7 @@ import GRDB
 
 // The transactions every job of the index runs its statements in, and the one place where a
 // database error becomes a ``SearchlightError``. `package`: the file indexer's bookkeeping
-// (`SearchlightFiles`' `FileIndexStore`) reads and writes its columns of this schema through them.
+// (`SearchlightFiles`' `FileIndexWriter`) reads and writes its columns of this schema through them.
 extension SearchableIndex {
     /// Runs `body` in a write transaction, turning database errors into ``SearchlightError``.
     package func write<T>(_ body: (Database) throws -> T) throws -> T {

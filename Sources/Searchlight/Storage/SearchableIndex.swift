@@ -21,6 +21,8 @@ public final class SearchableIndex: Sendable {
     public let path: String
     /// Whether this handle only reads.
     public let isReadOnly: Bool
+    /// How many async reads of a read-only handle run side by side (see ``init(path:readOnly:concurrentReads:logger:)``).
+    public let concurrentReads: Int
     /// What this handle reads and writes through (``IndexConnections``): replaced when the
     /// file is opened again (``reopen()``).
     private let connections: Mutex<IndexConnections>
@@ -42,19 +44,27 @@ public final class SearchableIndex: Sendable {
     /// How many times this handle reset its index (``reset(reason:)``): what was indexed
     /// through it before is gone.
     let resets = Atomic<Int>(0)
+    /// The connection that ``changeMarker()`` asks, opened at the first ask.
+    let changeMonitorSlot = Mutex<SQLiteChangeMonitor?>(nil)
 
     /// Opens the index at `path`, creating it (with owner-only permissions) unless `readOnly`.
     ///
     /// - Parameters:
     ///   - path: The SQLite file of the index.
     ///   - readOnly: Open an existing index for reading only; never creates nor migrates it.
+    ///   - concurrentReads: For a read-only handle, how many of GRDB's async reads
+    ///     (``asyncRead(_:)``, the async twins of ``IndexReader``) run side by side, each on a
+    ///     connection of its own that cancelling its task interrupts alone: the server's
+    ///     searches, one per core. 1 (the default): one connection, reads one after another.
     ///   - logger: Where the index reports what it does.
     /// - Throws: ``SearchlightError`` with code `.noIndex` when a read-only index does not
     ///   exist, `.cannotOpenIndex` when the file cannot be created or opened, or when a
     ///   read-only index still has an older schema (opening it writable upgrades it).
-    public init(path: String, readOnly: Bool = false, logger: Logger = Logger(label: "searchlight.index")) throws {
+    public init(path: String, readOnly: Bool = false, concurrentReads: Int = 1,
+                logger: Logger = Logger(label: "searchlight.index")) throws {
         self.path = path
         self.isReadOnly = readOnly
+        self.concurrentReads = max(concurrentReads, 1)
         self.logger = logger
         if readOnly {
             // `stat` itself: `FileManager.default` is made on first use (start-up).
@@ -75,7 +85,14 @@ public final class SearchableIndex: Sendable {
                 try reader.read { try Self.checkSchemaForReading(reader, path: path) }
                 // In WAL mode a read-only connection still never waits for a writer.
                 connections = Mutex(IndexConnections(reader: reader) {
-                    try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: true))
+                    guard concurrentReads > 1 else {
+                        return try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: true))
+                    }
+                    // A pool of read-only connections: each async read takes one, and GRDB
+                    // interrupts only that one when its task is cancelled.
+                    var configuration = Self.configuration(readOnly: true)
+                    configuration.maximumReaderCount = concurrentReads
+                    return try DatabasePool(path: path, configuration: configuration)
                 })
             } else {
                 let database = try DatabasePool(path: path, configuration: Self.configuration(readOnly: false))
@@ -155,7 +172,7 @@ public final class SearchableIndex: Sendable {
     /// What was indexed through it before is then gone, as after ``reset(reason:)``.
     /// - Throws: ``SearchlightError`` when the index cannot be opened or created there.
     public func reopen() throws {
-        adopt(try SearchableIndex(path: path, readOnly: isReadOnly, logger: logger))
+        adopt(try SearchableIndex(path: path, readOnly: isReadOnly, concurrentReads: concurrentReads, logger: logger))
         resets.add(1, ordering: .relaxed)
         logger.warning("the index \(path) was removed or replaced: opened it again")
     }
@@ -182,6 +199,7 @@ public final class SearchableIndex: Sendable {
     func adopt(_ fresh: SearchableIndex) {
         let adopted = fresh.currentConnections
         connections.withLock { $0 = adopted }
+        changeMonitorSlot.withLock { $0 = nil }
         fileIdentity.withLock { $0 = fresh.fileIdentity.withLock { $0 } }
     }
 

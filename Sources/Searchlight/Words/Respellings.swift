@@ -10,8 +10,8 @@
 /// respellings are tried in the order of their edits in all, then of how far down each word's
 /// spellings they reach (a word's spellings are ordered by ``SpellingNeighbors/ranked(_:for:)``),
 /// at most ``maximumTries`` of them, each once. A backend looks the spellings up
-/// (``IndexStore/spellings(of:correctingIndexed:)``); its caller runs each respelling's search
-/// until one finds something (``IndexStore/firstRespelling(of:finding:)``):
+/// (``IndexReader/spellings(of:correctingIndexed:)``); its caller runs each respelling's search
+/// until one finds something (``IndexReader/firstRespelling(of:finding:)``):
 ///
 /// ```swift
 /// var respellings = Respellings(words: ["quartely", "reprot"])

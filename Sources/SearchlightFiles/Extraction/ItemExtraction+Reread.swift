@@ -20,7 +20,7 @@ extension ItemExtraction {
     ///   libmagic finds outside ISO-8859, and XML and HTML in ISO-8859 bytes, now decoded otherwise.
     /// A new domain's state starts at today's generation; a failure is logged, never the reason
     /// a scan or a watch fails. Needs the content reader (not with `--no-content`).
-    public func rereadNewlyReadable(in index: any FileIndexStore, domain: String) {
+    public func rereadNewlyReadable(in index: any FileIndexWriter, domain: String) {
         guard contentReader != nil else { return }
         do {
             guard var state = try index.domainState(domain) else { return }
@@ -94,7 +94,7 @@ extension ItemExtraction {
 
     /// The domain's items with a change stamp for which `isCandidate` holds. The listing
     /// carries no text: the caller reads the candidates whole, one by one.
-    private func candidates(in index: any FileIndexStore, domain: String, where isCandidate: (SearchableItem) -> Bool)
+    private func candidates(in index: any FileIndexWriter, domain: String, where isCandidate: (SearchableItem) -> Bool)
         throws -> [ItemIdentifier]
     {
         var candidates: [ItemIdentifier] = []

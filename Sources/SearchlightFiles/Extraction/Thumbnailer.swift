@@ -11,8 +11,8 @@ import Searchlight
 /// ```swift
 /// let thumbnailer = Thumbnailer(configuration: .init(thumbnailSize: 256), logger: logger)
 /// defer { thumbnailer.shutdown() }
-/// let scanner = FolderScanner(index: index, root: root, options: options, logger: logger,
-///                             enricher: { item, root in thumbnailer.enrich(&item, in: root) })
+/// var item = SearchableItem(uniqueIdentifier: "photos/beach.jpg", domainIdentifier: domain, attributeSet: attributes)
+/// let added = thumbnailer.enrich(&item, in: root)   // on an inspector thread: it waits for a worker
 /// ```
 public final class Thumbnailer: Sendable {
     /// The content types (libmagic's) whose files get a thumbnail: those of the loaders

@@ -8,7 +8,7 @@ import Synchronization
 /// chunks, made by the embedding model in the extraction workers, after the first pass (`scan`
 /// before it exits, `watch` in the background).
 ///
-/// What waits is read from the index itself (``IndexStore/meaningWork(model:after:limit:)``:
+/// What waits is read from the index itself (``IndexReader/meaningWork(model:after:limit:)``:
 /// items with text and no current vectors of the model), so a killed pass resumes where it
 /// stopped, a changed text is embedded again, and another model re-embeds everything. Each
 /// text's digest (the model, the chunking and the text, SHA-256) is looked up first: a text
@@ -86,7 +86,7 @@ public final class MeaningIndexer: Sendable {
     }
 
     /// The index whose items get vectors: work is read from it and vectors stored in it.
-    public let index: any IndexStore
+    public let index: any IndexWriter
     /// How texts are cut, and the model whose vectors count as current.
     public let settings: Settings
     let embed: Embedder
@@ -96,7 +96,7 @@ public final class MeaningIndexer: Sendable {
 
     /// A pass over `index` that makes vectors with `embed` (``MeaningModel/embedder(pool:)``
     /// in the workers; tests pass their own).
-    public init(index: any IndexStore, settings: Settings, logger: Logger, embed: @escaping Embedder) {
+    public init(index: any IndexWriter, settings: Settings, logger: Logger, embed: @escaping Embedder) {
         self.index = index
         self.settings = settings
         self.embed = embed

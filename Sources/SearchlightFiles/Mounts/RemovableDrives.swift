@@ -70,7 +70,7 @@ public struct RemovableDrives: Sendable {
     }
 }
 
-extension FileIndexStore {
+extension FileIndexWriter {
     /// The removable drives' domains of this machine (``localRoots()``) that are not mounted
     /// and were last seen more than `days` days before `now`: what ``dropRemovableDomains(_:)``
     /// forgets. A drive offline since an unknown date is kept.

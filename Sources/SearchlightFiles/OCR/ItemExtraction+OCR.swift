@@ -45,7 +45,7 @@ extension ItemExtraction {
     /// never the reason a scan or a watch fails.
     /// - Parameter onlyIfEmpty: only records a domain with no items as done (cheap, before its
     ///   first scan: the first pass queues what it indexes).
-    public func queueOlderItems(of index: any IndexStore, domain: String, root: String, onlyIfEmpty: Bool = false) {
+    public func queueOlderItems(of index: any IndexWriter, domain: String, root: String, onlyIfEmpty: Bool = false) {
         guard let ocrQueue else { return }
         do {
             if onlyIfEmpty, try index.itemCount(domain: domain) > 0 { return }

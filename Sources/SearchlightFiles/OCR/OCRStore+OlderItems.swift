@@ -15,7 +15,7 @@ extension OCRStore {
     /// - Throws: The index's error when its items cannot be read; GRDB's `DatabaseError` when
     ///   the store cannot be written.
     @discardableResult
-    public func queueOlderItems(of index: any IndexStore, domain: String, root: String) throws -> Int? {
+    public func queueOlderItems(of index: any IndexWriter, domain: String, root: String) throws -> Int? {
         let done = try database.read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM older_queued WHERE indexPath = ? AND domain = ?",
                               arguments: [indexPath, domain]) ?? false

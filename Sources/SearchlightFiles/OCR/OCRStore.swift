@@ -16,7 +16,7 @@ import Searchlight
 /// - `older_queued`: the domains whose items that predate OCR (or were indexed with OCR off)
 ///   were queued once (``queueOlderItems(of:domain:root:)``).
 ///
-/// Every row is keyed by the index's ``IndexStore/path`` too, so that one file may serve several indexes.
+/// Every row is keyed by the index's ``IndexReader/path`` too, so that one file may serve several indexes.
 public final class OCRStore: Sendable {
     /// The file's path.
     public let path: String
@@ -39,7 +39,7 @@ public final class OCRStore: Sendable {
         public var queued: Date
     }
 
-    /// Opens (creating) the store at `path` for the index whose ``IndexStore/path`` is `indexPath`.
+    /// Opens (creating) the store at `path` for the index whose ``IndexReader/path`` is `indexPath`.
     /// - Parameter readOnly: for `status` and `show`: fails when the file does not exist.
     /// - Throws: GRDB's `DatabaseError` when the file cannot be opened (read-only: when it does
     ///   not exist); ``SearchlightError`` when its folder or file cannot be created.
@@ -94,7 +94,7 @@ public final class OCRStore: Sendable {
 
     /// Where the store of `index` lives: next to a SQLite index file, else under
     /// `$XDG_CACHE_HOME/searchlight/` (`~/.cache` when unset).
-    public static func location(for index: any IndexStore, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func location(for index: any IndexWriter, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if index is SearchableIndex { return index.path + "-ocr" }
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
@@ -102,7 +102,7 @@ public final class OCRStore: Sendable {
     }
 
     /// Opens the store of `index` read-only, or nil when OCR never ran for it.
-    public static func existing(for index: any IndexStore) -> OCRStore? {
+    public static func existing(for index: any IndexWriter) -> OCRStore? {
         let path = location(for: index)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         return try? OCRStore(path: path, indexPath: index.path, readOnly: true)

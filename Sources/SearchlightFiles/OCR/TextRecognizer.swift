@@ -24,7 +24,7 @@ import Synchronization
 public final class TextRecognizer: Sendable {
     /// The queue the pass reads entries from and takes them off.
     public let store: OCRStore
-    let index: any IndexStore
+    let index: any IndexWriter
     let pool: ExtractorPool
     let logger: Logger
 
@@ -56,7 +56,7 @@ public final class TextRecognizer: Sendable {
     }
 
     /// A pass that reads `store`'s pictures in `pool`'s workers and writes their text to `index`.
-    public init(store: OCRStore, index: any IndexStore, pool: ExtractorPool, logger: Logger) {
+    public init(store: OCRStore, index: any IndexWriter, pool: ExtractorPool, logger: Logger) {
         self.store = store
         self.index = index
         self.pool = pool

@@ -15,7 +15,7 @@ public enum FileOpener {
     /// - Throws: ``FileSystemError`` (``FileSystemError/Code/cannotOpen``) when its domain has no
     ///   folder, its file belongs to another machine of a shared index, or it is no longer on
     ///   disk; the index's errors when it cannot be read.
-    public static func path(of item: SearchableItem, at absolutePath: [UInt8]?, in index: any FileIndexStore) throws -> [UInt8] {
+    public static func path(of item: SearchableItem, at absolutePath: [UInt8]?, in index: any FileIndexReader) throws -> [UInt8] {
         guard let path = absolutePath else {
             throw FileSystemError(.cannotOpen, "the domain \(item.domainIdentifier.debugDescription) has no folder: its items are not files")
         }

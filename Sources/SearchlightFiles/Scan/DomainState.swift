@@ -2,7 +2,7 @@ import Foundation
 import Searchlight
 
 /// What the file indexer remembers about a domain, stored with the domain in the index
-/// (``FileIndexStore/setState(_:domain:)``); each backend keeps it as JSON in a column of its
+/// (``FileIndexWriter/setState(_:domain:)``); each backend keeps it as JSON in a column of its
 /// domain table, which only the conformances read (``init(json:)``, ``json``).
 public struct DomainState: Codable, Sendable, Equatable {
     /// The canonical absolute path of the domain's root.

@@ -60,7 +60,7 @@ public final class FolderScanner: Sendable {
         }
     }
 
-    let index: any FileIndexStore
+    let index: any FileIndexWriter
     let root: RootFolder
     let options: Options
     let logger: Logger
@@ -71,7 +71,7 @@ public final class FolderScanner: Sendable {
     /// scanner can run again.
     let runAbandoned = Atomic<Bool>(false)
     /// Makes a scanner of `root`'s items in `index`; nothing happens until a reconcile.
-    public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger) {
+    public init(index: any FileIndexWriter, root: RootFolder, options: Options, logger: Logger) {
         self.index = index
         self.root = root
         var options = options

@@ -7,7 +7,7 @@ import Searchlight
 struct IndexStampCursor {
     typealias Entry = (identifier: ItemIdentifier, changeStamp: [UInt8]?)
 
-    private let index: any FileIndexStore
+    private let index: any FileIndexWriter
     private let domain: String
     private let upperBound: ItemIdentifier?
     private var page: [Entry] = []
@@ -16,7 +16,7 @@ struct IndexStampCursor {
     private static let pageSize = 2048
 
     /// A cursor over every identifier of `domain` below `prefix` (all of them when empty).
-    init(index: any FileIndexStore, domain: String, below prefix: ItemIdentifier) throws {
+    init(index: any FileIndexWriter, domain: String, below prefix: ItemIdentifier) throws {
         self.index = index
         self.domain = domain
         if prefix.bytes.isEmpty {
@@ -31,7 +31,7 @@ struct IndexStampCursor {
     }
 
     /// A cursor over entries already read (in byte order), such as a ``PendingIndexView``'s.
-    init(index: any FileIndexStore, domain: String, entries: [Entry]) {
+    init(index: any FileIndexWriter, domain: String, entries: [Entry]) {
         self.index = index
         self.domain = domain
         upperBound = nil

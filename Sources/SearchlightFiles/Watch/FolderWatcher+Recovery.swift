@@ -243,14 +243,13 @@ extension FolderWatcher {
     }
 
     /// Gives back the space deletions and rewrites left in the index, once they are worth it
-    /// (``Searchlight/SpaceReclaiming``), when no event waits: the index stays the size of what
+    /// (``Searchlight/IndexWriter/reclaimSpaceIfChurned()``), when no event waits: the index stays the size of what
     /// it holds, whatever the churn.
     func reclaimSpaceIfChurned() {
-        guard let reclaiming = index as? any SpaceReclaiming, inbox.pendingCount == 0,
-              recovery.withLock({ $0.fault == nil }), reclaiming.churnedRows >= IndexChurn.minimum else { return }
+        guard inbox.pendingCount == 0, recovery.withLock({ $0.fault == nil }), index.churnedRows >= IndexChurn.minimum else { return }
         // Only space is at stake: a failure is logged, never a fault of the watch.
         do {
-            if let reclaimed = try reclaiming.reclaimSpaceIfChurned() {
+            if let reclaimed = try index.reclaimSpaceIfChurned() {
                 logger.debug("reclaimed index space", metadata: [
                     "before": "\(reclaimed.before)", "after": "\(reclaimed.after)",
                 ])

@@ -76,7 +76,7 @@ public final class FolderWatcher: Service, Sendable {
         var unreachableSince: Date?
     }
 
-    let index: any FileIndexStore
+    let index: any FileIndexWriter
     let root: RootFolder
     let options: Options
     let logger: Logger
@@ -111,7 +111,7 @@ public final class FolderWatcher: Service, Sendable {
     ///   - onReady: Called once the watches are installed and the first reconcile is committed.
     /// - Throws: ``FileSystemError`` when the process's own inotify instance cannot be made
     ///   (`inotify_init1(2)`: the limit of instances per user).
-    public init(index: any FileIndexStore, root: RootFolder, options: Options, logger: Logger,
+    public init(index: any FileIndexWriter, root: RootFolder, options: Options, logger: Logger,
                 notifier: SystemdNotifier = SystemdNotifier(environment: [:]),
                 inotify: InotifyHub? = nil, onReady: (@Sendable () -> Void)? = nil) throws {
         self.index = index

@@ -13,12 +13,12 @@ import Searchlight
 struct PendingIndexView {
     typealias Entry = IndexStampCursor.Entry
 
-    let index: any FileIndexStore
+    let index: any FileIndexWriter
     let domain: String
     /// The pending changes, in order; upserts are not expected (and are ignored).
     let changes: [IndexBatch.Change]
 
-    init(index: any FileIndexStore, domain: String, changes: [IndexBatch.Change]) {
+    init(index: any FileIndexWriter, domain: String, changes: [IndexBatch.Change]) {
         self.index = index
         self.domain = domain
         self.changes = changes
@@ -47,7 +47,7 @@ struct PendingIndexView {
     }
 
     /// The change stamps of those of `paths` that are items in the view (see
-    /// ``FileIndexStore/changeStamps(of:domain:)``).
+    /// ``FileIndexReader/changeStamps(of:domain:)``).
     func changeStamps(of paths: [ItemIdentifier]) throws -> [ItemIdentifier: [UInt8]?] {
         if changes.isEmpty { return try index.changeStamps(of: paths, domain: domain) }
         var sources: [ItemIdentifier: ItemIdentifier] = [:]

@@ -6,7 +6,7 @@ import Synchronization
 /// cost one read of the index, not one per page.
 ///
 /// A search reads a window of hits (at least ``window``, more when a page lies beyond it)
-/// ordered as ``ServedIndex/query(_:domain:limit:)`` orders them; the total is counted only
+/// ordered as ``Searchlight/IndexReader/query(_:domain:limit:)`` orders them; the total is counted only
 /// when the window did not hold every hit. The hits are kept with the index's change marker
 /// read before them and given again only while it is the same, for at most ``maximumAge``;
 /// the oldest searches go first beyond ``capacity``.

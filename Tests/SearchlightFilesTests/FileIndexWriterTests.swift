@@ -5,10 +5,10 @@ import SearchlightTestSupport
 import Testing
 @testable import SearchlightFiles
 
-/// The SQLite index's file-indexer bookkeeping (`SearchableIndex+FileIndexStore`): change
+/// The SQLite index's file-indexer bookkeeping (`SearchableIndex+FileIndex.swift`): change
 /// stamps, failures and domain states, kept in the library's schema and read only here.
 @Suite("File index store (SQLite)", .ownThread)
-struct FileIndexStoreTests {
+struct FileIndexWriterTests {
     private static func file(_ name: String, stamp: [UInt8]? = nil, failure: String? = nil) -> SearchableItem {
         var attributes = AttributeSet(contentType: "text/plain")
         attributes.displayName = name

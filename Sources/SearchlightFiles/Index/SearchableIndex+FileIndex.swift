@@ -6,7 +6,7 @@ import Searchlight
 // `changeStamp` and `failure` of each item, the `state` of each domain, a JSON text only this
 // file reads and writes), so that no migration moves them; the library opens them to this
 // package only (its `package` transactions), and knows nothing of what they mean.
-extension SearchableIndex: FileIndexStore {
+extension SearchableIndex: FileIndexWriter {
     /// An index of one machine's folders.
     public var isShared: Bool { false }
 
@@ -159,6 +159,14 @@ extension SearchableIndex: FileIndexStore {
 
     /// None recorded: every folder is on this machine.
     public func domainHosts() throws -> [String: String] { [:] }
+
+    /// Each domain's state, in one async read (stated for the reason `SearchableIndex+AsyncRead.swift` gives).
+    public func domainStates() async throws -> [String: DomainState] {
+        try await asyncRead { try $0.domainStates() }
+    }
+
+    /// None, at once: every folder is on this machine.
+    public func domainHosts() async throws -> [String: String] { [:] }
 
     private func store(_ state: DomainState, domain: String, in db: Database) throws {
         let id = try domainID(domain, in: db, create: true)!

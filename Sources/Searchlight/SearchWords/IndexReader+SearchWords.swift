@@ -10,7 +10,7 @@ import Foundation
 ///   rules of the SQL, ``QueryExpression/matches(_:now:calendar:)``). The ranked results are
 ///   read in growing windows until the page is full or none is left, so a rare filter on a
 ///   common word costs more reads, never a missed result.
-extension IndexStore {
+extension IndexReader {
     /// The results of a typed search, best first.
     ///
     /// ```swift

@@ -1,36 +1,14 @@
 import Foundation
-import Logging
 import Searchlight
 import SearchlightFiles
-import SearchlightPostgres
 
-/// The PostgreSQL index as the server reads it: through its own async calls (postgres-nio),
-/// so that nothing waits on a thread and no bridge turns them into blocking calls and back.
-/// One handle whose connections every request shares; a database that cannot be reached is
-/// reported as the commands report it (``SearchlightPostgres/PostgresIndex/reported(_:)``): 503.
-public struct ServedPostgresIndex: ServedIndex {
-    /// The index every request reads through.
-    public let index: PostgresIndex
-
-    /// Serves an index already connected (tests; `serve` connects with ``init(url:queryTimeout:logger:)``).
-    public init(_ index: PostgresIndex) {
-        self.index = index
-    }
-
-    /// Connects read-only for `serve`: the database stops a statement at `queryTimeout` (as
-    /// the server interrupts SQLite's), and a server that no longer answers at all (a cut
-    /// network) is given up soon after.
-    /// - Throws: ``SearchlightPostgres/PostgresIndexError``.
-    public init(url: String, queryTimeout: Duration, logger: Logger) async throws {
-        index = try await PostgresIndex(url: url, readOnly: true, operationTimeout: queryTimeout + .seconds(15),
-                                        statementTimeout: queryTimeout, logger: logger)
-    }
-
-    /// `statement_timeout` stops a statement at the query timeout; a database that stopped
-    /// answering is given up after the operation timeout, then fails at once (503, "unreachable").
-    public var stopsReadsItself: Bool { true }
-
-    private func reporting<T>(_ body: () async throws -> T) async throws -> T {
+// The PostgreSQL index's async twins of the reader's requirements (what the server awaits):
+// each calls ``PostgresIndex``'s async method directly, so that nothing waits on a thread and
+// no task is run to be waited for. A database that cannot be reached is reported as the
+// synchronous calls report it (``PostgresIndex/reported(_:)``): 503 from the server.
+extension PostgresStore {
+    /// Runs `body`, reporting an unreachable database as the synchronous calls do.
+    func reporting<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch {
@@ -38,7 +16,7 @@ public struct ServedPostgresIndex: ServedIndex {
         }
     }
 
-    /// As ``Searchlight/IndexStore/searchResults(_:domain:limit:scope:)``: plain words ranked,
+    /// As ``Searchlight/IndexReader/searchResults(_:domain:limit:scope:)``: plain words ranked,
     /// search words alone as their query, both as ranked results the query holds for, read
     /// in growing windows until the page is full or none is left.
     /// When the words as typed find nothing, those of the first respelling of them that finds
@@ -68,12 +46,12 @@ public struct ServedPostgresIndex: ServedIndex {
         return results
     }
 
-    /// The words' ranking as typed, never respelled, its errors reported as the commands report them.
+    /// The words as typed, never respelled.
     public func typedResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
         try await typedSearchResults(search, domain: domain, limit: limit)
     }
 
-    /// ``SearchlightPostgres/PostgresIndex``'s nearest items by meaning, its errors reported.
+    /// The items nearest in meaning to `question`.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
         try await reporting { try await index.meaningResults(question: question, model: model, domain: domain, limit: limit) }
     }
@@ -93,38 +71,37 @@ public struct ServedPostgresIndex: ServedIndex {
     }
 
     private func ranked(_ words: [String], domain: String?, limit: Int?) async throws -> [SearchResult] {
-        try await reporting { try await index.search(words: words, domain: domain, limit: limit, includingText: true) }
-            .enumerated().map { offset, item in
-                try SearchResult(found: item, words: words, scope: .all, checkingPhrase: offset < RankedSearch.meaningCandidates)
-            }
+        try Self.results(try await reporting {
+            try await index.search(words: words, domain: domain, limit: limit, includingText: true)
+        }, words: words, scope: .all)
     }
 
-    /// A query string compiled to SQL and run, its errors reported.
+    /// The items matching a query string, most recently modified first.
     public func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem] {
         try await reporting { try await index.query(queryString, domain: domain, limit: limit) }
     }
 
-    /// A parsed query compiled to SQL and run, its errors reported.
+    /// The items matching a parsed query, most recently modified first.
     public func query(_ expression: QueryExpression, domain: String?, limit: Int?) async throws -> [IndexedItem] {
         try await reporting { try await index.query(expression, domain: domain, limit: limit) }
     }
 
-    /// How many items a parsed query matches, its errors reported.
-    public func count(_ expression: QueryExpression, domain: String?) async throws -> Int {
+    /// How many items a parsed query matches.
+    public func countQuery(_ expression: QueryExpression, domain: String?) async throws -> Int {
         try await reporting { try await index.countQuery(expression, domain: domain) }
     }
 
-    /// One item, its errors reported.
+    /// One item, thumbnail bytes and text included.
     public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
         try await reporting { try await index.item(identifier, domain: domain) }
     }
 
-    /// An item's thumbnail, its errors reported.
+    /// An item's thumbnail.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail? {
         try await reporting { try await index.thumbnail(of: identifier, domain: domain) }
     }
 
-    /// What the index holds, per domain, its errors reported.
+    /// What the index holds, per domain, and its size.
     public func statistics() async throws -> IndexStatistics {
         try await reporting { try await index.statistics() }
     }
@@ -139,7 +116,7 @@ public struct ServedPostgresIndex: ServedIndex {
         try await reporting { try await index.domainHosts() }
     }
 
-    /// Each domain's count of batches: it moves with every commit of any writer.
+    /// Each domain's count of batches (``PostgresIndex/changeMarker()``).
     public func changeMarker() async throws -> [Int64] {
         try await reporting { try await index.changeMarker() }
     }

@@ -6,11 +6,11 @@ import SystemCalls
 // The PostgreSQL index's file-indexer bookkeeping: the change stamps and failures of its items,
 // each domain's state (as JSON in the domain's `state` column, which only this conformance and
 // the SQLite one read), and the machine and folder of each domain (Docs/Contract.md#shared-index).
-extension PostgresStore: FileIndexStore {
+extension PostgresStore: FileIndexWriter {
     /// Every machine of a team may write its folders into the database.
     public var isShared: Bool { true }
 
-    /// ``PostgresIndex/changeStamps(domain:after:before:limit:)``, waited for.
+    /// A page of a domain's identifiers and change stamps in byte order, waited for.
     public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier?,
                              limit: Int) throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
         try wait { [index] in
@@ -18,22 +18,22 @@ extension PostgresStore: FileIndexStore {
         }
     }
 
-    /// ``PostgresIndex/changeStamp(of:domain:)``, waited for.
+    /// One item's stamp: `nil` when it is no item, `.some(nil)` when it has no stamp; waited for.
     public func changeStamp(of identifier: ItemIdentifier, domain: String) throws -> [UInt8]?? {
         try wait { [index] in try await index.changeStamp(of: identifier, domain: domain) }
     }
 
-    /// ``PostgresIndex/changeStamps(of:domain:)``, waited for.
+    /// The stamps of those identifiers that are items, waited for.
     public func changeStamps(of identifiers: [ItemIdentifier], domain: String) throws -> [ItemIdentifier: [UInt8]?] {
         try wait { [index] in try await index.changeStamps(of: identifiers, domain: domain) }
     }
 
-    /// ``PostgresIndex/failures(domain:limit:)``, waited for.
+    /// The recorded failures of a domain (or of every domain), waited for.
     public func failures(domain: String?, limit: Int) throws -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
         try wait { [index] in try await index.failures(domain: domain, limit: limit) }
     }
 
-    /// Writes the batch and the domains' states in one transaction, then counts the churn.
+    /// Applies a batch with the domains' states in one transaction, waited for.
     public func apply(_ batch: IndexBatch, states: [String: DomainState]) throws {
         let json = states.mapValues(\.json)
         try countItemsBeforeChurn()
@@ -41,7 +41,7 @@ extension PostgresStore: FileIndexStore {
         churn.note(batch)
     }
 
-    /// Stores the domain's state as JSON in its row.
+    /// Stores the file indexer's state of a domain, waited for.
     public func setState(_ state: DomainState, domain: String) throws {
         let json = state.json
         try wait { [index] in try await index.setState(json, domain: domain) }
@@ -52,7 +52,7 @@ extension PostgresStore: FileIndexStore {
         try wait { [index] in try await index.domainStates() }.compactMapValues { DomainState(json: $0) }
     }
 
-    /// Records the machine and folder of the domain, with this machine's people (who each role is here).
+    /// Records the machine and folder a domain indexes, and who this machine's people are, waited for.
     public func setOrigin(host: String, root: String, domain: String) throws {
         // With the machine's people: who each database role is there (PostgreSQLVisibility).
         let people = SystemCall.people()
@@ -62,7 +62,7 @@ extension PostgresStore: FileIndexStore {
         }
     }
 
-    /// ``PostgresIndex/domainHosts()``, waited for: the machine each domain is on.
+    /// The machine each domain indexes a folder of, waited for.
     public func domainHosts() throws -> [String: String] {
         try wait { [index] in try await index.domainHosts() }
     }

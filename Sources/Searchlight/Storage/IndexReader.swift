@@ -1,42 +1,32 @@
 import Foundation
 
-/// What the library offers any application of an index, whatever stores it: the SQLite file
-/// of ``SearchableIndex``, or the shared PostgreSQL database of Docs/Contract.md#shared-index (`SearchlightPostgres`'
-/// `PostgresStore`, which `searchlight-serve` links and `searchlight` does not): items and
-/// batches, reads, searches, queries and change observation.
+/// What the library offers any application that reads an index, whatever stores it: the
+/// SQLite file of ``SearchableIndex``, or the shared PostgreSQL database of
+/// Docs/Contract.md#shared-index (`SearchlightPostgres`' `PostgresStore`, which
+/// `searchlight-serve` links and `searchlight` does not): items, searches, queries, statistics,
+/// meaning, and a marker of the index's changes. ``IndexWriter`` refines it with writes, as
+/// GRDB's `DatabaseWriter` refines `DatabaseReader`.
 ///
 /// What a file indexer keeps beside the items (change stamps, failures, its state of each
-/// domain, the machine a domain's folder is on) is not here: `SearchlightFiles` owns that
-/// seam (`FileIndexStore`, which refines this one), as GRDB's `DatabaseWriter` refines
-/// `DatabaseReader`. Docs/Architecture.md says where each conformance lives.
+/// domain, the machine a domain's folder is on) is not here: `SearchlightFiles` refines this
+/// pair (`FileIndexReader`, `FileIndexWriter`). Docs/Architecture.md draws the family.
 ///
-/// The requirements are synchronous, as ``SearchableIndex``'s methods are: the scanner and the
-/// watcher call them from threads of their own, and the SQLite index conforms with the methods
-/// it has, so its path costs nothing more than a call through a witness table.
-public protocol IndexStore: AnyObject, Sendable {
+/// The requirements are synchronous, as ``SearchableIndex``'s methods are: the scanner, the
+/// watcher and the commands call them from threads of their own, and the SQLite index conforms
+/// with the methods it has. What the server awaits has an async twin of the same name, as GRDB's
+/// `read` has: the SQLite index runs the synchronous method in one ``asyncRead(_:)`` (GRDB's
+/// async read, which a cancelled task interrupts), the PostgreSQL index awaits postgres-nio, so
+/// that no thread of Swift's pool waits for a read (`IndexReader+Async.swift` says why each
+/// conformer states its twins).
+///
+/// ```swift
+/// let reader: any IndexReader = try SearchableIndex(path: path, readOnly: true)
+/// let results = try reader.searchResults(words: ["report"], domain: nil, limit: 20, scope: .all)
+/// let same = try await reader.searchResults(SearchWords(parsing: "report"), domain: nil, limit: 20)
+/// ```
+public protocol IndexReader: AnyObject, Sendable {
     /// What names the index in messages and `status`: a file's path, or a URL without password.
     var path: String { get }
-
-    // MARK: Writing
-
-    /// Applies a batch in one transaction: all of its changes land, or none.
-    ///
-    /// ```swift
-    /// var batch = IndexBatch()
-    /// batch.upsert(SearchableItem(uniqueIdentifier: "note-1", domainIdentifier: "notes", attributeSet: attributes))
-    /// batch.delete("note-0", domain: "notes")
-    /// try store.apply(batch)
-    /// ```
-    ///
-    /// - Throws: ``SearchlightError`` (the SQLite index: a full disk, a busy or read-only
-    ///   database, damage) or the store's ``IndexStoreError``; nothing of the batch is applied.
-    func apply(_ batch: IndexBatch) throws
-    /// Deletes every item of the domains, and the domains; returns the number of items deleted.
-    @discardableResult func deleteAllItems(inDomains domains: [String]) throws -> Int
-    /// Deletes every item and domain; returns the number of items deleted.
-    @discardableResult func deleteAllItems() throws -> Int
-    /// Records when a domain was last brought up to date (``IndexStatistics/Domain/lastUpdateDate``).
-    func markUpdated(domain: String, date: Date) throws
 
     // MARK: Reading
 
@@ -100,8 +90,13 @@ public protocol IndexStore: AnyObject, Sendable {
     ///   answer a well-formed one (exit status 64 either way); ``SearchlightError`` or the
     ///   store's ``IndexStoreError`` when the index cannot be read.
     func query(_ queryString: String, domain: String?, limit: Int?) throws -> [IndexedItem]
+    /// The items matching a parsed query, most recently modified first (``query(_:domain:limit:)``
+    /// without parsing the string again).
+    func query(_ expression: QueryExpression, domain: String?, limit: Int?) throws -> [IndexedItem]
     /// How many items match a query string (`query --count`).
     func countQuery(_ queryString: String, domain: String?) throws -> Int
+    /// How many items match a parsed query.
+    func countQuery(_ expression: QueryExpression, domain: String?) throws -> Int
     /// What runs for a query (`query --explain`).
     func explainQuery(_ queryString: String, domain: String?, limit: Int?) throws -> String
 
@@ -112,12 +107,6 @@ public protocol IndexStore: AnyObject, Sendable {
     func meaningWork(model: String, after key: [UInt8], limit: Int) throws -> [MeaningWork]
     /// Whether vectors of `digest` are stored (an item with the same text has them).
     func hasMeaning(digest: [UInt8]) throws -> Bool
-    /// Stores vectors in one transaction, each item's only while it has the text they were
-    /// made from; returns how many items got them.
-    @discardableResult func storeMeaning(_ results: [MeaningVectors]) throws -> Int
-    /// Deletes the vectors no item uses any more (the pass, at the end of each round); returns
-    /// how many texts' vectors went.
-    @discardableResult func forgetUnusedMeaning() throws -> Int
     /// How far the pass is for `model`, and what the vectors take.
     func meaningProgress(model: String?) throws -> MeaningProgress
     /// The `limit` items nearest to `question` (a unit vector of `model`), best first, each
@@ -126,17 +115,68 @@ public protocol IndexStore: AnyObject, Sendable {
 
     // MARK: Following changes
 
-    /// A monitor that tells when any process committed a change (``IndexChangeMonitor``).
-    func makeChangeMonitor() throws -> any IndexChangeMonitor
+    /// A value that differs after any commit by any process (SQLite's `PRAGMA data_version`,
+    /// asked of one connection of the handle's own; the PostgreSQL index's batch counts): what
+    /// the page's live updates, `query --live` and the server's cache of answers poll before
+    /// they read again. Only equality means anything.
+    ///
+    /// ```swift
+    /// var seen = try index.changeMarker()
+    /// // later
+    /// if try index.changeMarker() != seen { /* read again */ }
+    /// ```
+    func changeMarker() throws -> [Int64]
     /// Stops what this handle is reading now, from another thread: the read fails. The SQLite
     /// index interrupts its statement; a store whose statements have a deadline of their own
     /// (the PostgreSQL index's statement timeout) need do nothing (the default).
     func interrupt()
+    /// Whether this handle's statements stop at a deadline of their own (the PostgreSQL
+    /// index's `statement_timeout`, and its own timeout for a database that stopped answering):
+    /// the server then waits for a read rather than cancelling it at its query timeout.
+    /// Default: `false`.
+    var stopsReadsItself: Bool { get }
+    /// Closes the index before the process ends: a SQLite index then leaves no write-ahead
+    /// log behind. Calls after this fail.
+    func close()
+
+    // MARK: Async twins (each conformer states them: IndexReader+Async.swift says why)
+
+    /// Runs `body`, which reads this index synchronously, without blocking a thread of Swift's
+    /// pool: the calling task is suspended meanwhile, and cancelling it stops the read (the
+    /// SQLite index: GRDB's async read, whose statement `sqlite3_interrupt` stops, every read of
+    /// `body` on one connection and one snapshot). Default: a dispatch thread of its own.
+    ///
+    /// ```swift
+    /// let count = try await index.asyncRead { try $0.itemCount(domain: nil) }
+    /// ```
+    /// - Throws: What `body` throws; the store's error or `CancellationError` when the task was
+    ///   cancelled.
+    func asyncRead<T: Sendable>(_ body: @escaping @Sendable (Self) throws -> T) async throws -> T
+
+    /// ``searchResults(_:domain:limit:scope:)`` of everything, awaited: a search typed with
+    /// Spotlight's search words (``SearchWords``), respelled when it finds nothing.
+    func searchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult]
+    /// ``typedResults(_:domain:limit:scope:)`` of everything, awaited: never respelled.
+    func typedResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult]
+    /// ``meaningResults(question:model:domain:limit:)``, awaited.
+    func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult]
+    /// The items matching a query string (``query(_:domain:limit:)``), awaited.
+    func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem]
+    /// The items matching a parsed query, awaited.
+    func query(_ expression: QueryExpression, domain: String?, limit: Int?) async throws -> [IndexedItem]
+    /// How many items a parsed query matches, awaited.
+    func countQuery(_ expression: QueryExpression, domain: String?) async throws -> Int
+    /// ``item(_:domain:)``, awaited: thumbnail bytes and text included.
+    func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem?
+    /// ``thumbnail(of:domain:)``, awaited.
+    func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail?
+    /// ``statistics()``, awaited.
+    func statistics() async throws -> IndexStatistics
+    /// ``changeMarker()``, awaited.
+    func changeMarker() async throws -> [Int64]
 }
 
-extension SearchableIndex: IndexStore {}
-
-extension IndexStore {
+extension IndexReader {
     /// The first of ``items(withIdentifier:domain:)``: an identifier is unique in its domain.
     public func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem? {
         try items(withIdentifier: identifier, domain: domain).first
@@ -150,6 +190,9 @@ extension IndexStore {
     /// Nothing to stop.
     public func interrupt() {}
 
+    /// `false`: the server stops a read at its query timeout by cancelling it.
+    public var stopsReadsItself: Bool { false }
+
     /// Nothing to say: a store that can explain its reading of the words implements it.
     public func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String] { [] }
 
@@ -161,12 +204,9 @@ extension IndexStore {
                                   scope: SearchScope = .all) throws -> [ItemIdentifier] {
         try searchReferences(words: words, domain: domain, limit: limit, scope: scope).map(\.identifier)
     }
-
-    /// ``markUpdated(domain:date:)`` now.
-    public func markUpdated(domain: String) throws { try markUpdated(domain: domain, date: Date()) }
 }
 
-/// An error of an ``IndexStore`` other than ``SearchlightError`` (the PostgreSQL index's):
+/// An error of an ``IndexReader`` or ``IndexWriter`` other than ``SearchlightError`` (the PostgreSQL index's):
 /// it prints as one line, without any password, and says whether the user asked for
 /// something malformed (a URL that does not parse: a usage error, exit status 64).
 public protocol IndexStoreError: ReportableError {

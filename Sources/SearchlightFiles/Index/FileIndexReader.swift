@@ -1,18 +1,18 @@
 import Foundation
 import Searchlight
 
-/// What the file indexer keeps in an index beside the items, on top of what the library
-/// offers any application (``Searchlight/IndexStore``), as GRDB's `DatabaseWriter` refines
-/// `DatabaseReader`: each item's change stamp (what reconcile compares with the file), the
-/// failures of the files it could not read, its state of each domain (``DomainState``: the
-/// root, the last scan, the watch's health), and, in an index that many machines share, the
-/// machine and folder a domain indexes.
+/// What the file indexer keeps in an index beside the items, as it reads it: the library's
+/// ``Searchlight/IndexReader`` refined with each item's change stamp (what reconcile compares
+/// with the file), the failures of the files it could not read, its state of each domain
+/// (``DomainState``: the root, the last scan, the watch's health), and, in an index that many
+/// machines share, the machine a domain indexes. ``FileIndexWriter`` adds the writes, as the
+/// library's ``Searchlight/IndexWriter`` refines its reader.
 ///
-/// The scanner, the watcher, the commands and the server use an index through this protocol.
-/// Both backends conform: the SQLite index here (`SearchableIndex+FileIndexStore.swift`, over
-/// the columns the library's schema keeps for it), the PostgreSQL index in `SearchlightPostgres`
-/// (`PostgresStore+FileIndexStore.swift`). Docs/Architecture.md says why.
-public protocol FileIndexStore: IndexStore {
+/// The commands, the server and the desktop's search providers read an index through this
+/// protocol. Both backends conform: the SQLite index here (`SearchableIndex+FileIndex.swift`,
+/// over the columns the library's schema keeps for it), the PostgreSQL index in
+/// `SearchlightPostgres` (`PostgresStore+FileIndex.swift`). Docs/Architecture.md draws the family.
+public protocol FileIndexReader: IndexReader {
     /// Whether the index holds the folders of many machines (Docs/Contract.md#shared-index), whose domains then
     /// name the machine as well as the folder.
     var isShared: Bool { get }
@@ -35,11 +35,6 @@ public protocol FileIndexStore: IndexStore {
 
     // MARK: Domain state (scanner, watcher, `status`, `pause`, `serve`)
 
-    /// Applies a batch in one transaction with the domains' states: all of it lands, or none
-    /// (a watch window's changes and the health that counts them).
-    func apply(_ batch: IndexBatch, states: [String: DomainState]) throws
-    /// Stores the file indexer's state of a domain, creating the domain if needed.
-    func setState(_ state: DomainState, domain: String) throws
     /// The state of every domain that has one, by domain name.
     func domainStates() throws -> [String: DomainState]
     /// The root of every domain that has a state, by domain name: what printing a path
@@ -51,21 +46,19 @@ public protocol FileIndexStore: IndexStore {
 
     // MARK: Origin (a shared index)
 
-    /// Records the machine and folder a domain indexes: a shared index holds the domains of
-    /// many machines (Docs/Contract.md#shared-index). An index on one machine need not.
-    func setOrigin(host: String, root: String, domain: String) throws
     /// The machine each domain indexes a folder of, for the domains that recorded one (only
     /// a shared index does); a domain without an entry is a folder of this machine.
     func domainHosts() throws -> [String: String]
 
-    // MARK: End
+    // MARK: Async twins (each conformer states them, as Searchlight's IndexReader+Async.swift says)
 
-    /// Closes the index before the process ends: a SQLite index then leaves no write-ahead
-    /// log behind. Calls after this fail.
-    func close()
+    /// ``domainStates()``, awaited.
+    func domainStates() async throws -> [String: DomainState]
+    /// ``domainHosts()``, awaited.
+    func domainHosts() async throws -> [String: String]
 }
 
-extension FileIndexStore {
+extension FileIndexReader {
     /// The file indexer's state of `domain`, when it has one.
     public func domainState(_ domain: String) throws -> DomainState? {
         try domainStates()[domain]
@@ -95,7 +88,7 @@ extension FileIndexStore {
     }
 }
 
-extension FileIndexStore {
+extension FileIndexReader {
     /// The roots of ``domainStates()``.
     public func domainRoots() throws -> [String: String] { try domainStates().mapValues(\.root) }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 // A domain's drive: where its root is now, and the record of it (Docs/Contract.md#drives-and-mounts).
-extension FileIndexStore {
+extension FileIndexWriter {
     /// Where the root of `domain`, recorded at `path`, is now: on the filesystem its state
     /// recorded (at `path`, or where that drive is mounted now), or absent.
     public func presence(ofRoot path: String, domain: String) -> VolumePresence {
