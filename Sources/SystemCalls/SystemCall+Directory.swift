@@ -9,6 +9,15 @@ extension SystemCall {
     /// (the entries are read through a duplicate, rewound first).
     /// The corresponding C functions are `fdopendir(3)` and `readdir(3)`.
     public static func entryNames(of directory: Int32) throws(Errno) -> [[UInt8]] {
+        try entries(of: directory).map(\.name)
+    }
+
+    /// The entries of the open folder `directory` (without `.` and `..`): each name, as raw
+    /// bytes, and whether it may be a folder (its type from `readdir(3)`'s `d_type` is a
+    /// folder's, or unknown: some file systems do not tell, and only a `statx` can), in the
+    /// order the file system gives them; `directory` stays open and its offset is left alone.
+    /// The corresponding C functions are `fdopendir(3)` and `readdir(3)`.
+    public static func entries(of directory: Int32) throws(Errno) -> [(name: [UInt8], mayBeFolder: Bool)] {
         let stream = try duplicate(directory)
         guard let handle = fdopendir(stream) else {
             let error = lastError
@@ -18,18 +27,19 @@ extension SystemCall {
         defer { closedir(handle) }
         // The duplicate shares its offset with `directory`: start from the beginning.
         rewinddir(handle)
-        var names: [[UInt8]] = []
+        var entries: [(name: [UInt8], mayBeFolder: Bool)] = []
         while true {
             // readdir(3) tells the end from a failure only through errno.
             errno = 0
             guard let record = readdir(handle) else {
                 let code = lastError
                 if code.rawValue != 0 { throw code }
-                return names
+                return entries
             }
             let name: [UInt8] = withUnsafeBytes(of: &record.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-            names.append(name)
+            let type = record.pointee.d_type
+            entries.append((name, type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN)))
         }
     }
 

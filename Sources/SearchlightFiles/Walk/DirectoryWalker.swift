@@ -51,6 +51,9 @@ public struct DirectoryWalker {
         /// Whether to report who may pass each folder (``Event/folderAccess(_:_:)``): what a
         /// shared index records.
         public var reportsFolderAccess = false
+        /// Whether to report folders only: a name `readdir` says is no folder costs no `statx`
+        /// (the watcher's walk that watches each folder before it is listed).
+        public var foldersOnly = false
 
         /// Report names that start with a dot, and walk such folders (secrets stay out).
         public var includeHidden: Bool {
@@ -169,10 +172,11 @@ public struct DirectoryWalker {
              walker: DirectoryWalker) throws {
             self.descriptor = descriptor
             self.path = path
-            let names = try FileSystemError.attributing("readdir", path: path) { () throws(Errno) in
-                try SystemCall.entryNames(of: descriptor)
+            let listed = try FileSystemError.attributing("readdir", path: path) { () throws(Errno) in
+                try SystemCall.entries(of: descriptor)
             }
-            let hasIgnoreFile = names.contains { $0.elementsEqual(ExclusionRules.ignoreFileName.utf8) }
+            let foldersOnly = walker.options.foldersOnly
+            let hasIgnoreFile = listed.contains { $0.name.elementsEqual(ExclusionRules.ignoreFileName.utf8) }
             let exclusions = walker.options.exclusions
             var folderRules = inherited
             if hasIgnoreFile && exclusions.readsIgnoreFiles, let rules = ExclusionRules.ignoreFile(in: descriptor) {
@@ -180,10 +184,11 @@ public struct DirectoryWalker {
             }
             self.folderRules = folderRules
             var entries: [Entry] = []
-            entries.reserveCapacity(names.count)
-            for name in names {
+            entries.reserveCapacity(listed.count)
+            for (name, mayBeFolder) in listed {
                 // Hidden names are out before costing a statx (secrets are out either way).
                 if name.first == 0x2E && !exclusions.includeHidden { continue }
+                if foldersOnly && !mayBeFolder { continue }
                 let childPath = Self.childPath(of: path, name)
                 if walker.options.excluded.contains(childPath) { continue }
                 let outcome: Result<FileStatus, FileSystemError>

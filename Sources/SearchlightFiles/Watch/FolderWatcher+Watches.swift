@@ -37,7 +37,9 @@ extension FolderWatcher {
     /// could be lost. The walk skips what the scanner's walk skips; it stops when the watch does.
     func watchFolders(below subtree: ItemIdentifier) {
         struct Stopped: Error {}
-        let walker = DirectoryWalker(root: root, options: options.scan.walk)
+        var walk = options.scan.walk
+        walk.foldersOnly = true
+        let walker = DirectoryWalker(root: root, options: walk)
         try? walker.walk(from: subtree) { event in
             if scanner.isStopping { throw Stopped() }
             // Reported before the folder is listed: a watch added here misses nothing.
