@@ -287,12 +287,23 @@ struct WatchSelfCheckTests {
         #expect(try fixture.indexed().sorted() == ["folder/also lost.txt", "kept.txt", "lost.txt"])
         // Rows deleted with SQL, as a bug (or another program) would. No read here checks them
         // gone: under load the periodic check (every half second) can put them back first —
-        // the two repairs it counts are what says they were gone.
-        Self.deleteRows(["lost.txt", "folder/also lost.txt"], from: fixture.index)
-        // The periodic check puts them back, warns with their paths and counts them.
-        #expect(await eventually { fixture.watcher.selfCheckRepairs == 2 })
+        // the two repairs it counts are what says they were gone. A check that overlapped
+        // activity puts them back uncounted, as it should ("not counted" in the log): the rows
+        // are deleted again then, a few times at most.
+        var repaired = false
+        for _ in 1...3 where !repaired {
+            let uncounted = fixture.log.all.filter { $0.contains("(not counted)") }.count
+            Self.deleteRows(["lost.txt", "folder/also lost.txt"], from: fixture.index)
+            // The periodic check puts them back, warns with their paths and counts them.
+            repaired = await eventually {
+                fixture.watcher.selfCheckRepairs > 0
+                    || fixture.log.all.filter { $0.contains("(not counted)") }.count > uncounted
+            } && fixture.watcher.selfCheckRepairs > 0
+        }
+        #expect(repaired && fixture.watcher.selfCheckRepairs == 2,
+                "\(fixture.watcher.selfCheckRepairs) repairs: \(fixture.log.all.filter { !$0.contains("the index matches") })")
         #expect(try fixture.indexed().sorted() == ["folder/also lost.txt", "kept.txt", "lost.txt"])
-        let warning = fixture.log.all.first { $0.contains("self-check (periodic) repaired 2 items") }
+        let warning = fixture.log.all.first { $0.contains(") repaired 2 items") }
         #expect(warning?.contains("added \"lost.txt\"") == true, "\(fixture.log.all.suffix(5))")
         #expect(warning?.contains("added \"folder/also lost.txt\"") == true)
         #expect(await eventually { (try? fixture.index.domainState(fixture.domain))??.watch?.selfCheckRepairs == 2 })

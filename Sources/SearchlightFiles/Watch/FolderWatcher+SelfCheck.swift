@@ -39,13 +39,6 @@ extension FolderWatcher {
         if raced { inbox.requestSelfCheck(reason: "again: the disk changed during the last one", counted: false) }
         // Items whose extraction was deferred are refreshed by any check: not repairs.
         let concurrent = !afterOverflow && (raced || !counted || deferral.isPending)
-        state.withLock { state in
-            state.lastSelfCheck = Date()
-            if !concurrent {
-                state.selfCheckRepairs += repairs.count
-                state.repaired = Array((state.repaired + repairs).suffix(Self.repairsKept))
-            }
-        }
         if repairs.isEmpty {
             logger.debug("self-check (\(reason)): the index matches \(root.path)")
         } else if concurrent {
@@ -58,6 +51,15 @@ extension FolderWatcher {
                 self-check (\(reason)) repaired \(repairs.count) items in \(root.path): \
                 \(repairs.prefix(50).map(\.description).joined(separator: ", "))\(repairs.count > 50 ? ", …" : "")
                 """)
+        }
+        // Counted after the log: whoever sees the count (`status`, ``checkNow(timeout:)``) finds
+        // the warning that names the repairs written already.
+        state.withLock { state in
+            state.lastSelfCheck = Date()
+            if !concurrent {
+                state.selfCheckRepairs += repairs.count
+                state.repaired = Array((state.repaired + repairs).suffix(Self.repairsKept))
+            }
         }
         writeHealth(running: true)
         return summary
