@@ -10,6 +10,8 @@ documented files with a public API, fewest doc lines per line first.
 
 ROOT is a package's folder (the current one by default). `--least N` lists N files (30 by
 default). `--files` measures only the named files (paths relative to ROOT), as one group.
+`--main` measures, per type, the files of the library's main public types (``MAIN_TYPES``: the
+file named after the type and its `Type+Concern.swift` extensions).
 `--grdb` measures GRDB 7.10.0's GRDB/ folder the same way, read from the local git copy at
 /opt/swift-packages/groue/GRDB.swift.git (STYLE.md's reference for density), nothing checked out.
 
@@ -24,6 +26,17 @@ PUBLIC = re.compile(r"^\s*(?:@[\w.()\", ]+\s+)*(?:\w+\s+)*(?:public|open)(?:\(se
                     r"(?:class|struct|enum|protocol|extension|actor|func|var|let|init|subscript|typealias|"
                     r"case|static|convenience|required|mutating|nonmutating|override|final|indirect|"
                     r"nonisolated|async)\b")
+
+
+# The types a user of the libraries meets first (issue 53, item 7), by target.
+MAIN_TYPES = {
+    "Searchlight": ["SearchableIndex", "SearchableItem", "AttributeSet", "SearchQuery", "IndexReader",
+                    "IndexWriter", "QueryParser", "QueryExpression", "ContentSearch"],
+    "SearchlightFiles": ["FolderScanner", "FolderWatcher", "IndexingPipeline", "ChangeSet", "DirectoryWalker",
+                         "RootFolder", "FileIndexReader", "FileIndexWriter"],
+    "SearchlightServer": ["SearchServer"],
+    "SearchlightPostgres": ["PostgresIndex", "PostgresStore"],
+}
 
 
 def measure(text):
@@ -115,6 +128,31 @@ def grdb_files(git_dir="/opt/swift-packages/groue/GRDB.swift.git", tag="7.10.0")
             yield path, "GRDB/" + path.split("/")[1] if path.count("/") > 1 else "GRDB", text
 
 
+def report_main(root):
+    """The density of each main type's files, and of all of them together."""
+    total_doc = total_lines = 0
+    for target, types in MAIN_TYPES.items():
+        folder = os.path.join(root, "Sources", target)
+        for type_name in types:
+            doc = lines = files = 0
+            for path, _, _ in ((p, None, None) for p in sorted(_swift_files(folder))):
+                base = os.path.basename(path)[:-len(".swift")]
+                if base == type_name or base.startswith(type_name + "+"):
+                    with open(path, encoding="utf-8") as f:
+                        d, n, _ = measure(f.read())
+                    doc += d; lines += n; files += 1
+            total_doc += doc; total_lines += lines
+            print(f"  {ratio(doc, lines)}  {doc:5d} / {lines:5d}  {files:3d} files  {target}.{type_name}")
+    print(f"main types: doc lines {total_doc} of {total_lines} non-blank: {ratio(total_doc, total_lines)}")
+
+
+def _swift_files(folder):
+    for directory, _, names in os.walk(folder):
+        for name in names:
+            if name.endswith(".swift"):
+                yield os.path.join(directory, name)
+
+
 def main(argv):
     least = 30
     root = "."
@@ -129,6 +167,8 @@ def main(argv):
             only, args = args, []
         elif arg == "--grdb":
             grdb = True
+        elif arg == "--main":
+            return report_main(root)
         elif arg in ("-h", "--help"):
             sys.exit(__doc__)
         else:
