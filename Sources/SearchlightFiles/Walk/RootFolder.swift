@@ -20,10 +20,55 @@ import SystemPackage
 /// let status = try root.status(of: "notes/todo.txt")           // statx relative to the root
 /// root.relativePath(of: "/home/alice/Documents/notes/todo.txt")  // "notes/todo.txt"
 /// ```
+///
+/// ## Overview
+///
+/// One `RootFolder` is shared by everything that works below one indexed folder: the
+/// ``DirectoryWalker``, the inspectors and extraction workers of a ``FolderScanner``, the
+/// ``FolderWatcher``, and the commands that open an indexed file. Its items' identifiers are
+/// paths relative to it (``relativePath(of:)``, ``absolutePath(of:)``).
+///
+/// The class is `Sendable`: its path, device and descriptor sit behind one `Mutex`, and any
+/// number of threads may use the descriptor at once. The descriptor is counted: each
+/// ``withDescriptor(_:)`` call and each ``holdingOpen(_:)`` span keeps it open, and the last
+/// one to end closes it. Opening it again costs an `open` and an `fstat` of the root.
+///
+/// A root whose drive is not mounted is made with ``init(offline:)`` and moved with
+/// ``relocate(to:)`` once the drive is back, perhaps at another mount point. Until then
+/// opening it fails (`ENODEV` when a folder of another device stands at its path, the empty
+/// mount point; `ENOENT` when nothing does), and ``withDescriptor(_:)`` hands its body -1.
+///
+/// ## Topics
+///
+/// ### Opening
+///
+/// - ``init(path:)``
+/// - ``init(offline:)``
+/// - ``relocate(to:)``
+/// - ``path``
+/// - ``device``
+///
+/// ### Working below the root
+///
+/// - ``holdingOpen(_:)``
+/// - ``withDescriptor(_:)``
+/// - ``isOpen``
+/// - ``status(of:)``
+/// - ``folderAccess(_:)``
+/// - ``accessAbove()``
+///
+/// ### Paths
+///
+/// - ``relativePath(of:)``
+/// - ``absolutePath(of:)``
 public final class RootFolder: Sendable {
+    /// What the lock guards: where the root is, and its descriptor with who holds it.
     private struct Handle {
+        /// The canonical absolute path.
         var path: String
+        /// The device the root's folder was on when looked at: 0 for an offline root.
         var device: UInt64
+        /// The open descriptor, or -1 while nobody works below the root.
         var descriptor: Int32 = -1
         /// Calls using the descriptor now.
         var users = 0
@@ -31,6 +76,7 @@ public final class RootFolder: Sendable {
         var holds = 0
     }
 
+    /// The root's state, behind its lock.
     private let handle: Mutex<Handle>
 
     /// The canonical absolute path (symbolic links resolved).
@@ -39,6 +85,11 @@ public final class RootFolder: Sendable {
     public var device: UInt64 { handle.withLock { $0.device } }
 
     /// Opens `path` as a root (and closes it: it is opened again when worked on).
+    ///
+    /// The path is made canonical (`realpath(3)`: symbolic links resolved), so that a root
+    /// named through a link and the same root named directly are one domain.
+    ///
+    /// - Parameter path: A folder, absolute or relative to the current directory.
     /// - Throws: ``FileSystemError`` when it does not exist, is not a directory, or cannot be read.
     public init(path: String) throws(FileSystemError) {
         let (canonical, device) = try Self.look(at: path)
@@ -47,6 +98,9 @@ public final class RootFolder: Sendable {
 
     /// A root whose folder cannot be opened now because its drive is not mounted: it is
     /// opened once the drive is back (``relocate(to:)``).
+    ///
+    /// Nothing is checked: `path` is kept as given, and the device is 0, which no mounted
+    /// folder has, so ``holdingOpen(_:)`` fails until the root is relocated.
     public init(offline path: String) {
         handle = Mutex(Handle(path: path, device: 0))
     }
@@ -73,6 +127,15 @@ public final class RootFolder: Sendable {
 
     /// Moves the root to `path`, where its drive is mounted now (or mounted again, with
     /// another device number); nothing may be working below it.
+    ///
+    /// An open descriptor that nobody uses is closed; one that is in use stays open until its
+    /// users are done.
+    ///
+    /// ```swift
+    /// let root = RootFolder(offline: "/media/ada/photos")
+    /// // the drive is mounted again, elsewhere
+    /// try root.relocate(to: "/run/media/ada/photos")
+    /// ```
     /// - Throws: ``FileSystemError`` when the folder cannot be opened.
     public func relocate(to path: String) throws(FileSystemError) {
         let (canonical, device) = try Self.look(at: path)
@@ -87,6 +150,9 @@ public final class RootFolder: Sendable {
     }
 
     /// Keeps the root's descriptor open while `body` runs: a scan, a watch's window.
+    ///
+    /// The root is opened (or checked to be open) before `body` runs, so a drive that was
+    /// unmounted fails the work here, before anything is read or written.
     /// - Throws: ``FileSystemError`` when the root cannot be opened, or its folder is on
     ///   another device now (`ENODEV`: its drive was unmounted); else what `body` throws.
     public func holdingOpen<T>(_ body: () throws -> T) throws -> T {
@@ -115,6 +181,7 @@ public final class RootFolder: Sendable {
     /// Whether a descriptor of the root is open now.
     public var isOpen: Bool { handle.withLock { $0.descriptor >= 0 } }
 
+    /// Applies `change` (a user or a hold ending), and closes the descriptor when it was the last.
     private func release(_ change: (inout Handle) -> Void) {
         handle.withLock { handle in
             change(&handle)
