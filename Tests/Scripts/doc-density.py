@@ -18,7 +18,10 @@ file named after the type and its `Type+Concern.swift` extensions).
 Comment lines that are not doc comments (`//`, `/* */`) count as ordinary lines, as does a line
 with code before a trailing `///`. All the lines of such a file count, its internal helpers too, as
 GRDB's are counted: what is measured is how documented the files a library's user reads are."""
-import os, re, subprocess, sys
+import os, re, signal, subprocess, sys
+
+# Piped into `head`, end quietly.
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 # A declaration with `public` or `open` among its modifiers: a type, protocol or extension, or a
 # member of an extension whose own line says `public` (`extension Index { public func ... }`).
