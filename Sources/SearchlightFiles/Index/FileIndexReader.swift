@@ -12,6 +12,19 @@ import Searchlight
 /// protocol. Both backends conform: the SQLite index here (`SearchableIndex+FileIndex.swift`,
 /// over the columns the library's schema keeps for it), the PostgreSQL index in
 /// `SearchlightPostgres` (`PostgresStore+FileIndex.swift`). Docs/Architecture.md draws the family.
+///
+/// As in ``Searchlight/IndexReader``, the requirements are synchronous and block their caller
+/// for the read; the two that the server awaits (``domainStates()``, ``domainHosts()``) have
+/// async twins that each conformer states. A conformer is `Sendable` and may be read from any
+/// number of threads at once.
+///
+/// ```swift
+/// let index: any FileIndexReader = try SearchableIndex(path: path, readOnly: true)
+/// for (domain, state) in try index.domainStates() {
+///     let watching = state.watch?.running == true ? "watched" : "not watched"
+///     print(domain, state.root, state.lastScan?.counts ?? "never scanned", watching)
+/// }
+/// ```
 public protocol FileIndexReader: IndexReader {
     /// Whether the index holds the folders of many machines (Docs/Contract.md#shared-index), whose domains then
     /// name the machine as well as the folder.
