@@ -64,9 +64,11 @@ extension SearchableIndex {
     ///
     /// ```swift
     /// var after: [UInt8] = []
-    /// while case let work = try index.meaningWork(model: model, after: after, limit: 64), !work.isEmpty {
-    ///     // embed each work.text, then storeMeaning(_:)
-    ///     after = work.last!.key
+    /// while true {
+    ///     let work = try index.meaningWork(model: model, after: after, limit: 64)
+    ///     guard let last = work.last else { break }
+    ///     // embed each text, then storeMeaning(_:)
+    ///     after = last.key
     /// }
     /// ```
     ///
