@@ -101,6 +101,8 @@ public final class RootFolder: Sendable {
     ///
     /// Nothing is checked: `path` is kept as given, and the device is 0, which no mounted
     /// folder has, so ``holdingOpen(_:)`` fails until the root is relocated.
+    ///
+    /// - Parameter path: Where the root was last seen, as the index recorded it.
     public init(offline path: String) {
         handle = Mutex(Handle(path: path, device: 0))
     }
@@ -131,6 +133,8 @@ public final class RootFolder: Sendable {
     /// An open descriptor that nobody uses is closed; one that is in use stays open until its
     /// users are done.
     ///
+    /// - Parameter path: Where the drive's folder is now.
+    ///
     /// ```swift
     /// let root = RootFolder(offline: "/media/ada/photos")
     /// // the drive is mounted again, elsewhere
@@ -153,6 +157,13 @@ public final class RootFolder: Sendable {
     ///
     /// The root is opened (or checked to be open) before `body` runs, so a drive that was
     /// unmounted fails the work here, before anything is read or written.
+    ///
+    /// ```swift
+    /// let summary = try root.holdingOpen { try scanner.reconcile() }
+    /// ```
+    ///
+    /// - Parameter body: The work below the root.
+    /// - Returns: What `body` returns.
     /// - Throws: ``FileSystemError`` when the root cannot be opened, or its folder is on
     ///   another device now (`ENODEV`: its drive was unmounted); else what `body` throws.
     public func holdingOpen<T>(_ body: () throws -> T) throws -> T {
@@ -166,6 +177,12 @@ public final class RootFolder: Sendable {
 
     /// Runs `body` with the root's descriptor, opened for the call when no work holds it
     /// open; `-1` when it cannot be opened (the call then fails with `EBADF`).
+    ///
+    /// For one system call relative to the root (`statx`, `openat`): the descriptor is valid
+    /// only inside `body`, and is closed after it unless other work holds it.
+    ///
+    /// - Parameter body: Called with the root's descriptor, or -1.
+    /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     public func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T {
         let descriptor = handle.withLock { handle in
@@ -226,6 +243,12 @@ public final class RootFolder: Sendable {
 
     /// Who may pass through the folder at `relativePath` below the root (empty: the root):
     /// its status and POSIX ACL, read from the open folder.
+    ///
+    /// What a shared index records for each folder, so that a person sees only the items
+    /// below folders they may pass.
+    ///
+    /// - Parameter relativePath: The folder, relative to the root.
+    /// - Returns: The owner, group, mode and ACL entries that decide who may pass.
     /// - Throws: ``FileSystemError`` when the folder cannot be opened or its status read.
     public func folderAccess(_ relativePath: ItemIdentifier) throws(FileSystemError) -> FileAccess {
         let folder = try openDirectory(relativePath)
@@ -235,6 +258,8 @@ public final class RootFolder: Sendable {
 
     /// Who may pass through each folder above the root, from `/` down to the root's parent,
     /// by absolute path; a folder that cannot be looked at is left out.
+    ///
+    /// - Returns: Each folder above the root, shallowest first, with who may pass it.
     public func accessAbove() -> [(path: String, access: FileAccess)] {
         var folders: [String] = []
         var folder = path
@@ -251,6 +276,14 @@ public final class RootFolder: Sendable {
 
     /// The status of the entry at `relativePath` below the root, without opening it nor
     /// following a final symbolic link (`statx(2)` relative to the root's descriptor).
+    ///
+    /// ```swift
+    /// let status = try root.status(of: "notes/todo.txt")
+    /// print(status.size, status.kind == .regular)
+    /// ```
+    ///
+    /// - Parameter relativePath: The entry, relative to the root; empty for the root.
+    /// - Returns: The entry's status.
     /// - Throws: ``FileSystemError`` with the path and `statx`'s `Errno`.
     public func status(of relativePath: ItemIdentifier) throws(FileSystemError) -> FileStatus {
         try withDescriptor { descriptor throws(FileSystemError) in
@@ -261,12 +294,24 @@ public final class RootFolder: Sendable {
     }
 
     /// The absolute path of a relative path below the root, as bytes.
+    ///
+    /// Bytes, not a string: an identifier need not be valid UTF-8. The root's current path is
+    /// used, so the answer changes after ``relocate(to:)``.
+    ///
+    /// - Parameter relativePath: A path relative to the root; empty for the root itself.
+    /// - Returns: The root's path, `/`, and the relative path.
     public func absolutePath(of relativePath: ItemIdentifier) -> [UInt8] {
         let path = self.path
         return relativePath.bytes.isEmpty ? Array(path.utf8) : Array(path.utf8) + [0x2F] + relativePath.bytes
     }
 
     /// The path of `absolutePath` relative to this root, when it lies strictly below it.
+    ///
+    /// A comparison of strings: `absolutePath` must be spelled as the root's canonical path
+    /// is (no `..`, no link on its way); nothing on the disk is looked at.
+    ///
+    /// - Parameter absolutePath: An absolute path.
+    /// - Returns: The relative path, or `nil` for the root itself or a path outside it.
     public func relativePath(of absolutePath: String) -> ItemIdentifier? {
         let path = self.path
         let prefix = path.hasSuffix("/") ? path : path + "/"
