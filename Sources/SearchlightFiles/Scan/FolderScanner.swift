@@ -38,8 +38,8 @@ public enum ScanChange: String, Sendable {
 /// is synchronous: it blocks the calling thread, which is the one that writes, until the
 /// walk, the inspection and the last batch are done. Call it from a thread of your own, not
 /// from the cooperative pool. A run never fails on a file it cannot read (the file is
-/// counted in ``ScanSummary/failed`` and its item keeps its failure); it throws only when the
-/// index cannot be written, or when the root cannot be opened.
+/// counted in ``ScanSummary/failed`` and logged); it throws only when the index cannot be
+/// written, or when the root cannot be opened.
 ///
 /// The class is `Sendable` so that ``stop()`` can be called from another thread (a signal
 /// handler's task, a watcher's shutdown); its runs are made one after another by one owner.
