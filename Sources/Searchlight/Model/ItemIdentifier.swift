@@ -16,7 +16,7 @@ import Foundation
 /// key and of the file indexer's walk (`DirectoryWalker`), so a folder's items are a range
 /// (``descendantBounds``), and a `/` in an identifier is what the subtree operations
 /// (``IndexBatch/deleteTree(_:domain:)``, ``IndexBatch/move(_:to:domain:rename:)``) and
-/// ``SearchableItem/identifierIsPath`` split on; otherwise the bytes mean nothing to the index.
+/// ``SearchableItem/identifierIsPath`` split on.
 public struct ItemIdentifier: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The identifier's bytes, exactly as given.
     public var bytes: [UInt8]
