@@ -46,7 +46,7 @@ public struct RichDocumentExtractor: Sendable {
     /// Office Open XML file is recognised before it is opened as a ZIP archive.
     ///
     /// - Parameters:
-    ///   - descriptor: The file, open for reading; read from its start whatever its offset.
+    ///   - descriptor: The file, open for reading.
     ///   - format: The format the indexer's content type and name gave it.
     /// - Returns: The text (at most ``textLimit`` bytes) and the metadata found.
     /// - Throws: ``ExtractionFailure``: `encrypted` for a document that needs a password,
