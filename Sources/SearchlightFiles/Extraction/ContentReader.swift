@@ -142,8 +142,8 @@ public final class ContentReader: Sendable {
     /// name's stays), authors, its own keywords before the name's, its creation date, pages,
     /// and a photo's size, camera and position where the document has them.
     ///
-    /// At most ``keywordLimit`` keywords are kept (more only when the document's own are
-    /// more), compared without regard to case.
+    /// At most ``keywordLimit`` keywords are kept, the document's own first; a keyword that
+    /// differs from one before it only in case is dropped.
     ///
     /// - Parameters:
     ///   - attributes: The file's attributes, from its name and type.
