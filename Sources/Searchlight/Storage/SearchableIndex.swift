@@ -50,7 +50,7 @@ import Synchronization
 /// `SearchableIndex` is `Sendable`: one handle may be used from any number of threads at once;
 /// its mutable state (the connections, the change monitor) sits behind a `Mutex`. Every
 /// synchronous method blocks its calling thread for as long as its SQLite work takes (a
-/// search, a batch's transaction and its fsync, a wait for another process's write lock). Call them from
+/// search, a batch's transaction, a wait for another process's write lock). Call them from
 /// threads of your own, or from async code through ``asyncRead(_:)`` and the async twins of
 /// ``IndexReader`` (``searchResults(_:domain:limit:)``, ``query(_:domain:limit:)``…), which
 /// suspend the task instead and stop the read (`sqlite3_interrupt`) when the task is
