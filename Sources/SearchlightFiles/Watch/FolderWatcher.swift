@@ -27,8 +27,8 @@ import SystemPackage
 /// A watcher is a `Service` of swift-service-lifecycle: it does nothing when made, and
 /// ``run()`` reconciles the root, installs its watches, and then processes windows of events
 /// until the `ServiceGroup` that runs it shuts down gracefully (SIGTERM, SIGINT) or its task is
-/// cancelled. Several roots are several watchers, which share one ``InotifyHub`` (one inotify
-/// descriptor per process) and may share one index.
+/// cancelled. Several roots are several watchers, which can share one ``InotifyHub`` (one
+/// inotify descriptor per process, passed as `inotify`) and one index.
 ///
 /// ```swift
 /// let index = try SearchableIndex(path: indexPath)
@@ -42,8 +42,9 @@ import SystemPackage
 ///
 /// While ``run()`` runs, the watcher holds the domain's ``WatchLock``: a second watch of the
 /// same domain fails at once, and `searchlight status` tells a running watch by the lock. Its
-/// health (windows, overflows, watches, repairs, whether it is paused or offline) is written
-/// into the domain's state in the index, where `status` and `pause` read it.
+/// health (watches used, pending changes, overflows, repairs, pause and backoff) and since
+/// when its drive is away are written into the domain's state in the index, where `status`
+/// and `pause` read them.
 ///
 /// ## Threads and blocking
 ///
@@ -77,7 +78,6 @@ import SystemPackage
 ///
 /// - ``isOffline``
 /// - ``recordHealth()``
-///
 /// - ``watchCount``
 /// - ``degradedSubtrees``
 /// - ``overflowCount``
