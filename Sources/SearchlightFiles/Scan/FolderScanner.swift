@@ -34,7 +34,7 @@ public enum ScanChange: String, Sendable {
 /// A scanner belongs to one ``RootFolder`` and one domain of one ``FileIndexWriter`` (the SQLite
 /// index, or the PostgreSQL one). `searchlight scan` makes one per root and calls
 /// ``reconcile(subtree:onDirectory:progress:onChange:)`` once; a ``FolderWatcher`` keeps one for
-/// its whole life and calls ``update(subtrees:files:)`` for each window of events. Every run
+/// its whole life and hands it each window of events as a ``ChangeSet``. Every run
 /// is synchronous: it blocks the calling thread, which is the one that writes, until the
 /// walk, the inspection and the last batch are done. Call it from a thread of your own, not
 /// from the cooperative pool. A run never fails on a file it cannot read (the file is
@@ -181,9 +181,9 @@ public final class FolderScanner: Sendable {
     /// updated (``Searchlight/IndexWriter/markUpdated(domain:)``).
     ///
     /// ```swift
-    /// let summary = try scanner.reconcile(subtree: "Projects/2024") { item, change in
+    /// let summary = try scanner.reconcile(subtree: "Projects/2024", onChange: { item, change in
     ///     print(change, item)
-    /// }
+    /// })
     /// ```
     ///
     /// - Parameter subtree: A folder relative to the root; empty (the default) for the root.
