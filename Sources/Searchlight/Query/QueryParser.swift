@@ -508,14 +508,18 @@ public struct QueryParser {
 
     // MARK: - Scanning
 
+    /// Whether every scalar was read.
     private var isAtEnd: Bool { position >= characters.count }
 
+    /// Moves past white space; always `true`, so that it can open a `while` condition
+    /// (`while skipSpaces(), consume("||")`).
     @discardableResult
     private mutating func skipSpaces() -> Bool {
         while !isAtEnd, characters[position].isWhitespace { position += 1 }
         return true
     }
 
+    /// Whether `text` comes next, without moving.
     private func peek(_ text: String) -> Bool {
         var index = position
         for character in text {
@@ -525,6 +529,7 @@ public struct QueryParser {
         return true
     }
 
+    /// Moves past `text` when it comes next; whether it did.
     private mutating func consume(_ text: String) -> Bool {
         guard peek(text) else { return false }
         position += text.count
@@ -540,6 +545,8 @@ public struct QueryParser {
         return index > position ? String(characters[position..<index]) : nil
     }
 
+    /// What stands at the current position, for an error: the end, a word (its first 30
+    /// characters), an operator, a space, or one character.
     private func describeFound() -> String {
         guard !isAtEnd else { return "end of query" }
         if let word = peekWord() { return "`\(word.prefix(30))`" }
@@ -549,10 +556,12 @@ public struct QueryParser {
         return "`\(character)`"
     }
 
+    /// The error at the current position, saying what was expected and what is there.
     private func error(expected: String) -> QueryParseError {
         error(at: position, expected: expected, found: describeFound())
     }
 
+    /// The error at the current position, with what was found said by the caller.
     private func error(expected: String, found: String) -> QueryParseError {
         error(at: position, expected: expected, found: found)
     }
