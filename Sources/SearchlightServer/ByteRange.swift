@@ -7,7 +7,7 @@ enum ByteRange: Equatable {
     case whole
     /// Serve these bytes (206), clamped to the file.
     case part(ClosedRange<Int64>)
-    /// The range starts past the end (416).
+    /// The range starts past the end, or asks for no byte (416).
     case unsatisfiable
 
     /// Reads `header` against a file of `size` bytes: `bytes=A-B`, `bytes=A-` or the last
