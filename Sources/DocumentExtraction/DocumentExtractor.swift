@@ -9,6 +9,16 @@ import ExtractionProtocol
 /// ``ExtractedDocument``, as ``HTMLExtractor`` does.
 public enum DocumentExtractor {
     /// Extracts what `request` asks for from the file it names.
+    ///
+    /// The format comes from the request's content type and file name; a type no reader knows
+    /// is `unsupported`. The file is opened as the request says (the descriptor it carries, or
+    /// its path) and closed before this returns. Every result then gets the same finish: the
+    /// text cut at the request's limit on a UTF-8 boundary (``ExtractedDocument/isTextTruncated``
+    /// set), U+200B marked between the words of scripts written without spaces (Han, kana,
+    /// Thai, Lao, Khmer, Myanmar), the title, subject, authors and keywords tidied.
+    ///
+    /// - Parameter request: The worker's request: the path, the content type, the text limit.
+    /// - Returns: The document, or why it could not be read; never throws.
     public static func extract(_ request: ExtractionRequest) -> Result<ExtractedDocument, ExtractionFailure> {
         let name = request.path.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? []
         guard let format = DocumentFormat(contentType: request.contentType, fileName: name) else {

@@ -39,6 +39,19 @@ public struct RichDocumentExtractor: Sendable {
 
     /// Extracts the document readable from `descriptor` (an open regular file; not closed).
     /// Photos need libvips started (`cvips_initialize`) first.
+    ///
+    /// Runs in the worker process, on its thread, for as long as the format's reader takes:
+    /// a PDF stops at ``pdfTimeBudget`` with what it has read, a legacy Office converter is
+    /// killed at ``converterDeadline``; the indexer's deadline bounds the rest. An encrypted
+    /// Office Open XML file is recognised before it is opened as a ZIP archive.
+    ///
+    /// - Parameters:
+    ///   - descriptor: The file, open for reading.
+    ///   - format: The format the indexer's content type and name gave it.
+    /// - Returns: The text (at most ``textLimit`` bytes) and the metadata found.
+    /// - Throws: ``ExtractionFailure``: `encrypted` for a document that needs a password,
+    ///   `tooLarge` for an archive beyond ``archiveLimits``, `decodeFailed` for a damaged
+    ///   file, and what each reader says.
     public func extract(descriptor: Int32, format: DocumentFormat) throws(ExtractionFailure) -> ExtractedDocument {
         switch format {
         case .pdf:

@@ -6,9 +6,24 @@ import Searchlight
 /// Byte strings that are not valid UTF-8 (file names) are written with each invalid byte
 /// escaped as the lone surrogate `\udcXX` (Python's `surrogateescape`): valid JSON, distinct
 /// from every valid name, and recoverable with `s.encode("utf-8", "surrogateescape")`.
+///
+/// Why not `JSONEncoder`: every line of `--json` output and every item of the API is built
+/// here, field by field, straight into bytes, in the order a reader expects, with `null` for
+/// an absent value rather than a missing key, and with names that are not UTF-8 kept
+/// distinct. Each `add` appends `"key":value`; keys are written as given, and a key added
+/// twice appears twice.
+///
+/// ```swift
+/// var line = JSONLine()
+/// line.add("path", bytes: Array("caf\u{E9}".utf8) + [0xFF])
+/// line.add("modified", Date(timeIntervalSince1970: 0))
+/// line.add("tags", strings: ["work"])
+/// // {"path":"café\udcff","modified":"1970-01-01T00:00:00Z","tags":["work"]}
+/// ```
 public struct JSONLine: Sendable {
     /// The object so far, without its closing brace (``finished`` adds it).
     public private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
+    /// Whether no field was added yet: the next one takes no comma.
     private var isFirst = true
 
     /// An empty object.
@@ -100,6 +115,7 @@ public struct JSONLine: Sendable {
         return closed
     }
 
+    /// Appends `,` when a field came before, then `"key":`.
     private mutating func addKey(_ key: String) {
         if !isFirst { append(",") }
         isFirst = false
@@ -107,10 +123,18 @@ public struct JSONLine: Sendable {
         append(":")
     }
 
+    /// Appends `text`'s UTF-8 bytes as they are (punctuation, `null`, numbers).
     private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
     /// `value` as a JSON string: a byte string that may not be UTF-8 (a file name), each
     /// invalid byte escaped as the lone surrogate `\udcXX`.
+    ///
+    /// Valid sequences are copied as they are; quotes, backslashes and control characters
+    /// are escaped as JSON requires.
+    ///
+    /// - Parameters:
+    ///   - value: The bytes of the string.
+    ///   - output: Where the quoted string is appended.
     public static func appendString(_ value: [UInt8], to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var index = 0

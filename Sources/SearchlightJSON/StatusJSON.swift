@@ -4,9 +4,24 @@ import SearchlightFiles
 
 /// The JSON object of the index's status, as `searchlight status --json` prints it and
 /// `/api/status` answers it.
+///
+/// One home for the object, so that the command and the server cannot drift apart: both
+/// read the index's ``Searchlight/IndexStatistics`` and the file indexer's domain states, and
+/// hand them here. Dates are ISO 8601 strings; an absent value is `null`, never a missing key.
+///
+/// ```swift
+/// let bytes = StatusJSON.object(for: try index.statistics(), states: try index.domainStates())
+/// FileHandle.standardOutput.write(Data(bytes))
+/// ```
 public enum StatusJSON {
     /// `{"index":…,"bytes":…,"items":…,"domains":[…]}`: the library's counts, and the file
     /// indexer's `states` of the domains (``FileIndexReader/domainStates()``).
+    ///
+    /// - Parameters:
+    ///   - statistics: What the index holds, per domain.
+    ///   - states: The file indexer's state of each domain, by name; a domain without one
+    ///     has `null` for its root and watch.
+    /// - Returns: The object's UTF-8 bytes, on one line, without a newline.
     public static func object(for statistics: IndexStatistics, states: [String: DomainState]) -> [UInt8] {
         var line = JSONLine()
         line.add("index", statistics.path)
@@ -23,6 +38,17 @@ public enum StatusJSON {
     }
 
     /// One domain: items, failures, thumbnails, last scan, root and watch health.
+    ///
+    /// `drive` describes the drive of a root that is not on the system's root file system;
+    /// `watch.running` is read from the domain's ``SearchlightFiles/WatchLock`` (a lock the
+    /// kernel releases with its process), not from the recorded process id, which may have
+    /// been reused. `lastScan` is the domain's last update date.
+    ///
+    /// - Parameters:
+    ///   - domain: The domain's counts.
+    ///   - state: The file indexer's state of it, if any.
+    ///   - index: The index's path, which names the domain's watch lock.
+    /// - Returns: The domain's object, to be finished or nested.
     public static func domain(_ domain: IndexStatistics.Domain, state: DomainState?, index: String) -> JSONLine {
         var line = JSONLine()
         line.add("name", domain.name)

@@ -4,6 +4,11 @@ import Searchlight
 /// One item as a row of the `item` table, with the words the search ranks by, as a batch
 /// sends it: a batch's upserts travel as one JSON array, read by `jsonb_to_recordset`, so
 /// that a batch of any size is one statement with two parameters.
+///
+/// The attributes are those of ``Searchlight/AttributeSet``, by the same names (texts without
+/// NUL, which PostgreSQL's `text` cannot hold; dates as seconds since 1970; bytes as Base64);
+/// the `…Words` fields are what the search ranks by, split in Swift as the SQLite index
+/// splits them; the thumbnail's fields are `nil` for an item without one.
 struct ItemRow: Encodable {
     /// The domain's row id.
     var d: Int64
@@ -30,10 +35,15 @@ struct ItemRow: Encodable {
     var expirationDate: Double?
     var changeStamp: String?
     var failure: String?
+    /// The display name's words (``NameTokenizer``), joined by spaces.
     var nameWords: String
+    /// The title's words, joined by spaces.
     var titleWords: String
+    /// Each author's words, joined by spaces: one entry per author.
     var authorWords: [String]
+    /// Each keyword's words, then one entry for the tags, comment and addresses (``keywordWords(_:_:)``).
     var keywordWords: [String]
+    /// The words of the identifier's folders, when it is a path; empty otherwise.
     var folderWords: String
     /// The text's words as a `tsvector` literal (TextWords.vectorLiteral(of:)).
     var textVector: String
@@ -45,10 +55,13 @@ struct ItemRow: Encodable {
     var thumbnailFormat: String?
     var thumbnailWidth: Int?
     var thumbnailHeight: Int?
+    /// The thumbnail's bytes, Base64.
     var thumbnailBytes: String?
     /// Who may read the file (``PostgreSQLVisibility/rules(_:for:domainID:)``).
     var readers: [String]?
 
+    /// The row of `item` in the domain of row id `domainID`: its words split, its texts made
+    /// storable, who may read it turned into rules with the domain's id in front.
     init(_ item: SearchableItem, domainID: Int64) {
         let a = item.attributeSet
         d = domainID
@@ -139,5 +152,6 @@ struct ItemRow: Encodable {
 }
 
 private extension Array {
+    /// The array with `element` after its last.
     func appending(_ element: Element) -> [Element] { self + [element] }
 }

@@ -84,6 +84,16 @@ extension PostgresIndex {
     }
 
     /// Items with text that wait for vectors of `model`, in key order after `key`.
+    ///
+    /// As ``Searchlight/SearchableIndex/meaningWork(model:after:limit:)``: an item waits when it
+    /// has text and no vectors of `model` for that text. The keys are the domain's id and the
+    /// identifier, so a page starts where the last ended, whatever the writers did meanwhile.
+    ///
+    /// - Parameters:
+    ///   - model: The model's identifier.
+    ///   - key: The last key of the previous page; empty for the first page.
+    ///   - limit: At most this many items.
+    /// - Returns: The items that wait, in key order, each with its text.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func meaningWork(model: String, after key: [UInt8], limit: Int) async throws -> [MeaningWork] {
         let after = Self.item(meaningKey: key) ?? (0, [])
@@ -110,6 +120,9 @@ extension PostgresIndex {
     }
 
     /// Whether vectors of `digest` are stored.
+    ///
+    /// - Parameter digest: The model's identifier and the text, hashed (``Searchlight/MeaningVectors/digest``).
+    /// - Returns: Whether vectors of that text are stored (an item with the same text has them).
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func hasMeaning(digest: [UInt8]) async throws -> Bool {
         let digest = ByteBuffer(bytes: digest)
@@ -120,6 +133,13 @@ extension PostgresIndex {
     }
 
     /// Stores vectors in one transaction, each item's only while it has the text they were made from.
+    ///
+    /// An item whose text changed meanwhile, or that is gone, is skipped: the next page of work
+    /// offers it again. A result without vectors links its item to the stored vectors of its
+    /// digest, or is skipped when there are none (another writer forgot them meanwhile).
+    ///
+    /// - Parameter results: The vectors of a page of work.
+    /// - Returns: How many items got vectors.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
     public func storeMeaning(_ results: [MeaningVectors]) async throws -> Int {
@@ -158,6 +178,11 @@ extension PostgresIndex {
     }
 
     /// Deletes the vectors no item uses any more; returns how many texts' vectors went.
+    ///
+    /// Over the whole shared index, every machine's domains: a text that an item of another
+    /// domain still has keeps its vectors.
+    ///
+    /// - Returns: How many texts' vectors were deleted.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written.
     public func forgetUnusedMeaning() async throws -> Int {
         try await withConnection("cannot write to the index") { connection in
@@ -170,6 +195,10 @@ extension PostgresIndex {
     }
 
     /// How far the pass is for `model`.
+    ///
+    /// - Parameter model: The model whose embedded items are counted; `nil`: none is.
+    /// - Returns: The items with text, those embedded with `model`, the chunks and bytes
+    ///   stored, and the models that made vectors.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func meaningProgress(model: String?) async throws -> MeaningProgress {
         let model = model ?? ""
@@ -196,6 +225,17 @@ extension PostgresIndex {
 
     /// The `limit` items nearest to `question` that the person may read, best first: every
     /// vector of the model compared here (brute force), each item scored by its chunks (``StoredVectors/similarity(of:in:)``).
+    ///
+    /// Every vector of the model (of the domain, when given) that the reader may see is read
+    /// from the server and compared in this process; the nearest items are then read in one
+    /// statement. The cost grows with the texts embedded.
+    ///
+    /// - Parameters:
+    ///   - question: The question's vector, of unit length, made by `model`.
+    ///   - model: The model's identifier: only its vectors are compared.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results.
+    /// - Returns: The nearest items, best first, each with its ``Searchlight/SearchResult/similarity``.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
         guard limit > 0 else { return [] }

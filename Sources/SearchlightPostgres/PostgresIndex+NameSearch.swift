@@ -12,6 +12,21 @@ extension PostgresIndex {
     /// first; then by where each word matched best (name, title, authors and keywords,
     /// folders, text); then the most recently modified; then by identifier and domain.
     ///
+    /// Compounds (`d70`, `x86_64`) are searched as typed first; when that finds nothing, the
+    /// search is made again with their parts as words of their own. With a `limit`, two
+    /// shortcuts are tried first, each taken only when it fills the page: the items whose name
+    /// holds every word whole, then (when no item holds any of the words whole) the names
+    /// that start a word with each; either way the page is read without ranking every match.
+    ///
+    /// ```swift
+    /// let found = try await index.search(words: ["quarterly", "rep"], domain: nil, limit: 20)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results, the best first; `nil`: all of them.
+    /// - Returns: The items, best first.
     /// - Throws: `SearchlightError` `.invalidQuery` when the words hold no letter or digit
     ///   (as the SQLite index does), ``PostgresIndexError`` when the database fails.
     public func search(words: [String], domain: String? = nil, limit: Int? = nil) async throws -> [IndexedItem] {
@@ -19,6 +34,10 @@ extension PostgresIndex {
     }
 
     /// ``search(words:domain:limit:)``, with or without the words of the text.
+    ///
+    /// - Parameter includeText: Whether the words of the items' text and authors count
+    ///   (``Searchlight/SearchScope/all``), or only those of names, titles, keywords and folders.
+    /// - Returns: The items, best first.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func search(words: [String], domain: String?, limit: Int?,
                        includingText includeText: Bool) async throws -> [IndexedItem] {

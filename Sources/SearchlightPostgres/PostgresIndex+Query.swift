@@ -4,6 +4,18 @@ import Searchlight
 extension PostgresIndex {
     /// Items matching a Spotlight query string, most recently modified first, then by identifier.
     ///
+    /// The query is parsed by ``Searchlight/QueryParser`` and compiled to one PostgreSQL
+    /// statement (``PostgresQueryCompiler``), `$time` read against now and the current calendar.
+    ///
+    /// ```swift
+    /// let large = try await index.query("size > 100000000", domain: nil, limit: 50)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - queryString: The query, in the syntax of ``Searchlight/QueryParser``.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results, when given.
+    /// - Returns: The matching items, most recently modified first.
     /// - Throws: `QueryParseError` when the query is malformed; ``PostgresIndexError`` when the
     ///   database fails or the query names an attribute this index cannot query.
     public func query(_ queryString: String, domain: String? = nil, limit: Int? = nil) async throws -> [IndexedItem] {
@@ -13,8 +25,12 @@ extension PostgresIndex {
     /// Items matching a parsed query, most recently modified first, then by identifier.
     ///
     /// - Parameters:
+    ///   - expression: A parsed query.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results, when given.
     ///   - now: The instant `$time` values are relative to.
     ///   - calendar: The calendar (and time zone) that defines days, weeks, months and years.
+    /// - Returns: The matching items, most recently modified first.
     /// - Throws: ``PostgresIndexError`` when the query names an attribute this index cannot query, or
     ///   the database fails.
     public func query(_ expression: QueryExpression, domain: String? = nil, limit: Int? = nil,
@@ -24,6 +40,15 @@ extension PostgresIndex {
     }
 
     /// The number of items a query matches.
+    ///
+    /// The query's statement with `count(*)` and no ordering: no item is read.
+    ///
+    /// - Parameters:
+    ///   - expression: A parsed query.
+    ///   - domain: Only this domain, when given.
+    ///   - now: The instant `$time` values are relative to.
+    ///   - calendar: The calendar that defines days, weeks, months and years.
+    /// - Returns: The number of matching items.
     /// - Throws: ``PostgresIndexError`` when the query names an attribute this index cannot query, or
     ///   the database fails.
     public func countQuery(_ expression: QueryExpression, domain: String? = nil,
@@ -33,6 +58,10 @@ extension PostgresIndex {
     }
 
     /// The SQL a query runs, its parameters, and PostgreSQL's plan, for people (`query --explain`).
+    ///
+    /// The statement is planned (`EXPLAIN`), not run.
+    ///
+    /// - Returns: The SQL, its parameters, then one `-- plan:` line per line of the plan.
     /// - Throws: `QueryParseError` when the query is malformed; ``PostgresIndexError`` when it names
     ///   an attribute this index cannot query, or the database fails.
     public func explainQuery(_ queryString: String, domain: String? = nil, limit: Int? = nil) async throws -> String {

@@ -11,17 +11,36 @@ extension PostgresIndex {
         item.acquisition_model, item.latitude, item.longitude, item.expiration_date, item.change_stamp, item.failure,
         item.identifier_is_path, item.user_tags, item.comment, item.star_rating, item.where_froms, thumbnail.format, thumbnail.width, thumbnail.height, length(thumbnail.bytes)
         """
+    /// The joins ``itemColumns`` reads through: the domain's name, and the thumbnail's row
+    /// (keyed like the item's) when there is one.
     static let itemJoins = """
         JOIN domain ON domain.id = item.domain_id
         LEFT JOIN thumbnail ON thumbnail.domain_id = item.domain_id AND thumbnail.identifier = item.identifier
         """
     /// One item, with its thumbnail bytes, or `nil` if the domain has no such item.
+    ///
+    /// A reader that signed in as a person gets `nil` as well for an item that person may not
+    /// open: the server's row-level security leaves its row out.
+    ///
+    /// ```swift
+    /// let note = try await index.item("notes/todo.md", domain: "notes")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - identifier: The item's identifier within `domain`.
+    ///   - domain: The item's domain.
+    /// - Returns: The item, or `nil`.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
         try await items(withIdentifier: identifier, domain: domain).first
     }
 
     /// The items that have `identifier` in any domain (or in `domain` when given), with their thumbnail bytes.
+    ///
+    /// - Parameters:
+    ///   - identifier: The identifier to look for.
+    ///   - domain: Only this domain, when given.
+    /// - Returns: The items that are not expired, by domain name.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func items(withIdentifier identifier: ItemIdentifier, domain: String? = nil) async throws -> [IndexedItem] {
         let id = ByteBuffer(bytes: identifier.bytes)
@@ -40,6 +59,12 @@ extension PostgresIndex {
     }
 
     /// How many items there are (of `domain` when given).
+    ///
+    /// Expired items are not counted, nor, for a reader signed in as a person, the items that
+    /// person may not open.
+    ///
+    /// - Parameter domain: Only this domain, when given.
+    /// - Returns: The number of items.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func itemCount(domain: String? = nil) async throws -> Int {
         let now = Date().timeIntervalSince1970
@@ -55,6 +80,19 @@ extension PostgresIndex {
 
     /// Every item (of `domain` when given), ordered by domain then identifier, read a page at
     /// a time so that they are never all in memory. Return `false` from `body` to stop.
+    ///
+    /// Each page is a statement of its own, which starts after the last item of the page
+    /// before: items written meanwhile are seen if they sort after that point. Items are read
+    /// without their thumbnail bytes.
+    ///
+    /// ```swift
+    /// var count = 0
+    /// try await index.forEachItem(domain: "notes") { _ in count += 1; return true }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - domain: Only this domain, when given.
+    ///   - body: Called with each item, awaited; returns `false` to stop.
     /// - Throws: ``PostgresIndexError`` when a page cannot be read, or what `body` throws.
     public func forEachItem(domain: String? = nil, _ body: (IndexedItem) async throws -> Bool) async throws {
         try await forEachItem(domain: domain, pageSize: 1000, body)
@@ -74,6 +112,8 @@ extension PostgresIndex {
         }
     }
 
+    /// At most `limit` items after `after` (by domain name, then identifier, in byte order),
+    /// without their thumbnail bytes: one page of ``forEachItem(domain:pageSize:_:)``.
     func itemPage(domain: String?, after: (domain: String, identifier: ItemIdentifier)?,
                           limit: Int) async throws -> [IndexedItem] {
         let now = Date().timeIntervalSince1970
@@ -95,6 +135,13 @@ extension PostgresIndex {
 
     /// A page of the identifiers and change stamps of a domain, in identifier (byte) order,
     /// after `identifier` and before `upperBound`: what an indexer merges with its walk.
+    ///
+    /// - Parameters:
+    ///   - domain: The domain.
+    ///   - identifier: Start after this identifier; `nil`: from the first.
+    ///   - upperBound: Stop before this identifier; `nil`: at the last.
+    ///   - limit: At most this many.
+    /// - Returns: Identifiers in byte order, each with its stamp (`nil` when it has none).
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier? = nil,
                              limit: Int) async throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
@@ -124,6 +171,9 @@ extension PostgresIndex {
     }
 
     /// The change stamps of those of `identifiers` that are items of `domain`, read at once.
+    ///
+    /// - Returns: A stamp (or `nil` for an item without one) for each identifier that is an
+    ///   item; the others are absent.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func changeStamps(of identifiers: [ItemIdentifier], domain: String) async throws -> [ItemIdentifier: [UInt8]?] {
         guard !identifiers.isEmpty else { return [:] }
@@ -160,6 +210,10 @@ extension PostgresIndex {
     }
 
     /// The names of the domains, sorted (by bytes).
+    ///
+    /// Every machine's domains: a shared index holds them all.
+    ///
+    /// - Returns: The names, in byte order.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func domains() async throws -> [String] {
         try await withConnection("cannot read the index") { connection in
@@ -184,6 +238,8 @@ extension PostgresIndex {
 
     /// What the index holds, per domain; ``IndexStatistics/byteCount`` is the size of the
     /// index's tables and their indexes, and ``IndexStatistics/path`` the URL without password.
+    ///
+    /// - Returns: The statistics, domains by name.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func statistics() async throws -> IndexStatistics {
         let location = self.location.description
@@ -212,6 +268,11 @@ extension PostgresIndex {
     }
 
     /// The recorded failures of a domain (or of every domain), by domain then identifier.
+    ///
+    /// - Parameters:
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many; 100 by default.
+    /// - Returns: Each failed item's domain, identifier, and the reason stored with it.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func failures(domain: String? = nil, limit: Int = 100) async throws
         -> [(domain: String, identifier: ItemIdentifier, reason: String)] {

@@ -12,6 +12,13 @@ extension PostgresIndex {
     /// The candidates are looked up in the word vectors' GIN indexes (`words`, `text_words`),
     /// each candidate counting its holders up to 100: a few hundred index look-ups in one
     /// statement a word, whatever the size of the index.
+    ///
+    /// - Parameters:
+    ///   - words: Folded words, as a search's tokens.
+    ///   - correctingIndexed: Also look for neighbours of a word that some indexed word
+    ///     starts with (the second pass of a search that found nothing).
+    /// - Returns: For each word, its spellings, best first, the word itself first when it is
+    ///   indexed.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func spellings(of words: [String], correctingIndexed: Bool) async throws -> [[Respellings.Spelling]] {
         var spellings: [[Respellings.Spelling]] = []

@@ -220,6 +220,19 @@ extension PostgresBatchWriter {
 extension PostgresIndex {
     /// Publishes the people of the machine `host` (``SystemCalls/SystemCall/people()``): who a
     /// database role of the same name is there. Rewritten only when it changed.
+    ///
+    /// ``PostgresStore`` publishes them with each domain's origin (a scan's or a watch's
+    /// ``PostgresStore/setOrigin(host:root:domain:)``): the row-level security that decides
+    /// which items a role sees reads the person's user and groups from here, so a person added
+    /// to a group on `host` sees that group's files once this ran again.
+    ///
+    /// ```swift
+    /// try await index.publish(people: SystemCall.people(), host: "laptop")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - people: The machine's people: name, user id and groups.
+    ///   - host: The machine's name, as its domains record it.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written.
     public func publish(people: [SystemCall.Person], host: String) async throws {
         try await withTransaction("cannot write to the index") { connection in

@@ -4,6 +4,16 @@ import Searchlight
 
 extension PostgresIndex {
     /// Inserts or replaces items, in one transaction.
+    ///
+    /// An item of the same domain and identifier is replaced whole, as
+    /// ``Searchlight/SearchableIndex/indexItems(_:)`` replaces it; consecutive items go to the
+    /// server as one statement. Writers of different domains never update a common row.
+    ///
+    /// ```swift
+    /// try await index.indexItems(items)
+    /// ```
+    ///
+    /// - Parameter items: The items, of any domains.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
     public func indexItems(_ items: [SearchableItem]) async throws {
@@ -13,6 +23,12 @@ extension PostgresIndex {
     }
 
     /// Deletes the items with the given identifiers from a domain.
+    ///
+    /// Identifiers the domain does not hold are ignored; the items below an identifier stay.
+    ///
+    /// - Parameters:
+    ///   - identifiers: The items' identifiers within `domain`.
+    ///   - domain: The domain they belong to.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
     public func deleteItems(withIdentifiers identifiers: [ItemIdentifier], domain: String) async throws {
@@ -22,6 +38,10 @@ extension PostgresIndex {
     }
 
     /// Deletes every item of the given domains, and the domains themselves.
+    ///
+    /// One statement: the items, then the domains' rows (their state, origin and counts).
+    ///
+    /// - Parameter domains: The names of the domains.
     /// - Returns: The number of items deleted.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
@@ -38,7 +58,7 @@ extension PostgresIndex {
         }
     }
 
-    /// Deletes every item and domain.
+    /// Deletes every item and domain, every machine's: the shared index is then empty.
     /// - Returns: The number of items deleted.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
@@ -55,6 +75,20 @@ extension PostgresIndex {
 
     /// Applies a batch of changes in one transaction, then forgets the expired items of the
     /// batch's domains (only theirs: a writer never touches another domain's rows).
+    ///
+    /// Each domain the batch touched has its batch count raised in the same transaction: the
+    /// change marker (``changeMarker()``) that readers poll moves only with a commit.
+    /// Unlike the SQLite index, a batch's ``Searchlight/IndexBatch/Change/setFolderAccess(domain:folder:access:)``
+    /// changes are stored: they decide which people see the items below each folder.
+    ///
+    /// ```swift
+    /// var batch = IndexBatch()
+    /// batch.upsert(item)
+    /// batch.delete("drafts/old.md", domain: "notes")
+    /// try await index.apply(batch)
+    /// ```
+    ///
+    /// - Parameter batch: The changes, in order.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
     public func apply(_ batch: IndexBatch) async throws {
@@ -83,6 +117,10 @@ extension PostgresIndex {
     }
 
     /// Records that a domain was brought up to date now (shown by `status`).
+    ///
+    /// - Parameters:
+    ///   - domain: The domain's name; created when the index does not hold it.
+    ///   - date: When it was up to date; now by default.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written.
     public func markUpdated(domain: String, date: Date = Date()) async throws {
         try await updateDomain(domain, "last_update_date", date.timeIntervalSince1970)
@@ -94,6 +132,14 @@ extension PostgresIndex {
     }
 
     /// Records which machine and folder a domain indexes (Docs/Contract.md#shared-index: domains identify a host and a root).
+    ///
+    /// Read back by ``domainHosts()``: only the machine that indexed a domain serves or opens
+    /// its files.
+    ///
+    /// - Parameters:
+    ///   - host: The machine's name.
+    ///   - root: The root folder's absolute path on that machine.
+    ///   - domain: The domain's name; created when the index does not hold it.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written.
     public func setOrigin(host: String, root: String, domain: String) async throws {
         try await withTransaction("cannot write to the index") { connection in
@@ -104,6 +150,7 @@ extension PostgresIndex {
         }
     }
 
+    /// Sets one column of a domain's row, creating the domain when missing, in a transaction.
     private func updateDomain<Value: PostgresDynamicTypeEncodable & Sendable>(_ domain: String, _ column: String,
                                                                    _ value: Value?) async throws {
         try await withTransaction("cannot write to the index") { connection in
@@ -125,10 +172,13 @@ extension PostgresIndex {
 /// Writes the changes of one batch inside its transaction. Consecutive upserts go as one
 /// statement (their rows as one JSON parameter).
 struct PostgresBatchWriter {
+    /// The batch's connection, inside its transaction.
     let connection: PostgresConnection
+    /// The logger the batch's queries are given.
     let logger: Logger
     /// The ids of the domains this batch touched, by name.
     private(set) var domainIDs: [String: Int64] = [:]
+    /// The consecutive upserts not sent yet.
     private var upserts: [ItemRow] = []
     /// Where each (domain, identifier) is in ``upserts``: one statement may not upsert a row twice.
     private var upsertPositions: [Key: Int] = [:]

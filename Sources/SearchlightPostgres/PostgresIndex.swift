@@ -20,6 +20,76 @@ import Synchronization
 /// let results = try await index.search(words: ["quarterly", "rep"])
 /// index.close()
 /// ```
+///
+/// ## Overview
+///
+/// `PostgresIndex` is the async side of the PostgreSQL index: every call awaits postgres-nio
+/// and blocks no thread. The library's synchronous interfaces (``Searchlight/IndexWriter``, the
+/// file indexer's `FileIndexWriter`) are met by ``PostgresStore``, which wraps one
+/// `PostgresIndex` and waits for its calls on a queue of its own; the scanner, the watcher and
+/// the commands use the store, and the server awaits the store's async twins, which call this
+/// class directly. Its searches and queries follow the SQLite index's contract
+/// (Docs/Contract.md#search, #query-language): words are folded and split in Swift by the
+/// `Searchlight` target's code before they reach the server, queries are parsed by its
+/// ``Searchlight/QueryParser``, and results are ranked by the same order of fields.
+///
+/// The class is `Sendable`; any number of tasks may call one handle at once. Each call leases
+/// one of at most `maximumConnections` connections (more calls wait for one), idle ones are
+/// reused, and a connection that failed other than by a statement's error is closed.
+///
+/// ## Failures
+///
+/// A call fails with ``PostgresIndexError``, which prints one line without the password. A
+/// transaction that lost its connection, or lost a race (a serialization failure, a deadlock),
+/// is retried as ``retryPolicy`` says; one that runs past ``operationTimeout`` has its
+/// connection closed and counts as lost. Once the server is found unreachable
+/// (``unreachableSince``), calls stop retrying and fail at once, so that their callers retry at
+/// their own pace, until one call gets through.
+///
+/// A reader's rows are filtered by the server (row-level security): a role that is not the
+/// writers' sees only the items its person may open on the item's machine
+/// (Docs/Contract.md#shared-index).
+///
+/// ## Topics
+///
+/// ### Connecting
+///
+/// - ``init(url:readOnly:maximumConnections:retryPolicy:operationTimeout:statementTimeout:taskExecutor:environment:logger:)``
+/// - ``close()``
+/// - ``location``
+/// - ``isReadOnly``
+///
+/// ### Writing
+///
+/// - ``indexItems(_:)``
+/// - ``apply(_:)``
+/// - ``deleteItems(withIdentifiers:domain:)``
+/// - ``deleteAllItems(inDomains:)``
+/// - ``markUpdated(domain:date:)``
+/// - ``setOrigin(host:root:domain:)``
+///
+/// ### Reading
+///
+/// - ``item(_:domain:)``
+/// - ``items(withIdentifier:domain:)``
+/// - ``itemCount(domain:)``
+/// - ``domains()``
+/// - ``statistics()``
+///
+/// ### Searching and querying
+///
+/// - ``search(words:domain:limit:)``
+/// - ``countMatches(words:domain:)``
+/// - ``query(_:domain:limit:)``
+/// - ``explainQuery(_:domain:limit:)``
+///
+/// ### Failures and retries
+///
+/// - ``RetryPolicy``
+/// - ``retryPolicy``
+/// - ``operationTimeout``
+/// - ``unreachableSince``
+/// - ``retriedTransactions``
 public final class PostgresIndex: Sendable {
     /// The database, with its password (never printed: see ``PostgresLocation``).
     public let location: PostgresLocation
@@ -29,12 +99,15 @@ public final class PostgresIndex: Sendable {
     public let retryPolicy: RetryPolicy
     /// How long one transaction or read may take before its connection is given up.
     public let operationTimeout: Duration
+    /// The connections, leased one per call (at most the `maximumConnections` of the initializer).
     let connections: ConnectionSource
+    /// Where retries, outages and their ends are reported.
     let logger: Logger
     /// Where the tasks this handle starts run (a deadline's timer and work): the caller's
     /// executor when it has one of its own (``PostgresStore``'s bridge), so that a caller who
     /// blocks every thread of Swift's pool while waiting cannot starve them.
     let taskExecutor: (any TaskExecutor)?
+    /// ``retriedTransactions``' counter.
     private let retries = Atomic<Int>(0)
     /// Since when the database has been unreachable, while it is.
     let outage = Mutex<Date?>(nil)
@@ -70,6 +143,17 @@ public final class PostgresIndex: Sendable {
     }
 
     /// Connects to the database at `url`, creating or upgrading the schema unless `readOnly`.
+    ///
+    /// One connection is made first, so that a wrong password or an unreachable server fails
+    /// here with the server's reason. A writable handle then migrates the schema (in a
+    /// transaction of its own, which other writers that start at the same time wait for) and
+    /// makes again the words of items written before schema version 8; a read-only one only
+    /// checks that the schema is one this build reads.
+    ///
+    /// ```swift
+    /// let reader = try await PostgresIndex(url: "postgres://ada@db.example/index", readOnly: true,
+    ///                                      statementTimeout: .seconds(10))
+    /// ```
     ///
     /// - Parameters:
     ///   - url: `postgres://user[:password]@host[:port]/database[?sslmode=…]` (``PostgresLocation``).
@@ -123,6 +207,9 @@ public final class PostgresIndex: Sendable {
     deinit { close() }
 
     /// Closes the connections. Calls after this fail.
+    ///
+    /// Returns at once: the connections are closed by a task, and a call running on one of
+    /// them fails. The handle closes itself when it is released.
     public func close() {
         let connections = self.connections
         Task { await connections.close() }
@@ -302,6 +389,11 @@ public final class PostgresIndex: Sendable {
     static let closedConnectionCheck: Duration = .seconds(1)
     static let closedConnectionGrace: Duration = .seconds(5)
 
+    /// Runs `attempt` until it succeeds, retrying transient failures (a lost connection, a
+    /// serialization failure or deadlock) with ``retryPolicy``'s backoff. A lost connection
+    /// discards the idle connections too (they went with the server); once the server is known
+    /// to be unreachable, or the attempts are spent, the failure is thrown and
+    /// ``unreachableSince`` set. The first success ends an outage, with a notice in the log.
     private func retrying<T: Sendable>(_ failure: String, _ attempt: @Sendable () async throws -> T) async throws -> T {
         var delay = retryPolicy.initialDelay
         var attempts = 0

@@ -22,6 +22,19 @@ extension PostgresStore {
     /// When the words as typed find nothing, those of the first respelling of them that finds
     /// something (``Searchlight/Respellings``, as the SQLite index's), each result saying so
     /// (``Searchlight/SearchResult/spelling``).
+    ///
+    /// ```swift
+    /// let results = try await store.searchResults(SearchWords(parsing: "budjet kind:pdf"), domain: nil, limit: 20)
+    /// results.first?.spelling   // ["budget"] when the typed word found nothing
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - search: The parsed words and search words.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results; `nil`: all of them.
+    /// - Returns: The results, best first.
+    /// - Throws: ``Searchlight/SearchlightError`` (unavailable) when the database cannot be
+    ///   reached, ``PostgresIndexError`` otherwise.
     public func searchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
         let results = try await typedSearchResults(search, domain: domain, limit: limit)
         guard results.isEmpty, !search.words.isEmpty else { return results }
@@ -47,15 +60,26 @@ extension PostgresStore {
     }
 
     /// The words as typed, never respelled.
+    ///
+    /// - Returns: The results, best first.
+    /// - Throws: ``Searchlight/SearchlightError`` (unavailable) when the database cannot be
+    ///   reached, ``PostgresIndexError`` otherwise.
     public func typedResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
         try await typedSearchResults(search, domain: domain, limit: limit)
     }
 
     /// The items nearest in meaning to `question`.
+    ///
+    /// - Returns: The nearest items the reader may see, best first, each with its similarity.
+    /// - Throws: ``Searchlight/SearchlightError`` (unavailable) when the database cannot be
+    ///   reached, ``PostgresIndexError`` otherwise.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
         try await reporting { try await index.meaningResults(question: question, model: model, domain: domain, limit: limit) }
     }
 
+    /// The words' ranking with the search words' query applied: the query alone when there
+    /// are no words, the ranking alone when there is no query, else ranked windows filtered
+    /// by the query until the page is full.
     private func typedSearchResults(_ search: SearchWords, domain: String?, limit: Int?) async throws -> [SearchResult] {
         guard let queryString = search.queryString else { return try await ranked(search.words, domain: domain, limit: limit) }
         guard !search.words.isEmpty else {
@@ -70,6 +94,7 @@ extension PostgresStore {
         }
     }
 
+    /// The ranked search of `words`, text included, as results saying where each matched.
     private func ranked(_ words: [String], domain: String?, limit: Int?) async throws -> [SearchResult] {
         try Self.results(try await reporting {
             try await index.search(words: words, domain: domain, limit: limit, includingText: true)

@@ -23,9 +23,51 @@ import Synchronization
 /// try store.apply(batch)                                     // waits
 /// let found = try await store.query("kMDItemTitle == 'report*'", domain: nil, limit: 20)  // awaits
 /// ```
+///
+/// ## Errors and deadlines
+///
+/// Every synchronous call reports a database that cannot be reached as a
+/// ``Searchlight/SearchlightError`` `.database` whose ``Searchlight/SearchlightError/isUnavailable``
+/// is true, its cause the ``PostgresIndexError`` (``PostgresIndex/reported(_:)``): the one fault
+/// the watcher waits out for both backends, and what `serve` answers with 503. Other failures
+/// are ``PostgresIndexError``s. A writer's calls may wait up to 300 s for a server that stopped
+/// answering; a reader opened with a query timeout has its statements stopped by the server
+/// at that timeout, and gives a silent server up 15 s later.
+///
+/// Its ``churn`` counts the rows this process wrote since it last vacuumed
+/// (``reclaimSpace()``), not other machines' writes.
+///
+/// ## Topics
+///
+/// ### Connecting
+///
+/// - ``init(url:readOnly:statementTimeout:logger:)``
+/// - ``init(url:queryTimeout:logger:)``
+/// - ``index``
+/// - ``close()``
+/// - ``unreachableSince``
+///
+/// ### Writing, waited for
+///
+/// - ``apply(_:)``
+/// - ``deleteAllItems(inDomains:)``
+/// - ``deleteAllItems()``
+/// - ``markUpdated(domain:date:)``
+///
+/// ### Reading, waited for
+///
+/// - ``items(withIdentifier:domain:)``
+/// - ``itemCount(domain:)``
+/// - ``forEachItem(domain:_:)``
+/// - ``domains()``
+/// - ``statistics()``
+/// - ``searchResults(words:domain:limit:scope:)``
+/// - ``query(_:domain:limit:)``
 public final class PostgresStore: IndexWriter {
     /// The async index this handle's calls run on.
     public let index: PostgresIndex
+    /// Where the synchronous calls wait for the index's async ones; also the executor of
+    /// every task the index starts.
     private let bridge: BlockingBridge
     /// Rows written and deleted since this process last vacuumed (``reclaimSpaceIfChurned()``).
     public let churn = IndexChurn()
@@ -93,6 +135,13 @@ public final class PostgresStore: IndexWriter {
     // MARK: Writing
 
     /// Applies a batch in one transaction, waited for; its rows count toward the churn.
+    ///
+    /// The index's items are counted before this process's first write, as the baseline of
+    /// the churn.
+    ///
+    /// - Parameter batch: The changes, in order.
+    /// - Throws: ``Searchlight/SearchlightError`` (unavailable) when the database cannot be
+    ///   reached, ``PostgresIndexError`` otherwise; nothing of the batch is applied.
     public func apply(_ batch: IndexBatch) throws {
         try countItemsBeforeChurn()
         try wait { [index] in try await index.apply(batch) }
@@ -127,6 +176,14 @@ public final class PostgresStore: IndexWriter {
     }
 
     /// Reads a page at a time through the bridge and hands each item to `body` on the caller's thread.
+    ///
+    /// Each page of ``pageSize`` items is one statement, waited for; `body` runs between
+    /// pages, so it may itself read the index.
+    ///
+    /// - Parameters:
+    ///   - domain: Only this domain, when given.
+    ///   - body: Called with each item, by domain then identifier; returns `false` to stop.
+    /// - Throws: What `body` throws; the index's errors as ``apply(_:)`` reports them.
     public func forEachItem(domain: String?, _ body: (IndexedItem) throws -> Bool) throws {
         var after: (domain: String, identifier: ItemIdentifier)?
         while true {
@@ -140,6 +197,7 @@ public final class PostgresStore: IndexWriter {
         }
     }
 
+    /// The items ``forEachItem(domain:_:)`` reads per statement.
     static let pageSize = 1000
 
     /// The index's domains, in byte order of their names, waited for.

@@ -24,7 +24,9 @@ import Searchlight
 struct RankedNameSearch {
     /// The query tokens (``CompoundWords``).
     let tokens: [String]
+    /// Whether the words of texts and authors count (``Searchlight/SearchScope/all``).
     let includeText: Bool
+    /// The parameters bound so far, shared by every part of the statement.
     private(set) var statement = SQLStatement()
     /// Sets of rows, by name, as common table expressions: `name AS MATERIALIZED (…)`.
     private var sets: [(name: String, definition: String)] = []
@@ -34,8 +36,9 @@ struct RankedNameSearch {
         /// Its match in the rich fields (the `words` vector, GIN; checked on the fields when the
         /// vector can say too much).
         var rich: String
-        /// The placeholders of the word as a whole word and as a prefix of one, between spaces.
+        /// The placeholder of the word as a whole word, between spaces (` word `).
         var whole: String
+        /// The placeholder of the word as the start of one, after a space (` word`).
         var prefix: String
         /// The set of rows whose text holds it as typed (whole or a prefix), when texts count.
         var text: String?
@@ -43,6 +46,7 @@ struct RankedNameSearch {
         var wholeText: String?
     }
 
+    /// Each token's tests, in the order typed.
     private var words: [Word] = []
 
     /// Each field as words between spaces, so that ` word ` is a whole word and ` word` a prefix,
@@ -68,6 +72,8 @@ struct RankedNameSearch {
         return "CASE " + tests.indices.map { "WHEN \(tests[$0]) THEN \($0)" }.joined(separator: " ") + " END"
     }
 
+    /// The search of `words` (split into tokens, compounds whole), text included or not; each
+    /// token's tests and sets are made here, bound once.
     init(_ words: [String], includeText: Bool) {
         tokens = CompoundWords.tokens(of: words)
         self.includeText = includeText

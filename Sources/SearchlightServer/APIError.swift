@@ -51,6 +51,11 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
         }
     }
 
+    /// `{"error":MESSAGE,"status":CODE}`, with `column` and `caret` for a malformed query.
+    ///
+    /// ```
+    /// {"error":"…","status":400,"column":9,"caret":"…"}
+    /// ```
     var json: [UInt8] {
         var object = JSONLine()
         object.add("error", message)

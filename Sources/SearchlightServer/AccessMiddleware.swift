@@ -11,15 +11,22 @@ import Hummingbird
 ///   bound host: a web site that rebinds its name to 127.0.0.1 cannot read the API.
 /// - Every response says `nosniff` and refuses framing.
 struct AccessMiddleware: RouterMiddleware {
+    /// The server's request context, which carries the signed-in person.
     typealias Context = ServerContext
 
+    /// The cookie that holds the token once the page was opened with it: `HttpOnly`,
+    /// `SameSite=Strict`, for the whole site.
     static let cookieName = "searchlight_token"
 
+    /// The token every request must carry; `nil` on loopback without one.
     let token: String?
+    /// The address the server listens on, which a `Host` header may name besides loopback.
     let boundHost: String
     /// On a shared index with sign-in: the people, each reading as their own role.
     var people: PersonIndexes? = nil
 
+    /// Checks the request (sign-in, token or `Host`), runs the route, turns any error into its
+    /// JSON answer (an internal error logged), and adds the headers every response carries.
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
@@ -97,11 +104,13 @@ struct AccessMiddleware: RouterMiddleware {
         return try await people.person(user, password: password)
     }
 
+    /// The token of an `Authorization: Bearer …` header, if any.
     private func bearer(_ request: Request) -> String? {
         guard let value = request.headers[.authorization], value.lowercased().hasPrefix("bearer ") else { return nil }
         return String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces)
     }
 
+    /// The token of the ``cookieName`` cookie, if any.
     private func cookie(_ request: Request) -> String? {
         request.cookies[Self.cookieName]?.value
     }

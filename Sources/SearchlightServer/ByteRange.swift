@@ -3,10 +3,15 @@ import Foundation
 /// A `Range: bytes=…` header against a file of known size (RFC 9110 §14): one range is served;
 /// several ranges, or a header we do not understand, get the whole file.
 enum ByteRange: Equatable {
+    /// Serve the whole file (200): no range, several, or one not understood.
     case whole
+    /// Serve these bytes (206), clamped to the file.
     case part(ClosedRange<Int64>)
+    /// The range starts past the end, or asks for no byte (416).
     case unsatisfiable
 
+    /// Reads `header` against a file of `size` bytes: `bytes=A-B`, `bytes=A-` or the last
+    /// `N` bytes, `bytes=-N`.
     static func parse(_ header: String, size: Int64) -> ByteRange {
         guard header.hasPrefix("bytes="), !header.contains(",") else { return .whole }
         let spec = header.dropFirst(6).trimmingCharacters(in: .whitespaces)

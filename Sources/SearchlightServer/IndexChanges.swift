@@ -18,21 +18,31 @@ final class IndexChanges: Sendable {
         case heartbeat
     }
 
+    /// What the lock guards: the count of changes and who listens.
     private struct State {
+        /// The changes seen since the server started.
         var version = 0
+        /// Each subscriber's stream, by its number.
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
+        /// The last number given to a subscriber.
         var nextID = 0
+        /// Set by ``finish()``: later subscriptions end at once.
         var isFinished = false
     }
 
+    /// How often the marker is asked while someone listens.
     let interval: Duration
+    /// Asks the index's change marker (``Searchlight/IndexReader/changeMarker()``).
     private let marker: @Sendable () async throws -> [Int64]
+    /// The count and the subscribers, shared by ``run()`` and the requests that subscribe.
     private let state = Mutex(State())
+    /// Where a marker that cannot be read is reported, once until it can again.
     private let logger: Logger
 
     /// How often a subscriber gets a heartbeat when nothing changes.
     let heartbeatInterval: Duration
 
+    /// Follows the changes `marker` tells of, every `interval`; nothing is asked until ``run()``.
     init(marker: @escaping @Sendable () async throws -> [Int64], interval: Duration,
          heartbeatInterval: Duration = .seconds(15), logger: Logger) {
         self.heartbeatInterval = heartbeatInterval
@@ -112,6 +122,7 @@ final class IndexChanges: Sendable {
         })
     }
 
+    /// Hands `event` to every subscriber; each keeps only its newest unread event.
     private func send(_ event: Event) {
         for continuation in state.withLock({ Array($0.subscribers.values) }) { continuation.yield(event) }
     }

@@ -15,6 +15,11 @@ public typealias ItemLocation = ItemReference
 
 extension ItemReference {
     /// The path below an endpoint: `DOMAIN/ID`, percent-encoded.
+    ///
+    /// ```swift
+    /// ItemLocation(domain: "/home/zoe/Documents", identifier: "Projects/plan v2.pdf").encodedPath
+    /// // "%2Fhome%2Fzoe%2FDocuments/Projects/plan%20v2.pdf"
+    /// ```
     public var encodedPath: String {
         Self.percentEncode(Array(domain.utf8), keepingSlashes: false) + "/"
             + Self.percentEncode(identifier.bytes, keepingSlashes: true)
@@ -22,6 +27,9 @@ extension ItemReference {
 
     /// Reads `DOMAIN/ID` (the part of a request's path after the endpoint's prefix); `nil` when
     /// it is malformed: no identifier, a bad escape, or a domain that is not UTF-8.
+    ///
+    /// - Parameter encodedPath: The text after the endpoint's prefix; the first literal `/`
+    ///   ends the domain.
     public init?(encodedPath: Substring) {
         guard let slash = encodedPath.firstIndex(of: "/"),
               let domainBytes = Self.percentDecode(encodedPath[..<slash]),
@@ -32,6 +40,7 @@ extension ItemReference {
         self.init(domain: domain, identifier: ItemIdentifier(bytes: identifier))
     }
 
+    /// Whether `byte` is one of RFC 3986's unreserved characters, written as it is.
     static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
@@ -44,6 +53,11 @@ extension ItemReference {
     }
 
     /// `bytes` with every byte but the unreserved ones (and `/` when kept) written `%XX`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The raw bytes: a domain's UTF-8, or an identifier.
+    ///   - keepingSlashes: Whether `/` stays literal (an identifier's components).
+    /// - Returns: ASCII text, upper-case hex in its escapes.
     public static func percentEncode(_ bytes: [UInt8], keepingSlashes: Bool) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
@@ -60,6 +74,9 @@ extension ItemReference {
 
     /// The bytes of a percent-encoded text; `nil` when a `%` is not followed by two hex digits.
     /// `+` stays `+` (in a path it is not a space).
+    ///
+    /// - Parameter text: Percent-encoded text; other bytes are taken as they are.
+    /// - Returns: The raw bytes, or `nil` for a malformed escape.
     public static func percentDecode(_ text: Substring) -> [UInt8]? {
         var output: [UInt8] = []
         let bytes = Array(text.utf8)
@@ -79,6 +96,7 @@ extension ItemReference {
         return output
     }
 
+    /// The value of a hex digit, either case; `nil` for another byte.
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")

@@ -12,25 +12,37 @@ import SearchlightPostgres
 actor PersonIndexes {
     /// A signed-in person: their name and their reads of the index.
     struct Person: Sendable {
+        /// The database role the person signed in as.
         var name: String
+        /// The index read as that role.
         var index: any FileIndexReader
     }
 
+    /// One signed-in person's connection, and what proves a later request is theirs.
     private struct Entry {
+        /// The password PostgreSQL accepted, compared in constant time with a later request's.
         var password: String
+        /// The read-only store connected as the person's role.
         var index: PostgresStore
+        /// When the person's last request came.
         var lastUse: ContinuousClock.Instant
     }
 
+    /// How long a person may stay idle before being signed out: ten minutes.
     static let idleTime: Duration = .seconds(600)
     /// The most people signed in at once; the least recently seen goes first.
     static let capacity = 64
 
+    /// The shared index's URL, into which each person's name and password are put.
     private let url: String
+    /// The statement timeout of each person's reads, as the server's own.
     private let queryTimeout: Duration
+    /// Where refused sign-ins are reported, and the logger each person's store is given.
     private let logger: Logger
+    /// The people signed in, by name.
     private var entries: [String: Entry] = [:]
 
+    /// Nobody signed in yet; each first request of a person connects as them.
     init(url: String, queryTimeout: Duration, logger: Logger) {
         self.url = url
         self.queryTimeout = queryTimeout

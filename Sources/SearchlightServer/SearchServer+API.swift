@@ -9,6 +9,9 @@ extension SearchServer {
     /// A search with filters looks at this many ranked results and keeps those that pass.
     static let filterWindow = 5000
 
+    /// Adds the JSON API's routes: each reads through the signed-in person's index when there
+    /// is one (``index(for:)``), and an unknown `/api/…` path is a 404 that names the OpenAPI
+    /// document.
     func addAPIRoutes(to router: Router<ServerContext>) {
         router.get("/api/search") { request, context in try await self.search(request, index: self.index(for: context)) }
         router.get("/api/query") { request, context in try await self.query(request, index: self.index(for: context)) }
@@ -32,11 +35,20 @@ extension SearchServer {
 
     /// What every search and query request may say besides its text.
     struct ResultRequest: Sendable {
+        /// `q`: the words, or the query string; empty when not given.
         var text: String
+        /// `domain`: only this domain; an empty value is none.
         var domain: String?
+        /// `limit`: at most this many results, 100 by default, at most the server's
+        /// ``Configuration/maximumLimit``.
         var limit: Int
+        /// `kind` and `date`: the page's filters, applied to the ranked results.
         var filter: ResultFilter
 
+        /// Reads the request's parameters.
+        ///
+        /// - Throws: ``APIError`` 400 for a negative or non-numeric `limit`, or a filter that
+        ///   does not parse.
         init(_ request: Request, maximumLimit: Int) throws {
             let parameters = QueryParameters(request.uri.query)
             text = parameters["q"] ?? ""
@@ -56,6 +68,14 @@ extension SearchServer {
     }
 
     /// `GET /api/search?q=WORDS`: ranked name and content search (`searchlight search`).
+    ///
+    /// The words may hold Spotlight's search words (`kind:pdf`, `tag:work`); empty words
+    /// answer `{"items":[]}` without reading. With `kind` or `date` filters, up to
+    /// ``filterWindow`` ranked results are read and the first `limit` that pass are kept. The
+    /// answer is cached until the index changes.
+    ///
+    /// - Throws: ``APIError`` 400 for malformed search words or parameters, 503 past the
+    ///   query timeout; the index's errors otherwise.
     func search(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
         // Spotlight's search words (kind:pdf, tag:work…) as `searchlight search` reads them.
@@ -94,6 +114,12 @@ extension SearchServer {
     }
 
     /// `GET /api/query?q=QUERY`: a Spotlight query string (`searchlight query`).
+    ///
+    /// The query is parsed before the index is read, so a malformed one costs no read. Results
+    /// come most recently modified first, filtered as ``search(_:index:)``'s are.
+    ///
+    /// - Throws: ``Searchlight/QueryParseError`` for a malformed query (answered as 400),
+    ///   ``APIError`` 400 for malformed parameters, 503 past the query timeout.
     func query(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
         // Parsed here first: a malformed query is answered without reading the index.
@@ -113,6 +139,10 @@ extension SearchServer {
     /// The answer to `request` kept in ``results`` while the index has not changed, else
     /// `compute`'s (then kept).
     /// Each person's answers are their own: the key holds the index they were read from.
+    ///
+    /// The key is the request's whole URI, so two requests that differ in any parameter are
+    /// kept apart. Asking the change marker costs one read before every cached answer; with
+    /// no room for answers (``Configuration/resultCacheBytes`` 0) nothing is asked.
     func cached(_ request: Request, index: any FileIndexReader,
                 _ compute: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
         guard results.isEnabled else { return try await compute() }
@@ -168,6 +198,12 @@ extension SearchServer {
     }
 
     /// `GET /api/items/DOMAIN/ID`: every attribute of one item, and the start of its text.
+    ///
+    /// The domain and the identifier are percent-encoded path components (``ItemLocation``),
+    /// so that any bytes of an identifier go through. `textPreview` holds the first
+    /// ``textPreviewLength`` characters of the text.
+    ///
+    /// - Throws: ``APIError`` 400 for a malformed path, 404 when there is no such item.
     func item(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/items/")
         let (found, origins) = try await read { [index] in
@@ -183,6 +219,11 @@ extension SearchServer {
     static let textPreviewLength = 2000
 
     /// `GET /api/thumbnails/DOMAIN/ID`: the thumbnail's bytes.
+    ///
+    /// Served as `image/FORMAT` with an `ETag` of its bytes (`If-None-Match` answers 304) and a
+    /// content security policy that lets no script of an image run.
+    ///
+    /// - Throws: ``APIError`` 400 for a malformed path, 404 when the item has no thumbnail.
     func thumbnail(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/thumbnails/")
         let thumbnail = try await read { [index] in

@@ -20,6 +20,10 @@ extension SearchServer {
     }
 
     /// The Elasticsearch endpoint's router: `POST /{index}/_search`, and a banner at `/`.
+    ///
+    /// Its middleware (``ElasticsearchAccess``) takes no token, since Samba sends none: it
+    /// refuses a request whose `Host` is not a loopback address, the bound address or this
+    /// machine's name, so that a web page rebinding its name to 127.0.0.1 cannot read it.
     public func makeElasticsearchRouter() -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         router.addMiddleware { ElasticsearchAccess(boundHost: configuration.elasticsearchHost) }
@@ -30,6 +34,8 @@ extension SearchServer {
         return router
     }
 
+    /// What `GET /` answers: the machine's name and what the endpoint speaks, as an
+    /// Elasticsearch server's banner (Samba asks it before searching).
     static func elasticsearchBanner() -> Response {
         var object = JSONLine()
         object.add("name", ElasticsearchAccess.machineNames().sorted().last)
@@ -40,6 +46,16 @@ extension SearchServer {
     /// `POST /{index}/_search` (also `GET` with a body, and `/_search` for every index): the
     /// query of the body (``ElasticsearchSearch``) translated per domain into Searchlight's
     /// query, counted and read a page at a time, each hit's `_source` holding its `path.real`.
+    ///
+    /// The index name chooses the domains (``elasticsearchDomains(named:roots:)``); each
+    /// domain's part of the query is read against its root (a path in the query is a path on
+    /// this machine), and the parts are joined with `||` into one query. The answer has
+    /// Elasticsearch's shape: `took`, `timed_out`, `_shards`, and `hits` with the total (a number
+    /// with `rest_total_hits_as_int`) and the page `from`…`from + size`; `max_score` is `null`:
+    /// the hits come most recently modified first, not by score.
+    ///
+    /// - Throws: ``ElasticsearchError`` for a path other than `…/_search`, an unknown
+    ///   parameter, a body that does not parse or an unknown index name; the index's errors.
     func elasticsearchSearch(_ request: Request) async throws -> Response {
         let path = request.uri.path
         guard path.hasSuffix("/_search") else {

@@ -20,6 +20,13 @@ extension SearchServer {
     }
 
     /// The indexed item a request names, and its file opened safely below its root.
+    ///
+    /// Only a file the index holds is served, and only through its domain's root: the file is
+    /// opened below the root's descriptor without following a link (``RootedFile``), so an
+    /// identifier cannot reach outside the root.
+    ///
+    /// - Throws: ``APIError`` 404 when there is no such item, its domain has no root here
+    ///   (another machine's folder on a shared index), or the file cannot be opened.
     func openIndexedFile(_ location: ItemLocation, index: any FileIndexReader) async throws -> (IndexedItem, RootedFile) {
         let (found, origins) = try await read { [index] in
             (try await index.item(location.identifier, domain: location.domain), try await index.domainOrigins())
@@ -41,6 +48,16 @@ extension SearchServer {
     }
 
     /// `GET /api/files/DOMAIN/ID`: the file of an indexed item, whole or a single byte range.
+    ///
+    /// The content type is the item's; PDF, plain text, images (not SVG), audio and video are
+    /// shown inline, anything else (or any file with `?download`) is a download. The `ETag`
+    /// is made of the size and modification time (`If-None-Match` answers 304, `If-Range`
+    /// honoured), and every type but PDF gets a sandboxing content security policy. The body
+    /// is read in chunks of ``fileChunkLength`` on NIO's thread pool, never on the event loop;
+    /// a file that shrinks meanwhile ends the body short.
+    ///
+    /// - Throws: ``APIError`` 400 for a malformed path, 404 as ``openIndexedFile(_:index:)``
+    ///   says; 416 is answered for a range outside the file.
     func file(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/files/")
         let (indexed, file) = try await openIndexedFile(location, index: index)
@@ -110,6 +127,15 @@ extension SearchServer {
 
     /// `POST /api/open/DOMAIN/ID`: opens the item's file with the desktop's default application
     /// (`xdg-open`), only for a request from this machine carrying the token.
+    ///
+    /// The token comes in `X-Searchlight-Token` or as a bearer token, and is compared in
+    /// constant time with ``openToken``. `xdg-open` gets the file's path as its open
+    /// descriptor resolves it, and is waited for on a thread of its own; the answer (202) does
+    /// not wait for the application. The opening is recorded in the history, which ranks the
+    /// item higher in later searches.
+    ///
+    /// - Throws: ``APIError`` 403 off loopback or without the token, 404 as
+    ///   ``openIndexedFile(_:index:)`` says, 409 when there is no desktop session.
     func open(_ request: Request, context: ServerContext) async throws -> Response {
         guard context.isFromLoopback else {
             throw APIError(.forbidden, "opening files on the desktop is allowed only from this machine")

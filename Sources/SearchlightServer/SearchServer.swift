@@ -19,8 +19,56 @@ import ServiceLifecycle
 /// let server = try SearchServer(indexPath: path, configuration: .init(), logger: logger)
 /// try await ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm], logger: logger).run()
 /// ```
+///
+/// ## Overview
+///
+/// The server answers four kinds of requests, all described in `/api/openapi.json`: the page
+/// and its assets (`/`), searches and queries (`/api/search`, `/api/query`), items, thumbnails
+/// and files (`/api/items/…`, `/api/thumbnails/…`, `/api/files/…`), and the index's status and
+/// changes (`/api/status`, `/api/events`, a stream of server-sent events). With
+/// ``Configuration/elasticsearchPort`` it also speaks the part of Elasticsearch's search API
+/// that Samba's Spotlight backend uses, on a listener of its own.
+///
+/// Every read has a deadline (``Configuration/queryTimeout``): past it the read's task is
+/// cancelled, which interrupts an SQLite statement, and the client gets 503; a PostgreSQL
+/// index stops its own statements at the same timeout. Answers to recent searches and queries
+/// are kept (``Configuration/resultCacheBytes``) and given again while the index's change
+/// marker is unchanged.
+///
+/// Access: on a loopback address the server answers whoever connects from this machine; on
+/// any other address it refuses to start without a ``Configuration/token``, which every
+/// request must then carry. Opening a file on the desktop (`POST /api/open/…`) always needs
+/// ``openToken``, which the page carries. On a shared index with
+/// ``Configuration/signInURL``, each request signs in as a database role and reads only what
+/// that person may read.
+///
+/// The class is `Sendable`: its mutable state (the caches, the change monitor) sits behind
+/// locks of their own, and one instance serves every connection. ``makeRouter()`` and ``makeApplication()`` expose the
+/// routes and the Hummingbird application for a caller (or a test) that runs them itself.
+///
+/// ## Topics
+///
+/// ### Making a server
+///
+/// - ``init(indexPath:configuration:logger:onListening:onElasticsearchListening:)``
+/// - ``init(index:configuration:logger:onListening:onElasticsearchListening:)``
+/// - ``Configuration``
+///
+/// ### Running it
+///
+/// - ``run()``
+/// - ``makeApplication()``
+/// - ``makeRouter()``
+/// - ``openToken``
 public final class SearchServer: Service, Sendable {
     /// Where the server listens, who may use it, and how long a query may take.
+    ///
+    /// ```swift
+    /// var configuration = SearchServer.Configuration()
+    /// configuration.port = 0                     // any free port: onListening says which
+    /// configuration.queryTimeout = .seconds(2)
+    /// configuration.maximumLimit = 200
+    /// ```
     public struct Configuration: Sendable {
         /// The address to listen on; anything but a loopback address needs a ``token``.
         public var host = ServerDefaults.host
@@ -73,14 +121,21 @@ public final class SearchServer: Service, Sendable {
     let index: any FileIndexReader
     /// The people signed in, with ``Configuration/signInURL``.
     let people: PersonIndexes?
+    /// The index's change marker, polled while a page listens to `/api/events`.
     let changes: IndexChanges
+    /// Recent search and query answers, by request, while the index has not changed.
     let results: ResultCache
     /// The hits of recent searches of the Elasticsearch endpoint, read once for all their pages.
     let elasticsearchHits = ElasticsearchHits()
+    /// The page's HTML, with ``openToken`` written into it.
     let page: Page
+    /// The items opened before (``Configuration/history``).
     var history: OpenHistory { configuration.history }
+    /// Where requests that fail, and the listeners, are reported.
     let logger: Logger
+    /// Called with the host and port once the page's listener accepts connections.
     private let onListening: @Sendable (String, Int) async -> Void
+    /// Called with the host and port once the Elasticsearch listener accepts connections.
     let onElasticsearchListening: @Sendable (String, Int) async -> Void
 
     /// Prepares a server for the SQLite index at `indexPath` (which must exist), read through
@@ -88,6 +143,9 @@ public final class SearchServer: Service, Sendable {
     /// (``Searchlight/SearchableIndex/init(path:readOnly:concurrentReads:logger:)``).
     ///
     /// - Parameters:
+    ///   - indexPath: The index file; the server never creates nor writes it.
+    ///   - configuration: Where to listen, who may use it, the deadlines and caches.
+    ///   - logger: Where the server and the index report.
     ///   - onListening: Called with the host and the port once the server accepts connections.
     ///   - onElasticsearchListening: The same for the Elasticsearch endpoint, when there is one.
     /// - Throws: ``APIError`` (400, a usage error) for a non-loopback host without a token;
@@ -106,6 +164,22 @@ public final class SearchServer: Service, Sendable {
     /// ``Configuration/queryTimeout`` as its statements' timeout, which stop there themselves),
     /// or the SQLite index.
     ///
+    /// Nothing listens yet: ``run()`` binds the addresses. Without a configured token, a
+    /// random one (32 random bytes, in hex) is made for `POST /api/open`.
+    ///
+    /// ```swift
+    /// let store = try PostgresStore(url: url, readOnly: true, statementTimeout: .seconds(5), logger: logger)
+    /// let server = try SearchServer(index: store, configuration: .init(), logger: logger) { host, port in
+    ///     print("listening on http://\(host):\(port)")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - index: The index to read; the server never writes.
+    ///   - configuration: Where to listen, who may use it, the deadlines and caches.
+    ///   - logger: Where the server reports.
+    ///   - onListening: Called with the host and the port once the server accepts connections.
+    ///   - onElasticsearchListening: The same for the Elasticsearch endpoint, when there is one.
     /// - Throws: ``APIError`` (400, a usage error) for a non-loopback host without a token.
     public init(index: any FileIndexReader, configuration: Configuration, logger: Logger,
                 onListening: @escaping @Sendable (String, Int) async -> Void = { _, _ in },
@@ -175,6 +249,9 @@ public final class SearchServer: Service, Sendable {
     }
 
     /// The router: the page, the API, and the access rules in front of both.
+    ///
+    /// For a test, or an application that mounts the routes in a Hummingbird application of
+    /// its own; the Elasticsearch endpoint is not among them.
     public func makeRouter() -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         router.addMiddleware {
@@ -201,6 +278,10 @@ public final class SearchServer: Service, Sendable {
 
     /// Serves until the task is cancelled or a graceful shutdown (SIGTERM, SIGINT) is triggered;
     /// open event streams end first, so that the connections close and shutdown completes.
+    ///
+    /// The change monitor (``IndexChanges``) runs beside the listeners and ends with them.
+    ///
+    /// - Throws: What Hummingbird throws when an address cannot be bound (a port in use).
     public func run() async throws {
         let application = makeApplication()
         try await withGracefulShutdownHandler {

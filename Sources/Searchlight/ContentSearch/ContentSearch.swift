@@ -25,13 +25,25 @@ import GRDBSQLite
 ///
 /// Han and kana words are matched as their characters in the index, then checked as a
 /// substring of the stored text (``ContentWords``).
+///
+/// A value made for one search, inside one read transaction, and thrown away after it: the
+/// entry points are ``SearchableIndex``'s (``SearchableIndex/search(words:domain:limit:scope:)``,
+/// ``SearchableIndex/searchResults(words:domain:limit:scope:)``,
+/// ``SearchableIndex/countMatches(words:domain:scope:)``, and `--explain`'s plan), which make
+/// one when the index holds text; name search alone answers an index without any. It is not `Sendable`: it runs on the reading thread, and its ``Memo`` keeps what it
+/// read for the rest of that search only.
 struct ContentSearch {
+    /// The read transaction's connection (GRDB's: content search needs its FTS5 functions).
     let db: Database
+    /// The search's words, folded as the index folds them.
     let tokens: [String]
+    /// What every result must be besides a match: in the domain asked for, and not expired.
     let filter: ItemFilter
     /// What one search reads once and asks twice.
     let memo = Memo()
 
+    /// A search of `tokens` over the items `filter` admits, read through `db`; nothing is read
+    /// until it is asked.
     init(db: Database, tokens: [String], filter: ItemFilter) {
         self.db = db
         self.tokens = tokens
@@ -40,11 +52,16 @@ struct ContentSearch {
 
     /// The text tier's scores and phrases (``textTier()``).
     struct TextTier {
+        /// The items of the tier, by row id.
         var members: [Int64]
+        /// Each member's ``TextRelevance`` score.
         var scores: [Int64: Double]
+        /// The members whose text holds the words as a phrase.
         var phrases: Set<Int64>
     }
 
+    /// What the search read, kept for its later questions: a class, so that the methods of
+    /// the value can fill it.
     final class Memo {
         /// `nil`: not read yet; `.some(nil)`: too many to read.
         var textTier: TextTier??
@@ -65,6 +82,7 @@ struct ContentSearch {
     /// Fields in rank order, with their rank (authors and keywords share one).
     private static let richFields: [(rank: Int, field: SearchResult.Field)] =
         [(0, .name), (1, .title), (2, .authors), (2, .keywords), (3, .folders)]
+    /// The rank of a match in the text: after every rich field.
     static let textRank = 4
 
     /// Whether matches in the text are checked on the stored text: Han and kana words (as
@@ -94,6 +112,8 @@ struct ContentSearch {
         return SearchableIndex.quoted(token) + (whole ? "" : "*")
     }
 
+    /// The FTS5 expression that asks the text column for every token (or `subset`), each as
+    /// a prefix unless `whole`.
     func textExpression(whole: Bool, only subset: [String]? = nil) -> String {
         "text : (" + (subset ?? tokens).map { Self.term($0, whole: whole) }.joined(separator: " AND ") + ")"
     }
@@ -386,6 +406,8 @@ struct ContentSearch {
         return ordered
     }
 
+    /// `matches` in rank order (``NameMatch``'s: prefix-only words, field ranks, date,
+    /// identifier).
     static func sorted(_ matches: [Match]) -> [Match] {
         let order = matches.map(\.rank).ranked()
         let byID = Dictionary(matches.map { ($0.rank.id, $0) }, uniquingKeysWith: { a, _ in a })

@@ -90,6 +90,19 @@ extension SearchableIndex {
 
     /// The text of one item (`show --text`), or `nil` when it has none or the domain has no such item.
     ///
+    /// The text as stored: the item's ``AttributeSet/textContent`` cut at 1 MiB of UTF-8,
+    /// inflated from its compressed column. Only the text is read, not the item.
+    ///
+    /// ```swift
+    /// if let text = try index.textContent(of: "reports/q3.pdf", domain: "documents") {
+    ///     print(text.prefix(200))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - identifier: The item's identifier within `domain`.
+    ///   - domain: The item's domain.
+    /// - Returns: The text, or `nil`.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func textContent(of identifier: ItemIdentifier, domain: String) throws -> String? {
         try read { db in

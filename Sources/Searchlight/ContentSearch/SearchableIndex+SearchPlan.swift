@@ -15,6 +15,12 @@ extension SearchableIndex {
     /// word "libr": as a prefix: merges 12 name words and 310 text words; 40 names, 388 texts
     /// every word: 5 items (none ranked to count them)
     /// ```
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed.
+    ///   - domain: Only this domain, when given.
+    ///   - scope: Everything, or names only (then no text is counted).
+    /// - Returns: The lines, for people; one line when no word has a letter or digit.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func searchPlan(words: [String], domain: String? = nil, scope: SearchScope = .all) throws -> [String] {
         let tokens = Self.nameQueryTokens(words)
@@ -72,6 +78,15 @@ extension SearchableIndex {
     /// ```
     /// results: the first page tier by tier: items with a word in a name, … each newest first; …
     /// ```
+    ///
+    /// Costs what the search costs, less reading the items.
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: The limit the search would run with: it decides the way.
+    ///   - scope: Everything, or names only.
+    /// - Returns: The line, or `nil` when the search took no path worth saying.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func searchPath(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> String? {
         var taken: SearchPath?

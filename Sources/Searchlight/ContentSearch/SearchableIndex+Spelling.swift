@@ -12,6 +12,18 @@ extension SearchableIndex {
     /// The candidates are looked up in the vocabularies of the full-text tables
     /// (`item_words_vocab`, and `item_content_vocab` where text is searched): the cost is that
     /// of a few walks and a few hundred look-ups a word, whatever the size of the index.
+    ///
+    /// ```swift
+    /// let spellings = try index.spellings(of: ["recipt"], correctingIndexed: false)
+    /// spellings[0].map(\.word)   // ["receipt", …] when "receipt" is indexed and "recipt" starts no word
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - words: Folded words, as a search's tokens.
+    ///   - correctingIndexed: Also look for neighbours of a word that some indexed word
+    ///     starts with (a second attempt of a search that found nothing).
+    /// - Returns: For each word, its spellings, best first: the word alone when it is never
+    ///   corrected; none when it starts no indexed word and no indexed word is near it.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func spellings(of words: [String], correctingIndexed: Bool) throws -> [[Respellings.Spelling]] {
         try readStatements { db in

@@ -10,6 +10,12 @@
 /// Snippet(text: "The net present value of the project…", words: ["present"])
 /// // "The net [present] value of the project…"
 /// ```
+///
+/// The snippets of ``SearchableIndex/searchResults(words:domain:limit:scope:)`` are made
+/// with it, from each result's stored text; a caller that holds a text of its own (a file it
+/// just read, a note in memory) makes one the same way. Making one scans the text up to its
+/// first match, ASCII words compared in place without making strings, then builds at most
+/// ``maximumLength`` characters: the cost is that of the text before the first match.
 public struct Snippet {
     /// The longest snippet, in characters.
     public static let maximumLength = 200
@@ -24,6 +30,10 @@ public struct Snippet {
     /// A word matches when it starts with a search word, ignoring case and diacritics (or one
     /// of its parts does, `testWORD` holding `word`); a search word of Han or kana characters
     /// matches a run that contains it.
+    ///
+    /// - Parameters:
+    ///   - text: The document's text.
+    ///   - words: The search words as typed; they are split and folded here.
     public init(text: String, words: [String]) {
         let matcher = SnippetMatcher(tokens: words.flatMap(NameTokenizer.words(in:)))
         self.text = matcher.snippet(of: text)
@@ -32,9 +42,12 @@ public struct Snippet {
 
 /// Decides which words of a text match, and builds the snippet.
 struct SnippetMatcher {
+    /// The folded search words (a compound as its runs), but those of Han or kana.
     let tokens: [String]
+    /// The folded search words of Han or kana characters, matched anywhere in a run.
     private let cjkTokens: [String]
 
+    /// A matcher of `tokens`, folded words as ``NameTokenizer`` makes them.
     init(tokens: [String]) {
         // A compound is its runs in a text (``CompoundWords``).
         let tokens = tokens.flatMap(CompoundWords.runs(of:))
@@ -42,8 +55,11 @@ struct SnippetMatcher {
         cjkTokens = tokens.filter { $0.unicodeScalars.contains(where: ContentWords.isSplitCJK) }
     }
 
+    /// Whether `character` belongs to a word: a letter or a digit.
     static func isWordCharacter(_ character: Character) -> Bool { character.isLetter || character.isNumber }
 
+    /// Whether `word` of the text matches: folded, it starts with a search word, holds a Han
+    /// or kana one, or one of its parts (`testWORD`: `test`, `word`) starts with a search word.
     func matches(_ word: Substring) -> Bool {
         let folded = NameTokenizer.fold(String(word))
         if tokens.contains(where: { folded.hasPrefix($0) }) { return true }
@@ -130,6 +146,7 @@ struct SnippetMatcher {
         return nil
     }
 
+    /// The snippet of `text` around its first match, or `nil` when no word matches.
     func snippet(of text: String) -> String? {
         firstMatch(in: text).map { snippet(of: text, around: $0) }
     }

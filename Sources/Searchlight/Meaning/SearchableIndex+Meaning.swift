@@ -56,6 +56,27 @@ extension SearchableIndex {
 
     /// Items with text that wait for vectors of `model`, by key (the row id, big-endian), after
     /// `key`, at most `limit`.
+    ///
+    /// An item waits when it has text and no vectors yet, vectors of another model, or
+    /// vectors of a text it no longer has. The pass (`SearchlightFiles`' `MeaningIndexer`)
+    /// pages through them, each page after the last key it got, so a page costs the same
+    /// wherever it starts; each text comes inflated, with its stored bytes beside it.
+    ///
+    /// ```swift
+    /// var after: [UInt8] = []
+    /// while true {
+    ///     let work = try index.meaningWork(model: model, after: after, limit: 64)
+    ///     guard let last = work.last else { break }
+    ///     // embed each text, then storeMeaning(_:)
+    ///     after = last.key
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - model: The model's identifier.
+    ///   - key: The last key of the previous page; empty for the first page.
+    ///   - limit: At most this many items.
+    /// - Returns: The items that wait, by key.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func meaningWork(model: String, after key: [UInt8], limit: Int) throws -> [MeaningWork] {
         let after = key.isEmpty ? 0 : Self.rowID(meaningKey: key)
@@ -89,6 +110,12 @@ extension SearchableIndex {
     static func rowID(meaningKey key: [UInt8]) -> Int64 { key.count == 8 ? key.reduce(Int64(0)) { $0 << 8 | Int64($1) } : -1 }
 
     /// Whether vectors of `digest` are stored (an item with the same text has them).
+    ///
+    /// The pass asks before it embeds: a copy of a text already embedded costs nothing but a
+    /// ``MeaningVectors`` without vectors.
+    ///
+    /// - Parameter digest: The model's identifier and the text, hashed (``MeaningVectors/digest``).
+    /// - Returns: Whether the vectors are stored.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func hasMeaning(digest: [UInt8]) throws -> Bool {
         try read { db in
@@ -98,6 +125,14 @@ extension SearchableIndex {
 
     /// Stores vectors, in one transaction: each item's only if it still has the text they were
     /// made from (else it waits again, with its new text). Returns how many were stored.
+    ///
+    /// An item whose text changed or that was deleted while its vectors were being made is
+    /// skipped, not an error: the next page of ``meaningWork(model:after:limit:)`` offers its
+    /// new text. Vectors of a digest already stored are replaced in place.
+    ///
+    /// - Parameter results: The vectors of a page of work; those without vectors reuse the
+    ///   stored ones of their digest.
+    /// - Returns: How many items got vectors.
     /// - Throws: ``SearchlightError`` when the index cannot be written; then nothing of it is.
     @discardableResult
     public func storeMeaning(_ results: [MeaningVectors]) throws -> Int {
@@ -131,6 +166,11 @@ extension SearchableIndex {
 
     /// Deletes the vectors no item uses any more (their items removed, their texts changed);
     /// returns how many texts' vectors went.
+    ///
+    /// Kept until now on purpose: a file that a scan sees renamed (removed, then added) finds
+    /// its vectors again by its text's digest, if this has not run in between.
+    ///
+    /// - Returns: How many texts' vectors were deleted.
     /// - Throws: ``SearchlightError`` when the index cannot be written.
     @discardableResult
     public func forgetUnusedMeaning() throws -> Int {
@@ -143,6 +183,13 @@ extension SearchableIndex {
     }
 
     /// How far the meaning pass is for `model`.
+    ///
+    /// Counts every text and every item with current vectors of `model`, and sums the stored
+    /// vectors' chunks and bytes (of every model): a scan of the tables, for `status`.
+    ///
+    /// - Parameter model: The model whose embedded items are counted; `nil`: none is.
+    /// - Returns: The items with text, those embedded with `model`, the chunks and bytes
+    ///   stored, and the models that made vectors.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func meaningProgress(model: String?) throws -> MeaningProgress {
         try read { db in
@@ -162,6 +209,21 @@ extension SearchableIndex {
     /// The items whose text is nearest to `question` (a unit vector of `model`), best first, at
     /// most `limit`: every stored vector of the model compared (brute force, ``StoredVectors``),
     /// each item scored by its chunks (``StoredVectors/similarity(of:in:)``). Results say `.meaning`, with their similarity.
+    ///
+    /// The cost grows with the texts embedded with `model`: every vector is read (the file is
+    /// mapped for it), unless the domain's texts are few, which are looked up one by one.
+    ///
+    /// ```swift
+    /// let (vector, model) = try encoder.encode("how do I renew my passport")   // a QuestionEncoder
+    /// let results = try index.meaningResults(question: vector, model: model, domain: nil, limit: 20)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - question: The question's vector, of unit length, made by `model`.
+    ///   - model: The model's identifier: only its vectors are compared.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results.
+    /// - Returns: The nearest items, best first, each with its ``SearchResult/similarity``.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) throws -> [SearchResult] {
         try read { db in
@@ -244,8 +306,11 @@ extension SearchableIndex {
 /// an array indexed by the id when the ids are dense (as SQLite gives them), which a scan of
 /// every text looks up twice per row, a dictionary otherwise.
 struct TextSimilarities {
+    /// The similarities by row id, when the ids are dense: NaN for a text not wanted.
     private var dense: [Float]
+    /// The similarities by row id, when they are not.
     private var sparse: [Int64: Float] = [:]
+    /// Whether ``dense`` is used: the largest id is at most four times the texts, plus 1 024.
     private let isDense: Bool
     /// The texts wanted, each once, in the order first wanted.
     private(set) var wanted: [Int64] = []
@@ -253,17 +318,20 @@ struct TextSimilarities {
     /// Not yet compared; `nil` once compared without a similarity, or not wanted.
     private static let unknown = -Float.infinity
 
+    /// Room for the texts of ids up to `largest`, about `texts` of them wanted.
     init(largest: Int64, texts: Int) {
         isDense = largest >= 0 && largest <= Int64(4 * texts + 1024)
         dense = isDense ? [Float](repeating: .nan, count: Int(largest) + 1) : []
     }
 
+    /// Marks `text` to be compared; once, whatever the items that share it.
     mutating func want(_ text: Int64) {
         guard !wants(text) else { return }
         wanted.append(text)
         if isDense { dense[Int(text)] = Self.unknown } else { sparse[text] = Self.unknown }
     }
 
+    /// Whether `text` was marked to be compared.
     func wants(_ text: Int64) -> Bool {
         if isDense { return text >= 0 && text < dense.count && !dense[Int(text)].isNaN }
         return sparse[text].map { !$0.isNaN } ?? false

@@ -9,6 +9,65 @@ import Foundation
 /// attributes.title = "Quarterly report"
 /// attributes.keywords = ["finance", "2024"]
 /// ```
+///
+/// ## Overview
+///
+/// The attributes fall in three groups, by how they are found:
+/// - **Words**: ``displayName``, ``title``, ``authors``, ``keywords`` and ``textContent`` are
+///   split into words that a search typed as words finds
+///   (``SearchableIndex/search(words:domain:limit:scope:)``), a name's before its text's.
+/// - **Values**: the sizes, dates, camera and position, and ``contentType`` are stored as they
+///   are, for the query language (`size > 1000000`, `contentTypeTree == "image"`; each is a
+///   ``QueryAttribute`` of the same name) and for display.
+/// - **User attributes**: ``userTags``, ``comment``, ``starRating`` and ``whereFroms`` are what
+///   people said of the item, which a file indexer reads from extended attributes; they are
+///   written as part of the item, and can also change alone (``UserAttributes``).
+///
+/// The index keeps at most 1 MiB of ``textContent`` per item (UTF-8, cut at a character
+/// boundary, stored compressed); a ``thumbnail`` with no bytes is not stored. Lists and
+/// searches read every attribute but the text and the thumbnail's bytes.
+///
+/// ## Topics
+///
+/// ### Names and text
+///
+/// - ``displayName``
+/// - ``title``
+/// - ``authors``
+/// - ``keywords``
+/// - ``textContent``
+/// - ``nameKeywords(of:)``
+///
+/// ### Type
+///
+/// - ``init(contentType:)``
+/// - ``contentType``
+/// - ``contentTypeTree``
+/// - ``contentDescription``
+///
+/// ### Measures and dates
+///
+/// - ``size``
+/// - ``contentModificationDate``
+/// - ``contentCreationDate``
+/// - ``pixelWidth``
+/// - ``pixelHeight``
+/// - ``pageCount``
+///
+/// ### Photos
+///
+/// - ``acquisitionMake``
+/// - ``acquisitionModel``
+/// - ``latitude``
+/// - ``longitude``
+/// - ``thumbnail``
+///
+/// ### What people said of the item
+///
+/// - ``userTags``
+/// - ``comment``
+/// - ``starRating``
+/// - ``whereFroms``
 public struct AttributeSet: Hashable, Sendable {
     /// The name shown to people; for a file, its file name.
     public var displayName: String?

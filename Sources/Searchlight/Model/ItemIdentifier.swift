@@ -10,6 +10,13 @@ import Foundation
 /// let id: ItemIdentifier = "note-42"
 /// let fromPath = ItemIdentifier(bytes: [0x72, 0xE9, 0x73, 0x75, 0x6D, 0xE9]) // Latin-1 "résumé"
 /// ```
+///
+/// Identifiers compare, sort and hash by their bytes: two identifiers that print alike
+/// (``lossyString``) may differ. Byte order is the order of the index's `(domain, identifier)`
+/// key and of the file indexer's walk (`DirectoryWalker`), so a folder's items are a range
+/// (``descendantBounds``), and a `/` in an identifier is what the subtree operations
+/// (``IndexBatch/deleteTree(_:domain:)``, ``IndexBatch/move(_:to:domain:rename:)``) and
+/// ``SearchableItem/identifierIsPath`` split on.
 public struct ItemIdentifier: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The identifier's bytes, exactly as given.
     public var bytes: [UInt8]
@@ -58,11 +65,24 @@ public struct ItemIdentifier: Hashable, Sendable, Comparable, CustomStringConver
 
     /// Whether this identifier is `ancestor` or lies below it (`ancestor/…`), as the items a
     /// subtree move or delete reaches. Every identifier lies below the empty one.
+    ///
+    /// ```swift
+    /// ItemIdentifier("a/b/c").isInSubtree(at: "a/b")   // true
+    /// ItemIdentifier("a/bc").isInSubtree(at: "a/b")    // false: not below the folder a/b
+    /// ```
+    ///
+    /// - Parameter ancestor: The folder's identifier.
+    /// - Returns: Whether this is `ancestor` or lies below it.
     public func isInSubtree(at ancestor: ItemIdentifier) -> Bool {
         Self.isPath(bytes, inSubtreeAt: ancestor.bytes)
     }
 
     /// ``isInSubtree(at:)`` on raw bytes: the one definition of the check.
+    ///
+    /// - Parameters:
+    ///   - path: The bytes tested.
+    ///   - ancestor: The folder's bytes; empty for the root, which holds everything.
+    /// - Returns: Whether `path` is `ancestor` or lies below it.
     public static func isPath(_ path: [UInt8], inSubtreeAt ancestor: [UInt8]) -> Bool {
         if ancestor.isEmpty { return true }
         guard path.count >= ancestor.count else { return false }

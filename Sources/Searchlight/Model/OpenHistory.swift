@@ -24,11 +24,16 @@ public struct OpenHistory: Sendable {
     /// The file the history is kept in.
     public let path: String
 
+    /// More lines than this make the next ``record(domain:identifier:at:)`` compact the file.
     static let maximumLines = 4_000
+    /// The items a compaction keeps, highest score first.
     static let keptItems = 1_000
+    /// The openings of an item that count toward its score, and that a compaction keeps.
     static let visitsPerItem = 10
 
     /// The history kept in the file at `path` (it need not exist yet).
+    ///
+    /// - Parameter path: The file; its folder is made (mode 0700) at the first recording.
     public init(path: String) {
         self.path = path
     }
@@ -36,6 +41,10 @@ public struct OpenHistory: Sendable {
     /// The history of the person running this process.
     /// (`environment` looks up one variable: by default this process's, without building the
     /// dictionary of them all that `ProcessInfo` makes, a cost every search paid at start-up.)
+    ///
+    /// - Parameter environment: Looks up an environment variable; this process's by default.
+    /// - Returns: The history at `$XDG_STATE_HOME/searchlight/opened.tsv` (an absolute
+    ///   `XDG_STATE_HOME` only), else at `$HOME/.local/state/searchlight/opened.tsv`.
     public static func standard(environment: (String) -> String? = SystemCall.environmentValue) -> OpenHistory {
         let state = environment("XDG_STATE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment("HOME") ?? NSHomeDirectory()) + "/.local/state"
@@ -43,6 +52,9 @@ public struct OpenHistory: Sendable {
     }
 
     /// Records that the item was opened. Failing to record is never an error of the opening.
+    ///
+    /// Appends one line, then reads the file back to count its lines, compacting it past
+    /// ``maximumLines`` (the item just opened is always kept). Blocks for that file I/O.
     ///
     /// - Parameters:
     ///   - domain: The opened item's domain.
@@ -67,12 +79,26 @@ public struct OpenHistory: Sendable {
     }
 
     /// Each opened item's score now (see the type's documentation).
+    ///
+    /// Reads the whole file at each call.
+    ///
+    /// - Parameter now: The instant the openings' ages are counted from.
+    /// - Returns: The score of each item opened at least once.
     public func scores(now: Date = Date()) -> [Key: Double] {
         visits().mapValues { Self.score($0, now: now) }
     }
 
     /// `results` with the opened items moved ahead of the results that matched in the same
     /// field next to them (a run of results of one ``SearchResult/matchedIn``), highest score first.
+    ///
+    /// An opened item moves only within its run, never past a result that matched in another
+    /// field: a file opened yesterday whose text matched stays behind the files before it whose
+    /// name matched.
+    ///
+    /// - Parameters:
+    ///   - results: A ranked page, best first.
+    ///   - now: The instant the openings' ages are counted from.
+    /// - Returns: The same results, opened ones moved ahead within their field's run.
     public func reordered(_ results: [SearchResult], now: Date = Date()) -> [SearchResult] {
         let scores = self.scores(now: now)
         guard !scores.isEmpty else { return results }
@@ -100,6 +126,8 @@ public struct OpenHistory: Sendable {
 
     // MARK: Private
 
+    /// `elements` with each run of one `field` sorted by `score`, highest first, ties in
+    /// their order; the runs stay where they are.
     private static func reordered<Element, Field: Equatable>(_ elements: [Element], field: (Element) -> Field,
                                                             score: (Element) -> Double) -> [Element] {
         var ordered: [Element] = []
@@ -117,6 +145,7 @@ public struct OpenHistory: Sendable {
         return ordered
     }
 
+    /// The sum of the last ``visitsPerItem`` openings' weights by age (see the type's documentation).
     private static func score(_ visits: [Date], now: Date) -> Double {
         visits.suffix(visitsPerItem).reduce(0) { total, visit in
             let days = now.timeIntervalSince(visit) / 86_400

@@ -9,6 +9,30 @@ import Foundation
 /// attributes.displayName = "Shopping list"
 /// let item = SearchableItem(uniqueIdentifier: "list-1", domainIdentifier: "notes", attributeSet: attributes)
 /// ```
+///
+/// ## Overview
+///
+/// An item is a value that describes one thing to be found; it is not tied to an index. The
+/// pair of ``domainIdentifier`` and ``uniqueIdentifier`` is its identity in an index: writing
+/// an item of the same pair again (``SearchableIndex/indexItems(_:)``,
+/// ``IndexBatch/upsert(_:)``) replaces every stored attribute of the earlier one, its
+/// ``AttributeSet/userTags`` and thumbnail included, so an application writes the whole item
+/// each time, never a difference. A domain is created by its first item and goes with
+/// ``SearchableIndex/deleteAllItems(inDomains:)``.
+///
+/// Reading gives the item back inside an ``IndexedItem``, with what the index knows of its
+/// thumbnail; a list or a search leaves out the text and the thumbnail's bytes, which
+/// ``SearchableIndex/item(_:domain:)`` reads.
+///
+/// ```swift
+/// var attributes = AttributeSet(contentType: "text/markdown")
+/// attributes.displayName = "2024.md"
+/// attributes.textContent = "Receipts for the tax return"
+/// let receipt = SearchableItem(uniqueIdentifier: "taxes/2024.md", domainIdentifier: "notes",
+///                              attributeSet: attributes, identifierIsPath: true)
+/// try index.indexItems([receipt])
+/// let found = try index.search(words: ["taxes"])   // finds it by its folder's name
+/// ```
 public struct SearchableItem: Hashable, Sendable {
     /// Unique within ``domainIdentifier``.
     public var uniqueIdentifier: ItemIdentifier

@@ -17,9 +17,15 @@ extension SearchableIndex {
     ///   - domain: Only this domain, when given.
     ///   - limit: At most this many results, when given.
     ///   - scope: What is searched: everything, or names only.
+    /// - Returns: The items, best first, without their text and thumbnail bytes (as a list
+    ///   reads them); ``searchResults(words:domain:limit:scope:)`` also says where each matched.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     ///
     /// Words with no letter or digit find nothing.
+    ///
+    /// A `limit` lets the search settle its page without ranking every match where it can (text-
+    /// only matches of a common word: a walk of the newest items, ``ContentSearch``); without
+    /// one, every match is ranked.
     ///
     /// ```swift
     /// let found = try index.search(words: ["quarterly", "rep"], limit: 20)
@@ -42,6 +48,11 @@ extension SearchableIndex {
     /// }
     /// ```
     ///
+    /// The snippets are read after ranking, only for the results returned that matched in their
+    /// text or keywords.
+    ///
+    /// - Returns: The results, best first: each item, the field it matched in
+    ///   (``SearchResult/matchedIn``), and a snippet when that field is text.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func searchResults(words: [String], domain: String? = nil, limit: Int? = nil,
                               scope: SearchScope = .all) throws -> [SearchResult] {
@@ -65,6 +76,13 @@ extension SearchableIndex {
     ///
     /// Parameters as ``search(words:domain:limit:scope:)``.
     ///
+    /// ```swift
+    /// for reference in try index.searchReferences(words: ["invoice"], limit: 100) {
+    ///     print(reference.domain, reference.identifier)
+    /// }
+    /// ```
+    ///
+    /// - Returns: The domain and identifier of each result, best first.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func searchReferences(words: [String], domain: String? = nil, limit: Int? = nil,
                                  scope: SearchScope = .all) throws -> [ItemReference] {
@@ -183,6 +201,11 @@ extension SearchableIndex {
     ///
     /// Nothing is ranked: the items that hold every word are counted (`search --count`).
     ///
+    /// - Parameters:
+    ///   - words: The words as typed.
+    ///   - domain: Only this domain, when given.
+    ///   - scope: What is searched: everything, or names only.
+    /// - Returns: The number of matching items.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func countMatches(words: [String], domain: String? = nil, scope: SearchScope = .all) throws -> Int {
         let tokens = Self.nameQueryTokens(words)

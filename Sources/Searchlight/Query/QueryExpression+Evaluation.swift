@@ -4,9 +4,22 @@ extension QueryExpression {
     /// Whether `item` satisfies the expression, evaluated in Swift with the same rules as the
     /// SQL the index runs.
     ///
+    /// For an item in memory: a result to check again, an item about to be written, a test of
+    /// the query language against the SQL. `textContent` is tested only when the item carries
+    /// its text (an item read by ``SearchableIndex/item(_:domain:)``, not one of a list). A
+    /// number, date or text attribute the item lacks fails every test of it, `!=` included;
+    /// `!` of such a test holds.
+    ///
+    /// ```swift
+    /// let large = try QueryExpression(parsing: "size > 1000000")
+    /// let kept = items.filter { large.matches($0) }
+    /// ```
+    ///
     /// - Parameters:
+    ///   - item: The item to test.
     ///   - now: The instant `$time` values are relative to.
     ///   - calendar: The calendar that defines days, weeks, months and years.
+    /// - Returns: Whether the item matches.
     public func matches(_ item: IndexedItem, now: Date = Date(), calendar: Calendar = .current) -> Bool {
         switch self {
         case .predicate(let predicate): !predicate.matchingAttributes(of: item, now: now, calendar: calendar).isEmpty
@@ -28,6 +41,8 @@ extension QueryExpression {
     ///   - item: A result of the query.
     ///   - now: The time `$time` dates are read against, as for the query.
     ///   - calendar: The calendar whose periods bound them.
+    /// - Returns: The predicates that held, in the query's order, each with the attributes
+    ///   that satisfied it; a predicate under `!` is never listed.
     public func explanation(for item: IndexedItem, now: Date = Date(), calendar: Calendar = .current) -> [QueryMatch] {
         switch self {
         case .predicate(let predicate):
@@ -43,6 +58,9 @@ extension QueryExpression {
 
 extension QueryPredicate {
     /// The attributes of `item` that satisfy the predicate: empty when it does not hold.
+    ///
+    /// `*` is tried on each text attribute (``QueryAttribute/textAttributes``); `* != "x"`
+    /// holds, as `*`, when no text attribute equals `x`.
     func matchingAttributes(of item: IndexedItem, now: Date, calendar: Calendar) -> [QueryAttribute] {
         if attribute == .anyText {
             guard case .comparison(let op, let value) = test, let (pattern, modifiers) = value.stringPattern else { return [] }
@@ -56,6 +74,7 @@ extension QueryPredicate {
         return holds(for: item, now: now, calendar: calendar) ? [attribute] : []
     }
 
+    /// Whether the predicate holds for `item`'s one attribute (not `*`).
     private func holds(for item: IndexedItem, now: Date, calendar: Calendar) -> Bool {
         let attributes = item.item.attributeSet
         switch attribute.kind {
@@ -84,6 +103,8 @@ extension QueryPredicate {
         }
     }
 
+    /// Whether a text, list or identifier attribute of `item` compares with `value` as `op`
+    /// says (``QueryTextMatcher``: patterns, modifiers, any element of a list).
     private func holds(string item: IndexedItem, _ op: QueryPredicate.Operator, _ value: QueryValue) -> Bool {
         guard let (pattern, modifiers) = value.stringPattern else { return false }
         let attributes = item.item.attributeSet
@@ -111,6 +132,8 @@ extension QueryPredicate {
         return text.map(matcher.matches) ?? false
     }
 
+    /// Whether a number or date (seconds since 1970) passes the test: a `$time` period is
+    /// `start..<end`, so `==` means within it and the ordering operators compare with its start.
     private func holds(number: Double, now: Date, calendar: Calendar) -> Bool {
         func bounds(_ value: QueryValue) -> (start: Double, end: Double)? {
             switch value {

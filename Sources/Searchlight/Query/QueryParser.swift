@@ -17,6 +17,47 @@ import Foundation
 ///
 /// The parser never crashes nor loops: queries longer than ``maximumLength`` characters and
 /// nesting deeper than ``maximumDepth`` levels are reported as errors.
+///
+/// ## Overview
+///
+/// The language is Spotlight's (`mdfind`'s query expressions), the one home of
+/// Docs/Contract.md#query-language: `searchlight query`, the server's `/api/query` and
+/// ``SearchQuery`` all parse through ``parse(_:)``. Parsing only builds a ``QueryExpression``;
+/// it reads no index. ``SearchableIndex`` compiles the expression to SQL (`QueryCompiler`),
+/// the PostgreSQL index to its own SQL, and ``QueryExpression/matches(_:now:calendar:)``
+/// checks one item in memory with the same rules.
+///
+/// Attribute names (``QueryAttribute``) are compared without regard to case, and Apple's
+/// `kMDItem…` names are aliases of them. `*` stands for every text attribute but the text
+/// content, and takes only `==` and `!=`. Each attribute takes the values of its
+/// ``QueryAttribute/Kind``: quoted strings for text, numbers for numbers, `$time` dates or
+/// seconds since 1970 for dates; another value is an error at its column.
+///
+/// Values:
+/// - `"text"` is a pattern: `*` matches any run of characters, `\*` a star, `\"` a quote,
+///   `\\` a backslash. Letters right after the closing quote are modifiers
+///   (``QueryStringModifiers``): `c` ignores case, `d` diacritics, `w` matches whole words,
+///   `t` word prefixes in any order. The older form puts them after the operator: `==[cd]`.
+/// - `'text'` is compared exactly with the whole value: no wildcard, no modifier.
+/// - A number is decimal, with an optional sign and fraction, of at most 40 characters.
+/// - `$time.now`, `$time.today`, `$time.yesterday`, `$time.this_week`, `$time.this_month` and
+///   `$time.this_year` take an optional integer offset in their unit (`$time.today(-7)`: seven
+///   days ago; ``QueryDate``), at most a billion either way; `$time.iso(2025-06-18T14:00Z)` is an
+///   ISO 8601 instant, UTC when it names no zone.
+///
+/// Whitespace between tokens is ignored. The parser reads the query scalar by scalar, so a
+/// combining mark cannot hide a quote, and reports a column counted in characters as a terminal
+/// shows them.
+///
+/// ```swift
+/// let recent = try QueryParser.parse(#"kMDItemContentType == "image/*" && contentModificationDate >= $time.this_week"#)
+/// let sized = try QueryParser.parse("InRange(size, 1000, 2000) || !(pageCount > 10)")
+/// do {
+///     _ = try QueryParser.parse("title == ")
+/// } catch {
+///     print(error)   // the column, what was expected, and what was found
+/// }
+/// ```
 public struct QueryParser {
     /// The longest query accepted, in characters.
     public static let maximumLength = 10_000
@@ -27,15 +68,25 @@ public struct QueryParser {
 
     /// Parses `query`.
     ///
-    /// - Throws: ``QueryParseError`` with the column where the query went wrong.
+    /// The same as ``QueryExpression/init(parsing:)``.
+    ///
+    /// - Parameter query: A query string (`title == "report*"cd && size > 1000`).
+    /// - Returns: The expression; `a && b && c` is one ``QueryExpression/and(_:)`` of three
+    ///   operands, and a single operand stands alone.
+    /// - Throws: ``QueryParseError`` with the column where the query went wrong, what was
+    ///   expected there and what was found.
     public static func parse(_ query: String) throws(QueryParseError) -> QueryExpression {
         var parser = QueryParser(query: query)
         return try parser.parseQuery()
     }
 
+    /// The query as given.
     private let query: String
+    /// The query's scalars, each as a `Character`, at most ``maximumLength`` + 1 of them.
     private let characters: [Character]
+    /// The index in ``characters`` of the next scalar to read.
     private var position = 0
+    /// How many parentheses and `!` enclose ``position`` (see ``maximumDepth``).
     private var depth = 0
 
     private init(query: String) {
@@ -48,6 +99,7 @@ public struct QueryParser {
 
     // MARK: - Expressions
 
+    /// `query`: the whole input, which must be one expression and nothing after it.
     private mutating func parseQuery() throws(QueryParseError) -> QueryExpression {
         if characters.count > Self.maximumLength {
             throw error(at: Self.maximumLength, expected: "a query of at most \(Self.maximumLength) characters",
@@ -63,18 +115,21 @@ public struct QueryParser {
         return expression
     }
 
+    /// `and ( "||" and )*`: one operand alone, else ``QueryExpression/or(_:)`` of them.
     private mutating func parseOr() throws(QueryParseError) -> QueryExpression {
         var operands = [try parseAnd()]
         while skipSpaces(), consume("||") { operands.append(try parseAnd()) }
         return operands.count == 1 ? operands[0] : .or(operands)
     }
 
+    /// `unary ( "&&" unary )*`: `&&` binds tighter than `||`, as in C.
     private mutating func parseAnd() throws(QueryParseError) -> QueryExpression {
         var operands = [try parseUnary()]
         while skipSpaces(), consume("&&") { operands.append(try parseUnary()) }
         return operands.count == 1 ? operands[0] : .and(operands)
     }
 
+    /// `"!" unary | primary`; a `!` that starts `!=` is no negation.
     private mutating func parseUnary() throws(QueryParseError) -> QueryExpression {
         skipSpaces()
         if peek("!") && !peek("!=") {
@@ -87,6 +142,8 @@ public struct QueryParser {
         return try parsePrimary()
     }
 
+    /// A parenthesized query, `InRange(…)`, or a predicate. `InRange` not followed by `(` is
+    /// read again as an attribute name (and so reported as an unknown one).
     private mutating func parsePrimary() throws(QueryParseError) -> QueryExpression {
         skipSpaces()
         if peek("(") {
@@ -108,6 +165,8 @@ public struct QueryParser {
         return .predicate(try parsePredicate())
     }
 
+    /// Counts one more level of nesting, failing past ``maximumDepth``: the recursion of the
+    /// parser (and of everything that walks the expression later) stays bounded.
     private mutating func enterNesting() throws(QueryParseError) {
         depth += 1
         if depth > Self.maximumDepth {
@@ -117,6 +176,7 @@ public struct QueryParser {
 
     // MARK: - Predicates
 
+    /// `attribute op value`, the legacy `[cd]` modifiers merged into the string's own.
     private mutating func parsePredicate() throws(QueryParseError) -> QueryPredicate {
         let attribute = try parseAttribute()
         skipSpaces()
@@ -140,6 +200,8 @@ public struct QueryParser {
         return QueryPredicate(attribute: attribute, test: .comparison(op, value.value))
     }
 
+    /// `InRange(attribute, low, high)`, after the word `InRange`: a named attribute (not `*`)
+    /// and two values of its kind.
     private mutating func parseInRange() throws(QueryParseError) -> QueryPredicate {
         position += 1  // "("
         skipSpaces()
@@ -161,6 +223,8 @@ public struct QueryParser {
         return QueryPredicate(attribute: attribute, test: .inRange(low.value, high.value))
     }
 
+    /// `*`, or a name of ``QueryAttribute`` or a `kMDItem…` alias; an unknown name is an error
+    /// that lists the names known.
     private mutating func parseAttribute() throws(QueryParseError) -> QueryAttribute {
         skipSpaces()
         if consume("*") { return .anyText }
@@ -175,6 +239,8 @@ public struct QueryParser {
         return attribute
     }
 
+    /// The comparison operator at the current position, two-character ones tried first so
+    /// that `<=` is not read as `<`.
     private mutating func parseOperator() -> QueryPredicate.Operator? {
         for op in [QueryPredicate.Operator.equal, .notEqual, .lessOrEqual, .greaterOrEqual, .less, .greater]
         where consume(op.rawValue) {
@@ -202,6 +268,8 @@ public struct QueryParser {
 
     // MARK: - Values
 
+    /// A value, chosen by its first character, checked against the attribute's kind; the
+    /// position where it starts is returned for later errors about it.
     private mutating func parseValue(for attribute: QueryAttribute) throws(QueryParseError) -> (column: Int, value: QueryValue) {
         let start = position
         let value: QueryValue
@@ -227,6 +295,7 @@ public struct QueryParser {
         }
     }
 
+    /// A `"pattern"` with wildcards, and the modifier letters right after it.
     private mutating func parseDoubleQuoted() throws(QueryParseError) -> QueryValue {
         let (_, pattern) = try parseQuoted(closingWith: "\"", wildcards: true)
         var modifiers: QueryStringModifiers = []
@@ -282,6 +351,7 @@ public struct QueryParser {
         return (text, QueryPattern(components))
     }
 
+    /// `[+-]digits[.digits]`, at least one digit, finite, of at most 40 characters.
     private mutating func parseNumber() throws(QueryParseError) -> Double {
         let start = position
         if peek("-") || peek("+") { position += 1 }
@@ -307,6 +377,8 @@ public struct QueryParser {
         return number
     }
 
+    /// `$time.NAME`, `$time.NAME(OFFSET)` or `$time.iso(DATE)`; an offset is an integer of at
+    /// most ``maximumOffset`` either way.
     private mutating func parseDate() throws(QueryParseError) -> QueryDate {
         guard consume("$time.") else { throw error(expected: "`$time.`") }
         let nameStart = position
@@ -374,6 +446,9 @@ public struct QueryParser {
         return .iso(date)
     }
 
+    /// The instant an ISO 8601 date or date-time names (`2025-06-18`, `2025-06-18T14:00`,
+    /// `2025-06-18T14:00:00.5+02:00`, `…Z`), UTC when it names no zone; `nil` when `text` is
+    /// not one.
     static func isoDate(_ text: String) -> Date? {
         var scanner = Array(text.utf8)[...]
         func number(_ count: Int) -> Int? {
@@ -433,14 +508,18 @@ public struct QueryParser {
 
     // MARK: - Scanning
 
+    /// Whether every scalar was read.
     private var isAtEnd: Bool { position >= characters.count }
 
+    /// Moves past white space; always `true`, so that it can open a `while` condition
+    /// (`while skipSpaces(), consume("||")`).
     @discardableResult
     private mutating func skipSpaces() -> Bool {
         while !isAtEnd, characters[position].isWhitespace { position += 1 }
         return true
     }
 
+    /// Whether `text` comes next, without moving.
     private func peek(_ text: String) -> Bool {
         var index = position
         for character in text {
@@ -450,6 +529,7 @@ public struct QueryParser {
         return true
     }
 
+    /// Moves past `text` when it comes next; whether it did.
     private mutating func consume(_ text: String) -> Bool {
         guard peek(text) else { return false }
         position += text.count
@@ -465,6 +545,8 @@ public struct QueryParser {
         return index > position ? String(characters[position..<index]) : nil
     }
 
+    /// What stands at the current position, for an error: the end, a word (its first 30
+    /// characters), an operator, a space, or one character.
     private func describeFound() -> String {
         guard !isAtEnd else { return "end of query" }
         if let word = peekWord() { return "`\(word.prefix(30))`" }
@@ -474,10 +556,12 @@ public struct QueryParser {
         return "`\(character)`"
     }
 
+    /// The error at the current position, saying what was expected and what is there.
     private func error(expected: String) -> QueryParseError {
         error(at: position, expected: expected, found: describeFound())
     }
 
+    /// The error at the current position, with what was found said by the caller.
     private func error(expected: String, found: String) -> QueryParseError {
         error(at: position, expected: expected, found: found)
     }

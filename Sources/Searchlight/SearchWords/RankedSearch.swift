@@ -53,6 +53,11 @@ public struct RankedSearch: Sendable {
 
     /// A search of `search` in `domain` (every domain by default) and `scope`, without history,
     /// by words alone until an ``encoder`` is set.
+    ///
+    /// - Parameters:
+    ///   - search: The parsed words and search words.
+    ///   - domain: Only this domain; `nil`: every domain.
+    ///   - scope: Everything (the default), or names only, which meaning never joins.
     public init(_ search: SearchWords, domain: String? = nil, scope: SearchScope = .all) {
         self.search = search
         self.domain = domain
@@ -61,6 +66,9 @@ public struct RankedSearch: Sendable {
 
     /// The words of terms typed in a search box, search words included, in every domain,
     /// names and text (`searchlight search`'s defaults, the desktop's search providers').
+    ///
+    /// - Parameter terms: The terms as the command line or a provider gives them, joined by
+    ///   spaces before they are parsed.
     /// - Throws: ``SearchWordsError`` for a search word whose value is malformed (`kind:sofa`).
     public init(terms: [String]) throws(SearchWordsError) {
         self.init(try SearchWords(parsing: terms.joined(separator: " ")))
@@ -88,6 +96,15 @@ public struct RankedSearch: Sendable {
 
     /// The best `limit` results (all when `nil`), best first: the rankings ``reading(limit:)``
     /// asks for, read from `index`.
+    ///
+    /// Synchronous: each ranking is read with `index`'s blocking methods, on the calling
+    /// thread. Async code reads the same rankings through ``reading(limit:)`` and the index's
+    /// async twins, as the server does.
+    ///
+    /// - Parameters:
+    ///   - index: The index to read: SQLite's or PostgreSQL's.
+    ///   - limit: At most this many results; `nil`: all of them.
+    /// - Returns: The results, best first.
     /// - Throws: the index's errors; the encoder's (a model that cannot be loaded).
     public func results(in index: any IndexReader, limit: Int?) throws -> [SearchResult] {
         var reading = try reading(limit: limit)
@@ -125,6 +142,12 @@ public struct RankedSearch: Sendable {
 
     /// Meaning's answer to words that found nothing, even respelled (``questionWhenNothingFound()``);
     /// nil when meaning does not answer them.
+    ///
+    /// - Parameters:
+    ///   - index: The index to read.
+    ///   - limit: At most this many results; `nil`: all that meaning offers.
+    /// - Returns: The results by meaning, the search words checked on them; `nil` when meaning
+    ///   does not answer.
     /// - Throws: The encoder's error, or the index's when it cannot be read.
     public func answerWhenNothingFound(in index: any IndexReader, limit: Int?) throws -> [SearchResult]? {
         guard let question = try questionWhenNothingFound() else { return nil }
@@ -134,9 +157,15 @@ public struct RankedSearch: Sendable {
     }
 
     /// How many of the nearest items to ask for a page of `limit`.
+    ///
+    /// - Parameter limit: The page's size; `nil`: no limit.
+    /// - Returns: ``meaningCandidates``, or `limit` when it is larger.
     public func meaningLimit(_ limit: Int?) -> Int { Swift.max(Self.meaningCandidates, limit ?? 0) }
 
     /// How many word results to blend for a page of `limit`: as many as meaning offers, at least.
+    ///
+    /// - Parameter limit: The page's size; `nil`: no limit.
+    /// - Returns: `limit`, raised to ``meaningCandidates``; `nil` without a limit.
     public func wordsLimit(_ limit: Int?) -> Int? { limit.map { Swift.max($0, Self.meaningCandidates) } }
 
     /// Whether the words' ranking is read: always, but with `--meaning`.
@@ -146,6 +175,12 @@ public struct RankedSearch: Sendable {
     /// words respelled would find what it did not ask for) and meaning's, blended, the search
     /// words (`kind:pdf`) checked on meaning's, the page cut at `limit`, the items opened
     /// before moved ahead. What every surface runs, whichever store it read the rankings from.
+    ///
+    /// - Parameters:
+    ///   - words: The words' ranking, best first.
+    ///   - meaning: The ranking by meaning, best first; empty when meaning did not join.
+    ///   - limit: At most this many results; `nil`: all of them.
+    /// - Returns: The blended page, best first.
     /// - Throws: ``QueryParseError`` when a search word's query is malformed.
     public func combined(words: [SearchResult], meaning: [SearchResult], limit: Int?) throws -> [SearchResult] {
         var meaning = meaning

@@ -3,14 +3,19 @@ import GRDB
 
 /// Writes the changes of one batch inside its transaction, with its statements prepared once.
 struct BatchWriter {
+    /// The writer's connection, inside the batch's transaction.
     let db: Database
+    /// The row ids of the domains met so far, by name.
     private var domainIDs: [String: Int64] = [:]
+    /// The content kind rows met so far, with the characters of keywords their items read.
     private var kinds: [ContentKind: (id: Int64, characters: Int)] = [:]
     /// The kind rows of each type and description this batch has met.
     private var buckets: [ContentKindBucket.Key: ContentKindBucket] = [:]
 
+    /// A writer on `db`, whose transaction the caller holds.
     init(db: Database) { self.db = db }
 
+    /// The row id of the domain `name`, its row inserted the first time it is met.
     mutating func domainID(_ name: String) throws -> Int64 {
         if let id = domainIDs[name] { return id }
         var id = try SearchableIndex.domainID(named: name, in: db)
@@ -75,6 +80,9 @@ struct BatchWriter {
         keywords?.unicodeScalars.count ?? 0
     }
 
+    /// Inserts `item`, or updates every column of the row of its domain and identifier (the
+    /// row keeps its id, so its text's and thumbnail's rows are replaced, not orphaned); then
+    /// stores its text, authors and thumbnail.
     mutating func upsert(_ item: SearchableItem) throws {
         let domain = try domainID(item.domainIdentifier)
         let a = item.attributeSet
@@ -117,12 +125,16 @@ struct BatchWriter {
         }
     }
 
+    /// Deletes one item; the rows that hang on it (text, thumbnail, vectors' link) go by
+    /// foreign key or trigger.
     mutating func delete(_ identifier: ItemIdentifier, domain: String) throws {
         let domain = try domainID(domain)
         try db.cachedStatement(sql: "DELETE FROM item WHERE domainId = ? AND identifier = ?")
             .execute(arguments: [domain, Data(identifier.bytes)])
     }
 
+    /// Deletes `identifier` and every identifier in its ``ItemIdentifier/descendantBounds``: one
+    /// range of the `(domainId, identifier)` index.
     mutating func deleteTree(_ identifier: ItemIdentifier, domain: String) throws {
         try delete(identifier, domain: domain)
         let domain = try domainID(domain)
@@ -131,6 +143,8 @@ struct BatchWriter {
             .execute(arguments: [domain, low, high])
     }
 
+    /// Re-keys `from` and its descendants to `to` in place, after deleting what stood at `to`
+    /// (as `rename(2)` replaces it); `rename` then renames the moved item.
     mutating func move(_ from: ItemIdentifier, to: ItemIdentifier, domain: String, rename: IndexBatch.Rename?) throws {
         guard from != to else {
             if let rename { try self.rename(to, rename, domain: domain) }

@@ -6,6 +6,39 @@
 /// batch.delete("old-note", domain: "notes")
 /// try index.apply(batch)
 /// ```
+///
+/// ## Overview
+///
+/// A batch is a value: building it reads and writes nothing, and it can be built on one
+/// thread and applied on another. ``SearchableIndex/apply(_:)`` and the PostgreSQL index's
+/// `apply(_:)` run its changes in their order in one transaction, so a batch is the unit of
+/// both atomicity and cost: a commit per batch, not per change. A file indexer fills one per
+/// window of events or per thousand files of a scan.
+///
+/// A move (``move(_:to:domain:rename:)``) re-keys the stored rows: the items keep their text,
+/// thumbnail and vectors of meaning, where a delete and an upsert would have the text indexed
+/// again. A delete of a tree (``deleteTree(_:domain:)``) reaches every identifier below the
+/// folder's, by the `/`-separated paths (``ItemIdentifier/descendantBounds``).
+///
+/// ## Topics
+///
+/// ### Building a batch
+///
+/// - ``init()``
+/// - ``upsert(_:)``
+/// - ``delete(_:domain:)``
+/// - ``deleteTree(_:domain:)``
+/// - ``move(_:to:domain:rename:)``
+/// - ``setUserAttributes(_:of:domain:changeStamp:access:)``
+/// - ``setFolderAccess(_:of:domain:)``
+///
+/// ### Reading it
+///
+/// - ``changes``
+/// - ``count``
+/// - ``isEmpty``
+/// - ``Change``
+/// - ``Rename``
 public struct IndexBatch: Sendable {
     /// One change.
     public enum Change: Sendable {
@@ -124,7 +157,17 @@ public struct IndexBatch: Sendable {
     public mutating func deleteTree(_ identifier: ItemIdentifier, domain: String) {
         changes.append(.deleteTree(domain: domain, identifier: identifier))
     }
-    /// Replaces the tags, comment, rating and origins of an item (``Change/setUserAttributes(domain:identifier:attributes:changeStamp:)``).
+    /// Replaces the tags, comment, rating and origins of an item (``Change/setUserAttributes(domain:identifier:attributes:changeStamp:access:)``).
+    ///
+    /// What an indexer writes when a file's change time alone moved: its text and thumbnail
+    /// are not read again.
+    ///
+    /// - Parameters:
+    ///   - attributes: The new user attributes.
+    ///   - identifier: The item's identifier; nothing happens when there is no such item.
+    ///   - domain: The item's domain.
+    ///   - changeStamp: The item's new change stamp.
+    ///   - access: Who may read the item's file now, on a shared index; `nil` keeps it.
     public mutating func setUserAttributes(_ attributes: UserAttributes, of identifier: ItemIdentifier, domain: String,
                                            changeStamp: [UInt8]?, access: FileAccess? = nil) {
         changes.append(.setUserAttributes(domain: domain, identifier: identifier, attributes: attributes, changeStamp: changeStamp,
@@ -136,6 +179,13 @@ public struct IndexBatch: Sendable {
     }
     /// Re-keys `from` and its descendants to `to`, keeping every attribute; `rename`, when
     /// given, renames the moved item itself (the library never derives a name from an identifier).
+    ///
+    /// - Parameters:
+    ///   - from: The identifier of the item (or folder) moved.
+    ///   - to: Its new identifier; items already at the new keys are replaced.
+    ///   - domain: The domain, the same before and after.
+    ///   - rename: The moved item's new display name, and what becomes of its title and
+    ///     keywords; `nil` keeps its name.
     ///
     /// ```swift
     /// batch.move("Reports/2023", to: "Archive/Reports 2023", domain: "documents",

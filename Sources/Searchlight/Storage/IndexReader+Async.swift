@@ -13,6 +13,21 @@ extension IndexReader {
     /// interrupts the read (``interrupt()``), which then throws. The default for a store that
     /// has no async reads of its own.
     ///
+    /// A store with no async reads of its own states each twin with it:
+    ///
+    /// ```swift
+    /// extension MyStore {
+    ///     func statistics() async throws -> IndexStatistics {
+    ///         try await asyncRead { try $0.statistics() }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The reads run on a concurrent queue of their own, whose threads libdispatch starts as
+    /// needed: many reads at once cost as many threads.
+    ///
+    /// - Parameter body: The synchronous reads, given this index.
+    /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
     public func asyncRead<T: Sendable>(_ body: @escaping @Sendable (Self) throws -> T) async throws -> T {
         try await withTaskCancellationHandler {

@@ -24,6 +24,50 @@ import Foundation
 /// let results = try reader.searchResults(words: ["report"], domain: nil, limit: 20, scope: .all)
 /// let same = try await reader.searchResults(SearchWords(parsing: "report"), domain: nil, limit: 20)
 /// ```
+///
+/// ## Topics
+///
+/// ### Reading items
+///
+/// - ``items(withIdentifier:domain:)``
+/// - ``item(_:domain:)``
+/// - ``thumbnail(of:domain:)``
+/// - ``itemCount(domain:)``
+/// - ``forEachItem(domain:_:)``
+/// - ``domains()``
+/// - ``statistics()``
+///
+/// ### Searching by words
+///
+/// - ``searchResults(words:domain:limit:scope:)``
+/// - ``searchReferences(words:domain:limit:scope:)``
+/// - ``searchIdentifiers(words:domain:limit:scope:)``
+/// - ``countMatches(words:domain:scope:)``
+/// - ``spellings(of:correctingIndexed:)``
+///
+/// ### Querying
+///
+/// - ``query(_:domain:limit:)``
+/// - ``countQuery(_:domain:)``
+/// - ``explainQuery(_:domain:limit:)``
+///
+/// ### Searching by meaning
+///
+/// - ``meaningWork(model:after:limit:)``
+/// - ``hasMeaning(digest:)``
+/// - ``meaningProgress(model:)``
+/// - ``meaningResults(question:model:domain:limit:)``
+///
+/// ### Following changes and stopping reads
+///
+/// - ``changeMarker()``
+/// - ``interrupt()``
+/// - ``stopsReadsItself``
+/// - ``close()``
+///
+/// ### Reading from async code
+///
+/// - ``asyncRead(_:)``
 public protocol IndexReader: AnyObject, Sendable {
     /// What names the index in messages and `status`: a file's path, or a URL without password.
     var path: String { get }
@@ -31,18 +75,40 @@ public protocol IndexReader: AnyObject, Sendable {
     // MARK: Reading
 
     /// The items with this identifier (in one domain, or in every domain), thumbnail bytes included.
+    ///
+    /// - Parameters:
+    ///   - identifier: The identifier to look for.
+    ///   - domain: Only this domain; `nil`: every domain.
+    /// - Returns: The items that are not expired, by domain name.
+    /// - Throws: ``SearchlightError`` or the store's ``IndexStoreError`` when the index cannot be read.
     func items(withIdentifier identifier: ItemIdentifier, domain: String?) throws -> [IndexedItem]
     /// The item with this identifier in this domain, thumbnail bytes included.
     func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem?
     /// The thumbnail of an item, if it has one.
     func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail?
     /// How many items the index holds (in one domain, or in every domain).
+    ///
+    /// - Parameter domain: Only this domain; `nil`: every domain.
+    /// - Returns: The number of items that are not expired.
+    /// - Throws: ``SearchlightError`` or the store's ``IndexStoreError`` when the index cannot be read.
     func itemCount(domain: String?) throws -> Int
     /// Every item, by domain then identifier; `body` returns `false` to stop.
+    ///
+    /// The items are read a part at a time, never all held in memory, without their thumbnail
+    /// bytes.
+    ///
+    /// - Parameters:
+    ///   - domain: Only this domain; `nil`: every domain.
+    ///   - body: Called with each item; returns `false` to stop.
+    /// - Throws: What `body` throws; the index's errors as the other reads.
     func forEachItem(domain: String?, _ body: (IndexedItem) throws -> Bool) throws
     /// The index's domains (the `domain` table), in byte order of their names.
     func domains() throws -> [String]
     /// What the index holds, per domain, and its size (`searchlight status`).
+    ///
+    /// - Returns: Each domain's items, failures, thumbnails and last update, and the bytes the
+    ///   index takes.
+    /// - Throws: ``SearchlightError`` or the store's ``IndexStoreError`` when the index cannot be read.
     func statistics() throws -> IndexStatistics
 
     // MARK: Searching
@@ -94,10 +160,19 @@ public protocol IndexReader: AnyObject, Sendable {
     /// without parsing the string again).
     func query(_ expression: QueryExpression, domain: String?, limit: Int?) throws -> [IndexedItem]
     /// How many items match a query string (`query --count`).
+    ///
+    /// - Returns: The number of matching items, counted without reading them.
+    /// - Throws: ``QueryParseError`` when the query is malformed; the index's errors as
+    ///   ``query(_:domain:limit:)`` says.
     func countQuery(_ queryString: String, domain: String?) throws -> Int
     /// How many items match a parsed query.
     func countQuery(_ expression: QueryExpression, domain: String?) throws -> Int
     /// What runs for a query (`query --explain`).
+    ///
+    /// - Returns: The statement, its parameters, and the database's plan, one line each, for
+    ///   people; nothing is fetched.
+    /// - Throws: ``QueryParseError`` when the query is malformed; the index's errors as
+    ///   ``query(_:domain:limit:)`` says.
     func explainQuery(_ queryString: String, domain: String?, limit: Int?) throws -> String
 
     // MARK: Meaning (Docs/Contract.md#search-by-meaning)

@@ -12,6 +12,8 @@ extension SearchableIndex {
         (SELECT authors FROM item_text WHERE item_text.itemId = item.id) AS authors, thumbnail.format AS tFormat, thumbnail.width AS tWidth, thumbnail.height AS tHeight,
         length(thumbnail.bytes) AS tBytes
         """
+    /// The joins ``itemColumns`` reads through: the domain's name, the content kind (type,
+    /// description, keywords), and the thumbnail's row when there is one.
     static let itemJoins = """
         JOIN domain ON domain.id = item.domainId
         JOIN content_kind ON content_kind.id = item.kindId
@@ -19,9 +21,27 @@ extension SearchableIndex {
         """
     /// The text column, for the fetches of one item (a list leaves texts out: up to 1 MiB each).
     static let textColumn = "(SELECT text FROM item_text WHERE item_text.itemId = item.id) AS textData"
+    /// The condition that leaves out the items whose expiration date has passed (`:now`, in
+    /// seconds since 1970): a read never shows them, though only the next write deletes them.
     static let notExpired = "(item.expirationDate IS NULL OR item.expirationDate > :now)"
 
     /// One item, with its thumbnail bytes, or `nil` if the domain has no such item.
+    ///
+    /// Unlike the items of a search or a list, the item read here carries its text
+    /// (``AttributeSet/textContent``, as stored: at most 1 MiB) and its thumbnail's bytes. An
+    /// expired item is not returned. On a read-only handle the read goes through SQLite's C
+    /// API, without opening GRDB's connection.
+    ///
+    /// ```swift
+    /// if let note = try index.item("list-1", domain: "notes") {
+    ///     print(note.item.attributeSet.textContent ?? "")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - identifier: The item's identifier within `domain`.
+    ///   - domain: The item's domain.
+    /// - Returns: The item, or `nil`.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem? {
         try readStatements { db in
@@ -33,6 +53,14 @@ extension SearchableIndex {
     }
 
     /// The items that have `identifier` in any domain (or in `domain` when given).
+    ///
+    /// Each is read whole, as ``item(_:domain:)`` reads it: what a caller that knows a file's
+    /// path but not which root indexed it asks.
+    ///
+    /// - Parameters:
+    ///   - identifier: The identifier to look for.
+    ///   - domain: Only this domain, when given.
+    /// - Returns: The items, by domain name.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func items(withIdentifier identifier: ItemIdentifier, domain: String? = nil) throws -> [IndexedItem] {
         try readStatements { db in
@@ -46,6 +74,12 @@ extension SearchableIndex {
 
     /// How many items there are (of `domain` when given), without reading them: what
     /// `list --count` prints, and what a caller that waits for an index to fill polls.
+    ///
+    /// Expired items are not counted. The count is one SQL `count(*)` over the domain's items:
+    /// its time grows with the index.
+    ///
+    /// - Parameter domain: Only this domain, when given.
+    /// - Returns: The number of items.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func itemCount(domain: String? = nil) throws -> Int {
         try read { db in
@@ -81,12 +115,25 @@ extension SearchableIndex {
     }
 
     /// The thumbnail of an item, if it has one.
+    ///
+    /// Reads the whole item (``item(_:domain:)``) and keeps its thumbnail: the bytes as the
+    /// indexer stored them, in the encoding ``Thumbnail/format`` names.
+    ///
+    /// - Parameters:
+    ///   - identifier: The item's identifier within `domain`.
+    ///   - domain: The item's domain.
+    /// - Returns: The thumbnail, or `nil` when there is no such item or it has none.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) throws -> Thumbnail? {
         try item(identifier, domain: domain)?.item.attributeSet.thumbnail
     }
 
     /// The names of the domains, sorted.
+    ///
+    /// A domain exists from its first item (or ``markUpdated(domain:date:)``) until
+    /// ``deleteAllItems(inDomains:)``; one whose items were all deleted one by one is still listed.
+    ///
+    /// - Returns: The names, in byte order.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func domains() throws -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT name FROM domain ORDER BY name") }
@@ -101,6 +148,19 @@ extension SearchableIndex {
     }
 
     /// What the index holds, per domain.
+    ///
+    /// For each domain: its items, how many of them failed to be read, how many have a
+    /// thumbnail, and when it was last brought up to date; and the size of the main file (not
+    /// counting its write-ahead log). Each count is a scan of the domain's rows, so this is a
+    /// status report, not something to ask in a loop.
+    ///
+    /// ```swift
+    /// for domain in try index.statistics().domains {
+    ///     print(domain.name, domain.itemCount, domain.failureCount)
+    /// }
+    /// ```
+    ///
+    /// - Returns: The statistics, domains by name.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func statistics() throws -> IndexStatistics {
         try read { db in

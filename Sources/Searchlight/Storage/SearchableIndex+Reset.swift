@@ -36,8 +36,22 @@ extension SearchableIndex {
     /// Opens the index at `path` for writing; if it is damaged (``SearchlightError/isDamage``),
     /// resets it (``reset(path:reason:logger:)``) and asks `delegate` to index everything again.
     ///
-    /// - Parameter verify: Also run ``checkIntegrity()`` first: finds damage in pages that
-    ///   opening does not read.
+    /// What `scan` and `watch` open their index with: the index is derived data, which the
+    /// disk can give again, so damage costs a rebuild rather than an error. An index that
+    /// cannot be opened for another reason (a folder that cannot be created, a file written by
+    /// a newer Searchlight) still throws.
+    ///
+    /// ```swift
+    /// let (index, reset) = try SearchableIndex.openResettingDamage(path: path, verify: true)
+    /// if let reset { print("the index was damaged (\(reset.reason)) and starts empty") }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: The index file.
+    ///   - verify: Also run ``checkIntegrity()`` first: finds damage in pages that
+    ///     opening does not read. It reads the whole file.
+    ///   - logger: Where the index, and a reset, are reported.
+    ///   - delegate: Told of a reset, on the calling thread, before this returns.
     /// - Returns: The index, and the reset when there was one.
     /// - Throws: ``SearchlightError`` when the index cannot be opened for a reason other than
     ///   damage, or a damaged one cannot be reset.
@@ -93,6 +107,13 @@ extension SearchableIndex {
     /// Resets the damaged index through this open handle: copies its files aside (as
     /// ``reset(path:reason:logger:)`` names them), empties the database in place and creates the
     /// schema again. Every handle on the file, in any process, then sees an empty index.
+    ///
+    /// What a watcher does when it meets damage while it runs (a failed integrity check, a
+    /// corrupt page): the file stays where it is, so the other processes that hold it open
+    /// need not notice anything but the emptiness. ``resetCount`` grows by one.
+    ///
+    /// - Parameter reason: Why, as one line: the error that showed the damage.
+    /// - Returns: The record of the reset, also kept in the index (``resetHistory()``).
     /// - Throws: ``SearchlightError`` when the database cannot be emptied or its schema made
     ///   again (a copy that cannot be kept is only logged).
     @discardableResult
@@ -146,6 +167,17 @@ extension SearchableIndex {
 
     /// Checks the index's pages and structure (SQLite's `PRAGMA quick_check`: a read of the
     /// whole file, without the cost of checking every index against its table).
+    ///
+    /// A read like any other: writers go on meanwhile. Its time grows with the file (it reads
+    /// every page), which is why a watch runs it once an hour when no event waits.
+    ///
+    /// ```swift
+    /// do {
+    ///     try index.checkIntegrity()
+    /// } catch let error as SearchlightError where error.isDamage {
+    ///     try index.reset(reason: error.damageReason)
+    /// }
+    /// ```
     /// - Throws: ``SearchlightError`` `.damagedIndex` when it finds damage.
     public func checkIntegrity() throws {
         let problems = try read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(10)") }
@@ -156,6 +188,11 @@ extension SearchableIndex {
     }
 
     /// The resets this index file went through, oldest first.
+    ///
+    /// Kept in the index itself, so a reset made by another process is listed as well; an
+    /// index never reset has none (`searchlight status` shows the last).
+    ///
+    /// - Returns: The resets, oldest first.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func resetHistory() throws -> [IndexReset] {
         try read { db in

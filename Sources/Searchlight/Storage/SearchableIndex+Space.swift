@@ -38,6 +38,11 @@ extension SearchableIndex {
     }
 
     /// The sizes of the index's files and of the free space inside.
+    ///
+    /// The free space is SQLite's free pages, which later writes reuse and only
+    /// ``reclaimSpace()`` gives back; the full-text indexes' dead entries are not counted.
+    ///
+    /// - Returns: The main file's, the log's and the free pages' bytes.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func spaceUse() throws -> SpaceUse {
         let (pageSize, free) = try read { db in
@@ -64,6 +69,12 @@ extension SearchableIndex {
     /// go on. A vacuum that cannot run (no room for the copy on a full disk) is logged and left
     /// for the next time; either way the churn counts from zero again, so that a failure is not
     /// retried at every idle moment.
+    /// ```swift
+    /// let reclaimed = try index.reclaimSpace()
+    /// print("\(reclaimed.before - reclaimed.after) bytes given back")
+    /// ```
+    ///
+    /// - Returns: The bytes of the file and its log, before and after.
     /// - Throws: ``SearchlightError`` when the index cannot be read; a vacuum that fails does not throw.
     @discardableResult
     public func reclaimSpace() throws -> ReclaimedSpace {
@@ -126,6 +137,7 @@ public final class IndexChurn: Sendable {
     /// Fewer changed rows than this never warrant a reclaim.
     public static let minimum = 1_000
 
+    /// The counts, behind ``state``'s lock.
     private struct State {
         /// Rows changed (upserts and deletions) since the last reclaim.
         var rows = 0
@@ -133,6 +145,7 @@ public final class IndexChurn: Sendable {
         var baseline: Int?
     }
 
+    /// The counts: one churn is shared by every thread that writes through its index.
     private let state = Mutex(State())
 
     /// Nothing written yet: no rows, and no baseline until ``IndexWriter`` counts the items
@@ -143,19 +156,27 @@ public final class IndexChurn: Sendable {
     public var rows: Int { state.withLock { $0.rows } }
 
     /// Records the items `count` gives, the first time only (before this process's first write).
+    ///
+    /// - Parameter count: Counts the index's items; called at most once per churn.
+    /// - Throws: What `count` throws; the baseline then stays unset.
     public func countBaseline(_ count: () throws -> Int) rethrows {
         guard state.withLock({ $0.baseline == nil }) else { return }
         let items = try count()
         state.withLock { if $0.baseline == nil { $0.baseline = items } }
     }
 
-    /// Counts a batch's changes.
+    /// Counts a batch's changes: one row per change, whatever it is.
+    ///
+    /// - Parameter batch: A batch just applied.
     public func note(_ batch: IndexBatch) {
         state.withLock { $0.rows += batch.changes.count }
     }
 
     /// Whether the index, now holding `items`, has at least doubled since the last reclaim (or
     /// since this process first wrote), by at least ``minimum`` items: a first scan.
+    ///
+    /// - Parameter items: The index's items now.
+    /// - Returns: Whether it grew by as many items as it had, and by ``minimum`` at least.
     public func hasDoubled(items: Int) -> Bool {
         state.withLock { state in
             let grown = items - (state.baseline ?? items)
@@ -164,6 +185,12 @@ public final class IndexChurn: Sendable {
     }
 
     /// Whether the churn is worth reclaiming space for, the index now holding `items`.
+    ///
+    /// The rows changed, less the items added since the baseline, must reach ``minimum`` and
+    /// half of `items`.
+    ///
+    /// - Parameter items: The index's items now.
+    /// - Returns: Whether space is worth reclaiming now.
     public func isWorthReclaiming(items: Int) -> Bool {
         state.withLock { state in
             let churned = state.rows - max(0, items - (state.baseline ?? items))
@@ -172,6 +199,8 @@ public final class IndexChurn: Sendable {
     }
 
     /// Starts counting again from `items`, after space was reclaimed.
+    ///
+    /// - Parameter items: The index's items after the reclaim: the new baseline.
     public func reset(items: Int) {
         state.withLock { $0 = State(rows: 0, baseline: items) }
     }

@@ -8,7 +8,23 @@ extension SearchableIndex {
     /// An item whose domain and identifier the index holds already replaces it, attributes and
     /// thumbnail included (``IndexBatch/Change/upsert(_:)``).
     ///
-    /// - Throws: ``SearchlightError`` when the index cannot be written; then none of the items is.
+    /// The transaction also forgets the items whose ``SearchableItem/expirationDate`` has
+    /// passed. Its cost grows with the items' words and text (each is added to the full-text
+    /// indexes), and one batch of many items costs far less than as many calls of one: each
+    /// call is a commit, and a commit of a WAL index waits for its log to be written.
+    ///
+    /// ```swift
+    /// var attributes = AttributeSet(contentType: "text/plain")
+    /// attributes.displayName = "Shopping list"
+    /// attributes.textContent = "eggs, flour, milk"
+    /// try index.indexItems([
+    ///     SearchableItem(uniqueIdentifier: "list-1", domainIdentifier: "notes", attributeSet: attributes),
+    /// ])
+    /// ```
+    ///
+    /// - Parameter items: The items, of any domains; a domain is created by its first item.
+    /// - Throws: ``SearchlightError`` when the index cannot be written (a read-only handle, a
+    ///   full disk, another writer that held the lock for 30 seconds); then none of the items is.
     public func indexItems(_ items: [SearchableItem]) throws {
         var batch = IndexBatch()
         for item in items { batch.upsert(item) }
@@ -20,6 +36,13 @@ extension SearchableIndex {
     /// Identifiers the domain does not hold are ignored; the items below an identifier stay (use
     /// ``IndexBatch/deleteTree(_:domain:)`` for a folder).
     ///
+    /// ```swift
+    /// try index.deleteItems(withIdentifiers: ["list-1", "list-2"], domain: "notes")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - identifiers: The items' identifiers within `domain`.
+    ///   - domain: The domain they belong to; it stays, even when it holds no item any more.
     /// - Throws: ``SearchlightError`` when the index cannot be written; then none is deleted.
     public func deleteItems(withIdentifiers identifiers: [ItemIdentifier], domain: String) throws {
         var batch = IndexBatch()
@@ -28,6 +51,15 @@ extension SearchableIndex {
     }
 
     /// Deletes every item of the given domains, and the domains themselves.
+    ///
+    /// What the application recorded with a domain goes with it: its last update date, and
+    /// the file indexer's state of it. A domain the index does not hold is skipped.
+    ///
+    /// ```swift
+    /// let removed = try index.deleteAllItems(inDomains: ["notes"])
+    /// ```
+    ///
+    /// - Parameter domains: The names of the domains.
     /// - Returns: The number of items deleted.
     /// - Throws: ``SearchlightError`` when the index cannot be written; then nothing of it is.
     @discardableResult
@@ -46,6 +78,11 @@ extension SearchableIndex {
     }
 
     /// Deletes every item and domain.
+    ///
+    /// The file keeps its size: the pages freed are reused by later writes, or given back by
+    /// ``reclaimSpace()``. Meaning vectors no item uses any more stay until
+    /// ``forgetUnusedMeaning()``.
+    ///
     /// - Returns: The number of items deleted.
     /// - Throws: ``SearchlightError`` when the index cannot be written; then nothing of it is.
     @discardableResult
@@ -60,6 +97,23 @@ extension SearchableIndex {
     }
 
     /// Applies a batch of changes in one transaction, then forgets expired items.
+    ///
+    /// The changes apply in their order in the batch: an item upserted then deleted in one
+    /// batch is gone. ``IndexBatch/Change/setFolderAccess(domain:folder:access:)`` changes are skipped: a file
+    /// index of one person shows all of its items to whoever may read it, and only the shared
+    /// PostgreSQL index keeps who may see what. Every change is counted in ``churn``, so that
+    /// ``IndexWriter/reclaimSpaceIfChurned()`` can tell when the space left behind is worth
+    /// giving back. An empty batch writes nothing.
+    ///
+    /// ```swift
+    /// var batch = IndexBatch()
+    /// batch.upsert(item)
+    /// batch.deleteTree("archive/2019", domain: "notes")
+    /// batch.delete("drafts/old.md", domain: "notes")
+    /// try index.apply(batch)
+    /// ```
+    ///
+    /// - Parameter batch: The changes, in order.
     /// - Throws: ``SearchlightError`` when the index cannot be written; then nothing of it is.
     public func apply(_ batch: IndexBatch) throws {
         try apply(batch, alongside: nil)
@@ -96,6 +150,15 @@ extension SearchableIndex {
     }
 
     /// Records that a domain was brought up to date now (shown by `status`).
+    ///
+    /// The domain is created when the index does not hold it yet. The content kinds (a type,
+    /// its description and keywords) that no item has any more are forgotten in the same
+    /// transaction: this is when a file indexer has finished a pass over a domain.
+    ///
+    /// - Parameters:
+    ///   - domain: The domain's name.
+    ///   - date: When it was up to date; now by default. Read back as
+    ///     ``IndexStatistics/Domain/lastUpdateDate``.
     /// - Throws: ``SearchlightError`` when the index cannot be written.
     public func markUpdated(domain: String, date: Date = Date()) throws {
         try write { db in

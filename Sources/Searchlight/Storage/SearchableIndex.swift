@@ -16,6 +16,105 @@ import Synchronization
 /// try index.indexItems([item])
 /// let results = try index.search(words: ["shop"])
 /// ```
+///
+/// ## Overview
+///
+/// An application describes what it wants found as ``SearchableItem``s (an identifier, a
+/// domain, an ``AttributeSet``) and hands them over with ``indexItems(_:)`` or, mixing
+/// insertions, deletions, moves and user attributes, as one ``IndexBatch`` with ``apply(_:)``.
+/// Each call is one SQLite transaction: it lands whole or not at all, and expired items
+/// (``SearchableItem/expirationDate``) are forgotten in the same transaction. It then asks
+/// with words typed as in a search field (``search(words:domain:limit:scope:)``,
+/// ``searchResults(words:domain:limit:scope:)``), with Spotlight's query language
+/// (``query(_:domain:limit:)``, ``SearchQuery``), or by meaning
+/// (``meaningResults(question:model:domain:limit:)``). The index knows items and attributes,
+/// not files: `SearchlightFiles`' `FolderScanner` and `FolderWatcher` are one such application.
+///
+/// The class conforms to ``IndexWriter`` (and so ``IndexReader``), the interface that the
+/// PostgreSQL index of `SearchlightPostgres` conforms to as well; code that should run over
+/// either takes `any IndexReader` or `any IndexWriter`.
+///
+/// ## Handles and connections
+///
+/// A writable handle (the default) opens one GRDB `DatabasePool`: one writer connection and
+/// reader connections beside it, so a search on one thread runs while a batch is written on
+/// another. Opening it creates the file (mode 0600, its folders 0700) and upgrades an older
+/// schema; an index written by a newer Searchlight is refused as damaged. A handle opened with
+/// `readOnly: true` never creates nor migrates: its name searches read through SQLite's C API
+/// (`SQLiteReader`, a 16 MiB page cache), and GRDB's connection is opened only at the first
+/// read that needs it (a query, an item's rows, content search). Two processes that write the
+/// same file wait for each other's write lock, up to 30 seconds, then fail.
+///
+/// ## Threads and blocking
+///
+/// `SearchableIndex` is `Sendable`: one handle may be used from any number of threads at once;
+/// its mutable state (the connections, the change monitor) sits behind a `Mutex`. Every
+/// synchronous method blocks its calling thread for as long as its SQLite work takes (a
+/// search, a batch's transaction, a wait for another process's write lock). Call them from
+/// threads of your own, or from async code through ``asyncRead(_:)`` and the async twins of
+/// ``IndexReader`` (``searchResults(_:domain:limit:)``, ``query(_:domain:limit:)``…), which
+/// suspend the task instead and stop the read (`sqlite3_interrupt`) when the task is
+/// cancelled. ``interrupt()`` stops a running statement from another thread.
+///
+/// ## Topics
+///
+/// ### Opening and closing
+///
+/// - ``init(path:readOnly:concurrentReads:logger:)``
+/// - ``openResettingDamage(path:verify:logger:delegate:)``
+/// - ``reopen()``
+/// - ``close()``
+///
+/// ### Writing items
+///
+/// - ``indexItems(_:)``
+/// - ``apply(_:)``
+/// - ``deleteItems(withIdentifiers:domain:)``
+/// - ``deleteAllItems(inDomains:)``
+/// - ``deleteAllItems()``
+/// - ``markUpdated(domain:date:)``
+///
+/// ### Reading items
+///
+/// - ``item(_:domain:)``
+/// - ``items(withIdentifier:domain:)``
+/// - ``itemCount(domain:)``
+/// - ``forEachItem(domain:_:)``
+/// - ``thumbnail(of:domain:)``
+/// - ``textContent(of:domain:)``
+/// - ``domains()``
+/// - ``statistics()``
+///
+/// ### Searching by words
+///
+/// - ``search(words:domain:limit:scope:)``
+/// - ``searchResults(words:domain:limit:scope:)``
+/// - ``searchReferences(words:domain:limit:scope:)``
+/// - ``countMatches(words:domain:scope:)``
+/// - ``spellings(of:correctingIndexed:)``
+/// - ``searchPlan(words:domain:scope:)``
+///
+/// ### Querying
+///
+/// - ``query(_:domain:limit:)``
+/// - ``query(_:domain:limit:now:calendar:)``
+/// - ``countQuery(_:domain:)``
+/// - ``explainQuery(_:domain:limit:)``
+///
+/// ### Reading from async code
+///
+/// - ``asyncRead(_:)``
+/// - ``interrupt()``
+/// - ``changeMarker()``
+///
+/// ### Damage and space
+///
+/// - ``reset(reason:)``
+/// - ``checkIntegrity()``
+/// - ``checkFullTextIntegrity()``
+/// - ``resetHistory()``
+/// - ``spaceUse()``
+/// - ``reclaimSpace()``
 public final class SearchableIndex: Sendable {
     /// The path of the index file.
     public let path: String
@@ -170,7 +269,17 @@ public final class SearchableIndex: Sendable {
     /// Opens the index's path again, creating the index there if it is gone (its file or
     /// folder was removed, or replaced): what this handle reads and writes from now on.
     /// What was indexed through it before is then gone, as after ``reset(reason:)``.
-    /// - Throws: ``SearchlightError`` when the index cannot be opened or created there.
+    ///
+    /// The new connections replace the old ones under the handle's lock: a read that runs on
+    /// another thread finishes on the connection it started with, and the next call uses the
+    /// new file. ``resetCount`` grows by one, which tells a writer that its idea of what the
+    /// index holds (the file indexer's domain states) must be rebuilt.
+    ///
+    /// ```swift
+    /// if index.isFileReplaced { try index.reopen() }
+    /// ```
+    /// - Throws: ``SearchlightError`` when the index cannot be opened or created there; the
+    ///   handle then keeps its old connections.
     public func reopen() throws {
         adopt(try SearchableIndex(path: path, readOnly: isReadOnly, concurrentReads: concurrentReads, logger: logger))
         resets.add(1, ordering: .relaxed)
@@ -181,6 +290,10 @@ public final class SearchableIndex: Sendable {
     /// close moves the write-ahead log into the file and removes it, which a process that exits
     /// with the index still held (by a thread that has not let go of it yet) never does, leaving
     /// the log beside the file. Calls after this fail; closing again does nothing.
+    ///
+    /// Closing never throws: a connection that cannot close (a statement still running on
+    /// another thread) is logged as a warning and left to the process's end. A read-only
+    /// handle that never needed GRDB's connection closes only its C reader.
     public func close() {
         let connections = currentConnections
         connections.reader?.close()

@@ -31,6 +31,9 @@ public enum CompoundWords {
     /// CompoundWords.tokens(of: ["Nikon", "D70.jpg"])  // ["nikon", "d 70", "jpg"]
     /// CompoundWords.tokens(of: ["x86_64"])            // ["x 86_64"]
     /// ```
+    ///
+    /// - Parameter words: The words as typed; each is split and folded here.
+    /// - Returns: The tokens every ranking path takes.
     public static func tokens(of words: [String]) -> [String] {
         var tokens: [String] = []
         for word in words {
@@ -41,6 +44,14 @@ public enum CompoundWords {
 
     /// The tokens with every compound replaced by its parts, each a plain word; `nil` when
     /// there is no compound (nothing else to try).
+    ///
+    /// ```swift
+    /// CompoundWords.partTokens(["nikon", "d 70", "jpg"])  // ["nikon", "d", "70", "jpg"]
+    /// CompoundWords.partTokens(["report"])                // nil
+    /// ```
+    ///
+    /// - Parameter tokens: Query tokens, as ``tokens(of:)`` makes them.
+    /// - Returns: The second attempt's tokens, or `nil`.
     public static func partTokens(_ tokens: [String]) -> [String]? {
         guard tokens.contains(where: isCompound) else { return nil }
         return tokens.flatMap(parts(of:))
@@ -73,6 +84,16 @@ public enum CompoundWords {
     /// Whether `token` matches a field whose words (folded, in order) are `words`: as a whole
     /// word (a compound: its parts as consecutive words), or as a prefix (the last part
     /// starting a word).
+    ///
+    /// ```swift
+    /// CompoundWords.match("d 70", in: ["nikon", "d", "70", "jpg"])  // (whole: true, prefix: true)
+    /// CompoundWords.match("d 7", in: ["nikon", "d", "70", "jpg"])   // (whole: false, prefix: true)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - token: A query token.
+    ///   - words: A field's words, in order.
+    /// - Returns: Whether it matches whole, and whether as a prefix (a whole match is also one).
     public static func match(_ token: String, in words: [String]) -> (whole: Bool, prefix: Bool) {
         guard isCompound(token) else {
             return (words.contains(token), words.contains { $0.hasPrefix(token) })

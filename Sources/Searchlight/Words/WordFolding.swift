@@ -29,6 +29,10 @@ import Foundation
 /// ```
 public enum WordFolding {
     /// `text` folded (see the type's documentation).
+    ///
+    /// - Parameter text: Any text, a word or a whole document's; ASCII text is only lowercased.
+    /// - Returns: The folded text: lowercase, without marks, recomposed; folding it again
+    ///   changes nothing.
     public static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         var scalars = String.UnicodeScalarView()

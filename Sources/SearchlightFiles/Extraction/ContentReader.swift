@@ -20,12 +20,21 @@ import Searchlight
 /// if let document = reader.enrich(&item, in: root) { print(document.title ?? "", document.text.count) }
 /// ```
 public final class ContentReader: Sendable {
+    /// The workers that decode.
     let pool: ExtractorPool
+    /// Picks each text's telling words for its keywords, when given.
     let keywordRanker: KeywordRanker?
+    /// Where documents that cannot be read are reported, at debug level.
     let logger: Logger
 
     /// Reads documents through `pool`, whose ``ExtractorPool/Configuration/textLimit`` caps their
     /// text; `keywordRanker`, when given, picks the telling words of each text for its keywords.
+    ///
+    /// - Parameters:
+    ///   - pool: The extraction workers.
+    ///   - keywordRanker: The index's ranker of telling words (it reads the index's word
+    ///     statistics); `nil`: a document's own keywords only.
+    ///   - logger: Where documents that cannot be read are reported.
     public init(pool: ExtractorPool, keywordRanker: KeywordRanker? = nil, logger: Logger) {
         self.pool = pool
         self.keywordRanker = keywordRanker
@@ -45,6 +54,11 @@ public final class ContentReader: Sendable {
     /// Whether a file of `contentType` named `fileName`, which libmagic describes as
     /// `description`, has content to read (text is, whatever its type: see
     /// ``DocumentFormat/readableType(contentType:fileName:description:)``).
+    ///
+    /// Decided from the type, the name and libmagic's description alone; the file is not
+    /// opened.
+    ///
+    /// - Returns: Whether ``enrich(_:in:)`` would ask a worker for the file.
     public static func readsContent(contentType: String?, fileName: String, description: String? = nil) -> Bool {
         readableType(contentType: contentType, fileName: fileName, description: description) != nil
     }
@@ -56,6 +70,16 @@ public final class ContentReader: Sendable {
     }
 
     /// Adds what the document holds to `item`, or records why it could not be read.
+    ///
+    /// Blocks until a worker has read the file (or the deadline passed). What it does with a
+    /// failure depends on what the failure says: workers that are out leave the item without
+    /// a change stamp, so that a later run reads it; a type no reader takes leaves the item
+    /// as it is; any other failure is recorded in ``Searchlight/SearchableItem/failure``,
+    /// after a thumbnail's.
+    ///
+    /// - Parameters:
+    ///   - item: The item of a file below `root`, its type and name already known.
+    ///   - root: The folder the item's identifier is relative to.
     /// - Returns: what was read, nil when nothing was.
     @discardableResult
     public func enrich(_ item: inout SearchableItem, in root: RootFolder) -> ExtractedDocument? {
@@ -103,6 +127,9 @@ public final class ContentReader: Sendable {
 
     /// A document's text as its item holds it: a description (HTML meta, a PDF's Subject) is
     /// searchable like the text, before it, unless the text says it already.
+    ///
+    /// - Parameter document: What a worker read.
+    /// - Returns: The subject and a blank line before the text, or the text alone.
     public static func searchableText(of document: ExtractedDocument) -> String {
         guard let subject = document.subject, !document.text.contains(subject) else { return document.text }
         return document.text.isEmpty ? subject : subject + "\n\n" + document.text
@@ -114,6 +141,13 @@ public final class ContentReader: Sendable {
     /// Puts a document's content into a file's attributes: its text, its own title (else the
     /// name's stays), authors, its own keywords before the name's, its creation date, pages,
     /// and a photo's size, camera and position where the document has them.
+    ///
+    /// At most ``keywordLimit`` keywords are kept, the document's own first; a keyword that
+    /// differs from one before it only in case is dropped.
+    ///
+    /// - Parameters:
+    ///   - attributes: The file's attributes, from its name and type.
+    ///   - document: What a worker read.
     public static func fill(_ attributes: inout AttributeSet, from document: ExtractedDocument) {
         let text = searchableText(of: document)
         if !text.isEmpty { attributes.textContent = text }

@@ -123,6 +123,13 @@ public final class ExtractorPool: Sendable {
     }
 
     /// Makes a thumbnail of the file whose path is `path`, as raw bytes (no NUL).
+    ///
+    /// ``thumbnail(ofFileAt:)`` for a path that need not be valid UTF-8, as the index's
+    /// identifiers are; blocks as it does.
+    ///
+    /// - Parameter path: An absolute path; a NUL in it fails as `unreadable` without a worker.
+    /// - Returns: The thumbnail, at most ``Configuration/thumbnailSize`` pixels on its longest
+    ///   edge, or the reason for failure.
     public func thumbnail(ofFileAtPathBytes path: [UInt8]) -> Result<ExtractedThumbnail, ExtractionFailure> {
         let limit = UInt32(clamping: configuration.thumbnailSize)
         return extract(.thumbnail, path: path, limit: limit).flatMap { response in

@@ -12,6 +12,19 @@ import Searchlight
 /// protocol. Both backends conform: the SQLite index here (`SearchableIndex+FileIndex.swift`,
 /// over the columns the library's schema keeps for it), the PostgreSQL index in
 /// `SearchlightPostgres` (`PostgresStore+FileIndex.swift`). Docs/Architecture.md draws the family.
+///
+/// As in ``Searchlight/IndexReader``, the requirements are synchronous and block their caller
+/// for the read; the two that the server awaits (``domainStates()``, ``domainHosts()``) have
+/// async twins that each conformer states. A conformer is `Sendable` and may be read from any
+/// number of threads at once.
+///
+/// ```swift
+/// let index: any FileIndexReader = try SearchableIndex(path: path, readOnly: true)
+/// for (domain, state) in try index.domainStates() {
+///     let watching = state.watch?.running == true ? "watched" : "not watched"
+///     print(domain, state.root, state.lastScan?.counts ?? "never scanned", watching)
+/// }
+/// ```
 public protocol FileIndexReader: IndexReader {
     /// Whether the index holds the folders of many machines (Docs/Contract.md#shared-index), whose domains then
     /// name the machine as well as the folder.
@@ -60,16 +73,37 @@ public protocol FileIndexReader: IndexReader {
 
 extension FileIndexReader {
     /// The file indexer's state of `domain`, when it has one.
+    ///
+    /// ```swift
+    /// if let state = try index.domainState("notes"), let scan = state.lastScan {
+    ///     print("last scan: \(scan.counts)")
+    /// }
+    /// ```
+    ///
+    /// - Parameter domain: The domain's name.
+    /// - Returns: The state, or `nil` when the domain has none (or does not exist).
+    /// - Throws: The store's error when the index cannot be read.
     public func domainState(_ domain: String) throws -> DomainState? {
         try domainStates()[domain]
     }
 
     /// Every domain's failures, at most `limit`.
+    ///
+    /// - Parameter limit: At most this many.
+    /// - Returns: Each failed item's domain, identifier, and the reason stored with it.
+    /// - Throws: The store's error when the index cannot be read.
     public func failures(limit: Int) throws -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
         try failures(domain: nil, limit: limit)
     }
 
     /// A page of a domain's stamps after `identifier`, to the end of the domain.
+    ///
+    /// - Parameters:
+    ///   - domain: The domain.
+    ///   - identifier: Start after this identifier; `nil`: from the first.
+    ///   - limit: At most this many.
+    /// - Returns: Identifiers in byte order, each with its stamp.
+    /// - Throws: The store's error when the index cannot be read.
     public func changeStamps(domain: String, after identifier: ItemIdentifier?,
                              limit: Int) throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
         try changeStamps(domain: domain, after: identifier, before: nil, limit: limit)
@@ -78,11 +112,19 @@ extension FileIndexReader {
     /// The domain of a folder given without one: its path, and in a shared index this
     /// machine's name before it (`HOST:/path`), since two machines may index folders of the
     /// same path (Docs/Contract.md#shared-index: domains identify a host and a root).
+    ///
+    /// - Parameter path: The folder's canonical path.
+    /// - Returns: The domain's name: `path`, or `HOST:path` in a shared index.
     public func defaultDomain(forFolder path: String) -> String {
         isShared ? FolderScanner.hostName + ":" + path : path
     }
 
     /// Whether a domain's folder is on this machine: it recorded no other host.
+    ///
+    /// - Parameters:
+    ///   - domain: The domain's name.
+    ///   - hosts: ``domainHosts()``, read once for many domains.
+    /// - Returns: `true` when the domain recorded this machine's name, or no host.
     public func isLocal(domain: String, hosts: [String: String]) -> Bool {
         hosts[domain].map { $0 == FolderScanner.hostName } ?? true
     }
@@ -90,9 +132,15 @@ extension FileIndexReader {
 
 extension FileIndexReader {
     /// The roots of ``domainStates()``.
+    ///
+    /// - Returns: Each domain's root folder, by domain name.
+    /// - Throws: The store's error when the index cannot be read.
     public func domainRoots() throws -> [String: String] { try domainStates().mapValues(\.root) }
 
     /// The offline dates of ``domainStates()``.
+    ///
+    /// - Returns: Since when each offline domain's drive is away, by domain name.
+    /// - Throws: The store's error when the index cannot be read.
     public func offlineDomains() throws -> [String: Date] { try domainStates().compactMapValues(\.offlineSince) }
 
     /// The roots of the domains whose folders are on this machine, by domain: what a path a
@@ -100,6 +148,9 @@ extension FileIndexReader {
     /// a domain counts only when this machine recorded it (its origin, or a name made here
     /// before the origin was written: ``defaultDomain(forFolder:)``); another machine's
     /// `/home/alice/Documents` is never this one's.
+    ///
+    /// - Returns: Each local domain's root folder, by domain name.
+    /// - Throws: The store's error when the index cannot be read.
     public func localRoots() throws -> [String: String] {
         let roots = try domainRoots()
         guard isShared else { return roots }

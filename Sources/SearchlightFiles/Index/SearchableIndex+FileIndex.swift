@@ -12,6 +12,17 @@ extension SearchableIndex: FileIndexWriter {
 
     /// A page of the identifiers and change stamps of a domain, in identifier (byte) order,
     /// starting after `identifier`. An indexer walks its source in the same order and merges.
+    ///
+    /// One range of the `(domainId, identifier)` index per page: a page costs the same
+    /// wherever it starts.
+    ///
+    /// - Parameters:
+    ///   - domain: The domain; one the index does not hold has no stamps.
+    ///   - identifier: Start after this identifier; `nil`: from the first.
+    ///   - upperBound: Stop before this identifier; `nil`: at the domain's last.
+    ///   - limit: At most this many.
+    /// - Returns: Identifiers in byte order, each with its stamp (`nil` when it has none).
+    /// - Throws: ``Searchlight/SearchlightError`` when the index cannot be read.
     public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier? = nil,
                              limit: Int) throws
         -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)]
@@ -34,6 +45,12 @@ extension SearchableIndex: FileIndexWriter {
 
     /// The change stamp of one item: `nil` when the domain has no such item, `.some(nil)` when
     /// the item has no stamp.
+    ///
+    /// - Parameters:
+    ///   - identifier: The item's identifier.
+    ///   - domain: The item's domain.
+    /// - Returns: `nil`, `.some(nil)`, or the stamp.
+    /// - Throws: ``Searchlight/SearchlightError`` when the index cannot be read.
     public func changeStamp(of identifier: ItemIdentifier, domain: String) throws -> [UInt8]?? {
         try read { db in
             let row = try Row.fetchOne(db, sql: """
@@ -50,6 +67,12 @@ extension SearchableIndex: FileIndexWriter {
     /// (an indexer that follows file-system events looks up many paths in each batch). An
     /// identifier that is no item is absent from the result; an item without a stamp maps to
     /// `nil`.
+    ///
+    /// - Parameters:
+    ///   - identifiers: The identifiers to look up, in any order; read 500 to a statement.
+    ///   - domain: Their domain.
+    /// - Returns: A stamp (or `nil`) for each identifier that is an item.
+    /// - Throws: ``Searchlight/SearchlightError`` when the index cannot be read.
     public func changeStamps(of identifiers: [ItemIdentifier], domain: String) throws -> [ItemIdentifier: [UInt8]?] {
         guard !identifiers.isEmpty else { return [:] }
         return try read { db in
@@ -78,6 +101,12 @@ extension SearchableIndex: FileIndexWriter {
     }
 
     /// The recorded failures of a domain (or of every domain), by domain then identifier.
+    ///
+    /// - Parameters:
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many; 100 by default.
+    /// - Returns: Each failed item's domain, identifier, and the reason stored with it.
+    /// - Throws: ``Searchlight/SearchlightError`` when the index cannot be read.
     public func failures(domain: String? = nil, limit: Int = 100) throws -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
         try read { db in
             try Row.fetchAll(db, sql: """
@@ -93,6 +122,14 @@ extension SearchableIndex: FileIndexWriter {
     }
 
     /// Applies `batch` and writes `states` in the same transaction, after the batch's changes.
+    ///
+    /// What a watch window writes: its items and the watch's health land together, or not at
+    /// all. A domain named only in `states` is created.
+    ///
+    /// - Parameters:
+    ///   - batch: The changes, in order.
+    ///   - states: The file indexer's state of each domain, by name.
+    /// - Throws: ``Searchlight/SearchlightError`` when the index cannot be written; then nothing of it is.
     public func apply(_ batch: IndexBatch, states: [String: DomainState]) throws {
         guard !states.isEmpty else { return try apply(batch) }
         try apply(batch, alongside: { db in
@@ -103,11 +140,19 @@ extension SearchableIndex: FileIndexWriter {
     }
 
     /// Stores the file indexer's state of a domain (as JSON in the domain's `state` column).
+    ///
+    /// - Parameters:
+    ///   - state: The state, replacing the stored one.
+    ///   - domain: The domain; created when the index does not hold it.
+    /// - Throws: ``Searchlight/SearchlightError`` when the index cannot be written; then nothing of it is.
     public func setState(_ state: DomainState, domain: String) throws {
         try write { db in try store(state, domain: domain, in: db) }
     }
 
     /// Each domain's state, by domain name; a state this version cannot read is left out.
+    ///
+    /// - Returns: The states of the domains that have one.
+    /// - Throws: ``Searchlight/SearchlightError`` when the index cannot be read.
     public func domainStates() throws -> [String: DomainState] {
         try read { db in
             var states: [String: DomainState] = [:]
@@ -123,6 +168,9 @@ extension SearchableIndex: FileIndexWriter {
     /// paths reads it before its first result, and decoding the states' JSON in Swift cost
     /// every such search its start (Benchmarks/README.md, "Start-up"). A state that is not
     /// JSON is left out, as ``domainStates()`` leaves out a state it cannot read.
+    ///
+    /// - Returns: Each domain's root folder, by domain name.
+    /// - Throws: ``Searchlight/SearchlightError`` when the index cannot be read.
     public func domainRoots() throws -> [String: String] {
         try readStatements { db in
             var roots: [String: String] = [:]
@@ -139,6 +187,9 @@ extension SearchableIndex: FileIndexWriter {
 
     /// Each offline domain's date, read by SQLite from the stored state through the lightest
     /// connection, as ``domainRoots()``: a search reads it before its first result.
+    ///
+    /// - Returns: Since when each offline domain's drive is away, by domain name.
+    /// - Throws: ``Searchlight/SearchlightError`` when the index cannot be read.
     public func offlineDomains() throws -> [String: Date] {
         try readStatements { db in
             var dates: [String: Date] = [:]

@@ -32,11 +32,24 @@ public final class MeaningModel: Sendable {
 
     /// The model in `configured` (a folder, from the configuration), else in the first of the
     /// standard places that holds one; `nil` when there is none.
+    ///
+    /// Only looks for the folder: nothing is loaded until ``load()``.
+    ///
+    /// - Parameters:
+    ///   - configured: The `[meaning] model` folder of the configuration, if any.
+    ///   - environment: Where the standard places' variables are read.
+    /// - Returns: The model's folder, or `nil`.
     public static func find(configured: String?, environment: [String: String]) -> MeaningModel? {
         ModelFolder.find(configured: configured.map { FilePath($0) }, environment: environment).map(MeaningModel.init)
     }
 
     /// The model, loaded once.
+    ///
+    /// The first call reads the model's files (blocking, for as long as that takes); later
+    /// calls, from any thread, return the same model. Two first calls at once may both load
+    /// it; one of the two is kept.
+    ///
+    /// - Returns: The loaded model.
     /// - Throws: ``Embedding/EmbeddingError`` when the folder holds no readable model.
     public func load() throws(EmbeddingError) -> EmbeddingModel {
         if let model = loaded.withLock({ $0 }) { return model }
@@ -57,6 +70,8 @@ public final class MeaningModel: Sendable {
     }
 
     /// The pass's settings for this model.
+    /// - Parameter chunksPerDocument: How many chunks of a document are embedded at most.
+    /// - Returns: The settings, with the model's identifier.
     /// - Throws: ``Embedding/EmbeddingError`` when the folder holds no readable model (it is
     ///   loaded to learn its identifier).
     public func settings(chunksPerDocument: Int) throws(EmbeddingError) -> MeaningIndexer.Settings {

@@ -17,10 +17,26 @@ import Searchlight
 ///   were queued once (``queueOlderItems(of:domain:root:)``).
 ///
 /// Every row is keyed by the index's ``IndexReader/path`` too, so that one file may serve several indexes.
+///
+/// One GRDB `DatabaseQueue`: the class is `Sendable` and its calls may come from any thread,
+/// each a blocking transaction of its own (a writer of another process is waited for up to
+/// 10 s). The second pass (``TextRecognizer``) takes entries one at a time, recognises
+/// each, writes its text into the index, and only then removes it, so a pass stopped
+/// halfway resumes where it was.
+///
+/// ```swift
+/// let store = try OCRStore(path: OCRStore.location(for: index), indexPath: index.path)
+/// for entry in try store.next(limit: 8) {
+///     // read the picture, store its text in the index, then:
+///     try store.remove(entry)
+/// }
+/// ```
 public final class OCRStore: Sendable {
     /// The file's path.
     public let path: String
+    /// The path (or URL, without password) of the index this store serves: part of every key.
     let indexPath: String
+    /// The store's connection, which serializes its transactions.
     let database: DatabaseQueue
 
     /// One picture waiting for OCR.
@@ -94,6 +110,11 @@ public final class OCRStore: Sendable {
 
     /// Where the store of `index` lives: next to a SQLite index file, else under
     /// `$XDG_CACHE_HOME/searchlight/` (`~/.cache` when unset).
+    ///
+    /// - Parameters:
+    ///   - index: The index the store serves.
+    ///   - environment: Where `XDG_CACHE_HOME` and `HOME` are read; this process's by default.
+    /// - Returns: `INDEX-ocr` beside a SQLite index, else the cache folder's `ocr.sqlite`.
     public static func location(for index: any IndexWriter, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if index is SearchableIndex { return index.path + "-ocr" }
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
@@ -102,6 +123,11 @@ public final class OCRStore: Sendable {
     }
 
     /// Opens the store of `index` read-only, or nil when OCR never ran for it.
+    ///
+    /// For `status` and `show`, which only read: a store that cannot be opened is `nil` too.
+    ///
+    /// - Parameter index: The index whose store is looked for.
+    /// - Returns: The store, or `nil`.
     public static func existing(for index: any IndexWriter) -> OCRStore? {
         let path = location(for: index)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
@@ -111,6 +137,8 @@ public final class OCRStore: Sendable {
     // MARK: The queue
 
     /// Queues `entries` (replacing what was queued for the same items).
+    ///
+    /// - Parameter entries: The pictures to read, with the change stamps they have now.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be written; then none is queued.
     public func enqueue(_ entries: [Entry]) throws {
         guard !entries.isEmpty else { return }
@@ -128,6 +156,14 @@ public final class OCRStore: Sendable {
     }
 
     /// The oldest entries, at most `limit`, skipping `excluded`.
+    ///
+    /// Entries stay queued until ``remove(_:)``: asking again gives the same ones, so a caller
+    /// that works on several at once excludes those it holds.
+    ///
+    /// - Parameters:
+    ///   - limit: At most this many.
+    ///   - excluded: Entries the caller is working on already.
+    /// - Returns: The oldest queued entries of this index, oldest first.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func next(limit: Int, excluding excluded: Set<Key> = []) throws -> [Entry] {
         try database.read { db in
@@ -153,6 +189,11 @@ public final class OCRStore: Sendable {
     }
 
     /// Takes an entry off the queue, if it is still the one queued at `queued`.
+    ///
+    /// An item queued again meanwhile (its file changed while it was read) stays queued, for
+    /// its new version.
+    ///
+    /// - Parameter entry: An entry ``next(limit:excluding:)`` gave.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func remove(_ entry: Entry) throws {
         try database.write { db in
@@ -162,6 +203,8 @@ public final class OCRStore: Sendable {
     }
 
     /// Pictures waiting for OCR.
+    ///
+    /// - Returns: The entries queued for this index.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func pendingCount() throws -> Int {
         try database.read { db in
@@ -170,6 +213,11 @@ public final class OCRStore: Sendable {
     }
 
     /// Forgets a domain's entries and marks (its items were removed from the index).
+    ///
+    /// The cache of recognised text stays: its texts are keyed by the bytes' digest, not by
+    /// item, and serve any copy of the same picture.
+    ///
+    /// - Parameter domains: The domains' names.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func forget(domains: [String]) throws {
         try database.write { db in
@@ -183,6 +231,9 @@ public final class OCRStore: Sendable {
     // MARK: The cache
 
     /// The text recognised in the bytes whose digest is `digest`, if they were read before.
+    ///
+    /// - Parameter digest: The SHA-256 of the picture's bytes, in hex.
+    /// - Returns: The text (empty for a picture without any), or `nil` when never read.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func recognized(digest: String) throws -> RecognizedText? {
         try database.read { db in
@@ -194,6 +245,10 @@ public final class OCRStore: Sendable {
     }
 
     /// Records what OCR read in the bytes of `digest`.
+    ///
+    /// - Parameters:
+    ///   - text: What was read, empty when nothing was; for a PDF, its pages.
+    ///   - digest: The SHA-256 of the bytes, in hex.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func record(_ text: RecognizedText, digest: String) throws {
         try database.write { db in
@@ -214,6 +269,12 @@ public final class OCRStore: Sendable {
     // MARK: Marks
 
     /// Records that the text of an item came from OCR of the bytes of `digest` (of `pages`, for a PDF).
+    ///
+    /// - Parameters:
+    ///   - domain: The item's domain.
+    ///   - identifier: The item's identifier.
+    ///   - digest: The SHA-256 of the bytes read, in hex.
+    ///   - pages: A PDF's scanned pages and those read; `nil` for an image.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func markRecognized(domain: String, identifier: ItemIdentifier, digest: String,
                                pages: RecognizedText.Pages? = nil) throws {
@@ -226,12 +287,22 @@ public final class OCRStore: Sendable {
     }
 
     /// Whether the text of an item came from OCR.
+    ///
+    /// - Parameters:
+    ///   - domain: The item's domain.
+    ///   - identifier: The item's identifier.
+    /// - Returns: Whether it is marked recognised.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func isRecognized(domain: String, identifier: ItemIdentifier) throws -> Bool {
         try recognition(domain: domain, identifier: identifier) != nil
     }
 
     /// How an item's text came from OCR: nil when it did not; for a PDF, its pages.
+    ///
+    /// - Parameters:
+    ///   - domain: The item's domain.
+    ///   - identifier: The item's identifier.
+    /// - Returns: The recognition, or `nil`.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be read.
     public func recognition(domain: String, identifier: ItemIdentifier) throws -> Recognition? {
         try database.read { db in
@@ -248,6 +319,10 @@ public final class OCRStore: Sendable {
     }
 
     /// Forgets that an item's text came from OCR (it changed and was read again).
+    ///
+    /// - Parameters:
+    ///   - domain: The item's domain.
+    ///   - identifier: The item's identifier.
     /// - Throws: GRDB's `DatabaseError` when the store cannot be written.
     public func unmark(domain: String, identifier: ItemIdentifier) throws {
         try database.write { db in

@@ -14,6 +14,39 @@ import Synchronization
 /// options.pipeline = IndexingPipeline.Configuration(extraction: extraction)
 /// let scanner = FolderScanner(index: index, root: root, options: options, logger: logger)
 /// ```
+///
+/// ## Overview
+///
+/// For each file the scanner hands it, on one of its inspector threads, the pipeline:
+/// 1. identifies the file with that thread's own libmagic handles (``FileInspector``): its
+///    type, its description, its name's keywords, its dates and user attributes. A file
+///    libmagic cannot identify keeps an item with its failure, and a warning is logged;
+/// 2. hands the item to the extraction workers (``ItemExtraction``), when the configuration
+///    extracts: a thumbnail, the document's text and metadata, decoded in worker processes
+///    that the pipeline waits for on the inspector's thread.
+///
+/// While ``Configuration/backoff`` backs off (the machine is busy, on battery), step 2 is
+/// skipped and the item is stored without a change stamp: the next reconcile or window sees
+/// it as changed and extracts it then. The pipeline notes that items wait (a watcher catches
+/// up on them once the backoff ends), as it does for items the workers could not extract.
+///
+/// The inspector threads are the pipeline's cost: libmagic's database loads once per thread.
+/// A one-off scan starts them for its run; a watcher keeps them for its whole life with
+/// ``startInspectors()``. The class is `Sendable`; its kept threads sit behind a lock, and
+/// each thread uses only its own libmagic handles.
+///
+/// ## Topics
+///
+/// ### Configuring
+///
+/// - ``Configuration``
+/// - ``init(configuration:inspectorCount:logger:)``
+/// - ``configuration``
+///
+/// ### Keeping the inspector threads
+///
+/// - ``startInspectors()``
+/// - ``stopInspectors()``
 public final class IndexingPipeline: Sendable {
     /// What the pipeline does with each new or changed file, as a value.
     public struct Configuration: Sendable {
@@ -44,10 +77,19 @@ public final class IndexingPipeline: Sendable {
     private let keptInspectors = Mutex<InspectorPool?>(nil)
     /// Extraction left for later while backing off, or because the workers are out.
     let deferral = ExtractionDeferral()
+    /// Where files that cannot be identified are reported.
     private let logger: Logger
 
     /// Makes a pipeline of `inspectorCount` inspector threads (started per run, or kept by
     /// ``startInspectors()``) that extracts as `configuration` says.
+    ///
+    /// Nothing starts here. A ``FolderScanner`` makes its own pipeline from its options
+    /// (``FolderScanner/Options/pipeline``, ``FolderScanner/Options/inspectorCount``).
+    ///
+    /// - Parameters:
+    ///   - configuration: Which extractions run, and when they wait.
+    ///   - inspectorCount: How many inspector threads a run uses.
+    ///   - logger: Where unidentified files are reported.
     public init(configuration: Configuration, inspectorCount: Int, logger: Logger) {
         self.configuration = configuration
         self.inspectorCount = inspectorCount
@@ -57,6 +99,9 @@ public final class IndexingPipeline: Sendable {
     /// Starts inspector threads (with their libmagic handles) that every later run uses,
     /// until ``stopInspectors()``; without them each run starts its own. For a caller that
     /// runs many small reconciles and refreshes, such as a watcher.
+    ///
+    /// Calling it again replaces the kept threads: the former ones finish what they hold and
+    /// end. Blocks while each thread loads libmagic's database.
     /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/inspection`` when libmagic's database cannot be loaded.
     public func startInspectors() throws {
         let pool = try InspectorPool(count: inspectorCount)

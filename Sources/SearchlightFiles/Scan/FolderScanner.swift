@@ -28,8 +28,63 @@ public enum ScanChange: String, Sendable {
 ///    runs then share them);
 /// 3. the calling thread writes the results in batches, by count and by time, so that a killed
 ///    scan loses at most its last batch and the next run carries on without duplicates.
+///
+/// ## Overview
+///
+/// A scanner belongs to one ``RootFolder`` and one domain of one ``FileIndexWriter`` (the SQLite
+/// index, or the PostgreSQL one). `searchlight scan` makes one per root and calls
+/// ``reconcile(subtree:onDirectory:progress:onChange:)`` once; a ``FolderWatcher`` keeps one for
+/// its whole life and hands it each window of events as a ``ChangeSet``. Every run
+/// is synchronous: it blocks the calling thread, which is the one that writes, until the
+/// walk, the inspection and the last batch are done. Call it from a thread of your own, not
+/// from the cooperative pool. A run never fails on a file it cannot read (the file is
+/// counted in ``ScanSummary/failed`` and logged); it throws only when the index cannot be
+/// written, or when the root cannot be opened.
+///
+/// The class is `Sendable` so that ``stop()`` can be called from another thread (a signal
+/// handler's task, a watcher's shutdown); its runs are made one after another by one owner.
+/// ``stop()`` is for good: every later run of the same scanner stops at once, marked
+/// ``ScanSummary/interrupted``.
+///
+/// ```swift
+/// let root = try RootFolder(path: "/home/ada/Documents")
+/// let index = try SearchableIndex(path: indexPath)
+/// let scanner = FolderScanner(index: index, root: root, options: .init(domain: root.path), logger: logger)
+/// let summary = try scanner.reconcile(progress: { print($0.counts) })
+/// print(summary.added, summary.updated, summary.removed)
+/// ```
+///
+/// The cost of a run is the inspection of the files that are new or changed (libmagic, and the
+/// extraction workers when ``Options/pipeline`` extracts); an unchanged file costs one `statx`
+/// and a comparison with its stored change stamp.
+///
+/// ## Topics
+///
+/// ### Making a scanner
+///
+/// - ``init(index:root:options:logger:)``
+/// - ``Options``
+/// - ``pipeline``
+///
+/// ### Running
+///
+/// - ``reconcile(subtree:onDirectory:progress:onChange:)``
+/// - ``refresh(_:progress:)``
+/// - ``update(subtrees:files:)``
+/// - ``stop()``
+///
+/// ### Keeping the inspector threads
+///
+/// - ``startInspectors()``
+/// - ``stopInspectors()``
 public final class FolderScanner: Sendable {
     /// How a scan runs.
+    ///
+    /// ```swift
+    /// var options = FolderScanner.Options(domain: "documents")
+    /// options.inspectorCount = 2               // leave the other cores alone
+    /// options.walk.excluded.insert("build")    // a folder relative to the root
+    /// ```
     public struct Options: Sendable {
         /// The domain of the root's items.
         public var domain: String
@@ -60,17 +115,32 @@ public final class FolderScanner: Sendable {
         }
     }
 
+    /// Where the items and the domain's state are written.
     let index: any FileIndexWriter
+    /// The folder whose files are the domain's items.
     let root: RootFolder
+    /// The options as given, with the index's own files added to the walk's exclusions.
     let options: Options
+    /// Where failures to read files and folders are reported, at debug and warning levels.
     let logger: Logger
     /// Step ③: inspection and extraction, with its inspector threads.
     public let pipeline: IndexingPipeline
+    /// Set by ``stop()``, never cleared.
     let stopRequested = Atomic<Bool>(false)
     /// Set while a run that failed to write winds down; cleared when it has, so that the
     /// scanner can run again.
     let runAbandoned = Atomic<Bool>(false)
     /// Makes a scanner of `root`'s items in `index`; nothing happens until a reconcile.
+    ///
+    /// The index's own files (its `-wal` and `-shm` included) are added to the walk's
+    /// exclusions when they lie below `root`, so that indexing a home folder that holds the
+    /// index does not index the index.
+    ///
+    /// - Parameters:
+    ///   - index: The index to write: ``Searchlight/SearchableIndex``, or the PostgreSQL store.
+    ///   - root: The folder to index, opened.
+    ///   - options: The domain, the batches, the walk's exclusions, the extraction pipeline.
+    ///   - logger: Where unreadable files and folders are reported.
     public init(index: any FileIndexWriter, root: RootFolder, options: Options, logger: Logger) {
         self.index = index
         self.root = root
@@ -83,8 +153,14 @@ public final class FolderScanner: Sendable {
     }
 
     /// Asks a running reconcile to stop soon; what was inspected is still written.
+    ///
+    /// Safe from any thread. The walk stops at its next entry and the inspectors skip the jobs
+    /// they have not begun; the run returns a summary marked ``ScanSummary/interrupted``, and
+    /// a full reconcile that was interrupted does not mark the domain updated. The request is
+    /// not cleared: later runs of this scanner return at once.
     public func stop() { stopRequested.store(true, ordering: .relaxed) }
 
+    /// Whether the current run should wind down: stopped, or abandoned after a failed write.
     var isStopping: Bool { stopRequested.load(ordering: .relaxed) || runAbandoned.load(ordering: .relaxed) }
 
     /// Starts the pipeline's inspector threads for every later run, until ``stopInspectors()``
@@ -98,6 +174,19 @@ public final class FolderScanner: Sendable {
 
     /// Reconciles the folder `subtree` (the whole root when empty) and returns what changed.
     ///
+    /// The walk and the index's identifiers are merged in byte order: a file without an item
+    /// is added, one whose change stamp differs is inspected again, an item without a file
+    /// (below `subtree`) is removed. After a complete reconcile of the whole root, the
+    /// domain's origin (this machine and the root's path) is recorded and the domain marked
+    /// updated (``Searchlight/IndexWriter/markUpdated(domain:)``).
+    ///
+    /// ```swift
+    /// let summary = try scanner.reconcile(subtree: "Projects/2024", onChange: { item, change in
+    ///     print(change, item)
+    /// })
+    /// ```
+    ///
+    /// - Parameter subtree: A folder relative to the root; empty (the default) for the root.
     /// - Parameter onDirectory: Called on the walker's thread with each folder before it is
     ///   listed, for progress (the folder a progress bar names); a watcher watches its folders
     ///   before it reconciles them, and passes none.
@@ -128,6 +217,15 @@ public final class FolderScanner: Sendable {
     /// regular file is inspected unless its change stamp is as indexed; a path that is gone or
     /// is no longer a regular file loses its item (and the items below it).
     /// Directories among `paths` are not walked: reconcile them as subtrees.
+    ///
+    /// ```swift
+    /// try scanner.refresh(["notes/today.md", "notes/old.md"])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - paths: Paths relative to the root.
+    ///   - progress: Called on the calling thread with the counts so far.
+    /// - Returns: What changed; ``ScanSummary/unchanged`` counts what was as indexed.
     /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
     ///   are counted, never thrown.
     public func refresh(_ paths: [ItemIdentifier], progress: ((ScanSummary) -> Void)? = nil) throws -> ScanSummary {
@@ -140,6 +238,16 @@ public final class FolderScanner: Sendable {
     /// and refreshes `files` (as ``refresh(_:progress:)``) in one run of the pipeline: the
     /// work of one window of file-system events, with no idle inspectors between its parts.
     /// No path of `files` may lie in one of `subtrees`, and no subtree in another.
+    ///
+    /// Unlike a reconcile, which writes a batch by count, by time or by text, the run writes
+    /// everything it finds in one transaction at its end: a crash leaves the index as before
+    /// the call or as after it. Memory therefore grows with what the call changes; a whole
+    /// tree is better reconciled.
+    ///
+    /// - Parameters:
+    ///   - subtrees: Folders relative to the root, each walked and merged with its items.
+    ///   - files: Paths relative to the root, each compared with its item.
+    /// - Returns: What changed, over both parts.
     /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
     ///   and folders are counted, never thrown.
     public func update(subtrees: [ItemIdentifier], files: [ItemIdentifier]) throws -> ScanSummary {

@@ -27,6 +27,40 @@ import SystemPackage
 ///     if case .file(let path, let status) = event { print(path.lossyString, status.size) }
 /// }
 /// ```
+///
+/// ## Overview
+///
+/// The walker is the disk's side of a reconcile: ``FolderScanner`` merges its events with the
+/// index's identifiers, which come in the same order from
+/// ``FileIndexReader/changeStamps(domain:after:before:limit:)``, and a ``FolderWatcher`` walks
+/// the folders it has just started to watch (``Options/foldersOnly``). It reports what is on
+/// the disk; it neither reads the index nor writes anything.
+///
+/// Every directory is opened relative to its parent's descriptor (`openat` with `O_NOFOLLOW`),
+/// never by an absolute path: a folder renamed or replaced by a link during the walk cannot
+/// lead it outside the root. A folder on another device than the root (another mount) is left
+/// out without a word; so are entries that vanish between `readdir` and `statx`, and a `start`
+/// that does not exist. What exists but cannot be read (`EACCES`, `EIO`) is an
+/// ``Event/unreadable(_:_:)`` event, and the walk goes on beside it.
+///
+/// A walk is synchronous: ``walk(from:_:)`` blocks its thread on one listing (`readdir`) per
+/// folder and one `statx` per entry (none for a non-folder when ``Options/foldersOnly``), and
+/// calls `body` on that thread. Each directory's entries are read and sorted before the first of them is
+/// reported, so a file created during the walk in a folder already listed is not seen: the
+/// watcher's events, not the walk, catch it.
+///
+/// ## Topics
+///
+/// ### Walking
+///
+/// - ``init(root:options:)``
+/// - ``walk(from:_:)``
+/// - ``Event``
+///
+/// ### Choosing what is reported
+///
+/// - ``Options``
+/// - ``ExclusionRules``
 public struct DirectoryWalker {
     /// What the walk meets.
     public enum Event {
@@ -74,7 +108,9 @@ public struct DirectoryWalker {
         }
     }
 
+    /// The folder walked, whose device bounds the walk.
     let root: RootFolder
+    /// What the walk reports and leaves out.
     let options: Options
 
     /// A walker of `root`; it opens nothing until a walk starts.
@@ -86,6 +122,25 @@ public struct DirectoryWalker {
     /// Walks the directory at `start` (relative to the root; empty for the root itself),
     /// calling `body` for each event in byte order of the paths.
     ///
+    /// A `start` below the root is first judged as the folders above it would judge it (their
+    /// ignore files, the exclusions): an excluded subtree reports nothing. `start` itself is
+    /// reported only as ``Event/folderAccess(_:_:)``, never as ``Event/directory(_:_:)``. The
+    /// descriptors the walk opens are closed when it returns or throws.
+    ///
+    /// ```swift
+    /// var files = 0
+    /// try walker.walk(from: "Projects") { event in
+    ///     switch event {
+    ///     case .file: files += 1
+    ///     case .unreadable(let path, let error): print("cannot read \(path): \(error)")
+    ///     case .directory, .folderAccess: break
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - start: A folder relative to the root; empty (the default) for the root.
+    ///   - body: Called with each event; throwing from it ends the walk.
     /// - Throws: What `body` throws; a `start` that cannot be opened is reported as `.unreadable`.
     public func walk(from start: ItemIdentifier = ItemIdentifier(bytes: []), _ body: (Event) throws -> Void) throws {
         var stack: [Level] = []
@@ -152,15 +207,23 @@ public struct DirectoryWalker {
 
     /// One directory being walked: its descriptor and its sorted entries.
     struct Level {
+        /// One entry of the directory, kept after the exclusions.
         struct Entry {
+            /// The entry's name, as `readdir` gave it.
             var name: [UInt8]
+            /// The name, with `/` appended for a folder: sorting by it sorts the paths.
             var sortKey: [UInt8]
+            /// The entry's status, or why it could not be read.
             var outcome: Result<FileStatus, FileSystemError>
         }
 
+        /// The directory, open; the walk closes it when it leaves the level.
         let descriptor: Int32
+        /// The directory's path relative to the root.
         let path: ItemIdentifier
+        /// The entries, sorted by ``Entry/sortKey``.
         var entries: [Entry]
+        /// The index of the next entry to report.
         var next = 0
         /// The ignore files of this folder and the folders above it, shallowest first.
         let folderRules: [ExclusionRules.FolderRules]
@@ -223,8 +286,10 @@ public struct DirectoryWalker {
             self.entries = entries
         }
 
+        /// The relative path of the entry `name` of this directory.
         func childPath(_ name: [UInt8]) -> ItemIdentifier { Self.childPath(of: path, name) }
 
+        /// `path/name`, or `name` below the root.
         static func childPath(of path: ItemIdentifier, _ name: [UInt8]) -> ItemIdentifier {
             path.bytes.isEmpty ? ItemIdentifier(bytes: name) : ItemIdentifier(bytes: path.bytes + [0x2F] + name)
         }

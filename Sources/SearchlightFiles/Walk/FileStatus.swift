@@ -66,6 +66,9 @@ public struct FileStatus: Sendable, Equatable {
 
     /// Who may read or pass, from this status and the value of the file's POSIX ACL
     /// (``ExtendedAttributes/posixACL``; the status alone without one, or when it cannot be read).
+    ///
+    /// - Parameter posixACL: The raw value of `system.posix_acl_access`, or `nil`.
+    /// - Returns: The owner, group, permission bits and, when the ACL parses, its entries.
     public func access(posixACL: [UInt8]?) -> FileAccess {
         posixACL.flatMap { FileAccess(owner: owner, group: group, mode: permissions, posixACL: $0) }
             ?? FileAccess(owner: owner, group: group, mode: permissions)
@@ -78,6 +81,12 @@ public struct FileStatus: Sendable, Equatable {
 
     /// The status of `name` in the directory `directory`, without following a final symbolic link.
     /// The corresponding C function is `statx(2)`.
+    ///
+    /// - Parameters:
+    ///   - name: The entry's name (or a relative path) in `directory`, as a C string.
+    ///   - directory: An open folder's descriptor.
+    ///   - path: The entry's path relative to the root, for the error's message only.
+    /// - Returns: The entry's status.
     /// - Throws: ``FileSystemError`` with the path and `statx`'s `Errno`.
     public static func of(_ name: UnsafePointer<CChar>, in directory: Int32, path: ItemIdentifier? = nil) throws(FileSystemError) -> FileStatus {
         FileStatus(try FileSystemError.attributing("statx", path: path) { () throws(Errno) in
@@ -86,6 +95,11 @@ public struct FileStatus: Sendable, Equatable {
     }
 
     /// The status of an open descriptor. The corresponding C function is `statx(2)`.
+    ///
+    /// - Parameters:
+    ///   - descriptor: An open file or folder.
+    ///   - path: Its path relative to the root, for the error's message only.
+    /// - Returns: Its status.
     /// - Throws: ``FileSystemError`` with the path and `statx`'s `Errno`.
     public static func of(descriptor: Int32, path: ItemIdentifier? = nil) throws(FileSystemError) -> FileStatus {
         FileStatus(try FileSystemError.attributing("statx", path: path) { () throws(Errno) in
@@ -115,6 +129,14 @@ public struct FileStatus: Sendable, Equatable {
 
     /// Whether `stored` is this status's change stamp, packed or in the fixed 32-byte form that
     /// indexes written before the packed one hold (so that upgrading re-inspects nothing).
+    ///
+    /// ```swift
+    /// let status = try root.status(of: path)
+    /// if status.hasChangeStamp(storedStamp) { /* unchanged: not inspected again */ }
+    /// ```
+    ///
+    /// - Parameter stored: The stamp the index holds for the item, or `nil`.
+    /// - Returns: Whether the file is as indexed; `false` without a stamp.
     public func hasChangeStamp(_ stored: [UInt8]?) -> Bool {
         guard let stored else { return false }
         if stored == changeStamp || matchesIgnoringInode(stored) { return true }
@@ -130,6 +152,12 @@ public struct FileStatus: Sendable, Equatable {
     /// change time alone: same inode, size and modification time. Setting an extended
     /// attribute, a permission or an owner moves only the change time; writing moves the
     /// modification time. `false` for no stamp and for the fixed form of older indexes.
+    ///
+    /// A scan then reads only the file's user attributes again (tags, comment, rating,
+    /// origins), not its contents, unless its item holds a failure.
+    ///
+    /// - Parameter stored: The stamp the index holds for the item.
+    /// - Returns: Whether only the change time moved.
     public func differsOnlyInChangeTime(from stored: [UInt8]?) -> Bool {
         guard let stored, stored != changeStamp, let values = Self.values(ofStamp: stored) else { return false }
         return (values[0] == inode || inode == 0) && values[1] == size && values[2] == UInt64(bitPattern: modificationNanoseconds)

@@ -5,6 +5,8 @@ import SystemCalls
 // The watch's record in the index: its last scan and its health (for `status`), kept in the
 // domain's state.
 extension FolderWatcher {
+    /// Stores the first reconcile's counts as the domain's last scan (`status` shows them,
+    /// and the next scan's progress bar takes them as its estimate).
     func saveLastScan(_ summary: ScanSummary) {
         updateState { $0.lastScan = summary }
     }
@@ -38,6 +40,9 @@ extension FolderWatcher {
         return domainState
     }
 
+    /// Changes the domain's stored state (``domainState(_:)``) and writes it back. A failure
+    /// is logged, never thrown: the health is a report, and a watch does not end because it
+    /// could not be written (a damaged or unavailable index is the recovery's to handle).
     func updateState(_ change: (inout DomainState) -> Void) {
         do {
             try index.setState(domainState(change), domain: options.scan.domain)

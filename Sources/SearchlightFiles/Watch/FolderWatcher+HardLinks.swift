@@ -18,9 +18,13 @@ import Synchronization
 /// A window *touches* a file when it refreshes, adds, renames or removes one of its names; the
 /// other names of the touched files are refreshed with the window.
 final class HardLinkNames: Sendable {
+    /// The names known of each hard-linked inode, and which of those inodes a window touched.
     private struct Table {
+        /// The names of each inode met with more than one link.
         var names: [UInt64: Set<ItemIdentifier>] = [:]
+        /// The inode of each name: ``names`` read backwards.
         var inodes: [ItemIdentifier: UInt64] = [:]
+        /// The inodes touched since the last ``takeTouchedNames(lookingUp:)``.
         var touched: Set<UInt64> = []
         /// The link counts last seen of the files with a name met for the first time since the
         /// last ``takeTouchedNames(lookingUp:)``: their other names may not be known yet (a
@@ -52,6 +56,8 @@ final class HardLinkNames: Sendable {
         }
     }
 
+    /// The table, shared by the scanner's observer (on the walker's and inspectors' threads)
+    /// and the window that takes the touched names.
     private let table = Mutex(Table())
 
     /// What the scanner saw at `path` (`nil`: nothing there), and whether it differs from the

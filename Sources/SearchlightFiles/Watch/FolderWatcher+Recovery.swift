@@ -65,7 +65,9 @@ struct RecoveryState: Sendable {
 // until the fault ends. Damage found meanwhile (a corrupt page, a failed integrity check) resets
 // the index and reconciles the root into it. Any other error still ends the watch.
 extension FolderWatcher {
+    /// How long the first retry of a window after a fault of the index waits.
     static let firstRetryDelay: Duration = .seconds(1)
+    /// The longest wait between retries, which back off from ``firstRetryDelay`` up to it.
     static let longestRetryDelay: Duration = .seconds(60)
 
     /// How long until the next attempt, while a fault lasts and it is not due yet.

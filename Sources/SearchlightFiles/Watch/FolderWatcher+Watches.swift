@@ -81,5 +81,7 @@ extension FolderWatcher {
         }
     }
 
+    /// Thrown inside the watching walk when a folder cannot be watched for the limit: the
+    /// folder is then marked degraded instead of failing the window.
     fileprivate struct WatchLimitReached: Error {}
 }

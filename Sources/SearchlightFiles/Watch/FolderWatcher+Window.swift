@@ -8,6 +8,23 @@ extension FolderWatcher {
     /// Applies one window of events. Runs on a thread of its own, never on the cooperative pool.
     /// With `reconcile`, the whole root is reconciled instead of the window's changes being
     /// applied: a window before it was not written (see ``recovering(_:)``).
+    ///
+    /// In order:
+    /// 1. the events are coalesced (``PendingChanges``) under the state's lock, which keeps the
+    ///    table of watches in step with the moves they report; folders whose ignore file
+    ///    changed are noted;
+    /// 2. folders moved into a new folder not watched yet are found there by their watch
+    ///    (``adoptMovedFolders(_:)``); one that cannot be found asks for a self-check;
+    /// 3. moves whose other half never came become deletions, and their watches are removed;
+    /// 4. a root that went away ends the window: offline when its drive was unmounted, else
+    ///    ``FileSystemError/rootGone(_:)`` ends the watch;
+    /// 5. the window is written: after an overflow the root is reconciled (a counted self-check),
+    ///    with `reconcile` likewise but uncounted, else ``commit(_:)`` writes it in one
+    ///    transaction and the folders whose ignore file changed are reconciled;
+    /// 6. with `rescanDegraded`, the folders that could not be watched are rescanned.
+    ///
+    /// - Throws: ``SearchlightError`` when the index cannot be written (the recovery retries),
+    ///   ``FileSystemError`` when the root is gone.
     func process(_ events: [InotifyEvent], rescanDegraded: Bool, rootWatch: WatchDescriptor, reconcile: Bool = false) throws {
         var changes = PendingChanges(domain: options.scan.domain, rootWatch: rootWatch, excluded: options.scan.walk.excluded,
                                      includeHidden: options.scan.walk.includeHidden, followsFolderAccess: index.isShared)
@@ -70,6 +87,9 @@ extension FolderWatcher {
     /// Finds folders that moved away into a new, not yet watched folder: inotify reports only
     /// the move's first half, but watching the new folders hands back the moved folder's own
     /// watch descriptor (a watch belongs to an inode).
+    ///
+    /// The new folders are walked (watching each as it is met) until every moved folder is
+    /// found or the walk ends; a found one is re-keyed in the table, with its subtree.
     func adoptMovedFolders(_ changes: inout PendingChanges) {
         var wanted: [WatchDescriptor: ItemIdentifier] = state.withLock { state in
             var watches: [WatchDescriptor: ItemIdentifier] = [:]
@@ -114,6 +134,11 @@ extension FolderWatcher {
     /// Makes the window's ``ChangeSet`` (step ②), watches every folder of its new subtrees, and
     /// hands it to the scanner, which takes it through its ``IndexingPipeline`` (③) into one
     /// write (④) and says what happened.
+    ///
+    /// Each path the events name is looked at once (`statx`) and handled as what it is now:
+    /// a folder is walked, anything else refreshed. The other names of a hard-linked file that
+    /// changed are refreshed with it. On a file system whose inodes or times are not stable
+    /// (FAT, exFAT, FUSE), the files the events name are inspected again whatever their stamps.
     func commit(_ changes: PendingChanges) throws -> ScanSummary {
         // What a path is now decides how it is handled, not what the events said it was:
         // a folder may have become a file (or vanished) since. Each path is looked at once.

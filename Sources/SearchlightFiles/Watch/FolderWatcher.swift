@@ -21,8 +21,80 @@ import SystemPackage
 /// the kernel's queue overflows the root is reconciled; when the watch limit is reached the
 /// folders that could not be watched are listed in the health (see ``WatchHealth``) and
 /// rescanned every ``Options/rescanInterval``. Nothing is silently lost.
+///
+/// ## Overview
+///
+/// A watcher is a `Service` of swift-service-lifecycle: it does nothing when made, and
+/// ``run()`` reconciles the root, installs its watches, and then processes windows of events
+/// until the `ServiceGroup` that runs it shuts down gracefully (SIGTERM, SIGINT) or its task is
+/// cancelled. Several roots are several watchers, which can share one ``InotifyHub`` (one
+/// inotify descriptor per process, passed as `inotify`) and one index.
+///
+/// ```swift
+/// let index = try SearchableIndex(path: indexPath)
+/// let root = try RootFolder(path: "/home/ada/Documents")
+/// let watcher = try FolderWatcher(index: index, root: root,
+///                                 options: .init(scan: .init(domain: root.path)), logger: logger)
+/// let group = ServiceGroup(configuration: .init(services: [watcher],
+///                                               gracefulShutdownSignals: [.sigterm], logger: logger))
+/// try await group.run()
+/// ```
+///
+/// While ``run()`` runs, the watcher holds the domain's ``WatchLock``: a second watch of the
+/// same domain fails at once, and `searchlight status` tells a running watch by the lock. Its
+/// health (watches used, pending changes, overflows, repairs, pause and backoff) and since
+/// when its drive is away are written into the domain's state in the index, where `status`
+/// and `pause` read them.
+///
+/// ## Threads and blocking
+///
+/// `run()` is async, but every step that blocks (the reconcile, libmagic, the extraction
+/// workers, SQLite writes) runs on a dispatch thread outside the cooperative pool, the task
+/// awaiting it. One window is processed at a time; events that arrive meanwhile wait in the
+/// watcher's inbox and form the next window. The scanner's inspector threads live as long as
+/// the watch. The public properties (``watchCount``, ``degradedSubtrees``, …) may be read from
+/// any thread while the watch runs.
+///
+/// ## What it follows and what it cannot
+///
+/// The watcher survives what happens to its surroundings: a drive that is unmounted
+/// (the watch waits, offline, and catches up once the drive is mounted again, wherever), a
+/// network or FUSE root whose server stops answering (left alone until it answers, and
+/// reconciled every ``Options/rescanInterval`` since no event tells of changes made elsewhere),
+/// an index that cannot be written for a while (events wait; the write is retried), a damaged
+/// index (reset and rebuilt from the disk). It ends, throwing, when the root itself is deleted
+/// or moved away.
+///
+/// ## Topics
+///
+/// ### Making and running a watcher
+///
+/// - ``init(index:root:options:logger:notifier:inotify:onReady:)``
+/// - ``Options``
+/// - ``run()``
+/// - ``stop()``
+///
+/// ### Health
+///
+/// - ``isOffline``
+/// - ``recordHealth()``
+/// - ``watchCount``
+/// - ``degradedSubtrees``
+/// - ``overflowCount``
+/// - ``selfCheckRepairs``
+/// - ``recentRepairs``
 public final class FolderWatcher: Service, Sendable {
     /// How the watcher runs.
+    ///
+    /// The defaults suit a person's folders: a window after 100 ms of quiet or at most one
+    /// second after its first event, a check of the whole root every ten minutes, of the
+    /// index's pages every hour.
+    ///
+    /// ```swift
+    /// var options = FolderWatcher.Options(scan: .init(domain: "notes"))
+    /// options.settleInterval = .milliseconds(250)   // editors that save in several steps
+    /// options.selfCheckInterval = nil               // no periodic reconcile
+    /// ```
     public struct Options: Sendable {
         /// The scan underneath: domain, exclusions, threads, batches.
         public var scan: FolderScanner.Options
@@ -56,16 +128,23 @@ public final class FolderWatcher: Service, Sendable {
         public init(scan: FolderScanner.Options) { self.scan = scan }
     }
 
+    /// What the watch knows of its watches and its health, behind ``state``'s lock.
     struct WatchState {
+        /// Which folder each watch descriptor stands for, and back.
         var table = WatchTable()
+        /// The root's own watch: its events say that the root was deleted or moved.
         var rootWatch = WatchDescriptor.none
         /// Folders that are not watched (the limit was reached); what is below them is neither.
         var degraded: Set<ItemIdentifier> = []
+        /// Whether the limit of watches was already reported: a warning once, not per folder.
         var warnedAboutLimit = false
+        /// Times the kernel's event queue overflowed (``overflowCount``).
         var overflows = 0
+        /// Items the self-checks repaired (``selfCheckRepairs``).
         var selfCheckRepairs = 0
         /// The latest counted repairs, oldest first (at most ``repairsKept``).
         var repaired: [SelfCheckRepair] = []
+        /// When the last self-check ended.
         var lastSelfCheck: Date?
         /// Since when the root's drive is not mounted (nil while it is).
         var offlineSince: Date?
@@ -76,23 +155,36 @@ public final class FolderWatcher: Service, Sendable {
         var unreachableSince: Date?
     }
 
+    /// Where the items and the watch's health are written.
     let index: any FileIndexWriter
+    /// The folder watched.
     let root: RootFolder
+    /// The options as given, with the scanner's (the index's own files excluded).
     let options: Options
+    /// Where the watch reports what it does: a notice per start and stop, warnings for
+    /// repairs and limits.
     let logger: Logger
+    /// systemd's notification socket (`READY=1`, `STATUS=`, `STOPPING=1`), when there is one.
     let notifier: SystemdNotifier
+    /// Steps ② to ④ for each window, with inspector threads kept for the whole watch.
     let scanner: FolderScanner
     /// The process's inotify instance, shared with the other roots' watchers.
     let inotify: InotifyHub
     /// This watcher's number with ``inotify``.
     let subscriber: Int
+    /// The events of this root's watches, and the requests (stop, rescan, self-check) that
+    /// wake the loop of windows.
     let inbox = WatchInbox()
     /// Extraction left for later while backing off (the pipeline's).
     let deferral: ExtractionDeferral
     /// The other names of hard-linked files met so far.
     let hardLinks: HardLinkNames
+    /// Called once the first reconcile is committed and the watches are in place.
     let onReady: (@Sendable () -> Void)?
+    /// The watches and the health, shared with the readers of the public properties.
     let state = Mutex(WatchState())
+    /// How many watches this watcher adds at most: ``Options/maximumWatches``, else the
+    /// kernel's `max_user_watches` (`nil` when it cannot be read).
     let watchLimit: Int?
     /// Tests hold windows here (events pile up unprocessed, as behind a slow consumer).
     let holdsWindows = Atomic<Bool>(false)
@@ -104,7 +196,16 @@ public final class FolderWatcher: Service, Sendable {
     let probe = ReachabilityProbe()
 
     /// Creates a watcher; nothing happens until ``run()``.
+    ///
+    /// The scanner is made here, with a link observer that keeps the names of hard-linked
+    /// files, and with ``Options/control`` as its pipeline's backoff.
+    ///
     /// - Parameters:
+    ///   - index: The index to keep in step: the SQLite file, or the PostgreSQL store.
+    ///   - root: The folder to watch; an offline root (``RootFolder/init(offline:)``) is
+    ///     caught up when its drive is mounted.
+    ///   - logger: Where the watch reports what it does.
+    ///   - notifier: systemd's notification socket; none by default.
     ///   - options: How it runs; `options.scan.pipeline` says what is extracted, and is left
     ///     for later while ``Options/control`` backs off.
     ///   - inotify: The inotify instance the watchers of the process share (`nil`: one of its own).
@@ -149,6 +250,12 @@ public final class FolderWatcher: Service, Sendable {
 
     /// Reconciles, then follows changes until a graceful shutdown (SIGINT, SIGTERM through a
     /// `ServiceGroup`) or cancellation; then finishes the window in hand and returns.
+    ///
+    /// In order: the domain's ``WatchLock`` is taken, the root is watched and reconciled
+    /// (each folder watched before it is listed), the health is written as running, systemd is
+    /// told `READY=1`, `onReady` is called, and windows are processed. On the way out, however
+    /// it ends, the health is written as stopped and the lock released. A watcher runs once:
+    /// its scanner's stop is for good.
     ///
     /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/rootGone`` when the root
     ///   disappears (the index is left untouched), or an inotify code when inotify cannot be
@@ -205,6 +312,8 @@ public final class FolderWatcher: Service, Sendable {
         _ = try? await Self.blocking { self.scanner.stopInspectors() }
     }
 
+    /// Installs the root's watch, reconciles, says the watch is ready, and runs the loop of
+    /// windows with its timers (rescans, self-checks, integrity checks) until it ends.
     private func followChanges() async throws {
         // Events of this root's watches come into the inbox from the first watch on.
         inotify.subscribe(subscriber, inbox: inbox)

@@ -7,6 +7,16 @@ import SystemPackage
 /// domain: `status` asks the lock whether a watch runs, not a process id that may have been
 /// reused, and a second watch of the same domain is refused. The kernel releases the lock
 /// when the watcher's process ends, however it ends (a `SIGKILL` included).
+///
+/// The lock is held for as long as the instance lives: ``FolderWatcher/run()`` takes one and
+/// keeps it until it returns. The lock file stays after the watch ends: the lock on it, not
+/// the file, tells whether a watch runs.
+///
+/// ```swift
+/// let lock = try WatchLock(index: indexPath, domain: "notes")   // alreadyWatched if taken
+/// defer { withExtendedLifetime(lock) {} }
+/// WatchLock.isHeld(index: indexPath, domain: "notes")            // true, in any process
+/// ```
 public final class WatchLock: Sendable {
     /// The file locked for `domain` of the index at `indexPath`: hidden (never indexed when the
     /// index lies in the root), named after the index and the domain.
@@ -36,11 +46,19 @@ public final class WatchLock: Sendable {
         FNV1a.hash(text.utf8)
     }
 
+    /// The lock file, open and locked while the instance lives.
     private let descriptor: Int32
     /// The lock file's path (``path(index:domain:)``).
     public let path: String
 
     /// Takes the lock of `domain`.
+    ///
+    /// Never waits: a lock another watch holds fails at once. The lock file is created when
+    /// missing (and, for a database's watches, its folder, owner only).
+    ///
+    /// - Parameters:
+    ///   - indexPath: The index's path, or its URL for a database.
+    ///   - domain: The domain the watch indexes.
     /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/alreadyWatched`` when another watch holds it, ``FileSystemError/Code/lock``
     ///   when the file cannot be opened.
     public init(index indexPath: String, domain: String) throws(FileSystemError) {
@@ -71,6 +89,14 @@ public final class WatchLock: Sendable {
     deinit { SystemCall.close(descriptor) }
 
     /// Whether a watch of `domain` holds its lock now.
+    ///
+    /// Asked by trying a shared lock, released at once: `status` calls it without disturbing
+    /// the watch. A lock file that does not exist, or cannot be opened, means no watch.
+    ///
+    /// - Parameters:
+    ///   - indexPath: The index's path, or its URL.
+    ///   - domain: The domain.
+    /// - Returns: Whether another open file holds the lock.
     public static func isHeld(index indexPath: String, domain: String) -> Bool {
         guard let opened = try? SystemCall.open(path(index: indexPath, domain: domain).utf8, .readOnly) else { return false }
         defer { SystemCall.close(opened) }
