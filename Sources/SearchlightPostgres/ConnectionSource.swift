@@ -18,10 +18,17 @@ actor ConnectionSource {
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var isClosed = false
 
-    init(configuration: PostgresConnection.Configuration, maximum: Int, logger: Logger) {
+    /// - Parameter first: A connection opened already (the handle's check that the server
+    ///   answers and takes the password), kept as the first idle one: a command that makes
+    ///   one search signs in once, not twice.
+    init(configuration: PostgresConnection.Configuration, maximum: Int, logger: Logger, first: PostgresConnection? = nil) {
         self.configuration = configuration
         self.maximum = max(1, maximum)
         self.logger = logger
+        if let first {
+            idle = [first]
+            open = 1
+        }
     }
 
     /// A connection for the caller alone, until it gives it back with ``release(_:reusable:)``.

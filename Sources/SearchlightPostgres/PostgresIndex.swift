@@ -189,8 +189,8 @@ public final class PostgresIndex: Sendable {
                                    + statementTimeout.components.attoseconds / 1_000_000_000_000_000)
             configuration.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)"))
         }
-        try await Self.checkConnection(configuration, location: location, logger: logger)
-        connections = ConnectionSource(configuration: configuration, maximum: maximumConnections, logger: logger)
+        let first = try await Self.firstConnection(configuration, location: location, logger: logger)
+        connections = ConnectionSource(configuration: configuration, maximum: maximumConnections, logger: logger, first: first)
         do {
             if readOnly {
                 try await checkSchema()
@@ -226,6 +226,11 @@ public final class PostgresIndex: Sendable {
             do {
                 tls = switch location.tls {
                 case .disable: .disable
+                // `prefer` never checks who answers (a server that declines TLS is taken as it
+                // is), so on loopback it protects nothing a local user could not read anyway;
+                // the context it needs costs each command ~9 ms of CPU (the system's trust
+                // roots parsed), a fifth of a search typed in a terminal.
+                case .prefer where location.isLoopback: .disable
                 case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
                 case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
                 }
@@ -239,11 +244,12 @@ public final class PostgresIndex: Sendable {
         return configuration
     }
 
-    private static func checkConnection(_ configuration: PostgresConnection.Configuration, location: PostgresLocation,
-                                        logger: Logger) async throws {
+    /// Opens the handle's first connection, which its pool keeps: a wrong password or an
+    /// unreachable server fails here, with the server's reason.
+    private static func firstConnection(_ configuration: PostgresConnection.Configuration, location: PostgresLocation,
+                                        logger: Logger) async throws -> PostgresConnection {
         do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-            try? await connection.close()
+            return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         } catch {
             throw PostgresIndexError(.cannotConnect, "cannot connect to the index" + (location.password == nil
                 ? " (no password in the URL, the password file or PGPASSWORD)" : ""),

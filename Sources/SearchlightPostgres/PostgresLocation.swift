@@ -39,6 +39,15 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// The password, if one was found. Never part of ``description``.
     public var password: String?
 
+    /// Whether ``host`` is this machine's loopback: `localhost`, an address of `127.0.0.0/8`,
+    /// or `::1`. A connection that stays on the machine.
+    public var isLoopback: Bool {
+        let name = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if name == "localhost" || name == "::1" { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
     /// Whether `text` names a PostgreSQL index rather than an SQLite file.
     public static func isPostgresURL(_ text: String) -> Bool {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")

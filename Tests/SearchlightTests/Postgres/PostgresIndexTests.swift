@@ -323,6 +323,12 @@ struct PostgresIndexTests {
         #expect(try await withPassword.itemCount() == 1)
         #expect(!"\(withPassword.location)".contains(cluster.password))
         withPassword.close()
+        // libpq's default, `prefer`, on loopback: no TLS context is made, and the test
+        // cluster (which offers no TLS) is reached as with `disable`.
+        let preferred = try await PostgresIndex(url: url.replacingOccurrences(of: "?sslmode=disable", with: ""), environment: [:])
+        #expect(preferred.location.tls == .prefer && preferred.location.isLoopback)
+        #expect(try await preferred.itemCount() == 1)
+        preferred.close()
         // Through the server's socket, where the cluster trusts local connections.
         let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
         let viaSocket = try await PostgresIndex(
@@ -367,6 +373,10 @@ struct PostgresLocationTests {
         #expect(socket.password == "env")
         #expect(socket.port == 5432)
         #expect(!PostgresLocation.isPostgresURL("/home/ana/index.sqlite"))
+        #expect(!location.isLoopback && socket.isLoopback)
+        let hosts = ["127.0.0.1", "127.1.2.3", "[::1]", "LOCALHOST", "127.0.0.256", "128.0.0.1", "localhost.example", "10.0.0.1"]
+        let loopback = try hosts.map { try PostgresLocation("postgres://ana@\($0)/idx", environment: [:]).isLoopback }
+        #expect(loopback == [true, true, true, true, false, false, false, false])
         #expect(throws: PostgresIndexError.self) { try PostgresLocation("mysql://a@b/c", environment: [:]) }
     }
 
