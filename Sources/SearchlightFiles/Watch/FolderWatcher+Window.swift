@@ -58,7 +58,7 @@ extension FolderWatcher {
         } else {
             summary = try commit(changes)
             for folder in Self.outermost(ignoreFolders) {
-                summary.add(try reconcileWatched(subtree: folder))
+                summary.add(try reconcileWatched(subtree: folder).summary)
             }
         }
         WindowCrashPoint.committed.reach(logger: logger, window: "(\(events.count) events, reconcile \(reconcile), overflow \(changes.overflowed))")
@@ -113,7 +113,8 @@ extension FolderWatcher {
     ///
     /// Makes the window's ``ChangeSet`` (step ②), watches every folder of its new subtrees, and
     /// hands it to the scanner, which takes it through its ``IndexingPipeline`` (③) into one
-    /// write (④) and says what happened.
+    /// write (④) and says what happened (a ``ScanReport``: its counts, and what it saw of
+    /// hard-linked files, which the watcher then keeps).
     func commit(_ changes: PendingChanges) throws -> ScanSummary {
         // What a path is now decides how it is handled, not what the events said it was:
         // a folder may have become a file (or vanished) since. Each path is looked at once.
@@ -152,7 +153,7 @@ extension FolderWatcher {
         }
         // The watch's health, with the watches just added, lands with the window.
         changeSet.states = [options.scan.domain: domainState { $0.watch = health(running: true) }]
-        var summary = try scanner.update(changeSet)
+        var summary = try scanned { try scanner.update(changeSet, records: $0) }.summary
         summary.add(try refreshOtherNames(besides: files, walked: folders))
         return summary
     }
