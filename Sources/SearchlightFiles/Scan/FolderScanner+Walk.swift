@@ -36,12 +36,18 @@ extension FolderScanner {
         case unreadable(ItemIdentifier, String)
         /// Who may pass through a folder (recorded by a shared index only).
         case folderAccess(IndexBatch.FolderAccessKey, FileAccess)
+        /// What the walk saw at a name of a hard-linked file, for the report (only when asked:
+        /// ``ScanReport/Records/hardLinks``).
+        case linkSighting(ScanReport.LinkSighting)
         case fatal(any Error)
     }
 
+    /// Walks `subtree` and merges it with the index's identifiers below it (or `view`'s): new
+    /// and changed files become jobs, vanished ones deletions. With `recordsLinks`, each regular
+    /// file with more than one name is a ``Finding/linkSighting(_:)``.
     func walkAndMerge(_ subtree: ItemIdentifier, view: PendingIndexView?,
-                              onDirectory: (@Sendable (ItemIdentifier) -> Void)?,
-                              submit: Submit, results: BlockingQueue<Finding>) throws {
+                      onDirectory: (@Sendable (ItemIdentifier) -> Void)?, recordsLinks: Bool,
+                      submit: Submit, results: BlockingQueue<Finding>) throws {
         var indexed = if let view, !view.changes.isEmpty {
             IndexStampCursor(index: index, domain: options.domain, entries: try view.entries(below: subtree))
         } else {
@@ -75,14 +81,18 @@ extension FolderScanner {
                     if let head = try indexed.peek(), head.identifier == path {
                         indexed.advance()
                         let isUnchanged = status.hasChangeStamp(head.changeStamp)
-                        if status.linkCount > 1 { options.linkObserver?(path, status, !isUnchanged) }
+                        if recordsLinks && status.linkCount > 1 {
+                            results.put(.linkSighting(.init(path: path, status: status, changed: !isUnchanged)))
+                        }
                         if isUnchanged {
                             unchanged.add()
                             return
                         }
                         if !submit(Job(path: path, isIndexed: true, status: status, stored: head.changeStamp)) { throw Stopped() }
                     } else {
-                        if status.linkCount > 1 { options.linkObserver?(path, status, true) }
+                        if recordsLinks && status.linkCount > 1 {
+                            results.put(.linkSighting(.init(path: path, status: status, changed: true)))
+                        }
                         if !submit(Job(path: path, isIndexed: false)) { throw Stopped() }
                     }
                 case .unreadable(let path, let error):
@@ -130,23 +140,26 @@ extension FolderScanner {
     /// Paths whose change stamps are looked up in one read.
     static let lookupBatchSize = 512
 
+    /// Compares `paths` with the index, a batch of ``lookupBatchSize`` at a time.
     func statAndCompare(_ paths: [ItemIdentifier], view: PendingIndexView?, known: [ItemIdentifier: FileStatus?],
-                                reinspected: Set<ItemIdentifier> = [], submit: Submit, results: BlockingQueue<Finding>) throws {
+                        reinspected: Set<ItemIdentifier> = [], recordsLinks: Bool,
+                        submit: Submit, results: BlockingQueue<Finding>) throws {
         var start = paths.startIndex
         while start < paths.endIndex {
             let end = min(start + Self.lookupBatchSize, paths.endIndex)
-            if try !statAndCompare(paths[start..<end], view: view, known: known, reinspected: reinspected, submit: submit,
-                                   results: results) { return }
+            if try !statAndCompare(paths[start..<end], view: view, known: known, reinspected: reinspected,
+                                   recordsLinks: recordsLinks, submit: submit, results: results) { return }
             start = end
         }
     }
 
     /// Compares a batch of paths with the index, looking their stamps up in one read; a file
-    /// of `reinspected` is inspected even when its stamp is as indexed.
+    /// of `reinspected` is inspected even when its stamp is as indexed. With `recordsLinks`,
+    /// what it sees at each path is a ``Finding/linkSighting(_:)``, whatever is there.
     /// Returns `false` when the scan is stopping.
     func statAndCompare(_ paths: ArraySlice<ItemIdentifier>, view: PendingIndexView?,
-                                known: [ItemIdentifier: FileStatus?], reinspected: Set<ItemIdentifier> = [],
-                                submit: Submit, results: BlockingQueue<Finding>) throws -> Bool {
+                        known: [ItemIdentifier: FileStatus?], reinspected: Set<ItemIdentifier> = [], recordsLinks: Bool,
+                        submit: Submit, results: BlockingQueue<Finding>) throws -> Bool {
         var statuses: [(path: ItemIdentifier, status: FileStatus?)] = []
         var exclusions = ExclusionRules.FileJudge(rules: options.walk.exclusions, root: root)
         for path in paths {
@@ -178,7 +191,10 @@ extension FolderScanner {
         defer { unchanged.handOver() }
         for (path, status) in statuses {
             let stored = stamps[path]
-            options.linkObserver?(path, status, status.map { !$0.hasChangeStamp(stored ?? nil) } ?? true)
+            if recordsLinks {
+                let changed = status.map { !$0.hasChangeStamp(stored ?? nil) } ?? true
+                results.put(.linkSighting(.init(path: path, status: status, changed: changed)))
+            }
             if let status, status.kind == .directory, index.isShared, let access = try? root.folderAccess(path) {
                 // A folder whose owner, mode or ACL changed (the watcher's refresh of it).
                 results.put(.folderAccess(.inside(path), access))

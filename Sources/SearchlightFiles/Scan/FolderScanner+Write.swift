@@ -30,20 +30,24 @@ extension FolderScanner {
     }
 
     /// Writes the findings in batches by count and time; a window's all at once, after its
-    /// structural changes and with its states.
+    /// structural changes and with its states. Counts them in `report`'s summary, and records
+    /// there what `records` asks for.
     ///
     /// Once `draining` (the walk is done and only the jobs in the inspectors' hands are left),
     /// a batch is also written whenever no finding waits: its full-text index is then built
     /// while the last files are decoded, instead of on one core after them.
-    func write(results: BlockingQueue<Finding>, summary: inout ScanSummary,
+    func write(results: BlockingQueue<Finding>, into report: inout ScanReport, records: ScanReport.Records,
                progress: ((ScanSummary) -> Void)?, changes: ChangeSet?,
-               onChange: ((ItemIdentifier, ScanChange) -> Void)?,
                draining: @Sendable () -> Bool = { false }) throws {
         var batch = IndexBatch()
         var states: [String: DomainState] = [:]
         var batchStarted = Date()
         var batchTextBytes = 0
         var lastProgress = Date.distantPast
+        let recordsChanges = records.contains(.changes)
+        func record(_ path: ItemIdentifier, _ change: ScanChange) {
+            if recordsChanges { report.changes.append((path, change)) }
+        }
         func flush() throws {
             if let changes {
                 batch.changes = changes.structure + batch.changes
@@ -60,30 +64,32 @@ extension FolderScanner {
             if let finding {
                 switch finding {
                 case .unchanged(let count):
-                    summary.unchanged += count
+                    report.summary.unchanged += count
                 case .upsert(let item, let isNew):
-                    if isNew { summary.added += 1 } else { summary.updated += 1 }
+                    if isNew { report.summary.added += 1 } else { report.summary.updated += 1 }
                     if let failure = item.failure.map(ExtractionFailure.init(stored:)) {
-                        summary.count(failure, of: item.uniqueIdentifier, logger: logger)
+                        report.summary.count(failure, of: item.uniqueIdentifier, logger: logger)
                     }
                     batch.upsert(item)
                     batchTextBytes += item.attributeSet.textContent?.utf8.count ?? 0
-                    onChange?(item.uniqueIdentifier, isNew ? .added : .updated)
+                    record(item.uniqueIdentifier, isNew ? .added : .updated)
                 case .userAttributes(let path, let attributes, let access, let stamp, let changed):
-                    if changed { summary.updated += 1 } else { summary.unchanged += 1 }
+                    if changed { report.summary.updated += 1 } else { report.summary.unchanged += 1 }
                     batch.setUserAttributes(attributes, of: path, domain: options.domain, changeStamp: stamp, access: access)
-                    onChange?(path, changed ? .updated : .restamped)
+                    record(path, changed ? .updated : .restamped)
                 case .delete(let path):
-                    summary.removed += 1
+                    report.summary.removed += 1
                     batch.delete(path, domain: options.domain)
-                    onChange?(path, .removed)
+                    record(path, .removed)
                 case .deleteTree(let path):
                     batch.deleteTree(path, domain: options.domain)
-                    onChange?(path, .removed)
+                    record(path, .removed)
                 case .unreadable:
-                    summary.failed += 1
+                    report.summary.failed += 1
                 case .folderAccess(let folder, let access):
                     batch.setFolderAccess(access, of: folder, domain: options.domain)
+                case .linkSighting(let sighting):
+                    report.linkSightings.append(sighting)
                 case .fatal(let error):
                     throw error
                 }
@@ -98,11 +104,11 @@ extension FolderScanner {
             }
             if let progress, now.timeIntervalSince(lastProgress) >= 0.1 {
                 lastProgress = now
-                progress(summary)
+                progress(report.summary)
             }
         }
         try flush()
-        progress?(summary)
+        progress?(report.summary)
     }
 }
 

@@ -33,7 +33,7 @@ public enum ScanChange: String, Sendable {
 ///
 /// A scanner belongs to one ``RootFolder`` and one domain of one ``FileIndexWriter`` (the SQLite
 /// index, or the PostgreSQL one). `searchlight scan` makes one per root and calls
-/// ``reconcile(subtree:onDirectory:progress:onChange:)`` once; a ``FolderWatcher`` keeps one for
+/// ``reconcile(subtree:onDirectory:progress:)`` once; a ``FolderWatcher`` keeps one for
 /// its whole life and hands it each window of events as a ``ChangeSet``. Every run
 /// is synchronous: it blocks the calling thread, which is the one that writes, until the
 /// walk, the inspection and the last batch are done. Call it from a thread of your own, not
@@ -68,7 +68,7 @@ public enum ScanChange: String, Sendable {
 ///
 /// ### Running
 ///
-/// - ``reconcile(subtree:onDirectory:progress:onChange:)``
+/// - ``reconcile(subtree:onDirectory:progress:)``
 /// - ``refresh(_:progress:)``
 /// - ``update(subtrees:files:)``
 /// - ``stop()``
@@ -77,6 +77,11 @@ public enum ScanChange: String, Sendable {
 ///
 /// - ``startInspectors()``
 /// - ``stopInspectors()``
+///
+/// A run returns what it did: its counts (``ScanSummary``), and to a watcher, which asks for
+/// them, the changes it made and what it saw of hard-linked files (a ``ScanReport``). Nothing
+/// in a run calls back into its caller but the progress of a one-shot scan
+/// (``reconcile(subtree:onDirectory:progress:)``'s `onDirectory` and `progress`).
 public final class FolderScanner: Sendable {
     /// How a scan runs.
     ///
@@ -100,10 +105,6 @@ public final class FolderScanner: Sendable {
         public var batchTextBytes = 512 << 10
         /// What the walk skips.
         public var walk = DirectoryWalker.Options()
-        /// Told what the scan saw of each regular file with more than one name that a walk
-        /// meets, and of each path a refresh looks at (`nil`: nothing there), and whether that
-        /// differs from the index's stamp: a watcher keeps the names of hard-linked files with it.
-        public var linkObserver: (@Sendable (ItemIdentifier, FileStatus?, _ changed: Bool) -> Void)?
         /// What step ③ does with each new or changed file: which extractions run, by which
         /// workers (none by default: names, types and dates only).
         public var pipeline = IndexingPipeline.Configuration()
@@ -181,9 +182,8 @@ public final class FolderScanner: Sendable {
     /// updated (``Searchlight/IndexWriter/markUpdated(domain:)``).
     ///
     /// ```swift
-    /// let summary = try scanner.reconcile(subtree: "Projects/2024", onChange: { item, change in
-    ///     print(change, item)
-    /// })
+    /// let summary = try scanner.reconcile(subtree: "Projects/2024")
+    /// print(summary.added, summary.updated, summary.removed)
     /// ```
     ///
     /// - Parameter subtree: A folder relative to the root; empty (the default) for the root.
@@ -194,23 +194,30 @@ public final class FolderScanner: Sendable {
     ///   tenth of a second, with the counts so far.
     /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
     ///   and folders are counted, never thrown.
-    /// - Parameter onChange: Called on the calling thread with each item the reconcile adds,
-    ///   updates or removes (a watcher's self-check reports them).
     public func reconcile(subtree: ItemIdentifier = ItemIdentifier(bytes: []),
                           onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil,
-                          progress: ((ScanSummary) -> Void)? = nil,
-                          onChange: ((ItemIdentifier, ScanChange) -> Void)? = nil) throws -> ScanSummary {
-        let summary = try run(progress: progress, onChange: onChange) { submit, results in
+                          progress: ((ScanSummary) -> Void)? = nil) throws -> ScanSummary {
+        try reconcile(subtree: subtree, onDirectory: onDirectory, progress: progress, records: []).summary
+    }
+
+    /// ``reconcile(subtree:onDirectory:progress:)``, recording `records` besides the counts
+    /// (a watcher's: the names of hard-linked files, and a self-check's repairs).
+    func reconcile(subtree: ItemIdentifier = ItemIdentifier(bytes: []),
+                   onDirectory: (@Sendable (ItemIdentifier) -> Void)? = nil,
+                   progress: ((ScanSummary) -> Void)? = nil, records: ScanReport.Records) throws -> ScanReport {
+        let recordsLinks = records.contains(.hardLinks)
+        let report = try run(records: records, progress: progress) { submit, results in
             if subtree.bytes.isEmpty && self.index.isShared {
                 for (folder, access) in self.root.accessAbove() { results.put(.folderAccess(.above(folder), access)) }
             }
-            try self.walkAndMerge(subtree, view: nil, onDirectory: onDirectory, submit: submit, results: results)
+            try self.walkAndMerge(subtree, view: nil, onDirectory: onDirectory, recordsLinks: recordsLinks,
+                                  submit: submit, results: results)
         }
-        if !summary.interrupted && subtree.bytes.isEmpty {
+        if !report.summary.interrupted && subtree.bytes.isEmpty {
             try index.setOrigin(host: Self.hostName, root: root.path, domain: options.domain)
             try index.markUpdated(domain: options.domain)
         }
-        return summary
+        return report
     }
 
     /// Brings the items of `paths` up to date, as after file-system events: a path that is a
@@ -229,12 +236,19 @@ public final class FolderScanner: Sendable {
     /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
     ///   are counted, never thrown.
     public func refresh(_ paths: [ItemIdentifier], progress: ((ScanSummary) -> Void)? = nil) throws -> ScanSummary {
-        try run(progress: progress) { submit, results in
-            try self.statAndCompare(paths, view: nil, known: [:], submit: submit, results: results)
+        try refresh(paths, progress: progress, records: []).summary
+    }
+
+    /// ``refresh(_:progress:)``, recording `records` besides the counts.
+    func refresh(_ paths: [ItemIdentifier], progress: ((ScanSummary) -> Void)? = nil,
+                 records: ScanReport.Records) throws -> ScanReport {
+        let recordsLinks = records.contains(.hardLinks)
+        return try run(records: records, progress: progress) { submit, results in
+            try self.statAndCompare(paths, view: nil, known: [:], recordsLinks: recordsLinks, submit: submit, results: results)
         }
     }
 
-    /// Reconciles the folders `subtrees` (as ``reconcile(subtree:onDirectory:progress:onChange:)``)
+    /// Reconciles the folders `subtrees` (as ``reconcile(subtree:onDirectory:progress:)``)
     /// and refreshes `files` (as ``refresh(_:progress:)``) in one run of the pipeline: the
     /// work of one window of file-system events, with no idle inspectors between its parts.
     /// No path of `files` may lie in one of `subtrees`, and no subtree in another.
@@ -251,22 +265,24 @@ public final class FolderScanner: Sendable {
     /// - Throws: ``SearchlightError`` when the index cannot be written; read failures of files
     ///   and folders are counted, never thrown.
     public func update(subtrees: [ItemIdentifier], files: [ItemIdentifier]) throws -> ScanSummary {
-        try update(ChangeSet(subtrees: subtrees, files: files))
+        try update(ChangeSet(subtrees: subtrees, files: files), records: []).summary
     }
 
     /// Takes a window's change set (step ②) through inspection and extraction (③, the
     /// ``IndexingPipeline``) into one transaction (④) with its structural changes and states,
-    /// and says what happened: a crash leaves the window before or the window after, never
-    /// half of one.
-    func update(_ changes: ChangeSet) throws -> ScanSummary {
+    /// and says what happened, with `records` besides the counts: a crash leaves the window
+    /// before or the window after, never half of one.
+    func update(_ changes: ChangeSet, records: ScanReport.Records) throws -> ScanReport {
         let view = PendingIndexView(index: index, domain: options.domain, changes: changes.structure)
-        return try run(progress: nil, changes: changes) { submit, results in
+        let recordsLinks = records.contains(.hardLinks)
+        return try run(records: records, progress: nil, changes: changes) { submit, results in
             for subtree in changes.subtrees {
                 if self.isStopping { return }
-                try self.walkAndMerge(subtree, view: view, onDirectory: nil, submit: submit, results: results)
+                try self.walkAndMerge(subtree, view: view, onDirectory: nil, recordsLinks: recordsLinks,
+                                      submit: submit, results: results)
             }
             try self.statAndCompare(changes.files, view: view, known: changes.statuses, reinspected: changes.reinspected,
-                                    submit: submit, results: results)
+                                    recordsLinks: recordsLinks, submit: submit, results: results)
         }
     }
 
@@ -275,26 +291,25 @@ public final class FolderScanner: Sendable {
 
     /// Runs the pipeline: `produce` (on its own thread) feeds jobs and findings, the
     /// inspectors (kept ones, or threads started for this run) inspect, the calling thread
-    /// writes.
-    private func run(progress: ((ScanSummary) -> Void)?, changes: ChangeSet? = nil,
-                     onChange: ((ItemIdentifier, ScanChange) -> Void)? = nil,
+    /// writes, and reports what it wrote and was asked to record.
+    private func run(records: ScanReport.Records, progress: ((ScanSummary) -> Void)?, changes: ChangeSet? = nil,
                      produce: @escaping @Sendable (_ submit: Submit, BlockingQueue<Finding>) throws -> Void)
-        throws -> ScanSummary
+        throws -> ScanReport
     {
         // The root's descriptor is open for the run, and only for it (a watch keeps none
         // between windows): it fails here, before anything is written, when the root's
         // drive is not mounted any more.
         try root.holdingOpen {
             try pipeline.withInspectors { inspectors in
-                try runHoldingRoot(inspectors, progress: progress, changes: changes, onChange: onChange, produce: produce)
+                try runHoldingRoot(inspectors, records: records, progress: progress, changes: changes, produce: produce)
             }
         }
     }
 
-    private func runHoldingRoot(_ inspectors: InspectorPool, progress: ((ScanSummary) -> Void)?, changes: ChangeSet?,
-                                onChange: ((ItemIdentifier, ScanChange) -> Void)?,
+    private func runHoldingRoot(_ inspectors: InspectorPool, records: ScanReport.Records,
+                                progress: ((ScanSummary) -> Void)?, changes: ChangeSet?,
                                 produce: @escaping @Sendable (_ submit: Submit, BlockingQueue<Finding>) throws -> Void)
-        throws -> ScanSummary
+        throws -> ScanReport
     {
         let started = Date()
         let results = BlockingQueue<Finding>(capacity: 4096)
@@ -332,10 +347,10 @@ public final class FolderScanner: Sendable {
         producer.stackSize = 4 << 20
         producer.start()
 
-        var summary = ScanSummary()
+        var report = ScanReport()
         var fatal: (any Error)?
         do {
-            try write(results: results, summary: &summary, progress: progress, changes: changes, onChange: onChange,
+            try write(results: results, into: &report, records: records, progress: progress, changes: changes,
                       draining: draining)
         } catch {
             fatal = error
@@ -348,9 +363,9 @@ public final class FolderScanner: Sendable {
         }
         producerDone.wait()
         runAbandoned.store(false, ordering: .relaxed)
-        summary.seconds = Date().timeIntervalSince(started)
-        summary.interrupted = isStopping || fatal != nil
+        report.summary.seconds = Date().timeIntervalSince(started)
+        report.summary.interrupted = isStopping || fatal != nil
         if let fatal { throw fatal }
-        return summary
+        return report
     }
 }

@@ -21,7 +21,7 @@ extension FolderWatcher {
         } else {
             logger.notice("extracting \(paths.count) files left for later (\(count) deferred)")
         }
-        let summary = try scanner.refresh(paths)
+        let summary = try scanned { try scanner.refresh(paths, records: $0) }.summary
         logger.debug("deferred extraction: \(summary.counts)")
         // Still waiting: the workers are out. Try again later, sooner than never.
         if let delay = deferral.nextRetry() {

@@ -75,7 +75,7 @@ extension FolderWatcher {
             state.offlineSince = nil
         }
         try index.record(presence, root: root.path, domain: options.scan.domain)
-        let summary = try reconcileWatched()
+        let summary = try reconcileWatched().summary
         saveLastScan(summary)
         writeHealth(running: true)
         logger.notice("\(root.path) is connected again (\(volume.name)): caught up: \(summary.counts)")

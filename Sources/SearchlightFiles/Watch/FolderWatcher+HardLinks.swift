@@ -9,11 +9,13 @@ import Synchronization
 /// content stale until a reconcile. Adding, removing or renaming a name changes the file's
 /// ctime (which every name's change stamp holds) just the same.
 ///
-/// The table is fed by what the scanner sees (``FolderScanner/Options/linkObserver``): the
-/// watch's first reconcile walks the whole root, so every file with more than one name is in it
-/// from the start, whether its item has a change stamp or not; walks of new folders and refreshes
-/// keep it current, and a window's moves and deletes re-key and forget names. A name kept here
-/// that no longer holds its inode costs one needless `statx`, which finds the truth on the disk.
+/// The table is fed by what each of the watch's scanner runs saw (``ScanReport/linkSightings``),
+/// once the run has returned (``FolderWatcher/scanned(recording:_:)``): nothing in the scanner
+/// calls back into it, and nothing reads it while a run is under way. The watch's first
+/// reconcile walks the whole root, so every file with more than one name is in it from the
+/// start, whether its item has a change stamp or not; walks of new folders and refreshes keep it
+/// current, and a window's moves and deletes re-key and forget names. A name kept here that no
+/// longer holds its inode costs one needless `statx`, which finds the truth on the disk.
 ///
 /// A window *touches* a file when it refreshes, adds, renames or removes one of its names; the
 /// other names of the touched files are refreshed with the window.
@@ -60,18 +62,22 @@ final class HardLinkNames: Sendable {
     /// and the window that takes the touched names.
     private let table = Mutex(Table())
 
-    /// What the scanner saw at `path` (`nil`: nothing there), and whether it differs from the
-    /// index. A name not met before touches its file (its other names' ctime moved when it was
-    /// made), and so does a change found through it (written through a name whose event came
-    /// under a path that was stale by then: in a folder moved where it could not be followed).
-    func observe(_ path: ItemIdentifier, _ status: FileStatus?, changed: Bool) {
+    /// What a scanner run saw, in the order it saw it: at each path, what is there (`nil`:
+    /// nothing), and whether that differs from the index. A name not met before touches its file
+    /// (its other names' ctime moved when it was made), and so does a change found through it
+    /// (written through a name whose event came under a path that was stale by then: in a folder
+    /// moved where it could not be followed).
+    func observe(_ sightings: [ScanReport.LinkSighting]) {
+        guard !sightings.isEmpty else { return }
         table.withLock { table in
-            if let status, status.kind == .regular, status.linkCount > 1 {
-                if table.register(path, inode: status.inode, linkCount: status.linkCount) || changed {
-                    table.touched.insert(status.inode)
+            for sighting in sightings {
+                if let status = sighting.status, status.kind == .regular, status.linkCount > 1 {
+                    if table.register(sighting.path, inode: status.inode, linkCount: status.linkCount) || sighting.changed {
+                        table.touched.insert(status.inode)
+                    }
+                } else if let inode = table.forget(sighting.path) {
+                    table.touched.insert(inode)
                 }
-            } else if let inode = table.forget(path) {
-                table.touched.insert(inode)
             }
         }
     }
@@ -165,6 +171,17 @@ extension FileStatus {
 }
 
 extension FolderWatcher {
+    /// Runs the scanner for the watch (`run`, handed what it must record: `records` and what it
+    /// sees of hard-linked files), then feeds ``hardLinks`` what the run saw: every run of the
+    /// watch's scanner goes through here, so that the table knows each name a run met before
+    /// anything asks it for names again.
+    func scanned(recording records: ScanReport.Records = [],
+                 _ run: (ScanReport.Records) throws -> ScanReport) rethrows -> ScanReport {
+        let report = try run(records.union(.hardLinks))
+        hardLinks.observe(report.linkSightings)
+        return report
+    }
+
     /// Before a window's transaction: its moves and deletes, and the files it refreshes
     /// (`files`, with `statuses`), touch hard-linked files; returns `files` with the other names
     /// of those files.
@@ -209,7 +226,7 @@ extension FolderWatcher {
             .filter { name in !folders.contains { name.isInSubtree(at: $0) } }
         guard !others.isEmpty else { return ScanSummary() }
         logger.debug("refreshing \(others.count) other names of hard-linked files")
-        let summary = try scanner.refresh(others.sorted())
+        let summary = try scanned { try scanner.refresh(others.sorted(), records: $0) }.summary
         hardLinks.clearTouches()
         return summary
     }

@@ -20,16 +20,11 @@ extension FolderWatcher {
     func selfCheck(reason: String, counted: Bool = true, afterOverflow: Bool = false) throws -> ScanSummary {
         inbox.markQuiet()
         let mark = inotify.markActivity()
-        var repairs: [SelfCheckRepair] = []
-        var restamped = 0
-        let summary = try reconcileWatched(onChange: { path, change in
-            // A stale change time alone hid nothing from a search: not a repair.
-            if change == .restamped {
-                restamped += 1
-            } else {
-                repairs.append(SelfCheckRepair(change: change, identifier: path))
-            }
-        })
+        let report = try reconcileWatched(recording: .changes)
+        // A stale change time alone hid nothing from a search: not a repair.
+        let repairs = report.changes.filter { $0.change != .restamped }
+            .map { SelfCheckRepair(change: $0.change, identifier: $0.identifier) }
+        let restamped = report.changes.count - repairs.count
         if restamped > 0 {
             logger.debug("self-check (\(reason)): \(restamped) items' change times moved with nothing else (a hard link made and removed between two looks, a permission)")
         }
@@ -62,7 +57,7 @@ extension FolderWatcher {
             }
         }
         writeHealth(running: true)
-        return summary
+        return report.summary
     }
 
     /// How many of the latest repairs ``recentRepairs`` keeps.

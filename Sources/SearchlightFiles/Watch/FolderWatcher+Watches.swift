@@ -14,7 +14,7 @@ extension FolderWatcher {
         var summary = ScanSummary()
         for folder in degraded.sorted() {
             watchDirectory(folder)
-            summary.add(try reconcileWatched(subtree: folder))
+            summary.add(try reconcileWatched(subtree: folder).summary)
         }
         if !degraded.isEmpty {
             logger.info("rescanned \(degraded.count) unwatched folders: \(summary.counts)")
@@ -24,11 +24,12 @@ extension FolderWatcher {
 
     /// Reconciles `subtree` (the whole root when empty) once every folder below it is watched
     /// (``watchFolders(below:)``): the scanner's walk then lists no folder unwatched, and needs
-    /// to tell the watcher nothing.
+    /// to tell the watcher nothing while it runs. What it did comes back in the report, with
+    /// what `records` asks for (a self-check's: each change, its repairs).
     func reconcileWatched(subtree: ItemIdentifier = ItemIdentifier(bytes: []),
-                          onChange: ((ItemIdentifier, ScanChange) -> Void)? = nil) throws -> ScanSummary {
+                          recording records: ScanReport.Records = []) throws -> ScanReport {
         watchFolders(below: subtree)
-        return try scanner.reconcile(subtree: subtree, onChange: onChange)
+        return try scanned(recording: records) { try scanner.reconcile(subtree: subtree, records: $0) }
     }
 
     /// Watches every folder below `subtree` (the whole root when empty; `subtree` itself is the

@@ -75,7 +75,7 @@ extension FolderWatcher {
         } else {
             summary = try commit(changes)
             for folder in Self.outermost(ignoreFolders) {
-                summary.add(try reconcileWatched(subtree: folder))
+                summary.add(try reconcileWatched(subtree: folder).summary)
             }
         }
         WindowCrashPoint.committed.reach(logger: logger, window: "(\(events.count) events, reconcile \(reconcile), overflow \(changes.overflowed))")
@@ -133,7 +133,8 @@ extension FolderWatcher {
     ///
     /// Makes the window's ``ChangeSet`` (step ②), watches every folder of its new subtrees, and
     /// hands it to the scanner, which takes it through its ``IndexingPipeline`` (③) into one
-    /// write (④) and says what happened.
+    /// write (④) and says what happened (a ``ScanReport``: its counts, and what it saw of
+    /// hard-linked files, which the watcher then keeps).
     ///
     /// Each path the events name is looked at once (`statx`) and handled as what it is now:
     /// a folder is walked, anything else refreshed. The other names of a hard-linked file that
@@ -177,7 +178,7 @@ extension FolderWatcher {
         }
         // The watch's health, with the watches just added, lands with the window.
         changeSet.states = [options.scan.domain: domainState { $0.watch = health(running: true) }]
-        var summary = try scanner.update(changeSet)
+        var summary = try scanned { try scanner.update(changeSet, records: $0) }.summary
         summary.add(try refreshOtherNames(besides: files, walked: folders))
         return summary
     }

@@ -15,7 +15,8 @@ import SystemPackage
 /// deletes) in one transaction → crawls of new folders and refreshes of changed files in one
 /// run of the ``FolderScanner`` with its ``IndexingPipeline`` (③ libmagic on inspector threads
 /// that live as long as the watch, then the extraction workers) → one batched write (④) →
-/// queryable.
+/// queryable. The scanner hands back what happened (a ``ScanReport``), which the watcher acts
+/// on once the run has returned: the names of hard-linked files it keeps, a self-check's repairs.
 ///
 /// Every folder is watched before it is listed, so nothing created in it can be missed. When
 /// the kernel's queue overflows the root is reconciled; when the watch limit is reached the
@@ -220,10 +221,8 @@ public final class FolderWatcher: Service, Sendable {
         self.logger = logger
         self.notifier = notifier
         self.onReady = onReady
-        let hardLinks = HardLinkNames()
-        self.hardLinks = hardLinks
+        hardLinks = HardLinkNames()
         var scanOptions = options.scan
-        scanOptions.linkObserver = { hardLinks.observe($0, $1, changed: $2) }
         scanOptions.pipeline.backoff = options.control
         scanner = FolderScanner(index: index, root: root, options: scanOptions, logger: logger)
         deferral = scanner.pipeline.deferral
@@ -332,7 +331,7 @@ public final class FolderWatcher: Service, Sendable {
                 }
                 notifier.notify("STATUS=reconciling \(root.path)")
                 do {
-                    summary = try await Self.blocking { try self.reconcileWatched() }
+                    summary = try await Self.blocking { try self.reconcileWatched().summary }
                 } catch where error.isIndexUnavailable {
                     // Watched all the same: the reconcile is retried once the index can be written.
                     fail(with: error as! SearchlightError)
