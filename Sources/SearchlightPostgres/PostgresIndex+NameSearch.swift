@@ -268,7 +268,15 @@ extension PostgresIndex {
     func reading<T: Sendable>(_ statement: SQLStatement, _ failure: String,
                               _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         guard statement.readsIndexes else { return try await withConnection(failure, body) }
-        return try await withTransaction(failure) { connection in
+        return try await readingIndexes(failure, body)
+    }
+
+    /// Runs `body` in one transaction with sequential scans off when no row security applies
+    /// to the reader (as ``reading(_:_:_:)`` runs a statement that reads through the indexes):
+    /// for several such statements, one `BEGIN`, one setting and one `COMMIT` in all.
+    func readingIndexes<T: Sendable>(_ failure: String,
+                                     _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await withTransaction(failure) { connection in
             try await connection.query("""
                 SELECT set_config('enable_seqscan', CASE WHEN row_security_active('item') THEN 'on' ELSE 'off' END, true)
                 """, logger: self.logger)

@@ -11,7 +11,8 @@ extension PostgresIndex {
     ///
     /// The candidates are looked up in the word vectors' GIN indexes (`words`, `text_words`),
     /// each candidate counting its holders up to 100: a few hundred index look-ups in one
-    /// statement a word, whatever the size of the index.
+    /// statement a word, whatever the size of the index; every statement of the pass in one
+    /// transaction.
     ///
     /// - Parameters:
     ///   - words: Folded words, as a search's tokens.
@@ -21,43 +22,47 @@ extension PostgresIndex {
     ///   indexed.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func spellings(of words: [String], correctingIndexed: Bool) async throws -> [[Respellings.Spelling]] {
-        var spellings: [[Respellings.Spelling]] = []
-        for word in words {
-            let typed = Respellings.Spelling(word: word, edits: 0)
-            guard SpellingNeighbors.isCorrectable(word) else {
-                spellings.append([typed])
-                continue
+        // Every look-up of every word in one transaction: a search that found nothing makes
+        // a dozen or more, each otherwise a transaction of its own (four round trips).
+        try await readingIndexes("cannot read the index") { connection in
+            var spellings: [[Respellings.Spelling]] = []
+            for word in words {
+                spellings.append(try await self.spellings(of: word, correctingIndexed: correctingIndexed, on: connection))
             }
-            let isIndexed = try await isIndexedPrefix(word)
-            guard !isIndexed || correctingIndexed else {
-                spellings.append([typed])
-                continue
-            }
-            var known = isIndexed ? word.unicodeScalars.count : 0
-            // The longest start of the word that starts an indexed word (a binary search).
-            var low = 1, high = isIndexed ? 0 : word.unicodeScalars.count
-            while low <= high {
-                let middle = (low + high) / 2
-                if try await isIndexedPrefix(String(String.UnicodeScalarView(word.unicodeScalars.prefix(middle)))) {
-                    known = middle
-                    low = middle + 1
-                } else {
-                    high = middle - 1
-                }
-            }
-            // One edit first; two only when no word one edit away is indexed.
-            var corrections: [Respellings.Spelling] = []
-            for edits in 1...SpellingNeighbors.allowedEdits(word) where corrections.isEmpty {
-                let candidates = SpellingNeighbors.candidates(of: word, knownPrefix: known, edits: edits)
-                corrections = SpellingNeighbors.ranked(try await holders(of: candidates), for: word)
-            }
-            spellings.append((isIndexed ? [typed] : []) + corrections)
+            return spellings
         }
-        return spellings
+    }
+
+    /// The spellings of one word (``spellings(of:correctingIndexed:)``), looked up on `connection`.
+    private func spellings(of word: String, correctingIndexed: Bool,
+                           on connection: PostgresConnection) async throws -> [Respellings.Spelling] {
+        let typed = Respellings.Spelling(word: word, edits: 0)
+        guard SpellingNeighbors.isCorrectable(word) else { return [typed] }
+        let isIndexed = try await isIndexedPrefix(word, on: connection)
+        guard !isIndexed || correctingIndexed else { return [typed] }
+        var known = isIndexed ? word.unicodeScalars.count : 0
+        // The longest start of the word that starts an indexed word (a binary search).
+        var low = 1, high = isIndexed ? 0 : word.unicodeScalars.count
+        while low <= high {
+            let middle = (low + high) / 2
+            if try await isIndexedPrefix(String(String.UnicodeScalarView(word.unicodeScalars.prefix(middle))), on: connection) {
+                known = middle
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        // One edit first; two only when no word one edit away is indexed.
+        var corrections: [Respellings.Spelling] = []
+        for edits in 1...SpellingNeighbors.allowedEdits(word) where corrections.isEmpty {
+            let candidates = SpellingNeighbors.candidates(of: word, knownPrefix: known, edits: edits)
+            corrections = SpellingNeighbors.ranked(try await holders(of: candidates, on: connection), for: word)
+        }
+        return (isIndexed ? [typed] : []) + corrections
     }
 
     /// The candidates that are indexed words, with how many items hold each (counted up to 100).
-    private func holders(of candidates: [String]) async throws -> [(word: String, holders: Int)] {
+    private func holders(of candidates: [String], on connection: PostgresConnection) async throws -> [(word: String, holders: Int)] {
         guard !candidates.isEmpty else { return [] }
         var statement = SQLStatement()
         let list = statement.bind(.textArray(candidates))
@@ -67,22 +72,19 @@ extension PostgresIndex {
                        OR item.text_words @@ quote_literal(candidate)::tsquery LIMIT 100) AS holders)::int8
             FROM unnest(\(list)::text[]) AS candidate
             """
-        // Each candidate through the GIN indexes: testing every row's text vector instead (the
-        // planner's choice) took 14 s for the neighbours of `d70` at 2 500 documents.
-        statement.readsIndexes = true
-        let query = statement.query
-        return try await reading(statement, "cannot read the index") { connection in
-            var found: [(word: String, holders: Int)] = []
-            for try await (word, holders) in try await connection.query(query, logger: self.logger)
-                .decode((String, Int64).self) where holders > 0 {
-                found.append((word, Int(holders)))
-            }
-            return found
+        // Each candidate through the GIN indexes (sequential scans are off in the transaction
+        // of ``spellings(of:correctingIndexed:)``): testing every row's text vector instead
+        // (the planner's choice) took 14 s for the neighbours of `d70` at 2 500 documents.
+        var found: [(word: String, holders: Int)] = []
+        for try await (word, holders) in try await connection.query(statement.query, logger: logger)
+            .decode((String, Int64).self) where holders > 0 {
+            found.append((word, Int(holders)))
         }
+        return found
     }
 
     /// Whether some indexed word (of a name, keyword, folder or text) starts with `prefix`.
-    private func isIndexedPrefix(_ prefix: String) async throws -> Bool {
+    private func isIndexedPrefix(_ prefix: String, on connection: PostgresConnection) async throws -> Bool {
         var statement = SQLStatement()
         let lexeme = statement.bind(TextWords.lexeme(prefix) + ":*")
         // A one-letter prefix: one list of the texts' first letters (``PostgreSQLTextInitials``).
@@ -90,7 +92,6 @@ extension PostgresIndex {
             ? "item.text_initials @@ \(statement.bind(TextWords.lexeme(prefix)))::tsquery" : "item.text_words @@ \(lexeme)::tsquery"
         statement.sql = "SELECT count(*)::int8 FROM (SELECT 1 FROM item WHERE item.words @@ \(lexeme)::tsquery "
             + "OR \(text) LIMIT 1) AS found"
-        statement.readsIndexes = true
-        return try await count(statement) > 0
+        return (try await Self.single(try await connection.query(statement.query, logger: logger), Int.self) ?? 0) > 0
     }
 }
