@@ -41,12 +41,7 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether ``host`` is this machine's loopback: `localhost`, an address of `127.0.0.0/8`,
     /// or `::1`. A connection that stays on the machine.
-    public var isLoopback: Bool {
-        let name = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        if name == "localhost" || name == "::1" { return true }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
-    }
+    public var isLoopback: Bool { SystemCall.isLoopbackHost(host) }
 
     /// Whether `text` names a PostgreSQL index rather than an SQLite file.
     public static func isPostgresURL(_ text: String) -> Bool {

@@ -1,17 +1,12 @@
 import NIOCore
+import SystemCalls
 
 /// Which addresses count as this machine's own: the server listens on them without a token,
 /// and only their peers may open files on the desktop.
 public enum ServerAddress {
     /// Whether `host` (a name or a literal address) is a loopback address: `localhost`,
     /// 127.0.0.0/8 or `::1`.
-    public static func isLoopback(_ host: String) -> Bool {
-        var host = host.lowercased()
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
-    }
+    public static func isLoopback(_ host: String) -> Bool { SystemCall.isLoopbackHost(host) }
 
     /// Whether a peer's socket address is a loopback address (an IPv4-mapped 127.x included).
     public static func isLoopback(_ address: SocketAddress) -> Bool {

@@ -5,6 +5,17 @@ internal import CShimFileSystem
 import SystemPackage
 
 extension SystemCall {
+    /// Whether `host` (a name or an address, an IPv6 one with or without its brackets) stays on
+    /// this machine: `localhost`, an address of `127.0.0.0/8`, or `::1`. A rule, no look-up:
+    /// another name that resolves to a loopback address is not recognized.
+    public static func isLoopbackHost(_ host: String) -> Bool {
+        var host = host.lowercased()
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
     /// Sends `message` as one datagram to the Unix socket at `path` ("@name" for the abstract
     /// namespace), without blocking: `EAGAIN` (or `ENOBUFS`) when the receiver's queue is
     /// full. The corresponding C functions are `socket(2)` and `sendto(2)` with `MSG_DONTWAIT`.
