@@ -160,12 +160,44 @@ struct TieredPageTests {
         let index = try Self.generatedIndex(count: 1_200, seed: 7)
         // No item has `z`, `zu`, `ze` whole, and few names start with them: neither whole
         // words nor the best rank of names fill the page.
-        for words in [["z"], ["zu"], ["ze"], ["ze", "al"]] {
-            #expect(try index.searchPath(words: words, domain: nil, limit: 20, scope: .all) == SearchPath.tiers.explanation, "\(words)")
+        for words in [["z"], ["zu"], ["ze"], ["alpha"]] {
+            #expect(try index.searchPath(words: words, domain: nil, limit: 20, scope: .all) == SearchPath.oneWord.explanation, "\(words)")
         }
-        #expect(try index.searchPath(words: ["alpha"], domain: nil, limit: 20, scope: .all) == SearchPath.wholeWords.explanation)
+        #expect(try index.searchPath(words: ["ze", "al"], domain: nil, limit: 20, scope: .all) == SearchPath.tiers.explanation)
+        #expect(try index.searchPath(words: ["alpha", "bravo"], domain: nil, limit: 20, scope: .all) == SearchPath.wholeWords.explanation)
         #expect(try index.searchPath(words: ["a"], domain: nil, limit: nil, scope: .all) == SearchPath.everyMatch.explanation)
         #expect(try index.searchPath(words: ["a"], domain: nil, limit: 20, scope: .names) == SearchPath.names.explanation)
+    }
+
+    /// One word's first page read tier by tier, each tier's lists from their start
+    /// (``ContentSearch/oneWordPage(limit:sampling:)``), is the full ranking's: the same items
+    /// in the same order, said to match in the same fields, with lists taken as long from 8
+    /// and 64 rows (tiers met on the date index, sought row by row or checked against their
+    /// set, or sorted) and from the default, in any domain and in one.
+    @Test func oneWordsPageIsTheStartOfTheFullRanking() throws {
+        let index = try Self.generatedIndex(count: 2_500, seed: 5)
+        try index.read { db in
+            var found = 0
+            for domain in [nil, "docs"] {
+                guard let filter = try ItemFilter(domain: domain, in: db) else { Issue.record("no filter"); return }
+                for word in ["a", "al", "alp", "alph", "alpha", "alpine", "alpaca", "alps", "z", "zu", "zulu", "zeta", "zone",
+                             "b", "bravo", "bravos", "beta", "nova", "no", "n", "smith", "guide", "x"] {
+                    let all = try ContentSearch(db: db, tokens: [word], filter: filter).allMatches()
+                    for limit in [1, 20, 300, 3_000] {
+                        for sampling in [8, 64, PageStrategy.sampleSize] {
+                            let page = try ContentSearch(db: db, tokens: [word], filter: filter).oneWordPage(limit: limit, sampling: sampling)
+                            // A page a walk cannot fill (undated items are not on the date index) is left to the full ranking.
+                            if limit <= 20 { #expect(page != nil, "\(word) \(domain ?? "any") \(limit) \(sampling)") }
+                            guard let page else { continue }
+                            found += 1
+                            #expect(page.map(\.rank.id) == all.prefix(limit).map(\.rank.id), "\(word) \(domain ?? "any") \(limit) \(sampling)")
+                            #expect(page.map(\.matchedIn) == all.prefix(limit).map(\.matchedIn), "\(word) \(domain ?? "any") \(limit) \(sampling)")
+                        }
+                    }
+                }
+            }
+            #expect(found > 300)
+        }
     }
 
     /// Each tier's own way is taken and gives the full ranking's page: a tier of text-only

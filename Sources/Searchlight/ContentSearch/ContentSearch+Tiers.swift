@@ -167,7 +167,10 @@ extension ContentSearch {
     /// several terms) once for each column.
     private func claimedTiers(of candidates: RowSet) throws -> [Tier: RowSet] {
         let ranks = try tokens.map { try columnRanks(of: $0) }
-        var tiers: [Tier: RowSet] = [:]
+        // A tier is a slot of a flat array (`prefixOnly × ranks + fieldRank`): hashing a tier
+        // for each of half a million candidates cost more than reading their ranks.
+        let fieldRanks = Self.textRank * tokens.count + 1
+        var slots = [RowSet](repeating: [], count: (tokens.count + 1) * fieldRanks)
         candidates: for id in candidates {
             var prefixOnly = 0, fieldRank = 0
             for word in ranks {
@@ -175,7 +178,11 @@ extension ContentSearch {
                 fieldRank += Int(rank.rank)
                 if rank.prefixOnly { prefixOnly += 1 }
             }
-            tiers[Tier(prefixOnly: prefixOnly, fieldRank: fieldRank), default: []].insert(id)
+            slots[prefixOnly * fieldRanks + fieldRank].insert(id)
+        }
+        var tiers: [Tier: RowSet] = [:]
+        for (slot, ids) in slots.enumerated() where !ids.isEmpty {
+            tiers[Tier(prefixOnly: slot / fieldRanks, fieldRank: slot % fieldRanks)] = ids
         }
         return tiers
     }
@@ -210,7 +217,7 @@ extension ContentSearch {
     }
 
     /// The items `ids` that the filter admits, as text matches of `tier`.
-    private func admitted(_ ids: [Int64], in tier: Tier) throws -> [Match] {
+    func admitted(_ ids: [Int64], in tier: Tier) throws -> [Match] {
         var matches: [Match] = []
         try forEachAdmitted(ids) { id, identifier, date in
             matches.append(Match(rank: NameMatch(id: id, identifier: identifier, modificationDate: date,

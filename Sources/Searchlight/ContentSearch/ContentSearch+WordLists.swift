@@ -37,10 +37,14 @@ extension ContentSearch {
             let best: [UInt8?] = (0..<256).map { columns in
                 table.ranks.indices.filter { columns & (1 << $0) != 0 }.map { table.ranks[$0] }.min()
             }
+            // A word that no other word of the table starts with (`zulu`) is its own prefix:
+            // its list alone, where the prefix would be read and merged again beside it.
+            let alone = try isOnlyWord(startingWith: token, in: table.name)
             let statement = try db.readStatement("SELECT rowid, \(PhraseColumns.name)(\(table.name)) FROM \(table.name) WHERE \(table.name) MATCH ?")
-            try statement.forEachRow(.text(whole + " OR " + prefix)) { row in
+            try statement.forEachRow(.text(alone ? whole : whole + " OR " + prefix)) { row in
                 let id = sqlite3_column_int64(row, 0), value = sqlite3_column_int64(row, 1)
-                let wholeColumns = PhraseColumns.columns(value, phrase: 0), prefixColumns = PhraseColumns.columns(value, phrase: 1)
+                let wholeColumns = PhraseColumns.columns(value, phrase: 0)
+                let prefixColumns = alone ? wholeColumns : PhraseColumns.columns(value, phrase: 1)
                 if let rank = best[Int(wholeColumns)] {
                     ranks.offer(RowRanks.Rank(rank: rank, prefixOnly: false), for: id)
                 } else if let rank = best[Int(prefixColumns)] {
@@ -65,6 +69,20 @@ extension ContentSearch {
             remember(text, "item_content", "text : " + term)
             remember(authors.union(text), "item_content", term)
         }
+    }
+
+    /// Whether `token` is the only word of full-text `table` that starts with `token` (or no
+    /// word does): then the prefix `"token"*` matches exactly the rows `"token"` does. Asked of
+    /// the table's vocabulary (`fts5vocab`), which reads the word's list to count it, in C,
+    /// without a row of SQL for each of its rows.
+    func isOnlyWord(startingWith token: String, in table: String) throws -> Bool {
+        var words: [String] = []
+        try db.readStatement("SELECT term FROM \(table)_vocab WHERE term >= ? AND term < ? LIMIT 2")
+            .forEachRow(.text(token), .text(token + "\u{10FFFF}")) { row in
+                words.append(String(cString: sqlite3_column_text(row, 0)))
+                return true
+            }
+        return words.allSatisfy { $0 == token }
     }
 
     /// Keeps `rows` as what ``rowIDs(_:_:)`` reads for `expression` in `table`.

@@ -132,6 +132,20 @@ struct ContentSearch {
         return rows
     }
 
+    /// Whether more than `limit` rows of `table` match `expression`: at most `limit + 1` of
+    /// them read (FTS5 reads a list from its start and stops there), none when the search
+    /// read them already.
+    func holds(moreThan limit: Int, _ table: String, _ expression: String) throws -> Bool {
+        if let known = memo.rows[table + "\u{0}" + expression] { return known.count > limit }
+        var count = 0
+        try db.readStatement("SELECT rowid FROM \(table) WHERE \(table) MATCH ? LIMIT ?")
+            .forEachRow(.text(expression), .integer(Int64(limit) + 1)) { _ in
+                count += 1
+                return true
+            }
+        return count > limit
+    }
+
     /// The rows among `ids` that match `expression` in `table` (the texts', by default).
     ///
     /// A few ids are looked up one by one (`rowid IN`: FTS5 seeks each); more are met in the
@@ -145,6 +159,25 @@ struct ContentSearch {
         return try RowSet(Int64.fetchAll(db, sql: """
             SELECT rowid FROM \(table) WHERE \(table) MATCH ? AND rowid IN (SELECT value FROM json_each(?))
             """, arguments: [expression, "[" + ids.map(String.init).joined(separator: ",") + "]"]))
+    }
+
+    /// The rows among `ids` whose text holds `token`, whole or as a prefix (``term(_:whole:)``).
+    ///
+    /// A compound's runs (`note_42_7_5`: `note`, `42`, `7`, `5`) are looked up one by one, each
+    /// in the rows the one before kept: FTS5 seeking their conjunction at a row that lacks one
+    /// walks every list on to the next row that has them all (4 ms a row on the 500 000 notes,
+    /// where one word's seek costs 0.03 ms). The rows are the same: a conjunction's rows are
+    /// those of each of its words.
+    func textRows(of token: String, whole: Bool, among ids: RowSet) throws -> RowSet {
+        let runs = CompoundWords.isCompound(token) ? CompoundWords.runs(of: token) : [token]
+        guard runs.count > 1, ids.count <= Self.seekLimit else {
+            return try rowIDs("text : " + Self.term(token, whole: whole), among: ids)
+        }
+        var rows = ids
+        for (index, run) in runs.enumerated() where !rows.isEmpty {
+            rows = try rowIDs("text : " + Self.term(run, whole: whole || index < runs.count - 1), among: rows)
+        }
+        return rows
     }
 
     /// How many rows ``rowIDs(_:among:in:)`` looks up one by one at most.
@@ -216,7 +249,11 @@ struct ContentSearch {
     }
 
     /// The rich candidates (among `candidates`, by default all of them) that match every word, ranked.
-    func richMatches(among candidates: RowSet? = nil) throws -> [Int64: Match] {
+    ///
+    /// - Parameter lookingInText: Whether the words a candidate lacks whole in its fields are
+    ///   looked up in its text; without, candidates are ranked on their fields alone (for
+    ///   those whose text cannot rank them better, ``oneWordPage(limit:sampling:)``).
+    func richMatches(among candidates: RowSet? = nil, lookingInText: Bool = true) throws -> [Int64: Match] {
         let ids = try candidates ?? richCandidates(whole: false)
         guard !ids.isEmpty else { return [:] }
         let rows = try Row.fetchCursor(db, sql: """
@@ -243,15 +280,15 @@ struct ContentSearch {
                     ranker?.matches(in: UnsafeBufferPointer(buffer)) ?? Self.matches(tokens, in: text ?? "")
                 })
             }
-            for index in tokens.indices where !fields.contains(where: { $0.whole & (1 << index) != 0 }) {
+            for index in tokens.indices where lookingInText && !fields.contains(where: { $0.whole & (1 << index) != 0 }) {
                 lookups[index, default: []].insert(row[0])
             }
             pending.append(Pending(id: row[0], identifier: identifier, date: row[5] as Double? ?? 0, fields: fields))
         }
         var inText: [Int: (whole: RowSet, prefix: RowSet)] = [:]
         for (index, ids) in lookups {
-            let prefix = try rowIDs("text : " + Self.term(tokens[index], whole: false), among: ids)
-            let whole = try rowIDs("text : " + Self.term(tokens[index], whole: true), among: prefix)
+            let prefix = try textRows(of: tokens[index], whole: false, among: ids)
+            let whole = try textRows(of: tokens[index], whole: true, among: prefix)
             inText[index] = (whole, prefix)
         }
         var matches: [Int64: Match] = [:]
@@ -321,7 +358,7 @@ struct ContentSearch {
         if tokens.count > 1 {
             let textSet = RowSet(textIDs)
             for index in tokens.indices {
-                wholeByToken.append(try rowIDs("text : " + Self.term(tokens[index], whole: true), among: textSet))
+                wholeByToken.append(try textRows(of: tokens[index], whole: true, among: textSet))
             }
         }
         try forEachAdmitted(textIDs) { id, identifier, date in
@@ -429,6 +466,16 @@ struct ContentSearch {
     /// are more than ``wholeCandidateLimit``.
     func firstMatches(limit: Int) throws -> [Match]? {
         guard !hasCJK else { return nil }
+        // One word whole in more names, titles, keywords, folders or authors than that: told
+        // by the first rows of its lists, before reading them whole for nothing (the tiers
+        // read them again, with their columns).
+        if tokens.count == 1, !SearchableIndex.hasCompound(tokens) {
+            let term = SearchableIndex.nameTerm(tokens[0], whole: true)
+            if try holds(moreThan: Self.wholeCandidateLimit, "item_words", term)
+                || holds(moreThan: Self.wholeCandidateLimit, "item_content", "authors : (" + term + ")") {
+                return nil
+            }
+        }
         var wholeCandidates = try richCandidates(whole: true)
         // Many (a telling keyword of half the texts): ranking each costs what ranking every
         // match does; ``tieredMatches(limit:)`` ranks only those the page takes.
@@ -482,43 +529,12 @@ struct ContentSearch {
     /// text, not among `excluded`, newest first; `nil` when there are fewer.
     ///
     /// How depends on how many there are, which the first rows of the full-text match tell
-    /// (``PageStrategy``): few are looked up and sorted; many are met walking the date index
-    /// newest first, each visited item checked against the full-text index (`rowid = ?`), or
-    /// against the set of all of them.
+    /// (``newestMembers(of:sample:excluding:limit:)``).
     private func newestTextTier(excluding excluded: RowSet, limit: Int) throws -> [NameMatch]? {
         guard limit > 0 else { return [] }
-        let expression = textExpression(whole: true)
-        let members = try Int64.fetchCursor(db, sql: "SELECT rowid FROM item_content WHERE item_content MATCH ?",
-                                            arguments: [expression])
-        var sample: [Int64] = []
-        while sample.count < PageStrategy.sampleSize, let id = try members.next() { sample.append(id) }
-        func allMembers() throws -> RowSet {
-            var all = RowSet(sample)
-            while let id = try members.next() { all.insert(id) }
-            return all.subtracting(excluded)
-        }
-        // A `rowid = ?` lookup in the content index costs about 40 date-index visits (measured
-        // with query-bench --content: 0.03 ms a lookup for a word in most texts).
-        switch try PageStrategy(sample: sample, limit: limit, checkCost: 40, in: db) {
-        case .sortMembers:
-            return try SearchableIndex.pageSorting(members: Array(allMembers()), filter: filter, limit: limit, in: db)
-        case .walkReadingNames(let budget):
-            let probe = try db.readStatement("SELECT 1 FROM item_content WHERE item_content MATCH ? AND rowid = ?")
-            var visited = 0
-            do {
-                return try SearchableIndex.pageByDate(filter: filter, limit: limit, in: db) { id, _ in
-                    visited += 1
-                    if visited > budget { throw BudgetExceeded() }
-                    return try !excluded.contains(id) && probe.firstRow(.text(expression), .integer(id), read: { _ in }) != nil
-                }
-            } catch is BudgetExceeded {
-                // Rarer than the sample said: the set of members is cheaper from here.
-            }
-            fallthrough
-        case .walkCheckingMembers:
-            let all = try allMembers()
-            return try SearchableIndex.pageByDate(filter: filter, limit: limit, in: db) { id, _ in all.contains(id) }
-        }
+        let lists = ColumnLists(table: "item_content", expression: textExpression(whole: true))
+        let sample = try firstRows("item_content", lists.parts[0].expression, atMost: PageStrategy.sampleSize)
+        return try newestMembers(of: lists, sample: sample, excluding: excluded, limit: limit)
     }
 
     /// The number of matches: the items that have every word (``everyWord()``), in the
@@ -537,8 +553,6 @@ struct ContentSearch {
     }
 }
 
-/// Stops a walk of the date index that visited more items than its strategy allowed.
-private struct BudgetExceeded: Error {}
 
 extension SearchableIndex {
     /// Whether any item has authors or text: until one has, a search is a name search.

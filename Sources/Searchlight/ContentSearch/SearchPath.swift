@@ -7,6 +7,9 @@ enum SearchPath: Equatable, Sendable {
     case names
     /// The best rank of names fills the page, newest first (``SearchableIndex/bestMatchesByDate(_:domain:limit:in:strategy:wholeInName:)``).
     case bestNameTier
+    /// One word, its tiers in rank order, each list read from its start and a long one's
+    /// items met newest first (``ContentSearch/oneWordPage(limit:sampling:)``).
+    case oneWord
     /// Items with a word whole in a rich field ranked, then the text tier with every word
     /// whole, newest or most relevant first, fill the page (``ContentSearch/firstMatches(limit:)``).
     case wholeWords
@@ -23,6 +26,8 @@ enum SearchPath: Equatable, Sendable {
             "results: name search (no text searched)"
         case .bestNameTier:
             "results: the first page from the best rank of names, newest first; no other item ranked"
+        case .oneWord:
+            "results: the first page of one word tier by tier (whole before prefix; name, title, keywords and authors, folders, text), each tier's lists read from their start, a long one's items met newest first on the date index"
         case .wholeWords:
             "results: the first page from whole words: items with a word whole in a name, title, keywords, author or folder ranked, then the texts with every word whole"
         case .tiers:

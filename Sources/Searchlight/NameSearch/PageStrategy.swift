@@ -29,8 +29,9 @@ enum PageStrategy: Equatable {
     /// - Parameter checkCost: What checking one visited entry costs when walking, relative to
     ///   visiting it: 8 for a table lookup and a name check (name search); more for a lookup in
     ///   the content index.
-    init(sample: [Int64], limit: Int, checkCost: Double = 8, in db: any ReadConnection) throws {
-        guard sample.count >= Self.sampleSize, let estimate = try Self.density(of: sample, in: db) else {
+    /// - Parameter sampleSize: How many rows make a full sample (for tests: ``sampleSize``).
+    init(sample: [Int64], limit: Int, checkCost: Double = 8, sampleSize: Int = Self.sampleSize, in db: any ReadConnection) throws {
+        guard sample.count >= sampleSize, let estimate = try Self.density(of: sample, in: db) else {
             self = .sortMembers
             return
         }

@@ -152,6 +152,10 @@ extension SearchableIndex {
                     path(.bestNameTier)
                     return try body(db, named(page))
                 }
+                if let page = try search.oneWordPage(limit: limit) {
+                    path(.oneWord)
+                    return try body(db, page)
+                }
                 if let first = try search.firstMatches(limit: limit) {
                     path(.wholeWords)
                     return try body(db, first)
