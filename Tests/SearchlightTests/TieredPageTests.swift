@@ -147,6 +147,24 @@ struct TieredPageTests {
                 }
             }
         }
+        // The same pages met walking the date index, as when the name index matches many items
+        // (`note_4`: every note with a `4` in its name): each is the full ranking's, or `nil`.
+        var walked = 0
+        for end in typed.indices.dropFirst(4) {
+            let words = [String(typed[...end])]
+            for domain in [nil, "docs"] {
+                let all = try index.searchResults(words: words, domain: domain, scope: .names)
+                for limit in [1, 5, 20] {
+                    let page = try index.read { db in
+                        try SearchableIndex.compoundNamePage(words, domain: domain, limit: limit, walkingAbove: 8, in: db)
+                    }
+                    guard let page else { continue }
+                    walked += 1
+                    #expect(page.map(\.identifier) == all.prefix(limit).map(\.item.item.uniqueIdentifier), "\(words) \(domain ?? "any") \(limit)")
+                }
+            }
+        }
+        #expect(walked > 10)
         // The exact name first; a page the tier fills says so.
         #expect(try index.searchResults(words: ["note_12_4_7"], limit: 3).first?.item.item.uniqueIdentifier.description
                 == "12/4/note_12_4_7.txt")

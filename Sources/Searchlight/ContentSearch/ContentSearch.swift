@@ -476,6 +476,9 @@ struct ContentSearch {
                 return nil
             }
         }
+        // Several words: every word's lists are read whole to intersect them (``everyWord()``);
+        // read once with their columns, they serve the tiers too, when this page gives up.
+        if tokens.count > 1 { for token in tokens { try readLists(of: token) } }
         var wholeCandidates = try richCandidates(whole: true)
         // Many (a telling keyword of half the texts): ranking each costs what ranking every
         // match does; ``tieredMatches(limit:)`` ranks only those the page takes.
