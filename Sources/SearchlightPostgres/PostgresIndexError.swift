@@ -8,7 +8,7 @@ import PostgresNIO
 /// A caller tells failures apart by ``code`` and by the properties that read the cause:
 /// ``isConnectionLost`` (the handle reconnects by itself; retry later), ``isStatementTimeout``
 /// (the statement ran past the handle's `statementTimeout`), and ``sqlState`` for anything
-/// finer. The message never holds the password, nor a value bound to a statement.
+/// finer. The printed line never holds the password (``location`` is the URL without it).
 ///
 /// ```swift
 /// do {
@@ -108,8 +108,8 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
 
     /// The server's message, or postgres-nio's code when the server said nothing.
     ///
-    /// The server's message may quote a row's values (a duplicate key), never a bound parameter's:
-    /// the statements of this index bind every value of the user's.
+    /// Used by ``description`` after the message and the location; without a cause, the error
+    /// prints its message and location only.
     var underlyingDescription: String? {
         switch cause {
         case .postgres(let error):
