@@ -4,6 +4,10 @@ import Searchlight
 
 extension PostgresIndex {
     /// The columns every item fetch selects, in the order ``decodeItem(_:withThumbnail:)`` reads them.
+    ///
+    /// The last four columns come from the thumbnail's row and are `NULL` when the item has
+    /// none; its bytes are not among them (only their length), so that a page of items does not
+    /// carry every picture. A fetch that wants the bytes selects `thumbnail.bytes` after these.
     static let itemColumns = """
         item.identifier, domain.name, item.display_name, item.title, item.authors, item.content_type,
         item.content_description, item.keywords, item.text_content, item.size, item.modification_date,
@@ -31,6 +35,8 @@ extension PostgresIndex {
     ///   - domain: The item's domain.
     /// - Returns: The item, or `nil`.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// One statement, on one of the handle's connections; an expired item is `nil`.
     public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
         try await items(withIdentifier: identifier, domain: domain).first
     }
@@ -42,6 +48,9 @@ extension PostgresIndex {
     ///   - domain: Only this domain, when given.
     /// - Returns: The items that are not expired, by domain name.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// One statement. An identifier is unique within a domain only, so without `domain` the
+    /// same path indexed by two domains (two machines' copies of a folder) gives two items.
     public func items(withIdentifier identifier: ItemIdentifier, domain: String? = nil) async throws -> [IndexedItem] {
         let id = ByteBuffer(bytes: identifier.bytes)
         let now = Date().timeIntervalSince1970
@@ -66,6 +75,9 @@ extension PostgresIndex {
     /// - Parameter domain: Only this domain, when given.
     /// - Returns: The number of items.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// A `count(*)` over the item table: it reads every row of the domain (PostgreSQL keeps no
+    /// stored count), so on a large index it costs what a scan of that domain costs.
     public func itemCount(domain: String? = nil) async throws -> Int {
         let now = Date().timeIntervalSince1970
         return try await withConnection("cannot read the index") { connection in
@@ -100,6 +112,15 @@ extension PostgresIndex {
 
     /// ``forEachItem(domain:_:)``, reading `pageSize` items per statement.
     /// - Throws: ``PostgresIndexError`` when a page cannot be read, or what `body` throws.
+    ///
+    /// Each page is one statement on a connection that is released before `body` runs, so a
+    /// slow `body` holds no connection. A smaller page bounds the memory; a larger one saves
+    /// round trips.
+    ///
+    /// - Parameters:
+    ///   - domain: Only this domain, when given.
+    ///   - pageSize: The number of items read per statement; more than zero.
+    ///   - body: Called with each item, awaited; returns `false` to stop.
     public func forEachItem(domain: String?, pageSize: Int, _ body: (IndexedItem) async throws -> Bool) async throws {
         var after: (domain: String, identifier: ItemIdentifier)?
         while true {
@@ -114,6 +135,12 @@ extension PostgresIndex {
 
     /// At most `limit` items after `after` (by domain name, then identifier, in byte order),
     /// without their thumbnail bytes: one page of ``forEachItem(domain:pageSize:_:)``.
+    ///
+    /// Domains are ordered with `COLLATE "C"` (bytes), the order the key comparison that resumes
+    /// after `after` uses; expired items are left out.
+    ///
+    /// - Returns: At most `limit` items; fewer means the last page.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     func itemPage(domain: String?, after: (domain: String, identifier: ItemIdentifier)?,
                           limit: Int) async throws -> [IndexedItem] {
         let now = Date().timeIntervalSince1970
@@ -143,6 +170,9 @@ extension PostgresIndex {
     ///   - limit: At most this many.
     /// - Returns: Identifiers in byte order, each with its stamp (`nil` when it has none).
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// Walks the primary key `(domain_id, identifier)` in order and stops at `limit`, so each
+    /// page costs about the rows it returns. Expired items are included.
     public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier? = nil,
                              limit: Int) async throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
         let after = ByteBuffer(bytes: identifier?.bytes ?? [])
@@ -165,6 +195,8 @@ extension PostgresIndex {
     /// The change stamp of one item: `nil` when the domain has no such item, `.some(nil)` when
     /// the item has no stamp.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// One statement; to ask about many items, ``changeStamps(of:domain:)`` reads them together.
     public func changeStamp(of identifier: ItemIdentifier, domain: String) async throws -> [UInt8]?? {
         let stamps = try await changeStamps(of: [identifier], domain: domain)
         return stamps[identifier]
@@ -175,6 +207,8 @@ extension PostgresIndex {
     /// - Returns: A stamp (or `nil` for an item without one) for each identifier that is an
     ///   item; the others are absent.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// One statement for all the identifiers (`= ANY($1)`), none when `identifiers` is empty.
     public func changeStamps(of identifiers: [ItemIdentifier], domain: String) async throws -> [ItemIdentifier: [UInt8]?] {
         guard !identifiers.isEmpty else { return [:] }
         let ids = identifiers.map { ByteBuffer(bytes: $0.bytes) }
@@ -193,6 +227,14 @@ extension PostgresIndex {
 
     /// The thumbnail of an item, if it has one.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// The bytes are read only here and by ``item(_:domain:)``: searches, queries and
+    /// ``forEachItem(domain:_:)`` give only the thumbnail's format, size and byte count.
+    ///
+    /// - Parameters:
+    ///   - identifier: The item's identifier within `domain`.
+    ///   - domain: The item's domain.
+    /// - Returns: The thumbnail, or `nil` when the item has none or does not exist.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail? {
         let id = ByteBuffer(bytes: identifier.bytes)
         return try await withConnection("cannot read the index") { connection in
@@ -226,6 +268,11 @@ extension PostgresIndex {
     }
 
     /// Each domain's stored state (the file indexer's `DomainState`, as JSON), by domain name.
+    ///
+    /// Domains that have stored no state are absent. Read through ``PostgresStore`` (the file
+    /// indexer's domain states) and by the server's status.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     package func domainStates() async throws -> [String: String] {
         try await withConnection("cannot read the index") { connection in
             var states: [String: String] = [:]
@@ -241,6 +288,11 @@ extension PostgresIndex {
     ///
     /// - Returns: The statistics, domains by name.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// Two statements on one connection. The counts include expired items not yet forgotten
+    /// (unlike ``itemCount(domain:)``) and read every row of each domain; the size is what
+    /// `pg_total_relation_size` reports for the three tables, so it includes their TOAST data and
+    /// indexes but not the other tables of later schema versions.
     public func statistics() async throws -> IndexStatistics {
         let location = self.location.description
         return try await withConnection("cannot read the index") { connection in
@@ -274,6 +326,9 @@ extension PostgresIndex {
     ///   - limit: At most this many; 100 by default.
     /// - Returns: Each failed item's domain, identifier, and the reason stored with it.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// A failure is an item whose extraction failed: it is indexed with the reason stored
+    /// beside it.
     public func failures(domain: String? = nil, limit: Int = 100) async throws
         -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
         try await withConnection("cannot read the index") { connection in
@@ -291,6 +346,15 @@ extension PostgresIndex {
     }
 
     /// Reads a row selected with ``itemColumns`` (then the thumbnail's bytes when `withThumbnail`).
+    ///
+    /// The column positions are those of ``itemColumns``: a column added there must be added
+    /// here at the same position.
+    ///
+    /// - Parameters:
+    ///   - row: A row whose first columns are ``itemColumns``.
+    ///   - withThumbnail: Whether column 31, after them, holds the thumbnail's bytes.
+    /// - Returns: The item, with the thumbnail's description and, when asked, its bytes.
+    /// - Throws: A decoding error of postgres-nio when a column does not hold the expected type.
     static func decodeItem(_ row: PostgresRow, withThumbnail: Bool) throws -> IndexedItem {
         let cells = row.makeRandomAccess()
         func value<T: PostgresDecodable>(_ index: Int, _ type: T.Type = T.self) throws -> T {
