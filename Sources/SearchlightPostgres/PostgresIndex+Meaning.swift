@@ -9,9 +9,19 @@ import Searchlight
 /// when the item's text changes and dropped when the text goes; vectors no item uses any more
 /// are swept at the end of each round of the pass (``PostgresIndex/forgetUnusedMeaning()``). A person reads the vectors of the items they may read, no other
 /// (row-level security, as `thumbnail`'s).
+///
+/// The trigger `item_meaning_text` does on the server what the SQLite index's trigger does:
+/// a text that changes marks its item's vectors stale, a text that becomes empty drops them.
+/// Vectors are shared by digest, so two items with the same text (a copied file) store one
+/// set of vectors.
 enum PostgreSQLMeaning {
+    /// The schema version these statements bring the database to (see
+    /// ``PostgresIndex/migrations``).
     static let version = 10
 
+    /// The statements of migration 10, in order: the two tables, the index by digest, the
+    /// trigger on the item's text, the row-level security policies (a vector is visible when an
+    /// item that uses it is), and the grants to every role.
     static let statements: [String] = [
         """
         CREATE TABLE meaning_vector (
@@ -74,10 +84,16 @@ enum PostgreSQLMeaning {
 
 extension PostgresIndex {
     /// A ``Searchlight/MeaningWork/key``: the domain's id (8 bytes, big-endian), then the identifier.
+    ///
+    /// Big-endian, so that keys compare as bytes in the order of the primary key
+    /// `(domain_id, identifier)` (ids are positive): a page of work resumes after a key by
+    /// comparing rows, not bytes. ``item(meaningKey:)`` reads it back.
     static func meaningKey(domainID: Int64, identifier: [UInt8]) -> [UInt8] {
         (0..<8).map { UInt8(truncatingIfNeeded: domainID >> (8 * (7 - $0))) } + identifier
     }
 
+    /// The domain id and identifier of a key made by ``meaningKey(domainID:identifier:)``, or
+    /// `nil` when it is shorter than the 8 bytes of an id (an empty key, before the first page).
     static func item(meaningKey key: [UInt8]) -> (domainID: Int64, identifier: [UInt8])? {
         guard key.count >= 8 else { return nil }
         return (key.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }, Array(key.dropFirst(8)))
@@ -95,6 +111,9 @@ extension PostgresIndex {
     ///   - limit: At most this many items.
     /// - Returns: The items that wait, in key order, each with its text.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// One statement, which walks `item` in key order and stops at `limit`; each item's whole
+    /// text comes with it, so a page of long texts is as large as they are.
     public func meaningWork(model: String, after key: [UInt8], limit: Int) async throws -> [MeaningWork] {
         let after = Self.item(meaningKey: key) ?? (0, [])
         let afterID = ByteBuffer(bytes: after.identifier)
@@ -124,6 +143,10 @@ extension PostgresIndex {
     /// - Parameter digest: The model's identifier and the text, hashed (``Searchlight/MeaningVectors/digest``).
     /// - Returns: Whether vectors of that text are stored (an item with the same text has them).
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// Lets the pass skip the model for a text that another item already has vectors of: the
+    /// result is then stored without vectors and links to them (``storeMeaning(_:)``). One
+    /// statement, by primary key.
     public func hasMeaning(digest: [UInt8]) async throws -> Bool {
         let digest = ByteBuffer(bytes: digest)
         return try await withConnection("cannot read the index") { connection in
@@ -142,6 +165,10 @@ extension PostgresIndex {
     /// - Returns: How many items got vectors.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
+    ///
+    /// Costs two or three statements per result, in one transaction. The item's current text is
+    /// compared with the text the vectors were made from, so a writer that changed the text while
+    /// the model ran wins: its change marked the vectors stale, or its new text fails the check.
     public func storeMeaning(_ results: [MeaningVectors]) async throws -> Int {
         guard !results.isEmpty else { return 0 }
         return try await withTransaction("cannot write to the index") { connection in
@@ -184,6 +211,9 @@ extension PostgresIndex {
     ///
     /// - Returns: How many texts' vectors were deleted.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written.
+    ///
+    /// One statement, outside a transaction of its own: a page of work stored at the same time
+    /// either links its vectors before the sweep (they stay) or after it (it stores them again).
     public func forgetUnusedMeaning() async throws -> Int {
         try await withConnection("cannot write to the index") { connection in
             try await Self.single(try await connection.query("""
@@ -200,6 +230,10 @@ extension PostgresIndex {
     /// - Returns: The items with text, those embedded with `model`, the chunks and bytes
     ///   stored, and the models that made vectors.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// Four statements on one connection, not a transaction: the figures may come from slightly
+    /// different moments while writers write. Each counts every row it covers, so on a large
+    /// index this costs scans of `item`, `item_meaning` and `meaning_vector`.
     public func meaningProgress(model: String?) async throws -> MeaningProgress {
         let model = model ?? ""
         return try await withConnection("cannot read the index") { connection in
@@ -237,6 +271,10 @@ extension PostgresIndex {
     ///   - limit: At most this many results.
     /// - Returns: The nearest items, best first, each with its ``Searchlight/SearchResult/similarity``.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    ///
+    /// Vectors marked stale (their item's text changed since) are compared as well, until the
+    /// pass makes them again. A nearest item that vanished between the two reads is left out,
+    /// so fewer than `limit` results may come back.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
         guard limit > 0 else { return [] }
         let question = StoredVectors.Question(question)
@@ -275,6 +313,10 @@ extension PostgresIndex {
     }
 
     /// Each domain's name by id.
+    ///
+    /// One statement; every machine's domains. Used to name the domains of rows read by id.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     func domainNames() async throws -> [Int64: String] {
         try await withConnection("cannot read the index") { connection in
             var names: [Int64: String] = [:]
