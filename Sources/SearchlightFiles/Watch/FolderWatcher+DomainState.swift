@@ -64,8 +64,8 @@ extension FolderWatcher {
     /// could not be written (a damaged or unavailable index is the recovery's to handle).
     ///
     /// A read, then a write, not one transaction: a write of the same domain's state by another
-    /// handle between the two is overwritten. Within one process the watcher is the only writer
-    /// of its domain's state while it runs (its ``WatchLock`` keeps a second watch out).
+    /// handle between the two is overwritten. The domain's ``WatchLock`` keeps a second watch
+    /// of the domain out, not every other writer of its state.
     func updateState(_ change: (inout DomainState) -> Void) {
         do {
             try index.setState(domainState(change), domain: options.scan.domain)
