@@ -40,9 +40,9 @@ extension PostgresIndex {
     /// - Returns: The items, best first.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     ///
-    /// Without the text, a search reads only the GIN index of the item words and ranks fewer
-    /// fields: what the page's type-ahead asks while a person types, when the text would make each
-    /// keystroke slower.
+    /// Without the text (``Searchlight/SearchScope/names``, `search --names`), the words of
+    /// names, titles, keywords and folders are read, and the text's GIN index is not: a faster
+    /// search on an index of long texts.
     ///
     /// - Parameters:
     ///   - words: The words as typed.
