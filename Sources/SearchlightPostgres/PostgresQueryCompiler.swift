@@ -108,8 +108,8 @@ public struct PostgresQueryCompiler {
 
     /// `(a OP b OP …)`, nested in halves when long, so that no parse tree gets deep.
     ///
-    /// PostgreSQL's parser recurses once per nesting level: a thousand `||` operands written flat
-    /// would be fine, but nested pairs would not, and sixteen per level keeps both small.
+    /// Groups of at most sixteen operands, split in halves above that: the depth of the SQL
+    /// grows with the logarithm of the number of operands, not with the number.
     private static func balanced(_ parts: [String], _ op: String) -> String {
         guard parts.count > 16 else { return "(" + parts.joined(separator: " \(op) ") + ")" }
         let middle = parts.count / 2
