@@ -91,7 +91,7 @@ extension SearchableIndex {
     /// - Returns: The items that wait, by key.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     ///
-    /// One read transaction, on whichever connection ``read(_:)`` picks; safe to call from any
+    /// One read transaction, on one of the handle's reading connections; safe to call from any
     /// thread while writers write. A text that cannot be inflated is left out of the page: the
     /// page may then hold fewer than `limit` items although more wait.
     public func meaningWork(model: String, after key: [UInt8], limit: Int) throws -> [MeaningWork] {
