@@ -216,8 +216,9 @@ extension FolderScanner {
     /// what it sees at each path is a ``Finding/linkSighting(_:)``, whatever is there.
     /// Returns `false` when the scan is stopping.
     ///
-    /// A path that is excluded (by the walk's rules) is treated as gone, so that an item indexed
-    /// before the rule existed is removed. A path that cannot be looked at is an unreadable
+    /// A path the exclusion rules exclude (a secret, an ignore file's pattern) is treated as
+    /// gone, so that an item indexed before the rule existed is removed; a path of
+    /// `options.walk.excluded` (the index's own files) is skipped. A path that cannot be looked at is an unreadable
     /// finding, and its item is kept.
     ///
     /// - Throws: The index's errors when stamps cannot be read.
