@@ -315,7 +315,7 @@ extension SearchServer {
     /// `GET /api/status`: `searchlight status --json`.
     ///
     /// Two reads, each bounded by the query timeout: the statistics, then the domains' states.
-    /// Not cached: `status` shows the watches' health, which changes without a write of items.
+    /// Not cached, unlike searches and queries.
     func status(index: any FileIndexReader) async throws -> Response {
         .json(StatusJSON.object(for: try await read { [index] in try await index.statistics() },
                                 states: try await read { [index] in try await index.domainStates() }))
