@@ -69,7 +69,8 @@ extension FolderWatcher {
     ///
     /// Never throws: a folder that is gone is skipped, one that cannot be watched for another
     /// reason is logged, and one beyond the watch limit (the kernel's or
-    /// ``Options/maximumWatches``) is marked degraded, with one warning per watch. A folder below
+    /// ``Options/maximumWatches``) is marked degraded; the limit is warned about once per
+    /// watcher. A folder below
     /// a degraded one is not tried.
     func watchDirectory(_ path: ItemIdentifier) {
         let skip = state.withLock { state in

@@ -136,8 +136,7 @@ extension FolderWatcher {
 
     /// The folders of `folders` that are not below another one of them.
     ///
-    /// Quadratic in the number of folders (each is checked against the set's ancestors); a
-    /// window names few folders.
+    /// Each folder costs one set look-up per folder above it, then the result is sorted.
     ///
     /// - Returns: The outermost folders, in byte order.
     static func outermost(_ folders: Set<ItemIdentifier>) -> [ItemIdentifier] {
