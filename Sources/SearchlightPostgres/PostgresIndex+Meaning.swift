@@ -105,15 +105,15 @@ extension PostgresIndex {
     /// has text and no vectors of `model` for that text. The keys are the domain's id and the
     /// identifier, so a page starts where the last ended, whatever the writers did meanwhile.
     ///
+    /// One statement, which walks `item` in key order and stops at `limit`; each item's whole
+    /// text comes with it, so a page of long texts is as large as they are.
+    ///
     /// - Parameters:
     ///   - model: The model's identifier.
     ///   - key: The last key of the previous page; empty for the first page.
     ///   - limit: At most this many items.
     /// - Returns: The items that wait, in key order, each with its text.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
-    /// One statement, which walks `item` in key order and stops at `limit`; each item's whole
-    /// text comes with it, so a page of long texts is as large as they are.
     public func meaningWork(model: String, after key: [UInt8], limit: Int) async throws -> [MeaningWork] {
         let after = Self.item(meaningKey: key) ?? (0, [])
         let afterID = ByteBuffer(bytes: after.identifier)
@@ -140,13 +140,13 @@ extension PostgresIndex {
 
     /// Whether vectors of `digest` are stored.
     ///
-    /// - Parameter digest: The model's identifier and the text, hashed (``Searchlight/MeaningVectors/digest``).
-    /// - Returns: Whether vectors of that text are stored (an item with the same text has them).
-    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
     /// Lets the pass skip the model for a text that another item already has vectors of: the
     /// result is then stored without vectors and links to them (``storeMeaning(_:)``). One
     /// statement, by primary key.
+    ///
+    /// - Parameter digest: The model's identifier and the text, hashed (``Searchlight/MeaningVectors/digest``).
+    /// - Returns: Whether vectors of that text are stored (an item with the same text has them).
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func hasMeaning(digest: [UInt8]) async throws -> Bool {
         let digest = ByteBuffer(bytes: digest)
         return try await withConnection("cannot read the index") { connection in
@@ -161,14 +161,14 @@ extension PostgresIndex {
     /// offers it again. A result without vectors links its item to the stored vectors of its
     /// digest, or is skipped when there are none (another writer forgot them meanwhile).
     ///
+    /// Costs two or three statements per result, in one transaction. The item's current text is
+    /// compared with the text the vectors were made from, so a writer that changed the text while
+    /// the model ran wins: its change marked the vectors stale, or its new text fails the check.
+    ///
     /// - Parameter results: The vectors of a page of work.
     /// - Returns: How many items got vectors.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
-    ///
-    /// Costs two or three statements per result, in one transaction. The item's current text is
-    /// compared with the text the vectors were made from, so a writer that changed the text while
-    /// the model ran wins: its change marked the vectors stale, or its new text fails the check.
     public func storeMeaning(_ results: [MeaningVectors]) async throws -> Int {
         guard !results.isEmpty else { return 0 }
         return try await withTransaction("cannot write to the index") { connection in
@@ -209,11 +209,11 @@ extension PostgresIndex {
     /// Over the whole shared index, every machine's domains: a text that an item of another
     /// domain still has keeps its vectors.
     ///
-    /// - Returns: How many texts' vectors were deleted.
-    /// - Throws: ``PostgresIndexError`` when the database cannot be written.
-    ///
     /// One statement, outside a transaction of its own: a page of work stored at the same time
     /// either links its vectors before the sweep (they stay) or after it (it stores them again).
+    ///
+    /// - Returns: How many texts' vectors were deleted.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written.
     public func forgetUnusedMeaning() async throws -> Int {
         try await withConnection("cannot write to the index") { connection in
             try await Self.single(try await connection.query("""
@@ -226,14 +226,14 @@ extension PostgresIndex {
 
     /// How far the pass is for `model`.
     ///
+    /// Four statements on one connection, not a transaction: the figures may come from slightly
+    /// different moments while writers write. Each counts every row it covers, so on a large
+    /// index this costs scans of `item`, `item_meaning` and `meaning_vector`.
+    ///
     /// - Parameter model: The model whose embedded items are counted; `nil`: none is.
     /// - Returns: The items with text, those embedded with `model`, the chunks and bytes
     ///   stored, and the models that made vectors.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
-    /// Four statements on one connection, not a transaction: the figures may come from slightly
-    /// different moments while writers write. Each counts every row it covers, so on a large
-    /// index this costs scans of `item`, `item_meaning` and `meaning_vector`.
     public func meaningProgress(model: String?) async throws -> MeaningProgress {
         let model = model ?? ""
         return try await withConnection("cannot read the index") { connection in
@@ -264,6 +264,10 @@ extension PostgresIndex {
     /// from the server and compared in this process; the nearest items are then read in one
     /// statement. The cost grows with the texts embedded.
     ///
+    /// Vectors marked stale (their item's text changed since) are compared as well, until the
+    /// pass makes them again. A nearest item that vanished between the two reads is left out,
+    /// so fewer than `limit` results may come back.
+    ///
     /// - Parameters:
     ///   - question: The question's vector, of unit length, made by `model`.
     ///   - model: The model's identifier: only its vectors are compared.
@@ -271,10 +275,6 @@ extension PostgresIndex {
     ///   - limit: At most this many results.
     /// - Returns: The nearest items, best first, each with its ``Searchlight/SearchResult/similarity``.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
-    /// Vectors marked stale (their item's text changed since) are compared as well, until the
-    /// pass makes them again. A nearest item that vanished between the two reads is left out,
-    /// so fewer than `limit` results may come back.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) async throws -> [SearchResult] {
         guard limit > 0 else { return [] }
         let question = StoredVectors.Question(question)

@@ -35,15 +35,14 @@ extension PostgresIndex {
 
     /// ``search(words:domain:limit:)``, with or without the words of the text.
     ///
-    /// - Parameter includeText: Whether the words of the items' text and authors count
-    ///   (``Searchlight/SearchScope/all``), or only those of names, titles, keywords and folders.
-    /// - Returns: The items, best first.
-    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
     /// Without the text (``Searchlight/SearchScope/names``, `search --names`), the words of
     /// names, titles, keywords and folders are read, and the text's GIN index is not: a faster
     /// search on an index of long texts.
     ///
+    /// - Parameter includeText: Whether the words of the items' text and authors count
+    ///   (``Searchlight/SearchScope/all``), or only those of names, titles, keywords and folders.
+    /// - Returns: The items, best first.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     /// - Parameters:
     ///   - words: The words as typed.
     ///   - domain: Only this domain, when given.
@@ -94,11 +93,12 @@ extension PostgresIndex {
 
     /// The identifiers of what ``search(words:domain:limit:)`` returns, in the same order,
     /// without reading the items.
-    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     ///
     /// Reads only the identifier and the domain name of each match, so it is much lighter than
     /// ``search(words:domain:limit:)`` for a long list. The identifiers of different domains are
     /// not told apart: ``searchReferences(words:domain:limit:includingText:)`` keeps the domain.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func searchIdentifiers(words: [String], domain: String? = nil, limit: Int? = nil) async throws -> [ItemIdentifier] {
         try await searchIdentifiers(words: words, domain: domain, limit: limit, includingText: true)
     }
@@ -112,8 +112,8 @@ extension PostgresIndex {
 
     /// The domains and identifiers of what ``search(words:domain:limit:)`` returns, in the
     /// same order, with or without the words of the text, without reading the items.
-    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     /// - Parameters:
     ///   - words: The words as typed.
     ///   - domain: Only this domain, when given.
@@ -236,11 +236,12 @@ extension PostgresIndex {
     }
 
     /// The number of items ``search(words:domain:limit:)`` would return without a limit.
-    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     ///
     /// One `count(*)` statement over every match (two when compounds as typed find nothing): it
     /// costs what ranking every match costs, less the reading of the rows. Prefer a search with a
     /// limit when only the first page is shown.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func countMatches(words: [String], domain: String? = nil) async throws -> Int {
         try await countMatches(words: words, domain: domain, includingText: true)
     }

@@ -30,27 +30,27 @@ extension PostgresIndex {
     /// let note = try await index.item("notes/todo.md", domain: "notes")
     /// ```
     ///
+    /// One statement, on one of the handle's connections; an expired item is `nil`.
+    ///
     /// - Parameters:
     ///   - identifier: The item's identifier within `domain`.
     ///   - domain: The item's domain.
     /// - Returns: The item, or `nil`.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
-    /// One statement, on one of the handle's connections; an expired item is `nil`.
     public func item(_ identifier: ItemIdentifier, domain: String) async throws -> IndexedItem? {
         try await items(withIdentifier: identifier, domain: domain).first
     }
 
     /// The items that have `identifier` in any domain (or in `domain` when given), with their thumbnail bytes.
     ///
+    /// One statement. An identifier is unique within a domain only, so without `domain` the
+    /// same path indexed by two domains (two machines' copies of a folder) gives two items.
+    ///
     /// - Parameters:
     ///   - identifier: The identifier to look for.
     ///   - domain: Only this domain, when given.
     /// - Returns: The items that are not expired, by domain name.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
-    /// One statement. An identifier is unique within a domain only, so without `domain` the
-    /// same path indexed by two domains (two machines' copies of a folder) gives two items.
     public func items(withIdentifier identifier: ItemIdentifier, domain: String? = nil) async throws -> [IndexedItem] {
         let id = ByteBuffer(bytes: identifier.bytes)
         let now = Date().timeIntervalSince1970
@@ -72,12 +72,12 @@ extension PostgresIndex {
     /// Expired items are not counted, nor, for a reader signed in as a person, the items that
     /// person may not open.
     ///
+    /// A `count(*)` over the item table: it reads every row of the domain (PostgreSQL keeps no
+    /// stored count), so on a large index it costs what a scan of that domain costs.
+    ///
     /// - Parameter domain: Only this domain, when given.
     /// - Returns: The number of items.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
-    /// A `count(*)` over the item table: it reads every row of the domain (PostgreSQL keeps no
-    /// stored count), so on a large index it costs what a scan of that domain costs.
     public func itemCount(domain: String? = nil) async throws -> Int {
         let now = Date().timeIntervalSince1970
         return try await withConnection("cannot read the index") { connection in
@@ -111,12 +111,12 @@ extension PostgresIndex {
     }
 
     /// ``forEachItem(domain:_:)``, reading `pageSize` items per statement.
-    /// - Throws: ``PostgresIndexError`` when a page cannot be read, or what `body` throws.
     ///
     /// Each page is one statement on a connection that is released before `body` runs, so a
     /// slow `body` holds no connection. A smaller page bounds the memory; a larger one saves
     /// round trips.
     ///
+    /// - Throws: ``PostgresIndexError`` when a page cannot be read, or what `body` throws.
     /// - Parameters:
     ///   - domain: Only this domain, when given.
     ///   - pageSize: The number of items read per statement; more than zero.
@@ -163,6 +163,9 @@ extension PostgresIndex {
     /// A page of the identifiers and change stamps of a domain, in identifier (byte) order,
     /// after `identifier` and before `upperBound`: what an indexer merges with its walk.
     ///
+    /// Walks the primary key `(domain_id, identifier)` in order and stops at `limit`, so each
+    /// page costs about the rows it returns. Expired items are included.
+    ///
     /// - Parameters:
     ///   - domain: The domain.
     ///   - identifier: Start after this identifier; `nil`: from the first.
@@ -170,9 +173,6 @@ extension PostgresIndex {
     ///   - limit: At most this many.
     /// - Returns: Identifiers in byte order, each with its stamp (`nil` when it has none).
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
-    /// Walks the primary key `(domain_id, identifier)` in order and stops at `limit`, so each
-    /// page costs about the rows it returns. Expired items are included.
     public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier? = nil,
                              limit: Int) async throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
         let after = ByteBuffer(bytes: identifier?.bytes ?? [])
@@ -194,9 +194,10 @@ extension PostgresIndex {
 
     /// The change stamp of one item: `nil` when the domain has no such item, `.some(nil)` when
     /// the item has no stamp.
-    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     ///
     /// One statement; to ask about many items, ``changeStamps(of:domain:)`` reads them together.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func changeStamp(of identifier: ItemIdentifier, domain: String) async throws -> [UInt8]?? {
         let stamps = try await changeStamps(of: [identifier], domain: domain)
         return stamps[identifier]
@@ -204,11 +205,11 @@ extension PostgresIndex {
 
     /// The change stamps of those of `identifiers` that are items of `domain`, read at once.
     ///
+    /// One statement for all the identifiers (`= ANY($1)`), none when `identifiers` is empty.
+    ///
     /// - Returns: A stamp (or `nil` for an item without one) for each identifier that is an
     ///   item; the others are absent.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
-    /// One statement for all the identifiers (`= ANY($1)`), none when `identifiers` is empty.
     public func changeStamps(of identifiers: [ItemIdentifier], domain: String) async throws -> [ItemIdentifier: [UInt8]?] {
         guard !identifiers.isEmpty else { return [:] }
         let ids = identifiers.map { ByteBuffer(bytes: $0.bytes) }
@@ -226,11 +227,11 @@ extension PostgresIndex {
     }
 
     /// The thumbnail of an item, if it has one.
-    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     ///
     /// The bytes are read only here and by ``item(_:domain:)``: searches, queries and
     /// ``forEachItem(domain:_:)`` give only the thumbnail's format, size and byte count.
     ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     /// - Parameters:
     ///   - identifier: The item's identifier within `domain`.
     ///   - domain: The item's domain.
@@ -286,13 +287,13 @@ extension PostgresIndex {
     /// What the index holds, per domain; ``IndexStatistics/byteCount`` is the size of the
     /// index's tables and their indexes, and ``IndexStatistics/path`` the URL without password.
     ///
-    /// - Returns: The statistics, domains by name.
-    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
     /// Two statements on one connection. The counts include expired items not yet forgotten
     /// (unlike ``itemCount(domain:)``) and read every row of each domain; the size is what
     /// `pg_total_relation_size` reports for the three tables, so it includes their TOAST data and
     /// indexes but not the other tables of later schema versions.
+    ///
+    /// - Returns: The statistics, domains by name.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func statistics() async throws -> IndexStatistics {
         let location = self.location.description
         return try await withConnection("cannot read the index") { connection in
@@ -321,14 +322,14 @@ extension PostgresIndex {
 
     /// The recorded failures of a domain (or of every domain), by domain then identifier.
     ///
+    /// A failure is an item whose extraction failed: it is indexed with the reason stored
+    /// beside it.
+    ///
     /// - Parameters:
     ///   - domain: Only this domain, when given.
     ///   - limit: At most this many; 100 by default.
     /// - Returns: Each failed item's domain, identifier, and the reason stored with it.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    ///
-    /// A failure is an item whose extraction failed: it is indexed with the reason stored
-    /// beside it.
     public func failures(domain: String? = nil, limit: Int = 100) async throws
         -> [(domain: String, identifier: ItemIdentifier, reason: String)] {
         try await withConnection("cannot read the index") { connection in

@@ -269,13 +269,13 @@ extension PostgresIndex {
     /// try await index.publish(people: SystemCall.people(), host: "laptop")
     /// ```
     ///
+    /// One transaction: the stored people of `host` are read and compared with `people` as a
+    /// set; when they differ, they are all replaced. Other machines' people are untouched.
+    ///
     /// - Parameters:
     ///   - people: The machine's people: name, user id and groups.
     ///   - host: The machine's name, as its domains record it.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written.
-    ///
-    /// One transaction: the stored people of `host` are read and compared with `people` as a
-    /// set; when they differ, they are all replaced. Other machines' people are untouched.
     public func publish(people: [SystemCall.Person], host: String) async throws {
         try await withTransaction("cannot write to the index") { connection in
             var stored: Set<SystemCall.Person> = []

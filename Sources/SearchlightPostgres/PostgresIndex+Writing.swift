@@ -13,13 +13,13 @@ extension PostgresIndex {
     /// try await index.indexItems(items)
     /// ```
     ///
-    /// - Parameter items: The items, of any domains.
-    /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
-    ///   of ``retryPolicy``; then nothing of it is.
-    ///
     /// The same as building an ``Searchlight/IndexBatch`` of upserts and calling ``apply(_:)``:
     /// the expired items of the touched domains are forgotten and their change counts raised in
     /// the same transaction.
+    ///
+    /// - Parameter items: The items, of any domains.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
+    ///   of ``retryPolicy``; then nothing of it is.
     public func indexItems(_ items: [SearchableItem]) async throws {
         var batch = IndexBatch()
         for item in items { batch.upsert(item) }
@@ -30,14 +30,14 @@ extension PostgresIndex {
     ///
     /// Identifiers the domain does not hold are ignored; the items below an identifier stay.
     ///
+    /// The domain's row is created when the index does not hold it yet, and its change count is
+    /// raised, even when nothing was deleted: the batch goes through ``apply(_:)``.
+    ///
     /// - Parameters:
     ///   - identifiers: The items' identifiers within `domain`.
     ///   - domain: The domain they belong to.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
-    ///
-    /// The domain's row is created when the index does not hold it yet, and its change count is
-    /// raised, even when nothing was deleted: the batch goes through ``apply(_:)``.
     public func deleteItems(withIdentifiers identifiers: [ItemIdentifier], domain: String) async throws {
         var batch = IndexBatch()
         for identifier in identifiers { batch.delete(identifier, domain: domain) }
@@ -48,13 +48,13 @@ extension PostgresIndex {
     ///
     /// One statement: the items, then the domains' rows (their state, origin and counts).
     ///
+    /// Thumbnails go with their items (the foreign key cascades). Names of domains the index
+    /// does not hold are ignored. Other domains' rows are untouched, so other writers go on.
+    ///
     /// - Parameter domains: The names of the domains.
     /// - Returns: The number of items deleted.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
-    ///
-    /// Thumbnails go with their items (the foreign key cascades). Names of domains the index
-    /// does not hold are ignored. Other domains' rows are untouched, so other writers go on.
     @discardableResult
     public func deleteAllItems(inDomains domains: [String]) async throws -> Int {
         try await withTransaction("cannot delete from the index") { connection in
@@ -69,13 +69,14 @@ extension PostgresIndex {
     }
 
     /// Deletes every item and domain, every machine's: the shared index is then empty.
-    /// - Returns: The number of items deleted.
-    /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
-    ///   of ``retryPolicy``; then nothing of it is.
     ///
     /// Every writer loses its domain's state with it: run this only when no writer is running
     /// (`searchlight remove --all` on a shared index). The items of all the people who share the
     /// database are gone, not only this machine's.
+    ///
+    /// - Returns: The number of items deleted.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
+    ///   of ``retryPolicy``; then nothing of it is.
     @discardableResult
     public func deleteAllItems() async throws -> Int {
         try await withTransaction("cannot delete from the index") { connection in

@@ -57,11 +57,10 @@ public struct PostgresQueryCompiler {
     /// A whole statement: `SELECT select FROM item … WHERE condition`, not expired, in
     /// `domain` when given, most recently modified first (then by identifier and domain).
     ///
-    /// - Throws: ``PostgresIndexError`` `.invalidQuery` for an attribute this index cannot query.
-    ///
     /// The expiration is compared with the real clock, not `now`: an item expired now is left out
     /// whatever instant `$time` values are resolved against.
     ///
+    /// - Throws: ``PostgresIndexError`` `.invalidQuery` for an attribute this index cannot query.
     /// - Parameters:
     ///   - expression: The parsed query.
     ///   - select: The SQL select list, spliced as is (`count(*)`, ``PostgresIndex``'s item

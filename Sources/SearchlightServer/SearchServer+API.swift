@@ -84,12 +84,11 @@ extension SearchServer {
     /// ``filterWindow`` ranked results are read and the first `limit` that pass are kept. The
     /// answer is cached until the index changes.
     ///
-    /// - Throws: ``APIError`` 400 for malformed search words or parameters, 503 past the
-    ///   query timeout; the index's errors otherwise.
-    ///
     /// The ranking and the origins of the domains are read within one ``read(_:)``, so the query
     /// timeout bounds both together.
     ///
+    /// - Throws: ``APIError`` 400 for malformed search words or parameters, 503 past the
+    ///   query timeout; the index's errors otherwise.
     /// - Parameters:
     ///   - request: The request; its `q`, `domain`, `limit`, `kind` and `date` parameters count.
     ///   - index: The signed-in person's reads of the index, else the server's.
@@ -149,7 +148,6 @@ extension SearchServer {
     ///
     /// - Throws: ``Searchlight/QueryParseError`` for a malformed query (answered as 400),
     ///   ``APIError`` 400 for malformed parameters, 503 past the query timeout.
-    ///
     /// - Parameters:
     ///   - request: The request; its `q`, `domain`, `limit`, `kind` and `date` parameters count.
     ///   - index: The signed-in person's reads of the index, else the server's.
@@ -259,9 +257,9 @@ extension SearchServer {
     /// so that any bytes of an identifier go through. `textPreview` holds the first
     /// ``textPreviewLength`` characters of the text.
     ///
-    /// - Throws: ``APIError`` 400 for a malformed path, 404 when there is no such item.
-    ///
     /// The item is read whole, text included, and only its preview is sent; not cached.
+    ///
+    /// - Throws: ``APIError`` 400 for a malformed path, 404 when there is no such item.
     func item(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/items/")
         let (found, origins) = try await read { [index] in
@@ -281,10 +279,10 @@ extension SearchServer {
     /// Served as `image/FORMAT` with an `ETag` of its bytes (`If-None-Match` answers 304) and a
     /// content security policy that lets no script of an image run.
     ///
-    /// - Throws: ``APIError`` 400 for a malformed path, 404 when the item has no thumbnail.
-    ///
     /// `Cache-Control: no-cache` makes the browser ask again each time, and the `ETag` makes that
     /// question cheap: a thumbnail that did not change costs a read, not a transfer.
+    ///
+    /// - Throws: ``APIError`` 400 for a malformed path, 404 when the item has no thumbnail.
     func thumbnail(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/thumbnails/")
         let thumbnail = try await read { [index] in

@@ -68,9 +68,6 @@ extension SearchServer {
     /// with `rest_total_hits_as_int`) and the page `from`…`from + size`; `max_score` is `null`:
     /// the hits come most recently modified first, not by score.
     ///
-    /// - Throws: ``ElasticsearchError`` for a path other than `…/_search`, an unknown
-    ///   parameter, a body that does not parse or an unknown index name; the index's errors.
-    ///
     /// Samba asks each page of one Spotlight search as its own request; ``hits(of:needed:)``
     /// keeps the hits between pages, so a search costs one read of the index while the index is
     /// unchanged. The body is read up to ``ElasticsearchSearch/maximumBodySize`` bytes.
@@ -81,6 +78,8 @@ extension SearchServer {
     ///  "query": {"query_string": {"query": "file.filename:report*"}}}
     /// ```
     ///
+    /// - Throws: ``ElasticsearchError`` for a path other than `…/_search`, an unknown
+    ///   parameter, a body that does not parse or an unknown index name; the index's errors.
     /// - Parameter request: The HTTP request, its path ending in `/_search`.
     /// - Returns: The answer as JSON, status 200.
     func elasticsearchSearch(_ request: Request) async throws -> Response {
@@ -171,12 +170,12 @@ extension SearchServer {
     /// The domains an index name stands for, with their folders: `_all`, `*` or nothing for
     /// every domain that indexes a folder; else a comma-separated list of domain names or
     /// folders (`elasticsearch:index = /srv/share` asks `//srv/share/_search`).
-    /// - Throws: ``ElasticsearchError`` 404 (`index_not_found_exception`) for a name that is neither.
     ///
     /// The name is percent-decoded first. Domains that recorded no root (not indexed from a
     /// folder) are never chosen. A domain named twice, or by its name and its folder, is chosen
     /// once, in the order first named.
     ///
+    /// - Throws: ``ElasticsearchError`` 404 (`index_not_found_exception`) for a name that is neither.
     /// - Parameters:
     ///   - encoded: The path before `/_search`, without its leading `/`, still percent-encoded.
     ///   - roots: Each domain's root folder, by domain name.

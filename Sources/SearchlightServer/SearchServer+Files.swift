@@ -31,12 +31,11 @@ extension SearchServer {
     /// opened below the root's descriptor without following a link (``RootedFile``), so an
     /// identifier cannot reach outside the root.
     ///
-    /// - Throws: ``APIError`` 404 when there is no such item, its domain has no root here
-    ///   (another machine's folder on a shared index), or the file cannot be opened.
-    ///
     /// The item and the domains' origins are read in one ``read(_:)``; the file is opened
     /// after, so a file replaced on disk since it was indexed is served as it is now.
     ///
+    /// - Throws: ``APIError`` 404 when there is no such item, its domain has no root here
+    ///   (another machine's folder on a shared index), or the file cannot be opened.
     /// - Parameters:
     ///   - location: The domain and identifier the request named.
     ///   - index: The signed-in person's reads of the index, else the server's.
@@ -71,13 +70,12 @@ extension SearchServer {
     /// is read in chunks of ``fileChunkLength`` on NIO's thread pool, never on the event loop;
     /// a file that shrinks meanwhile ends the body short.
     ///
-    /// - Throws: ``APIError`` 400 for a malformed path, 404 as ``openIndexedFile(_:index:)``
-    ///   says; 416 is answered for a range outside the file.
-    ///
     /// A `HEAD` request gets the same headers and no body. The `Content-Disposition` names the
     /// file twice: an ASCII fallback (``asciiFallback(_:)``) and the exact bytes,
     /// percent-encoded (`filename*=UTF-8''…`).
     ///
+    /// - Throws: ``APIError`` 400 for a malformed path, 404 as ``openIndexedFile(_:index:)``
+    ///   says; 416 is answered for a range outside the file.
     /// - Parameters:
     ///   - request: The request; `Range`, `If-Range`, `If-None-Match` and `?download` count.
     ///   - index: The signed-in person's reads of the index, else the server's.
@@ -163,7 +161,6 @@ extension SearchServer {
     ///
     /// - Throws: ``APIError`` 403 off loopback or without the token, 404 as
     ///   ``openIndexedFile(_:index:)`` says, 409 when there is no desktop session.
-    ///
     /// - Parameters:
     ///   - request: The request, with its token.
     ///   - context: Where the request came from, and the signed-in person.

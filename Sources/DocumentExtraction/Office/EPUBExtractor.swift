@@ -14,12 +14,12 @@ import ExtractionProtocol
 /// ```
 public enum EPUBExtractor {
     /// Reads the EPUB open at `descriptor`: its metadata, and at most `textLimit` bytes of text.
-    /// - Throws: ``ExtractionFailure`` `encrypted` for a book under DRM, `tooLarge` for an archive
-    ///   beyond `limits`, `decodeFailed` for a damaged one.
     ///
     /// A spine document missing from the archive is skipped; the first `dc:title` and `dc:date`
     /// are kept, every `dc:creator` is an author and every `dc:subject` a keyword.
     ///
+    /// - Throws: ``ExtractionFailure`` `encrypted` for a book under DRM, `tooLarge` for an archive
+    ///   beyond `limits`, `decodeFailed` for a damaged one.
     /// - Parameters:
     ///   - descriptor: A file open for reading; it is neither closed nor moved.
     ///   - textLimit: The most UTF-8 bytes of text kept.

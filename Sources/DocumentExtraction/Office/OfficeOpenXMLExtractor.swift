@@ -27,8 +27,6 @@ import ExtractionProtocol
 public enum OfficeOpenXMLExtractor {
     /// Reads the DOCX, XLSX or PPTX file open at `descriptor`: its metadata, and at most
     /// `textLimit` bytes of text.
-    /// - Throws: ``ExtractionFailure`` `tooLarge` for an archive beyond `limits`, `decodeFailed`
-    ///   for a damaged one.
     ///
     /// Which kind of document it is comes from its main part (`word/document.xml`,
     /// `xl/workbook.xml`, `ppt/presentation.xml`), not from the file's name. Metadata first,
@@ -36,6 +34,8 @@ public enum OfficeOpenXMLExtractor {
     /// cells row by row (shared strings looked up), a presentation's slides in their numeric
     /// order. A presentation without a slide count in `app.xml` gets the number of its slides.
     ///
+    /// - Throws: ``ExtractionFailure`` `tooLarge` for an archive beyond `limits`, `decodeFailed`
+    ///   for a damaged one.
     /// - Parameters:
     ///   - descriptor: A file open for reading; it is neither closed nor moved.
     ///   - textLimit: The most UTF-8 bytes of text kept; the rest is cut and the document says so

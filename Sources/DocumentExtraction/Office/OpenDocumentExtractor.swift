@@ -16,12 +16,12 @@ import ExtractionProtocol
 public enum OpenDocumentExtractor {
     /// Reads the ODT, ODS or ODP file open at `descriptor`: its metadata, and at most `textLimit`
     /// bytes of text.
-    /// - Throws: ``ExtractionFailure`` `encrypted` for a password-protected file, `tooLarge` for
-    ///   an archive beyond `limits`, `decodeFailed` for a damaged one.
     ///
     /// The page count is the document statistics' (a text document), else the number of
     /// `draw:page` elements (a presentation or drawing); a spreadsheet usually has neither.
     ///
+    /// - Throws: ``ExtractionFailure`` `encrypted` for a password-protected file, `tooLarge` for
+    ///   an archive beyond `limits`, `decodeFailed` for a damaged one.
     /// - Parameters:
     ///   - descriptor: A file open for reading; it is neither closed nor moved.
     ///   - textLimit: The most UTF-8 bytes of text kept.

@@ -84,16 +84,16 @@ extension SearchableIndex {
     /// }
     /// ```
     ///
+    /// One read transaction, on one of the handle's reading connections; safe to call from any
+    /// thread while writers write. A text that cannot be inflated is left out of the page: the
+    /// page may then hold fewer than `limit` items although more wait.
+    ///
     /// - Parameters:
     ///   - model: The model's identifier.
     ///   - key: The last key of the previous page; empty for the first page.
     ///   - limit: At most this many items.
     /// - Returns: The items that wait, by key.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
-    ///
-    /// One read transaction, on one of the handle's reading connections; safe to call from any
-    /// thread while writers write. A text that cannot be inflated is left out of the page: the
-    /// page may then hold fewer than `limit` items although more wait.
     public func meaningWork(model: String, after key: [UInt8], limit: Int) throws -> [MeaningWork] {
         let after = key.isEmpty ? 0 : Self.rowID(meaningKey: key)
         return try read { db in
@@ -130,11 +130,11 @@ extension SearchableIndex {
     /// The pass asks before it embeds: a copy of a text already embedded costs nothing but a
     /// ``MeaningVectors`` without vectors.
     ///
+    /// One look-up in the digest's unique index.
+    ///
     /// - Parameter digest: The model's identifier and the text, hashed (``MeaningVectors/digest``).
     /// - Returns: Whether the vectors are stored.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
-    ///
-    /// One look-up in the digest's unique index.
     public func hasMeaning(digest: [UInt8]) throws -> Bool {
         try read { db in
             try db.readStatement("SELECT 1 FROM meaning_vector WHERE digest = ?").firstRow(.blob(digest)) { _ in true } ?? false
@@ -148,14 +148,14 @@ extension SearchableIndex {
     /// skipped, not an error: the next page of ``meaningWork(model:after:limit:)`` offers its
     /// new text. Vectors of a digest already stored are replaced in place.
     ///
+    /// Costs three or four statements per result (all cached), in one write transaction that
+    /// waits for the index's other writers. A result without vectors whose digest has none stored
+    /// (forgotten meanwhile by ``forgetUnusedMeaning()``) is skipped.
+    ///
     /// - Parameter results: The vectors of a page of work; those without vectors reuse the
     ///   stored ones of their digest.
     /// - Returns: How many items got vectors.
     /// - Throws: ``SearchlightError`` when the index cannot be written; then nothing of it is.
-    ///
-    /// Costs three or four statements per result (all cached), in one write transaction that
-    /// waits for the index's other writers. A result without vectors whose digest has none stored
-    /// (forgotten meanwhile by ``forgetUnusedMeaning()``) is skipped.
     @discardableResult
     public func storeMeaning(_ results: [MeaningVectors]) throws -> Int {
         guard !results.isEmpty else { return 0 }
@@ -192,11 +192,11 @@ extension SearchableIndex {
     /// Kept until now on purpose: a file that a scan sees renamed (removed, then added) finds
     /// its vectors again by its text's digest, if this has not run in between.
     ///
-    /// - Returns: How many texts' vectors were deleted.
-    /// - Throws: ``SearchlightError`` when the index cannot be written.
-    ///
     /// One statement in a write transaction: a scan of `meaning_vector` with one look-up in
     /// `item_meaning`'s digest index per row.
+    ///
+    /// - Returns: How many texts' vectors were deleted.
+    /// - Throws: ``SearchlightError`` when the index cannot be written.
     @discardableResult
     public func forgetUnusedMeaning() throws -> Int {
         try write { db in
@@ -243,6 +243,10 @@ extension SearchableIndex {
     /// let results = try index.meaningResults(question: vector, model: model, domain: nil, limit: 20)
     /// ```
     ///
+    /// Vectors marked stale (their text changed since they were made) still take part until the
+    /// pass replaces them. Runs in one read transaction, so the vectors and the items come from
+    /// the same snapshot.
+    ///
     /// - Parameters:
     ///   - question: The question's vector, of unit length, made by `model`.
     ///   - model: The model's identifier: only its vectors are compared.
@@ -250,10 +254,6 @@ extension SearchableIndex {
     ///   - limit: At most this many results.
     /// - Returns: The nearest items, best first, each with its ``SearchResult/similarity``.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
-    ///
-    /// Vectors marked stale (their text changed since they were made) still take part until the
-    /// pass replaces them. Runs in one read transaction, so the vectors and the items come from
-    /// the same snapshot.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) throws -> [SearchResult] {
         try read { db in
             let nearest = try Self.nearestItems(to: question, model: model, domain: domain, limit: limit, in: db)

@@ -15,15 +15,15 @@ extension QueryExpression {
     /// let kept = items.filter { large.matches($0) }
     /// ```
     ///
+    /// Pure: it reads only its arguments, so it can run on any thread. Its cost
+    /// is that of the predicates it reaches (`&&` and `||` stop at the first operand that
+    /// decides); a word match on a long text folds and splits that text each time.
+    ///
     /// - Parameters:
     ///   - item: The item to test.
     ///   - now: The instant `$time` values are relative to.
     ///   - calendar: The calendar that defines days, weeks, months and years.
     /// - Returns: Whether the item matches.
-    ///
-    /// Pure: it reads only its arguments, so it can run on any thread. Its cost
-    /// is that of the predicates it reaches (`&&` and `||` stop at the first operand that
-    /// decides); a word match on a long text folds and splits that text each time.
     public func matches(_ item: IndexedItem, now: Date = Date(), calendar: Calendar = .current) -> Bool {
         switch self {
         case .predicate(let predicate): !predicate.matchingAttributes(of: item, now: now, calendar: calendar).isEmpty
@@ -41,17 +41,17 @@ extension QueryExpression {
     /// expression.explanation(for: item) // [* == "canon"cdw (title, keywords)]
     /// ```
     ///
+    /// Unlike ``matches(_:now:calendar:)``, every operand of `&&` and `||` is evaluated, so that
+    /// each predicate that held is listed, not only the first. The explanation does not check
+    /// that the item matches: for an item that does not, it lists the predicates that held all
+    /// the same.
+    ///
     /// - Parameters:
     ///   - item: A result of the query.
     ///   - now: The time `$time` dates are read against, as for the query.
     ///   - calendar: The calendar whose periods bound them.
     /// - Returns: The predicates that held, in the query's order, each with the attributes
     ///   that satisfied it; a predicate under `!` is never listed.
-    ///
-    /// Unlike ``matches(_:now:calendar:)``, every operand of `&&` and `||` is evaluated, so that
-    /// each predicate that held is listed, not only the first. The explanation does not check
-    /// that the item matches: for an item that does not, it lists the predicates that held all
-    /// the same.
     public func explanation(for item: IndexedItem, now: Date = Date(), calendar: Calendar = .current) -> [QueryMatch] {
         switch self {
         case .predicate(let predicate):

@@ -31,12 +31,12 @@ extension FolderWatcher {
 
     /// Looks at the mount table: goes offline when the root's filesystem went away, and
     /// comes back when it is mounted again (caught up by a reconcile). Runs between windows.
-    /// - Returns: Whether the root is online.
     ///
     /// Blocks: it reads the mount table and the domain's stored volume, and, when the drive
     /// is back, watches and reconciles the root (``comeBack(at:presence:volume:)``). Called
     /// through ``recovering(_:)`` when a mount or unmount wakes the loop.
     ///
+    /// - Returns: Whether the root is online.
     /// - Throws: The errors of watching and reconciling the root when it comes back.
     @discardableResult
     func checkDrive() throws -> Bool {
@@ -119,12 +119,12 @@ extension FolderWatcher {
 extension FolderWatcher {
     /// Before the first reconcile: finds the root's drive where it is mounted now (moving
     /// the root there), or records it offline.
-    /// - Returns: Whether the root is online.
     ///
     /// Also tells whether the root is on a network or FUSE filesystem, which the watcher then
     /// reconciles every ``Options/rescanInterval`` and whose server it asks while working
     /// (``askingServerMeanwhile(_:)``). Blocks.
     ///
+    /// - Returns: Whether the root is online.
     /// - Throws: The errors of relocating the root or of recording its volume in the index.
     func placeRoot() throws -> Bool {
         let presence = index.presence(ofRoot: root.path, domain: options.scan.domain)

@@ -25,7 +25,6 @@ extension FolderWatcher {
     ///
     /// - Throws: ``SearchlightError`` when the index cannot be written (the recovery retries),
     ///   ``FileSystemError`` when the root is gone.
-    ///
     /// - Parameters:
     ///   - events: The window's events, in the order the kernel reported them.
     ///   - rescanDegraded: Whether the periodic rescan of unwatched folders is due.
