@@ -39,16 +39,15 @@ public enum PDFExtractor {
     /// The time budget is checked every 64 pages, so it may be overrun by up to 63 pages' worth.
     ///
     /// - Parameters:
+    ///   - descriptor: A PDF open for reading. It is duplicated (poppler closes what it is
+    ///     given), so the caller keeps and closes its own; its offset is moved to 0.
+    ///   - textLimit: The most UTF-8 bytes of text kept; reaching it marks the text truncated.
     ///   - timeBudget: How long pages may be read; then the text so far is kept and
     ///     marked truncated, so a PDF of a million empty pages ends with its metadata instead of
     ///     running into the worker's deadline.
     ///   - recognizedPageLimit: Scanned pages `recognizePage` is asked for, at most.
     ///   - recognizePage: Reads the picture of a scanned page (its index from 0): its text, or
     ///     nil when it could not; its time does not count in `timeBudget`.
-    /// - Parameters:
-    ///   - descriptor: A PDF open for reading. It is duplicated (poppler closes what it is
-    ///     given), so the caller keeps and closes its own; its offset is moved to 0.
-    ///   - textLimit: The most UTF-8 bytes of text kept; reaching it marks the text truncated.
     /// - Returns: The metadata, page count, text, the number of scanned pages among those read
     ///   and, when `recognizePage` was given, how many of them it read.
     /// - Throws: ``ExtractionFailure`` `encrypted` for a PDF that needs a password,
