@@ -39,14 +39,14 @@ extension PostgresIndex {
     /// names, titles, keywords and folders are read, and the text's GIN index is not: a faster
     /// search on an index of long texts.
     ///
-    /// - Parameter includeText: Whether the words of the items' text and authors count
-    ///   (``Searchlight/SearchScope/all``), or only those of names, titles, keywords and folders.
-    /// - Returns: The items, best first.
-    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     /// - Parameters:
     ///   - words: The words as typed.
     ///   - domain: Only this domain, when given.
     ///   - limit: At most this many results, the best first; `nil`: all of them.
+    ///   - includeText: Whether the words of the items' text and authors count
+    ///     (``Searchlight/SearchScope/all``), or only those of names, titles, keywords and folders.
+    /// - Returns: The items, best first.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func search(words: [String], domain: String?, limit: Int?,
                        includingText includeText: Bool) async throws -> [IndexedItem] {
         try await Self.asTypedThenParts(words) {
