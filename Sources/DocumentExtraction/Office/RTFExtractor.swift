@@ -7,8 +7,8 @@ import ExtractionProtocol
 /// marked `\*` are skipped.
 ///
 /// The whole file is in memory, read once from start to end in linear time; parsing stops
-/// as soon as the text limit is reached, so metadata written after the body (rare: `\info`
-/// comes first in every writer's output) would be missed. Groups nest on a heap stack, so no
+/// as soon as the text limit is reached, so metadata written after the body would be missed
+/// (the RTF specification puts `\info` in the header, before it). Groups nest on a heap stack, so no
 /// document can exhaust the thread's stack. Stateless: it may run on several threads at once.
 ///
 /// ```swift
