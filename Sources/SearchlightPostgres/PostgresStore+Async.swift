@@ -141,7 +141,8 @@ extension PostgresStore {
     ///   - domain: Only this domain, when given.
     ///   - limit: At most this many items; `nil`: all of them.
     /// - Returns: The items, newest first, undated last.
-    /// - Throws: ``PostgresIndexError`` `.invalidQuery` for a malformed query,
+    /// - Throws: ``Searchlight/QueryParseError`` for a malformed query, ``PostgresIndexError``
+    ///   `.invalidQuery` for an attribute the index cannot query,
     ///   ``Searchlight/SearchlightError`` (unavailable) when the database cannot be reached.
     public func query(_ queryString: String, domain: String?, limit: Int?) async throws -> [IndexedItem] {
         try await reporting { try await index.query(queryString, domain: domain, limit: limit) }

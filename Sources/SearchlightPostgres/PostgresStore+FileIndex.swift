@@ -42,7 +42,7 @@ extension PostgresStore: FileIndexWriter {
     /// Applies a batch with the domains' states in one transaction, waited for.
     ///
     /// Blocks the calling thread until the transaction commits (or fails after its retries).
-    /// The first write of a process counts the items once, so that ``churn`` can tell when
+    /// The first write through this store counts the items once, so that ``churn`` can tell when
     /// enough has changed to vacuum.
     ///
     /// - Parameters:
