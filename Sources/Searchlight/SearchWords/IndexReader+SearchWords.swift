@@ -168,7 +168,7 @@ extension IndexReader {
     /// predicate, and the SQL of their query when there is one.
     ///
     /// Runs no search for the results: it asks the store how it would read the words
-    /// (``searchPlan(words:domain:scope:)``, which may read the vocabulary) and to explain the
+    /// (``searchPlan(words:domain:scope:)``, ``searchPath(words:domain:limit:scope:)``) and to explain the
     /// query (``explainQuery(_:domain:limit:)``).
     ///
     /// - Throws: ``QueryParseError`` for a malformed search word; the store's error when it cannot be read.
