@@ -131,7 +131,7 @@ extension SearchableIndex {
     /// need not notice anything but the emptiness. ``resetCount`` grows by one.
     ///
     /// Blocks for the copies (a read of the whole file) and for an exclusive write transaction
-    /// that erases the database: readers and writers of every process wait for it.
+    /// that erases the database (GRDB's `erase()`), which the other writers wait for.
     ///
     /// - Parameter reason: Why, as one line: the error that showed the damage.
     /// - Returns: The record of the reset, also kept in the index (``resetHistory()``).
