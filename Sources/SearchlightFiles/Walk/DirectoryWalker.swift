@@ -156,8 +156,8 @@ public struct DirectoryWalker {
     /// }
     /// ```
     ///
-    /// Not thread-safe in itself only in that `body` runs on the calling thread; a walker holds
-    /// no state between walks, so one walker may walk on several threads at once.
+    /// A walker holds no state between walks: one walker may walk on several threads at once,
+    /// each walk calling its `body` on its own thread.
     ///
     /// - Parameters:
     ///   - start: A folder relative to the root; empty (the default) for the root.
