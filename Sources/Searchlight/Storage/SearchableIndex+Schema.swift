@@ -166,7 +166,7 @@ extension SearchableIndex {
 
     /// Registers the SQL functions the triggers and compiled queries use.
     ///
-    /// Called for every connection the index opens, readers included, before any statement:
+    /// Called for every GRDB connection the index opens (``configuration(readOnly:)``), readers included, before any statement:
     /// SQLite's functions and tokenizers belong to a connection, not to the file, so a connection
     /// without them could not run the triggers or the compiled queries.
     ///
