@@ -74,8 +74,8 @@ enum PostgreSQLWordFolding {
     /// accepts, as ranges of consecutive values.
     ///
     /// Only the scalars from U+0080 to U+323AF and the tags and variation selectors of plane 14
-    /// are asked: ASCII is never a member of the classes made with it, and the other planes hold
-    /// no letters or marks. Scalars above U+FFFF are written `\UXXXXXXXX`.
+    /// are asked: ASCII is left out of every class made with it, and the other planes hold no
+    /// letters or marks. Scalars above U+FFFF are written `\UXXXXXXXX`.
     ///
     /// - Parameter isMember: Whether a scalar belongs to the class.
     /// - Returns: The class, brackets included.
