@@ -172,8 +172,8 @@ public final class ExtractorPool: Sendable {
     /// Reads what is inside the document at `path` (title, authors, keywords, dates, text),
     /// blocking until it is done or has failed.
     ///
-    /// Any private key block (`-----BEGIN … PRIVATE KEY-----`) is removed from the text before it
-    /// is returned, whatever the worker sent (``SecretContent``).
+    /// Any private key block (`-----BEGIN … PRIVATE KEY-----`) is removed from the text and the
+    /// metadata before they are returned, whatever the worker sent (``SecretContent``).
     ///
     /// - Parameters:
     ///   - path: an absolute path, as raw bytes (no NUL).
