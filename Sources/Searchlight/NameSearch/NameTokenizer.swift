@@ -39,7 +39,7 @@ public enum NameTokenizer {
     /// The words of `name`, each non-ASCII one folded by `fold`: a caller splitting many names
     /// can remember the folds of the words it has met (``fold(_:)`` is slow on non-ASCII text).
     ///
-    /// A run of ideographs stays one word (the full-text tokenizer splits such runs itself); a
+    /// A run of ideographs stays one word; a
     /// combining mark at the start of the name, or after a separator, is dropped.
     static func words(in name: String, folding fold: (String) -> String) -> [String] {
         if let words = asciiWords(in: name) { return words }
