@@ -136,8 +136,8 @@ public final class TextRecognizer: Sendable {
     /// Reads one picture and writes its text into its item.
     ///
     /// The item is read before the picture and written after it: a change made to the item by
-    /// another writer while the picture is read is overwritten by this write (the next scan or
-    /// window, seeing the file's new stamp, puts it right). A failure caused by the file's bytes
+    /// another writer while the picture is read is overwritten by this write, old change stamp
+    /// included (the next reconcile finds the stamp stale and reads the file again). A failure caused by the file's bytes
     /// is remembered with their digest, so the same bytes are not read again; a transient one
     /// leaves the entry queued.
     ///
