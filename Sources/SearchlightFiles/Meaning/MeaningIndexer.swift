@@ -121,8 +121,7 @@ public final class MeaningIndexer: Sendable {
 
     /// How many texts are read from the index at a time.
     ///
-    /// Small, so that a stop or a pause is honoured within a batch, and a changed text waits at
-    /// most one batch behind the pass.
+    /// Small, so that a pause or a stop is noticed within one batch of texts.
     static let batchSize = 16
 
     /// Embeds what waits, `threads` texts at a time (each in a worker of its own), until nothing
