@@ -3,14 +3,14 @@
 /// `"report*"` is the literal `report` followed by a wildcard; `"a\*b"` is the literal `a*b`.
 ///
 /// Patterns compare by their normalized components, so `"a**b"` and `"a*b"` are equal. The
-/// parser makes them (``QueryParser``); the query compilers write them as `LIKE` patterns or
-/// regular expressions, and ``QueryExpression/matches(_:now:calendar:)`` matches them in
-/// memory, byte for byte.
+/// parser makes them (``QueryParser``); the SQLite index binds their encoded form, the
+/// PostgreSQL index writes them as `LIKE` patterns or regular expressions, and
+/// ``QueryExpression/matches(_:now:calendar:)`` matches them in memory, byte for byte.
 ///
 /// ```swift
 /// let pattern = QueryPattern([.literal("report"), .wildcard])
 /// pattern.hasWildcard   // true
-/// pattern.description   // "\"report*\""
+/// pattern.description   // "report*", quotes included
 /// ```
 public struct QueryPattern: Hashable, Sendable, CustomStringConvertible {
     /// A piece of a pattern.
