@@ -30,17 +30,11 @@ import Searchlight
 /// ### Building an object
 ///
 /// - ``init()``
-/// - ``add(_:_:)-(String,String?)``
 /// - ``add(_:bytes:)``
 /// - ``add(_:strings:)``
 /// - ``add(_:objects:)``
 /// - ``add(_:object:)``
 /// - ``finished``
-///
-/// ### Writing strings elsewhere
-///
-/// - ``appendString(_:to:)-([UInt8],_)``
-/// - ``appendString(_:to:)-(String,_)``
 public struct JSONLine: Sendable {
     /// The object so far, without its closing brace (``finished`` adds it).
     public private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
