@@ -21,8 +21,8 @@ extension SystemCall {
     /// The CPU time the calling thread has used. The corresponding C function is
     /// `clock_gettime(2)` with `CLOCK_THREAD_CPUTIME_ID`.
     ///
-    /// Cheap (a vDSO call on Linux); for measuring work done on one thread, whatever else the
-    /// machine runs.
+    /// For measuring the work done on one thread, whatever else the machine runs; one system
+    /// call.
     public static var threadCPUTime: Duration {
         var now = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
