@@ -15,8 +15,8 @@ extension EmbeddingModel {
     /// one piece is returned whole (trimmed); an empty or blank text gives none.
     ///
     /// Costs one tokenization of the whole text (SentencePiece), whatever `limit`: a long text is
-    /// tokenized whole even when only its first pieces are kept. Pure: safe from any thread that
-    /// holds the model.
+    /// tokenized whole even when only its first pieces are kept. It runs no model: the model is
+    /// `Sendable`, and this may be called from any thread.
     ///
     /// ```swift
     /// let pieces = model.chunks(of: text, maxTokens: 256, overlap: 32, limit: 8)
