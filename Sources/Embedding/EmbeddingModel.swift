@@ -23,14 +23,14 @@ public final class EmbeddingModel: Sendable {
     /// of one pass's activations.
     static let tokensPerPass = 2048
 
-    /// Cuts text into the model's pieces (SentencePiece, unigram).
+    /// Cuts text into the model's pieces (SentencePiece).
     let tokenizer: SentencePieceTokenizer
     /// The transformer that turns pieces into hidden states, on the CPU.
     let encoder: TransformerEncoder
     /// Names this model file: stored beside the vectors, so that another model re-embeds.
     ///
-    /// A short digest of the file (``digest(_:)``), so that two different files never share an
-    /// identifier, yet the same file has the same one on every machine.
+    /// A short digest of samples of the file (``digest(_:)``): the same file has the same
+    /// identifier on every machine, and two model files almost surely differ.
     public let identifier: String
 
     /// The length of the vectors `embed` returns (384).
