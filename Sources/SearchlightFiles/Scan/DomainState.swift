@@ -64,17 +64,14 @@ public struct DomainState: Codable, Sendable, Equatable {
 /// How a `watch` is doing: shown by `status`.
 ///
 /// Written by the watcher at each window, pause, backoff and stop (``FolderWatcher/recordHealth()``),
-/// so `status` can say whether a watch runs, how far behind it is and what it could not watch,
-/// without asking the watching process.
+/// so `status` can show how far behind a watch is and what it could not watch, without
+/// asking the watching process.
 public struct WatchHealth: Codable, Sendable, Equatable {
     /// The watching process.
     public var pid: Int32
     /// Whether it is running (false once it has shut down).
     public var running: Bool
     /// When this was last written.
-    ///
-    /// A running health not updated for long, with no process of its ``pid``, is a watch that
-    /// was killed.
     public var updated: Date
     /// inotify watches in use by this watcher.
     public var watchesUsed: Int
