@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let search = try SearchWords(parsing: #"kind:pdf budget tag:work author:"Zoë Müller""#)
 /// search.words        // ["budget"]
-/// search.queryString  // (contentType == "application/pdf"c) && (userTags == "work*"cd) && (authors == "Zoë Müller*"cdw)
+/// search.queryString  // ((contentType == "application/pdf"c)) && (userTags == "work*"cd) && (authors == "Zoë Müller*"cdw)
 /// ```
 ///
 /// A word whose key is not one of ``Key`` is a plain word, as in Spotlight (`http:`, `note:`).
