@@ -61,7 +61,7 @@ public enum ItemKind: String, CaseIterable, Sendable {
 
     /// Whether `needle`'s bytes occur in `haystack`'s.
     ///
-    /// A naive search, which is fastest for the short needles and types it is given.
+    /// A naive byte search: the needles and the types are short.
     static func occurs(_ needle: String, in haystack: String) -> Bool {
         var needle = needle, haystack = haystack
         return haystack.withUTF8 { haystack in
@@ -90,8 +90,7 @@ public enum ItemKind: String, CaseIterable, Sendable {
     /// ```
     ///
     /// The earlier kinds' tests are negated so that the query picks exactly the items this
-    /// initializer classifies as the kind: a `.docx` of a presentation type is a presentation,
-    /// never also a document.
+    /// initializer classifies as the kind: each item answers the `kind:` of one kind only.
     public var queryString: String {
         func query(_ test: Test) -> String {
             switch test {
