@@ -14,8 +14,8 @@ import Foundation
 /// if let reason = reading.backoffReason(thresholds: .init()) { print("backing off: \(reason)") }
 /// ```
 ///
-/// A value with no state: any thread may read it at any time. The thresholds come from the
-/// configuration's `[pressure]` settings (see ``Thresholds``).
+/// A value with no state: any thread may read it at any time. ``PressureSampler`` reads it
+/// periodically and compares the readings with its ``Thresholds``.
 public struct PressureMonitor: Sendable {
     /// The folder standing for `/proc`.
     public var procRoot: String
