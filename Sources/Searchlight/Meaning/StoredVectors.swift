@@ -35,8 +35,8 @@ public struct StoredVectors: Sendable, Hashable {
 
     /// The stored form of `vectors`, all of the same length (a model's dimensions).
     ///
-    /// Each vector gets its own scale, so a chunk of small values keeps its precision. A value
-    /// that is not finite cannot be stored: the model's vectors are finite and of unit length.
+    /// Each vector gets its own scale, so a chunk of small values keeps its precision. Every
+    /// value must be finite: a NaN or an infinity stops the process (its code cannot be made).
     ///
     /// - Parameter vectors: The chunks' vectors, in order; an empty array gives no chunk.
     public init(_ vectors: [[Float]]) {
