@@ -60,7 +60,8 @@ public struct OpenHistory: Sendable {
     /// Appends one line, then reads the file back to count its lines, compacting it past
     /// ``maximumLines`` (the item just opened is always kept). Blocks for that file I/O.
     ///
-    /// Safe from any thread: each call opens the file, appends, and closes it.
+    /// Each call opens the file, seeks to its end, writes and closes it: two calls at the same
+    /// moment, from threads or processes, may write over each other's line.
     ///
     /// - Parameters:
     ///   - domain: The opened item's domain.
