@@ -102,9 +102,6 @@ public struct SearchlightError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `error` as a cause: GRDB's errors keep their type.
-    ///
-    /// A cause that is not `Sendable` cannot be kept typed: Foundation's errors are, and GRDB's
-    /// and `Errno` are matched first.
     static func cause(of error: any Error) -> Cause {
         switch error {
         case let error as DatabaseError: .database(error)
@@ -129,8 +126,8 @@ public struct SearchlightError: Error, Sendable, CustomStringConvertible {
 
     /// Whether another connection held the database for longer than the busy timeout.
     ///
-    /// The file is locked by another process's write (or a checkpoint) for more than 30 seconds;
-    /// trying again later usually succeeds.
+    /// Another writer held the file's lock past the busy timeout (30 seconds for the index's
+    /// connections); trying again later usually succeeds.
     public var isBusy: Bool {
         if case .database(let error) = cause { error.resultCode == .SQLITE_BUSY } else { false }
     }
