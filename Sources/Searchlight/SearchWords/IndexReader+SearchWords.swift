@@ -57,8 +57,9 @@ extension IndexReader {
     /// asked once per round (``IndexReader/spellings(of:correctingIndexed:)``), and `find` once
     /// per respelling, until one finds something.
     ///
-    /// - Parameter find: What the search finds with its words respelled, `nil` for nothing.
-    /// - Parameter search: The search as typed; with no plain words there is nothing to respell.
+    /// - Parameters:
+    ///   - search: The search as typed; with no plain words there is nothing to respell.
+    ///   - find: What the search finds with its words respelled, `nil` for nothing.
     /// - Returns: The respelled search and what it found, or `nil`.
     /// - Throws: What `find` throws, and the store's error when its vocabulary cannot be read.
     public func firstRespelling<Found>(of search: SearchWords,
