@@ -5,7 +5,7 @@ import SystemPackage
 /// The files the decoders open and write: the requested file, opened the way a hostile one
 /// cannot abuse, and the anonymous files that hold an archive's members.
 ///
-/// Used by every decoder's entry point through ``answering(_:_:)``: each request's file is
+/// Used by every decoder's entry point through `answering(_:_:)`: each request's file is
 /// opened once, handed to the decoder as a descriptor, and closed when the answer is made,
 /// so a worker that answers thousands of requests leaks none.
 public enum WorkerFile {

@@ -29,7 +29,7 @@ public final class EmbeddingModel: Sendable {
     let encoder: TransformerEncoder
     /// Names this model file: stored beside the vectors, so that another model re-embeds.
     ///
-    /// A short digest of samples of the file (``digest(_:)``): the same file has the same
+    /// A short digest of samples of the file (`digest(_:)`): the same file has the same
     /// identifier on every machine, and two model files almost surely differ.
     public let identifier: String
 
@@ -68,7 +68,7 @@ public final class EmbeddingModel: Sendable {
     /// tokens is read in windows of 510 whose mean rows are averaged, weighted by their tokens.
     ///
     /// The cost is the encoder's, roughly linear in the tokens of all the texts; windows of
-    /// several texts run together in passes of up to ``tokensPerPass`` tokens. Blocks the calling
+    /// several texts run together in passes of up to `tokensPerPass` tokens. Blocks the calling
     /// thread; may run on several threads at once.
     ///
     /// - Parameters:

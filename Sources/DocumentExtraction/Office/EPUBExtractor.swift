@@ -5,7 +5,7 @@ import ExtractionProtocol
 /// documents read for text, in reading order.
 ///
 /// Each spine document is inflated whole, within ``ArchiveLimits``, then read as XHTML
-/// (``XHTMLText``); reading stops at the text limit, so a long book costs only the chapters
+/// (`XHTMLText`); reading stops at the text limit, so a long book costs only the chapters
 /// that fit. Stateless: it may run on several threads at once, each with its own descriptor.
 ///
 /// ```swift

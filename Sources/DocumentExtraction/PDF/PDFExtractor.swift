@@ -17,7 +17,7 @@ import SystemCalls
 /// The cost is poppler's: opening the document, then one text extraction per page read,
 /// stopped by the text limit or the time budget; a scanned page costs `recognizePage` on top.
 /// The first call in a process also opens a one-page PDF that stays open
-/// (``keepsGlobalParameters``), so that later documents do not set poppler's global
+/// (`keepsGlobalParameters`), so that later documents do not set poppler's global
 /// parameters up again.
 ///
 /// ```swift

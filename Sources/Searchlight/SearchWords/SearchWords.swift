@@ -57,7 +57,7 @@ public struct SearchWords: Hashable, Sendable {
         public var value: String
         /// The query-language predicate it stands for.
         ///
-        /// Always a valid query: values are quoted with ``SearchWords/quoted(_:prefix:suffix:)``.
+        /// Always a valid query: values are quoted with `quoted(_:prefix:suffix:)`.
         public var queryString: String
     }
 

@@ -138,7 +138,7 @@ public struct ExclusionRules: Sendable, Equatable {
     /// ancestors through `root`.
     ///
     /// Costs one `openat(2)` per folder on the way and a read of each ignore file there; for many
-    /// paths of the same folders, ``FileJudge`` reads each folder once.
+    /// paths of the same folders, `FileJudge` reads each folder once.
     ///
     /// - Parameters:
     ///   - path: The path relative to the root.

@@ -173,7 +173,7 @@ public final class ExtractorPool: Sendable {
     /// blocking until it is done or has failed.
     ///
     /// Any private key block (`-----BEGIN … PRIVATE KEY-----`) is removed from the text and the
-    /// metadata before they are returned, whatever the worker sent (``SecretContent``).
+    /// metadata before they are returned, whatever the worker sent (`SecretContent`).
     ///
     /// - Parameters:
     ///   - path: an absolute path, as raw bytes (no NUL).
