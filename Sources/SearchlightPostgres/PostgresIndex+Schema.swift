@@ -42,6 +42,36 @@ extension PostgresIndex {
     ///
     /// The statements are plain SQL text run with `PostgresQuery(unsafeSQL:)`: they take no
     /// argument from outside the code, only constants such as ``cjkClass``.
+    ///
+    /// ## The item table today
+    ///
+    /// What a reader of the database finds in `item`, by group of columns (the version that added
+    /// each is in parentheses when it is not 1):
+    ///
+    /// - The key: `domain_id` (the `domain` row), `identifier` (`bytea`: the item's identifier,
+    ///   not necessarily UTF-8).
+    /// - The attributes, one typed column each: `display_name`, `title`, `authors` and `keywords`
+    ///   (`text[]`), `content_type` and `content_type_tree` (`text[]`, for `contentTypeTree`
+    ///   queries), `content_description`, `text_content`, `size`, `modification_date` and
+    ///   `creation_date` (seconds since 1970), `pixel_width`, `pixel_height`, `page_count`,
+    ///   `acquisition_make`, `acquisition_model`, `latitude`, `longitude`, `expiration_date`,
+    ///   and the user attributes `user_tags`, `comment`, `star_rating`, `where_froms` (6).
+    /// - The file indexer's bookkeeping: `change_stamp` (what the file's status was when it was
+    ///   read), `failure` (`reason: message`, when extraction failed), `identifier_is_path` (2).
+    /// - The words, made in Swift by the writers: `name_words`, `title_words`, `folder_words`
+    ///   (words joined by spaces), `author_words` and `keyword_words` (one entry per author or
+    ///   keyword), `text_words` (a `tsvector` literal since 8), and `words_folded` (8: false for
+    ///   rows that wait for ``refoldWords()``).
+    /// - Derived by the server, never written: `words` (the `tsvector` of the word columns),
+    ///   `name_vector` (5), `text_initials` (11: the first letters of the text's words).
+    /// - Who may read it (9): `readers` (the rules of the file's owner, mode and ACL),
+    ///   `folder_keys` (the keys of the folders above it), `access_pending` (written before 9,
+    ///   not yet looked at again).
+    ///
+    /// Beside it: `domain` (`name`, `host`, `root`, `state`, `last_update_date`,
+    /// `change_count`), `thumbnail`, `searchlight_folder`, `searchlight_person`,
+    /// `searchlight_key` (9), `item_meaning` and `meaning_vector` (10), and
+    /// `searchlight_schema_version`, which records each version applied and when.
     static let migrations: [(version: Int, statements: @Sendable () -> [String])] = [
         (1, { [
             """
