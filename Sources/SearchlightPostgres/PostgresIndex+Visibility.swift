@@ -29,6 +29,24 @@ import SystemCalls
 /// `folder_keys` with the blocked keys. When the database's superuser ran the migration,
 /// the search operators are `LEAKPROOF` and the GIN and trigram indexes still serve a
 /// filtered reader; otherwise a reader's searches may scan.
+///
+/// ## The SQL functions
+///
+/// - `searchlight_folder_key(domain, prefix)`: the salted key of a folder.
+/// - `searchlight_folder_keys(domain, identifier)`: the keys of the folders above an item,
+///   the root's first; what `item.folder_keys` holds.
+/// - `searchlight_folder_row_key(domain, identifier)`: the key a `searchlight_folder` row
+///   stops (the root's, for the root and the folders above it).
+/// - `searchlight_person_tokens(kind)`: the signed-in person's tokens of one kind, for every
+///   domain of a machine where a person of that name is.
+/// - `searchlight_allows(rules, …)`: whether rules let a person in; the one place the rule is
+///   written in SQL, as ``Searchlight/FileAccess`` evaluates it in Swift.
+/// - `searchlight_root_domains()`: the domains whose machine has the person as root.
+/// - `searchlight_blocked_folders()`: the keys of the folders the person may not pass
+///   (`SECURITY DEFINER`: it reads the folders and the salt as their owner).
+/// - `searchlight_sees_all()`: whether the session's role is a member of `searchlight_admin`.
+///
+/// The key functions are revoked from `PUBLIC`: only the writers' role computes keys.
 enum PostgreSQLVisibility {
     /// The schema version these statements bring the database to (see
     /// ``PostgresIndex/migrations``).
