@@ -67,6 +67,20 @@ import Foundation
 /// query, which is capped at ``maximumLength``, and its recursion is capped at
 /// ``maximumDepth``, so the cost of even a hostile query is bounded.
 ///
+/// ## Errors
+///
+/// Every error is a ``QueryParseError`` that names the 1-based column, what the grammar
+/// allowed there and what stood there, in the user's spelling:
+///
+/// ```
+/// title ==       invalid query at column 10: expected a value (a "string", a 'string', a number
+///                or a $time date), found end of query
+/// size > "big"   invalid query at column 8: expected a number for size, found "big"
+/// ```
+///
+/// The first error ends the parse: no partial expression is returned, and nothing is
+/// repaired or guessed.
+///
 /// ## Topics
 ///
 /// ### Parsing
