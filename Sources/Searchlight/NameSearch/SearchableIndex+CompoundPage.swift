@@ -14,6 +14,16 @@ extension SearchableIndex {
     /// each member is checked on its name's words, a compound's parts consecutive. Typed letter
     /// by letter, `note_4` on the notes of issue 47 otherwise ranked every item with a part
     /// starting with `4` (a quarter of them) to give the 20 named `note_4_…`.
+    ///
+    /// An unknown domain gives an empty page, not `nil`: no item can match there.
+    ///
+    /// - Parameters:
+    ///   - tokens: The search's tokens (``CompoundWords/tokens(of:)``).
+    ///   - domain: Only this domain, when given.
+    ///   - limit: The size of the page.
+    ///   - db: A connection inside a read transaction.
+    /// - Returns: The page, newest first; `nil` to rank the search in full.
+    /// - Throws: The connection's errors.
     static func compoundNamePage(_ tokens: [String], domain: String?, limit: Int, in db: any ReadConnection) throws -> [NameMatch]? {
         guard limit > 0, hasCompound(tokens) else { return nil }
         guard let filter = try ItemFilter(domain: domain, in: db) else { return [] }
