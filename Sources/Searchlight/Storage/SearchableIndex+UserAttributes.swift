@@ -53,8 +53,7 @@ extension SearchableIndex {
 
     /// A list attribute as stored: its elements joined by the keyword separator, `nil` when empty.
     ///
-    /// An element that holds the separator would split in two when read back; elements come from
-    /// extended attributes and never hold U+001F in practice.
+    /// An element that holds the separator (U+001F) would split in two when read back.
     static func storedList(_ list: [String]) -> String? {
         list.isEmpty ? nil : list.joined(separator: String(keywordSeparator))
     }
