@@ -94,8 +94,11 @@ public struct SearchQuery: Sendable {
     public struct Results: AsyncSequence, Sendable {
         /// A batch of matching items.
         public typealias Element = [IndexedItem]
+        /// The query whose results these are.
         let query: SearchQuery
+        /// The index the query reads.
         let index: SearchableIndex
+        /// Only this domain, when given.
         let domain: String?
 
         /// An iterator that reads the matching items a batch at a time.
@@ -109,12 +112,19 @@ public struct SearchQuery: Sendable {
         /// most recently modified first; each call reads the next ``SearchQuery/batchSize``
         /// of them, skipping a batch whose items were all deleted meanwhile.
         public struct AsyncIterator: AsyncIteratorProtocol {
+            /// The query being read.
             let query: SearchQuery
+            /// The index it reads, one async read per batch.
             let index: SearchableIndex
+            /// Only this domain, when given.
             let domain: String?
+            /// The row ids of every match, in result order, collected by the first `next()`: each later
+            /// batch is a snapshot of its own, so an item changed in between is read as it is then.
             private var rowIDs: [Int64]?
+            /// How many of ``rowIDs`` the batches returned so far covered.
             private var offset = 0
 
+            /// An iterator that has read nothing yet.
             init(query: SearchQuery, index: SearchableIndex, domain: String?) {
                 self.query = query
                 self.index = index
