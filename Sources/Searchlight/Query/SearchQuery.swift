@@ -94,9 +94,7 @@ public struct SearchQuery: Sendable {
     public struct Results: AsyncSequence, Sendable {
         /// A batch of matching items.
         public typealias Element = [IndexedItem]
-        /// The query whose results these are.
         let query: SearchQuery
-        /// The index the query reads.
         let index: SearchableIndex
         /// Only this domain, when given.
         let domain: String?
@@ -112,7 +110,6 @@ public struct SearchQuery: Sendable {
         /// most recently modified first; each call reads the next ``SearchQuery/batchSize``
         /// of them, skipping a batch whose items were all deleted meanwhile.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            /// The query being read.
             let query: SearchQuery
             /// The index it reads, one async read per batch.
             let index: SearchableIndex
