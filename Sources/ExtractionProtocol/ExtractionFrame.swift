@@ -67,7 +67,6 @@ struct WireWriter {
     /// What has been written so far: the payload of one frame.
     var bytes: [UInt8] = []
 
-    /// An empty writer.
     init() {}
 
     /// A writer that starts with what every request and response starts with: the protocol's
@@ -78,7 +77,6 @@ struct WireWriter {
         append(jobID)
     }
 
-    /// Appends one byte.
     mutating func append(_ value: UInt8) { bytes.append(value) }
 
     /// Appends an integer as its little-endian bytes, `T`'s size of them.
@@ -101,7 +99,6 @@ struct WireWriter {
 /// Every read checks that enough bytes remain and throws `.truncated` otherwise, so a
 /// malformed payload can never read out of bounds.
 struct WireReader {
-    /// The payload being read.
     let bytes: [UInt8]
     /// Where the next read starts.
     var offset: Int

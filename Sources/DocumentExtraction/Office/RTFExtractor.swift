@@ -95,13 +95,11 @@ struct RTFParser {
         163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250,
     ]
 
-    /// The whole document.
     private let bytes: [UInt8]
     /// The position of the next byte to read in ``bytes``.
     private var index = 0
     /// The states of the enclosing groups, innermost last; at most 10 000 deep.
     private var stack: [GroupState] = []
-    /// The state of the group being read.
     private var state = GroupState()
     /// The code page of `\ansicpg` (or `\mac`, `\pc`, `\pca`); Windows-1252 when none is given.
     private var documentCodePage = 1252

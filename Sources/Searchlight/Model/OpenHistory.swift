@@ -131,7 +131,6 @@ public struct OpenHistory: Sendable {
             self.identifier = identifier
         }
 
-        /// The key of `item`.
         init(_ item: SearchableItem) { self.init(domain: item.domainIdentifier, identifier: item.uniqueIdentifier.bytes) }
     }
 

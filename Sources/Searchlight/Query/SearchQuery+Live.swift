@@ -71,7 +71,6 @@ extension SearchQuery {
     private struct ItemKey: Hashable {
         var domain: String
         var identifier: ItemIdentifier
-        /// The key of `item`.
         init(_ item: IndexedItem) {
             domain = item.item.domainIdentifier
             identifier = item.item.uniqueIdentifier

@@ -222,7 +222,6 @@ public enum SpellingNeighbors {
 /// bytes: a candidate is a few slices of the word and at most one letter, copied once, with no
 /// array of letters made for each.
 private struct Spelled {
-    /// The word's letters, as scalars.
     let letters: [Unicode.Scalar]
     /// The word in UTF-8.
     private(set) var bytes: [UInt8] = []

@@ -68,9 +68,7 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
         /// What ends the sequence with an error: a failed `read(2)` of the descriptor.
         public typealias Failure = FileSystemError
 
-        /// The instance read.
         let inotify: Inotify
-        /// The most events a batch holds.
         let maximumBatchSize: Int
         /// How long to wait before reading after a batch that was not full.
         let gathering: Duration
