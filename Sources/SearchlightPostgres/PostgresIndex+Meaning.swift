@@ -14,6 +14,17 @@ import Searchlight
 /// a text that changes marks its item's vectors stale, a text that becomes empty drops them.
 /// Vectors are shared by digest, so two items with the same text (a copied file) store one
 /// set of vectors.
+///
+/// ## The tables
+///
+/// - `meaning_vector`: `digest` (the key: ``Searchlight/MeaningVectors/digest``), `chunks` (how
+///   many vectors), `vectors` (their bytes, ``Searchlight/StoredVectors``).
+/// - `item_meaning`: the item's key (`domain_id`, `identifier`, a foreign key to `item` that
+///   cascades deletes and moves), the `digest` of its vectors, the `model` that made them, and
+///   `stale` (its text changed since).
+///
+/// A vector row is not tied to an item by a foreign key: several items may share it, and it
+/// stays after its last item goes until ``PostgresIndex/forgetUnusedMeaning()`` sweeps it.
 enum PostgreSQLMeaning {
     /// The schema version these statements bring the database to (see
     /// ``PostgresIndex/migrations``).

@@ -385,6 +385,12 @@ struct PostgresBatchWriter {
     /// at `to` are computed again from the new paths. Moving an item onto itself does nothing.
     /// Costs a handful of statements, whatever the size of the subtree: the re-keying is done by
     /// the server, by range.
+    ///
+    /// In order: what stands at `to` (and below it) is deleted; the item at `from` is re-keyed
+    /// with its new name's words; the items below `from` are re-keyed by replacing the start of
+    /// their identifiers, and, for paths, of their folder words; the folder access rows follow;
+    /// and the folder keys of everything now at `to` are made again. A `from` the domain does not
+    /// hold moves its descendants only.
     private func move(_ from: ItemIdentifier, to: ItemIdentifier, rename: IndexBatch.Rename?, domain: Int64) async throws {
         guard from != to else { return }
         try await delete(to, domain: domain, withDescendants: true)
