@@ -4,11 +4,16 @@ import SystemPackage
 
 /// The files the decoders open and write: the requested file, opened the way a hostile one
 /// cannot abuse, and the anonymous files that hold an archive's members.
+///
+/// Used by every decoder's entry point through `answering(_:_:)`: each request's file is
+/// opened once, handed to the decoder as a descriptor, and closed when the answer is made,
+/// so a worker that answers thousands of requests leaks none.
 public enum WorkerFile {
     /// Opens a regular file for reading without following a final symbolic link or blocking
     /// on a FIFO (close-on-exec).
-    /// - Throws: ``ExtractionFailure/Reason-swift.enum/unreadable`` with the call and its errno.
     /// The corresponding C functions are `open(2)` and `fstat(2)`.
+    ///
+    /// - Throws: ``ExtractionFailure/Reason-swift.enum/unreadable`` with the call and its errno.
     static func openRegular(_ path: [UInt8]) throws(ExtractionFailure) -> Int32 {
         let descriptor: Int32
         do {
@@ -47,12 +52,17 @@ public enum WorkerFile {
     /// through `/proc/self/fd/N`, whose target Landlock checks by its real path, and the decoders
     /// that open their file by that name (libvips, Tesseract, ZIPFoundation, the converters) get
     /// a copy (``reopenable(_:)``). Set once by the worker before it reads its first request.
+    ///
+    /// Not synchronized: written once, before any request is read, and only read afterwards.
     nonisolated(unsafe) public static var isFileSystemConfined = false
 
     /// A descriptor for the same bytes as `descriptor` that a decoder can open again through
     /// `/proc/self/fd/N`: a duplicate, or under Landlock (``isFileSystemConfined``) an
     /// anonymous file (which Landlock does not confine) holding a copy made by the kernel.
     /// The caller closes it. The corresponding C functions are `memfd_create(2)` and `sendfile(2)`.
+    ///
+    /// Under Landlock the copy is the whole file, in memory: a request for a large file costs its
+    /// size in the worker's memory while it is decoded.
     static func reopenable(_ descriptor: Int32) throws(ExtractionFailure) -> Int32 {
         guard isFileSystemConfined else {
             do {
@@ -78,6 +88,11 @@ public enum WorkerFile {
 
     /// Answers `request` with what `body` makes of its file (opened as ``openFile(_:)``, then
     /// made ``reopenable(_:)``, closed after), or with why that file cannot be opened.
+    ///
+    /// - Parameters:
+    ///   - request: The request, with its file's descriptor or path.
+    ///   - body: The decoder, given a descriptor it must not close.
+    /// - Returns: What `body` answered, or a failure answer when the file cannot be opened.
     static func answering(_ request: ExtractionRequest, _ body: (Int32) -> ExtractionResponse) -> ExtractionResponse {
         let descriptor: Int32
         do {
@@ -95,6 +110,8 @@ public enum WorkerFile {
 
 extension ExtractionResponse {
     /// The answer to `request` that it failed.
+    ///
+    /// Carries the request's job and kind, so the indexer matches it to what it asked.
     public init(answering request: ExtractionRequest, failure: ExtractionFailure) {
         self.init(jobID: request.jobID, kindRawValue: request.kindRawValue, outcome: .failure(failure))
     }

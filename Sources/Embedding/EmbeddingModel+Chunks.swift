@@ -1,5 +1,8 @@
 extension EmbeddingModel {
     /// Scalars after which a sentence ends.
+    ///
+    /// Latin and CJK full stops, question and exclamation marks, the Arabic question mark and
+    /// full stop, the Devanagari danda and double danda, and the ellipsis.
     private static let sentenceEnds: Set<Unicode.Scalar> = [".", "!", "?", ";", "\u{3002}", "\u{FF01}", "\u{FF1F}",
                                                              "\u{061F}", "\u{06D4}", "\u{0964}", "\u{0965}", "\u{2026}"]
 
@@ -10,6 +13,21 @@ extension EmbeddingModel {
     /// A piece is cut at a token boundary, preferably after the end of a sentence in its second
     /// half, otherwise before a word; pieces are trimmed of white space. A text that fits in
     /// one piece is returned whole (trimmed); an empty or blank text gives none.
+    ///
+    /// Costs one tokenization of the whole text (SentencePiece), whatever `limit`: a long text is
+    /// tokenized whole even when only its first pieces are kept. It runs no model: the model is
+    /// `Sendable`, and this may be called from any thread.
+    ///
+    /// ```swift
+    /// let pieces = model.chunks(of: text, maxTokens: 256, overlap: 32, limit: 8)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - text: The text to cut.
+    ///   - maxTokens: The most tokens of a piece, as the model counts them.
+    ///   - overlap: About how many tokens a piece repeats from the end of the one before.
+    ///   - limit: The most pieces; the rest of a long text is left out.
+    /// - Returns: The pieces, in order.
     public func chunks(of text: String, maxTokens: Int, overlap: Int, limit: Int) -> [String] {
         guard limit > 0 else { return [] }
         let scalars = Array(text.unicodeScalars)
@@ -36,6 +54,11 @@ extension EmbeddingModel {
 
     /// Where to end a piece that may run to token `end`: after a sentence, else before a word,
     /// searching back no further than half the piece.
+    ///
+    /// A sentence end counts when a space follows it, or when it is a CJK mark (U+3000 and up),
+    /// which needs none.
+    ///
+    /// - Returns: The token index where the piece ends (excluded).
     private func cut(_ pieces: SentencePieceTokenizer.Pieces, scalars: [Unicode.Scalar], from start: Int, before end: Int) -> Int {
         let floor = start + (end - start) / 2
         var candidate = end
@@ -58,6 +81,7 @@ extension EmbeddingModel {
         return end
     }
 
+    /// The scalars as a string, without leading or trailing white space.
     private static func trimmed(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
         var slice = scalars
         while let first = slice.first, first.properties.isWhitespace { slice.removeFirst() }

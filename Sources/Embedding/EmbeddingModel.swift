@@ -18,11 +18,19 @@ public final class EmbeddingModel: Sendable {
     public static let fileName = "model.bin"
 
     /// Sequences run through the encoder together, up to this many tokens in all.
+    ///
+    /// Larger passes amortize the encoder's set-up over more sequences; this bounds the memory
+    /// of one pass's activations.
     static let tokensPerPass = 2048
 
+    /// Cuts text into the model's pieces (SentencePiece).
     let tokenizer: SentencePieceTokenizer
+    /// The transformer that turns pieces into hidden states, on the CPU.
     let encoder: TransformerEncoder
     /// Names this model file: stored beside the vectors, so that another model re-embeds.
+    ///
+    /// A short digest of samples of the file (`digest(_:)`): the same file has the same
+    /// identifier on every machine, and two model files almost surely differ.
     public let identifier: String
 
     /// The length of the vectors `embed` returns (384).
@@ -31,6 +39,11 @@ public final class EmbeddingModel: Sendable {
     /// Content tokens per window: the model's positions less `<s>` and `</s>`.
     var windowTokens: Int { encoder.positions - 2 }
 
+    /// Maps the model file at `path`, builds the tokenizer and the encoder, and asks the kernel
+    /// to read the encoder's weights ahead.
+    ///
+    /// - Throws: ``EmbeddingError`` when the file is missing, unreadable, truncated, or not a
+    ///   model of the known format.
     init(path: FilePath) throws(EmbeddingError) {
         let model = try ModelFile(path: path)
         tokenizer = try SentencePieceTokenizer(model)
@@ -53,6 +66,16 @@ public final class EmbeddingModel: Sendable {
 
     /// The L2-normalized embedding of each text, in order. A text longer than the model's 512
     /// tokens is read in windows of 510 whose mean rows are averaged, weighted by their tokens.
+    ///
+    /// The cost is the encoder's, roughly linear in the tokens of all the texts; windows of
+    /// several texts run together in passes of up to `tokensPerPass` tokens. Blocks the calling
+    /// thread; may run on several threads at once.
+    ///
+    /// - Parameters:
+    ///   - texts: The texts, each a question or a passage.
+    ///   - role: Whether they are questions or passages: the model reads each with its prefix
+    ///     (`query: `, `passage: `).
+    /// - Returns: One vector of ``dimensions`` floats per text, of unit length.
     public func embed(_ texts: [String], as role: EmbeddingRole) -> [[Float]] {
         var windows: [(text: Int, ids: [Int32])] = []
         for (index, text) in texts.enumerated() {
@@ -87,10 +110,13 @@ public final class EmbeddingModel: Sendable {
 
     /// The tokens the model reads for `text` as a passage: `<s>`, the pieces of
     /// `passage: ` and of the text, `</s>`.
+    ///
+    /// Costs a tokenization; the chunker uses it to know what `passage: ` itself takes.
     public func tokenCount(_ text: String) -> Int {
         tokenizer.pieces(of: EmbeddingRole.passage.prefix + text).ids.count + 2
     }
 
+    /// `vector` scaled to unit length; a zero vector stays zero.
     static func normalized(_ vector: [Float]) -> [Float] {
         let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
         return vector.map { $0 / max(norm, 1e-12) }

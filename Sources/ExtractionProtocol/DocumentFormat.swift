@@ -65,6 +65,10 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
     /// The format of a file, from libmagic's MIME type and the file's name; nil when the
     /// file has no text to read.
     ///
+    /// Pure and cheap (a few string comparisons): it opens nothing, so both the indexer and the
+    /// worker may call it for every file. The extension decides only where the type leaves a
+    /// choice (XML or XHTML, a ZIP or an office document, text or Markdown).
+    ///
     /// - Parameters:
     ///   - contentType: libmagic's MIME type, such as `text/html` (parameters ignored).
     ///   - fileName: the last component of the file's path, as bytes.
@@ -164,6 +168,8 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
 
     /// Whether a name's extension is a manual section: `1` to `9` with an optional suffix
     /// (`1p`, `3pm`, `3perl`, `1ssl`), `0p`, `n`, `l`, `man`, `mdoc`.
+    ///
+    /// - Parameter fileExtension: The extension, lowercased, without its dot.
     public static func isManualSection(_ fileExtension: String) -> Bool {
         if ["0p", "n", "l", "man", "mdoc"].contains(fileExtension) { return true }
         guard let first = fileExtension.unicodeScalars.first, ("1"..."9").contains(first) else { return false }
@@ -205,6 +211,7 @@ public enum DocumentFormat: String, Sendable, Hashable, CaseIterable {
     /// Names of iWork documents, which libmagic calls `application/zip`.
     static let iWorkExtensions: Set<String> = ["key", "pages", "numbers"]
 
+    /// Names of Markdown files, which libmagic types as plain text.
     static let markdownExtensions: Set<String> = ["md", "markdown", "mdown", "mkd", "mkdn"]
 
     /// The part of the name after its last dot, lowercased (ASCII); empty when none.

@@ -15,6 +15,9 @@
 /// case .thumbnail, .embeddings: break
 /// }
 /// ```
+///
+/// A failure carries no outcome tag: its status byte is its ``ExtractionFailure/Reason-swift.enum``,
+/// whose raw values start at 1, so status 0 always means success.
 public struct ExtractionResponse: Sendable, Hashable {
     /// What the worker sends back for a job: a picture, a document, vectors, or why none.
     public enum Outcome: Sendable, Hashable {
@@ -46,6 +49,13 @@ public struct ExtractionResponse: Sendable, Hashable {
     public var outcome: Outcome
 
     /// The answer to job `jobID`; the two picture flags are set after when they apply.
+    ///
+    /// - Parameters:
+    ///   - jobID: The request's job.
+    ///   - kindRawValue: The request's kind, as it came.
+    ///   - originalWidth: The source's width in pixels; 0 when unknown.
+    ///   - originalHeight: The source's height in pixels; 0 when unknown.
+    ///   - outcome: The answer.
     public init(jobID: UInt64, kindRawValue: UInt8, originalWidth: Int = 0, originalHeight: Int = 0, outcome: Outcome) {
         self.jobID = jobID
         self.kindRawValue = kindRawValue
@@ -55,6 +65,8 @@ public struct ExtractionResponse: Sendable, Hashable {
     }
 
     /// The complete frame (length prefix included).
+    ///
+    /// Sizes above `UInt32.max` are clamped: no picture or count comes near it.
     public func encodedFrame() -> [UInt8] {
         var writer = WireWriter(headerOf: kindRawValue, jobID: jobID)
         switch outcome {
@@ -84,6 +96,12 @@ public struct ExtractionResponse: Sendable, Hashable {
     }
 
     /// Decodes a payload (the frame without its length prefix).
+    ///
+    /// - Parameter payload: A frame's payload, its length checked already
+    ///   (``ExtractionFrame/payloadLength(header:)``).
+    /// - Throws: ``ExtractionProtocolError``: `.unknownVersion` for another protocol version,
+    ///   `.truncated` for a payload cut short, `.malformed` for an unknown status or outcome or
+    ///   bytes left over.
     public init(payload: [UInt8]) throws(ExtractionProtocolError) {
         var reader = WireReader(payload)
         (kindRawValue, jobID) = try reader.readHeader()

@@ -6,12 +6,27 @@ import SystemCalls
 ///
 /// Shared by the indexer (the default `ocr-languages`, `status`) and the worker (the languages
 /// a page in another script is read again with), so that the two agree.
+///
+/// Pure functions, but for ``installed(in:)``, which lists two folders: cheap enough for
+/// `status`, and called once by a worker when its engine starts.
+///
+/// ```swift
+/// let installed = TesseractLanguages.installed()                 // ["deu", "eng"]
+/// TesseractLanguages.defaults(environment: ["LANG": "de_AT.UTF-8"], installed: installed)  // ["eng", "deu"]
+/// TesseractLanguages.debianPackage(of: "fra")                     // "tesseract-ocr-fra"
+/// ```
 public enum TesseractLanguages {
     /// Where Debian installs Tesseract's language data, newest first.
     public static let dataFolders = ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata"]
 
     /// The languages whose `LANG.traineddata` is in one of `folders` (`osd` and the script
     /// models under `script/` are not languages), sorted.
+    ///
+    /// A folder that does not exist or cannot be read is skipped. `equ` (equations) is left out
+    /// as well.
+    ///
+    /// - Parameter folders: Where to look.
+    /// - Returns: The languages, each once.
     public static func installed(in folders: [String] = dataFolders) -> [String] {
         var names = Set<String>()
         for folder in folders {
@@ -34,6 +49,10 @@ public enum TesseractLanguages {
     /// The Tesseract languages of the person's locale, in the order the environment gives
     /// them (`LANGUAGE`'s list, then `LC_ALL`, `LC_MESSAGES`, `LANG`): `de_AT.UTF-8` is `deu`,
     /// `zh_TW` is `chi_tra`; `C` and `POSIX` are none.
+    ///
+    /// - Parameter environment: The process's environment.
+    /// - Returns: The languages, each once; a locale whose language Tesseract has no model for is
+    ///   left out.
     public static func ofLocale(_ environment: [String: String]) -> [String] {
         var locales: [String] = []
         if let list = environment["LANGUAGE"], !list.isEmpty { locales += list.split(separator: ":").map(String.init) }
@@ -57,6 +76,11 @@ public enum TesseractLanguages {
     }
 
     /// The default `ocr-languages`: English, then the locale's languages that are installed.
+    ///
+    /// - Parameters:
+    ///   - environment: The process's environment, for the locale.
+    ///   - installed: The installed languages (``installed(in:)``).
+    /// - Returns: `eng` first, then the locale's installed languages, each once.
     public static func defaults(environment: [String: String], installed: [String]) -> [String] {
         var languages = ["eng"]
         for language in ofLocale(environment) where installed.contains(language) && !languages.contains(language) {
@@ -66,6 +90,8 @@ public enum TesseractLanguages {
     }
 
     /// ISO 639-1 codes of locales to Tesseract's language names (ISO 639-2/T, mostly).
+    ///
+    /// Chinese is not here: its variant depends on the region (``ofLocale(_:)``).
     static let isoToTesseract: [String: String] = [
         "af": "afr", "am": "amh", "ar": "ara", "as": "asm", "az": "aze", "be": "bel", "bg": "bul", "bn": "ben",
         "bo": "bod", "bs": "bos", "ca": "cat", "cs": "ces", "cy": "cym", "da": "dan", "de": "deu", "el": "ell",

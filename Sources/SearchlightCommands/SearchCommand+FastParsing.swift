@@ -14,6 +14,9 @@ extension SearchlightCommand {
     /// a value that starts with `-`, combined short flags, `--`, help, a validation error —
     /// returns `nil`, so that messages, help and exit statuses stay the full parser's.
     /// `FastSearchParsingTests` check that both parsers give the same command.
+    ///
+    /// - Parameter arguments: The command line without the executable's name (`search` first).
+    /// - Returns: The request to run, or `nil` to hand the arguments to the full parser.
     public static func parseCommonSearch(_ arguments: [String]) -> SearchRequest? {
         SearchCommand.parseCommon(arguments)
     }
@@ -31,6 +34,9 @@ extension SearchCommand {
     /// variables rather than a dictionary or a set, and a ``SearchRequest`` rather than a
     /// `SearchCommand` (whose property wrappers hold sets of names): the first use of each
     /// generic type is a conformance look-up too.
+    ///
+    /// A limit must be plain decimal digits (`--limit 20`); `+20`, `0x14` or a value past
+    /// `Int.max` goes to the full parser. Options may come before, between or after the words.
     static func parseCommon(_ arguments: [String]) -> SearchRequest? {
         guard arguments.first == "search" else { return nil }
         var words: [String] = []

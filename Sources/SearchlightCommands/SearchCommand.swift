@@ -4,6 +4,18 @@ import Searchlight
 import SearchlightFiles
 import SystemCalls
 
+/// `searchlight search WORDS…`: the ranked search of the index, printed one path per line
+/// (or as JSON, or as a count).
+///
+/// Its common forms never reach this type: the executable's fast path
+/// (``SearchCommand/parseCommon(_:)``) makes a ``SearchRequest`` straight from the arguments,
+/// skipping swift-argument-parser's reflection at start-up. Both run the same
+/// ``SearchRequest/run()``.
+///
+/// ```
+/// searchlight search budget 2024
+/// searchlight search --json --limit 5 kind:pdf invoice
+/// ```
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
@@ -34,18 +46,23 @@ struct SearchCommand: ParsableCommand {
             """
     )
 
+    /// The words and search words as typed.
     @Argument(help: "Words that the item's words must start with, and search words such as kind:pdf or tag:work.")
     var words: [String]
 
+    /// `--explain`: how the search reads its words, on standard error.
     @Flag(help: "Print how each word is read (a prefix index, or how many indexed words it merges), how many items hold them all, and what search words compiled to (on standard error) before the results.")
     var explain = false
 
+    /// `--names`: names, titles, keywords and folders only.
     @Flag(help: "Search names, titles, keywords and folder names only, not authors or text.")
     var names = false
 
+    /// `--words`: no search by meaning.
     @Flag(name: .customLong("words"), help: "Rank by the words alone, not by meaning (the model is not loaded).")
     var wordsOnly = false
 
+    /// `--meaning`: the search by meaning alone.
     @Flag(name: .customLong("meaning"), help: "Rank by meaning alone: the items whose text is nearest to the words in meaning.")
     var meaningOnly = false
 
@@ -54,12 +71,18 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var indexOptions: IndexOptions
 
+    /// Refuses no words, and options that contradict each other.
+    ///
+    /// - Throws: `ValidationError` (exit status 64).
     func validate() throws {
         if words.isEmpty { throw ValidationError("Give at least one word to search for.") }
         if wordsOnly && meaningOnly { throw ValidationError("--words and --meaning choose one ranking each; give one of them.") }
         if meaningOnly && names { throw ValidationError("--meaning searches the text; --names searches names only: give one of them.") }
     }
 
+    /// Runs ``request``.
+    ///
+    /// - Throws: What ``SearchRequest/run()`` throws.
     func run() throws {
         try request.run()
     }
@@ -75,23 +98,39 @@ struct SearchCommand: ParsableCommand {
 /// A search as `searchlight search` runs it, without swift-argument-parser's property
 /// wrappers: what ``SearchCommand`` parses, and what its fast path
 /// (``SearchCommand/parseCommon(_:)``) makes directly (start-up).
+///
+/// Public so that the executable's fast path can run it; its fields stay internal.
 public struct SearchRequest {
+    /// The words and search words as typed, one argument each.
     var words: [String]
+    /// `--explain`.
     var explain = false
+    /// `--names`: the scope ``Searchlight/SearchScope/names``.
     var names = false
     /// `--domain`.
     var domain: String?
+    /// `--json`, `-0`, or lines of paths.
     var format = ItemPrinter.Format.lines
     /// `--relative`: paths relative to the current folder (``ItemPaths``).
     var relative = false
+    /// `--count`: print how many items match, not the items.
     var count = false
+    /// `--limit`: at most this many results; `nil`, all, the first page printed first.
     var limit: Int?
+    /// `--index` and the environment: which index to open.
     var index = IndexChoice()
     /// `--words`, `--meaning`, or neither.
     var mode = MeaningMode.automatic
 
     /// Runs the search and prints its results (or their count, or its explanation on standard
     /// error); the model of search by meaning is looked for only when the words may need it.
+    ///
+    /// Runs on the calling thread (the main thread of `searchlight`): the index is read with
+    /// blocking calls. The results are printed as they are found, a page first when there is no
+    /// limit; a search that finds nothing says so on standard error and succeeds. On a terminal,
+    /// results come with their snippets (the items are read); in a pipe, only paths, which need
+    /// no item read unless search words must be checked on them.
+    ///
     /// - Throws: ``CommandFailure`` (no words: status 64; `--meaning` without a model: 1), or
     ///   what reading the search words or the index throws.
     public func run() throws {
@@ -158,6 +197,8 @@ public struct SearchRequest {
 
     /// With `--explain`, on standard error after each result: what the words matched and how
     /// near it is in meaning (`words: content · similarity 0.872`).
+    ///
+    /// - Parameter result: A result of the blended ranking.
     static func explainRanking(of result: SearchResult) {
         let words = result.matchedIn == .meaning ? "words: no match" : "words: \(result.matchedIn.rawValue)"
         let similarity = result.similarity.map { String(format: "similarity %.3f", $0) } ?? "similarity: not among the nearest"
@@ -192,6 +233,8 @@ public struct SearchRequest {
     }
 
     /// Says on standard error that the results are those of the words as the index spells them.
+    ///
+    /// Standard output keeps only results, so a pipe never mistakes the note for a path.
     static func sayRespelled(_ words: [String]) {
         StandardError.write("searching also for \"\(words.joined(separator: " "))\"\n")
     }

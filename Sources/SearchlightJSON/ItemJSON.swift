@@ -12,6 +12,9 @@ import SearchlightFiles
 /// let json = try ItemJSON(index: index)
 /// let line = json.object(for: item).finished   // {"id":"notes/plan.md","domain":…}
 /// ```
+///
+/// A value: make one per read (its roots and offline dates are a snapshot), then build any
+/// number of objects from any thread. Building an object reads nothing.
 public struct ItemJSON: Sendable {
     /// Each domain's root.
     public let roots: [String: String]
@@ -19,6 +22,9 @@ public struct ItemJSON: Sendable {
     public let offline: [String: Date]
 
     /// Reads the root of every domain of `index`, and which are offline.
+    ///
+    /// Two reads of the domains' states; blocks the calling thread.
+    ///
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public init(index: any FileIndexReader) throws {
         roots = try index.domainRoots()
@@ -40,6 +46,8 @@ public struct ItemJSON: Sendable {
     }
 
     /// The absolute path of the item `reference` names; `nil` when its domain has no root.
+    ///
+    /// Bytes, not a string: the identifier need not be UTF-8.
     public func absolutePath(of reference: ItemReference) -> [UInt8]? {
         guard let root = roots[reference.domain] else { return nil }
         var path = Array(root.utf8)
@@ -48,6 +56,11 @@ public struct ItemJSON: Sendable {
     }
 
     /// The object of `indexed`, still open: a caller may add keys before taking ``JSONLine/finished``.
+    ///
+    /// Every key is always present, `null` (or `[]`) when the item lacks the value, in a fixed
+    /// order. `displayName` is the last component of the identifier, as bytes (a file's name as
+    /// the disk has it), not the item's ``Searchlight/AttributeSet/displayName``. `thumbnail`
+    /// describes the picture (format, size, byte count); its bytes are served apart.
     public func object(for indexed: IndexedItem) -> JSONLine {
         let item = indexed.item
         let a = item.attributeSet

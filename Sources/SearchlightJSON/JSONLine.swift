@@ -20,6 +20,21 @@ import Searchlight
 /// line.add("tags", strings: ["work"])
 /// // {"path":"café\udcff","modified":"1970-01-01T00:00:00Z","tags":["work"]}
 /// ```
+///
+/// A value type with no validation beyond escaping: it cannot produce invalid JSON from
+/// its inputs, but it does not stop a caller from adding the same key twice. Building costs
+/// one append per byte written; ``finished`` copies the bytes once more to close the object.
+///
+/// ## Topics
+///
+/// ### Building an object
+///
+/// - ``init()``
+/// - ``add(_:bytes:)``
+/// - ``add(_:strings:)``
+/// - ``add(_:objects:)``
+/// - ``add(_:object:)``
+/// - ``finished``
 public struct JSONLine: Sendable {
     /// The object so far, without its closing brace (``finished`` adds it).
     public private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
@@ -76,6 +91,8 @@ public struct JSONLine: Sendable {
     }
 
     /// A date as an ISO 8601 string (`2024-05-01T09:30:00Z`), or `null`.
+    ///
+    /// Whole seconds, in UTC: fractions of a second are dropped by the format.
     public mutating func add(_ key: String, _ value: Date?) {
         add(key, value.map { $0.formatted(.iso8601) })
     }
@@ -92,6 +109,8 @@ public struct JSONLine: Sendable {
     }
 
     /// An array of objects.
+    ///
+    /// Each object is closed as it is added; adding to it afterwards changes nothing here.
     public mutating func add(_ key: String, objects: [JSONLine]) {
         addKey(key)
         append("[")
@@ -109,6 +128,8 @@ public struct JSONLine: Sendable {
     }
 
     /// The object, closed.
+    ///
+    /// The bytes of one line, without a newline: the caller adds one when it writes lines.
     public var finished: [UInt8] {
         var closed = bytes
         closed.append(UInt8(ascii: "}"))

@@ -9,6 +9,16 @@ extension PostgresIndex {
     /// What a reader polls to follow the index (Docs/Contract.md#web-page: the live page, `query --live`), as the
     /// SQLite index's `PRAGMA data_version`: one small table read, no item row touched. Only
     /// equality means anything.
+    ///
+    /// ```swift
+    /// var last = try await index.changeMarker()
+    /// while true {
+    ///     try await Task.sleep(for: .seconds(1))
+    ///     let marker = try await index.changeMarker()
+    ///     if marker != last { last = marker; /* read again */ }
+    /// }
+    /// ```
+    ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func changeMarker() async throws -> [Int64] {
         try await withConnection("cannot read the index") { connection in
@@ -22,7 +32,9 @@ extension PostgresIndex {
     /// The machine each domain indexes a folder of, for the domains that recorded one
     /// (``setOrigin(host:root:domain:)``): a shared index holds folders of many machines, and
     /// only this machine's files can be served or opened here.
+    ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    /// - Returns: Each domain's machine, by domain name; domains without one are absent.
     public func domainHosts() async throws -> [String: String] {
         try await withConnection("cannot read the index") { connection in
             var hosts: [String: String] = [:]
@@ -38,6 +50,9 @@ extension PostgresIndex {
     /// ``Searchlight/SearchlightError`` `.database` whose ``Searchlight/SearchlightError/isUnavailable``
     /// is true, saying since when, with the ``PostgresIndexError`` as its cause (what the
     /// watcher retries and `serve` answers with 503); any other error as it is.
+    ///
+    /// - Parameter error: An error of this index.
+    /// - Returns: The error to show or to retry on.
     public func reported(_ error: any Error) -> any Error {
         guard let error = error as? PostgresIndexError, error.isConnectionLost else { return error }
         let since = unreachableSince ?? Date()

@@ -9,9 +9,30 @@ import Searchlight
 /// when the item's text changes and dropped when the text goes; vectors no item uses any more
 /// are swept at the end of each round of the pass (``PostgresIndex/forgetUnusedMeaning()``). A person reads the vectors of the items they may read, no other
 /// (row-level security, as `thumbnail`'s).
+///
+/// The trigger `item_meaning_text` does on the server what the SQLite index's trigger does:
+/// a text that changes marks its item's vectors stale, a text that becomes empty drops them.
+/// Vectors are shared by digest, so two items with the same text (a copied file) store one
+/// set of vectors.
+///
+/// ## The tables
+///
+/// - `meaning_vector`: `digest` (the key: ``Searchlight/MeaningVectors/digest``), `chunks` (how
+///   many vectors), `vectors` (their bytes, ``Searchlight/StoredVectors``).
+/// - `item_meaning`: the item's key (`domain_id`, `identifier`, a foreign key to `item` that
+///   cascades deletes and moves), the `digest` of its vectors, the `model` that made them, and
+///   `stale` (its text changed since).
+///
+/// A vector row is not tied to an item by a foreign key: several items may share it, and it
+/// stays after its last item goes until ``PostgresIndex/forgetUnusedMeaning()`` sweeps it.
 enum PostgreSQLMeaning {
+    /// The schema version these statements bring the database to (see
+    /// ``PostgresIndex/migrations``).
     static let version = 10
 
+    /// The statements of migration 10, in order: the two tables, the index by digest, the
+    /// trigger on the item's text, the row-level security policies (a vector is visible when an
+    /// item that uses it is), and the grants to every role.
     static let statements: [String] = [
         """
         CREATE TABLE meaning_vector (
@@ -74,10 +95,16 @@ enum PostgreSQLMeaning {
 
 extension PostgresIndex {
     /// A ``Searchlight/MeaningWork/key``: the domain's id (8 bytes, big-endian), then the identifier.
+    ///
+    /// Big-endian, so that keys compare as bytes in the order of the primary key
+    /// `(domain_id, identifier)` (ids are positive): a page of work resumes after a key by
+    /// comparing rows, not bytes. ``item(meaningKey:)`` reads it back.
     static func meaningKey(domainID: Int64, identifier: [UInt8]) -> [UInt8] {
         (0..<8).map { UInt8(truncatingIfNeeded: domainID >> (8 * (7 - $0))) } + identifier
     }
 
+    /// The domain id and identifier of a key made by ``meaningKey(domainID:identifier:)``, or
+    /// `nil` when it is shorter than the 8 bytes of an id (an empty key, before the first page).
     static func item(meaningKey key: [UInt8]) -> (domainID: Int64, identifier: [UInt8])? {
         guard key.count >= 8 else { return nil }
         return (key.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }, Array(key.dropFirst(8)))
@@ -88,6 +115,9 @@ extension PostgresIndex {
     /// As ``Searchlight/SearchableIndex/meaningWork(model:after:limit:)``: an item waits when it
     /// has text and no vectors of `model` for that text. The keys are the domain's id and the
     /// identifier, so a page starts where the last ended, whatever the writers did meanwhile.
+    ///
+    /// One statement, which walks `item` in key order and stops at `limit`; each item's whole
+    /// text comes with it, so a page of long texts is as large as they are.
     ///
     /// - Parameters:
     ///   - model: The model's identifier.
@@ -121,6 +151,10 @@ extension PostgresIndex {
 
     /// Whether vectors of `digest` are stored.
     ///
+    /// Lets the pass skip the model for a text that another item already has vectors of: the
+    /// result is then stored without vectors and links to them (``storeMeaning(_:)``). One
+    /// statement, by primary key.
+    ///
     /// - Parameter digest: The model's identifier and the text, hashed (``Searchlight/MeaningVectors/digest``).
     /// - Returns: Whether vectors of that text are stored (an item with the same text has them).
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
@@ -137,6 +171,10 @@ extension PostgresIndex {
     /// An item whose text changed meanwhile, or that is gone, is skipped: the next page of work
     /// offers it again. A result without vectors links its item to the stored vectors of its
     /// digest, or is skipped when there are none (another writer forgot them meanwhile).
+    ///
+    /// Costs two or three statements per result, in one transaction. The item's current text is
+    /// compared with the text the vectors were made from, so a writer that changed the text while
+    /// the model ran wins: its change marked the vectors stale, or its new text fails the check.
     ///
     /// - Parameter results: The vectors of a page of work.
     /// - Returns: How many items got vectors.
@@ -182,6 +220,9 @@ extension PostgresIndex {
     /// Over the whole shared index, every machine's domains: a text that an item of another
     /// domain still has keeps its vectors.
     ///
+    /// One statement, outside a transaction of its own: a page of work stored at the same time
+    /// either links its vectors before the sweep (they stay) or after it (it stores them again).
+    ///
     /// - Returns: How many texts' vectors were deleted.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written.
     public func forgetUnusedMeaning() async throws -> Int {
@@ -195,6 +236,10 @@ extension PostgresIndex {
     }
 
     /// How far the pass is for `model`.
+    ///
+    /// Four statements on one connection, not a transaction: the figures may come from slightly
+    /// different moments while writers write. Each counts every row it covers, so on a large
+    /// index this costs scans of `item`, `item_meaning` and `meaning_vector`.
     ///
     /// - Parameter model: The model whose embedded items are counted; `nil`: none is.
     /// - Returns: The items with text, those embedded with `model`, the chunks and bytes
@@ -229,6 +274,10 @@ extension PostgresIndex {
     /// Every vector of the model (of the domain, when given) that the reader may see is read
     /// from the server and compared in this process; the nearest items are then read in one
     /// statement. The cost grows with the texts embedded.
+    ///
+    /// Vectors marked stale (their item's text changed since) are compared as well, until the
+    /// pass makes them again. A nearest item that vanished between the two reads is left out,
+    /// so fewer than `limit` results may come back.
     ///
     /// - Parameters:
     ///   - question: The question's vector, of unit length, made by `model`.
@@ -275,6 +324,10 @@ extension PostgresIndex {
     }
 
     /// Each domain's name by id.
+    ///
+    /// One statement; every machine's domains. Used to name the domains of rows read by id.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     func domainNames() async throws -> [Int64: String] {
         try await withConnection("cannot read the index") { connection in
             var names: [Int64: String] = [:]

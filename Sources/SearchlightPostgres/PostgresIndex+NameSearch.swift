@@ -35,8 +35,16 @@ extension PostgresIndex {
 
     /// ``search(words:domain:limit:)``, with or without the words of the text.
     ///
-    /// - Parameter includeText: Whether the words of the items' text and authors count
-    ///   (``Searchlight/SearchScope/all``), or only those of names, titles, keywords and folders.
+    /// Without the text (``Searchlight/SearchScope/names``, `search --names`), the words of
+    /// names, titles, keywords and folders are read, and the text's GIN index is not: a faster
+    /// search on an index of long texts.
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results, the best first; `nil`: all of them.
+    ///   - includeText: Whether the words of the items' text and authors count
+    ///     (``Searchlight/SearchScope/all``), or only those of names, titles, keywords and folders.
     /// - Returns: The items, best first.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func search(words: [String], domain: String?, limit: Int?,
@@ -48,6 +56,15 @@ extension PostgresIndex {
 
     /// What `find` finds for the words as typed, compounds whole (``CompoundWords``: `d70`,
     /// `x86_64`); when that is nothing, what it finds for their parts as words of their own.
+    ///
+    /// Shared by the searches, the references and (in their own way) the counts, so that all
+    /// of them agree on when the parts are tried.
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed.
+    ///   - find: The search to run, given the words or their parts.
+    /// - Returns: What `find` found for the words as typed, unless that is empty and some word
+    ///   is a compound; then what it found for the parts.
     static func asTypedThenParts<Found: Collection>(_ words: [String],
                                                     _ find: ([String]) async throws -> Found) async throws -> Found {
         let found = try await find(words)
@@ -56,6 +73,9 @@ extension PostgresIndex {
     }
 
     /// ``search(words:domain:limit:includingText:)`` of the words as typed, compounds whole.
+    ///
+    /// Costs one statement when a tier shortcut fills the page; otherwise up to two tier
+    /// statements, then the full ranked search.
     private func searchAsTyped(words: [String], domain: String?, limit: Int?,
                                includingText includeText: Bool) async throws -> [IndexedItem] {
         if let limit {
@@ -73,6 +93,11 @@ extension PostgresIndex {
 
     /// The identifiers of what ``search(words:domain:limit:)`` returns, in the same order,
     /// without reading the items.
+    ///
+    /// Reads only the identifier and the domain name of each match, so it is much lighter than
+    /// ``search(words:domain:limit:)`` for a long list. The identifiers of different domains are
+    /// not told apart: ``searchReferences(words:domain:limit:includingText:)`` keeps the domain.
+    ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func searchIdentifiers(words: [String], domain: String? = nil, limit: Int? = nil) async throws -> [ItemIdentifier] {
         try await searchIdentifiers(words: words, domain: domain, limit: limit, includingText: true)
@@ -87,7 +112,14 @@ extension PostgresIndex {
 
     /// The domains and identifiers of what ``search(words:domain:limit:)`` returns, in the
     /// same order, with or without the words of the text, without reading the items.
+    ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    /// - Parameters:
+    ///   - words: The words as typed.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results, the best first; `nil`: all of them.
+    ///   - includeText: Whether the words of the text and authors count.
+    /// - Returns: Each match's domain and identifier, best first.
     public func searchReferences(words: [String], domain: String?, limit: Int?,
                                  includingText includeText: Bool) async throws -> [ItemReference] {
         try await Self.asTypedThenParts(words) {
@@ -112,6 +144,8 @@ extension PostgresIndex {
     }
 
     /// The references a statement selecting `item.identifier, domain.name` returns, in its order.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     private func fetchReferences(_ statement: SQLStatement) async throws -> [ItemReference] {
         try await reading(statement, "cannot search the index") { connection in
             var references: [ItemReference] = []
@@ -131,6 +165,16 @@ extension PostgresIndex {
     /// the tier fills the page, the page is the search's first page, read without ranking
     /// every candidate (what takes a search of a common word a second at a million items).
     /// `nil` when the words hold none.
+    ///
+    /// Also `nil` for compounds (their parts in the name vector may be out of order) and for a
+    /// limit of zero.
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed.
+    ///   - select: The columns to select: ``itemColumns``, or the identifier and domain name.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: The size of the page.
+    /// - Returns: The statement, or `nil` when this shortcut does not apply.
     static func bestTierPage(_ words: [String], select: String, domain: String?, limit: Int) throws -> SQLStatement? {
         let tokens = CompoundWords.tokens(of: words)
         // A compound's parts in the vector may be out of order: its rank needs its fields.
@@ -149,6 +193,16 @@ extension PostgresIndex {
     /// person has typed halfway through a word (`debi`, `predic`) is most often this, and the
     /// page is read from the name words alone, where ranking every match ranked thousands of
     /// rows. `nil` for compounds, Han and kana words, or no words.
+    ///
+    /// The look for a whole word spans every domain and expired items too: it can only make the
+    /// shortcut be skipped, never give a wrong page.
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed.
+    ///   - select: The columns to select: ``itemColumns``, or the identifier and domain name.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: The size of the page.
+    /// - Returns: The statement, or `nil` when this shortcut does not apply.
     static func prefixTierPage(_ words: [String], select: String, domain: String?, limit: Int) throws -> SQLStatement? {
         let tokens = CompoundWords.tokens(of: words)
         guard !tokens.isEmpty, limit > 0,
@@ -182,6 +236,11 @@ extension PostgresIndex {
     }
 
     /// The number of items ``search(words:domain:limit:)`` would return without a limit.
+    ///
+    /// One `count(*)` statement over every match (two when compounds as typed find nothing): it
+    /// costs what ranking every match costs, less the reading of the rows. Prefer a search with a
+    /// limit when only the first page is shown.
+    ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func countMatches(words: [String], domain: String? = nil) async throws -> Int {
         try await countMatches(words: words, domain: domain, includingText: true)
@@ -199,6 +258,14 @@ extension PostgresIndex {
     }
 
     /// How each word of a search is read (`search --explain`).
+    ///
+    /// Describes the plan in words, one line per word (and one for the fallback to compound
+    /// parts); it runs nothing against the database.
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed.
+    ///   - includingText: Whether the search reads the words of the text.
+    /// - Returns: The lines `search --explain` prints.
     static func searchPlan(words: [String], includingText: Bool) -> [String] {
         let tokens = CompoundWords.tokens(of: words)
         var lines = tokens.map { token in
@@ -221,6 +288,9 @@ extension PostgresIndex {
     }
 
     /// A token as a `tsquery` of the name words: a prefix; a compound's parts, each whole but the last.
+    ///
+    /// The token of `d70` (`d 70`) gives `'d' & '70':*`: the name must hold `d` whole and a
+    /// word that starts with `70`.
     static func nameVectorQuery(_ token: String) -> String {
         let parts = CompoundWords.parts(of: token)
         return parts.indices.map { PostgresQueryCompiler.tsqueryLexeme(parts[$0]) + ($0 == parts.count - 1 ? ":*" : "") }
@@ -228,6 +298,9 @@ extension PostgresIndex {
     }
 
     /// A compound as a `tsquery` of the text words: its runs, adjacent, the last whole or a prefix.
+    ///
+    /// The token of `x86_64` (`x 86_64`) has the runs `x86` and `64`, which the text's words
+    /// must hold in sequence: `'x86' <-> '64':*`, or `… <-> '64'` when `whole`.
     static func textVectorQuery(_ token: String, whole: Bool) -> String {
         let runs = CompoundWords.runs(of: token)
         return runs.indices.map { TextWords.lexeme(runs[$0]) + (whole || $0 < runs.count - 1 ? "" : ":*") }
@@ -241,6 +314,10 @@ extension PostgresIndex {
     }
 
     /// The items a statement selecting ``itemColumns`` returns, in its order.
+    ///
+    /// Items are read without their thumbnail bytes.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     func fetchItems(_ statement: SQLStatement) async throws -> [IndexedItem] {
         try await reading(statement, "cannot read the index") { connection in
             var items: [IndexedItem] = []
@@ -252,6 +329,8 @@ extension PostgresIndex {
     }
 
     /// The number a `count(*)` statement returns.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     func count(_ statement: SQLStatement) async throws -> Int {
         try await reading(statement, "cannot read the index") { connection in
             try await Self.single(try await connection.query(statement.query, logger: self.logger), Int.self) ?? 0

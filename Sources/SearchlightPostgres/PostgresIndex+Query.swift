@@ -24,6 +24,10 @@ extension PostgresIndex {
 
     /// Items matching a parsed query, most recently modified first, then by identifier.
     ///
+    /// One statement; items are read without their thumbnail bytes. A reader signed in as a
+    /// person gets only the items that person may open (row-level security), and the order and
+    /// limit apply to those.
+    ///
     /// - Parameters:
     ///   - expression: A parsed query.
     ///   - domain: Only this domain, when given.
@@ -71,8 +75,17 @@ extension PostgresIndex {
     /// ``explainQuery(_:domain:limit:)``; with `forcingIndexes`, planned as if reading the
     /// whole table cost too much (`enable_seqscan = off`): on a small index, this shows which
     /// indexes a query can use.
+    ///
+    /// The plan is asked for in a transaction of its own, so `SET LOCAL` ends with it.
+    ///
     /// - Throws: `QueryParseError` when the query is malformed; ``PostgresIndexError`` when it names
     ///   an attribute this index cannot query, or the database fails.
+    /// - Parameters:
+    ///   - queryString: The query, in the syntax of ``Searchlight/QueryParser``.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: The limit the query would have.
+    ///   - forcingIndexes: Whether to plan as if sequential scans were off.
+    /// - Returns: The SQL, its parameters, then the plan's lines.
     public func explainQuery(_ queryString: String, domain: String?, limit: Int?,
                              forcingIndexes: Bool) async throws -> String {
         let statement = try PostgresQueryCompiler.statement(QueryExpression(parsing: queryString),

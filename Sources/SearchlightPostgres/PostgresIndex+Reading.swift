@@ -4,6 +4,10 @@ import Searchlight
 
 extension PostgresIndex {
     /// The columns every item fetch selects, in the order ``decodeItem(_:withThumbnail:)`` reads them.
+    ///
+    /// The last four columns come from the thumbnail's row and are `NULL` when the item has
+    /// none; its bytes are not among them (only their length), so that a page of items does not
+    /// carry every picture. A fetch that wants the bytes selects `thumbnail.bytes` after these.
     static let itemColumns = """
         item.identifier, domain.name, item.display_name, item.title, item.authors, item.content_type,
         item.content_description, item.keywords, item.text_content, item.size, item.modification_date,
@@ -26,6 +30,8 @@ extension PostgresIndex {
     /// let note = try await index.item("notes/todo.md", domain: "notes")
     /// ```
     ///
+    /// One statement, on one of the handle's connections; an expired item is `nil`.
+    ///
     /// - Parameters:
     ///   - identifier: The item's identifier within `domain`.
     ///   - domain: The item's domain.
@@ -36,6 +42,9 @@ extension PostgresIndex {
     }
 
     /// The items that have `identifier` in any domain (or in `domain` when given), with their thumbnail bytes.
+    ///
+    /// One statement. An identifier is unique within a domain only, so without `domain` the
+    /// same path indexed by two domains (two machines' copies of a folder) gives two items.
     ///
     /// - Parameters:
     ///   - identifier: The identifier to look for.
@@ -62,6 +71,9 @@ extension PostgresIndex {
     ///
     /// Expired items are not counted, nor, for a reader signed in as a person, the items that
     /// person may not open.
+    ///
+    /// A `count(*)` over the item table: it reads every row of the domain (PostgreSQL keeps no
+    /// stored count), so on a large index it costs what a scan of that domain costs.
     ///
     /// - Parameter domain: Only this domain, when given.
     /// - Returns: The number of items.
@@ -99,7 +111,16 @@ extension PostgresIndex {
     }
 
     /// ``forEachItem(domain:_:)``, reading `pageSize` items per statement.
+    ///
+    /// Each page is one statement on a connection that is released before `body` runs, so a
+    /// slow `body` holds no connection. A smaller page bounds the memory; a larger one saves
+    /// round trips.
+    ///
     /// - Throws: ``PostgresIndexError`` when a page cannot be read, or what `body` throws.
+    /// - Parameters:
+    ///   - domain: Only this domain, when given.
+    ///   - pageSize: The number of items read per statement; more than zero.
+    ///   - body: Called with each item, awaited; returns `false` to stop.
     public func forEachItem(domain: String?, pageSize: Int, _ body: (IndexedItem) async throws -> Bool) async throws {
         var after: (domain: String, identifier: ItemIdentifier)?
         while true {
@@ -114,6 +135,12 @@ extension PostgresIndex {
 
     /// At most `limit` items after `after` (by domain name, then identifier, in byte order),
     /// without their thumbnail bytes: one page of ``forEachItem(domain:pageSize:_:)``.
+    ///
+    /// Domains are ordered with `COLLATE "C"` (bytes), the order the key comparison that resumes
+    /// after `after` uses; expired items are left out.
+    ///
+    /// - Returns: At most `limit` items; fewer means the last page.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     func itemPage(domain: String?, after: (domain: String, identifier: ItemIdentifier)?,
                           limit: Int) async throws -> [IndexedItem] {
         let now = Date().timeIntervalSince1970
@@ -135,6 +162,9 @@ extension PostgresIndex {
 
     /// A page of the identifiers and change stamps of a domain, in identifier (byte) order,
     /// after `identifier` and before `upperBound`: what an indexer merges with its walk.
+    ///
+    /// Walks the primary key `(domain_id, identifier)` in order and stops at `limit`, so each
+    /// page costs about the rows it returns. Expired items are included.
     ///
     /// - Parameters:
     ///   - domain: The domain.
@@ -164,6 +194,9 @@ extension PostgresIndex {
 
     /// The change stamp of one item: `nil` when the domain has no such item, `.some(nil)` when
     /// the item has no stamp.
+    ///
+    /// One statement; to ask about many items, ``changeStamps(of:domain:)`` reads them together.
+    ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func changeStamp(of identifier: ItemIdentifier, domain: String) async throws -> [UInt8]?? {
         let stamps = try await changeStamps(of: [identifier], domain: domain)
@@ -171,6 +204,8 @@ extension PostgresIndex {
     }
 
     /// The change stamps of those of `identifiers` that are items of `domain`, read at once.
+    ///
+    /// One statement for all the identifiers (`= ANY($1)`), none when `identifiers` is empty.
     ///
     /// - Returns: A stamp (or `nil` for an item without one) for each identifier that is an
     ///   item; the others are absent.
@@ -192,7 +227,15 @@ extension PostgresIndex {
     }
 
     /// The thumbnail of an item, if it has one.
+    ///
+    /// The bytes are read only here and by ``item(_:domain:)``: searches, queries and
+    /// ``forEachItem(domain:_:)`` give only the thumbnail's format, size and byte count.
+    ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    /// - Parameters:
+    ///   - identifier: The item's identifier within `domain`.
+    ///   - domain: The item's domain.
+    /// - Returns: The thumbnail, or `nil` when the item has none or does not exist.
     public func thumbnail(of identifier: ItemIdentifier, domain: String) async throws -> Thumbnail? {
         let id = ByteBuffer(bytes: identifier.bytes)
         return try await withConnection("cannot read the index") { connection in
@@ -226,6 +269,11 @@ extension PostgresIndex {
     }
 
     /// Each domain's stored state (the file indexer's `DomainState`, as JSON), by domain name.
+    ///
+    /// Domains that have stored no state are absent. Read through ``PostgresStore`` (the file
+    /// indexer's domain states) and by the server's status.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     package func domainStates() async throws -> [String: String] {
         try await withConnection("cannot read the index") { connection in
             var states: [String: String] = [:]
@@ -238,6 +286,11 @@ extension PostgresIndex {
 
     /// What the index holds, per domain; ``IndexStatistics/byteCount`` is the size of the
     /// index's tables and their indexes, and ``IndexStatistics/path`` the URL without password.
+    ///
+    /// Two statements on one connection. The counts include expired items not yet forgotten
+    /// (unlike ``itemCount(domain:)``) and read every row of each domain; the size is what
+    /// `pg_total_relation_size` reports for the three tables, so it includes their TOAST data and
+    /// indexes but not the other tables of later schema versions.
     ///
     /// - Returns: The statistics, domains by name.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
@@ -269,6 +322,9 @@ extension PostgresIndex {
 
     /// The recorded failures of a domain (or of every domain), by domain then identifier.
     ///
+    /// A failure is an item whose extraction failed: it is indexed with the reason stored
+    /// beside it.
+    ///
     /// - Parameters:
     ///   - domain: Only this domain, when given.
     ///   - limit: At most this many; 100 by default.
@@ -291,6 +347,15 @@ extension PostgresIndex {
     }
 
     /// Reads a row selected with ``itemColumns`` (then the thumbnail's bytes when `withThumbnail`).
+    ///
+    /// The column positions are those of ``itemColumns``: a column added there must be added
+    /// here at the same position.
+    ///
+    /// - Parameters:
+    ///   - row: A row whose first columns are ``itemColumns``.
+    ///   - withThumbnail: Whether column 31, after them, holds the thumbnail's bytes.
+    /// - Returns: The item, with the thumbnail's description and, when asked, its bytes.
+    /// - Throws: A decoding error of postgres-nio when a column does not hold the expected type.
     static func decodeItem(_ row: PostgresRow, withThumbnail: Bool) throws -> IndexedItem {
         let cells = row.makeRandomAccess()
         func value<T: PostgresDecodable>(_ index: Int, _ type: T.Type = T.self) throws -> T {

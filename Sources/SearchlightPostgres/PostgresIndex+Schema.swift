@@ -22,6 +22,56 @@ extension PostgresIndex {
     /// Wildcards and substrings on names use `pg_trgm` indexes (`LIKE`, `ILIKE`).
     /// Each migration's statements are made when it is applied (the word-folding one asks
     /// WordFolding about every scalar, a cost no start-up should pay).
+    ///
+    /// Versions are in increasing order and never reused: a migration, once released, is never
+    /// edited, only followed by another (``migrate()`` runs those above the recorded version, so
+    /// an edit would reach new databases only). The last version is ``schemaVersion``.
+    ///
+    /// - Version 1: the extensions, the SQL helpers `searchlight_unmark`, `searchlight_fold`,
+    ///   `searchlight_words`, `searchlight_identifier_text` and `searchlight_word_vector`, and the
+    ///   three tables with their indexes.
+    /// - Version 2: `identifier_is_path` (true for the rows already there, false for new ones).
+    /// - Version 3: `domain.change_count`.
+    /// - Version 4: `searchlight_join_cjk`, the SQL twin of the SQLite matcher's joining of Han
+    ///   and kana runs (``cjkClass``).
+    /// - Version 5: `name_vector` and the indexes in the order of results.
+    /// - Version 6: the user attributes (tags, comment, rating, origins).
+    /// - Versions 7 to 11: made by their own types (`PostgreSQLTextWords`,
+    ///   `PostgreSQLWordFolding`, `PostgreSQLVisibility`, `PostgreSQLMeaning`,
+    ///   `PostgreSQLTextInitials`), each beside the code that reads what it adds.
+    ///
+    /// The statements are plain SQL text run with `PostgresQuery(unsafeSQL:)`: they take no
+    /// argument from outside the code, only constants such as ``cjkClass``.
+    ///
+    /// ## The item table today
+    ///
+    /// What a reader of the database finds in `item`, by group of columns (the version that added
+    /// each is in parentheses when it is not 1):
+    ///
+    /// - The key: `domain_id` (the `domain` row), `identifier` (`bytea`: the item's identifier,
+    ///   not necessarily UTF-8).
+    /// - The attributes, one typed column each: `display_name`, `title`, `authors` and `keywords`
+    ///   (`text[]`), `content_type` and `content_type_tree` (`text[]`, for `contentTypeTree`
+    ///   queries), `content_description`, `text_content`, `size`, `modification_date` and
+    ///   `creation_date` (seconds since 1970), `pixel_width`, `pixel_height`, `page_count`,
+    ///   `acquisition_make`, `acquisition_model`, `latitude`, `longitude`, `expiration_date`,
+    ///   and the user attributes `user_tags`, `comment`, `star_rating`, `where_froms` (6).
+    /// - The file indexer's bookkeeping: `change_stamp` (what the file's status was when it was
+    ///   read), `failure` (`reason: message`, when extraction failed), `identifier_is_path` (2).
+    /// - The words, made in Swift by the writers: `name_words`, `title_words`, `folder_words`
+    ///   (words joined by spaces), `author_words` and `keyword_words` (one entry per author or
+    ///   keyword), `text_words` (a `tsvector` literal since 8), and `words_folded` (8: false for
+    ///   rows that wait for ``refoldWords()``).
+    /// - Derived by the server, never written: `words` (the `tsvector` of the word columns),
+    ///   `name_vector` (5), `text_initials` (11: the first letters of the text's words).
+    /// - Who may read it (9): `readers` (the rules of the file's owner, mode and ACL),
+    ///   `folder_keys` (the keys of the folders above it), `access_pending` (written before 9,
+    ///   not yet looked at again).
+    ///
+    /// Beside it: `domain` (`name`, `host`, `root`, `state`, `last_update_date`,
+    /// `change_count`), `thumbnail`, `searchlight_folder`, `searchlight_person`,
+    /// `searchlight_key` (9), `item_meaning` and `meaning_vector` (10), and
+    /// `searchlight_schema_version`, which records each version applied and when.
     static let migrations: [(version: Int, statements: @Sendable () -> [String])] = [
         (1, { [
             """
@@ -256,15 +306,38 @@ extension PostgresIndex {
 
     /// Han and kana, as a regular expression class: the characters the SQLite index splits
     /// one by one (ContentWords.isSplitCJK — hiragana, katakana and the ideographs).
+    ///
+    /// Spliced into migration 4's `searchlight_join_cjk`. Changing it changes nothing in a
+    /// database already at version 4 or later: the function was created with the class of its
+    /// day, so a new class needs a new migration that replaces the function.
     static let cjkClass = "[\\u3040-\\u30FF\\u31F0-\\u31FF\\uFF66-\\uFF9D\\u3006\\u3007\\u3021-\\u3029"
         + "\\u3038-\\u303A\\u3400-\\u4DBF\\u4E00-\\u9FFF\\uF900-\\uFAFF\\U00017000-\\U00018AFF"
         + "\\U0001B170-\\U0001B2FB\\U00020000-\\U0003FFFF]"
 
     /// The schema version this build writes and reads.
+    ///
+    /// A writable handle migrates an older database up to this version when it opens; a
+    /// read-only handle refuses a database at any other version (older or newer), and a writable
+    /// one refuses a newer one, with ``PostgresIndexError/Code/unsupportedDatabase``.
     public static var schemaVersion: Int { migrations.last!.version }
 
-    /// Brings the schema up to date, in one transaction per migration. Writers that open the
-    /// same database at once take turns on an advisory lock.
+    /// Brings the schema up to date: every migration above the recorded version, in order, in
+    /// one transaction.
+    ///
+    /// The transaction first takes an advisory lock (key 91754175713352, "SEARCH" in ASCII), so
+    /// writers that open the same database at once take turns: the second one finds the schema
+    /// already migrated and applies nothing. All the migrations commit together or not at all,
+    /// so a failure leaves the database at the version it had. The statement timeout is lifted
+    /// for the transaction: a migration that rewrites every row may take minutes.
+    ///
+    /// Called by the initializer of a writable handle only (``isReadOnly`` false), before
+    /// `refoldWords()`.
+    ///
+    /// - Throws: ``PostgresIndexError`` with ``PostgresIndexError/Code/unsupportedDatabase`` when
+    ///   the database's encoding is not UTF-8 or its locale does not lowercase `É`, when its
+    ///   schema is newer than ``schemaVersion``, or when a statement is refused for want of a
+    ///   privilege or a feature (SQLSTATE 42501 or 0A000: in practice the extensions `unaccent`
+    ///   and `pg_trgm`); any other failure as the transaction reports it.
     func migrate() async throws {
         let logger = self.logger, location = self.location
         try await withTransaction("cannot prepare the database") { connection in

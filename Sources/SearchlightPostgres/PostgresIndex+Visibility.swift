@@ -22,16 +22,57 @@ import SystemCalls
 /// named `searchlight_admin`; every other role that may connect sees its person's rows (none
 /// when its name is no person of the item's machine). Identity is the role the session signed
 /// in as (`session_user`).
+///
+/// A reader pays for this in every statement: the policy's functions run once per
+/// statement (they are wrapped in `SELECT` so the planner computes them as init plans),
+/// then each row costs the overlaps of `readers` with the person's tokens and of
+/// `folder_keys` with the blocked keys. When the database's superuser ran the migration,
+/// the search operators are `LEAKPROOF` and the GIN and trigram indexes still serve a
+/// filtered reader; otherwise a reader's searches may scan.
+///
+/// ## The SQL functions
+///
+/// - `searchlight_folder_key(domain, prefix)`: the salted key of a folder.
+/// - `searchlight_folder_keys(domain, identifier)`: the keys of the folders above an item,
+///   the root's first; what `item.folder_keys` holds.
+/// - `searchlight_folder_row_key(domain, identifier)`: the key a `searchlight_folder` row
+///   stops (the root's, for the root and the folders above it).
+/// - `searchlight_person_tokens(kind)`: the signed-in person's tokens of one kind, for every
+///   domain of a machine where a person of that name is.
+/// - `searchlight_allows(rules, …)`: whether rules let a person in; the one place the rule is
+///   written in SQL, as ``Searchlight/FileAccess`` evaluates it in Swift.
+/// - `searchlight_root_domains()`: the domains whose machine has the person as root.
+/// - `searchlight_blocked_folders()`: the keys of the folders the person may not pass
+///   (`SECURITY DEFINER`: it reads the folders and the salt as their owner).
+/// - `searchlight_sees_all()`: whether the session's role is a member of `searchlight_admin`.
+///
+/// The key functions are revoked from `PUBLIC`: only the writers' role computes keys.
 enum PostgreSQLVisibility {
+    /// The schema version these statements bring the database to (see
+    /// ``PostgresIndex/migrations``).
     static let version = 9
 
     /// `access`'s rules of `permission` as `item.readers` and `searchlight_folder.passers` hold
     /// them: with the domain's id in front (`3/u:1000`), as the person's tokens are made.
+    ///
+    /// The prefix keeps one machine's user ids from matching another's: user 1000 of the laptop
+    /// is not user 1000 of the server. `searchlight_person_tokens` prefixes the person's
+    /// tokens with the ids of the domains of their machine, so only the item's own machine
+    /// counts.
+    ///
+    /// - Parameters:
+    ///   - access: The owner, mode and ACL of a file or folder.
+    ///   - permission: `.read` for an item's readers, `.pass` for a folder's passers.
+    ///   - domainID: The id of the domain's row.
+    /// - Returns: The rules, each as `ID/RULE`.
     static func rules(_ access: FileAccess, for permission: FileAccess.Permission, domainID: Int64) -> [String] {
         access.rules(for: permission).map { "\(domainID)/\($0)" }
     }
 
     /// The statements that mark the search's operators `LEAKPROOF` (a superuser's).
+    ///
+    /// Spliced into a `DO` block of ``statements`` that runs them only when the migrating role is
+    /// a superuser; an administrator can run them later by hand.
     static let leakproof = [
         "ts_match_vq(tsvector, tsquery)", "textlike(text, text)", "texticlike(text, text)",
         "arrayoverlap(anyarray, anyarray)", "arraycontains(anyarray, anyarray)", "arraycontained(anyarray, anyarray)",
@@ -42,6 +83,10 @@ enum PostgreSQLVisibility {
     /// moved (the last varint's low bit flipped), so that the next scan or watch reads its
     /// owner, mode and ACL as after a `chmod` (FileStatus.differsOnlyInChangeTime), without
     /// reading its content again. Until then only the writers and administrators see it.
+    ///
+    /// An SQL expression over `item`, spliced into the reads of change stamps
+    /// (``PostgresIndex/changeStamps(domain:after:before:limit:)``). A stamp of 32 bytes (a
+    /// content hash) or none is left as it is.
     static let storedStamp = """
         CASE WHEN item.access_pending AND length(item.change_stamp) NOT IN (0, 32)
             THEN set_byte(item.change_stamp, length(item.change_stamp) - 1,
@@ -49,6 +94,10 @@ enum PostgreSQLVisibility {
             ELSE item.change_stamp END
         """
 
+    /// The statements of migration 9, in order: the new columns, the folder, person and key
+    /// tables, the SQL functions of the rule, the row-level security policies on `item` and
+    /// `thumbnail`, the `LEAKPROOF` operators when the migrating role may mark them, and the
+    /// grants that let any role read (filtered) rows.
     static let statements: [String] = [
         """
         ALTER TABLE item ADD COLUMN readers text[], ADD COLUMN folder_keys bigint[] NOT NULL DEFAULT '{}',
@@ -203,6 +252,14 @@ enum PostgreSQLVisibility {
 extension PostgresBatchWriter {
     /// Records who may pass through a folder: a row of `searchlight_folder`, its passers
     /// (``PostgreSQLVisibility/rules(_:for:domainID:)`` of `.pass`).
+    ///
+    /// A folder below the root is keyed by its path's bytes relative to the root (`""` for the
+    /// root); a folder above the root by its absolute path, which starts with `/` and so cannot be
+    /// mistaken for one below. One statement; a row whose passers did not change is not
+    /// rewritten, so a scan that finds nothing new leaves no dead rows behind.
+    ///
+    /// Items already indexed below the folder are not touched: their `folder_keys` name the
+    /// folder whatever its rules, and the policy reads the rules when a person reads.
     func setFolderAccess(_ access: FileAccess, of folder: IndexBatch.FolderAccessKey, domain: Int64) async throws {
         let identifier = switch folder {
         case .inside(let path): ByteBuffer(bytes: path.bytes)
@@ -229,6 +286,9 @@ extension PostgresIndex {
     /// ```swift
     /// try await index.publish(people: SystemCall.people(), host: "laptop")
     /// ```
+    ///
+    /// One transaction: the stored people of `host` are read and compared with `people` as a
+    /// set; when they differ, they are all replaced. Other machines' people are untouched.
     ///
     /// - Parameters:
     ///   - people: The machine's people: name, user id and groups.

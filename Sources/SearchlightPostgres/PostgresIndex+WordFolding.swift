@@ -18,9 +18,14 @@ import Searchlight
 /// - Every item's words are made again in Swift (``refoldWords()``): `words_folded` marks the
 ///   rows done, so an upgrade cut short goes on at the next writer's start.
 enum PostgreSQLWordFolding {
+    /// The schema version these statements bring the database to (see
+    /// ``PostgresIndex/migrations``).
     static let version = 8
 
     /// The statements of the migration (made on first use: ``foldedAwayClass`` asks every scalar).
+    ///
+    /// The migration itself is quick: it changes functions and columns, and leaves every row's
+    /// words to ``PostgresIndex/refoldWords()``, which runs after it, outside its transaction.
     static var statements: [String] { [
         "ALTER TABLE item DROP COLUMN text_words",
         "DROP FUNCTION IF EXISTS searchlight_text_vector(text)",
@@ -50,16 +55,30 @@ enum PostgreSQLWordFolding {
 
     /// The characters ``WordFolding/isFoldedAway(_:)`` removes, as a regular expression class
     /// of ranges, made by asking it of every scalar.
+    ///
+    /// Computed once per process, when first used (about 200 000 scalars asked); only a
+    /// migration uses it.
     static let foldedAwayClass: String = characterClass(WordFolding.isFoldedAway)
 
     /// The letters ``WordFolding/isUnspacedLetter(_:)`` names and the marks of their scripts
     /// (a mark between a letter and a break belongs to the run).
+    ///
+    /// Thai, Lao, Myanmar and Khmer marks, and the kana voicing marks, are the marks that count.
     static let unspacedClass: String = characterClass { scalar in
         WordFolding.isUnspacedLetter(scalar)
             || (WordFolding.isMarkScalar(scalar) && (0xE00...0xEFF ~= scalar.value || 0x1000...0x109F ~= scalar.value
                 || 0x1780...0x17FF ~= scalar.value || 0x3099...0x309A ~= scalar.value))
     }
 
+    /// A PostgreSQL regular-expression class (`[\u0300-\u036F…]`) of every scalar `isMember`
+    /// accepts, as ranges of consecutive values.
+    ///
+    /// Only the scalars from U+0080 to U+323AF and the tags and variation selectors of plane 14
+    /// are asked: ASCII is left out of every class made with it, and the other planes hold no
+    /// letters or marks. Scalars above U+FFFF are written `\UXXXXXXXX`.
+    ///
+    /// - Parameter isMember: Whether a scalar belongs to the class.
+    /// - Returns: The class, brackets included.
     static func characterClass(_ isMember: (Unicode.Scalar) -> Bool) -> String {
         var ranges: [ClosedRange<UInt32>] = []
         var start: UInt32?
@@ -92,6 +111,15 @@ extension PostgresIndex {
     /// Makes again, in Swift, the words of the items written before version 8 (`words_folded`
     /// false), a few hundred at a time, each batch in its own transaction; on a terminal, with
     /// its progress. Returns how many items it changed.
+    ///
+    /// Batches of 200 rows are locked with `FOR UPDATE SKIP LOCKED`, so writers that start at
+    /// the same time share the work instead of waiting for each other, and a start cut short
+    /// leaves the rest for the next. The words are made in Swift (``ItemRow``) from what each row
+    /// stores: no file is read again.
+    ///
+    /// - Returns: How many items were changed; 0 when none was left.
+    /// - Throws: ``PostgresIndexError`` when a batch cannot be read or written; the batches
+    ///   written before stay written.
     @discardableResult
     func refoldWords() async throws -> Int {
         var counting = SQLStatement()

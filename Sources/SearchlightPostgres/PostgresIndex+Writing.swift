@@ -13,6 +13,10 @@ extension PostgresIndex {
     /// try await index.indexItems(items)
     /// ```
     ///
+    /// The same as building an ``Searchlight/IndexBatch`` of upserts and calling ``apply(_:)``:
+    /// the expired items of the touched domains are forgotten and their change counts raised in
+    /// the same transaction.
+    ///
     /// - Parameter items: The items, of any domains.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
@@ -25,6 +29,9 @@ extension PostgresIndex {
     /// Deletes the items with the given identifiers from a domain.
     ///
     /// Identifiers the domain does not hold are ignored; the items below an identifier stay.
+    ///
+    /// The domain's row is created when the index does not hold it yet, and its change count is
+    /// raised, even when nothing was deleted: the batch goes through ``apply(_:)``.
     ///
     /// - Parameters:
     ///   - identifiers: The items' identifiers within `domain`.
@@ -40,6 +47,9 @@ extension PostgresIndex {
     /// Deletes every item of the given domains, and the domains themselves.
     ///
     /// One statement: the items, then the domains' rows (their state, origin and counts).
+    ///
+    /// Thumbnails go with their items (the foreign key cascades). Names of domains the index
+    /// does not hold are ignored. Other domains' rows are untouched, so other writers go on.
     ///
     /// - Parameter domains: The names of the domains.
     /// - Returns: The number of items deleted.
@@ -59,6 +69,11 @@ extension PostgresIndex {
     }
 
     /// Deletes every item and domain, every machine's: the shared index is then empty.
+    ///
+    /// Every writer loses its domain's state with it: run this only when no writer is running
+    /// (`searchlight remove --all` on a shared index). The items of all the people who share the
+    /// database are gone, not only this machine's.
+    ///
     /// - Returns: The number of items deleted.
     /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
     ///   of ``retryPolicy``; then nothing of it is.
@@ -97,6 +112,15 @@ extension PostgresIndex {
 
     /// Applies a batch as ``apply(_:)`` does, and stores each domain's state (the file
     /// indexer's, as JSON: `SearchlightFiles`' `DomainState`) in the same transaction.
+    ///
+    /// An empty batch with no state writes nothing and raises no change count.
+    ///
+    /// - Parameters:
+    ///   - batch: The changes, in order.
+    ///   - states: The state to store for each domain, by name; a domain named here is counted as
+    ///     touched by the batch.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written, after the retries
+    ///   of ``retryPolicy``; then nothing of it is.
     package func apply(_ batch: IndexBatch, states: [String: String]) async throws {
         guard !batch.isEmpty || !states.isEmpty else { return }
         try await withTransaction("cannot write to the index") { connection in
@@ -127,6 +151,11 @@ extension PostgresIndex {
     }
 
     /// Stores the file indexer's state of a domain (`DomainState`, as JSON).
+    ///
+    /// - Parameters:
+    ///   - state: The state as JSON, or `nil` to forget it.
+    ///   - domain: The domain's name; created when the index does not hold it.
+    /// - Throws: ``PostgresIndexError`` when the database cannot be written.
     package func setState(_ state: String?, domain: String) async throws {
         try await updateDomain(domain, "state", state)
     }
@@ -151,6 +180,9 @@ extension PostgresIndex {
     }
 
     /// Sets one column of a domain's row, creating the domain when missing, in a transaction.
+    ///
+    /// `column` is spliced into the SQL unescaped: it must be a constant of this file, never a
+    /// value from outside (the value itself is bound).
     private func updateDomain<Value: PostgresDynamicTypeEncodable & Sendable>(_ domain: String, _ column: String,
                                                                    _ value: Value?) async throws {
         try await withTransaction("cannot write to the index") { connection in
@@ -162,6 +194,11 @@ extension PostgresIndex {
     }
 
     /// The one value of a one-row, one-column result.
+    ///
+    /// Reads every row of `rows` (the sequence must be consumed), keeping the last value.
+    ///
+    /// - Returns: The value, or `nil` when there is no row.
+    /// - Throws: The decoding or reading error of postgres-nio.
     static func single<T: PostgresDecodable>(_ rows: PostgresRowSequence, _ type: T.Type) async throws -> T? {
         var result: T?
         for try await value in rows.decode(T.self) { result = value }
@@ -171,6 +208,11 @@ extension PostgresIndex {
 
 /// Writes the changes of one batch inside its transaction. Consecutive upserts go as one
 /// statement (their rows as one JSON parameter).
+///
+/// A writer lives for one attempt of one transaction (``PostgresIndex/apply(_:states:)``,
+/// ``PostgresIndex/setOrigin(host:root:domain:)``…) and is not shared: its memory of the
+/// domains' ids is only valid inside that transaction. Every change but an upsert first sends
+/// the pending upserts, so the changes reach the server in the batch's order.
 struct PostgresBatchWriter {
     /// The batch's connection, inside its transaction.
     let connection: PostgresConnection
@@ -183,11 +225,13 @@ struct PostgresBatchWriter {
     /// Where each (domain, identifier) is in ``upserts``: one statement may not upsert a row twice.
     private var upsertPositions: [Key: Int] = [:]
 
+    /// A row's key in one upsert statement: the domain's id and the identifier's base64 text.
     private struct Key: Hashable {
         var domain: Int64
         var identifier: String
     }
 
+    /// Makes a writer for one transaction on `connection`.
     init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
         self.logger = logger
@@ -195,6 +239,11 @@ struct PostgresBatchWriter {
 
     /// The id of a domain's row, created when missing. Two writers creating the same domain
     /// at once both succeed: the second waits for the first's row, then reads it.
+    ///
+    /// Each domain costs two statements the first time a batch names it, none after.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the row vanished between the insert and the read
+    ///   (another writer deleted the domain), or the error of the statements.
     mutating func domainID(_ name: String) async throws -> Int64 {
         if let id = domainIDs[name] { return id }
         try await connection.query("INSERT INTO domain(name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING",
@@ -207,6 +256,11 @@ struct PostgresBatchWriter {
         return id
     }
 
+    /// Applies one change of a batch: an upsert is kept for the next statement (a later upsert
+    /// of the same item replaces it there), any other change is sent at once, after the pending
+    /// upserts.
+    ///
+    /// - Throws: The error of a statement; the caller's transaction is then rolled back.
     mutating func apply(_ change: IndexBatch.Change) async throws {
         switch change {
         case .upsert(let item):
@@ -238,6 +292,13 @@ struct PostgresBatchWriter {
     }
 
     /// Writes the pending upserts, and their thumbnails, in one statement.
+    ///
+    /// The rows go as one `jsonb` parameter read by `jsonb_to_recordset`, so a thousand items
+    /// cost one round trip. An existing row is replaced (`ON CONFLICT … DO UPDATE`) except for who
+    /// may read it: an upsert without readers keeps the row's readers. An item without a
+    /// thumbnail loses the one it had.
+    ///
+    /// - Throws: The error of the statement.
     mutating func flushUpserts() async throws {
         guard !upserts.isEmpty else { return }
         let json = String(decoding: try JSONEncoder().encode(upserts), as: UTF8.self)
@@ -293,6 +354,9 @@ struct PostgresBatchWriter {
             """, logger: logger)
     }
 
+    /// Deletes one item, or, `withDescendants`, the item and every item below it
+    /// (``Searchlight/ItemIdentifier/descendantBounds``) together with the folder access rows
+    /// of that subtree. Thumbnails go with their items.
     private func delete(_ identifier: ItemIdentifier, domain: Int64, withDescendants: Bool) async throws {
         let id = ByteBuffer(bytes: identifier.bytes)
         if withDescendants {
@@ -316,6 +380,17 @@ struct PostgresBatchWriter {
     /// what `rename` makes of them (``IndexBatch/Rename/renamed(title:keywords:oldName:)``, as in
     /// the SQLite index); the items below keep theirs, and only the start of their identifiers
     /// and, for paths, of their folder words changes.
+    ///
+    /// The folder access rows of the subtree move with it, and the folder keys of every item
+    /// at `to` are computed again from the new paths. Moving an item onto itself does nothing.
+    /// Costs a handful of statements, whatever the size of the subtree: the re-keying is done by
+    /// the server, by range.
+    ///
+    /// In order: what stands at `to` (and below it) is deleted; the item at `from` is re-keyed
+    /// with its new name's words; the items below `from` are re-keyed by replacing the start of
+    /// their identifiers, and, for paths, of their folder words; the folder access rows follow;
+    /// and the folder keys of everything now at `to` are made again. A `from` the domain does not
+    /// hold moves its descendants only.
     private func move(_ from: ItemIdentifier, to: ItemIdentifier, rename: IndexBatch.Rename?, domain: Int64) async throws {
         guard from != to else { return }
         try await delete(to, domain: domain, withDescendants: true)

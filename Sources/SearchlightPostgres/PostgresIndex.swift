@@ -96,10 +96,20 @@ public final class PostgresIndex: Sendable {
     /// Whether this handle only reads (it neither creates nor upgrades the schema).
     public let isReadOnly: Bool
     /// How failed transactions are retried.
+    ///
+    /// Applies to reads as well as transactions: both go through the same retry loop. It is not
+    /// used while the server is known to be unreachable (``unreachableSince``).
     public let retryPolicy: RetryPolicy
     /// How long one transaction or read may take before its connection is given up.
+    ///
+    /// Past it, the connection is closed and the call fails as a lost connection would
+    /// (``PostgresIndexError/isConnectionLost``), so it is retried under ``retryPolicy``. Unlike
+    /// the server's statement timeout, it also bounds a server that never answers at all.
     public let operationTimeout: Duration
     /// The connections, leased one per call (at most the `maximumConnections` of the initializer).
+    ///
+    /// The first connection, made by the initializer, is handed to the source so that it is
+    /// reused rather than opened twice.
     let connections: ConnectionSource
     /// Where retries, outages and their ends are reported.
     let logger: Logger
@@ -110,6 +120,9 @@ public final class PostgresIndex: Sendable {
     /// ``retriedTransactions``' counter.
     private let retries = Atomic<Int>(0)
     /// Since when the database has been unreachable, while it is.
+    ///
+    /// Set by the retry loop when a call gives up on a lost connection, cleared by the first
+    /// call that succeeds; ``unreachableSince`` reads it.
     let outage = Mutex<Date?>(nil)
 
     /// Since when the database has been unreachable (a call failed because the server could
@@ -121,12 +134,24 @@ public final class PostgresIndex: Sendable {
 
     /// How many transactions were retried since this handle opened (a lost connection, a
     /// deadlock): what `status` can show, and what tests check.
+    ///
+    /// Counted with a relaxed atomic: reading it costs nothing and never waits for a call.
     public var retriedTransactions: Int { retries.load(ordering: .relaxed) }
 
     /// How a transaction that lost its connection is retried: after `initialDelay`, doubled
     /// at each attempt up to `maximumDelay`, at most `maximumAttempts` times in all.
+    ///
+    /// Only transient failures are retried (a lost connection, SQLSTATE 40001 or 40P01); an error
+    /// in a statement itself (a constraint, a syntax error, a statement timeout) fails at once.
+    ///
+    /// ```swift
+    /// // Fail fast, for a test or an interactive tool.
+    /// let impatient = PostgresIndex.RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(10))
+    /// ```
     public struct RetryPolicy: Sendable {
         /// How many times a transaction runs at most, the first included.
+        ///
+        /// `1` means no retry.
         public var maximumAttempts: Int
         /// The wait before the first retry.
         public var initialDelay: Duration
@@ -134,6 +159,11 @@ public final class PostgresIndex: Sendable {
         public var maximumDelay: Duration
 
         /// The default: 8 attempts, from 0.1 s up to 5 s apart, about 11 s of waiting in all.
+        ///
+        /// - Parameters:
+        ///   - maximumAttempts: How many times a transaction runs at most, the first included.
+        ///   - initialDelay: The wait before the first retry; each later wait is twice the one before.
+        ///   - maximumDelay: The cap on any one wait.
         public init(maximumAttempts: Int = 8, initialDelay: Duration = .milliseconds(100),
                     maximumDelay: Duration = .seconds(5)) {
             self.maximumAttempts = maximumAttempts
@@ -166,6 +196,8 @@ public final class PostgresIndex: Sendable {
     ///     and is not retried. What `serve` gives its reads, as it interrupts SQLite's.
     ///   - taskExecutor: Where the tasks of this handle run (default: Swift's pool).
     ///   - environment: Where `PGPASSWORD`, `PGPASSFILE` and `HOME` are read.
+    ///   - logger: Where retries, outages and their ends are reported (warnings and notices);
+    ///     by default the label `searchlight.postgres`.
     /// - Throws: ``PostgresIndexError``: `.invalidLocation`, `.cannotConnect` (unreachable,
     ///   wrong password), `.unsupportedDatabase` (not UTF-8, no extensions, a newer schema;
     ///   or, read-only, no index yet).
@@ -216,6 +248,14 @@ public final class PostgresIndex: Sendable {
     }
 
     /// How to connect to `location`.
+    ///
+    /// A location with a socket directory connects through the Unix socket
+    /// `FOLDER/.s.PGSQL.PORT`, without TLS; any other over TCP, with the TLS its `sslmode` asks
+    /// for, except that `prefer` on a loopback host uses none. The connection attempt times out
+    /// after 10 seconds.
+    ///
+    /// - Throws: ``PostgresIndexError`` with ``PostgresIndexError/Code/cannotConnect`` when the
+    ///   TLS context cannot be made.
     static func connectionConfiguration(_ location: PostgresLocation) throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
         if let folder = location.socketDirectory {
@@ -246,6 +286,9 @@ public final class PostgresIndex: Sendable {
 
     /// Opens the handle's first connection, which its pool keeps: a wrong password or an
     /// unreachable server fails here, with the server's reason.
+    ///
+    /// - Throws: ``PostgresIndexError`` with ``PostgresIndexError/Code/cannotConnect``; when the
+    ///   location has no password, the message says where one could have come from.
     private static func firstConnection(_ configuration: PostgresConnection.Configuration, location: PostgresLocation,
                                         logger: Logger) async throws -> PostgresConnection {
         do {
@@ -258,6 +301,10 @@ public final class PostgresIndex: Sendable {
     }
 
     /// Fails unless the database holds an index this build can read.
+    ///
+    /// - Throws: ``PostgresIndexError`` with ``PostgresIndexError/Code/unsupportedDatabase`` when
+    ///   the database holds no index, or one of another version than ``schemaVersion``; the
+    ///   check's own statement timeout is retried up to five attempts.
     private func checkSchema() async throws {
         // The statement timeout of a reader is for the user's queries; the `BEGIN` before this
         // check's `SET LOCAL` is under it, and a short one (a server's query deadline) can stop
@@ -271,6 +318,11 @@ public final class PostgresIndex: Sendable {
         }
     }
 
+    /// One attempt of ``checkSchema()``: reads the recorded schema version in a transaction
+    /// whose statement timeout is lifted, and compares it with ``schemaVersion``.
+    ///
+    /// - Throws: ``PostgresIndexError`` with ``PostgresIndexError/Code/unsupportedDatabase`` when
+    ///   there is no `searchlight_schema_version` table or its version is not this build's.
     private func checkSchemaOnce() async throws {
         let logger = self.logger
         let version = try await withTransaction("cannot read the index") { connection in
@@ -298,6 +350,16 @@ public final class PostgresIndex: Sendable {
 
     /// Runs `body` on a connection, turning errors into ``PostgresIndexError``. Reads are
     /// retried like writes: a lost connection costs a retry, not an error.
+    ///
+    /// Each statement of `body` commits on its own (no `BEGIN`): use
+    /// ``withTransaction(_:_:)`` when several must be seen together.
+    ///
+    /// - Parameters:
+    ///   - failure: The message of the ``PostgresIndexError`` when `body` fails with another
+    ///     error (`cannot read the index`).
+    ///   - body: The work; it may run more than once, so it must only touch the database.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``PostgresIndexError``, after the retries ``retryPolicy`` allows.
     func withConnection<T: Sendable>(_ failure: String,
                                      _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await retrying(failure) {
@@ -307,6 +369,17 @@ public final class PostgresIndex: Sendable {
 
     /// Runs `body` in a transaction, retried on a new connection when the connection is lost
     /// or the transaction loses a race; `body` must only touch the database.
+    ///
+    /// On a failure in the server the transaction is rolled back and the connection reused; on
+    /// a lost connection no `ROLLBACK` is sent (the server rolls back by itself).
+    ///
+    /// - Parameters:
+    ///   - failure: The message of the ``PostgresIndexError`` when `body` fails with another
+    ///     error (`cannot write the batch`).
+    ///   - body: The statements of the transaction. It may run more than once, on different
+    ///     connections, so it must have no effect outside the database.
+    /// - Returns: What `body` returns, once the transaction has committed.
+    /// - Throws: ``PostgresIndexError``, after the retries ``retryPolicy`` allows.
     func withTransaction<T: Sendable>(_ failure: String,
                                       _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await retrying(failure) {
@@ -332,6 +405,8 @@ public final class PostgresIndex: Sendable {
     /// Runs `body` on a connection of this handle's own. A connection whose statement failed
     /// in the server is reused; after any other failure (a lost connection, a cancellation)
     /// it is closed.
+    ///
+    /// Waits for a connection when `maximumConnections` are already lent.
     private func leasing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let connection = try await connections.lease()
         do {
@@ -351,6 +426,14 @@ public final class PostgresIndex: Sendable {
     /// vanished without a word (a cable pulled, a host that froze), or a query that
     /// postgres-nio never completes after its server ended the session, cannot stall a
     /// writer: the call returns whether or not `body` ever does.
+    ///
+    /// Two tasks race, both on ``taskExecutor`` when there is one: `body`, and a timer that looks
+    /// at the connection every ``closedConnectionCheck``. Whichever finishes first resumes the
+    /// caller (``PendingResult``); `body` is not cancelled when the timer wins, it fails on its
+    /// own once its connection is closed.
+    ///
+    /// - Throws: What `body` throws, or ``PostgresIndexError/Code/cannotConnect`` when the
+    ///   connection closed more than ``closedConnectionGrace`` ago or ``operationTimeout`` passed.
     private func withDeadline<T: Sendable>(on connection: PostgresConnection,
                                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let timeout = operationTimeout
@@ -393,6 +476,8 @@ public final class PostgresIndex: Sendable {
     /// How often a call's connection is looked at while the call waits, and how long a call
     /// may still wait once its connection is closed (its answer or its error is due at once).
     static let closedConnectionCheck: Duration = .seconds(1)
+    /// How long a call may still wait once its connection is found closed, before it fails as
+    /// a lost connection (see ``closedConnectionCheck``).
     static let closedConnectionGrace: Duration = .seconds(5)
 
     /// Runs `attempt` until it succeeds, retrying transient failures (a lost connection, a
@@ -400,6 +485,16 @@ public final class PostgresIndex: Sendable {
     /// discards the idle connections too (they went with the server); once the server is known
     /// to be unreachable, or the attempts are spent, the failure is thrown and
     /// ``unreachableSince`` set. The first success ends an outage, with a notice in the log.
+    ///
+    /// With the default policy the waits are 0.1, 0.2, 0.4, 0.8, 1.6, 3.2 and 5 seconds. A
+    /// cancelled task is not retried.
+    ///
+    /// - Parameters:
+    ///   - failure: The message given to an error that is not already a ``PostgresIndexError``.
+    ///   - attempt: One try; it runs again after each transient failure.
+    /// - Returns: What the first successful attempt returns.
+    /// - Throws: ``PostgresIndexError``: the last failure, the first one that is not transient,
+    ///   or, during an outage, the first one.
     private func retrying<T: Sendable>(_ failure: String, _ attempt: @Sendable () async throws -> T) async throws -> T {
         var delay = retryPolicy.initialDelay
         var attempts = 0
@@ -448,13 +543,19 @@ public final class PostgresIndex: Sendable {
 }
 
 /// The result of an operation that either its work or its timer delivers, whichever comes first.
+///
+/// The caller's continuation is resumed exactly once: the first ``finish(_:)`` resumes it and
+/// forgets it, later ones find nothing to resume. Its state is behind a `Mutex`, so the work
+/// and the timer may finish from any threads.
 private final class PendingResult<T: Sendable>: Sendable {
     private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, timer: Task<Void, Never>?)>((nil, nil))
 
+    /// Keeps the continuation that ``finish(_:)`` resumes.
     func wait(_ continuation: CheckedContinuation<T, any Error>) {
         state.withLock { $0.continuation = continuation }
     }
 
+    /// Keeps the timer's task, so that ``finish(_:)`` can cancel it when the work wins.
     func start(timer: Task<Void, Never>) {
         state.withLock { $0.timer = timer }
     }

@@ -4,8 +4,41 @@ import PostgresNIO
 /// (Docs/Architecture.md#errors): a ``code``, a ``message``, the database (``location``, its
 /// URL without password) and the ``cause`` kept typed (postgres-nio's `PSQLError`, whose
 /// ``sqlState`` says what the server meant). Prints as one line.
+///
+/// A caller tells failures apart by ``code`` and by the properties that read the cause:
+/// ``isConnectionLost`` (the handle reconnects by itself; retry later), ``isStatementTimeout``
+/// (the statement ran past the handle's `statementTimeout`), and ``sqlState`` for anything
+/// finer. The printed line never holds the password (``location`` is the URL without it).
+///
+/// ```swift
+/// do {
+///     try await index.indexItems(items)
+/// } catch let error as PostgresIndexError where error.isConnectionLost {
+///     logger.warning("index unreachable, will retry: \(error)")
+/// }
+/// ```
+///
+/// ## Topics
+///
+/// ### The error
+///
+/// - ``code``
+/// - ``message``
+/// - ``location``
+/// - ``cause``
+/// - ``Code``
+/// - ``Cause``
+///
+/// ### Telling failures apart
+///
+/// - ``isConnectionLost``
+/// - ``isStatementTimeout``
+/// - ``sqlState``
 public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
+    ///
+    /// A struct of static values rather than an enum, so that a code can be added without
+    /// breaking a caller's `switch`; compare with `==`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
         /// The URL is not a PostgreSQL URL, or one of its parameters is wrong.
@@ -42,6 +75,13 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
 
     /// Creates an error of kind `code`, saying `message`, about the database at `location`,
     /// caused by `cause` (postgres-nio's transaction wrapper is looked into for its error).
+    ///
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - message: What failed, for people (`cannot write the batch`); no value of the user's.
+    ///   - location: The database; only its description, without password, is kept.
+    ///   - cause: The underlying error; a `PostgresTransactionError` is replaced by the error of
+    ///     its closure, `BEGIN`, `COMMIT` or `ROLLBACK`, the first that is set.
     public init(_ code: Code, _ message: String, location: PostgresLocation? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
@@ -52,6 +92,9 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error inside postgres-nio's transaction wrapper, when there is one.
+    ///
+    /// - Returns: The first of the wrapper's closure, begin, commit and rollback errors that is
+    ///   set; `error` itself when it is no wrapper.
     static func cause(of error: (any Error)?) -> (any Error & Sendable)? {
         guard let transaction = error as? PostgresTransactionError else { return error.map { $0 as any Error & Sendable } }
         let inner = transaction.closureError ?? transaction.beginError ?? transaction.commitError ?? transaction.rollbackError
@@ -64,6 +107,9 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The server's message, or postgres-nio's code when the server said nothing.
+    ///
+    /// Used by ``description`` after the message and the location; without a cause, the error
+    /// prints its message and location only.
     var underlyingDescription: String? {
         switch cause {
         case .postgres(let error):
@@ -96,6 +142,9 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
     /// Whether retrying on a new connection can succeed: the connection was lost (the server
     /// restarted, an administrator ended it, the network dropped) or the transaction lost a
     /// race (a deadlock, a serialization failure).
+    ///
+    /// What ``PostgresIndex``'s retry loop retries: SQLSTATE 40001 (serialization failure) and
+    /// 40P01 (deadlock), and every case of ``isConnectionLost``.
     var isTransient: Bool {
         isConnectionLost || sqlState == "40001" || sqlState == "40P01"
     }
@@ -104,6 +153,11 @@ public struct PostgresIndexError: Error, Sendable, CustomStringConvertible {
     /// stopped, restarting, shutting down, out of connections, or cut off; an administrator
     /// ended the session (`pg_terminate_backend`); no answer came before the deadline. The
     /// handle reconnects by itself on its next call.
+    ///
+    /// SQLSTATE class 08 (connection exception), 57P01 (administrator shutdown), 57P02 (crash
+    /// shutdown), 57P03 (cannot connect now) and 53300 (too many connections); without an
+    /// SQLSTATE, postgres-nio's closed-connection and connection errors, or any
+    /// ``Code/cannotConnect`` error (no answer before the deadline).
     public var isConnectionLost: Bool {
         if let sqlState {
             return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(sqlState)

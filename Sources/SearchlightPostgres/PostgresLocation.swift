@@ -17,6 +17,10 @@ import SystemCalls
 /// let location = try PostgresLocation("postgres://searchlight@db.example/index")
 /// print(location) // postgres://searchlight@db.example:5432/index
 /// ```
+///
+/// A value made once per handle: parsing reads the password file at most once, and
+/// connecting never reads it again (a password changed in the file counts for the next
+/// handle).
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// How the connection is encrypted.
     public enum TLSMode: String, Sendable, Hashable {
@@ -41,14 +45,22 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether ``host`` is this machine's loopback: `localhost`, an address of `127.0.0.0/8`,
     /// or `::1`. A connection that stays on the machine.
+    ///
+    /// With `sslmode=prefer`, a loopback connection uses no TLS (``PostgresIndex``): the check
+    /// `prefer` makes protects nothing on the machine itself.
     public var isLoopback: Bool { SystemCall.isLoopbackHost(host) }
 
     /// Whether `text` names a PostgreSQL index rather than an SQLite file.
+    ///
+    /// Only the scheme is looked at: `postgres://` or `postgresql://`, case-sensitive.
     public static func isPostgresURL(_ text: String) -> Bool {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 
     /// Parses a URL and finds its password.
+    ///
+    /// Parameters other than `sslmode`, `passfile` and `host` are ignored; a `host` parameter
+    /// that is not an absolute folder is ignored too.
     ///
     /// - Parameters:
     ///   - url: `postgres://[user[:password]@]host[:port]/database[?parameters]`.
@@ -84,6 +96,9 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The URL without its password: what messages and `status` show.
+    ///
+    /// The port is always written, the default included; the socket folder, when there is one,
+    /// as the `host` parameter.
     public var description: String {
         var text = "postgres://\(user)@\(host):\(port)/\(database)"
         if let socketDirectory { text += "?host=\(socketDirectory)" }
@@ -91,6 +106,10 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `url` with any password replaced by `***`, for messages about a URL that did not parse.
+    ///
+    /// ```swift
+    /// PostgresLocation.redacted("postgres://ada:secret@db/index")  // "postgres://ada:***@db/index"
+    /// ```
     public static func redacted(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://"), let at = url[schemeEnd.upperBound...].lastIndex(of: "@") else {
             return url
@@ -104,6 +123,15 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Lines are `host:port:database:user:password`; `*` matches any value; `\:` and `\\`
     /// escape. libpq ignores a file that others can read; so does this.
+    ///
+    /// - Parameters:
+    ///   - path: The password file.
+    ///   - host: The server, as the URL names it.
+    ///   - port: The server's port.
+    ///   - database: The database.
+    ///   - user: The role.
+    /// - Returns: The password, or `nil` when the file is missing, unreadable, open to others,
+    ///   or has no matching line.
     static func password(inFile path: String, host: String, port: Int, database: String, user: String) -> String? {
         guard let status = try? SystemCall.status(followingLinksOf: path), status.st_mode & 0o077 == 0,
               let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }

@@ -27,15 +27,28 @@ import Searchlight
 ///     QueryExpression(parsing: #"title == "report*"cd"#), select: "count(*)", now: Date(), calendar: .current)
 /// print(statement) // SQL, then "-- $1 = …" lines
 /// ```
+///
+/// A compiler is a value used for one statement: ``statement(_:select:domain:limit:ordered:now:calendar:)``
+/// makes one, walks the expression once, and returns the SQL with its parameters. It holds no
+/// connection and reads nothing, so compiling costs microseconds and may run on any thread; the
+/// cost is the statement's, on the server. Patterns with a leading `*` cannot use a B-tree,
+/// but `displayName` has trigram indexes, and word matches are preselected by GIN indexes as
+/// described above; other attributes without an index of their own are compared row by row.
 public struct PostgresQueryCompiler {
     /// The clock and calendar that resolve `$time` values.
+    ///
+    /// Read when a `$time` value is resolved (`$time.today` is the day of `now` in `calendar`'s
+    /// time zone), so the same expression compiled at two moments may select different rows.
     let now: Date
+    /// The calendar whose days, weeks, months and years `$time` periods are, in its time zone.
     let calendar: Calendar
     /// The SQL built so far and its parameters.
     var statement = SQLStatement()
     /// The placeholder of ``nonspacingMarkClass`` once bound.
     private var nonspacingMarks: String?
 
+    /// Makes a compiler with an empty statement; only ``statement(_:select:domain:limit:ordered:now:calendar:)``
+    /// and tests make one.
     init(now: Date, calendar: Calendar) {
         self.now = now
         self.calendar = calendar
@@ -44,7 +57,21 @@ public struct PostgresQueryCompiler {
     /// A whole statement: `SELECT select FROM item … WHERE condition`, not expired, in
     /// `domain` when given, most recently modified first (then by identifier and domain).
     ///
+    /// The expiration is compared with the real clock, not `now`: an item expired now is left out
+    /// whatever instant `$time` values are resolved against.
+    ///
     /// - Throws: ``PostgresIndexError`` `.invalidQuery` for an attribute this index cannot query.
+    /// - Parameters:
+    ///   - expression: The parsed query.
+    ///   - select: The SQL select list, spliced as is (`count(*)`, ``PostgresIndex``'s item
+    ///     columns): never a value from outside.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many rows; a negative limit is taken as zero.
+    ///   - ordered: Whether to order the rows as query results are ordered (newest first, undated
+    ///     last, then by identifier and domain); a count needs no order.
+    ///   - now: The instant `$time` values are resolved against.
+    ///   - calendar: The calendar of `$time` periods.
+    /// - Returns: The SQL and its bound parameters.
     public static func statement(_ expression: QueryExpression, select: String, domain: String? = nil,
                                  limit: Int? = nil, ordered: Bool = true, now: Date,
                                  calendar: Calendar) throws -> SQLStatement {
@@ -63,6 +90,12 @@ public struct PostgresQueryCompiler {
     }
 
     /// The SQL condition for `expression`.
+    ///
+    /// Appends the parameters it needs to ``statement`` and returns SQL that refers to them by
+    /// number; the result is always a parenthesized boolean that is never `NULL`.
+    ///
+    /// - Throws: ``PostgresIndexError`` with ``PostgresIndexError/Code/invalidQuery`` for an
+    ///   attribute that has no column here.
     mutating func condition(for expression: QueryExpression) throws -> String {
         switch expression {
         case .predicate(let predicate): try condition(for: predicate)
@@ -73,6 +106,9 @@ public struct PostgresQueryCompiler {
     }
 
     /// `(a OP b OP …)`, nested in halves when long, so that no parse tree gets deep.
+    ///
+    /// Groups of at most sixteen operands, split in halves above that: the depth of the SQL
+    /// grows with the logarithm of the number of operands, not with the number.
     private static func balanced(_ parts: [String], _ op: String) -> String {
         guard parts.count > 16 else { return "(" + parts.joined(separator: " \(op) ") + ")" }
         let middle = parts.count / 2
@@ -116,6 +152,10 @@ public struct PostgresQueryCompiler {
         "domain": Column(sql: "domain.name"),
     ]
 
+    /// The column of `attribute`.
+    ///
+    /// - Throws: ``PostgresIndexError`` with ``PostgresIndexError/Code/invalidQuery`` when the
+    ///   attribute has no column in ``columns``.
     private static func column(_ attribute: QueryAttribute) throws -> Column {
         guard let column = columns[attribute.name] else {
             throw PostgresIndexError(.invalidQuery, "the PostgreSQL index cannot query \(attribute.name) yet")
@@ -125,6 +165,9 @@ public struct PostgresQueryCompiler {
 
     // MARK: - Predicates
 
+    /// The SQL condition for one predicate: numbers and dates as intervals (``NumericCondition``),
+    /// strings by kind (``stringCondition(_:_:_:_:)``), `*` as the `OR` of every text attribute.
+    /// A value of the wrong kind (a string for a number) matches nothing: `false`.
     private mutating func condition(for predicate: QueryPredicate) throws -> String {
         let attribute = predicate.attribute
         switch (attribute.kind, predicate.test) {
@@ -150,11 +193,20 @@ public struct PostgresQueryCompiler {
         }
     }
 
+    /// The interval of numbers a value stands for: a number is a point; a `$time` date is
+    /// resolved against ``now`` and ``calendar``, a day or longer period a half-open range.
     private func interval(_ value: QueryValue) -> (start: Double, end: Double) {
         NumericCondition.interval(of: value, now: now, calendar: calendar)
     }
 
     /// A string comparison on a text, a list or the identifier.
+    ///
+    /// A list goes to ``listCondition(_:_:_:_:)``; the identifier without modifiers compares
+    /// its bytes; `w` or `t` on the text goes to ``textWordsCondition(_:_:_:_:)``; every other
+    /// text to ``scalarCondition(_:words:_:_:_:preselect:)``.
+    ///
+    /// - Throws: ``PostgresIndexError`` with ``PostgresIndexError/Code/invalidQuery`` when the
+    ///   attribute has no column.
     private mutating func stringCondition(_ attribute: QueryAttribute, _ op: QueryPredicate.Operator,
                                           _ pattern: QueryPattern, _ modifiers: QueryStringModifiers) throws -> String {
         let column = try Self.column(attribute)
@@ -272,6 +324,9 @@ public struct PostgresQueryCompiler {
     /// The nonspacing marks (general category Mn) as a regular expression class.
     static let nonspacingMarkClass = PostgreSQLWordFolding.characterClass { $0.properties.generalCategory == .nonspacingMark }
 
+    /// `<`, `>`, `<=` or `>=` on the folded value and the folded pattern text, in byte order
+    /// (`COLLATE "C"`), as Swift compares folded strings. Wildcards are compared as the
+    /// characters `*`: an ordering has no pattern.
     private mutating func orderingTest(_ value: String, _ op: QueryPredicate.Operator, _ pattern: QueryPattern,
                                        _ modifiers: QueryStringModifiers) -> String {
         let modifiers = modifiers.intersection([.caseInsensitive, .diacriticInsensitive])
@@ -279,6 +334,9 @@ public struct PostgresQueryCompiler {
             + folded(statement.bind(pattern.text), modifiers)
     }
 
+    /// `==` on one value: `=` for an exact text, `ILIKE` under `c` alone, else `LIKE` over both
+    /// sides folded as the modifiers say. The result may be `NULL` when `value` is: its callers
+    /// test `value IS NOT NULL` first.
     private mutating func equalityTest(_ value: String, _ pattern: QueryPattern, _ modifiers: QueryStringModifiers) -> String {
         let modifiers = modifiers.intersection([.caseInsensitive, .diacriticInsensitive])
         if modifiers.isEmpty, !pattern.hasWildcard { return "\(value) = \(statement.bind(pattern.text))" }
@@ -290,6 +348,9 @@ public struct PostgresQueryCompiler {
     }
 
     /// The pattern for `LIKE`: `*` as `%`, and `%`, `_` and `\` escaped.
+    ///
+    /// `report*_v%` becomes `report%\_v\%`: a literal `_` or `%` of the query matches only
+    /// itself.
     static func likePattern(_ pattern: QueryPattern) -> String {
         pattern.written(wildcard: "%", escaping: ["%", "_", "\\"])
     }
@@ -330,6 +391,10 @@ public struct PostgresQueryCompiler {
     }
 
     /// Pieces that must appear with their case or marks when matching words without `c` or `d`.
+    ///
+    /// Word matching reads the folded words; without `cd`, a piece of the value must also be
+    /// found in the value folded only as the modifiers say. Each whitespace-separated piece of
+    /// each literal is one regular-expression test, none under `cd`.
     private mutating func requiredPieces(_ value: String, _ pattern: QueryPattern,
                                          _ modifiers: QueryStringModifiers) -> [String] {
         let folding = modifiers.intersection([.caseInsensitive, .diacriticInsensitive])
@@ -348,6 +413,9 @@ public struct PostgresQueryCompiler {
 
     /// The `words` index condition that every match of a `w`/`t` value meets: each word's
     /// literal start is the start of a word of the item.
+    ///
+    /// `nil` when no word has a literal start (`*`, or only Han and kana): then the `words`
+    /// index cannot help, and the condition is checked row by row.
     private mutating func wordsVectorTest(_ pattern: QueryPattern) -> String? {
         // A word of Han or kana may start inside an item's word: it preselects nothing.
         let prefixes = pattern.words.filter { !$0.isCJKWord }.compactMap { word -> String? in
@@ -387,12 +455,19 @@ public struct PostgresQueryCompiler {
     }
 
     /// A word as a quoted `tsquery` lexeme.
+    ///
+    /// A quote is doubled and a backslash escaped, so that any word, however odd, is one lexeme;
+    /// the result is bound as a parameter and cast with `::tsquery`, never spliced into SQL.
     static func tsqueryLexeme(_ word: String) -> String {
         "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// A word pattern as a regular expression over words joined by spaces: literal text, and
     /// `[^ ]*` for a wildcard (which never crosses a word).
+    ///
+    /// Every ASCII character that is neither a letter nor a digit is escaped with a backslash,
+    /// so the word's punctuation is literal in PostgreSQL's regular expressions; letters of other
+    /// scripts are left as they are.
     static func regex(_ word: QueryPattern) -> String {
         word.components.map { component in
             switch component {

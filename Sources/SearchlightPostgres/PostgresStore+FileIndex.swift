@@ -8,9 +8,15 @@ import SystemCalls
 // the SQLite one read), and the machine and folder of each domain (Docs/Contract.md#shared-index).
 extension PostgresStore: FileIndexWriter {
     /// Every machine of a team may write its folders into the database.
+    ///
+    /// A shared index records who may read each file and pass each folder
+    /// (``Searchlight/IndexBatch/Change/setFolderAccess(domain:folder:access:)``), and the scanner
+    /// sends those changes only to an index that says it is shared.
     public var isShared: Bool { true }
 
     /// A page of a domain's identifiers and change stamps in byte order, waited for.
+    ///
+    /// Blocks the calling thread for one statement (``PostgresIndex/changeStamps(domain:after:before:limit:)``).
     public func changeStamps(domain: String, after identifier: ItemIdentifier?, before upperBound: ItemIdentifier?,
                              limit: Int) throws -> [(identifier: ItemIdentifier, changeStamp: [UInt8]?)] {
         try wait { [index] in
@@ -34,6 +40,16 @@ extension PostgresStore: FileIndexWriter {
     }
 
     /// Applies a batch with the domains' states in one transaction, waited for.
+    ///
+    /// Blocks the calling thread until the transaction commits (or fails after its retries).
+    /// The first write through this store counts the items once, so that ``churn`` can tell when
+    /// enough has changed to vacuum.
+    ///
+    /// - Parameters:
+    ///   - batch: The changes, in order.
+    ///   - states: Each domain's state, stored in the same transaction.
+    /// - Throws: ``Searchlight/SearchlightError`` (unavailable) when the database cannot be
+    ///   reached, ``PostgresIndexError`` otherwise; then nothing of the batch is written.
     public func apply(_ batch: IndexBatch, states: [String: DomainState]) throws {
         let json = states.mapValues(\.json)
         try countItemsBeforeChurn()
@@ -53,6 +69,9 @@ extension PostgresStore: FileIndexWriter {
     }
 
     /// Records the machine and folder a domain indexes, and who this machine's people are, waited for.
+    ///
+    /// Two transactions: the domain's origin, then this machine's people
+    /// (``PostgresIndex/publish(people:host:)``), read from the system's user database each time.
     public func setOrigin(host: String, root: String, domain: String) throws {
         // With the machine's people: who each database role is there (PostgreSQLVisibility).
         let people = SystemCall.people()

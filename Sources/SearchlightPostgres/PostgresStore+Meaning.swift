@@ -3,6 +3,9 @@ import Searchlight
 // Search by meaning (Docs/Contract.md#search-by-meaning) on the shared index: PostgresIndex+Meaning.
 extension PostgresStore {
     /// Items with text that wait for vectors of `model`, after `key`, at most `limit`; waited for.
+    ///
+    /// Blocks the calling thread for one statement: see
+    /// ``PostgresIndex/meaningWork(model:after:limit:)``.
     public func meaningWork(model: String, after key: [UInt8], limit: Int) throws -> [MeaningWork] {
         try wait { [index] in try await index.meaningWork(model: model, after: key, limit: limit) }
     }
@@ -13,6 +16,9 @@ extension PostgresStore {
     }
 
     /// Stores vectors in one transaction; returns how many items got them; waited for.
+    ///
+    /// Blocks the calling thread until the transaction commits; an item whose text changed
+    /// meanwhile is skipped (``PostgresIndex/storeMeaning(_:)``).
     @discardableResult public func storeMeaning(_ results: [MeaningVectors]) throws -> Int {
         try wait { [index] in try await index.storeMeaning(results) }
     }
@@ -28,6 +34,8 @@ extension PostgresStore {
     }
 
     /// The `limit` items nearest to `question`, best first; waited for.
+    ///
+    /// Blocks the calling thread while every vector of `model` is read and compared.
     public func meaningResults(question: [Float], model: String, domain: String?, limit: Int) throws -> [SearchResult] {
         try wait { [index] in try await index.meaningResults(question: question, model: model, domain: domain, limit: limit) }
     }

@@ -8,9 +8,19 @@ import Searchlight
 /// watch is idle, so that the next rows reuse that space instead of growing the files.
 extension PostgresStore {
     /// Growth is left to autovacuum, which analyzes freshly written tables by itself.
+    ///
+    /// The SQLite index answers `true`: it has no autovacuum of its own.
     public var reclaimsAfterGrowth: Bool { false }
 
     /// Vacuums the index's tables now (``PostgresIndex/vacuum()``) and resets the churn.
+    ///
+    /// Blocks the calling thread for as long as the vacuum and the rebuilding of the indexes
+    /// take, which on a large index is minutes; readers and writers go on meanwhile. The sizes
+    /// are the whole database's (`pg_database_size`), other tables included.
+    ///
+    /// - Returns: The database's size before and after.
+    /// - Throws: ``Searchlight/SearchlightError`` (unavailable) when the database cannot be
+    ///   reached, ``PostgresIndexError`` when a statement fails.
     @discardableResult
     public func reclaimSpace() throws -> ReclaimedSpace {
         let items = try itemCount(domain: nil)
@@ -25,6 +35,13 @@ extension PostgresIndex {
     /// readers or writers wait for — and returns the database's size before and after. A role
     /// that does not own the tables (another machine's writer) is skipped by PostgreSQL with a
     /// warning: the owner's writer and autovacuum do it.
+    ///
+    /// Only `item`, `thumbnail` and `domain` are vacuumed and only `item` and `thumbnail`
+    /// reindexed; the tables of later schema versions (folders, people, vectors) are left to
+    /// autovacuum. Runs on one connection, outside any transaction.
+    ///
+    /// - Throws: ``PostgresIndexError`` when a `VACUUM` fails or the connection is lost; a
+    ///   refused rebuild of the indexes is logged, not thrown.
     func vacuum() async throws -> (before: Int64, after: Int64) {
         try await withConnection("cannot vacuum the index") { connection in
             func size() async throws -> Int64 {

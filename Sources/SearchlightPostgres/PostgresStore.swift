@@ -84,6 +84,7 @@ public final class PostgresStore: IndexWriter {
 
     /// Connects to the database at `url` (``PostgresIndex/init(url:readOnly:maximumConnections:retryPolicy:operationTimeout:statementTimeout:taskExecutor:environment:logger:)``),
     /// waiting for the connection.
+    ///
     /// - Throws: ``PostgresIndexError``.
     /// - Parameter statementTimeout: When given, the server stops a statement that runs longer.
     public init(url: String, readOnly: Bool, statementTimeout: Duration? = nil, logger: Logger) throws {
@@ -99,6 +100,7 @@ public final class PostgresStore: IndexWriter {
     /// Connects read-only for `serve`, awaiting the connection: the database stops a statement
     /// at `queryTimeout` (as the server interrupts SQLite's), and a server that no longer
     /// answers at all (a cut network) is given up soon after (``stopsReadsItself``).
+    ///
     /// - Throws: ``PostgresIndexError``.
     public init(url: String, queryTimeout: Duration, logger: Logger) async throws {
         let bridge = BlockingBridge()
@@ -130,6 +132,7 @@ public final class PostgresStore: IndexWriter {
         }
     }
 
+    /// Closes the index's connections when the store goes (``PostgresIndex/close()``).
     deinit { index.close() }
 
     // MARK: Writing

@@ -13,6 +13,9 @@ import SearchlightJSON
 /// refuses to start with (``SearchServer/check(_:)``) are one too, with status 400.
 public struct APIError: HTTPResponseError, CustomStringConvertible {
     /// The HTTP status: the kind of failure.
+    ///
+    /// 400 for a malformed request, 401 without credentials, 403 for what this client may not
+    /// do, 404 for what is not there, 503 past the query timeout or without the database.
     public var status: HTTPResponse.Status
     /// What happened, for people.
     public var message: String
@@ -34,6 +37,9 @@ public struct APIError: HTTPResponseError, CustomStringConvertible {
 
     /// The status and message of an error, as the command line would print it: a
     /// ``ReportableError`` says its own ``ReportableError/httpStatus``.
+    ///
+    /// A damaged index's message says that the next scan or watch rebuilds it; an error that
+    /// reports no status is a 500.
     static func from(_ error: any Error) -> APIError {
         switch error {
         case let error as APIError:

@@ -7,11 +7,19 @@ import SearchlightJSON
 
 extension SearchServer {
     /// A search with filters looks at this many ranked results and keeps those that pass.
+    ///
+    /// A filter that keeps few results may therefore answer fewer than `limit` although more
+    /// items pass it further down the ranking: the window bounds the cost of one request.
     static let filterWindow = 5000
 
     /// Adds the JSON API's routes: each reads through the signed-in person's index when there
     /// is one (``index(for:)``), and an unknown `/api/…` path is a 404 that names the OpenAPI
     /// document.
+    ///
+    /// The routes are those of `openapi.json`, which is served as it is at `/api/openapi.json`.
+    /// Every read goes through ``read(_:)``, so each is bounded by the query timeout.
+    ///
+    /// - Parameter router: The main application's router, its access middleware already added.
     func addAPIRoutes(to router: Router<ServerContext>) {
         router.get("/api/search") { request, context in try await self.search(request, index: self.index(for: context)) }
         router.get("/api/query") { request, context in try await self.query(request, index: self.index(for: context)) }
@@ -34,6 +42,8 @@ extension SearchServer {
     }
 
     /// What every search and query request may say besides its text.
+    ///
+    /// Read from the URL's query parameters only; other parameters are ignored.
     struct ResultRequest: Sendable {
         /// `q`: the words, or the query string; empty when not given.
         var text: String
@@ -74,8 +84,15 @@ extension SearchServer {
     /// ``filterWindow`` ranked results are read and the first `limit` that pass are kept. The
     /// answer is cached until the index changes.
     ///
+    /// The ranking and the origins of the domains are read within one ``read(_:)``, so the query
+    /// timeout bounds both together.
+    ///
     /// - Throws: ``APIError`` 400 for malformed search words or parameters, 503 past the
     ///   query timeout; the index's errors otherwise.
+    /// - Parameters:
+    ///   - request: The request; its `q`, `domain`, `limit`, `kind` and `date` parameters count.
+    ///   - index: The signed-in person's reads of the index, else the server's.
+    /// - Returns: `{"items":[…]}`, each item with its URLs and kind (``apiObject(_:base:origins:)``).
     func search(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
         // Spotlight's search words (kind:pdf, tag:work…) as `searchlight search` reads them.
@@ -102,6 +119,17 @@ extension SearchServer {
     /// A search's results as every surface ranks them (``Searchlight/RankedSearch``): the
     /// rankings its composition asks for (``Searchlight/RankedSearch/Reading``), each awaited
     /// from `index`, with the items opened before and the model of the server's configuration.
+    ///
+    /// Each ranking is one await of the index; a search of words and of meaning reads several,
+    /// one after another, then merges them as the command line does.
+    ///
+    /// - Parameters:
+    ///   - search: The parsed search words.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many results; `nil`: all of them.
+    ///   - index: The index to read.
+    /// - Returns: The results, best first.
+    /// - Throws: The index's errors, and the encoder's when the search asks for meaning.
     func rankedResults(_ search: SearchWords, domain: String?, limit: Int?, index: any FileIndexReader) async throws -> [SearchResult] {
         var ranked = RankedSearch(search, domain: domain)
         ranked.history = history
@@ -120,6 +148,10 @@ extension SearchServer {
     ///
     /// - Throws: ``Searchlight/QueryParseError`` for a malformed query (answered as 400),
     ///   ``APIError`` 400 for malformed parameters, 503 past the query timeout.
+    /// - Parameters:
+    ///   - request: The request; its `q`, `domain`, `limit`, `kind` and `date` parameters count.
+    ///   - index: The signed-in person's reads of the index, else the server's.
+    /// - Returns: `{"items":[…]}`, each item with its URLs and kind.
     func query(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let asked = try ResultRequest(request, maximumLimit: configuration.maximumLimit)
         // Parsed here first: a malformed query is answered without reading the index.
@@ -143,6 +175,13 @@ extension SearchServer {
     /// The key is the request's whole URI, so two requests that differ in any parameter are
     /// kept apart. Asking the change marker costs one read before every cached answer; with
     /// no room for answers (``Configuration/resultCacheBytes`` 0) nothing is asked.
+    ///
+    /// - Parameters:
+    ///   - request: The request whose URI is the key.
+    ///   - index: The reader the answer is read from; its object identity is part of the key.
+    ///   - compute: Reads the index and makes the answer's bytes.
+    /// - Returns: The answer's bytes, kept or new.
+    /// - Throws: What `compute` throws, or the index's error while reading the change marker.
     func cached(_ request: Request, index: any FileIndexReader,
                 _ compute: @escaping @Sendable () async throws -> [UInt8]) async throws -> [UInt8] {
         guard results.isEnabled else { return try await compute() }
@@ -155,6 +194,9 @@ extension SearchServer {
     }
 
     /// `{"items":[…]}`.
+    ///
+    /// Written straight into bytes, each element's object as `object` makes it, in the order of
+    /// `items`: no intermediate array of strings.
     static func itemsObject<Element>(_ items: some Sequence<Element>, object: (Element) -> JSONLine) -> [UInt8] {
         var bytes = Array(#"{"items":["#.utf8)
         for (position, item) in items.enumerated() {
@@ -169,6 +211,9 @@ extension SearchServer {
     /// item's URLs (a client never builds one), its kind, and the machine it is on when that
     /// is another one (a shared index): its file is then neither served nor opened here, and
     /// `fileURL` and `openURL` are null.
+    ///
+    /// The URLs are relative to the server and percent-encoded by ``ItemLocation``, so any
+    /// identifier, even one that is not UTF-8, has a URL that names it.
     static func apiObject(_ indexed: IndexedItem, base: JSONLine, origins: DomainOrigins) -> JSONLine {
         var object = base
         let location = ItemLocation(domain: indexed.item.domainIdentifier, identifier: indexed.item.uniqueIdentifier)
@@ -184,6 +229,13 @@ extension SearchServer {
     }
 
     /// The item a request's path names after `prefix`.
+    ///
+    /// - Parameters:
+    ///   - request: The request whose path is read.
+    ///   - prefix: The route's fixed part, with its trailing slash (`/api/items/`).
+    /// - Returns: The domain and identifier, percent-decoded.
+    /// - Throws: ``APIError`` 400 when the path does not start with `prefix` or is not
+    ///   `DOMAIN/ID`.
     static func location(of request: Request, after prefix: String) throws -> ItemLocation {
         let path = request.uri.path
         guard path.hasPrefix(prefix), let location = ItemLocation(encodedPath: path.dropFirst(prefix.count)) else {
@@ -193,6 +245,8 @@ extension SearchServer {
     }
 
     /// The CLI's message for an item that is not in the index.
+    ///
+    /// A 404 whose message quotes the identifier and the domain as `searchlight show` does.
     static func noItem(_ location: ItemLocation) -> APIError {
         APIError(.notFound, "no item \(location.identifier.lossyString.debugDescription) in domain \(location.domain.debugDescription)")
     }
@@ -202,6 +256,8 @@ extension SearchServer {
     /// The domain and the identifier are percent-encoded path components (``ItemLocation``),
     /// so that any bytes of an identifier go through. `textPreview` holds the first
     /// ``textPreviewLength`` characters of the text.
+    ///
+    /// The item is read whole, text included, and only its preview is sent; not cached.
     ///
     /// - Throws: ``APIError`` 400 for a malformed path, 404 when there is no such item.
     func item(_ request: Request, index: any FileIndexReader) async throws -> Response {
@@ -222,6 +278,9 @@ extension SearchServer {
     ///
     /// Served as `image/FORMAT` with an `ETag` of its bytes (`If-None-Match` answers 304) and a
     /// content security policy that lets no script of an image run.
+    ///
+    /// `Cache-Control: no-cache` makes the browser ask again each time, and the `ETag` makes that
+    /// question cheap: a thumbnail that did not change costs a read, not a transfer.
     ///
     /// - Throws: ``APIError`` 400 for a malformed path, 404 when the item has no thumbnail.
     func thumbnail(_ request: Request, index: any FileIndexReader) async throws -> Response {
@@ -244,11 +303,17 @@ extension SearchServer {
     }
 
     /// ``FNV1a`` of `bytes`, as hex: an `ETag` that changes when the thumbnail does.
+    ///
+    /// The byte count is appended, so two thumbnails of different sizes never share a tag; not
+    /// a cryptographic hash, and not meant to be one.
     static func fingerprint(_ bytes: [UInt8]) -> String {
         String(FNV1a.hash(bytes), radix: 16) + "-" + String(bytes.count, radix: 16)
     }
 
     /// `GET /api/status`: `searchlight status --json`.
+    ///
+    /// Two reads, each bounded by the query timeout: the statistics, then the domains' states.
+    /// Not cached, unlike searches and queries.
     func status(index: any FileIndexReader) async throws -> Response {
         .json(StatusJSON.object(for: try await read { [index] in try await index.statistics() },
                                 states: try await read { [index] in try await index.domainStates() }))
@@ -256,6 +321,10 @@ extension SearchServer {
 
     /// `GET /api/events`: server-sent events, `ready` at once, then `change` whenever the
     /// index changes, and a comment now and then so that a closed page is noticed.
+    ///
+    /// The stream never ends on its own: it ends when the client goes away (the write fails) or
+    /// the server shuts down. The first event tells the browser to reconnect after 3 seconds.
+    /// Reads nothing per client: one monitor of the index serves every subscriber.
     func events() -> Response {
         let stream = changes.subscribe()
         return Response(

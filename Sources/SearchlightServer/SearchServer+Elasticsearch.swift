@@ -8,6 +8,13 @@ import ServiceLifecycle
 extension SearchServer {
     /// The Elasticsearch endpoint's application, when ``Configuration/elasticsearchPort`` is set:
     /// the search API that Samba's `spotlight backend = elasticsearch` speaks (Docs/Guide/Finder.md).
+    ///
+    /// A second Hummingbird application beside the main one, on its own host and port
+    /// (``Configuration/elasticsearchHost``), run in a child task beside it by ``run()``. Once it listens,
+    /// `onElasticsearchListening` is told its host and port (the port the system chose when
+    /// the configuration asked for port 0).
+    ///
+    /// - Returns: The service, or `nil` when the endpoint is not configured.
     func makeElasticsearchApplication() -> (any Service)? {
         guard let port = configuration.elasticsearchPort else { return nil }
         let host = configuration.elasticsearchHost
@@ -24,6 +31,10 @@ extension SearchServer {
     /// Its middleware (``ElasticsearchAccess``) takes no token, since Samba sends none: it
     /// refuses a request whose `Host` is not a loopback address, the bound address or this
     /// machine's name, so that a web page rebinding its name to 127.0.0.1 cannot read it.
+    ///
+    /// `GET` with a body is answered as `POST` is, since Elasticsearch clients send both.
+    /// Public so that tests can drive the router without binding a port
+    /// (`HummingbirdTesting`).
     public func makeElasticsearchRouter() -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         router.addMiddleware { ElasticsearchAccess(boundHost: configuration.elasticsearchHost) }
@@ -36,6 +47,9 @@ extension SearchServer {
 
     /// What `GET /` answers: the machine's name and what the endpoint speaks, as an
     /// Elasticsearch server's banner (Samba asks it before searching).
+    ///
+    /// The name is the last of this machine's names in sorted order; nothing in the banner
+    /// depends on the index.
     static func elasticsearchBanner() -> Response {
         var object = JSONLine()
         object.add("name", ElasticsearchAccess.machineNames().sorted().last)
@@ -54,8 +68,20 @@ extension SearchServer {
     /// with `rest_total_hits_as_int`) and the page `from`…`from + size`; `max_score` is `null`:
     /// the hits come most recently modified first, not by score.
     ///
+    /// Samba asks each page of one Spotlight search as its own request; ``hits(of:needed:)``
+    /// keeps the hits between pages, so a search costs one read of the index while the index is
+    /// unchanged. The body is read up to ``ElasticsearchSearch/maximumBodySize`` bytes.
+    ///
+    /// ```
+    /// POST /_all/_search?rest_total_hits_as_int=true
+    /// {"from": 0, "size": 50, "_source": ["path.real"],
+    ///  "query": {"query_string": {"query": "file.filename:report*"}}}
+    /// ```
+    ///
     /// - Throws: ``ElasticsearchError`` for a path other than `…/_search`, an unknown
     ///   parameter, a body that does not parse or an unknown index name; the index's errors.
+    /// - Parameter request: The HTTP request, its path ending in `/_search`.
+    /// - Returns: The answer as JSON, status 200.
     func elasticsearchSearch(_ request: Request) async throws -> Response {
         let path = request.uri.path
         guard path.hasSuffix("/_search") else {
@@ -116,6 +142,17 @@ extension SearchServer {
     /// The total and the first hits (at least `needed`, when there are) of a search: those
     /// read for an earlier page of the same search while the index has not changed, else a
     /// window read now (``ElasticsearchHits``), counted only when the window is full.
+    ///
+    /// Costs one read of the change marker, then, unless kept hits suffice, one query of
+    /// ``ElasticsearchHits/limit(needed:kept:)`` + 1 items, and one count only when more than that
+    /// many match. The key is the expression's text, so two requests of the same query share
+    /// their hits whatever their pages.
+    ///
+    /// - Parameters:
+    ///   - expression: The whole query, every chosen domain's part joined.
+    ///   - needed: The end of the page asked for (`from + size`).
+    /// - Returns: The number of matches and the first items, in query order.
+    /// - Throws: The index's errors.
     private func hits(of expression: QueryExpression, needed: Int) async throws -> (total: Int, items: [IndexedItem]) {
         let key = expression.description
         let marker = try await read { [index] in try await index.changeMarker() }
@@ -133,7 +170,16 @@ extension SearchServer {
     /// The domains an index name stands for, with their folders: `_all`, `*` or nothing for
     /// every domain that indexes a folder; else a comma-separated list of domain names or
     /// folders (`elasticsearch:index = /srv/share` asks `//srv/share/_search`).
+    ///
+    /// The name is percent-decoded first. Domains that recorded no root (not indexed from a
+    /// folder) are never chosen. A domain named twice, or by its name and its folder, is chosen
+    /// once, in the order first named.
+    ///
     /// - Throws: ``ElasticsearchError`` 404 (`index_not_found_exception`) for a name that is neither.
+    /// - Parameters:
+    ///   - encoded: The path before `/_search`, without its leading `/`, still percent-encoded.
+    ///   - roots: Each domain's root folder, by domain name.
+    /// - Returns: The chosen domains and their folders.
     static func elasticsearchDomains(named encoded: String, roots: [String: String]) throws(ElasticsearchError)
         -> [(domain: String, root: String)] {
         guard let name = ItemLocation.percentDecode(encoded[...]).flatMap({ String(validating: $0, as: UTF8.self) }) else {
@@ -157,6 +203,16 @@ extension SearchServer {
 
     /// One hit: `_index` (the domain), `_id` (the path below its folder), `_source` with the
     /// fields asked for, nested as Elasticsearch nests dotted names (`{"path":{"real":…}}`).
+    ///
+    /// `path.real` is the root and the identifier joined with one `/`, as bytes: a name that is
+    /// not UTF-8 has its invalid bytes escaped as `\udcXX`. Fields that the item
+    /// lacks are written as `null`; `_score` is always `null`.
+    ///
+    /// - Parameters:
+    ///   - indexed: The item found.
+    ///   - root: Its domain's root folder on this machine.
+    ///   - source: The `_source` fields asked for; none leaves `_source` out.
+    /// - Returns: The hit as a JSON object.
     static func hit(_ indexed: IndexedItem, root: String, source: [ElasticsearchSearch.SourceField]) -> JSONLine {
         let item = indexed.item
         let attributes = item.attributeSet

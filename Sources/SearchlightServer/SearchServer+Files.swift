@@ -9,10 +9,16 @@ import SearchlightJSON
 
 extension SearchServer {
     /// Bytes read from disk per chunk of a file's body.
+    ///
+    /// One chunk is read on NIO's thread pool and written before the next is read, so a
+    /// download holds one chunk in memory at a time, whatever the file's size.
     static let fileChunkLength = 128 * 1024
 
     /// Content types shown in the browser; anything else is downloaded. Never HTML or SVG
     /// inline: a document served from this origin could otherwise script the API.
+    ///
+    /// - Parameter contentType: The item's content type, without parameters.
+    /// - Returns: Whether the file is served `inline` rather than as an `attachment`.
     static func isShownInline(_ contentType: String) -> Bool {
         contentType == "application/pdf" || contentType == "text/plain"
             || (contentType.hasPrefix("image/") && contentType != "image/svg+xml")
@@ -25,8 +31,16 @@ extension SearchServer {
     /// opened below the root's descriptor without following a link (``RootedFile``), so an
     /// identifier cannot reach outside the root.
     ///
+    /// The item and the domains' origins are read in one ``read(_:)``; the file is opened
+    /// after, so a file replaced on disk since it was indexed is served as it is now.
+    ///
     /// - Throws: ``APIError`` 404 when there is no such item, its domain has no root here
     ///   (another machine's folder on a shared index), or the file cannot be opened.
+    /// - Parameters:
+    ///   - location: The domain and identifier the request named.
+    ///   - index: The signed-in person's reads of the index, else the server's.
+    /// - Returns: The item, and its file opened for reading; the caller closes nothing, the
+    ///   file closes its descriptor when released.
     func openIndexedFile(_ location: ItemLocation, index: any FileIndexReader) async throws -> (IndexedItem, RootedFile) {
         let (found, origins) = try await read { [index] in
             (try await index.item(location.identifier, domain: location.domain), try await index.domainOrigins())
@@ -56,8 +70,16 @@ extension SearchServer {
     /// is read in chunks of ``fileChunkLength`` on NIO's thread pool, never on the event loop;
     /// a file that shrinks meanwhile ends the body short.
     ///
+    /// A `HEAD` request gets the same headers and no body. The `Content-Disposition` names the
+    /// file twice: an ASCII fallback (``asciiFallback(_:)``) and the exact bytes,
+    /// percent-encoded (`filename*=UTF-8''…`).
+    ///
     /// - Throws: ``APIError`` 400 for a malformed path, 404 as ``openIndexedFile(_:index:)``
     ///   says; 416 is answered for a range outside the file.
+    /// - Parameters:
+    ///   - request: The request; `Range`, `If-Range`, `If-None-Match` and `?download` count.
+    ///   - index: The signed-in person's reads of the index, else the server's.
+    /// - Returns: 200 with the whole file, 206 with a range, 304, or 416.
     func file(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/files/")
         let (indexed, file) = try await openIndexedFile(location, index: index)
@@ -120,6 +142,9 @@ extension SearchServer {
     }
 
     /// A file name for `filename=`: ASCII, quotes and controls replaced.
+    ///
+    /// Every byte outside printable ASCII, and every `"` and `\`, becomes `_`, byte by byte:
+    /// `résumé.pdf` gives `r__sum__.pdf` (each é is two bytes).
     static func asciiFallback(_ name: [UInt8]) -> String {
         String(decoding: name.map { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") ? $0 : UInt8(ascii: "_") },
                as: UTF8.self)
@@ -136,6 +161,10 @@ extension SearchServer {
     ///
     /// - Throws: ``APIError`` 403 off loopback or without the token, 404 as
     ///   ``openIndexedFile(_:index:)`` says, 409 when there is no desktop session.
+    /// - Parameters:
+    ///   - request: The request, with its token.
+    ///   - context: Where the request came from, and the signed-in person.
+    /// - Returns: 202 with `{"opened": PATH}`.
     func open(_ request: Request, context: ServerContext) async throws -> Response {
         guard context.isFromLoopback else {
             throw APIError(.forbidden, "opening files on the desktop is allowed only from this machine")
@@ -170,6 +199,9 @@ extension SearchServer {
 
 extension Date {
     /// `Tue, 24 Nov 2026 07:00:00 GMT`.
+    ///
+    /// The IMF-fixdate of HTTP (RFC 9110), in GMT whatever the process's time zone; for
+    /// `Last-Modified`. Fractions of a second are dropped.
     var httpDate: String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "GMT")!

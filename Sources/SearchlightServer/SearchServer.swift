@@ -72,27 +72,41 @@ public final class SearchServer: Service, Sendable {
     public struct Configuration: Sendable {
         /// The address to listen on; anything but a loopback address needs a ``token``.
         public var host = ServerDefaults.host
-        /// The port; 0 picks a free one (see ``SearchServer/init(indexPath:configuration:logger:onListening:)``).
+        /// The port; 0 picks a free one (see ``SearchServer/init(indexPath:configuration:logger:onListening:onElasticsearchListening:)``).
         public var port = ServerDefaults.port
         /// When set, every request must carry it: `Authorization: Bearer TOKEN`, or the cookie
         /// that `/?token=TOKEN` sets. Also the token of `POST /api/open`.
+        ///
+        /// Compared in constant time. An empty string counts as no token.
         public var token: String?
         /// A query or search running longer is interrupted and answered with 503.
+        ///
+        /// The answer comes at the deadline only when the read stops when cancelled, as an SQLite
+        /// statement does; a PostgreSQL index is given the same timeout as its statements' own.
         public var queryTimeout: Duration = .seconds(ServerDefaults.queryTimeoutSeconds)
         /// Read-only handles on an SQLite index: searches that run side by side, one per core
         /// (more only make searches share the cores and evict each other's pages).
         public var readers = max(2, ProcessInfo.processInfo.activeProcessorCount)
         /// How often the index is checked for changes while a page listens.
+        ///
+        /// One read of the change marker per interval, shared by every listening page; none while no
+        /// page listens.
         public var changeInterval: Duration = .milliseconds(500)
         /// At most this many results per search or query.
+        ///
+        /// A request that asks for more gets this many, without an error.
         public var maximumLimit = 1000
         /// Bytes of recent search and query answers kept, given again while the index has not
         /// changed (for at most 10 s); 0 keeps none.
         public var resultCacheBytes = 8 << 20
         /// The items opened before, which rank higher, and where the page's openings are kept:
         /// those of the person running the server.
+        ///
+        /// The page's `POST /api/open` records each opening here.
         public var history = OpenHistory.standard()
         /// The question's encoder of search by meaning, when a model is installed (Docs/Contract.md#search-by-meaning).
+        ///
+        /// `nil`: searches by meaning are not offered, and words are searched as words only.
         public var questionEncoder: QuestionEncoder?
         /// The port of the Elasticsearch search API that Samba's Spotlight backend speaks
         /// (0 picks a free one); `nil`: not served.
@@ -116,14 +130,21 @@ public final class SearchServer: Service, Sendable {
     public let configuration: Configuration
     /// The token `POST /api/open` needs: the configured token, else one made for this run and
     /// written into the page.
+    ///
+    /// Anyone who can read the page can read the token: it keeps other web sites' pages (which
+    /// cannot read this page) from opening files, not people on this machine.
     public let openToken: String
     /// What the handlers read, each read awaited.
+    ///
+    /// Requests of a signed-in person read through their own handle instead (``index(for:)``).
     let index: any FileIndexReader
     /// The people signed in, with ``Configuration/signInURL``.
     let people: PersonIndexes?
     /// The index's change marker, polled while a page listens to `/api/events`.
     let changes: IndexChanges
     /// Recent search and query answers, by request, while the index has not changed.
+    ///
+    /// Bounded by ``Configuration/resultCacheBytes``; the oldest answers go first.
     let results: ResultCache
     /// The hits of recent searches of the Elasticsearch endpoint, read once for all their pages.
     let elasticsearchHits = ElasticsearchHits()
@@ -201,6 +222,11 @@ public final class SearchServer: Service, Sendable {
     }
 
     /// Refuses a non-loopback host without a token, and an Elasticsearch endpoint off loopback.
+    ///
+    /// Run by both initializers, before anything is opened.
+    ///
+    /// - Throws: ``APIError`` 400 for a non-loopback host without a token or sign-in, a sign-in
+    ///   off loopback, or an Elasticsearch endpoint off loopback.
     static func check(_ configuration: Configuration) throws(APIError) {
         if !configuration.isLoopback && (configuration.token ?? "").isEmpty && configuration.signInURL == nil {
             throw APIError(.badRequest, "--host \(configuration.host) is not a loopback address: "
@@ -217,6 +243,9 @@ public final class SearchServer: Service, Sendable {
     }
 
     /// What a request reads: the signed-in person's reads, else the server's.
+    ///
+    /// - Parameter context: The request's context, with the person the access middleware signed
+    ///   in, if any.
     func index(for context: ServerContext) -> any FileIndexReader {
         context.person?.index ?? index
     }
@@ -224,6 +253,11 @@ public final class SearchServer: Service, Sendable {
     /// Runs `body` (a read of the index), stopped at the query timeout: its task is cancelled,
     /// which interrupts an SQLite statement; a store that stops its reads itself
     /// (``Searchlight/IndexReader/stopsReadsItself``: PostgreSQL's `statement_timeout`) is waited for.
+    ///
+    /// The deadline's task and `body` race in a task group; the group waits for `body` to notice
+    /// its cancellation before the 503 goes out, so a read that ignores cancellation delays the
+    /// answer.
+    ///
     /// - Throws: ``APIError`` 503 when the deadline passed, or the store's own deadline
     ///   stopped the statement; whatever `body` throws otherwise.
     func read<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
@@ -264,6 +298,9 @@ public final class SearchServer: Service, Sendable {
     }
 
     /// The Hummingbird application, listening where the configuration says.
+    ///
+    /// Only the page's listener: ``run()`` adds the Elasticsearch listener beside it when it is
+    /// configured. Nothing is bound until the application runs.
     public func makeApplication() -> some ApplicationProtocol {
         let onListening = onListening
         let host = configuration.host

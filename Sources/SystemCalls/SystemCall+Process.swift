@@ -11,12 +11,18 @@ extension SystemCall {
     public static var userID: UInt32 { getuid() }
 
     /// The value of the environment variable `name`, if set. The corresponding C function is `getenv(3)`.
+    ///
+    /// Reads the live environment, so it sees what ``setEnvironmentValue(_:to:)`` set; unlike
+    /// `ProcessInfo.processInfo.environment`, which is a copy made once.
     public static func environmentValue(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 
     /// The CPU time the calling thread has used. The corresponding C function is
     /// `clock_gettime(2)` with `CLOCK_THREAD_CPUTIME_ID`.
+    ///
+    /// For measuring the work done on one thread, whatever else the machine runs; one system
+    /// call.
     public static var threadCPUTime: Duration {
         var now = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
@@ -34,6 +40,7 @@ extension SystemCall {
         /// The largest core dump (`RLIMIT_CORE`): 0 for none.
         case coreFileSize
 
+        /// Glibc's constant for the limit.
         var resource: __rlimit_resource_t {
             switch self {
             case .addressSpace: __rlimit_resource_t(RLIMIT_AS.rawValue)
@@ -44,6 +51,12 @@ extension SystemCall {
 
     /// Sets both the soft and the hard limit of `limit` for this process and its children.
     /// The corresponding C function is `setrlimit(2)`.
+    ///
+    /// A process may lower its hard limit but not raise it again: the extraction worker sets
+    /// its own address-space limit once, at its start.
+    ///
+    /// - Throws: `EPERM` when raising a hard limit without the privilege, `EINVAL` for a value
+    ///   the kernel refuses.
     public static func setLimit(_ limit: ResourceLimit, to value: UInt64) throws(Errno) {
         var bounds = rlimit(rlim_cur: rlim_t(value), rlim_max: rlim_t(value))
         _ = try checked { setrlimit(limit.resource, &bounds) }
@@ -51,6 +64,8 @@ extension SystemCall {
 
     /// The path of this process's executable, `nil` when the kernel does not say.
     /// The corresponding C function is `readlink(2)` of `/proc/self/exe`.
+    ///
+    /// A path that is not UTF-8 is decoded with U+FFFD for its invalid bytes.
     public static var executablePath: String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -74,6 +89,10 @@ extension SystemCall {
 
     /// Sets the environment variable `name` to `value` for this process and the children it
     /// starts from now on. The corresponding C function is `setenv(3)`.
+    ///
+    /// Not thread-safe: `setenv` may race with any thread that reads the environment at the same
+    /// moment (`getenv`, a library that does). Call it before starting threads, or where nothing
+    /// else reads the environment.
     public static func setEnvironmentValue(_ name: String, to value: String) {
         _ = setenv(name, value, 1)
     }
@@ -99,6 +118,9 @@ extension SystemCall {
 
     /// Makes this process ignore `signal` (whose default action may end it), as a
     /// `DispatchSource` that handles it needs. The corresponding C function is `signal(2)`.
+    ///
+    /// Ignored dispositions are inherited by the children the process starts, unless they set
+    /// their own.
     public static func ignoreSignal(_ signal: Int32) {
         _ = Glibc.signal(signal, SIG_IGN)
     }
@@ -147,6 +169,11 @@ extension SystemCall {
 
     /// Runs `body` on a new thread nobody joins (one the process's exit ends).
     /// The corresponding C functions are `pthread_create(3)` and `pthread_detach(3)`.
+    ///
+    /// The thread gets the system's default stack size. `body` is retained until it has run.
+    ///
+    /// - Throws: The `Errno` of `pthread_create` (`EAGAIN` when the process or the system has
+    ///   too many threads).
     public static func startDetachedThread(_ body: @escaping @Sendable () -> Void) throws(Errno) {
         let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var thread = pthread_t()
@@ -162,6 +189,7 @@ extension SystemCall {
         pthread_detach(thread)
     }
 
+    /// The closure a new thread runs, boxed to pass through `pthread_create`'s `void *`.
     private final class ThreadBody: Sendable {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }

@@ -8,6 +8,16 @@ extension SystemCall {
     /// Whether `host` (a name or an address, an IPv6 one with or without its brackets) stays on
     /// this machine: `localhost`, an address of `127.0.0.0/8`, or `::1`. A rule, no look-up:
     /// another name that resolves to a loopback address is not recognized.
+    ///
+    /// Only the full dotted form of an IPv4 address counts (`127.1` does not), and of IPv6 only
+    /// `::1` and its long form (not `::ffff:127.0.0.1`). Both the server's addresses and the
+    /// PostgreSQL index's use this one rule.
+    ///
+    /// ```swift
+    /// SystemCall.isLoopbackHost("[::1]")       // true
+    /// SystemCall.isLoopbackHost("127.0.0.53")  // true
+    /// SystemCall.isLoopbackHost("0.0.0.0")     // false: every address, not only this machine's
+    /// ```
     public static func isLoopbackHost(_ host: String) -> Bool {
         var host = host.lowercased()
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -19,6 +29,12 @@ extension SystemCall {
     /// Sends `message` as one datagram to the Unix socket at `path` ("@name" for the abstract
     /// namespace), without blocking: `EAGAIN` (or `ENOBUFS`) when the receiver's queue is
     /// full. The corresponding C functions are `socket(2)` and `sendto(2)` with `MSG_DONTWAIT`.
+    ///
+    /// A socket is made and closed for each datagram: cheap enough for systemd's notifications,
+    /// a handful per minute.
+    ///
+    /// - Throws: `ENAMETOOLONG` for a path longer than a socket address holds, else the
+    ///   `Errno` of `socket` or `sendto` (`ECONNREFUSED` or `ENOENT` when nobody listens).
     public static func sendDatagram(_ message: some Collection<UInt8>, toUnixSocket path: some Collection<UInt8>) throws(Errno) {
         var path = Array(path)
         if path.first == UInt8(ascii: "@") { path[0] = 0 }
@@ -49,6 +65,8 @@ extension SystemCall {
 
     /// Opens a TCP connection to `port` of 127.0.0.1 and closes it at once: why that failed,
     /// if it did. The corresponding C functions are `socket(2)` and `connect(2)`.
+    ///
+    /// Blocks until the connection is made or refused, which on loopback is at once.
     public static func connectToLoopback(port: Int) throws(Errno) {
         let socket = try checked { Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         defer { close(socket) }

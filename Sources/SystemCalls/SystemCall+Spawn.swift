@@ -52,6 +52,21 @@ extension SystemCall {
     /// (`KEY=value`; this process's own when `nil`): its process id. Every descriptor of
     /// this process opened close-on-exec stays out of the child.
     /// The corresponding C functions are `posix_spawn(3)` and `posix_spawnp(3)`.
+    ///
+    /// glibc's `posix_spawn` runs the child with `vfork`-like speed and reports an exec failure
+    /// (a missing program) as the call's error, so a child that could not start never exists.
+    /// Safe to call from any thread; a descriptor another thread opens at the same moment
+    /// without close-on-exec may leak into the child.
+    ///
+    /// - Parameters:
+    ///   - program: The executable's path, or its name with ``SpawnOptions/searchesPath``.
+    ///   - arguments: The child's `argv`, as bytes; by convention the first is its name.
+    ///   - environment: The child's environment as `KEY=value` strings; `nil` passes this
+    ///     process's live environment.
+    ///   - options: Its standard descriptors, extra descriptors, session and process group.
+    /// - Returns: The child's process id; reap it with ``waitForExit(of:blocking:)``.
+    /// - Throws: The `Errno` of `posix_spawn`: `ENOENT` for a missing program, `EACCES` for one
+    ///   that may not be run, `EAGAIN` when the process limit is reached.
     public static func spawn(
         _ program: String, arguments: [[UInt8]], environment: [String]? = nil, options: SpawnOptions = SpawnOptions()
     ) throws(Errno) -> Int32 {
@@ -108,6 +123,9 @@ extension SystemCall {
 
         /// Decodes `waitpid(2)`'s raw status (`WIFEXITED`, `WEXITSTATUS`, `WTERMSIG` are macros
         /// Swift cannot import).
+        ///
+        /// A stopped child's status is not expected: ``waitForExit(of:blocking:)`` does not ask
+        /// for those.
         public init(waitStatus status: Int32) {
             let signal = status & 0x7f
             self = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
@@ -121,6 +139,7 @@ extension SystemCall {
             }
         }
 
+        /// `exit status 0`, `signal 9`: as messages print it.
         public var description: String {
             switch self {
             case .exited(let code): "exit status \(code)"
@@ -132,6 +151,9 @@ extension SystemCall {
     /// Reaps the child `process`: how it ended, or `nil` while it runs and `blocking` is false.
     /// `ECHILD` when it is no child of ours or was reaped already.
     /// The corresponding C function is `waitpid(2)`.
+    ///
+    /// A blocking call blocks the calling thread until the child ends: call it from a thread of
+    /// your own, not from Swift's cooperative pool.
     public static func waitForExit(of process: Int32, blocking: Bool = true) throws(Errno) -> ExitStatus? {
         var status: Int32 = 0
         let result = try retryingOnInterrupt { waitpid(process, &status, blocking ? 0 : WNOHANG) }
@@ -141,6 +163,9 @@ extension SystemCall {
     /// A pipe, both ends close-on-exec: `(read end, write end)`. (Glibc's module hides
     /// `pipe2(2)`, so the flag is set right after.) The corresponding C functions are
     /// `pipe(2)` and `fcntl(2)` with `FD_CLOEXEC`.
+    ///
+    /// Between the two calls the ends are not yet close-on-exec: a child spawned by another
+    /// thread at that moment inherits them.
     public static func pipe() throws(Errno) -> (readEnd: Int32, writeEnd: Int32) {
         var ends: [Int32] = [-1, -1]
         _ = try checked { Glibc.pipe(&ends) }

@@ -9,7 +9,29 @@ import SystemCalls
 /// and it exits after a few idle minutes.
 /// Run by `searchlight-serve` when it is started as `searchlight-desktop` (see Package.swift),
 /// through ``main(settings:)``.
+///
+/// The service is single-threaded: ``run()`` serves the bus's calls one after the other on
+/// the calling thread, each search reading the index read-only, until the bus connection
+/// closes or the idle timeout passes. Thumbnails of results are made by the extraction
+/// worker, as PNG, and cached.
+///
+/// ```
+/// searchlight-desktop --verbose --idle-timeout 0    # serve until killed, logging each call
+/// searchlight-desktop --open-page                   # what the search provider's "more results" does
+/// ```
+///
+/// ## Topics
+///
+/// ### Running the service
+///
+/// - ``main(settings:)``
+/// - ``DesktopSettings``
+/// - ``configuration``
+/// - ``validate()``
+/// - ``run()``
 public struct DesktopCommand: ParsableCommand {
+    /// The well-known name the service owns on the session bus; its D-Bus `.service` files name
+    /// it, so that the first search starts the service.
     static let busName = "org.searchlight.Desktop"
 
     /// The command before parsing, as swift-argument-parser makes it.
@@ -23,6 +45,11 @@ public struct DesktopCommand: ParsableCommand {
     }
 
     /// Parses the arguments and runs the service with `settings`, exiting as ``main()`` does.
+    ///
+    /// Never returns normally after an error: a failure exits the process with its status, as
+    /// swift-argument-parser's `exit(withError:)` does.
+    ///
+    /// - Parameter settings: How to find the index and the model, from the executable.
     public static func main(settings: DesktopSettings) {
         do {
             var parsed = try parseAsRoot()
@@ -52,19 +79,24 @@ public struct DesktopCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The index file, or a postgres://USER@HOST:PORT/DATABASE URL (default: as searchlight's).",
                                valueName: "path-or-url"))
+    /// `--index`: the index to read, else the one `searchlight` would use.
     var index: String?
 
     @Option(help: ArgumentHelp("Seconds without a call before exiting; 0: never (default: $SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT, else 300).",
                                valueName: "seconds"))
+    /// `--idle-timeout`, in seconds; `nil` leaves it to the environment or the default.
     var idleTimeout: UInt32?
 
     @Option(help: ArgumentHelp("The port of the search page (`searchlight serve --port`; default: $SEARCHLIGHT_DESKTOP_PORT, else \(ServerDefaults.port)).",
                                valueName: "port"))
+    /// `--port`: where the search page listens, for "open the page".
     var port: Int?
 
+    /// `--open-page`: open the search page and exit.
     @Flag(help: "Open the search page in the browser and exit.")
     var openPage = false
 
+    /// `--verbose`: debug logging on standard error (each call and each failure).
     @Flag(name: .shortAndLong, help: "Log each call on standard error.")
     var verbose = false
 
@@ -80,6 +112,10 @@ public struct DesktopCommand: ParsableCommand {
 
     /// Serves the search providers on the session bus until idle, or opens the page and exits
     /// (`--open-page`).
+    ///
+    /// - Throws: `ExitCode.failure` after a line on standard error when the bus cannot be used
+    ///   (no session bus, the name taken) or the page cannot be opened; the index's location
+    ///   error when it cannot be worked out.
     public func run() throws {
         guard let settings else { preconditionFailure("searchlight-desktop runs through DesktopCommand.main(settings:)") }
         var logger = Logger(label: "searchlight-desktop") { StreamLogHandler.standardError(label: $0) }
@@ -125,10 +161,14 @@ public struct DesktopCommand: ParsableCommand {
         }
     }
 
+    /// The search page's port: `--port`, else `$SEARCHLIGHT_DESKTOP_PORT` (when a number), else
+    /// ``SearchlightJSON/ServerDefaults/port``.
     var pagePort: Int {
         port ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_PORT"].flatMap { Int($0) } ?? ServerDefaults.port
     }
 
+    /// Seconds without a call before the service exits: `--idle-timeout`, else
+    /// `$SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT`, else 300; 0 never exits.
     var idleSeconds: UInt32 {
         idleTimeout ?? ProcessInfo.processInfo.environment["SEARCHLIGHT_DESKTOP_IDLE_TIMEOUT"].flatMap { UInt32($0) } ?? 300
     }

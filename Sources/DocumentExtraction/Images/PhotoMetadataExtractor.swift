@@ -9,10 +9,27 @@ import ExtractionProtocol
 ///
 /// libvips prints EXIF fields as `raw (human, type, count, size)`; the raw part is used.
 /// A date without `OffsetTimeOriginal` is taken as UTC. Call `cvips_initialize` first.
+///
+/// Reads only the file's header, so it costs about the same for a 100-megapixel photo as for
+/// a small one.
+///
+/// ```swift
+/// try PhotoMetadataExtractor.startLibvips()
+/// let photo = try PhotoMetadataExtractor.extract(descriptor: fd)
+/// print(photo.acquisitionModel ?? "?", photo.latitude ?? 0, photo.longitude ?? 0)
+/// ```
 public enum PhotoMetadataExtractor {
     /// Reads the metadata of the photo open at `descriptor` (the worker's file); no text.
+    ///
+    /// The creation date is `DateTimeOriginal` (else `DateTime`), moved to UTC by
+    /// `OffsetTimeOriginal`; the modification date is `DateTime`, moved by `OffsetTime`. A GPS
+    /// position outside 0–90° or 0–180° before its hemisphere is applied is left out.
+    ///
     /// - Throws: ``ExtractionFailure/Reason-swift.enum/decodeFailed`` when libvips cannot read the
     ///   image's header.
+    /// - Parameter descriptor: An image open for reading; it is not closed.
+    /// - Returns: The size, camera, dates, position, title and author found; fields the photo
+    ///   lacks stay `nil`.
     public static func extract(descriptor: Int32) throws(ExtractionFailure) -> ExtractedDocument {
         var message: UnsafeMutablePointer<CChar>?
         guard let image = cvips_header_open(descriptor, &message) else {
@@ -52,6 +69,8 @@ public enum PhotoMetadataExtractor {
     }
 
     /// The raw part of a libvips EXIF string: what comes before ` (`.
+    ///
+    /// A value that itself holds ` (` is cut there: libvips gives no way to tell.
     static func rawValue(_ printed: String) -> String {
         guard let range = printed.range(of: " (") else { return printed }
         return String(printed[..<range.lowerBound])
@@ -63,6 +82,8 @@ public enum PhotoMetadataExtractor {
     }
 
     /// `+02:00` as seconds east of UTC.
+    ///
+    /// - Returns: The offset, or `nil` for text that is not `±HH:MM` at its start.
     static func zoneOffset(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 6, bytes[0] == 0x2B || bytes[0] == 0x2D,
@@ -74,6 +95,9 @@ public enum PhotoMetadataExtractor {
     }
 
     /// Three rationals `d/1 m/1 s/100` as decimal degrees.
+    ///
+    /// A part without `/` is taken as a whole number; a zero denominator makes the whole value
+    /// `nil`.
     static func degrees(_ text: String) -> Double? {
         let parts = text.split(separator: " ").map { part -> Double? in
             let fraction = part.split(separator: "/")
@@ -91,6 +115,11 @@ extension PhotoMetadataExtractor {
     /// Starts libvips for this process (once; later calls do nothing) with the worker's
     /// settings: needed before ``extract(descriptor:)`` outside the worker, as in tests.
     /// The corresponding C function is `cvips_initialize`.
+    ///
+    /// Safe to call from any number of threads at once.
+    ///
+    /// - Throws: ``ExtractionFailure`` `internalError` with libvips' reason when it cannot start;
+    ///   every later call throws the same.
     public static func startLibvips() throws(ExtractionFailure) {
         try libvipsStart.get()
     }

@@ -5,17 +5,33 @@ import ExtractionProtocol
 import SystemCalls
 
 /// How the worker reads text in pictures (`--ocr-*` arguments).
+///
+/// ```swift
+/// var options = OCROptions()
+/// options.languages = "eng+fra"
+/// options.pageLimit = 3
+/// let response = TextRecognition.response(to: request, options: options)
+/// ```
 public struct OCROptions: Sendable {
     /// Tesseract's languages, `+`-separated.
+    ///
+    /// Read once, when the engine starts: see ``TextRecognition/response(to:options:)``. Each
+    /// must be installed (`tesseract --list-langs`), or the engine fails to start.
     public var languages = "eng"
     /// Scanned pages of a PDF read at most.
+    ///
+    /// Also the most pages of a multi-page TIFF. Pages beyond it keep whatever text layer they
+    /// have.
     public var pageLimit: Int32 = 10
     /// Milliseconds Tesseract may spend on one page.
+    ///
+    /// A page past it gives the words read so far.
     public var pageDeadlineMilliseconds: Int32 = 20_000
     /// Words below this confidence (0–100) are left out.
     public var minimumConfidence: Int32 = 60
     /// Images smaller than this are icons, not pictures of text.
     static let minimumShortSide: Int32 = 32
+    /// An image whose longer side is shorter than this is not read either.
     static let minimumLongSide: Int32 = 100
     /// Scanned PDF pages are rendered at this resolution.
     static let dpi: Int32 = 300
@@ -23,6 +39,8 @@ public struct OCROptions: Sendable {
     public var maxPixels: Int64 = 256_000_000
 
     /// English, ten scanned pages of 20 s each, words of confidence 60 and more.
+    ///
+    /// Pictures of at most 256 million pixels.
     public init() {}
 }
 
@@ -36,6 +54,18 @@ nonisolated(unsafe) private var scriptLanguages: UnsafeMutablePointer<CChar>?
 /// Answers ``ExtractionKind/ocr`` requests through Tesseract.
 public enum TextRecognition {
     /// Recognised text of an image, or of the pages of a PDF that have no text layer.
+    ///
+    /// The first call starts Tesseract with `options.languages` (and limits OpenMP to one
+    /// thread); later calls reuse the engine, so later options' languages are ignored. A failure
+    /// to start is remembered, and every later request fails the same way, at once.
+    ///
+    /// Not thread-safe: the engine and its state are globals of the process, so one thread
+    /// calls this at a time (the extraction worker answers its requests one by one).
+    ///
+    /// - Parameters:
+    ///   - request: An ``ExtractionKind/ocr`` request naming a file the worker may open.
+    ///   - options: The limits of the reading.
+    /// - Returns: The text read (with the picture's size), or the failure; never throws.
     public static func response(to request: ExtractionRequest, options: OCROptions) -> ExtractionResponse {
         if engineState == nil {
             // Tesseract's OpenMP threads cost several times more than they give on a shared
@@ -57,6 +87,12 @@ public enum TextRecognition {
         return WorkerFile.answering(request) { recognize(request, descriptor: $0, options: options) }
     }
 
+    /// Reads the text of the image open at `descriptor`, or hands a PDF to
+    /// ``recognizePDF(_:descriptor:settings:options:)``.
+    ///
+    /// Only a TIFF has its pages read (up to the page limit); the other images their first
+    /// frame. Pictures too small to hold text, or larger than ``OCROptions/maxPixels``, are not
+    /// read.
     static func recognize(_ request: ExtractionRequest, descriptor: Int32, options: OCROptions) -> ExtractionResponse {
         var settings = cocr_options()
         settings.max_pixels = options.maxPixels
@@ -96,6 +132,8 @@ public enum TextRecognition {
     /// as it is, each scanned page (up to the page limit) by OCR of its picture, in page order —
     /// the whole document's text, with its metadata. A page that cannot be rendered keeps what
     /// little text it has; the document fails only when it cannot be opened.
+    ///
+    /// A PDF page is rendered at ``OCROptions/dpi`` dots per inch before it is read.
     static func recognizePDF(_ request: ExtractionRequest, descriptor: Int32, settings: cocr_options,
                              options: OCROptions) -> ExtractionResponse {
         var settings = settings
@@ -116,6 +154,9 @@ public enum TextRecognition {
     }
 
     /// The text of a reading, or why it failed.
+    ///
+    /// Invalid UTF-8 in the text becomes U+FFFD. The result is read, not cleared: its owner
+    /// calls `cocr_result_clear`.
     static func outcome(of result: cocr_result) -> Result<String, ExtractionFailure> {
         let message = result.error.map { String(cString: $0) } ?? ""
         switch result.status {

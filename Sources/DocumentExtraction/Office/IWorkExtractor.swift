@@ -13,11 +13,31 @@ import ExtractionProtocol
 ///
 /// A password-protected package keeps its parts in a compression method of Apple's own: it is
 /// recorded as encrypted.
+///
+/// Stateless: it may run on several threads at once, each with its own descriptor. The
+/// 2013+ package gives text only: its metadata lives in parts this reader does not decode.
+///
+/// ```swift
+/// let deck = try IWorkExtractor.extract(descriptor: fd, textLimit: 1 << 20)
+/// print(deck.pageCount ?? 0)   // slides, for an '09 Keynote deck
+/// ```
 public enum IWorkExtractor {
     /// Reads the Pages, Numbers or Keynote package open at `descriptor`: its metadata, and at most
     /// `textLimit` bytes of text.
+    ///
+    /// The XML package is tried first; else the `.iwa` parts, else an `Index.zip` inside the
+    /// package (Keynote 2013–2018), whose parts are read under the same limits.
+    ///
+    /// - Parameters:
+    ///   - descriptor: A file open for reading; it is neither closed nor moved.
+    ///   - textLimit: The most UTF-8 bytes of text kept.
+    ///   - limits: What the archive, and an inner `Index.zip`, may hold.
+    /// - Returns: For the XML package, metadata, slide count and text; for the 2013+ package,
+    ///   text only.
     /// - Throws: ``ExtractionFailure`` `encrypted` for a password-protected package, `tooLarge`
-    ///   for an archive beyond `limits`, `decodeFailed` for a damaged one.
+    ///   for an archive beyond `limits`, `decodeFailed` for a damaged one, `unsupported` for a
+    ///   package with no part this reader knows. Only the XML package's main part is checked for
+    ///   Apple's compression method: an `.iwa` part stored that way fails as `decodeFailed`.
     public static func extract(
         descriptor: Int32, textLimit: Int, limits: ArchiveLimits = ArchiveLimits()
     ) throws(ExtractionFailure) -> ExtractedDocument {
@@ -47,6 +67,10 @@ public enum IWorkExtractor {
 
     /// Collects the text of the package's `Index/*.iwa` parts; false when it has none. Master
     /// and template slides are left out: their text is the theme's placeholders.
+    ///
+    /// Parts are read in ``IWorkArchive/readingOrder`` until the text is full.
+    ///
+    /// - Throws: ``ExtractionFailure`` for a part that is too large or cannot be decoded.
     static func collectIWA(_ package: ZipPackage, into text: inout TextCollector) throws(ExtractionFailure) -> Bool {
         let parts = package.paths.filter { path in
             guard path.hasSuffix(".iwa"), path.hasPrefix("Index/") || path.contains("/Index/") else { return false }
@@ -61,10 +85,24 @@ public enum IWorkExtractor {
 
     /// Elements whose text is not the document's: styles, themes (their master slides'
     /// placeholders), and the package's own bookkeeping.
+    ///
+    /// Matched by local name; an element's whole subtree is skipped.
     static let skippedElements: Set<String> = [
         "styles", "anon-styles", "stylesheet", "theme-list", "master-slides", "calc-engine", "headers-footers-settings",
     ]
 
+    /// Reads the XML package's main part: metadata, the text of every element outside
+    /// ``skippedElements`` (cells' text and values followed by a space, a break after each
+    /// paragraph, list item, slide and table), and the number of slides.
+    ///
+    /// The whole part is read even once the text is full, so that every slide is counted.
+    ///
+    /// - Parameters:
+    ///   - bytes: The part's XML.
+    ///   - name: Its path in the archive, for errors.
+    ///   - textLimit: The most UTF-8 bytes of text kept.
+    /// - Returns: The metadata, slide count and text.
+    /// - Throws: ``ExtractionFailure`` `decodeFailed` when the XML is malformed.
     static func readXML(_ bytes: [UInt8], name: String, textLimit: Int) throws(ExtractionFailure) -> ExtractedDocument {
         let reader = try XMLReader(bytes, name: name)
         var result = ExtractedDocument()
@@ -120,6 +158,11 @@ public enum IWorkExtractor {
 
     /// `sf:metadata` (or `key:metadata`): each of its fields holds `sf:string sfa:string="…"`
     /// values, an array of them for authors and keywords.
+    ///
+    /// Reads from the reader's position to the end of the metadata element, leaving the reader
+    /// there. Keywords are split at commas; the comment becomes the subject.
+    ///
+    /// - Throws: ``ExtractionFailure`` `decodeFailed` when the XML is malformed.
     static func readMetadata(_ reader: XMLReader, into result: inout ExtractedDocument) throws(ExtractionFailure) {
         guard !reader.isEmptyElement else { return }
         let depth = reader.depth

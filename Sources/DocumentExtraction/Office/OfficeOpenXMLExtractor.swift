@@ -6,11 +6,42 @@ import ExtractionProtocol
 ///
 /// A password-protected OOXML file is not a ZIP archive at all but an OLE2 container holding
 /// an `EncryptedPackage` stream; ``RichDocumentExtractor`` recognises those before coming here.
+///
+/// The archive is read through ``ArchiveLimits``, so a ZIP bomb fails instead of filling
+/// the memory of the worker; each part is inflated whole, then read with a streaming XML
+/// reader that stops as soon as the text limit is reached. Formatting, comments, headers
+/// and footers of a Word document, formulas of a sheet and speaker notes of a presentation
+/// are not read. The extractor holds no state: it may run on several threads at once, each
+/// with its own descriptor.
+///
+/// ```swift
+/// let document = try OfficeOpenXMLExtractor.extract(descriptor: fd, textLimit: 1 << 20)
+/// print(document.title ?? "untitled", document.pageCount ?? 0)
+/// ```
+///
+/// ## Topics
+///
+/// ### Extracting
+///
+/// - ``extract(descriptor:textLimit:limits:)``
 public enum OfficeOpenXMLExtractor {
     /// Reads the DOCX, XLSX or PPTX file open at `descriptor`: its metadata, and at most
     /// `textLimit` bytes of text.
+    ///
+    /// Which kind of document it is comes from its main part (`word/document.xml`,
+    /// `xl/workbook.xml`, `ppt/presentation.xml`), not from the file's name. Metadata first,
+    /// then text: a Word document's paragraphs, a workbook's sheet names then each sheet's
+    /// cells row by row (shared strings looked up), a presentation's slides in their numeric
+    /// order. A presentation without a slide count in `app.xml` gets the number of its slides.
+    ///
     /// - Throws: ``ExtractionFailure`` `tooLarge` for an archive beyond `limits`, `decodeFailed`
     ///   for a damaged one.
+    /// - Parameters:
+    ///   - descriptor: A file open for reading; it is neither closed nor moved.
+    ///   - textLimit: The most UTF-8 bytes of text kept; the rest is cut and the document says so
+    ///     (``ExtractionProtocol/ExtractedDocument/isTextTruncated``).
+    ///   - limits: What the archive may hold; the defaults admit any real document.
+    /// - Returns: The title, authors, keywords, subject, dates, page count and text found.
     public static func extract(
         descriptor: Int32, textLimit: Int, limits: ArchiveLimits = ArchiveLimits()
     ) throws(ExtractionFailure) -> ExtractedDocument {
@@ -43,6 +74,12 @@ public enum OfficeOpenXMLExtractor {
 
     /// `dc:title`, `dc:creator`, `cp:keywords`, `dc:subject`, `dc:description`,
     /// `dcterms:created` and `dcterms:modified`.
+    ///
+    /// Elements are matched by local name, whatever their prefix. Authors and keywords are split
+    /// as ``MetadataList`` splits them (`;` or `,` lists); the description is the subject only
+    /// when there is no `dc:subject`.
+    ///
+    /// - Throws: ``ExtractionFailure`` `decodeFailed` when the XML is malformed.
     static func readCoreProperties(_ bytes: [UInt8], into result: inout ExtractedDocument) throws(ExtractionFailure) {
         let reader = try XMLReader(bytes, name: "docProps/core.xml")
         while try reader.read() {
@@ -63,6 +100,9 @@ public enum OfficeOpenXMLExtractor {
     }
 
     /// `Pages` (Word) or `Slides` (PowerPoint) of `docProps/app.xml`.
+    ///
+    /// - Returns: The first positive count found; `nil` when there is none (a workbook).
+    /// - Throws: ``ExtractionFailure`` `decodeFailed` when the XML is malformed.
     static func readPageCount(_ bytes: [UInt8]) throws(ExtractionFailure) -> Int? {
         let reader = try XMLReader(bytes, name: "docProps/app.xml")
         while try reader.read() {
@@ -75,6 +115,10 @@ public enum OfficeOpenXMLExtractor {
     }
 
     /// `w:t` runs, `w:tab` as a tab, `w:br`/`w:cr` as line breaks, a break after each `w:p`.
+    ///
+    /// Only the main document part: footnotes, headers and comments live in other parts.
+    ///
+    /// - Throws: ``ExtractionFailure`` `decodeFailed` when the XML is malformed.
     static func readWordText(_ bytes: [UInt8], into text: inout TextCollector) throws(ExtractionFailure) {
         let reader = try XMLReader(bytes, name: "word/document.xml")
         while !text.isFull, try reader.read() {
@@ -97,6 +141,12 @@ public enum OfficeOpenXMLExtractor {
 
     /// Every sheet's cells in order, a space between cells and a break after each row; shared
     /// strings are looked up, inline strings and values read as they are. Sheet names first.
+    ///
+    /// Sheets are read in the numeric order of their part names (`sheet1.xml`, `sheet2.xml`…),
+    /// which is usually, not always, the order of their tabs. Formulas are skipped; their cached
+    /// values are read. Phonetic guides of shared strings are left out.
+    ///
+    /// - Throws: ``ExtractionFailure`` for a part that is missing, too large or malformed.
     static func readWorkbookText(_ package: ZipPackage, into text: inout TextCollector) throws(ExtractionFailure) {
         let workbook = try XMLReader(try package.requiredData("xl/workbook.xml"), name: "xl/workbook.xml")
         while try workbook.read() {
@@ -158,6 +208,12 @@ public enum OfficeOpenXMLExtractor {
     }
 
     /// DrawingML text (`a:t`), a break after each paragraph (`a:p`): slides, notes, shapes.
+    ///
+    /// - Parameters:
+    ///   - bytes: The part's XML.
+    ///   - name: The part's path, for errors.
+    ///   - text: Where the text goes.
+    /// - Throws: ``ExtractionFailure`` `decodeFailed` when the XML is malformed.
     static func readDrawingText(_ bytes: [UInt8], name: String, into text: inout TextCollector) throws(ExtractionFailure) {
         let reader = try XMLReader(bytes, name: name)
         while !text.isFull, try reader.read() {
@@ -175,6 +231,9 @@ public enum OfficeOpenXMLExtractor {
     }
 
     /// Parts named `prefix` + number + `suffix` (`ppt/slides/slide12.xml`), in numeric order.
+    ///
+    /// A name whose middle is not a whole number (`slideLayout1.xml` under the prefix `slide`) is
+    /// left out.
     static func numberedParts(in package: ZipPackage, prefix: String, suffix: String) -> [String] {
         package.paths.compactMap { path -> (Int, String)? in
             guard path.hasPrefix(prefix), path.hasSuffix(suffix) else { return nil }

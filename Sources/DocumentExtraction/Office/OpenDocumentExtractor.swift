@@ -5,11 +5,28 @@ import ExtractionProtocol
 ///
 /// A password-protected OpenDocument file keeps its manifest readable but its parts
 /// encrypted; the manifest's `manifest:encryption-data` tells so before anything is parsed.
+///
+/// `content.xml` is inflated whole, within ``ArchiveLimits``, and read once with a streaming
+/// XML reader. Stateless: it may run on several threads at once, each with its own
+/// descriptor.
+///
+/// ```swift
+/// let document = try OpenDocumentExtractor.extract(descriptor: fd, textLimit: 1 << 20)
+/// ```
 public enum OpenDocumentExtractor {
     /// Reads the ODT, ODS or ODP file open at `descriptor`: its metadata, and at most `textLimit`
     /// bytes of text.
+    ///
+    /// The page count is the document statistics' (a text document), else the number of
+    /// `draw:page` elements (a presentation or drawing); a spreadsheet usually has neither.
+    ///
     /// - Throws: ``ExtractionFailure`` `encrypted` for a password-protected file, `tooLarge` for
     ///   an archive beyond `limits`, `decodeFailed` for a damaged one.
+    /// - Parameters:
+    ///   - descriptor: A file open for reading; it is neither closed nor moved.
+    ///   - textLimit: The most UTF-8 bytes of text kept.
+    ///   - limits: What the archive may hold; the defaults admit any real document.
+    /// - Returns: The title, author, keywords, subject, dates, page count and text found.
     public static func extract(
         descriptor: Int32, textLimit: Int, limits: ArchiveLimits = ArchiveLimits()
     ) throws(ExtractionFailure) -> ExtractedDocument {
@@ -29,12 +46,19 @@ public enum OpenDocumentExtractor {
         return result
     }
 
+    /// Whether the manifest describes an encryption of some part (`manifest:encryption-data`).
+    ///
+    /// - Throws: ``ExtractionFailure`` `decodeFailed` when the XML is malformed.
     static func isEncrypted(_ manifest: [UInt8]) throws(ExtractionFailure) -> Bool {
         try XMLReader(manifest, name: "META-INF/manifest.xml").firstElement { $0.isNamed("encryption-data") ? true : nil } ?? false
     }
 
     /// `dc:title`, `meta:initial-creator` (else `dc:creator`), `meta:keyword`, `dc:subject`,
     /// `dc:description`, `meta:creation-date`, `dc:date`, `meta:document-statistic`'s pages.
+    ///
+    /// The author is one person: the initial creator when there is one, else the last to edit.
+    ///
+    /// - Throws: ``ExtractionFailure`` `decodeFailed` when the XML is malformed.
     static func readMeta(_ bytes: [UInt8], into result: inout ExtractedDocument) throws(ExtractionFailure) {
         let reader = try XMLReader(bytes, name: "meta.xml")
         var initialCreator: String?
@@ -60,6 +84,11 @@ public enum OpenDocumentExtractor {
     }
 
     /// The text of `content.xml`; returns the number of `draw:page` elements (slides).
+    ///
+    /// The whole part is read even once the text is full, so that every page is counted. A
+    /// `text:s` gives one space, whatever its `text:c` count.
+    ///
+    /// - Throws: ``ExtractionFailure`` `decodeFailed` when the XML is malformed.
     static func readContent(_ bytes: [UInt8], into text: inout TextCollector) throws(ExtractionFailure) -> Int {
         let reader = try XMLReader(bytes, name: "content.xml")
         var drawPages = 0

@@ -5,10 +5,28 @@ import ExtractionProtocol
 /// `\ucN` fallbacks, and the `\info` group's title, author, subject, keywords and dates.
 /// Pictures, font and colour tables, style sheets, field instructions and every destination
 /// marked `\*` are skipped.
+///
+/// The whole file is in memory, read once from start to end in linear time; parsing stops
+/// as soon as the text limit is reached, so metadata written after the body would be missed
+/// (the RTF specification puts `\info` in the header, before it). Groups nest on a heap stack, so no
+/// document can exhaust the thread's stack. Stateless: it may run on several threads at once.
+///
+/// ```swift
+/// let document = try RTFExtractor.extract(bytes: Array(rtfData), textLimit: 1 << 20)
+/// ```
 public enum RTFExtractor {
     /// Reads an RTF document's metadata and at most `textLimit` bytes of its text.
+    ///
+    /// Dates of `\creatim` and `\revtim` are read as UTC (RTF gives no zone). The author is one
+    /// person: the `\author` field as written; `\doccomm` is the subject when there is no
+    /// `\subject`.
+    ///
     /// - Throws: ``ExtractionFailure/Reason-swift.enum/decodeFailed`` when `bytes` do not start
     ///   with `{\rtf`.
+    /// - Parameters:
+    ///   - bytes: The whole RTF file.
+    ///   - textLimit: The most UTF-8 bytes of text kept.
+    /// - Returns: The metadata of the `\info` group and the text of the body.
     public static func extract(bytes: [UInt8], textLimit: Int) throws(ExtractionFailure) -> ExtractedDocument {
         guard bytes.starts(with: Array("{\\rtf".utf8)) else {
             throw ExtractionFailure(.decodeFailed, "not an RTF document (no {\\rtf header)")
@@ -28,7 +46,15 @@ public enum RTFExtractor {
 }
 
 /// The state machine behind ``RTFExtractor``.
+///
+/// One parser reads one document, once: ``run()`` walks the bytes, and the results are in
+/// ``text``, ``info``, ``creationDate`` and ``revisionDate``. Bytes of the current code page
+/// are gathered and decoded together (``flush()``) whenever the code page, the destination or
+/// the group may change, so a multi-byte character split across `\'hh` escapes (Shift-JIS,
+/// GBK) decodes whole.
 struct RTFParser {
+    /// What a group inherits from its parent and may change for itself: saved on `{`, restored
+    /// on `}`.
     private struct GroupState {
         /// Text of this group goes nowhere (a skipped destination).
         var skipping = false
@@ -48,6 +74,9 @@ struct RTFParser {
     }
 
     /// Destinations whose text is not document text.
+    ///
+    /// Headers, footers, comments and list numbers (`listtext`, `pntext`) are skipped too:
+    /// repeated on every page, or generated, they are not the body's text.
     private static let skippedDestinations: Set<String> = [
         "fonttbl", "colortbl", "stylesheet", "pict", "listtable", "listoverridetable", "rsidtbl",
         "generator", "xmlnstbl", "themedata", "colorschememapping", "datastore", "latentstyles",
@@ -56,35 +85,54 @@ struct RTFParser {
         "shpinst", "private", "operator", "company", "category", "manager", "hlinkbase", "comment",
         "pgdsctbl", "wgrffmtfilter", "mmathPr", "listtext", "pntext",
     ]
+    /// The `\info` fields read; the others (`\operator`, `\company`…) are skipped.
     private static let infoFields: Set<String> = ["title", "author", "subject", "keywords", "doccomm"]
     /// `\fcharset` values and their Windows code pages.
+    ///
+    /// A charset not listed leaves the font in the document's code page.
     private static let charsetCodePages: [Int: Int] = [
         0: 1252, 77: 10000, 128: 932, 129: 949, 134: 936, 136: 950, 161: 1253, 162: 1254,
         163: 1258, 177: 1255, 178: 1256, 186: 1257, 204: 1251, 222: 874, 238: 1250,
     ]
 
     private let bytes: [UInt8]
+    /// The position of the next byte to read in ``bytes``.
     private var index = 0
+    /// The states of the enclosing groups, innermost last; at most 10 000 deep.
     private var stack: [GroupState] = []
     private var state = GroupState()
+    /// The code page of `\ansicpg` (or `\mac`, `\pc`, `\pca`); Windows-1252 when none is given.
     private var documentCodePage = 1252
+    /// Each font's code page, from `\fcharset` or `\cpg` in the font table.
     private var fontCodePages: [Int: Int] = [:]
+    /// The font being declared in the font table.
     private var currentFont: Int?
+    /// Bytes read and not yet decoded (``flush()``).
     private var pendingBytes: [UInt8] = []
+    /// Fallback characters still to skip after a `\uN` (as `\ucN` said).
     private var pendingSkip = 0
+    /// Decodes the bytes of Windows, Mac and DOS code pages.
     private let decoder = CodePageDecoder()
+    /// The `\yr`, `\mo`, `\dy`, `\hr`, `\min` and `\sec` of the date group being read.
     private var dateParts: [String: Int] = [:]
 
+    /// The document's text, up to the limit.
     var text: TextCollector
+    /// The `\info` fields read, by control word (`title`, `author`…), undecorated.
     var info: [String: String] = [:]
+    /// `\creatim`, as seconds since 1970 (UTC).
     var creationDate: Double?
+    /// `\revtim`, as seconds since 1970 (UTC).
     var revisionDate: Double?
 
+    /// A parser at the start of `bytes`, keeping at most `textLimit` bytes of text.
     init(bytes: [UInt8], textLimit: Int) {
         self.bytes = bytes
         self.text = TextCollector(limit: textLimit)
     }
 
+    /// Reads the document to its end, or until the text is full: groups, control words and
+    /// symbols, and the bytes between them. Line ends in the source are not text (`\par` is).
     mutating func run() {
         // Nested 100 000 deep or not, the stack lives on the heap; past this depth groups are
         // flattened, which is harmless for text.
@@ -122,6 +170,9 @@ struct RTFParser {
         flush()
     }
 
+    /// At a `}`: a date group that ends turns its parts into ``creationDate`` or
+    /// ``revisionDate``; a date without year, month or day, or with an impossible one, is
+    /// dropped.
     private mutating func finishGroup() {
         if let field = state.dateField {
             let parts = dateParts
@@ -134,6 +185,8 @@ struct RTFParser {
         }
     }
 
+    /// Reads a control word (letters, an optional signed parameter of at most ten digits, and
+    /// the one space that ends it) or a control symbol, after its backslash.
     private mutating func readControl() {
         guard index < bytes.count else { return }
         let first = bytes[index]
@@ -163,6 +216,9 @@ struct RTFParser {
         controlWord(word, parameter)
     }
 
+    /// A control symbol: `\'hh` is a byte of the code page; `\\`, `\{` and `\}` the characters
+    /// themselves; `\~` a space; `\_` a hyphen; a backslash before a line end a break. Others
+    /// (`\-`, `\|`…) give nothing.
     private mutating func controlSymbol(_ symbol: UInt8) {
         switch symbol {
         case UInt8(ascii: "'"):
@@ -182,6 +238,9 @@ struct RTFParser {
         }
     }
 
+    /// A control word: code pages, Unicode characters and their fallbacks, breaks, typographic
+    /// characters, fonts, the `\info` fields and dates, `\bin` data, and the destinations to skip.
+    /// Any other word changes nothing.
     private mutating func controlWord(_ word: String, _ parameter: Int?) {
         switch word {
         case "ansicpg":
@@ -260,15 +319,18 @@ struct RTFParser {
         }
     }
 
+    /// Whether `byte` is an ASCII letter: control words are made of them.
     private func isLetter(_ byte: UInt8) -> Bool {
         (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
+    /// Gathers a byte of text, unless the group is skipped (an `\info` field's group is not).
     private mutating func emitByte(_ byte: UInt8) {
         guard !state.skipping || state.infoField != nil else { return }
         pendingBytes.append(byte)
     }
 
+    /// Sends text that needs no decoding to the current `\info` field or the document's text.
     private mutating func emitText(_ string: String) {
         flush()
         if let field = state.infoField {
@@ -278,6 +340,7 @@ struct RTFParser {
         }
     }
 
+    /// Ends a line of the document's text; nothing in an `\info` field or a skipped group.
     private mutating func emitBreak() {
         flush()
         if state.infoField == nil, !state.skipping { text.appendBreak() }

@@ -13,16 +13,46 @@ import SystemCalls
 /// a scanned page (``ScannedPage``), counted in ``ExtractedDocument/scannedPageCount``; OCR
 /// (``TextRecognition``) reads the document again with a `recognizePage` that reads such
 /// pages' pictures, and their text lands at the page's place in the document's text.
+///
+/// The cost is poppler's: opening the document, then one text extraction per page read,
+/// stopped by the text limit or the time budget; a scanned page costs `recognizePage` on top.
+/// The first call in a process also opens a one-page PDF that stays open
+/// (`keepsGlobalParameters`), so that later documents do not set poppler's global
+/// parameters up again.
+///
+/// ```swift
+/// let pdf = try PDFExtractor.extract(descriptor: fd, textLimit: 1 << 20)
+/// if let scanned = pdf.scannedPageCount, scanned > 0 { /* ask for OCR */ }
+/// ```
+///
+/// ## Topics
+///
+/// ### Extracting
+///
+/// - ``extract(descriptor:textLimit:timeBudget:recognizedPageLimit:recognizePage:)``
 public enum PDFExtractor {
     /// Extracts the PDF readable from `descriptor` (not closed; read from its start).
     /// The corresponding C functions are `poppler_document_new_from_fd` and `poppler_page_get_text`.
+    ///
+    /// Dates are seconds since 1970, from the Info dictionary only. Each page's text is appended
+    /// followed by a break; a scanned page's recognized text follows whatever text layer it has.
+    /// The time budget is checked every 64 pages, so it may be overrun by up to 63 pages' worth.
+    ///
     /// - Parameters:
+    ///   - descriptor: A PDF open for reading. It is duplicated (poppler closes what it is
+    ///     given), so the caller keeps and closes its own; its offset is moved to 0.
+    ///   - textLimit: The most UTF-8 bytes of text kept; reaching it marks the text truncated.
     ///   - timeBudget: How long pages may be read; then the text so far is kept and
     ///     marked truncated, so a PDF of a million empty pages ends with its metadata instead of
     ///     running into the worker's deadline.
     ///   - recognizedPageLimit: Scanned pages `recognizePage` is asked for, at most.
     ///   - recognizePage: Reads the picture of a scanned page (its index from 0): its text, or
     ///     nil when it could not; its time does not count in `timeBudget`.
+    /// - Returns: The metadata, page count, text, the number of scanned pages among those read
+    ///   and, when `recognizePage` was given, how many of them it read.
+    /// - Throws: ``ExtractionFailure`` `encrypted` for a PDF that needs a password,
+    ///   `decodeFailed` for one poppler cannot open, `unreadable` when the descriptor cannot be
+    ///   duplicated.
     public static func extract(
         descriptor: Int32, textLimit: Int, timeBudget: Duration = .seconds(5), recognizedPageLimit: Int = 0,
         recognizePage: ((Int) -> String?)? = nil
@@ -102,6 +132,9 @@ public enum PDFExtractor {
     }
 
     /// Which pages are scans: judged by the page alone.
+    ///
+    /// The two thresholds keep a page of real text (a paragraph has hundreds of letters) from
+    /// being taken for a scan, and a scan with a short stamp from being taken for text.
     enum ScannedPage {
         /// A page with fewer letters and digits than this in its own text layer is a scan.
         static let fewLetters = 16
@@ -111,6 +144,13 @@ public enum PDFExtractor {
 
         /// Whether `page`, whose text layer holds `ownText`, is a picture of text.
         /// The corresponding C functions are `poppler_page_get_image_mapping` and `poppler_page_get_size`.
+        ///
+        /// Cheap for a page of real text: the letters are counted only up to ``stampLetters``, and
+        /// the pictures are looked at only for a page with a few letters.
+        ///
+        /// - Parameters:
+        ///   - page: A `PopplerPage`.
+        ///   - ownText: The page's text layer, `nil` when it has none.
         static func isScanned(_ page: OpaquePointer, ownText: String?) -> Bool {
             let letters = letterCount(ownText ?? "", upTo: stampLetters)
             if letters < fewLetters { return true }
@@ -119,6 +159,8 @@ public enum PDFExtractor {
         }
 
         /// Letters and digits in `text`, counted up to `limit`.
+        ///
+        /// Letters of any script count (`isAlphabetic`), and any scalar with a numeric type.
         static func letterCount(_ text: String, upTo limit: Int) -> Int {
             var count = 0
             for scalar in text.unicodeScalars where scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
@@ -129,6 +171,9 @@ public enum PDFExtractor {
         }
 
         /// The largest share of the page one picture covers (0 when none).
+        ///
+        /// The areas of the page's image mappings, in the page's units; overlapping pictures are not
+        /// added together.
         static func pictureCoverage(_ page: OpaquePointer) -> Double {
             var width = 0.0, height = 0.0
             poppler_page_get_size(page, &width, &height)
@@ -155,6 +200,8 @@ public enum PDFExtractor {
     /// one closes: without a document kept open, every PDF paid that again — about 0.9 ms of
     /// CPU, where reading a small PDF's text takes 0.1 ms.
     /// The corresponding C function is `poppler_document_new_from_bytes`.
+    ///
+    /// A `static let`, so Swift runs the opening once, whatever the threads that first touch it.
     static let keepsGlobalParameters: Bool = {
         let pdf = Array("""
             %PDF-1.4
@@ -172,6 +219,9 @@ public enum PDFExtractor {
     }()
 
     /// A GLib-allocated string as a Swift string (freed), nil when NULL or only whitespace.
+    ///
+    /// Always frees `pointer` (with `g_free`), so the caller must own it: poppler's `get_title`,
+    /// `get_text` and the like return such strings.
     static func takeString(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
         guard let pointer else { return nil }
         defer { g_free(pointer) }

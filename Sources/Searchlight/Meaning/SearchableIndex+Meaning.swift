@@ -17,6 +17,12 @@ extension SearchableIndex {
     ///   Vectors that no item uses any more stay until the pass's round ends
     ///   (``forgetUnusedMeaning()``): a file a scan sees renamed (removed, then added) finds
     ///   its vectors again by its text's digest.
+    ///
+    /// Two triggers keep `item_meaning` true to the text without any Swift code on the write
+    /// path: an update of `item_text.text` marks its row stale, a deletion of the text drops it.
+    ///
+    /// - Parameter db: The migration's connection, inside its transaction.
+    /// - Throws: GRDB's `DatabaseError` when a statement fails.
     static func addMeaning(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE meaning_vector (
@@ -47,6 +53,12 @@ extension SearchableIndex {
     /// up per item (``nearestItems(to:model:domain:limit:in:)``). A text's row keeps its id
     /// while any item uses it (new vectors of the same digest update it in place; unused rows
     /// are deleted only when no item names them, ``forgetUnusedMeaning()``).
+    ///
+    /// Rows whose digest has no vectors stored are left with a `NULL` `vectorId`; the search
+    /// looks the digest up for them.
+    ///
+    /// - Parameter db: The migration's connection, inside its transaction.
+    /// - Throws: GRDB's `DatabaseError` when a statement fails.
     static func nameVectorRows(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE item_meaning ADD COLUMN vectorId INTEGER;
@@ -71,6 +83,10 @@ extension SearchableIndex {
     ///     after = last.key
     /// }
     /// ```
+    ///
+    /// One read transaction, on one of the handle's reading connections; safe to call from any
+    /// thread while writers write. A text that cannot be inflated is left out of the page: the
+    /// page may then hold fewer than `limit` items although more wait.
     ///
     /// - Parameters:
     ///   - model: The model's identifier.
@@ -114,6 +130,8 @@ extension SearchableIndex {
     /// The pass asks before it embeds: a copy of a text already embedded costs nothing but a
     /// ``MeaningVectors`` without vectors.
     ///
+    /// One look-up in the digest's unique index.
+    ///
     /// - Parameter digest: The model's identifier and the text, hashed (``MeaningVectors/digest``).
     /// - Returns: Whether the vectors are stored.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
@@ -129,6 +147,10 @@ extension SearchableIndex {
     /// An item whose text changed or that was deleted while its vectors were being made is
     /// skipped, not an error: the next page of ``meaningWork(model:after:limit:)`` offers its
     /// new text. Vectors of a digest already stored are replaced in place.
+    ///
+    /// Costs three or four statements per result (all cached), in one write transaction that
+    /// waits for the index's other writers. A result without vectors whose digest has none stored
+    /// (forgotten meanwhile by ``forgetUnusedMeaning()``) is skipped.
     ///
     /// - Parameter results: The vectors of a page of work; those without vectors reuse the
     ///   stored ones of their digest.
@@ -169,6 +191,9 @@ extension SearchableIndex {
     ///
     /// Kept until now on purpose: a file that a scan sees renamed (removed, then added) finds
     /// its vectors again by its text's digest, if this has not run in between.
+    ///
+    /// One statement in a write transaction: a scan of `meaning_vector` with one look-up in
+    /// `item_meaning`'s digest index per row.
     ///
     /// - Returns: How many texts' vectors were deleted.
     /// - Throws: ``SearchlightError`` when the index cannot be written.
@@ -218,6 +243,10 @@ extension SearchableIndex {
     /// let results = try index.meaningResults(question: vector, model: model, domain: nil, limit: 20)
     /// ```
     ///
+    /// Vectors marked stale (their text changed since they were made) still take part until the
+    /// pass replaces them. Runs in one read transaction, so the vectors and the items come from
+    /// the same snapshot.
+    ///
     /// - Parameters:
     ///   - question: The question's vector, of unit length, made by `model`.
     ///   - model: The model's identifier: only its vectors are compared.
@@ -242,6 +271,9 @@ extension SearchableIndex {
     }
 
     /// How much of the index file the ranking by meaning maps (SQLite's `mmap_size`).
+    ///
+    /// 1 GiB of address space, not of memory: pages are read in as the scan touches them, and
+    /// a file smaller than this is mapped whole. Set on the reading connection, where it stays.
     static let meaningMapSize = 1 << 30
 
     /// The row ids of the `limit` items nearest to `question`, with their similarity, in three
@@ -251,6 +283,18 @@ extension SearchableIndex {
     /// in their order. The same similarities and the same order of offers as the join of each
     /// item with its vectors it replaces, which looked the digest up in two B-trees per item
     /// (Benchmarks/README.md, "Search by meaning").
+    ///
+    /// When the texts wanted are fewer than a sixteenth of the stored rows (a small domain of a
+    /// large index), each is looked up by its id instead of reading every page.
+    ///
+    /// - Parameters:
+    ///   - question: The question's vector, of unit length.
+    ///   - model: Only the vectors of this model are compared.
+    ///   - domain: Only the items of this domain, when given.
+    ///   - limit: At most this many; zero or less gives none.
+    ///   - db: A connection inside a read transaction.
+    /// - Returns: The item row ids and their similarity, best first.
+    /// - Throws: ``SearchlightError`` or GRDB's error when a statement fails.
     static func nearestItems(to question: [Float], model: String, domain: String?, limit: Int,
                              in db: any ReadConnection) throws -> [(element: Int64, similarity: Float)] {
         guard limit > 0 else { return [] }
@@ -305,6 +349,9 @@ extension SearchableIndex {
 /// The similarity of each text a search by meaning compares, by the row id of its vectors: in
 /// an array indexed by the id when the ids are dense (as SQLite gives them), which a scan of
 /// every text looks up twice per row, a dictionary otherwise.
+///
+/// Items that share a text (copies of a file) share its row, so each text is compared once
+/// however many items have it.
 struct TextSimilarities {
     /// The similarities by row id, when the ids are dense: NaN for a text not wanted.
     private var dense: [Float]
@@ -319,6 +366,10 @@ struct TextSimilarities {
     private static let unknown = -Float.infinity
 
     /// Room for the texts of ids up to `largest`, about `texts` of them wanted.
+    ///
+    /// - Parameters:
+    ///   - largest: The largest row id that will be wanted.
+    ///   - texts: About how many texts will be wanted (the items, which may share texts).
     init(largest: Int64, texts: Int) {
         isDense = largest >= 0 && largest <= Int64(4 * texts + 1024)
         dense = isDense ? [Float](repeating: .nan, count: Int(largest) + 1) : []
@@ -338,6 +389,9 @@ struct TextSimilarities {
     }
 
     /// The text's similarity once compared.
+    ///
+    /// Setting `nil` (the stored bytes were not whole vectors) also stops wanting the text, so
+    /// the items that share it are not offered.
     subscript(text: Int64) -> Float? {
         get {
             let value = isDense ? (text >= 0 && text < dense.count ? dense[Int(text)] : .nan) : (sparse[text] ?? .nan)

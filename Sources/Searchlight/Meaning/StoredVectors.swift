@@ -15,6 +15,8 @@ import CShimEmbedding
 /// ```
 public struct StoredVectors: Sendable, Hashable {
     /// The chunks' vectors, one after the other.
+    ///
+    /// Each chunk takes ``stride`` bytes: its scale, then its codes.
     public var bytes: [UInt8]
     /// The dimensions of each vector.
     public let dimensions: Int
@@ -32,6 +34,11 @@ public struct StoredVectors: Sendable, Hashable {
     }
 
     /// The stored form of `vectors`, all of the same length (a model's dimensions).
+    ///
+    /// Each vector gets its own scale, so a chunk of small values keeps its precision. Every
+    /// value must be finite: a NaN or an infinity stops the process (its code cannot be made).
+    ///
+    /// - Parameter vectors: The chunks' vectors, in order; an empty array gives no chunk.
     public init(_ vectors: [[Float]]) {
         dimensions = vectors.first?.count ?? 0
         var bytes: [UInt8] = []
@@ -49,6 +56,8 @@ public struct StoredVectors: Sendable, Hashable {
     }
 
     /// The vector of chunk `index`, as floats.
+    ///
+    /// Within half a scale step of what was stored, per dimension. `index` must be below ``count``.
     public func vector(_ index: Int) -> [Float] {
         bytes.withUnsafeBufferPointer { all in
             let chunk = UnsafeBufferPointer(rebasing: all[(index * stride)..<((index + 1) * stride)])
@@ -70,6 +79,9 @@ public struct StoredVectors: Sendable, Hashable {
     ///
     /// The products of bytes are the embedding engine's C kernel (`ce_dot_i8_many`, AVX2 where
     /// the processor has it), optimized in every build.
+    ///
+    /// Reads `bytes` in place, as the index hands them over (a mapped page, a row's buffer): no
+    /// copy, one pass over the chunks.
     public static func similarity(of question: Question, in bytes: UnsafeBufferPointer<UInt8>) -> (similarity: Float, chunk: Int)? {
         let dimensions = question.codes.count
         let stride = dimensions + 4
@@ -95,6 +107,8 @@ public struct StoredVectors: Sendable, Hashable {
     }
 
     /// A question's vector quantized as the stored ones are, to be compared by products of bytes.
+    ///
+    /// Made once per search, then compared with every stored text.
     public struct Question: Sendable {
         /// One signed byte per dimension, `round(v / scale)`.
         public let codes: [Int8]

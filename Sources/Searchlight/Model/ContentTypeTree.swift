@@ -1,11 +1,19 @@
 import Synchronization
 
 /// Derives a content type's parents, in the spirit of Uniform Type Identifiers' conformance.
+///
+/// The trees are made by rules, not looked up: a type's top-level part, the `public.*`
+/// families of its top level, archives, composite documents (PDF and office formats), and
+/// structured text (`+xml`, `+json`). Safe from any thread; each type's tree is derived once
+/// and kept (up to 4 096 types).
 public enum ContentTypeTree {
     /// The type and its parents, most specific first.
     ///
     /// `text/markdown` gives `["text/markdown", "text", "public.text", "public.content",
     /// "public.data", "public.item"]`; `nil` gives `["public.item"]`.
+    ///
+    /// The type is lowercased; an empty type gives `["public.item"]`, and an `inode/…` type
+    /// (a folder, a link) has no `public.data`.
     public static func tree(of contentType: String?) -> [String] {
         guard let contentType else { return ["public.item"] }
         // A page of results asks for the trees of a few types over and over (its JSON and
@@ -23,6 +31,7 @@ public enum ContentTypeTree {
     /// Content types whose trees are kept (an index holds a few hundred at most).
     private static let maximumDerived = 4096
 
+    /// Makes the tree of one type; ``tree(of:)`` keeps what it makes.
     private static func derive(_ contentType: String) -> [String] {
         let type = contentType.lowercased()
         guard !type.isEmpty else { return ["public.item"] }
@@ -51,6 +60,7 @@ public enum ContentTypeTree {
         return tree.filter { seen.insert($0).inserted }
     }
 
+    /// The compressed and archive formats, whose trees hold `public.archive`.
     static let archiveTypes: Set<String> = [
         "application/zip", "application/gzip", "application/x-tar", "application/x-bzip2",
         "application/x-xz", "application/x-7z-compressed", "application/x-rar", "application/zstd",

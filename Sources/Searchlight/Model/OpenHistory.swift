@@ -20,6 +20,10 @@ import SystemCalls
 /// history.record(domain: "home", identifier: "Documents/report.pdf")
 /// let results = history.reordered(try index.searchResults(words: ["report"], limit: 20))
 /// ```
+///
+/// A value that names a file; every call reads or writes the file then, so two processes see
+/// each other's openings. Writes are not locked: two processes that record at the same moment
+/// as the file is compacted may lose one opening, which only weakens a ranking hint.
 public struct OpenHistory: Sendable {
     /// The file the history is kept in.
     public let path: String
@@ -55,6 +59,9 @@ public struct OpenHistory: Sendable {
     ///
     /// Appends one line, then reads the file back to count its lines, compacting it past
     /// ``maximumLines`` (the item just opened is always kept). Blocks for that file I/O.
+    ///
+    /// Each call opens the file, seeks to its end, writes and closes it: two calls at the same
+    /// moment, from threads or processes, may write over each other's line.
     ///
     /// - Parameters:
     ///   - domain: The opened item's domain.
@@ -106,6 +113,9 @@ public struct OpenHistory: Sendable {
     }
 
     /// Whether nothing was ever opened (or the history cannot be read).
+    ///
+    /// One `stat(2)`: true when the file does not exist. A file that exists counts as a
+    /// history even when it holds no line.
     public var isEmpty: Bool { (try? SystemCall.status(followingLinksOf: path)) == nil }
 
     /// An item of a domain.
@@ -146,6 +156,8 @@ public struct OpenHistory: Sendable {
     }
 
     /// The sum of the last ``visitsPerItem`` openings' weights by age (see the type's documentation).
+    ///
+    /// The visits are in the order they were recorded, oldest first.
     private static func score(_ visits: [Date], now: Date) -> Double {
         visits.suffix(visitsPerItem).reduce(0) { total, visit in
             let days = now.timeIntervalSince(visit) / 86_400
@@ -154,6 +166,7 @@ public struct OpenHistory: Sendable {
         }
     }
 
+    /// Every opening in the file, by item, in file order; a line that does not read is skipped.
     private func visits() -> [Key: [Date]] {
         // `stat` first: a search that finds no history pays no FileManager (start-up).
         guard (try? SystemCall.status(followingLinksOf: path)) != nil,
@@ -170,6 +183,8 @@ public struct OpenHistory: Sendable {
     }
 
     /// Writes the history again with the best items, `opened` (just recorded) among them.
+    ///
+    /// Written beside the file, then renamed over it: a reader sees the old history or the new.
     private func compact(_ visits: [Key: [Date]], now: Date, keeping opened: Key) {
         let ranked = visits.filter { $0.key != opened }
             .sorted { Self.score($0.value, now: now) > Self.score($1.value, now: now) }

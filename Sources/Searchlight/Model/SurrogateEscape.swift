@@ -4,8 +4,19 @@
 /// surrogate `0xDC00 + b` (always in U+DC80...U+DCFF because such bytes are >= 0x80).
 /// This is the `surrogateescape` error handler of Python, which decodes it back with
 /// `s.encode("utf-8", "surrogateescape")`.
+///
+/// What lets a file name that is not UTF-8 travel through JSON (whose strings are UTF-16 code
+/// units, `\udcXX` for an escaped byte) and come back as the same bytes.
+///
+/// ```swift
+/// let name: [UInt8] = [0x72, 0xE9, 0x73]                 // "rés" in Latin-1
+/// let units = SurrogateEscape.utf16(from: name)            // r, U+DCE9, s
+/// SurrogateEscape.bytes(from: units) == name               // true
+/// ```
 public enum SurrogateEscape {
     /// Decodes `bytes` into UTF-16 code units, escaping invalid bytes.
+    ///
+    /// Linear in the bytes; valid UTF-8 gives exactly what `String(decoding:as:)` would.
     public static func utf16(from bytes: [UInt8]) -> [UInt16] {
         var result: [UInt16] = []
         result.reserveCapacity(bytes.count)
@@ -25,6 +36,10 @@ public enum SurrogateEscape {
     }
 
     /// Encodes code units produced by ``utf16(from:)`` back into the original bytes.
+    ///
+    /// A code unit from U+DC80 to U+DCFF gives back its byte, unless it is the second half of a
+    /// surrogate pair (a character above U+FFFF). Other lone surrogates, which ``utf16(from:)``
+    /// never makes, become U+FFFD.
     public static func bytes(from utf16: [UInt16]) -> [UInt8] {
         var result: [UInt8] = []
         var pending: [UInt16] = []
@@ -45,6 +60,14 @@ public enum SurrogateEscape {
     }
 
     /// The length of the valid UTF-8 sequence starting at `index`, or 0 if none starts there.
+    ///
+    /// Strict UTF-8: overlong forms, surrogates (U+D800–U+DFFF) and values above U+10FFFF are
+    /// invalid, as are sequences cut short by the end of `bytes`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes.
+    ///   - index: A valid index of `bytes`.
+    /// - Returns: 1 to 4, or 0.
     public static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
         let first = bytes[index]
         let length: Int

@@ -12,14 +12,35 @@ import Foundation
 /// ```swift
 /// NameTokenizer.words(in: "testWORD_various-2024.docx") // ["test", "word", "various", "2024", "docx"]
 /// ```
+///
+/// The one splitter of names: the SQLite index's word triggers (`searchlight_words`), the
+/// PostgreSQL rows' stored words and query words all come from it, so a name and a search
+/// split the same way. Pure functions of their argument: safe from any thread. A name that is
+/// all ASCII is split on its bytes without a look-up of Unicode properties; other names cost
+/// one general-category look-up per scalar and a fold per word.
+///
+/// ## Topics
+///
+/// ### Splitting
+///
+/// - ``words(in:)``
+/// - ``joinedWords(in:)``
+/// - ``fold(_:)``
 public enum NameTokenizer {
     /// The folded words of `name`, in order.
+    ///
+    /// - Parameter name: A file name, a title, any short text.
+    /// - Returns: Its words, lowercase and folded, in the order they appear; empty when it has
+    ///   no letter or digit.
     public static func words(in name: String) -> [String] {
         words(in: name, folding: WordFolding.foldWord)
     }
 
     /// The words of `name`, each non-ASCII one folded by `fold`: a caller splitting many names
     /// can remember the folds of the words it has met (``fold(_:)`` is slow on non-ASCII text).
+    ///
+    /// A run of ideographs stays one word; a
+    /// combining mark at the start of the name, or after a separator, is dropped.
     static func words(in name: String, folding fold: (String) -> String) -> [String] {
         if let words = asciiWords(in: name) { return words }
         var words: [String] = []
@@ -70,6 +91,8 @@ public enum NameTokenizer {
     }
 
     /// The same split for a name that is all ASCII, on its bytes: most names, several times faster.
+    ///
+    /// - Returns: The lowercased words, or `nil` when the name holds a byte above `0x7F`.
     static func asciiWords(in name: String) -> [String]? {
         var name = name
         name.makeContiguousUTF8()
@@ -90,6 +113,8 @@ public enum NameTokenizer {
     ///
     /// The words are those of ``words(in:)``, not yet lowercased: a name can be checked
     /// against query words without making strings.
+    ///
+    /// Makes no allocation: `body` gets ranges into `bytes`.
     static func forEachASCIIWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) -> Bool {
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
         func kind(_ byte: UInt8) -> CharacterClass {
@@ -147,16 +172,25 @@ public enum NameTokenizer {
     }
 
     /// The words of `name` joined by single spaces: the text given to the full-text index.
+    ///
+    /// ```swift
+    /// NameTokenizer.joinedWords(in: "HTMLParser v2.txt")  // "html parser v 2 txt"
+    /// ```
     public static func joinedWords(in name: String) -> String {
         words(in: name).joined(separator: " ")
     }
 
     /// Lowercases `text` and removes its diacritics (`Élan` → `elan`): ``WordFolding/fold(_:)``,
     /// the one fold of the index and of queries.
+    ///
+    /// Kept here for callers that split and fold names; it adds nothing to
+    /// ``WordFolding/fold(_:)``.
     public static func fold(_ text: String) -> String {
         WordFolding.fold(text)
     }
 
+    /// What a scalar is to the splitter: the boundaries depend on the classes of consecutive
+    /// scalars only (and, for a run of capitals, on the next one).
     private enum CharacterClass: Equatable {
         case separator, lowercase, uppercase, digit, ideograph, other, mark
 

@@ -15,8 +15,17 @@ extension SearchableIndex {
     /// by letter, `note_4` on the notes of issue 47 otherwise ranked every item with a part
     /// starting with `4` (a quarter of them) to give the 20 named `note_4_…`.
     ///
-    /// - Parameter walkingAbove: How many items the name index must match for the page to be
-    ///   met on the date index (``compoundNamePageByDate(_:filter:limit:walkingAbove:in:inTier:)``): for tests.
+    /// An unknown domain gives an empty page, not `nil`: no item can match there.
+    ///
+    /// - Parameters:
+    ///   - tokens: The search's tokens (``CompoundWords/tokens(of:)``).
+    ///   - domain: Only this domain, when given.
+    ///   - limit: The size of the page.
+    ///   - walkingAbove: How many items the name index must match for the page to be met on the
+    ///     date index (``compoundNamePageByDate(_:filter:limit:walkingAbove:in:inTier:)``): for tests.
+    ///   - db: A connection inside a read transaction.
+    /// - Returns: The page, newest first; `nil` to rank the search in full.
+    /// - Throws: The connection's errors.
     static func compoundNamePage(_ tokens: [String], domain: String?, limit: Int, walkingAbove: Int = PageStrategy.sampleSize,
                                  in db: any ReadConnection) throws -> [NameMatch]? {
         guard limit > 0, hasCompound(tokens) else { return nil }

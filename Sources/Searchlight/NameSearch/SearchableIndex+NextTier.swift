@@ -20,6 +20,19 @@ extension SearchableIndex {
     ///    word with every query word, those are ranked.
     ///
     /// The page is then exactly the first `limit` results of the full ranking.
+    ///
+    /// Costs one ranking of the whole-word candidates, one look at up to
+    /// ``PageStrategy/sampleSize`` rows of the name index, then either a ranking of those few or
+    /// a walk of the date index bounded by ``PageStrategy/walkBudget(sample:limit:in:)``; it gives
+    /// up (`nil`) rather than walk further.
+    ///
+    /// - Parameters:
+    ///   - tokens: The search's tokens; a search with compounds is not handled here.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: The size of the page.
+    ///   - db: A connection inside a read transaction.
+    /// - Returns: The page, best first, or `nil`.
+    /// - Throws: The connection's errors.
     static func pageAfterBestTier(_ tokens: [String], domain: String?, limit: Int, in db: any ReadConnection) throws -> [NameMatch]? {
         guard !hasCompound(tokens) else { return nil }
         let tier = try BestNameTier(tokens, in: db)

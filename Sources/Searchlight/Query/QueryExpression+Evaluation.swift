@@ -15,6 +15,10 @@ extension QueryExpression {
     /// let kept = items.filter { large.matches($0) }
     /// ```
     ///
+    /// Pure: it reads only its arguments, so it can run on any thread. Its cost
+    /// is that of the predicates it reaches (`&&` and `||` stop at the first operand that
+    /// decides); a word match on a long text folds and splits that text each time.
+    ///
     /// - Parameters:
     ///   - item: The item to test.
     ///   - now: The instant `$time` values are relative to.
@@ -36,6 +40,11 @@ extension QueryExpression {
     /// let expression = try QueryExpression(parsing: #"* == "canon"cdw"#)
     /// expression.explanation(for: item) // [* == "canon"cdw (title, keywords)]
     /// ```
+    ///
+    /// Unlike ``matches(_:now:calendar:)``, every operand of `&&` and `||` is evaluated, so that
+    /// each predicate that held is listed, not only the first. The explanation does not check
+    /// that the item matches: for an item that does not, it lists the predicates that held all
+    /// the same.
     ///
     /// - Parameters:
     ///   - item: A result of the query.
@@ -61,6 +70,13 @@ extension QueryPredicate {
     ///
     /// `*` is tried on each text attribute (``QueryAttribute/textAttributes``); `* != "x"`
     /// holds, as `*`, when no text attribute equals `x`.
+    ///
+    /// - Parameters:
+    ///   - item: The item to test.
+    ///   - now: The instant `$time` values are relative to.
+    ///   - calendar: The calendar that defines their periods.
+    /// - Returns: The attribute that satisfied the predicate; for `*`, each text attribute that
+    ///   equals the value (or `*` itself for a `!=` that holds); empty when it does not hold.
     func matchingAttributes(of item: IndexedItem, now: Date, calendar: Calendar) -> [QueryAttribute] {
         if attribute == .anyText {
             guard case .comparison(let op, let value) = test, let (pattern, modifiers) = value.stringPattern else { return [] }
@@ -75,6 +91,8 @@ extension QueryPredicate {
     }
 
     /// Whether the predicate holds for `item`'s one attribute (not `*`).
+    ///
+    /// An attribute the item lacks fails, whatever the operator.
     private func holds(for item: IndexedItem, now: Date, calendar: Calendar) -> Bool {
         let attributes = item.item.attributeSet
         switch attribute.kind {
@@ -105,6 +123,9 @@ extension QueryPredicate {
 
     /// Whether a text, list or identifier attribute of `item` compares with `value` as `op`
     /// says (``QueryTextMatcher``: patterns, modifiers, any element of a list).
+    ///
+    /// A number or date value fails: the parser gives text attributes only strings. The path is
+    /// compared as the identifier's bytes, so a name that is not UTF-8 still matches itself.
     private func holds(string item: IndexedItem, _ op: QueryPredicate.Operator, _ value: QueryValue) -> Bool {
         guard let (pattern, modifiers) = value.stringPattern else { return false }
         let attributes = item.item.attributeSet
@@ -134,6 +155,9 @@ extension QueryPredicate {
 
     /// Whether a number or date (seconds since 1970) passes the test: a `$time` period is
     /// `start..<end`, so `==` means within it and the ordering operators compare with its start.
+    ///
+    /// `InRange` holds from the low bound's start to the high bound's end: `InRange(date,
+    /// $time.today(-7), $time.today)` includes all of today.
     private func holds(number: Double, now: Date, calendar: Calendar) -> Bool {
         func bounds(_ value: QueryValue) -> (start: Double, end: Double)? {
             switch value {

@@ -58,12 +58,57 @@ import Foundation
 ///     print(error)   // the column, what was expected, and what was found
 /// }
 /// ```
+///
+/// ## Cost and threads
+///
+/// ``parse(_:)`` is a pure function of its argument: it reads no index, no clock and no
+/// locale (`$time` dates stay symbolic until the expression is compiled or evaluated), so it
+/// can be called from any thread or task at once. Its work is linear in the length of the
+/// query, which is capped at ``maximumLength``, and its recursion is capped at
+/// ``maximumDepth``, so the cost of even a hostile query is bounded.
+///
+/// ## Errors
+///
+/// Every error is a ``QueryParseError`` that names the 1-based column, what the grammar
+/// allowed there and what stood there, in the user's spelling:
+///
+/// ```
+/// title ==       invalid query at column 10: expected a value (a "string", a 'string', a number
+///                or a $time date), found end of query
+/// size > "big"   invalid query at column 8: expected a number for size, found "big"
+/// ```
+///
+/// The first error ends the parse: no partial expression is returned, and nothing is
+/// repaired or guessed.
+///
+/// ## Topics
+///
+/// ### Parsing
+///
+/// - ``parse(_:)``
+/// - ``QueryParseError``
+///
+/// ### Limits
+///
+/// - ``maximumLength``
+/// - ``maximumDepth``
 public struct QueryParser {
     /// The longest query accepted, in characters.
+    ///
+    /// A longer query fails with a ``QueryParseError`` at this column before any of it is
+    /// parsed. Only the first `maximumLength + 1` scalars are ever copied, so the cost of rejecting
+    /// a huge query does not grow with its size.
     public static let maximumLength = 10_000
     /// The deepest nesting of parentheses and `!` accepted.
+    ///
+    /// Each `(` and each `!` counts one level while its operand is parsed. The limit bounds the
+    /// recursion of the parser and of every later walk over the expression (compilation to SQL,
+    /// ``QueryExpression/matches(_:now:calendar:)``), so that no query can exhaust the stack.
     public static let maximumDepth = 200
     /// The largest `$time` offset accepted, in its unit.
+    ///
+    /// Keeping offsets this small means the digit loop of ``parseDate()`` can never overflow an
+    /// `Int`, and the dates they name stay within what `Calendar` can compute.
     static let maximumOffset = 1_000_000_000
 
     /// Parses `query`.
@@ -89,6 +134,12 @@ public struct QueryParser {
     /// How many parentheses and `!` enclose ``position`` (see ``maximumDepth``).
     private var depth = 0
 
+    /// Makes a parser positioned at the start of `query`.
+    ///
+    /// A parser is made by ``parse(_:)`` only, used once and thrown away: its ``position`` and
+    /// ``depth`` are the state of one parse.
+    ///
+    /// - Parameter query: The query string; only its first ``maximumLength`` + 1 scalars are kept.
     private init(query: String) {
         self.query = query
         // Scalar by scalar: a combining mark after a quote (`"́`) would make one Character of
@@ -100,6 +151,10 @@ public struct QueryParser {
     // MARK: - Expressions
 
     /// `query`: the whole input, which must be one expression and nothing after it.
+    ///
+    /// - Returns: The expression of the whole query.
+    /// - Throws: ``QueryParseError`` when the query is longer than ``maximumLength``, empty or
+    ///   blank, not an expression, or followed by anything but white space.
     private mutating func parseQuery() throws(QueryParseError) -> QueryExpression {
         if characters.count > Self.maximumLength {
             throw error(at: Self.maximumLength, expected: "a query of at most \(Self.maximumLength) characters",
@@ -116,6 +171,9 @@ public struct QueryParser {
     }
 
     /// `and ( "||" and )*`: one operand alone, else ``QueryExpression/or(_:)`` of them.
+    ///
+    /// Operands are gathered into one flat list, so `a || b || c` is a single
+    /// ``QueryExpression/or(_:)`` of three operands rather than a nested pair.
     private mutating func parseOr() throws(QueryParseError) -> QueryExpression {
         var operands = [try parseAnd()]
         while skipSpaces(), consume("||") { operands.append(try parseAnd()) }
@@ -123,6 +181,9 @@ public struct QueryParser {
     }
 
     /// `unary ( "&&" unary )*`: `&&` binds tighter than `||`, as in C.
+    ///
+    /// As in ``parseOr()``, operands are kept flat: `a && b && c` is one
+    /// ``QueryExpression/and(_:)`` of three.
     private mutating func parseAnd() throws(QueryParseError) -> QueryExpression {
         var operands = [try parseUnary()]
         while skipSpaces(), consume("&&") { operands.append(try parseUnary()) }
@@ -130,6 +191,11 @@ public struct QueryParser {
     }
 
     /// `"!" unary | primary`; a `!` that starts `!=` is no negation.
+    ///
+    /// `!!a` is kept as two nested ``QueryExpression/not(_:)``: the parser does not simplify.
+    ///
+    /// - Throws: ``QueryParseError`` when the `!`s nest deeper than ``maximumDepth``, or when
+    ///   the operand is not a valid expression.
     private mutating func parseUnary() throws(QueryParseError) -> QueryExpression {
         skipSpaces()
         if peek("!") && !peek("!=") {
@@ -144,6 +210,11 @@ public struct QueryParser {
 
     /// A parenthesized query, `InRange(…)`, or a predicate. `InRange` not followed by `(` is
     /// read again as an attribute name (and so reported as an unknown one).
+    ///
+    /// Parentheses leave no trace in the result: `(a)` is `a`.
+    ///
+    /// - Throws: ``QueryParseError`` when a parenthesis is not closed, when the parentheses
+    ///   nest deeper than ``maximumDepth``, or when the predicate is not valid.
     private mutating func parsePrimary() throws(QueryParseError) -> QueryExpression {
         skipSpaces()
         if peek("(") {
@@ -167,6 +238,11 @@ public struct QueryParser {
 
     /// Counts one more level of nesting, failing past ``maximumDepth``: the recursion of the
     /// parser (and of everything that walks the expression later) stays bounded.
+    ///
+    /// The caller decrements ``depth`` itself once the nested operand is parsed.
+    ///
+    /// - Throws: ``QueryParseError`` at the current position when the new depth is beyond
+    ///   ``maximumDepth``.
     private mutating func enterNesting() throws(QueryParseError) {
         depth += 1
         if depth > Self.maximumDepth {
@@ -177,6 +253,11 @@ public struct QueryParser {
     // MARK: - Predicates
 
     /// `attribute op value`, the legacy `[cd]` modifiers merged into the string's own.
+    ///
+    /// - Returns: A comparison predicate of the attribute with the value.
+    /// - Throws: ``QueryParseError`` when the attribute is unknown, the operator missing, an
+    ///   ordering operator follows `*`, the value does not suit the attribute's kind, or `[cd]`
+    ///   modifiers stand before a number or a date (they apply to strings only).
     private mutating func parsePredicate() throws(QueryParseError) -> QueryPredicate {
         let attribute = try parseAttribute()
         skipSpaces()
@@ -202,6 +283,13 @@ public struct QueryParser {
 
     /// `InRange(attribute, low, high)`, after the word `InRange`: a named attribute (not `*`)
     /// and two values of its kind.
+    ///
+    /// Both bounds are included (a date bound of a whole day includes all of that day). The
+    /// bounds are not checked for order: a range whose low bound is above its high bound matches
+    /// nothing.
+    ///
+    /// - Throws: ``QueryParseError`` when the attribute is `*` or unknown, a comma or the closing
+    ///   parenthesis is missing, or a bound does not suit the attribute's kind.
     private mutating func parseInRange() throws(QueryParseError) -> QueryPredicate {
         position += 1  // "("
         skipSpaces()
@@ -225,6 +313,12 @@ public struct QueryParser {
 
     /// `*`, or a name of ``QueryAttribute`` or a `kMDItem…` alias; an unknown name is an error
     /// that lists the names known.
+    ///
+    /// The name is the run of letters, digits and underscores read by ``peekWord()``, so
+    /// `title==` reads `title` and stops at `=`.
+    ///
+    /// - Returns: The attribute, ``QueryAttribute/anyText`` for `*`.
+    /// - Throws: ``QueryParseError`` when no name stands here, or when the name is not known.
     private mutating func parseAttribute() throws(QueryParseError) -> QueryAttribute {
         skipSpaces()
         if consume("*") { return .anyText }
@@ -241,6 +335,9 @@ public struct QueryParser {
 
     /// The comparison operator at the current position, two-character ones tried first so
     /// that `<=` is not read as `<`.
+    ///
+    /// - Returns: The operator, the position moved past it; `nil`, the position unchanged, when
+    ///   none stands here.
     private mutating func parseOperator() -> QueryPredicate.Operator? {
         for op in [QueryPredicate.Operator.equal, .notEqual, .lessOrEqual, .greaterOrEqual, .less, .greater]
         where consume(op.rawValue) {
@@ -250,6 +347,10 @@ public struct QueryParser {
     }
 
     /// `[cd]` right after an operator: the legacy form of modifiers.
+    ///
+    /// - Returns: The position of the `[` (for an error if the value turns out to be no string)
+    ///   and the modifiers read; `nil` when no `[` follows the operator.
+    /// - Throws: ``QueryParseError`` on a letter that is not a modifier, or a missing `]`.
     private mutating func parseLegacyModifiers() throws(QueryParseError) -> (Int, QueryStringModifiers)? {
         guard peek("[") else { return nil }
         let start = position
@@ -270,6 +371,14 @@ public struct QueryParser {
 
     /// A value, chosen by its first character, checked against the attribute's kind; the
     /// position where it starts is returned for later errors about it.
+    ///
+    /// Text, text-list and identifier attributes take either kind of string; number attributes
+    /// take numbers; date attributes take `$time` dates and numbers (seconds since 1970).
+    ///
+    /// - Parameter attribute: The attribute the value is compared with.
+    /// - Returns: The scalar index where the value starts, and the value.
+    /// - Throws: ``QueryParseError`` when no value stands here, or when its kind does not suit
+    ///   `attribute`; the error points at the start of the value.
     private mutating func parseValue(for attribute: QueryAttribute) throws(QueryParseError) -> (column: Int, value: QueryValue) {
         let start = position
         let value: QueryValue
@@ -296,6 +405,13 @@ public struct QueryParser {
     }
 
     /// A `"pattern"` with wildcards, and the modifier letters right after it.
+    ///
+    /// Any letter glued to the closing quote must be a modifier: `"a"x` is an error, not the
+    /// string `a` followed by a word.
+    ///
+    /// - Returns: ``QueryValue/string(_:_:)`` of the pattern and its modifiers.
+    /// - Throws: ``QueryParseError`` for an unterminated string, a bad escape, or a letter after
+    ///   the quote that is not `c`, `d`, `w` or `t`.
     private mutating func parseDoubleQuoted() throws(QueryParseError) -> QueryValue {
         let (_, pattern) = try parseQuoted(closingWith: "\"", wildcards: true)
         var modifiers: QueryStringModifiers = []
@@ -310,6 +426,14 @@ public struct QueryParser {
     }
 
     /// A quoted string starting at the current position; `\` escapes a quote, a backslash or `*`.
+    ///
+    /// - Parameters:
+    ///   - quote: The closing quote, the same character as the opening one.
+    ///   - wildcards: Whether an unescaped `*` is a wildcard (`"…"`) or a plain star (`'…'`).
+    /// - Returns: The text with escapes resolved, and the same text as a pattern split at its
+    ///   wildcards (a single literal when there are none).
+    /// - Throws: ``QueryParseError`` at the opening quote when the string is not closed, or at
+    ///   the backslash of an escape other than `\"`, `\'`, `\\` and `\*`.
     private mutating func parseQuoted(closingWith quote: Character, wildcards: Bool) throws(QueryParseError)
         -> (text: String, pattern: QueryPattern)
     {
@@ -352,6 +476,12 @@ public struct QueryParser {
     }
 
     /// `[+-]digits[.digits]`, at least one digit, finite, of at most 40 characters.
+    ///
+    /// Only ASCII digits count, so a digit of another script (`٣`) is not read as a number.
+    /// There is no exponent form (`1e6`).
+    ///
+    /// - Throws: ``QueryParseError`` when there is no digit, no digit after a decimal point, or
+    ///   when the number is longer than 40 characters or not finite.
     private mutating func parseNumber() throws(QueryParseError) -> Double {
         let start = position
         if peek("-") || peek("+") { position += 1 }
@@ -379,6 +509,12 @@ public struct QueryParser {
 
     /// `$time.NAME`, `$time.NAME(OFFSET)` or `$time.iso(DATE)`; an offset is an integer of at
     /// most ``maximumOffset`` either way.
+    ///
+    /// The date is kept symbolic (``QueryDate``): `$time.today` means the day the query is run,
+    /// not the day it was parsed.
+    ///
+    /// - Throws: ``QueryParseError`` for an unknown name after `$time.`, an offset that is
+    ///   missing, not an integer, beyond ``maximumOffset``, or not closed by `)`.
     private mutating func parseDate() throws(QueryParseError) -> QueryDate {
         guard consume("$time.") else { throw error(expected: "`$time.`") }
         let nameStart = position
@@ -430,6 +566,10 @@ public struct QueryParser {
     }
 
     /// `(2025-06-18)`, `(2025-06-18T14:00)`, `(2025-06-18T14:00:00.5+02:00)`…; UTC when no zone is given.
+    ///
+    /// - Returns: ``QueryDate/iso(_:)`` of the instant.
+    /// - Throws: ``QueryParseError`` when the `(` or `)` is missing or the text between them is
+    ///   not a date that ``isoDate(_:)`` accepts.
     private mutating func parseISODate() throws(QueryParseError) -> QueryDate {
         skipSpaces()
         guard consume("(") else { throw error(expected: "`(` after `$time.iso`") }
@@ -449,6 +589,16 @@ public struct QueryParser {
     /// The instant an ISO 8601 date or date-time names (`2025-06-18`, `2025-06-18T14:00`,
     /// `2025-06-18T14:00:00.5+02:00`, `…Z`), UTC when it names no zone; `nil` when `text` is
     /// not one.
+    ///
+    /// The reading is strict: a four-digit year, two-digit month, day, hour and minute, optional
+    /// seconds and up to nine digits of fraction, and a zone of `Z` or `±hh:mm` (`±hhmm`). An
+    /// impossible day (`2025-02-30`) is `nil` rather than rolled into the next month. It uses no
+    /// `DateFormatter`, so it is cheap and safe to call from any thread.
+    ///
+    /// ```swift
+    /// QueryParser.isoDate("2025-06-18T14:00+02:00")  // 2025-06-18 12:00 UTC
+    /// QueryParser.isoDate("2025-06-18 14:00")        // nil: a space is not a separator
+    /// ```
     static func isoDate(_ text: String) -> Date? {
         var scanner = Array(text.utf8)[...]
         func number(_ count: Int) -> Int? {
@@ -547,6 +697,9 @@ public struct QueryParser {
 
     /// What stands at the current position, for an error: the end, a word (its first 30
     /// characters), an operator, a space, or one character.
+    ///
+    /// Used as the `found` part of a ``QueryParseError``, so the message shows what the parser
+    /// stopped at in the user's own spelling, quoted with backticks.
     private func describeFound() -> String {
         guard !isAtEnd else { return "end of query" }
         if let word = peekWord() { return "`\(word.prefix(30))`" }
@@ -568,6 +721,12 @@ public struct QueryParser {
 
     /// The error at the scalar `index`, its column counted in characters as a terminal shows
     /// them (a Devanagari conjunct with its vowel sign is one).
+    ///
+    /// - Parameters:
+    ///   - index: The index in ``characters`` of the scalar where the problem is.
+    ///   - expected: What the grammar allowed there, in words.
+    ///   - found: What stands there, in words.
+    /// - Returns: The error, with a 1-based column.
     private func error(at index: Int, expected: String, found: String) -> QueryParseError {
         var before = String.UnicodeScalarView()
         before.append(contentsOf: query.unicodeScalars.prefix(index))

@@ -1,6 +1,17 @@
 /// A string value of a query: literal text with `*` wildcards.
 ///
 /// `"report*"` is the literal `report` followed by a wildcard; `"a\*b"` is the literal `a*b`.
+///
+/// Patterns compare by their normalized components, so `"a**b"` and `"a*b"` are equal. The
+/// parser makes them (``QueryParser``); the SQLite index binds their encoded form, the
+/// PostgreSQL index writes them as `LIKE` patterns or regular expressions, and
+/// ``QueryExpression/matches(_:now:calendar:)`` matches them in memory, byte for byte.
+///
+/// ```swift
+/// let pattern = QueryPattern([.literal("report"), .wildcard])
+/// pattern.hasWildcard   // true
+/// pattern.description   // "report*", quotes included
+/// ```
 public struct QueryPattern: Hashable, Sendable, CustomStringConvertible {
     /// A piece of a pattern.
     public enum Component: Hashable, Sendable {
@@ -14,6 +25,8 @@ public struct QueryPattern: Hashable, Sendable, CustomStringConvertible {
     public let components: [Component]
 
     /// Creates a pattern, normalizing its components.
+    ///
+    /// Empty literals are dropped, adjacent literals joined, and consecutive wildcards kept as one.
     public init(_ components: [Component]) {
         var normalized: [Component] = []
         for component in components {
@@ -34,6 +47,9 @@ public struct QueryPattern: Hashable, Sendable, CustomStringConvertible {
     public var hasWildcard: Bool { components.contains(.wildcard) }
 
     /// The text with wildcards written as `*`: what ordering comparisons use.
+    ///
+    /// A literal `*` and a wildcard read the same here: an ordering (`<`, `>=`) compares text, and
+    /// a pattern has no meaning there.
     public var text: String {
         components.map { if case .literal(let text) = $0 { text } else { "*" } }.joined()
     }
@@ -49,6 +65,8 @@ public struct QueryPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The pattern with each literal transformed.
+    ///
+    /// Used to fold a pattern's literals (case, diacritics) while keeping its wildcards.
     func mapLiterals(_ transform: (String) -> String) -> QueryPattern {
         QueryPattern(components.map { if case .literal(let text) = $0 { .literal(transform(text)) } else { .wildcard } })
     }
@@ -78,6 +96,8 @@ public struct QueryPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Decodes ``encoded``.
+    ///
+    /// A trailing lone backslash is dropped.
     init(encoded: String) {
         var components: [Component] = []
         var literal = ""
@@ -101,11 +121,15 @@ public struct QueryPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The pattern as a double-quoted query string (without modifiers).
+    ///
+    /// Parses back to the same pattern: `*`, `\` and `"` of the literals are escaped.
     public var description: String {
         "\"" + written(wildcard: "*", escaping: ["*", "\\", "\""]) + "\""
     }
 
     /// Whether `text` matches the whole pattern, comparing UTF-8 bytes (as SQLite's `=` does).
+    ///
+    /// No folding: a caller that wants `c` or `d` folds both sides first (``mapLiterals(_:)``).
     func matches(_ text: String) -> Bool {
         WildcardMatcher.matches(Array(text.utf8), byteTokens)
     }

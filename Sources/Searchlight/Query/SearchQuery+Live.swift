@@ -17,6 +17,15 @@ extension SearchQuery {
     /// }
     /// ```
     ///
+    /// Each change costs a run of the whole query without a limit, and the comparison of every
+    /// result with the last ones, in memory: keep live queries selective on a large index. While
+    /// the index does not change, a check costs one small read of the marker. The query is run
+    /// again only when the index changes, so a query relative to the clock (`$time.now(-3600)`)
+    /// does not drop results as time passes without a write, nor does an item that expires.
+    ///
+    /// The work runs in a task of its own, cancelled when the stream is dropped or its consumer's
+    /// task is cancelled; the stream then finishes without an error.
+    ///
     /// - Parameters:
     ///   - index: The index to watch: an SQLite file, or any other ``IndexReader``.
     ///   - domain: Only this domain, when given.
@@ -57,6 +66,8 @@ extension SearchQuery {
         }
     }
 
+    /// What identifies a result across runs: its domain and identifier. Two runs' items with the
+    /// same key but different contents are an update.
     private struct ItemKey: Hashable {
         var domain: String
         var identifier: ItemIdentifier
@@ -66,6 +77,15 @@ extension SearchQuery {
         }
     }
 
+    /// The difference between the last results (`current`, replaced by `items`) and the new
+    /// ones: added and updated items in the new results' order, removed ones by domain, then
+    /// identifier.
+    ///
+    /// - Parameters:
+    ///   - current: The last results by key; on return, the new ones.
+    ///   - items: The new results, in query order.
+    ///   - isInitial: Whether this is the first run (every result is then added).
+    /// - Returns: The change to deliver; empty lists when nothing differs.
     private static func change(from current: inout [ItemKey: IndexedItem], to items: [IndexedItem],
                                isInitial: Bool) -> QueryResultChange {
         var added: [IndexedItem] = [], updated: [IndexedItem] = []

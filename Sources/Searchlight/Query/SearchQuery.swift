@@ -96,6 +96,7 @@ public struct SearchQuery: Sendable {
         public typealias Element = [IndexedItem]
         let query: SearchQuery
         let index: SearchableIndex
+        /// Only this domain, when given.
         let domain: String?
 
         /// An iterator that reads the matching items a batch at a time.
@@ -110,11 +111,17 @@ public struct SearchQuery: Sendable {
         /// of them, skipping a batch whose items were all deleted meanwhile.
         public struct AsyncIterator: AsyncIteratorProtocol {
             let query: SearchQuery
+            /// The index it reads, one async read per batch.
             let index: SearchableIndex
+            /// Only this domain, when given.
             let domain: String?
+            /// The row ids of every match, in result order, collected by the first `next()`: each later
+            /// batch is a snapshot of its own, so an item changed in between is read as it is then.
             private var rowIDs: [Int64]?
+            /// How many of ``rowIDs`` the batches returned so far covered.
             private var offset = 0
 
+            /// An iterator that has read nothing yet.
             init(query: SearchQuery, index: SearchableIndex, domain: String?) {
                 self.query = query
                 self.index = index

@@ -42,6 +42,9 @@ public enum ItemKind: String, CaseIterable, Sendable {
     ]
 
     /// The kind of an item whose content type is `contentType` (with its tree).
+    ///
+    /// Cheap: a few comparisons of bytes, no allocation but the lowercased type; the server runs
+    /// it for every result it filters by kind.
     public init(contentType: String?, tree: [String]) {
         let type = contentType?.lowercased() ?? ""
         func holds(_ test: Test) -> Bool {
@@ -57,6 +60,8 @@ public enum ItemKind: String, CaseIterable, Sendable {
     }
 
     /// Whether `needle`'s bytes occur in `haystack`'s.
+    ///
+    /// A naive byte search: the needles and the types are short.
     static func occurs(_ needle: String, in haystack: String) -> Bool {
         var needle = needle, haystack = haystack
         return haystack.withUTF8 { haystack in
@@ -81,8 +86,11 @@ public enum ItemKind: String, CaseIterable, Sendable {
     /// The kind as a query string: its tests, and none of the tests of the kinds tried before it.
     ///
     /// ```swift
-    /// ItemKind.pdf.queryString // contentType == "application/pdf"c
+    /// ItemKind.pdf.queryString // (contentType == "application/pdf"c)
     /// ```
+    ///
+    /// The earlier kinds' tests are negated so that the query picks exactly the items this
+    /// initializer classifies as the kind: each item answers the `kind:` of one kind only.
     public var queryString: String {
         func query(_ test: Test) -> String {
             switch test {

@@ -2,6 +2,9 @@ extension RankedSearch {
     /// One ranking a search reads from an index, as ``Reading`` asks for it: the same reads
     /// whether the index is read synchronously (``IndexReader``'s requirements: the command line, the
     /// desktop's search providers) or asynchronously (the server's reads).
+    ///
+    /// A value that says what to read, never how: each surface reads it with the call its index
+    /// has, blocking or awaited.
     public enum Ranking: Sendable, Equatable {
         /// The words' ranking, respelled when the words as typed find nothing
         /// (``IndexReader/searchResults(_:domain:limit:scope:)``).
@@ -26,6 +29,10 @@ extension RankedSearch {
     /// }
     /// let results = try reading.results()
     /// ```
+    ///
+    /// At most three rankings are read for one search: meaning, the words as typed, and the words
+    /// respelled; a search of words alone reads one, and a second (meaning) only when the words
+    /// find nothing. A value: each search has its own, on one task or thread.
     public struct Reading: Sendable {
         /// The search being read.
         public let search: RankedSearch
@@ -33,8 +40,11 @@ extension RankedSearch {
         public let limit: Int?
         /// The ranking to read next; `nil` once every ranking the search needs is recorded.
         public private(set) var next: Ranking?
+        /// Which ranking the next recorded results are.
         private var step: Step
+        /// The words' ranking recorded, as typed or respelled.
         private var words: [SearchResult] = []
+        /// Meaning's ranking recorded, when meaning joins.
         private var meaning: [SearchResult] = []
 
         /// What the results recorded next are.
@@ -49,10 +59,15 @@ extension RankedSearch {
             case typedWords
             /// The words respelled, after the words as typed found nothing beside meaning.
             case respelledWords
+            /// Every ranking is recorded: ``next`` is `nil`.
             case done
         }
 
         /// Starts reading `search`; the question is embedded here when meaning joins.
+        ///
+        /// Embedding the question runs the model (loaded on first use): the one costly step that
+        /// happens here rather than in an index.
+        ///
         /// - Throws: the encoder's errors (a model that cannot be loaded).
         init(_ search: RankedSearch, limit: Int?) throws {
             self.search = search
@@ -67,7 +82,11 @@ extension RankedSearch {
         }
 
         /// Records the results of the ranking ``next`` named, and names the following one.
+        ///
+        /// Recording after ``next`` became `nil` is a programming error and stops the process.
+        ///
         /// - Throws: the encoder's errors, when words that found nothing are asked of meaning.
+        /// - Parameter found: The results of the ranking ``next`` named, as the index returned them.
         public mutating func record(_ found: [SearchResult]) throws {
             switch step {
             case .words:
@@ -109,6 +128,7 @@ extension RankedSearch {
             }
         }
 
+        /// Marks every ranking read: ``next`` becomes `nil`.
         private mutating func finish() {
             step = .done
             next = nil
@@ -122,7 +142,10 @@ extension RankedSearch {
     }
 
     /// The composition of this search for a page of `limit` results (``Reading``).
+    ///
     /// - Throws: the encoder's errors (a model that cannot be loaded).
+    /// - Parameter limit: The results wanted; `nil` for all of them.
+    /// - Returns: The reading, whose ``Reading/next`` names the first ranking to read.
     public func reading(limit: Int?) throws -> Reading {
         try Reading(self, limit: limit)
     }
@@ -130,7 +153,14 @@ extension RankedSearch {
 
 extension IndexReader {
     /// One ranking of `search`, read from this index (``RankedSearch/Reading``).
+    ///
+    /// Blocks the calling thread for the read.
+    ///
     /// - Throws: the index's errors.
+    /// - Parameters:
+    ///   - ranking: What ``RankedSearch/Reading/next`` named.
+    ///   - search: The search being read, for its words, domain and scope.
+    /// - Returns: The ranking's results, best first.
     public func results(of ranking: RankedSearch.Ranking, for search: RankedSearch) throws -> [SearchResult] {
         switch ranking {
         case .words(let limit):
@@ -146,6 +176,7 @@ extension IndexReader {
 extension IndexReader {
     /// One ranking of `search`, awaited from this index (``RankedSearch/Reading``): the
     /// server's reads, which search everything (its searches have no scope).
+    ///
     /// - Throws: the index's errors; `CancellationError` or the index's when the task is cancelled.
     public func results(of ranking: RankedSearch.Ranking, for search: RankedSearch) async throws -> [SearchResult] {
         switch ranking {

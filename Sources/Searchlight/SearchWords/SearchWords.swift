@@ -9,13 +9,34 @@ import Foundation
 /// ```swift
 /// let search = try SearchWords(parsing: #"kind:pdf budget tag:work author:"Zoë Müller""#)
 /// search.words        // ["budget"]
-/// search.queryString  // contentType == "application/pdf"c && userTags == "work*"cd && authors == "Zoë Müller*"cdw
+/// search.queryString  // ((contentType == "application/pdf"c)) && (userTags == "work*"cd) && (authors == "Zoë Müller*"cdw)
 /// ```
 ///
 /// A word whose key is not one of ``Key`` is a plain word, as in Spotlight (`http:`, `note:`).
 /// A known key with an empty value (`tag:`) is a plain word too, so that typing one letter
 /// at a time never fails. A known key with a value it cannot take (`kind:sofa`,
 /// `modified:>notadate`) is an error: ``SearchWordsError``.
+///
+/// Parsing reads no index and no clock (`date:today` stays `$time.today`, resolved when the
+/// query runs); only a date such as `modified:2024-06` asks the calendar, when it is parsed.
+/// The value is `Sendable` and cheap to copy.
+///
+/// ## Topics
+///
+/// ### Parsing
+///
+/// - ``init(parsing:calendar:)``
+/// - ``init(arguments:calendar:)``
+/// - ``SearchWordsError``
+///
+/// ### What was typed
+///
+/// - ``words``
+/// - ``filters``
+/// - ``queryString``
+/// - ``isEmpty``
+/// - ``Key``
+/// - ``Filter``
 public struct SearchWords: Hashable, Sendable {
     /// The keys of the search words.
     public enum Key: String, CaseIterable, Sendable {
@@ -23,6 +44,8 @@ public struct SearchWords: Hashable, Sendable {
         case kind, date, created, modified, author, tag, name
 
         /// Whether a value may hold spaces (a name, a tag), where a kind or a date cannot.
+        ///
+        /// A command-line argument with such a key is one search word even when it holds spaces.
         var takesSpaces: Bool { self == .author || self == .tag || self == .name }
     }
 
@@ -33,6 +56,8 @@ public struct SearchWords: Hashable, Sendable {
         /// The value as typed, without quotes.
         public var value: String
         /// The query-language predicate it stands for.
+        ///
+        /// Always a valid query: values are quoted with `quoted(_:prefix:suffix:)`.
         public var queryString: String
     }
 
@@ -42,6 +67,9 @@ public struct SearchWords: Hashable, Sendable {
     public var filters: [Filter]
 
     /// The filters as one query string (their conjunction), or `nil` when there is none.
+    ///
+    /// Each filter is parenthesized when there are several, so the result parses as their
+    /// conjunction whatever each holds.
     public var queryString: String? {
         switch filters.count {
         case 0: nil
@@ -88,6 +116,15 @@ public struct SearchWords: Hashable, Sendable {
         try self.init(tokens: tokens, calendar: calendar)
     }
 
+    /// Reads tokens as ``init(parsing:calendar:)`` splits them.
+    ///
+    /// Keys are matched without regard to case (`Kind:PDF`); a value's surrounding quotes and
+    /// spaces are removed.
+    ///
+    /// - Parameters:
+    ///   - tokens: The words as split, quotes kept.
+    ///   - calendar: The calendar of dates, asked only for one.
+    /// - Throws: ``SearchWordsError`` for a search word with a value it cannot take.
     init(tokens: [String], calendar: () -> Calendar) throws(SearchWordsError) {
         words = []
         filters = []
@@ -108,6 +145,8 @@ public struct SearchWords: Hashable, Sendable {
     }
 
     /// Splits typed text at spaces, keeping a double-quoted part (with its quotes) whole.
+    ///
+    /// An unmatched quote runs to the end of the text.
     static func tokens(of text: String) -> [String] {
         var tokens: [String] = []
         var current = ""
@@ -129,6 +168,10 @@ public struct SearchWords: Hashable, Sendable {
 
     /// `value` as a double-quoted query string whose `*`, `"` and `\` are literal; with a
     /// wildcard before and after it when asked.
+    ///
+    /// ```swift
+    /// SearchWords.quoted("50*off", suffix: true)  // "50\*off*"
+    /// ```
     static func quoted(_ value: String, prefix: Bool = false, suffix: Bool = false) -> String {
         var result = String.UnicodeScalarView(prefix ? "\"*".unicodeScalars : "\"".unicodeScalars)
         // Scalar by scalar: a quote followed by a combining mark is one Character.
@@ -141,6 +184,12 @@ public struct SearchWords: Hashable, Sendable {
         return quoted
     }
 
+    /// The query-language predicate of one search word.
+    ///
+    /// `author:` and `name:` match words (`cdw`), the last one as a prefix; `tag:` matches a tag
+    /// that starts with the value (`cd`); `kind:` is ``ItemKind/queryString``.
+    ///
+    /// - Throws: ``SearchWordsError`` for an unknown kind or a date it cannot read.
     private static func query(_ key: Key, _ value: String, token: String, calendar: () -> Calendar) throws(SearchWordsError) -> String {
         switch key {
         case .kind:
@@ -164,6 +213,8 @@ public struct SearchWords: Hashable, Sendable {
     }
 
     /// The periods a date word may name, as query dates.
+    ///
+    /// Matched without regard to case. `week` is the calendar's week, from its first weekday.
     static let periods: [String: QueryDate] = [
         "today": .today(offset: 0), "yesterday": .yesterday(offset: 0), "week": .thisWeek(offset: 0),
         "month": .thisMonth(offset: 0), "year": .thisYear(offset: 0),
@@ -173,6 +224,12 @@ public struct SearchWords: Hashable, Sendable {
     /// `month`, `year`), or a day, month or year (`2024-01-15`, `2024-01`, `2024`) after an
     /// optional comparison (`>`, `>=`, `<`, `<=`, `=`). A date alone means within it; `>`
     /// after it, `<` before it, `>=` from its start, `<=` to its end.
+    ///
+    /// A period (`week`) takes only `=`, `>=` and `<`: `modified:>=week` is "since the week
+    /// began", `modified:<week` "before it".
+    ///
+    /// - Throws: ``SearchWordsError`` for a value that is neither a period nor a date, or a
+    ///   period after `>` or `<=`.
     private static func dateQuery(_ attribute: String, _ value: String, token: String,
                                   calendar: () -> Calendar) throws(SearchWordsError) -> String {
         var rest = Substring(value)
@@ -204,6 +261,11 @@ public struct SearchWords: Hashable, Sendable {
     }
 
     /// The start and end of a year (`2024`), month (`2024-06`) or day (`2024-06-18`) in `calendar`.
+    ///
+    /// A day that does not exist (`2024-02-30`) is `nil` rather than rolled into the next month.
+    ///
+    /// - Returns: The period's start (included) and end (excluded), or `nil` for text that is
+    ///   not `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
     static func period(of text: Substring, calendar: Calendar) -> (Date, Date)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), parts[0].count == 4,

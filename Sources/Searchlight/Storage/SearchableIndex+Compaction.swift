@@ -6,6 +6,14 @@ extension SearchableIndex {
     /// description and keywords, and leave out the title and keywords their display name gives
     /// (``StoredText``). The `item` table is rebuilt with the same row ids, so thumbnails
     /// keep their items; the full-text index is rebuilt from the new rows.
+    ///
+    /// Runs once, inside the migration's transaction, when an index written before v3 is opened
+    /// for writing: it reads and rewrites every item, one statement each, and rebuilds the word
+    /// index, so on a large old index the first open takes a while. A failure leaves the index
+    /// at v2.
+    ///
+    /// - Parameter db: The migration's connection, inside its transaction.
+    /// - Throws: GRDB's `DatabaseError` when a statement fails.
     static func compactItems(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE content_kind (
@@ -54,6 +62,13 @@ extension SearchableIndex {
     }
 
     /// Copies every row of the v2 `item` table into `item_compact`, in its compact form.
+    ///
+    /// Kinds are found or made through ``BatchWriter`` without sharing, so each distinct type,
+    /// description and keywords become one `content_kind` row; an item's title and keywords are
+    /// split as ``LegacyText`` splits them (what its display name gives is left out).
+    ///
+    /// - Parameter db: The migration's connection.
+    /// - Throws: GRDB's `DatabaseError` when a statement fails.
     private static func copyToCompactItems(_ db: Database) throws {
         var writer = BatchWriter(db: db)
         let insert = try db.makeStatement(sql: """
@@ -85,6 +100,11 @@ extension SearchableIndex {
 
     /// The triggers that keep `item_words` in step with `item` since v3: an item's keywords
     /// beyond its name's words are those of its kind.
+    ///
+    /// The word index is external content: its `'delete'` rows must give the very words that
+    /// were inserted, so each trigger computes the old row's words with the same functions
+    /// (`searchlight_words`, `searchlight_folder_words`) as the insert did. Only an update of a
+    /// column that gives words (`displayName`, `title`, `kindId`, `identifier`) touches the index.
     static let compactWordsTriggersSQL = """
         CREATE TRIGGER item_words_insert AFTER INSERT ON item BEGIN
             INSERT INTO item_words(rowid, name, title, keywords, folders) VALUES (

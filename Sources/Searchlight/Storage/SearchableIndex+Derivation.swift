@@ -17,6 +17,12 @@ extension SearchableIndex {
     /// the extension it left out. The
     /// full-text rows do not change; the triggers that keep them in step are replaced by ones
     /// that read the path bit.
+    ///
+    /// One `UPDATE` of every item, run with the word triggers dropped, so the word index is not
+    /// rewritten; `searchlight_v5_derived` exists only for this statement.
+    ///
+    /// - Parameter db: The migration's connection, inside its transaction.
+    /// - Throws: GRDB's `DatabaseError` when a statement fails.
     static func storeDerivationInItems(_ db: Database) throws {
         try db.execute(sql: """
             DROP TRIGGER item_words_insert;
@@ -44,6 +50,15 @@ extension SearchableIndex {
     /// Triggers that keep `item_words` in step with `item` (since v5): `keywords(row)` is the
     /// SQL of the text whose words are a row's keywords (`row` is `new` or `old`), and an
     /// update of one of `columns` rewrites the row's words.
+    ///
+    /// Later migrations that change where keywords come from make their triggers with it too,
+    /// so the three triggers always give the word index the same words for a row on insert,
+    /// update and delete.
+    ///
+    /// - Parameters:
+    ///   - columns: The columns whose update rewrites the row's words, comma-separated.
+    ///   - keywords: The SQL of a row's keywords, given `new` or `old`.
+    /// - Returns: The three `CREATE TRIGGER` statements.
     static func itemWordsTriggersSQL(updating columns: String, keywords: (String) -> String) -> String {
         func words(_ row: String) -> String {
             """
@@ -71,6 +86,15 @@ extension SearchableIndex {
     /// The words of an identifier's folders, joined by spaces: `nil` unless `derived` has
     /// the ``StoredText/pathIdentifier`` bit. Before v5 every identifier was taken as a path
     /// (`derived` absent, the one-argument form the v1 and v3 triggers call).
+    ///
+    /// Called by SQLite for each row the triggers touch, on the writing connection: it must stay
+    /// pure, as its registration says, since a `'delete'` row must give back the very words the
+    /// insert gave.
+    ///
+    /// - Parameters:
+    ///   - identifier: The identifier's bytes.
+    ///   - derived: The row's `derived` column, or `nil` for the one-argument form.
+    /// - Returns: The folders' words, or `nil`.
     static func folderWords(identifier: Data, derived: Int?) -> String? {
         if let derived, derived & StoredText.pathIdentifier == 0 { return nil }
         let folders = ItemIdentifier(bytes: Array(identifier)).parentComponents
@@ -80,15 +104,23 @@ extension SearchableIndex {
 
 /// How v3 and v4 stored an item's title and keywords: a title was derived only when it was
 /// the display name without its extension. Only the migrations read or write this form.
+///
+/// Kept so that an index of any age can still be migrated; nothing else should use it.
 enum LegacyText {
     /// The title v3 derived from a display name: the name without its extension; a name that
     /// is only an extension (`.profile`) kept it.
+    ///
+    /// `report.final.pdf` gives `report.final`; `README` and `.profile` are kept whole.
     static func title(fromName name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
     }
 
     /// The v3 form of `attributes`: what the `v3-compact` migration writes.
+    ///
+    /// The title is left out when it equals the name without extension, and the keywords the
+    /// name gives are left out when the stored keywords start with them; the `derived` bits say
+    /// which, so that reading adds them back.
     static func storedText(_ attributes: AttributeSet) -> StoredText {
         var title = attributes.title
         var keywords = attributes.keywords

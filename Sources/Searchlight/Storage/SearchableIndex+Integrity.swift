@@ -7,6 +7,14 @@ extension SearchableIndex {
     /// (``SearchlightTokenizer``), so it cannot be run from the `sqlite3` shell; it reads every
     /// full-text row (see ``checkIntegrity()`` for the file's pages).
     ///
+    /// Runs in a write transaction (FTS5's check is a command written into the table), so other
+    /// writers wait for it; its time grows with the words and texts indexed. For diagnosis, not
+    /// for a watch's hourly check.
+    ///
+    /// ```swift
+    /// try index.checkFullTextIntegrity()   // throws when a full-text table is damaged
+    /// ```
+    ///
     /// - Throws: ``SearchlightError`` `.damagedIndex` naming the table that is damaged.
     public func checkFullTextIntegrity() throws {
         try write { db in

@@ -16,6 +16,12 @@ extension SearchableIndex {
     ///   ``kindKeywordsSQL(_:keywords:)``. Every item written before v7 reads all of its kind's
     ///   keywords (its `kindCharacters` bits are 0), so no item and no full-text row changes;
     ///   such an item is told how many characters it reads before its kind is extended.
+    ///
+    /// Rewrites every `content_kind` row's digest (one statement; the rows are few) and
+    /// replaces the triggers; no item row is touched.
+    ///
+    /// - Parameter db: The migration's connection, inside its transaction.
+    /// - Throws: GRDB's `DatabaseError` when a statement fails.
     static func shareKindKeywords(_ db: Database) throws {
         let digest = DatabaseFunction("searchlight_v7_digest", argumentCount: 2, pure: true) { values in
             ContentKind.digest(type: String.fromDatabaseValue(values[0]), description: String.fromDatabaseValue(values[1]))
@@ -37,6 +43,9 @@ extension SearchableIndex {
     /// The SQL of the keywords an item (`row`: `item`, `new` or `old`) has of its kind's
     /// `keywords`: all of them unless its `derived` column says how many characters
     /// (``StoredText/kindKeywords(_:column:)``), with SQL's own functions only.
+    ///
+    /// The count stored is one more than the characters read, so that 0 (every row written
+    /// before v7) means "all of them".
     static func kindKeywordsSQL(_ row: String, keywords: String) -> String {
         let shift = StoredText.kindCharactersShift
         return "(CASE WHEN \(row).derived < \(1 << shift) THEN \(keywords) "

@@ -5,6 +5,10 @@ import SystemPackage
 import SystemCalls
 
 /// What a damaged index became: when it was reset, why, and where its files were kept.
+///
+/// Returned by the resets (``SearchableIndex/reset(path:reason:logger:)``,
+/// ``SearchableIndex/reset(reason:)``) and listed by ``SearchableIndex/resetHistory()``; the
+/// list is kept in the index file itself, so a reset made by another process is seen too.
 public struct IndexReset: Sendable, Equatable, Codable {
     /// When the index was reset.
     public var date: Date
@@ -13,6 +17,9 @@ public struct IndexReset: Sendable, Equatable, Codable {
     /// The damaged files, kept for a report: the main file first, then its `-wal` and `-shm`
     /// as they were (named `FILE.damaged-DATE`, `FILE.damaged-DATE-wal`, … so that SQLite opens
     /// them together).
+    ///
+    /// Empty when no copy could be kept (a full disk). A reset through an open handle copies the
+    /// main file and its `-wal` only.
     public var movedAside: [String]
 
     /// Records a reset made at `date`, for `reason`, whose damaged files were moved to `movedAside`.
@@ -25,8 +32,16 @@ public struct IndexReset: Sendable, Equatable, Codable {
 
 /// Told when an index had to be reset and lost its items, in the shape of CoreSpotlight's
 /// `CSSearchableIndexDelegate`: the application indexes everything again.
+///
+/// Called by ``SearchableIndex/openResettingDamage(path:verify:logger:delegate:)`` on the
+/// thread that opened the index, before it returns: a delegate that indexes everything again
+/// at once blocks that caller for as long as it takes, so it usually schedules the work.
 public protocol SearchableIndexDelegate: AnyObject, Sendable {
     /// The index was damaged and is now empty: index every item again.
+    ///
+    /// - Parameters:
+    ///   - index: The new, empty index, open for writing.
+    ///   - reset: When and why the index was reset, and where its files were kept.
     func reindexAllSearchableItems(in index: SearchableIndex, after reset: IndexReset)
 }
 
@@ -76,6 +91,9 @@ extension SearchableIndex {
     /// the reset (``resetHistory()``). No handle of this process may be open on it (use
     /// ``reset(reason:)`` through an open handle).
     ///
+    /// The files are renamed, not copied, so moving them aside costs nothing whatever their size;
+    /// a process that still holds the old file open goes on with it, unaware.
+    ///
     /// - Parameters:
     ///   - path: The index file.
     ///   - reason: Why, as one line: the error that showed the damage.
@@ -111,6 +129,9 @@ extension SearchableIndex {
     /// What a watcher does when it meets damage while it runs (a failed integrity check, a
     /// corrupt page): the file stays where it is, so the other processes that hold it open
     /// need not notice anything but the emptiness. ``resetCount`` grows by one.
+    ///
+    /// Blocks for the copies (a read of the whole file) and for an exclusive write transaction
+    /// that erases the database (GRDB's `erase()`), which the other writers wait for.
     ///
     /// - Parameter reason: Why, as one line: the error that showed the damage.
     /// - Returns: The record of the reset, also kept in the index (``resetHistory()``).
@@ -157,6 +178,9 @@ extension SearchableIndex {
     }
 
     /// The device and inode of the file at `path` (empty when there is none).
+    ///
+    /// Follows links, as SQLite does when it opens the path. One `stat(2)`: cheap enough to ask
+    /// before every window of a watch.
     static func identity(of path: String) -> [UInt64] {
         guard let status = try? SystemCall.status(followingLinksOf: path) else { return [] }
         return [UInt64(status.st_dev), UInt64(status.st_ino)]
@@ -178,6 +202,9 @@ extension SearchableIndex {
     ///     try index.reset(reason: error.damageReason)
     /// }
     /// ```
+    ///
+    /// At most the first three of the ten problems SQLite is asked for are named in the error.
+    ///
     /// - Throws: ``SearchlightError`` `.damagedIndex` when it finds damage.
     public func checkIntegrity() throws {
         let problems = try read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(10)") }
@@ -207,6 +234,10 @@ extension SearchableIndex {
 
     /// Records a reset in the index itself (a table of its own, outside the migrated schema:
     /// only an index that was reset has it).
+    ///
+    /// The files moved aside are stored as one text, a path per line.
+    ///
+    /// - Throws: ``SearchlightError`` when the index cannot be written.
     func record(_ reset: IndexReset) throws {
         try write { db in
             try db.execute(sql: """
@@ -218,6 +249,9 @@ extension SearchableIndex {
     }
 
     /// `PATH.damaged-2026-11-25T20-01-02` (UTC), with a number after it when taken.
+    ///
+    /// The name is free of the main file's and of its `-wal`'s: resets within the same second
+    /// never overwrite one another's copies.
     static func asideName(for path: String, date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

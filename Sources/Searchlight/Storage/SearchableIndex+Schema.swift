@@ -4,6 +4,13 @@ import GRDB
 extension SearchableIndex {
     /// Brings the schema up to date. An index that the `v3-compact` migration just rebuilt is
     /// vacuumed once: its old item table left a third of the file as free pages.
+    ///
+    /// Each migration runs in its own transaction (GRDB's migrator), so a failure leaves the
+    /// index at the last migration that succeeded. A new index gets every migration in order, and
+    /// is not vacuumed. Called when a handle opens an index for writing, and after a reset.
+    ///
+    /// - Parameter database: The index's writer.
+    /// - Throws: GRDB's `DatabaseError` when a migration fails.
     static func migrate(_ database: any DatabaseWriter) throws {
         let applied = try database.read { try migrator.appliedIdentifiers($0) }
         try migrator.migrate(database)
@@ -35,6 +42,10 @@ extension SearchableIndex {
     ///   (``deriveNames(_:)``).
     /// - Since v11, the vectors of search by meaning (``addMeaning(_:)``); since v12, each
     ///   item's row names its text's vectors' row (``nameVectorRows(_:)``).
+    ///
+    /// Built anew at each use (a computed property): only writers need it, and a read-only open
+    /// compares identifiers with ``migrations`` instead. A migration, once released, is never
+    /// edited: a change of schema is a new migration at the end, added to ``migrations`` too.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -99,11 +110,23 @@ extension SearchableIndex {
                              "v11-meaning", "v12-meaning-rows"]
 
     /// The full-text index of the words of each item (see ``migrator``).
+    ///
+    /// The table of v1, kept as it was for the migrations that rebuild it later; today's table is
+    /// made by the migrations of v9 and v10.
     static let wordsTableSQL = wordsTableSQL(tokenize: "unicode61 remove_diacritics 2", prefixes: "2 3")
 
     /// The full-text index of the words of each item, with a tokenizer and prefix indexes:
     /// FTS5's `unicode61` until v8, ``SearchlightTokenizer`` since v9; prefixes of two and
     /// three characters until v9, and of one since v10.
+    ///
+    /// Contentless (`content=''`) and with `detail=column`: the index stores which column each
+    /// word is in, not its offsets, which is all ranking by field needs and keeps the table small;
+    /// the words are given again by the triggers when a row is deleted.
+    ///
+    /// - Parameters:
+    ///   - tokenize: FTS5's `tokenize` option.
+    ///   - prefixes: FTS5's `prefix` option: the prefix lengths to index.
+    /// - Returns: The `CREATE VIRTUAL TABLE` statement.
     static func wordsTableSQL(tokenize: String, prefixes: String) -> String {
         """
         CREATE VIRTUAL TABLE item_words USING fts5(
@@ -137,9 +160,17 @@ extension SearchableIndex {
         """
 
     /// Keywords are stored joined by this separator, which no keyword contains.
+    ///
+    /// U+001F, the ASCII unit separator: a control character no keyword is made of.
     static let keywordSeparator: Character = "\u{1F}"
 
     /// Registers the SQL functions the triggers and compiled queries use.
+    ///
+    /// Called for every GRDB connection the index opens (``configuration(readOnly:)``), readers included, before any statement:
+    /// SQLite's functions and tokenizers belong to a connection, not to the file, so a connection
+    /// without them could not run the triggers or the compiled queries.
+    ///
+    /// - Parameter db: A connection being prepared.
     static func registerFunctions(in db: Database) {
         db.add(tokenizer: SearchlightTokenizer.self)
         // Where a search's words are in each row (first pages, issue 47); a connection without

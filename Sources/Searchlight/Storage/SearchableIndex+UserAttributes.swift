@@ -10,6 +10,9 @@ extension SearchableIndex {
     ///   the kind's keywords and of the user attributes (``userKeywordsSQL(_:kindKeywords:)``), so that a
     ///   tag, a comment or an address finds the item at the rank of its keywords. The rows of
     ///   items without user attributes do not change, so none is rewritten.
+    ///
+    /// - Parameter db: The migration's connection, inside its transaction.
+    /// - Throws: GRDB's `DatabaseError` when a statement fails.
     static func addUserAttributes(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE item ADD COLUMN userTags TEXT;
@@ -26,6 +29,9 @@ extension SearchableIndex {
     /// The text of an item's keywords as search ranks them: the keywords of its kind, then its
     /// tags, comment and addresses, separated by the keyword separator. `row` is `item` or a
     /// trigger's `new`/`old`; the kind's keywords are `kindKeywords`.
+    ///
+    /// `char(31)` is ``keywordSeparator``: the parts are joined as keywords are, and an absent
+    /// part adds nothing, not even a separator.
     static func userKeywordsSQL(_ row: String, kindKeywords: String) -> String {
         """
         (coalesce(\(kindKeywords), '') || coalesce(char(31) || \(row).userTags, '') \
@@ -46,11 +52,15 @@ extension SearchableIndex {
     }
 
     /// A list attribute as stored: its elements joined by the keyword separator, `nil` when empty.
+    ///
+    /// An element that holds the separator (U+001F) would split in two when read back.
     static func storedList(_ list: [String]) -> String? {
         list.isEmpty ? nil : list.joined(separator: String(keywordSeparator))
     }
 
     /// A list attribute as read back.
+    ///
+    /// Empty elements are dropped.
     static func list(stored: String?) -> [String] {
         stored.map { $0.split(separator: keywordSeparator).map(String.init) } ?? []
     }

@@ -12,6 +12,13 @@ extension SearchableIndex {
     /// text — so no document is read again. On a terminal the upgrade shows its progress.
     /// `item_words_vocab` (new, a view) lists the words of `item_words`, for spelling
     /// corrections (``spellings(of:correctingIndexed:)``).
+    ///
+    /// The cost is a pass over every item and every stored text (inflated and split again), in
+    /// the migration's one transaction: minutes on a large index, paid once by the first writer
+    /// that opens it.
+    ///
+    /// - Parameter db: The migration's connection, inside its transaction.
+    /// - Throws: GRDB's `DatabaseError` when a statement fails.
     static func foldWordsAlike(_ db: Database) throws {
         try db.execute(sql: """
             DROP TABLE item_words;
@@ -31,6 +38,9 @@ extension SearchableIndex {
     /// lists of every word that starts with them (`a*` merged thousands of lists of the text
     /// and took minutes on a home of 9 000 documents). Refilled as v9 is, reading no document.
     /// Sizes and times: Benchmarks/README.md ("Every keystroke").
+    ///
+    /// - Parameter db: The migration's connection, inside its transaction.
+    /// - Throws: GRDB's `DatabaseError` when a statement fails.
     static func addShortPrefixes(_ db: Database) throws {
         try db.execute(sql: """
             DROP TABLE item_words_vocab;
@@ -45,6 +55,14 @@ extension SearchableIndex {
     }
 
     /// Fills `item_words` and `item_content`, just made empty, from what the index stores.
+    ///
+    /// Items go 5 000 at a time, texts 500 at a time (a text is much larger), so that progress
+    /// moves steadily; all of it inside the caller's transaction.
+    ///
+    /// - Parameters:
+    ///   - db: The migration's connection.
+    ///   - what: What the progress line says the upgrade is doing.
+    /// - Throws: GRDB's `DatabaseError` when a statement fails.
     private static func refillWordTables(_ db: Database, what: String) throws {
         let items = try Int.fetchOne(db, sql: "SELECT count(*) FROM item") ?? 0
         let texts = try Int.fetchOne(db, sql: "SELECT count(*) FROM item_text") ?? 0
@@ -65,6 +83,17 @@ extension SearchableIndex {
     }
 
     /// Runs `sql` over the rows of `table` by rowid, `chunk` rows at a time (`:after`, `:last`).
+    ///
+    /// Each chunk costs a look-up of its last rowid, the statement, and a count for the progress.
+    /// Rowids need not be dense: a chunk is the next `chunk` existing rows.
+    ///
+    /// - Parameters:
+    ///   - db: The migration's connection.
+    ///   - table: `item` (keyed by `id`) or `item_text` (keyed by `itemId`).
+    ///   - chunk: Rows per statement.
+    ///   - progress: Advanced by each chunk's rows.
+    ///   - sql: An `INSERT … SELECT` bounded by `:after` (excluded) and `:last` (included).
+    /// - Throws: GRDB's `DatabaseError` when a statement fails.
     private static func refill(_ db: Database, table: String, chunk: Int, progress: inout MigrationProgress, sql: String) throws {
         let key = table == "item" ? "id" : "itemId"
         let statement = try db.makeStatement(sql: sql)
@@ -90,24 +119,34 @@ extension SearchableIndex {
     static let shortPrefixes = "1 2 3"
 
     /// The longest prefix, in characters, that the prefix indexes of ``shortPrefixes`` hold.
+    ///
+    /// A longer prefix is answered from the full words' lists, which FTS5 merges.
     static let longestIndexedPrefix = 3
 }
 
 /// A migration's progress on standard error, redrawn in place, only when it is a terminal
 /// and the work is large enough to be waited for.
+///
+/// Writes to standard error directly: a library that upgrades an index in a process that is
+/// no terminal (a service) writes nothing. Under 2 000 rows nothing is shown either.
 package struct MigrationProgress {
+    /// The number of rows the migration will fill.
     let total: Int
+    /// What the migration is doing, in words (`making the word index for every script`).
     let what: String
     private var done = 0
     private var drawn = false
     private let shown: Bool
 
+    /// A progress of `total` rows; shown only when standard error is a terminal and the work is
+    /// large.
     package init(total: Int, what: String) {
         self.total = total
         self.what = what
         shown = total >= 2_000 && SystemCall.isTerminal(2)
     }
 
+    /// Counts `count` more rows done and redraws the line, when shown.
     package mutating func advance(by count: Int) {
         done += count
         guard shown else { return }
@@ -116,6 +155,7 @@ package struct MigrationProgress {
         drawn = true
     }
 
+    /// Clears the line, when one was drawn.
     package func finish() {
         if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }

@@ -135,6 +135,8 @@ public final class SearchableIndex: Sendable {
     }
     /// The connections this handle reads and writes through now.
     var currentConnections: IndexConnections { connections.withLock { $0 } }
+    /// Where the index reports what it does: resets, files it reopens, connections that do not
+    /// close.
     let logger: Logger
     /// How many ``asyncRead(_:)`` calls run: while any does, ``readStatements(_:)`` reads as
     /// ``read(_:)`` does (its task-local flag is not read otherwise: made at first use, it cost
@@ -278,6 +280,7 @@ public final class SearchableIndex: Sendable {
     /// ```swift
     /// if index.isFileReplaced { try index.reopen() }
     /// ```
+    ///
     /// - Throws: ``SearchlightError`` when the index cannot be opened or created there; the
     ///   handle then keeps its old connections.
     public func reopen() throws {

@@ -13,8 +13,32 @@ import SystemPackage
 ///     // retrying cannot help: SearchableIndex.openResettingDamage(path:) starts it afresh
 /// }
 /// ```
+///
+/// ## Topics
+///
+/// ### The error
+///
+/// - ``code``
+/// - ``message``
+/// - ``path``
+/// - ``cause``
+/// - ``Code``
+/// - ``Cause``
+///
+/// ### Telling failures apart
+///
+/// - ``isDiskFull``
+/// - ``isBusy``
+/// - ``isDamage``
+/// - ``isUnavailable``
+/// - ``isIndexUnavailable``
+/// - ``extendedResultCode``
 public struct SearchlightError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
+    ///
+    /// A struct of static values rather than an enum, so that a code can be added (as
+    /// ``damagedIndex`` is, beside the faults) without breaking a caller's `switch`; compare with
+    /// `==`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
         /// The index file could not be opened or created.
@@ -66,7 +90,7 @@ public struct SearchlightError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `error` as the index's error: a ``SearchlightError`` as it is, SQLite's word that the
-    /// file is damaged as ``Code-swift.enum/damagedIndex``, anything else as `code` with
+    /// file is damaged as ``Code/damagedIndex``, anything else as `code` with
     /// `message`, the error kept as its cause.
     static func wrapping(_ error: any Error, _ code: Code, _ message: String, path: String) -> SearchlightError {
         if let error = error as? SearchlightError { return error }
@@ -101,6 +125,9 @@ public struct SearchlightError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Whether another connection held the database for longer than the busy timeout.
+    ///
+    /// Another writer held the file's lock past the busy timeout (30 seconds for the index's
+    /// connections); trying again later usually succeeds.
     public var isBusy: Bool {
         if case .database(let error) = cause { error.resultCode == .SQLITE_BUSY } else { false }
     }

@@ -20,6 +20,10 @@
 ///     for words in respellings.next() { /* search `words`; stop at the first that finds something */ }
 /// }
 /// ```
+///
+/// A value that does no look-up itself: it says what to look up and what to try, so that the
+/// SQLite index, the PostgreSQL index and the server share one order of respellings. Its work
+/// is small: at most four spellings a word and ``maximumTries`` respellings a round.
 public struct Respellings: Sendable {
     /// One way a search word may be spelled: as typed (no edit), or as an indexed word.
     public struct Spelling: Hashable, Sendable {
@@ -47,6 +51,7 @@ public struct Respellings: Sendable {
     private var spellings: [[Spelling]]
     /// The words whose spellings ``wordsToSpell()`` asked for, and that ``add(_:)`` receives.
     private var asked: [Int] = []
+    /// How many rounds ``wordsToSpell()`` has started: 0, 1 or 2.
     private var round = 0
     /// The respellings given by ``next(limit:)`` so far, and the words as typed: a few, so an array
     /// (a set's type would be made at its first use, at every start).
@@ -81,6 +86,9 @@ public struct Respellings: Sendable {
     /// Records the spellings of the words ``wordsToSpell()`` asked for, in its order: for each,
     /// the word as typed first when some indexed word starts with it, then at most
     /// ``maximumCorrections`` corrections, best first.
+    ///
+    /// - Parameter found: Each asked word's spellings, as the backend ranked them
+    ///   (``SpellingNeighbors/ranked(_:for:)``); an empty list says the word has none.
     public mutating func add(_ found: [[Spelling]]) {
         for (index, spellings) in zip(asked, found) {
             self.spellings[index] = Array(spellings.prefix(Self.maximumCorrections + (spellings.first?.edits == 0 ? 1 : 0)))
@@ -88,6 +96,13 @@ public struct Respellings: Sendable {
     }
 
     /// The next respellings to try, best first, at most ``maximumTries``; none tried before.
+    ///
+    /// The search for the best next choice walks a frontier of at most a few dozen entries: each
+    /// word has at most four spellings.
+    ///
+    /// - Parameter limit: The most respellings to return.
+    /// - Returns: The respellings, each a list of words; empty when some word has no spelling, or
+    ///   none is left to try.
     public mutating func next(limit: Int = maximumTries) -> [[String]] {
         guard !spellings.contains(where: \.isEmpty) else { return [] }
         // Best first over choices (the place of each word's spelling in its list): the sum of

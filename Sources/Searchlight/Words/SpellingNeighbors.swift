@@ -12,12 +12,33 @@
 /// SpellingNeighbors.isCorrectable("cat")                        // false: too short
 /// SpellingNeighbors.candidates(of: "raport").contains("report")  // true: a letter replaced
 /// ```
+///
+/// Pure functions: safe from any thread. The number of candidates grows with the word's
+/// length and its alphabet (a–z, plus the letters of its own script's blocks): a few hundred
+/// for a word of eight Latin letters, all made as bytes without a string each.
+///
+/// ## Topics
+///
+/// ### Candidates
+///
+/// - ``isCorrectable(_:)``
+/// - ``minimumLength``
+/// - ``allowedEdits(_:)``
+/// - ``candidates(of:knownPrefix:edits:)``
+/// - ``knownPrefix(of:firstFrom:)``
+///
+/// ### Choosing among those found
+///
+/// - ``ranked(_:for:)``
+/// - ``best(of:for:)``
 public enum SpellingNeighbors {
     /// Words shorter than this are never corrected: too many words lie one edit from them.
     public static let minimumLength = 4
 
     /// Whether a folded word may be corrected: long enough, and of no script that the index
     /// keeps letter by letter (Han, kana, Thai…).
+    ///
+    /// Letters are counted as Unicode scalars: a folded word has no combining marks left.
     public static func isCorrectable(_ word: String) -> Bool {
         var letters = 0
         for letter in word.unicodeScalars {
@@ -28,10 +49,15 @@ public enum SpellingNeighbors {
     }
 
     /// The edit distance allowed for a word: one up to 7 letters, two from 8.
+    ///
+    /// - Parameter word: A folded word.
+    /// - Returns: 1 or 2.
     public static func allowedEdits(_ word: String) -> Int { word.unicodeScalars.count >= 8 ? 2 : 1 }
 
     /// The candidate spellings of a folded word, without the word itself; empty for a word
     /// too short, or of letters that the index keeps one by one (Han, kana, Thai…).
+    ///
+    /// No candidate is shorter than three letters.
     ///
     /// - Parameters:
     ///   - knownPrefix: How many of the word's first letters some indexed word starts
@@ -41,12 +67,15 @@ public enum SpellingNeighbors {
     ///   - edits: 1 for the words one edit away; 2 for those two edits away (only for words of
     ///     8 letters or more; a backend asks for them when none of the first is indexed);
     ///     `nil` for both.
+    /// - Returns: The candidates, sorted, each once.
     public static func candidates(of word: String, knownPrefix: Int? = nil, edits: Int? = nil) -> [String] {
         spellings(of: word, knownPrefix: knownPrefix, edits: edits).strings.sorted()
     }
 
     /// ``candidates(of:knownPrefix:edits:)`` as bytes, each once, in no order: what SQLite's
     /// look-ups read (``SpellingList``).
+    ///
+    /// Cheaper than ``candidates(of:knownPrefix:edits:)``: no string is made and nothing sorted.
     package static func spellings(of word: String, knownPrefix: Int? = nil, edits: Int? = nil) -> SpellingList {
         guard isCorrectable(word) else { return SpellingList() }
         let letters = Array(word.unicodeScalars)
@@ -81,6 +110,13 @@ public enum SpellingNeighbors {
     /// with the first word after `word` or with the last one before it. The first is looked up
     /// at once; the last one's share, when longer, by looking up one letter more at a time (a
     /// start of `word` starts some word when the first word from it does), usually once.
+    ///
+    /// - Parameters:
+    ///   - word: A folded word.
+    ///   - firstFrom: Looks up the first word of the vocabulary at or after a string (a range
+    ///     scan of one row in an index).
+    /// - Returns: The number of the word's first letters (scalars) that some word starts with.
+    /// - Throws: What `firstFrom` throws.
     public static func knownPrefix(of word: String, firstFrom: (String) throws -> String?) rethrows -> Int {
         let letters = Array(word.unicodeScalars)
         func shared(_ other: String) -> Int {
@@ -102,6 +138,11 @@ public enum SpellingNeighbors {
     /// fewest edits, then the most items, then the longest (of `nikn`, `nikon` — a letter
     /// left out — rather than `niko`, when as many items hold both), then the first in order.
     /// Those more edits away than ``allowedEdits(_:)`` are left out.
+    ///
+    /// - Parameters:
+    ///   - found: The candidates the vocabulary holds, with how many items hold each.
+    ///   - word: The word as typed, folded.
+    /// - Returns: The spellings, best first, each with its distance from `word`.
     public static func ranked(_ found: [(word: String, holders: Int)], for word: String) -> [Respellings.Spelling] {
         typealias Ranked = (spelling: Respellings.Spelling, holders: Int, length: Int)
         let typed = Array(word.unicodeScalars)
@@ -118,12 +159,17 @@ public enum SpellingNeighbors {
     }
 
     /// The best of the candidates found in a vocabulary (``ranked(_:for:)``).
+    ///
+    /// - Returns: The best spelling, or `nil` when no candidate is near enough.
     public static func best(of found: [(word: String, holders: Int)], for word: String) -> String? {
         ranked(found, for: word).first?.word
     }
 
     /// The optimal string alignment distance: insertions, deletions, substitutions and swaps of
     /// neighbours each count one.
+    ///
+    /// Costs `a.count × b.count` steps and three rows of integers; for words, a few dozen steps.
+    /// Unlike the full Damerau–Levenshtein distance, a swapped pair is not edited again.
     package static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var previous2 = [Int](repeating: 0, count: b.count + 1)
@@ -146,6 +192,9 @@ public enum SpellingNeighbors {
     /// Letters to add or put in place of another: a–z, the word's own letters, and, for a
     /// word of another script, the letters of the blocks its letters are in; in the order of
     /// their values, each once.
+    ///
+    /// Only letters that fold to themselves are offered: a candidate is compared with folded
+    /// words of the vocabulary.
     private static func alphabet(for letters: [Unicode.Scalar]) -> [Unicode.Scalar] {
         // Values, not a set of scalars: a set's type is made at its first use, at every start.
         var values = (UInt32(UInt8(ascii: "a"))...UInt32(UInt8(ascii: "z"))).map { $0 }
@@ -179,6 +228,7 @@ private struct Spelled {
     /// Where each letter's bytes start in ``bytes``, and the end after the last.
     private(set) var starts: [Int] = []
 
+    /// The word of `letters`, encoded once.
     init(_ letters: [Unicode.Scalar]) {
         self.letters = letters
         for letter in letters {
@@ -192,6 +242,7 @@ private struct Spelled {
     private func letter(_ index: Int) -> ArraySlice<UInt8> { bytes[starts[index]..<starts[index + 1]] }
     /// The bytes before letter `index`, and those from it.
     private func before(_ index: Int) -> ArraySlice<UInt8> { bytes[..<starts[index]] }
+    /// The bytes from letter `index` to the end.
     private func from(_ index: Int) -> ArraySlice<UInt8> { bytes[starts[index]...] }
 
     /// Each letter at or before `last` (0-based) left out.
@@ -235,6 +286,8 @@ private struct Spelled {
 
     /// The word after each slip of one letter at or before `last`: left out, typed twice, or
     /// swapped with the next (the first of two slips).
+    ///
+    /// Each slipped word is then edited once more by the caller: the two-edit candidates.
     func slips(upTo last: Int) -> [Spelled] {
         var slipped: [Spelled] = []
         for index in letters.indices where index <= last {
@@ -257,10 +310,15 @@ private struct Spelled {
 }
 
 /// The candidates as they are written: long enough, not the word itself.
+///
+/// Leaves out the typed word itself and any candidate shorter than three letters;
+/// ``SpellingList`` keeps each candidate once.
 private struct SpellingWriter {
+    /// The typed word's bytes, never a candidate.
     let word: [UInt8]
     private(set) var found = SpellingList()
 
+    /// A writer with no candidate yet, for the word `word`.
     init(word: [UInt8]) {
         self.word = word
     }

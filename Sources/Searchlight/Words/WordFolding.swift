@@ -27,6 +27,26 @@ import Foundation
 /// WordFolding.fold("ёлка")        // "елка"
 /// WordFolding.foldWord("½")       // "12"
 /// ```
+///
+/// Pure functions: safe from any thread. ASCII text costs a lowercasing; any other text a
+/// decomposition, a pass over its scalars and, when needed, a recomposition, which is why
+/// callers that fold many words (a name search over a whole index) remember the folds they
+/// have met.
+///
+/// ## Topics
+///
+/// ### Folding
+///
+/// - ``fold(_:)``
+/// - ``foldWord(_:)``
+/// - ``isFoldedAway(_:)``
+///
+/// ### What a word is made of
+///
+/// - ``isWordScalar(_:)``
+/// - ``isMarkScalar(_:)``
+/// - ``isUnspacedLetter(_:)``
+/// - ``unspacedParts(of:)``
 public enum WordFolding {
     /// `text` folded (see the type's documentation).
     ///
@@ -62,6 +82,9 @@ public enum WordFolding {
     /// A word (a run of word scalars) folded: ``fold(_:)``, without the characters that are
     /// not word scalars which a compatibility decomposition may bring (`½` → `1⁄2` → `12`,
     /// `⑴` → `(1)` → `1`), so that a word's fold is always one word of the index.
+    ///
+    /// - Parameter word: A run of word scalars (``isWordScalar(_:)``).
+    /// - Returns: Its fold, with only word scalars; possibly empty (a word of marks alone).
     public static func foldWord(_ word: String) -> String {
         let folded = fold(word)
         guard !folded.unicodeScalars.allSatisfy(isWordScalar) else { return folded }
@@ -125,6 +148,9 @@ public enum WordFolding {
     /// (with the marks that follow it) as a word of its own, and a query word of these scripts
     /// is found as those letters, then checked as written in the stored text: a word is found
     /// wherever it stands, whatever breaks an extractor put in the text.
+    ///
+    /// Answers at once for every scalar below U+0E00 (all of Latin, Greek, Cyrillic, Arabic,
+    /// Hebrew, Devanagari…), without a look-up of its properties.
     @inline(__always)
     public static func isUnspacedLetter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
@@ -143,6 +169,8 @@ public enum WordFolding {
     /// A word of unspaced letters split as the text index splits it: each letter with the
     /// marks after it (`กิน` → `กิ`, `น`); other parts of the word stay runs (`東京2024` →
     /// `東`, `京`, `2024`).
+    ///
+    /// A word with no unspaced letter is returned whole, as the only part, without a copy.
     public static func unspacedParts(of word: String) -> [String] {
         guard word.unicodeScalars.contains(where: isUnspacedLetter) else { return [word] }
         var parts: [String] = []

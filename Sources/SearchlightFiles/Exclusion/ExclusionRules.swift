@@ -29,6 +29,28 @@ import SystemPackage
 /// rules.excludes(".ssh", isDirectory: true, in: root)                // true: a secret
 /// rules.excludes("drafts/letter.odt", isDirectory: false, in: root)  // false
 /// ```
+///
+/// A value, shared by the walker and the watcher; judging an entry reads nothing but the
+/// build-output tests' few `faccessat(2)`. The ignore files are read by the walk as it
+/// enters each folder, once per folder, at most 1 MiB each.
+///
+/// ## Topics
+///
+/// ### The rules
+///
+/// - ``init(includeHidden:usesDefaults:configured:readsIgnoreFiles:)``
+/// - ``secrets``
+/// - ``defaults``
+/// - ``ignoreFileName``
+/// - ``includeHidden``
+/// - ``usesDefaults``
+/// - ``configured``
+/// - ``readsIgnoreFiles``
+///
+/// ### Judging a path
+///
+/// - ``excludes(_:isDirectory:in:)``
+/// - ``FolderRules``
 public struct ExclusionRules: Sendable, Equatable {
     /// The name of the per-folder ignore files.
     public static let ignoreFileName = ".searchlightignore"
@@ -36,6 +58,8 @@ public struct ExclusionRules: Sendable, Equatable {
     /// What must never be indexed, by name: keys, keychains and credentials. Names that may
     /// be something else (`*.key`, a Keynote presentation too) are judged by their content
     /// once libmagic has seen them (``SecretContent``).
+    ///
+    /// No setting turns these off, and no `!` pattern of an ignore file brings them back.
     public static let secrets = IgnoreRules(lines: [
         ".ssh/", ".gnupg/", "*.pem", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
         ".env", ".env.*", "*.kdbx", "*.p12", "*.pfx",
@@ -56,8 +80,14 @@ public struct ExclusionRules: Sendable, Equatable {
     /// Skip ``defaults`` and build output folders.
     public var usesDefaults: Bool
     /// Patterns from the configuration, relative to each root.
+    ///
+    /// Decided after the ignore files, so a folder's `.searchlightignore` can re-include (`!`)
+    /// what the configuration leaves out.
     public var configured: IgnoreRules
     /// Read `.searchlightignore` files.
+    ///
+    /// Off, the `.searchlightignore` files are neither read nor obeyed (they are indexed as any
+    /// hidden file would be, when hidden files are).
     public var readsIgnoreFiles: Bool
 
     /// The rules of a scan or a watch; the defaults are `searchlight scan`'s: hidden entries,
@@ -81,6 +111,9 @@ public struct ExclusionRules: Sendable, Equatable {
     /// Whether the entry `path` (relative to the root; its name starts at `nameStart`) is left
     /// out. `folderRules` are the ignore files of its ancestors, shallowest first; `parent`
     /// is an open descriptor of the folder holding it (for the build-output tests).
+    ///
+    /// Judges the entry alone: its ancestors are taken as judged already (the walk does not enter
+    /// an excluded folder). `parent` -1 skips the build-output tests.
     func excludes(_ path: ArraySlice<UInt8>, nameStart: Int, isDirectory: Bool,
                   folderRules: [FolderRules], parent: Int32) -> Bool {
         if Self.secrets.decision(for: path, nameStart: nameStart, isDirectory: isDirectory) != nil { return true }
@@ -103,16 +136,31 @@ public struct ExclusionRules: Sendable, Equatable {
     /// Whether `path` (relative to the root) is excluded, judging every folder on its way:
     /// for a path met outside a walk (an inotify event). Reads the ignore files of its
     /// ancestors through `root`.
+    ///
+    /// Costs one `openat(2)` per folder on the way and a read of each ignore file there; for many
+    /// paths of the same folders, `FileJudge` reads each folder once.
+    ///
+    /// - Parameters:
+    ///   - path: The path relative to the root.
+    ///   - isDirectory: Whether the path is a folder.
+    ///   - root: The root the path is relative to; its descriptor anchors the descent.
+    /// - Returns: Whether the path, or a folder on its way, is left out.
     public func excludes(_ path: ItemIdentifier, isDirectory: Bool, in root: RootFolder) -> Bool {
         judge(path, isDirectory: isDirectory, in: root).excluded
     }
 
     /// Judges `path` and every folder on its way, as a walk from the root would; returns
     /// whether it is excluded and the ignore files of its ancestors (shallowest first).
+    ///
+    /// What a walk of a subtree starts from: its folder's inherited rules.
     func judge(_ path: ItemIdentifier, isDirectory: Bool, in root: RootFolder) -> (excluded: Bool, rules: [FolderRules]) {
         root.withDescriptor { descriptor in judge(path, isDirectory: isDirectory, below: descriptor) }
     }
 
+    /// ``judge(_:isDirectory:in:)`` below the open root `root`.
+    ///
+    /// Folders are entered without following links (``FolderDescent``); a folder on the way that
+    /// cannot be entered (gone, unreadable) leaves the rest to be judged by name alone.
     private func judge(_ path: ItemIdentifier, isDirectory: Bool, below root: Int32) -> (excluded: Bool, rules: [FolderRules]) {
         let bytes = path.bytes
         var folderRules: [FolderRules] = []
@@ -144,18 +192,24 @@ public struct ExclusionRules: Sendable, Equatable {
 
     /// Judges files met outside a walk (a window of inotify events), judging each folder
     /// once: the folders on the way and their ignore files are read once per folder.
+    ///
+    /// A value for one batch of paths (a window's): its memory of the folders is not refreshed,
+    /// so an ignore file changed meanwhile is seen by the next judge.
     struct FileJudge {
         let rules: ExclusionRules
         let root: RootFolder
         /// A folder's verdict, and the ignore files that apply to its entries (its own included).
         private var folders: [[UInt8]: (excluded: Bool, rules: [FolderRules])] = [:]
 
+        /// A judge that has read no folder yet.
         init(rules: ExclusionRules, root: RootFolder) {
             self.rules = rules
             self.root = root
         }
 
         /// Whether the regular file `path` is excluded.
+        ///
+        /// The file itself is judged without the build-output tests, which concern folders only.
         mutating func excludes(_ path: ItemIdentifier) -> Bool {
             let bytes = path.bytes
             let slash = bytes.lastIndex(of: 0x2F)
@@ -167,6 +221,8 @@ public struct ExclusionRules: Sendable, Equatable {
                                   folderRules: verdict.rules, parent: -1)
         }
 
+        /// Judges `folder` as a walk would, and adds its own ignore file to the rules its entries
+        /// follow.
         private func judgeFolder(_ folder: [UInt8]) -> (excluded: Bool, rules: [FolderRules]) {
             let identifier = ItemIdentifier(bytes: folder)
             var (excluded, folderRules) = folder.isEmpty ? (false, []) : rules.judge(identifier, isDirectory: true, in: root)
@@ -183,6 +239,9 @@ public struct ExclusionRules: Sendable, Equatable {
     // MARK: - Files on disk
 
     /// The rules of the `.searchlightignore` in the open folder `directory`, if it has one.
+    ///
+    /// Read through ``readSmallFile(_:in:limit:)``, at most 1 MiB, as UTF-8 (invalid bytes
+    /// replaced); `nil` as well for a file that holds only comments and blank lines.
     static func ignoreFile(in directory: Int32) -> IgnoreRules? {
         guard let bytes = readSmallFile(ignoreFileName, in: directory, limit: 1 << 20) else { return nil }
         let rules = IgnoreRules(text: String(decoding: bytes, as: UTF8.self))

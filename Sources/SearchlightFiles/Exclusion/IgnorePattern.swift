@@ -14,8 +14,33 @@
 /// Patterns are matched as bytes, like the paths of the index. The common shapes (a plain
 /// name, `*.ext`, `name*`) are matched without the general matcher: the walk asks once per
 /// entry.
+///
+/// A value: parsing costs one pass over the line, and matching a plain name, suffix or prefix
+/// one comparison of bytes. The general matcher backtracks over `*` and `**` as git's does,
+/// so its cost grows with the number of stars and the length of the path; ignore files are
+/// meant to hold short patterns.
+///
+/// ```swift
+/// let pattern = IgnorePattern("build/")!        // any folder named build, at any depth
+/// pattern.matchesDirectoriesOnly                 // true
+/// IgnorePattern("# a comment")                   // nil
+/// IgnorePattern("!keep.log")!.isNegated          // true
+/// ```
+///
+/// ## Topics
+///
+/// ### Reading a pattern
+///
+/// - ``init(_:)``
+/// - ``source``
+/// - ``isNegated``
+/// - ``matchesDirectoriesOnly``
+/// - ``isAnchored``
 public struct IgnorePattern: Sendable, Equatable {
     /// How the pattern is matched.
+    ///
+    /// Chosen once, when the line is parsed: most ignore files hold names and extensions, which
+    /// the walk then tests without the general matcher.
     enum Shape: Sendable, Equatable {
         /// The last component equals these bytes.
         case name([UInt8])
@@ -35,9 +60,16 @@ public struct IgnorePattern: Sendable, Equatable {
     public let matchesDirectoriesOnly: Bool
     /// Matched against the whole relative path rather than its last component.
     public let isAnchored: Bool
+    /// How ``matches(_:nameStart:isDirectory:)`` tests a path: a fast shape, or the general
+    /// matcher.
     let shape: Shape
 
     /// Parses one line; `nil` for a blank line or a comment.
+    ///
+    /// A trailing carriage return and trailing spaces are dropped (a space escaped as `\ ` is
+    /// kept); a pattern that is nothing but `/` is no pattern. The line is read as UTF-8 bytes.
+    ///
+    /// - Parameter line: One line of an ignore file, without its newline.
     public init?(_ line: String) {
         var bytes = Array(line.utf8)
         if bytes.last == 0x0D { bytes.removeLast() }
@@ -66,6 +98,8 @@ public struct IgnorePattern: Sendable, Equatable {
         shape = Self.shape(of: bytes, anchored: isAnchored)
     }
 
+    /// The fast shape of an unanchored pattern without special bytes but a leading or trailing
+    /// `*`; every other pattern is a glob.
     private static func shape(of bytes: [UInt8], anchored: Bool) -> Shape {
         if anchored { return .glob(bytes) }
         func isSpecial(_ byte: UInt8) -> Bool { byte == 0x2A || byte == 0x3F || byte == 0x5B || byte == 0x5C }
@@ -79,6 +113,15 @@ public struct IgnorePattern: Sendable, Equatable {
 
     /// Whether the pattern matches `path` (relative to the folder of the pattern's file, no
     /// leading `/`), whose last component starts at `nameStart`.
+    ///
+    /// Negation is not applied here: the caller (``ExclusionRules``) decides, the last matching
+    /// pattern of a file winning as in git.
+    ///
+    /// - Parameters:
+    ///   - path: The path's bytes.
+    ///   - nameStart: The index in `path` where its last component starts.
+    ///   - isDirectory: Whether the path is a folder (patterns ending in `/` need one).
+    /// - Returns: Whether the pattern matches, negated or not.
     func matches(_ path: ArraySlice<UInt8>, nameStart: Int, isDirectory: Bool) -> Bool {
         if matchesDirectoriesOnly && !isDirectory { return false }
         let name = path[nameStart...]
@@ -98,14 +141,26 @@ public struct IgnorePattern: Sendable, Equatable {
 }
 
 /// Matches a gitignore glob against a path, both as bytes (git's wildmatch with `WM_PATHNAME`).
+///
+/// Borrows both buffers for one call; it allocates nothing. Recursive: each `*` tries the
+/// rest of the pattern at every position up to the next `/`.
 struct GlobMatcher {
+    /// The pattern's bytes, without the leading `/` of an anchored pattern.
     let pattern: UnsafeBufferPointer<UInt8>
+    /// The path, or its last component, being matched.
     let subject: UnsafeBufferPointer<UInt8>
 
+    /// `/`, which no `*`, `?` or class matches.
     static let slash: UInt8 = 0x2F
+    /// `*`.
     static let star: UInt8 = 0x2A
 
     /// Whether `pattern[p...]` matches `subject[s...]`.
+    ///
+    /// - Parameters:
+    ///   - p: Where to start in the pattern.
+    ///   - s: Where to start in the subject.
+    /// - Returns: Whether the rest of the pattern matches the whole rest of the subject.
     func matches(_ p: Int, _ s: Int) -> Bool {
         var p = p, s = s
         while p < pattern.count {
@@ -169,6 +224,9 @@ struct GlobMatcher {
 
     /// Matches `byte` against the class starting at `pattern[start]` (a `[`); returns whether
     /// it matched and where the class ends, or `nil` when the class is not terminated.
+    ///
+    /// `[!…]` and `[^…]` negate; a `]` right after the `[` (or the negation) is a member; `\`
+    /// escapes a member; `a-z` is a range of byte values.
     func matchClass(at start: Int, _ byte: UInt8) -> (Bool, Int)? {
         var p = start + 1
         var negated = false

@@ -28,20 +28,37 @@ import SystemCalls
 /// case .failure(let failure): record(failure.message) // "timed out after 10 s"
 /// }
 /// ```
+///
+/// ## Topics
+///
+/// ### Starting and stopping
+///
+/// - ``init(configuration:logger:)``
+/// - ``Configuration``
+/// - ``shutdown()``
+///
+/// ### Extracting
+///
+/// - ``thumbnail(ofFileAt:)``
+/// - ``thumbnail(ofFileAtPathBytes:)``
+/// - ``document(ofFileAtPathBytes:contentType:)``
 public final class ExtractorPool: Sendable {
     /// What the pool was started with (worker count, deadlines, limits).
     public let configuration: Configuration
     /// The worker executable in use.
     public let extractorPath: FilePath
+    /// Where restarts, outages and shutdown problems are reported.
     let logger: Logger
     /// Counts idle workers: a caller takes one before touching `state`.
     private let idleWorkers: DispatchSemaphore
+    /// The idle workers and whether the pool is shut down; taken only after ``idleWorkers``.
     private let state: Mutex<State>
     /// Whether the executable works; when it does not, when to try it again.
     let outage = ExtractorOutage()
     /// A small file any working extractor reads, to tell a broken executable from a bad file.
     let probe: ExtractorProbe
 
+    /// What the pool's lock protects.
     private struct State: ~Copyable {
         var idle: [ExtractorProcess]
         var isShutDown = false
@@ -53,6 +70,10 @@ public final class ExtractorPool: Sendable {
     /// outage (logged once; see ``ExtractorOutage``), jobs fail as transient
     /// (``ExtractionFailure/Reason-swift.enum/unavailable``) and the executable is tried again
     /// after a back-off, so that files are still indexed by name and type meanwhile.
+    ///
+    /// Blocks while the workers start, one process each. Also removes the temporary folders
+    /// that workers of an indexer that was killed left behind, and warns once when the kernel
+    /// cannot sandbox the workers fully.
     ///
     /// - Parameters:
     ///   - configuration: worker count, deadline, limits, where the extractor is.
@@ -95,6 +116,7 @@ public final class ExtractorPool: Sendable {
         }
     }
 
+    /// Kills the idle workers at once, without the grace period of ``shutdown()``.
     deinit {
         // Normally `shutdown()` did this already; never leave processes behind.
         state.withLock { state in
@@ -105,6 +127,9 @@ public final class ExtractorPool: Sendable {
     }
 
     /// Makes a thumbnail of the file at `path`, blocking until it is done or has failed.
+    ///
+    /// Blocks the calling thread for up to ``Configuration/deadline``, after waiting for a free
+    /// worker; never throws.
     ///
     /// - Parameter path: an absolute path; its bytes are passed through unchanged.
     /// - Returns: the WebP thumbnail (longest edge at most ``Configuration/thumbnailSize``,
@@ -147,6 +172,9 @@ public final class ExtractorPool: Sendable {
     /// Reads what is inside the document at `path` (title, authors, keywords, dates, text),
     /// blocking until it is done or has failed.
     ///
+    /// Any private key block (`-----BEGIN … PRIVATE KEY-----`) is removed from the text and the
+    /// metadata before they are returned, whatever the worker sent (`SecretContent`).
+    ///
     /// - Parameters:
     ///   - path: an absolute path, as raw bytes (no NUL).
     ///   - contentType: libmagic's MIME type of the file; with the file's name it chooses
@@ -168,6 +196,14 @@ public final class ExtractorPool: Sendable {
     }
 
     /// Runs one job on an idle worker, starting a new worker first if the last one died.
+    ///
+    /// - Parameters:
+    ///   - kind: What to extract.
+    ///   - path: The file's absolute path, as bytes.
+    ///   - limit: The thumbnail's edge, or the text's bytes.
+    ///   - contentType: libmagic's type, for a document.
+    ///   - deadline: The job's deadline; ``Configuration/deadline`` when `nil`.
+    /// - Returns: The worker's response, or the failure.
     func extract(_ kind: ExtractionKind, path: [UInt8], limit: UInt32,
                  contentType: String = "", deadline: Duration? = nil) -> Result<ExtractionResponse, ExtractionFailure> {
         guard !path.contains(0) else {
@@ -181,6 +217,16 @@ public final class ExtractorPool: Sendable {
 
     /// Runs `job` on an idle worker, starting a new worker first if the last one died; `path`
     /// names the job in the log.
+    ///
+    /// While the executable is known to be broken (``ExtractorOutage``), fails at once as
+    /// unavailable without taking a worker. A crash is told apart from a bad file by giving a
+    /// fresh worker the small probe file: if it fails too, the executable is to blame and an
+    /// outage begins.
+    ///
+    /// - Parameters:
+    ///   - path: The file's path, for the log.
+    ///   - job: The work, given the worker that runs it.
+    /// - Returns: The job's result; a document's text stripped of private key blocks.
     func runJob(naming path: [UInt8],
                 _ job: (ExtractorProcess) -> Result<ExtractionResponse, ExtractionFailure>) -> Result<ExtractionResponse, ExtractionFailure> {
         guard outage.mayTry else { return .failure(unavailable()) }
@@ -233,6 +279,9 @@ public final class ExtractorPool: Sendable {
     /// after ``Configuration/shutdownGracePeriod``. Waits for jobs in progress (each ends by
     /// its deadline). Later calls fail with ``ExtractionFailure/Reason-swift.enum/unavailable``.
     /// Calling it again does nothing.
+    ///
+    /// Blocks the calling thread: up to a job's deadline for busy workers, then up to the grace
+    /// period for each worker to exit.
     public func shutdown() {
         let alreadyShutDown = state.withLock { state in
             defer { state.isShutDown = true }
@@ -259,6 +308,9 @@ public final class ExtractorPool: Sendable {
     }
 
     /// A worker's failure as the pool reports it: its message starts with what went wrong.
+    ///
+    /// `cannot decode: …`, `too large: …`: the reason in words, then the worker's message, as
+    /// `status` and the log print failures.
     static func reported(_ failure: ExtractionFailure) -> ExtractionFailure {
         let prefix = switch failure.reason {
         case .notAnImage: "not an image: "

@@ -20,6 +20,15 @@ extension ItemExtraction {
     ///   libmagic finds outside ISO-8859, and XML and HTML in ISO-8859 bytes, now decoded otherwise.
     /// A new domain's state starts at today's generation; a failure is logged, never the reason
     /// a scan or a watch fails. Needs the content reader (not with `--no-content`).
+    ///
+    /// Costs, once per upgrade: a listing of the domain's items for each generation it is
+    /// behind (generation 3 uses two word searches instead), then a read of each candidate whole;
+    /// all the changes and the new generation are written in one batch, so the items marked are
+    /// held in memory, text included, until it is written. Blocks the calling thread.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the domain.
+    ///   - domain: The domain, whose state records the generation its items were read with.
     public func rereadNewlyReadable(in index: any FileIndexWriter, domain: String) {
         guard contentReader != nil else { return }
         do {
@@ -94,6 +103,10 @@ extension ItemExtraction {
 
     /// The domain's items with a change stamp for which `isCandidate` holds. The listing
     /// carries no text: the caller reads the candidates whole, one by one.
+    ///
+    /// Items without a change stamp are left out: they are read again anyway.
+    ///
+    /// - Throws: The index's errors.
     private func candidates(in index: any FileIndexWriter, domain: String, where isCandidate: (SearchableItem) -> Bool)
         throws -> [ItemIdentifier]
     {
@@ -109,6 +122,8 @@ extension ItemExtraction {
 
     /// Whether generation 4 reads a file of these attributes otherwise: a compressed file whose
     /// name does not say it is a tarball (`.tar.gz`, `.tgz`…).
+    ///
+    /// Judged by the stored type and display name alone, as an item of the index has them.
     static func isCompressedSingleFile(_ attributes: AttributeSet) -> Bool {
         guard let type = attributes.contentType, DocumentFormat.compressedTypes.contains(type) else { return false }
         let name = (attributes.displayName ?? "").lowercased()

@@ -62,7 +62,10 @@ public final class Inotify: Sendable {
     /// Reads of ``readEvents()`` under way, and reads that returned events: with the
     /// kernel's queue length they tell, without a timing guess, whether events came since a
     /// moment (see ``hasActivity(since:)``).
+    ///
+    /// Counts the reads that have started and not returned.
     private let readsUnderWay = Atomic<Int>(0)
+    /// Counts the reads that returned at least one event, since the instance was made.
     private let readsWithEvents = Atomic<Int>(0)
     /// Batches of ``events(maximumBatchSize:gathering:)`` being read or in their consumer's hands: a
     /// batch read before a ``markActivity()`` and handed on (into a watcher's inbox) only
@@ -71,10 +74,10 @@ public final class Inotify: Sendable {
 
     /// Creates an inotify instance with a non-blocking, close-on-exec descriptor.
     ///
+    /// The corresponding C function is `inotify_init1(2)`.
+    ///
     /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/initializeInotify``; `EMFILE`
     ///   when the per-user limit of instances (`fs.inotify.max_user_instances`) is reached.
-    ///
-    /// The corresponding C function is `inotify_init1(2)`.
     public init() throws(FileSystemError) {
         do {
             descriptor = FileDescriptor(rawValue: try SystemCall.inotifyInitialize())
@@ -83,6 +86,7 @@ public final class Inotify: Sendable {
         }
     }
 
+    /// Closes the descriptor: the kernel removes every watch of the instance with it.
     deinit {
         // EINTR from close(2) on Linux still means the descriptor is closed: never retry.
         try? descriptor.close()
@@ -97,6 +101,8 @@ public final class Inotify: Sendable {
     /// already watched returns its existing descriptor (replacing its mask unless `mask`
     /// contains ``InotifyEventMask/maskAdd``).
     ///
+    /// The corresponding C function is `inotify_add_watch(2)`.
+    ///
     /// - Parameters:
     ///   - path: The directory to watch.
     ///   - mask: The events to report; ``InotifyEventMask/standard`` by default.
@@ -104,8 +110,6 @@ public final class Inotify: Sendable {
     /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/addWatch`` and the path.
     ///   Check ``FileSystemError/isWatchLimitReached`` (`ENOSPC`) and
     ///   ``FileSystemError/isNoSuchFile`` (`ENOENT`, `ENOTDIR`: the directory vanished).
-    ///
-    /// The corresponding C function is `inotify_add_watch(2)`.
     @discardableResult
     public func addWatch(_ path: FilePath, for mask: InotifyEventMask = .standard) throws(FileSystemError) -> WatchDescriptor {
         let flags = mask.union(Self.requiredWatchFlags).rawValue
@@ -124,10 +128,10 @@ public final class Inotify: Sendable {
     /// Behaves like ``addWatch(_:for:)``; the bytes are passed to the kernel unchanged, so
     /// names that are not UTF-8 work.
     ///
+    /// The corresponding C function is `inotify_add_watch(2)`.
+    ///
     /// - Throws: ``FileSystemError`` as ``addWatch(_:for:)`` does, and `EINVAL` when the bytes
     ///   contain a NUL.
-    ///
-    /// The corresponding C function is `inotify_add_watch(2)`.
     @discardableResult
     public func addWatch(pathBytes: some Collection<UInt8>, for mask: InotifyEventMask = .standard) throws(FileSystemError) -> WatchDescriptor {
         var cPath = pathBytes.map { CChar(bitPattern: $0) }
@@ -148,11 +152,11 @@ public final class Inotify: Sendable {
     /// Stops watching a directory. An ``InotifyEventMask/ignored`` event for the watch
     /// follows; forget the watch when it arrives, not before.
     ///
+    /// The corresponding C function is `inotify_rm_watch(2)`.
+    ///
     /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/removeWatch``; `EINVAL`
     ///   (``FileSystemError/isStaleWatch``) when the kernel already removed the watch because
     ///   its directory was deleted.
-    ///
-    /// The corresponding C function is `inotify_rm_watch(2)`.
     public func removeWatch(_ watch: WatchDescriptor) throws(FileSystemError) {
         do {
             try SystemCall.inotifyRemoveWatch(descriptor.rawValue, watch: watch.rawValue)
@@ -169,11 +173,11 @@ public final class Inotify: Sendable {
     /// the rest come with the next call. To wait for events, iterate
     /// ``events(maximumBatchSize:gathering:)`` instead.
     ///
+    /// The corresponding C function is `read(2)`.
+    ///
     /// - Returns: The events in the order the kernel queued them; empty when there are
     ///   none (`EAGAIN`).
     /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/readEvents``.
-    ///
-    /// The corresponding C function is `read(2)`.
     public func readEvents() throws(FileSystemError) -> [InotifyEvent] {
         readsUnderWay.add(1, ordering: .sequentiallyConsistent)
         defer { readsUnderWay.subtract(1, ordering: .sequentiallyConsistent) }

@@ -33,13 +33,18 @@ extension Inotify {
 
 /// The events of an ``Inotify`` instance as an asynchronous sequence of batches; see
 /// ``Inotify/events(maximumBatchSize:gathering:)``.
+///
+/// One iterator per sequence: two iterators of the same instance would split its events
+/// between them, each seeing part of the picture.
 public struct InotifyEventBatches: AsyncSequence, Sendable {
     /// A batch: the events of one `read(2)`, in the kernel's order.
     public typealias Element = [InotifyEvent]
     /// What ends the sequence with an error: a failed `read(2)` of the descriptor.
     public typealias Failure = FileSystemError
 
+    /// The instance whose descriptor is read; the sequence keeps it alive.
     let inotify: Inotify
+    /// The most events one batch holds (one `read(2)` stops there).
     let maximumBatchSize: Int
     /// After a batch short of ``maximumBatchSize``, the next read waits this long, so that the
     /// events of a burst, which come a few at a time, are read by the hundred: reading each
@@ -65,9 +70,11 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
 
         let inotify: Inotify
         let maximumBatchSize: Int
+        /// How long to wait before reading after a batch that was not full.
         let gathering: Duration
         /// Where the readability handlers run; they only resume the waiting task.
         let queue = DispatchQueue(label: "searchlight.inotify.events")
+        /// Whether the sequence ended (cancelled or failed): later calls return `nil`.
         var isFinished = false
         /// Whether the last batch returned is counted in ``Inotify/batchesInHand``.
         var holdsBatch = false
@@ -75,6 +82,10 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
         var lastBatchWasFull = false
 
         /// The next batch, waiting for events if none are queued; nil once the task is cancelled.
+        ///
+        /// Calling it also hands back the batch returned before: the instance no longer counts it
+        /// as in hand. An iteration abandoned while it holds a batch leaves that batch counted.
+        ///
         /// - Throws: ``FileSystemError`` when reading the descriptor fails.
         public mutating func next() async throws(FileSystemError) -> [InotifyEvent]? {
             try await next(isolation: nil)
@@ -131,14 +142,18 @@ public struct InotifyEventBatches: AsyncSequence, Sendable {
 /// the wait starts and cancelled when the wait ends, so no source is ever suspended while
 /// the consumer works, and none outlives its wait.
 private final class ReadabilityWait: Sendable {
+    /// Not started, waiting (with what to resume and the source to cancel), or over.
     private enum State {
         case idle
         case waiting(CheckedContinuation<Void, Never>, any DispatchSourceRead)
         case done
     }
 
+    /// The wait's state, shared by the task, the event handler and the cancellation handler.
     private let state = Mutex<State>(.idle)
 
+    /// Suspends the calling task until `inotify`'s descriptor is readable or the task is
+    /// cancelled; the dispatch source's handlers run on `queue`.
     static func wait(for inotify: Inotify, on queue: DispatchQueue) async {
         let wait = ReadabilityWait()
         await withTaskCancellationHandler {
@@ -150,6 +165,8 @@ private final class ReadabilityWait: Sendable {
         }
     }
 
+    /// Makes and activates the read source, unless the wait was cancelled first, in which case
+    /// `continuation` is resumed at once.
     private func start(inotify: Inotify, queue: DispatchQueue, continuation: CheckedContinuation<Void, Never>) {
         state.withLock { state in
             guard case .idle = state else {

@@ -34,7 +34,9 @@ public struct WatchTable: Sendable {
         }
     }
 
+    /// Each watch's folder, relative to the root.
     private var pathsByWatch: [WatchDescriptor: [UInt8]] = [:]
+    /// Each watched folder's watch: ``pathsByWatch`` read backwards, kept in step with it.
     private var watchesByPath: [[UInt8]: WatchDescriptor] = [:]
 
     /// Creates an empty table.

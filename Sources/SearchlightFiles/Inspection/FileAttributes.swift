@@ -7,14 +7,22 @@ import Synchronization
 /// file rules (a file's title is its name without extension, its keywords start with its
 /// name's words, its path's folders describe it) live here, not in the library, which only
 /// stores what its caller derives without repeating it (`StoredText`).
+///
+/// Pure functions of their arguments, but for a small cache of each type's words: safe from
+/// the inspector threads at once.
 public enum FileAttributes {
     /// The attributes of a file.
+    ///
+    /// A name that is not UTF-8 is shown with U+FFFD for its invalid bytes (the identifier keeps
+    /// the bytes). The creation date is the file's birth time, when the filesystem records one.
     ///
     /// - Parameters:
     ///   - relativePath: The file's path relative to its root.
     ///   - status: Its `statx` status.
     ///   - contentType: libmagic's MIME type, when known.
     ///   - contentDescription: libmagic's description, when known.
+    /// - Returns: The name, title, type, description, size, dates and keywords; text and
+    ///   document metadata come later, from extraction.
     public static func make(
         relativePath: ItemIdentifier, status: FileStatus, contentType: String?, contentDescription: String?
     ) -> AttributeSet {
@@ -42,6 +50,10 @@ public enum FileAttributes {
     /// What a file's rename does in the index: the new name is the path's last component; a
     /// title that was the old name without extension, and keywords that started with the
     /// old name's words, follow the new name (a document's own title stays).
+    ///
+    /// ```swift
+    /// FileAttributes.rename(from: "notes/draft.md", to: "notes/final.md")  // title draft → final
+    /// ```
     public static func rename(from old: ItemIdentifier, to new: ItemIdentifier) -> IndexBatch.Rename {
         let oldName = String(decoding: old.lastComponent, as: UTF8.self)
         let newName = String(decoding: new.lastComponent, as: UTF8.self)
@@ -63,6 +75,7 @@ public enum FileAttributes {
         return words
     }
 
+    /// The words of each type met, emptied when it reaches 1 024 types.
     private static let typeWords = Mutex<[String: [String]]>([:])
 
     /// The most words of the type and description a file's keywords take.

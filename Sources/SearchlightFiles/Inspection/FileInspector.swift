@@ -8,7 +8,21 @@ import SystemPackage
 ///
 /// Identifies files with libmagic and derives their attribute sets. One per worker thread:
 /// it owns its libmagic handles.
+///
+/// Not `Sendable`: libmagic's handles are not thread-safe, so an inspector lives and is used
+/// on one thread (the scanner keeps one per inspector thread for the whole watch). Making one
+/// loads libmagic's database, which costs milliseconds; inspecting a file costs an `openat`,
+/// a status, its extended attributes and libmagic's read of its first bytes.
+///
+/// ```swift
+/// let inspector = try FileInspector()
+/// switch inspector.inspect("Documents/report.pdf", in: root, domain: root.path) {
+/// case .item(let item, _): print(item.attributeSet.contentType ?? "?")
+/// case .vanished, .secret: break
+/// }
+/// ```
 public final class FileInspector {
+    /// The libmagic handles of this inspector, with the MIME types learned.
     private let identifier: ContentIdentifier
 
     /// Opens this inspector's libmagic handles.
@@ -38,6 +52,10 @@ public final class FileInspector {
     ///
     /// The file is opened with `O_NOFOLLOW | O_NONBLOCK` (a FIFO swapped in cannot block us) and
     /// identified through the open descriptor; the status used is that of the open file.
+    ///
+    /// Reads no more than libmagic needs (and ``TypeEvidence`` when it overrules a weak guess):
+    /// the file's content is decoded later, by the extraction workers. Never throws: every
+    /// failure is an outcome.
     ///
     /// - Parameters:
     ///   - relativePath: The file's path below the root: the item's identifier.
@@ -89,6 +107,8 @@ public final class FileInspector {
     /// without identifying or reading it: for a file whose content is known unchanged (only
     /// its change time moved, as `setfattr` or `chmod` move it). `nil` when it cannot be
     /// opened or is no longer a regular file: the caller inspects it fully.
+    ///
+    /// Safe from any thread: it uses no libmagic handle.
     public static func userAttributes(of relativePath: ItemIdentifier, in root: RootFolder)
         -> (attributes: UserAttributes, access: FileAccess, status: FileStatus)? {
         guard let descriptor = try? open(relativePath, in: root) else { return nil }
@@ -117,6 +137,10 @@ public final class FileInspector {
     /// Opens the file at `relativePath` below `root` for reading, with
     /// ``SystemCall/open(_:in:_:options:permissions:)`` and `O_NOFOLLOW | O_NONBLOCK`: a FIFO
     /// swapped in cannot block us, a final symbolic link is not followed.
+    ///
+    /// One `openat(2)` of the whole relative path: the folders on the way are resolved by the
+    /// kernel, symbolic links included (``SystemCall/open(_:in:_:options:permissions:)``); only
+    /// the last component is protected by `O_NOFOLLOW`.
     private static func open(_ relativePath: ItemIdentifier, in root: RootFolder) throws(FileSystemError) -> Int32 {
         try root.withDescriptor { descriptor throws(FileSystemError) in
             try FileSystemError.attributing("open", path: relativePath) { () throws(Errno) in
@@ -125,6 +149,8 @@ public final class FileInspector {
         }
     }
 
+    /// The item of a regular file: its attributes made from its name, status and type
+    /// (``FileAttributes``), stamped with its change stamp, its identifier a path.
     private func item(
         _ relativePath: ItemIdentifier, domain: String, status: FileStatus, type: String?, description: String?,
         failure: String?

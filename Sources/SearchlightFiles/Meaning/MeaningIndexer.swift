@@ -23,6 +23,11 @@ import Synchronization
 /// let summary = indexer.run(threads: 2)  // until every text has current vectors
 /// print(summary.embedded, summary.fromCache, summary.failed)
 /// ```
+///
+/// Threads: ``run(threads:untilDone:pollInterval:isStopping:mayRun:)`` blocks its caller;
+/// each batch of 16 texts is shared among `threads` lanes (`DispatchQueue.concurrentPerform`),
+/// each text waiting for a worker of the pool while the model runs. Each text's vectors are
+/// stored in a transaction of their own.
 public final class MeaningIndexer: Sendable {
     /// How texts are cut and which model embeds them.
     public struct Settings: Sendable, Hashable {
@@ -46,6 +51,9 @@ public final class MeaningIndexer: Sendable {
 
         /// What the vectors of `text` are made from, as a digest: the same text cut and embedded
         /// the same way gets the same vectors.
+        ///
+        /// The settings are part of it, separated by NUL bytes: a change of model or chunking makes
+        /// every digest new, so nothing made the old way is reused.
         func digest(of text: String) -> [UInt8] {
             var hasher = SHA256()
             hasher.update(Array("\(model)\u{0}\(chunksPerDocument)\u{0}\(chunkTokens)\u{0}\(overlapTokens)\u{0}".utf8))
@@ -56,6 +64,9 @@ public final class MeaningIndexer: Sendable {
 
     /// The vectors of a text's chunks (at most ``Settings/chunksPerDocument``), made in a worker,
     /// in the stored form (``Searchlight/StoredVectors``: the workers answer with it).
+    ///
+    /// Called from several threads at once; an `unavailable` failure means "try again later",
+    /// any other that the text cannot be embedded.
     public typealias Embedder = @Sendable (_ text: String, _ settings: Settings) -> Result<StoredVectors, ExtractionFailure>
 
     /// What one run did.
@@ -89,9 +100,14 @@ public final class MeaningIndexer: Sendable {
     public let index: any IndexWriter
     /// How texts are cut, and the model whose vectors count as current.
     public let settings: Settings
+    /// What makes the vectors: the workers, or a test's stand-in.
     let embed: Embedder
+    /// Where failures (at debug level) and errors of the index (warnings) are reported.
     let logger: Logger
     /// Texts that failed in this process: not tried again until it restarts (or they change).
+    ///
+    /// Keyed by the item's key, not by its text: a failed item is skipped for the rest of the
+    /// process even when its text changes meanwhile.
     private let failures = Mutex(Set<[UInt8]>())
 
     /// A pass over `index` that makes vectors with `embed` (``MeaningModel/embedder(pool:)``
@@ -104,11 +120,17 @@ public final class MeaningIndexer: Sendable {
     }
 
     /// How many texts are read from the index at a time.
+    ///
+    /// Small, so that a pause or a stop is noticed within one batch of texts.
     static let batchSize = 16
 
     /// Embeds what waits, `threads` texts at a time (each in a worker of its own), until nothing
     /// does (`untilDone`) or `isStopping` returns true; with `untilDone` false, looks again every
     /// `pollInterval` for texts that changed or arrived.
+    ///
+    /// At the end of each round (no text waits after the last key), vectors no item uses any more
+    /// are forgotten (``Searchlight/IndexWriter/forgetUnusedMeaning()``). A failure to read the
+    /// work ends a run `untilDone`, and is waited out otherwise.
     ///
     /// - Parameters:
     ///   - threads: How many texts are embedded at once, each in a worker of the pool.
@@ -167,6 +189,13 @@ public final class MeaningIndexer: Sendable {
     }
 
     /// Gives one text its vectors: from the cache, else from a worker.
+    ///
+    /// The text is stored only if the item still has it (``Searchlight/IndexWriter/storeMeaning(_:)``
+    /// checks), so a text that changed while the model ran is not given old vectors.
+    ///
+    /// - Parameters:
+    ///   - item: An item that waits, with its text.
+    ///   - summary: This lane's counts, updated.
     func process(_ item: MeaningWork, into summary: inout Summary) {
         let digest = settings.digest(of: item.text)
         do {

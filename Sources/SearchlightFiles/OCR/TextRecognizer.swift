@@ -21,11 +21,19 @@ import Synchronization
 /// let summary = recognizer.run(threads: 1)  // each queued picture tried once
 /// print(summary.processed, summary.withText, summary.failed)
 /// ```
+///
+/// Threads: ``run(threads:untilEmpty:pollInterval:isStopping:mayRun:)`` starts threads of its
+/// own and blocks its caller until they end; each picture costs a worker of the pool for up to
+/// its deadline, so the pass runs beside the first pass's extraction only as far as the pool
+/// has workers to spare. Each item is written in a batch of its own.
 public final class TextRecognizer: Sendable {
     /// The queue the pass reads entries from and takes them off.
     public let store: OCRStore
+    /// The index whose items receive the text read.
     let index: any IndexWriter
+    /// The workers that read the pictures (``ExtractionProtocol/ExtractionKind/ocr`` requests).
     let pool: ExtractorPool
+    /// Where failures (at debug level) and errors of the store or the index are reported.
     let logger: Logger
 
     /// What one run did.
@@ -46,6 +54,7 @@ public final class TextRecognizer: Sendable {
         /// A run that did nothing yet.
         public init() {}
 
+        /// Adds another thread's counts; ``seconds`` is the run's, set once at its end.
         mutating func add(_ other: Summary) {
             processed += other.processed
             withText += other.withText
@@ -70,6 +79,9 @@ public final class TextRecognizer: Sendable {
     /// Reads queued pictures on `threads` threads until each entry was tried once
     /// (`untilEmpty`) or `isStopping` returns true; with `untilEmpty` false, goes round the
     /// queue again and waits for new entries (polling every `pollInterval`) until stopped.
+    ///
+    /// Two threads never take the same entry: each takes the next entry no thread has tried in
+    /// this round. Waiting (`mayRun` false) polls every 0.2 seconds.
     ///
     /// - Parameters:
     ///   - threads: How many pictures are read at once, each in a worker of the pool.
@@ -122,6 +134,16 @@ public final class TextRecognizer: Sendable {
     }
 
     /// Reads one picture and writes its text into its item.
+    ///
+    /// The item is read before the picture and written after it: a change made to the item by
+    /// another writer while the picture is read is overwritten by this write, old change stamp
+    /// included (the next reconcile finds the stamp stale and reads the file again). A failure caused by the file's bytes
+    /// is remembered with their digest, so the same bytes are not read again; a transient one
+    /// leaves the entry queued.
+    ///
+    /// - Parameters:
+    ///   - entry: A queued picture.
+    ///   - summary: This thread's counts, updated.
     func process(_ entry: OCRStore.Entry, into summary: inout Summary) {
         do {
             guard let indexed = try index.item(entry.identifier, domain: entry.domain) else {

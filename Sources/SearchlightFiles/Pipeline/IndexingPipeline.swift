@@ -102,6 +102,7 @@ public final class IndexingPipeline: Sendable {
     ///
     /// Calling it again replaces the kept threads: the former ones finish what they hold and
     /// end. Blocks while each thread loads libmagic's database.
+    ///
     /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/inspection`` when libmagic's database cannot be loaded.
     public func startInspectors() throws {
         let pool = try InspectorPool(count: inspectorCount)
@@ -123,6 +124,14 @@ public final class IndexingPipeline: Sendable {
     }
 
     /// Runs `body` with inspector threads: the kept ones, or threads started for it alone.
+    ///
+    /// Threads started here are closed when `body` returns or throws, after finishing the jobs
+    /// they hold; kept threads stay.
+    ///
+    /// - Parameter body: One run, given the pool its jobs go to.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``FileSystemError`` when new threads cannot load libmagic's database, else
+    ///   what `body` throws.
     func withInspectors<T>(_ body: (InspectorPool) throws -> T) throws -> T {
         let kept = keptInspectors.withLock { $0 }
         let inspectors = try kept ?? InspectorPool(count: inspectorCount)
@@ -132,6 +141,17 @@ public final class IndexingPipeline: Sendable {
 
     /// Inspects the file at `path` with `inspector` (the inspector thread's own) and extracts
     /// what its item holds, unless extraction is deferred.
+    ///
+    /// Runs on the inspector thread, which blocks for the extraction (each job waits for a worker
+    /// of the pool). A file libmagic cannot identify is logged as a warning and kept by name,
+    /// unextracted.
+    ///
+    /// - Parameters:
+    ///   - path: The file's path relative to the root.
+    ///   - root: The root.
+    ///   - domain: The domain of the item.
+    ///   - inspector: The calling thread's inspector.
+    /// - Returns: What the inspection found, the item extracted when it could be.
     func item(at path: ItemIdentifier, in root: RootFolder, domain: String, with inspector: FileInspector)
         -> FileInspector.Outcome
     {

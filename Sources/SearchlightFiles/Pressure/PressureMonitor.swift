@@ -13,6 +13,9 @@ import Foundation
 /// let reading = monitor.read()
 /// if let reason = reading.backoffReason(thresholds: .init()) { print("backing off: \(reason)") }
 /// ```
+///
+/// A value with no state: any thread may read it at any time. ``PressureSampler`` reads it
+/// periodically and compares the readings with its ``Thresholds``.
 public struct PressureMonitor: Sendable {
     /// The folder standing for `/proc`.
     public var procRoot: String
@@ -69,6 +72,9 @@ public struct PressureMonitor: Sendable {
     }
 
     /// Reads the pressure files and the power supplies now.
+    ///
+    /// Never fails: a file that cannot be read gives `nil` (or not on battery), so a machine
+    /// without PSI or power supplies never backs off for them.
     public func read() -> Reading {
         Reading(cpu: Self.someAverage10(in: contents(procRoot + "/pressure/cpu")),
                 io: Self.someAverage10(in: contents(procRoot + "/pressure/io")),
@@ -77,6 +83,9 @@ public struct PressureMonitor: Sendable {
 
     /// The `avg10` of the `some` line of a pressure file:
     /// `some avg10=1.05 avg60=1.19 avg300=1.84 total=38376712`.
+    ///
+    /// - Parameter text: The file's contents; `nil` when it could not be read.
+    /// - Returns: The percentage, or `nil` when there is no such field.
     public static func someAverage10(in text: String?) -> Double? {
         guard let text else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("some ") {

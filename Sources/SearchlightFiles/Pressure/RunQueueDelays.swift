@@ -18,11 +18,16 @@ import SystemPackage
 /// threads): ``PressureSampler`` does it only while the system's pressure is high. A thread
 /// that starts and ends between two samples is not seen; one that started since the last
 /// sample counts its whole wait.
+///
+/// A value with the last sample in it: one per sampler, used from one thread. Only the
+/// direct children of the own process are left out; a process they start counts as another
+/// task.
 public struct RunQueueDelays: Sendable {
     /// The folder standing for `/proc`.
     public let procRoot: String
     /// The process whose threads, and whose children's, are not "others".
     public let ownProcess: Int32
+    /// The last sample's time and each thread's delay then; `nil` before the first.
     private var last: (at: ContinuousClock.Instant, delays: [Int32: UInt64])?
 
     /// Delays of the threads under `procRoot`, the threads of `ownProcess` and its children left out.
@@ -33,6 +38,8 @@ public struct RunQueueDelays: Sendable {
 
     /// Whether the delays can be read at all: the own process's threads are listed (not so
     /// without `/proc`, or on fixture files that hold only the pressure files).
+    ///
+    /// Opens one folder: cheap enough to ask once, at start.
     public var isAvailable: Bool {
         guard let task = try? SystemCall.open(Array("\(procRoot)/\(ownProcess)/task".utf8), .readOnly,
                                               options: [.directory, .closeOnExec]) else { return false }
@@ -43,6 +50,8 @@ public struct RunQueueDelays: Sendable {
     /// Samples the delays now: the share of the time since the last sample (in percent, the
     /// sum over the other threads, so possibly above 100) that other tasks spent waiting for a
     /// CPU; `nil` at the first sample, or when they cannot be read.
+    ///
+    /// - Parameter now: The sample's time (given by tests).
     public mutating func sample(now: ContinuousClock.Instant = .now) -> Double? {
         guard let delays = othersDelays() else {
             last = nil
@@ -66,6 +75,9 @@ public struct RunQueueDelays: Sendable {
 
     /// The run-queue delay of every thread of the machine but the own process's and its
     /// children's, by thread number; `nil` when `/proc` cannot be listed.
+    ///
+    /// Reads `stat` once per process and `schedstat` once per thread, through descriptors
+    /// opened below `/proc`, 512 bytes at most each.
     func othersDelays() -> [Int32: UInt64]? {
         guard let proc = try? SystemCall.open(Array(procRoot.utf8), .readOnly, options: [.directory, .closeOnExec]) else { return nil }
         defer { SystemCall.close(proc) }
@@ -90,6 +102,10 @@ public struct RunQueueDelays: Sendable {
     }
 
     /// The second field of a `schedstat` line (`runtime delay slices`), in nanoseconds.
+    ///
+    /// ```swift
+    /// RunQueueDelays.runQueueDelay(inSchedstat: Array("1853 2204 9\n".utf8))  // 2204
+    /// ```
     static func runQueueDelay(inSchedstat bytes: [UInt8]) -> UInt64? {
         let fields = bytes.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A })
         guard fields.count >= 2 else { return nil }
@@ -105,6 +121,7 @@ public struct RunQueueDelays: Sendable {
         return Int32(String(decoding: fields[1], as: UTF8.self))
     }
 
+    /// The number a folder of `/proc` names (a process or a thread), or `nil` for any other name.
     private static func number(_ name: [UInt8]) -> Int32? {
         guard !name.isEmpty, name.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         return Int32(String(decoding: name, as: UTF8.self))

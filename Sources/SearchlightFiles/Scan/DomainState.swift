@@ -4,6 +4,16 @@ import Searchlight
 /// What the file indexer remembers about a domain, stored with the domain in the index
 /// (``FileIndexWriter/setState(_:domain:)``); each backend keeps it as JSON in a column of its
 /// domain table, which only the conformances read (``init(json:)``, ``json``).
+///
+/// Written by scans and watches with their batches (in the same transaction), read by
+/// `status`, `pause` and the next scan. Optional fields are the ones later versions added, so
+/// a state written by an older version still decodes.
+///
+/// ```swift
+/// var state = try index.domainState("notes") ?? DomainState(root: "/home/ada/Notes")
+/// state.lastScan = summary
+/// try index.setState(state, domain: "notes")
+/// ```
 public struct DomainState: Codable, Sendable, Equatable {
     /// The canonical absolute path of the domain's root.
     public var root: String
@@ -32,6 +42,9 @@ public struct DomainState: Codable, Sendable, Equatable {
     }
 
     /// Decodes a stored state; `nil` when absent or not ours.
+    ///
+    /// A state that does not decode (written by a newer version whose fields this one cannot
+    /// read) is `nil`: the caller starts from a new state, which loses what the old one held.
     package init?(json: String?) {
         guard let data = json?.data(using: .utf8),
               let state = try? JSONDecoder().decode(DomainState.self, from: data) else { return nil }
@@ -39,6 +52,8 @@ public struct DomainState: Codable, Sendable, Equatable {
     }
 
     /// The JSON stored in the index.
+    ///
+    /// Keys sorted, so the same state is always the same text; `{}` should encoding ever fail.
     package var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -47,6 +62,10 @@ public struct DomainState: Codable, Sendable, Equatable {
 }
 
 /// How a `watch` is doing: shown by `status`.
+///
+/// Written by the watcher at each window, pause, backoff and stop (``FolderWatcher/recordHealth()``),
+/// so `status` can show how far behind a watch is and what it could not watch, without
+/// asking the watching process.
 public struct WatchHealth: Codable, Sendable, Equatable {
     /// The watching process.
     public var pid: Int32

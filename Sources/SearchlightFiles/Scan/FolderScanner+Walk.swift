@@ -7,7 +7,11 @@ import Synchronization
 // path against it), becomes jobs for the inspectors and findings for the writer.
 extension FolderScanner {
     /// A file for the inspectors.
+    ///
+    /// Made on the walking thread, queued to an inspector thread (``inspect(_:with:results:)``):
+    /// a small value, copied across threads.
     struct Job: Sendable {
+        /// The file's path relative to the root, as its item's identifier.
         var path: ItemIdentifier
         /// Whether the index holds an item for it (so a vanished file must be deleted).
         var isIndexed: Bool
@@ -16,6 +20,14 @@ extension FolderScanner {
         /// holds when the job runs, the file's user attributes are read again, its content is not.
         var contentStamp: [UInt8]? = nil
 
+        /// A job for `path`; the cheap path (user attributes only) is chosen here when `status`
+        /// differs from the `stored` stamp by the change time alone.
+        ///
+        /// - Parameters:
+        ///   - path: The file's path relative to the root.
+        ///   - isIndexed: Whether the index holds an item for it.
+        ///   - status: The file's status as the walk or a `stat` saw it.
+        ///   - stored: The index's change stamp of the file, when there is one.
         init(path: ItemIdentifier, isIndexed: Bool, status: FileStatus? = nil, stored: [UInt8]? = nil) {
             self.path = path
             self.isIndexed = isIndexed
@@ -24,27 +36,52 @@ extension FolderScanner {
     }
 
     /// What the walker and the inspectors hand to the writer.
+    ///
+    /// The writer (``write(results:into:records:progress:changes:draining:)``) turns each into a
+    /// change of the batch and a count of the report; the order in which they arrive is the
+    /// order of the batch.
     enum Finding: Sendable {
         /// This many files were found as indexed.
         case unchanged(Int)
+        /// An item to write: a new file (`isNew`) or a changed one, inspected and extracted.
         case upsert(SearchableItem, isNew: Bool)
+        /// An indexed file that is gone, or that the inspection found vanished or secret.
         case delete(ItemIdentifier)
+        /// A path that is no longer a file: its item and everything indexed below it go.
         case deleteTree(ItemIdentifier)
         /// An indexed file whose content did not change: its user attributes as read now,
         /// whether they differ from the indexed ones, and its new stamp.
         case userAttributes(ItemIdentifier, UserAttributes, FileAccess, changeStamp: [UInt8], changed: Bool)
+        /// A file or folder that could not be looked at, and why; its items are kept as they are.
         case unreadable(ItemIdentifier, String)
         /// Who may pass through a folder (recorded by a shared index only).
         case folderAccess(IndexBatch.FolderAccessKey, FileAccess)
         /// What the walk saw at a name of a hard-linked file, for the report (only when asked:
         /// ``ScanReport/Records/hardLinks``).
         case linkSighting(ScanReport.LinkSighting)
+        /// An error that ends the scan: the writer throws it.
         case fatal(any Error)
     }
 
     /// Walks `subtree` and merges it with the index's identifiers below it (or `view`'s): new
     /// and changed files become jobs, vanished ones deletions. With `recordsLinks`, each regular
     /// file with more than one name is a ``Finding/linkSighting(_:)``.
+    ///
+    /// Runs on the producing thread. The walk and the index are both in byte order, so they are
+    /// merged like two sorted lists, in constant memory: the index's side is read a page at a
+    /// time (``IndexStampCursor``). An unchanged file costs the walk's `stat` and a comparison
+    /// of stamps, nothing else. What the index holds below an unreadable folder is kept.
+    ///
+    /// - Parameters:
+    ///   - subtree: The folder to walk, relative to the root (empty: the whole root).
+    ///   - view: A watch window's view of the index with its pending changes, when they are
+    ///     not written yet; `nil` reads the index itself.
+    ///   - onDirectory: Called with each folder met, for progress.
+    ///   - recordsLinks: Whether to report each file with more than one name.
+    ///   - submit: Hands a job to the inspectors; `false` stops the walk.
+    ///   - results: Where deletions, unchanged counts and other findings go.
+    /// - Throws: The index's errors when its side cannot be read, and the walker's errors other
+    ///   than an unreadable folder (which is a finding).
     func walkAndMerge(_ subtree: ItemIdentifier, view: PendingIndexView?,
                       onDirectory: (@Sendable (ItemIdentifier) -> Void)?, recordsLinks: Bool,
                       submit: Submit, results: BlockingQueue<Finding>) throws {
@@ -119,17 +156,22 @@ extension FolderScanner {
     /// rescan's files are nearly all unchanged, and one queue hand-over (a lock and a wake-up)
     /// each cost more than the comparison.
     struct UnchangedTally {
+        /// How many unchanged files are counted before the count is handed to the writer.
         static let handOverCount = 4096
         let results: BlockingQueue<Finding>
         private var count = 0
 
+        /// A tally with nothing counted, handing its counts to `results`.
         init(results: BlockingQueue<Finding>) { self.results = results }
 
+        /// Counts one unchanged file, handing the count over once it reaches ``handOverCount``.
         mutating func add() {
             count += 1
             if count >= Self.handOverCount { handOver() }
         }
 
+        /// Hands what was counted to the writer as one ``Finding/unchanged(_:)``, if anything was;
+        /// the tally's owner calls it once more at the end (a `defer`).
         mutating func handOver() {
             guard count > 0 else { return }
             results.put(.unchanged(count))
@@ -138,9 +180,25 @@ extension FolderScanner {
     }
 
     /// Paths whose change stamps are looked up in one read.
+    ///
+    /// Large enough that a window of many changed files costs a few reads of the index, small
+    /// enough that one read's statement stays short.
     static let lookupBatchSize = 512
 
     /// Compares `paths` with the index, a batch of ``lookupBatchSize`` at a time.
+    ///
+    /// For the paths a watch window names (no walk): each path is looked at with one `stat`,
+    /// unless `known` has its status already. Stops early when the scan is stopping.
+    ///
+    /// - Parameters:
+    ///   - paths: The paths to compare, relative to the root.
+    ///   - view: A watch window's view of the index with its pending changes, or `nil`.
+    ///   - known: Statuses already read (`nil` values: known to be gone).
+    ///   - reinspected: Paths to inspect whatever their stamps.
+    ///   - recordsLinks: Whether to report what is seen at each path, for hard links.
+    ///   - submit: Hands a job to the inspectors; `false` stops the comparison.
+    ///   - results: Where the findings go.
+    /// - Throws: The index's errors when stamps cannot be read.
     func statAndCompare(_ paths: [ItemIdentifier], view: PendingIndexView?, known: [ItemIdentifier: FileStatus?],
                         reinspected: Set<ItemIdentifier> = [], recordsLinks: Bool,
                         submit: Submit, results: BlockingQueue<Finding>) throws {
@@ -157,6 +215,13 @@ extension FolderScanner {
     /// of `reinspected` is inspected even when its stamp is as indexed. With `recordsLinks`,
     /// what it sees at each path is a ``Finding/linkSighting(_:)``, whatever is there.
     /// Returns `false` when the scan is stopping.
+    ///
+    /// A path the exclusion rules exclude (a secret, an ignore file's pattern) is treated as
+    /// gone, so that an item indexed before the rule existed is removed; a path of
+    /// `options.walk.excluded` (the index's own files) is skipped. A path that cannot be looked at is an unreadable
+    /// finding, and its item is kept.
+    ///
+    /// - Throws: The index's errors when stamps cannot be read.
     func statAndCompare(_ paths: ArraySlice<ItemIdentifier>, view: PendingIndexView?,
                         known: [ItemIdentifier: FileStatus?], reinspected: Set<ItemIdentifier> = [], recordsLinks: Bool,
                         submit: Submit, results: BlockingQueue<Finding>) throws -> Bool {

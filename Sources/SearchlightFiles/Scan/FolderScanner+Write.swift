@@ -10,6 +10,18 @@ import SystemCalls
 extension FolderScanner {
     /// Hands one job's file to the pipeline (step ③) with the inspector of the thread it runs
     /// on; a file whose change time alone moved has only its user attributes read again.
+    ///
+    /// Runs on an inspector thread, one job at a time; its one finding goes to `results`, where
+    /// ``write(results:into:records:progress:changes:draining:)`` takes it on the calling thread.
+    /// The cheap path (a change time alone moved) costs a `stat`, the extended attributes and
+    /// one read of the index, and never a decoder. A file that vanished, or became a secret
+    /// (excluded by its content), is deleted when it was indexed and ignored when it was not.
+    /// Nothing is done once the scan is stopping.
+    ///
+    /// - Parameters:
+    ///   - job: The file to look at, with what the index holds of it.
+    ///   - inspector: The libmagic handle of the calling thread; never shared between threads.
+    ///   - results: Where the finding goes.
     func inspect(_ job: Job, with inspector: FileInspector, results: BlockingQueue<Finding>) {
         if isStopping { return }
         // Only the change time moved: new tags or a comment, or a permission. An item that
@@ -36,6 +48,28 @@ extension FolderScanner {
     /// Once `draining` (the walk is done and only the jobs in the inspectors' hands are left),
     /// a batch is also written whenever no finding waits: its full-text index is then built
     /// while the last files are decoded, instead of on one core after them.
+    ///
+    /// A scan (no `changes`) writes a batch whenever it reaches ``Options/batchSize`` items,
+    /// ``Options/batchTextBytes`` of text, or ``Options/batchInterval`` of age, so that a large
+    /// scan is searchable as it goes and no batch holds too much in memory. A watch window
+    /// (`changes` given) writes once, at the end: its structural changes first, then its
+    /// findings, with the domain states it carries, in one transaction, so that a window is
+    /// all or nothing.
+    ///
+    /// Runs on the calling thread until `results` is closed and empty; it waits for findings at
+    /// most 100 ms at a time, so the batches' timers and `progress` run even while the
+    /// inspectors are slow.
+    ///
+    /// - Parameters:
+    ///   - results: The inspectors' findings, closed once the walk and the jobs are done.
+    ///   - report: Where the counts go (added, updated, unchanged, removed, failed) and, as
+    ///     `records` asks, the changes and the hard links seen.
+    ///   - records: What to record beyond the counts.
+    ///   - progress: Called with the counts so far, at most every 100 ms, and once at the end.
+    ///   - changes: A watch window's structural changes and states, written with its findings.
+    ///   - draining: Whether only the jobs in the inspectors' hands are left.
+    /// - Throws: The first fatal finding (a failure of the walk or the pipeline), or the
+    ///   index's error; what was written before it stays written.
     func write(results: BlockingQueue<Finding>, into report: inout ScanReport, records: ScanReport.Records,
                progress: ((ScanSummary) -> Void)?, changes: ChangeSet?,
                draining: @Sendable () -> Bool = { false }) throws {
@@ -114,5 +148,8 @@ extension FolderScanner {
 
 extension FolderScanner {
     /// This machine's name (``SystemCall/hostName``), which a shared index records with each root.
+    ///
+    /// Read once, when first used: a machine renamed while a process runs keeps its old name
+    /// in that process. `localhost` when the name cannot be read.
     public static let hostName: String = SystemCall.hostName ?? "localhost"
 }

@@ -166,6 +166,7 @@ public final class FolderScanner: Sendable {
 
     /// Starts the pipeline's inspector threads for every later run, until ``stopInspectors()``
     /// (``IndexingPipeline/startInspectors()``).
+    ///
     /// - Throws: ``FileSystemError`` with ``FileSystemError/Code/inspection`` when libmagic's database cannot be loaded.
     public func startInspectors() throws { try pipeline.startInspectors() }
 
@@ -306,6 +307,22 @@ public final class FolderScanner: Sendable {
         }
     }
 
+    /// One run, with the root held open and the inspectors ready: `produce` runs on a thread of
+    /// its own (the walker, 4 MiB of stack), submitting jobs to the inspectors and findings to
+    /// the queue, while the calling thread writes (``write(results:into:records:progress:changes:draining:)``).
+    ///
+    /// A count of unfinished work (the producer, plus each job in the inspectors' hands) closes
+    /// the queue of findings when it reaches zero, which ends the writer. The queue holds at most
+    /// 4 096 findings: a writer that falls behind makes the producer and the inspectors wait.
+    ///
+    /// - Parameters:
+    ///   - inspectors: The pool that inspects the jobs.
+    ///   - records: What the report should record beyond the counts.
+    ///   - progress: Called with the counts as they grow.
+    ///   - changes: A watch window's structural changes and states, written with its findings.
+    ///   - produce: The walk or the comparison that makes jobs and findings.
+    /// - Returns: What the run did.
+    /// - Throws: The first fatal finding or the index's error, once every worker of the run is done.
     private func runHoldingRoot(_ inspectors: InspectorPool, records: ScanReport.Records,
                                 progress: ((ScanSummary) -> Void)?, changes: ChangeSet?,
                                 produce: @escaping @Sendable (_ submit: Submit, BlockingQueue<Finding>) throws -> Void)

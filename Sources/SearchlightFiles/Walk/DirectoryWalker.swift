@@ -63,12 +63,18 @@ import SystemPackage
 /// - ``ExclusionRules``
 public struct DirectoryWalker {
     /// What the walk meets.
+    ///
+    /// Events come in the byte order of their paths; a folder's ``directory(_:_:)`` and
+    /// ``folderAccess(_:_:)`` come before anything below it.
     public enum Event {
         /// A regular file, with its status.
         case file(ItemIdentifier, FileStatus)
         /// A directory the walk entered (reported before its contents).
         case directory(ItemIdentifier, FileStatus)
         /// An entry the walk could not read: nothing below it is known.
+        ///
+        /// A scanner keeps what the index holds below it as it is: not being able to look is not
+        /// proof that it is gone.
         case unreadable(ItemIdentifier, FileSystemError)
         /// Who may pass through a folder the walk opened, the one it started from included
         /// (reported before its contents; read from the open folder: status and POSIX ACL),
@@ -77,13 +83,23 @@ public struct DirectoryWalker {
     }
 
     /// Which entries to report.
+    ///
+    /// ```swift
+    /// var options = DirectoryWalker.Options(includeHidden: true, excluded: [".searchlight.sqlite"])
+    /// options.foldersOnly = true
+    /// ```
     public struct Options: Sendable {
         /// What the walk leaves out: secrets, hidden names, ignore files, patterns, defaults.
         public var exclusions = ExclusionRules()
         /// Relative paths never reported nor entered (the index's own files).
+        ///
+        /// Compared whole: a path listed here hides itself and, for a folder, everything below it,
+        /// at no cost beyond a set look-up per entry.
         public var excluded: Set<ItemIdentifier> = []
         /// Whether to report who may pass each folder (``Event/folderAccess(_:_:)``): what a
         /// shared index records.
+        ///
+        /// Costs one read of each folder's POSIX ACL.
         public var reportsFolderAccess = false
         /// Whether to report folders only: a name `readdir` says is no folder costs no `statx`
         /// (the watcher's walk that watches each folder before it is listed).
@@ -109,6 +125,8 @@ public struct DirectoryWalker {
     }
 
     /// The folder walked, whose device bounds the walk.
+    ///
+    /// Its descriptor is the walk's anchor: every folder is opened from it, level by level.
     let root: RootFolder
     /// What the walk reports and leaves out.
     let options: Options
@@ -137,6 +155,9 @@ public struct DirectoryWalker {
     ///     }
     /// }
     /// ```
+    ///
+    /// A walker holds no state between walks: one walker may walk on several threads at once,
+    /// each walk calling its `body` on its own thread.
     ///
     /// - Parameters:
     ///   - start: A folder relative to the root; empty (the default) for the root.
@@ -206,6 +227,10 @@ public struct DirectoryWalker {
     }
 
     /// One directory being walked: its descriptor and its sorted entries.
+    ///
+    /// Holding all of a directory's entries (names and statuses) is what bounds the walk's memory
+    /// by the directories on the current path; a folder of a million files costs a million
+    /// entries while it is walked.
     struct Level {
         /// One entry of the directory, kept after the exclusions.
         struct Entry {
@@ -231,6 +256,12 @@ public struct DirectoryWalker {
         /// Reads and sorts the entries of the open directory `descriptor`, leaving out what
         /// the walker's exclusions exclude; takes no ownership of it. `inherited` are the
         /// ignore files of the folders above.
+        ///
+        /// Costs one listing and a `statx` per entry kept (hidden names and, with
+        /// ``Options/foldersOnly``, names `readdir` says are no folders cost none). Symbolic links,
+        /// FIFOs, sockets and devices are dropped here, as are folders on another device.
+        ///
+        /// - Throws: ``FileSystemError`` when the directory cannot be listed.
         init(descriptor: Int32, path: ItemIdentifier, inherited: [ExclusionRules.FolderRules],
              walker: DirectoryWalker) throws {
             self.descriptor = descriptor

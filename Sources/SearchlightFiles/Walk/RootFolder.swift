@@ -107,6 +107,7 @@ public final class RootFolder: Sendable {
         handle = Mutex(Handle(path: path, device: 0))
     }
 
+    /// Closes the root's descriptor, when one is open (an offline root has none).
     deinit {
         let descriptor = handle.withLock { $0.descriptor }
         if descriptor >= 0 { SystemCall.close(descriptor) }
@@ -133,13 +134,13 @@ public final class RootFolder: Sendable {
     /// An open descriptor that nobody uses is closed; one that is in use stays open until its
     /// users are done.
     ///
-    /// - Parameter path: Where the drive's folder is now.
-    ///
     /// ```swift
     /// let root = RootFolder(offline: "/media/ada/photos")
     /// // the drive is mounted again, elsewhere
     /// try root.relocate(to: "/run/media/ada/photos")
     /// ```
+    ///
+    /// - Parameter path: Where the drive's folder is now.
     /// - Throws: ``FileSystemError`` when the folder cannot be opened.
     public func relocate(to path: String) throws(FileSystemError) {
         let (canonical, device) = try Self.look(at: path)

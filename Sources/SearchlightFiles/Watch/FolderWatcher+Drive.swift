@@ -7,10 +7,23 @@ import Searchlight
 // other roots; mounted again, at the same place or another, it is watched and caught up.
 extension FolderWatcher {
     /// Whether the root's drive is away now.
+    ///
+    /// True from the moment the watcher finds the drive unmounted (at the start, or when a
+    /// mount or unmount wakes it) until it is mounted again and caught up. Reads a lock-protected
+    /// field: cheap, and safe from any thread while the watch runs.
     public var isOffline: Bool { state.withLock { $0.offlineSince != nil } }
 
     /// Ends ``run()`` as a graceful shutdown does (the window in hand is finished): the
     /// watch of a removable drive forgotten while the other roots go on.
+    ///
+    /// Returns at once; ``run()`` returns once the window in hand is written. Safe from any
+    /// thread or task, and more than once. A stopped watcher cannot be run again: its scanner's
+    /// stop is for good.
+    ///
+    /// ```swift
+    /// // The drive the root is on is about to be ejected: end its watch only.
+    /// watcher.stop()
+    /// ```
     public func stop() {
         inbox.requestStop()
         scanner.stop()
@@ -18,7 +31,13 @@ extension FolderWatcher {
 
     /// Looks at the mount table: goes offline when the root's filesystem went away, and
     /// comes back when it is mounted again (caught up by a reconcile). Runs between windows.
+    ///
+    /// Blocks: it reads the mount table and the domain's stored volume, and, when the drive
+    /// is back, watches and reconciles the root (``comeBack(at:presence:volume:)``). Called
+    /// through ``recovering(_:)`` when a mount or unmount wakes the loop.
+    ///
     /// - Returns: Whether the root is online.
+    /// - Throws: The errors of watching and reconciling the root when it comes back.
     @discardableResult
     func checkDrive() throws -> Bool {
         let recorded = ((try? index.domainState(options.scan.domain)) ?? nil)?.volume
@@ -42,6 +61,11 @@ extension FolderWatcher {
 
     /// Forgets every watch of the root (the kernel removed them with the filesystem) and
     /// records the root offline; its items stay.
+    ///
+    /// Pending events are dropped: they name paths of a filesystem that is gone, and the
+    /// reconcile at the drive's return finds whatever changed. The time the drive went away is
+    /// recorded in the domain's state (the index's record of the volume, when it can be
+    /// written), so that `status` shows it even after a restart.
     func goOffline() {
         let watches = state.withLock { state in
             defer {
@@ -66,6 +90,15 @@ extension FolderWatcher {
 
     /// Watches the root again where its drive is mounted now and reconciles it: what did not
     /// change is not read again.
+    ///
+    /// The drive may come back at another mount point: the root is relocated there, and its
+    /// items keep their identifiers (paths relative to the root).
+    ///
+    /// - Parameters:
+    ///   - path: Where the root is now.
+    ///   - presence: What ``VolumePresence/locate(path:recorded:)`` found, recorded in the index.
+    ///   - volume: The mounted volume, named in the log.
+    /// - Throws: The errors of relocating, watching and reconciling the root, or of the index.
     func comeBack(at path: String, presence: VolumePresence, volume: VolumeIdentity) throws {
         try root.relocate(to: path)
         let rootWatch = try inotify.addWatch(pathBytes: Array(root.path.utf8), for: subscriber)
@@ -86,7 +119,13 @@ extension FolderWatcher {
 extension FolderWatcher {
     /// Before the first reconcile: finds the root's drive where it is mounted now (moving
     /// the root there), or records it offline.
+    ///
+    /// Also tells whether the root is on a network or FUSE filesystem, which the watcher then
+    /// reconciles every ``Options/rescanInterval`` and whose server it asks while working
+    /// (``askingServerMeanwhile(_:)``). Blocks.
+    ///
     /// - Returns: Whether the root is online.
+    /// - Throws: The errors of relocating the root or of recording its volume in the index.
     func placeRoot() throws -> Bool {
         let presence = index.presence(ofRoot: root.path, domain: options.scan.domain)
         switch presence {
@@ -113,6 +152,12 @@ extension FolderWatcher {
     /// meanwhile, every deadline, off the work's thread (``remoteRootAnswers()``): a server that
     /// stops answering during a window or a reconcile (whose call then waits for it) is marked
     /// unreachable at once, not only when the next window asks first.
+    ///
+    /// On a local root it only runs `work`. The asking task is detached and cancelled when
+    /// `work` returns or throws.
+    ///
+    /// - Parameter work: The window, reconcile or check to run.
+    /// - Throws: What `work` throws.
     func askingServerMeanwhile(_ work: () async throws -> Void) async throws {
         guard state.withLock({ $0.isRemote }) else { return try await work() }
         let asking = Task.detached { [self] in
@@ -128,6 +173,10 @@ extension FolderWatcher {
 
     /// Whether the server of this network or FUSE root answers within the deadline; records
     /// when it stops and starts answering (`status` shows it). Blocks up to the deadline.
+    ///
+    /// The probe runs on a thread of the ``probe``'s own, so a hung server blocks it, not the
+    /// caller, beyond the deadline. A change (stopped or started answering) is logged once and
+    /// written to the domain's state.
     func remoteRootAnswers() -> Bool {
         let answers = probe.answers(root.path, within: options.reachabilityDeadline)
         let changed = state.withLock { state -> Bool in

@@ -19,6 +19,10 @@ import Synchronization
 ///
 /// A window *touches* a file when it refreshes, adds, renames or removes one of its names; the
 /// other names of the touched files are refreshed with the window.
+///
+/// Its memory grows with the names of hard-linked files in the root only (most roots have
+/// none or few); every method takes one lock, briefly, so it may be called from the
+/// scanner's threads and the window's alike.
 final class HardLinkNames: Sendable {
     /// The names known of each hard-linked inode, and which of those inodes a window touched.
     private struct Table {
@@ -53,6 +57,8 @@ final class HardLinkNames: Sendable {
         }
 
         /// The names at or below `subtree`.
+        ///
+        /// Linear in the names kept: fine for the few hard-linked files a root holds.
         func names(below subtree: ItemIdentifier) -> [ItemIdentifier] {
             inodes.keys.filter { $0.isInSubtree(at: subtree) }
         }
@@ -67,6 +73,9 @@ final class HardLinkNames: Sendable {
     /// (its other names' ctime moved when it was made), and so does a change found through it
     /// (written through a name whose event came under a path that was stale by then: in a folder
     /// moved where it could not be followed).
+    ///
+    /// - Parameter sightings: The report's sightings, in order; a path seen without a
+    ///   hard-linked regular file forgets its name.
     func observe(_ sightings: [ScanReport.LinkSighting]) {
         guard !sightings.isEmpty else { return }
         table.withLock { table in
@@ -84,6 +93,10 @@ final class HardLinkNames: Sendable {
 
     /// A window refreshes `path`, now `status`: the file it named before and the file it names
     /// now are touched, whatever else is known of them.
+    ///
+    /// - Parameters:
+    ///   - path: A file the window refreshes.
+    ///   - status: What is at `path` now, `nil` when nothing is.
     func refreshing(_ path: ItemIdentifier, _ status: FileStatus?) {
         table.withLock { table in
             if let inode = table.inodes[path] { table.touched.insert(inode) }
@@ -125,6 +138,10 @@ final class HardLinkNames: Sendable {
     /// the first time and fewer names known than it has is looked for in the index first:
     /// `lookUp` is given those inodes and returns the identifiers that hold them (one pass over
     /// the index's stamps for all of them).
+    ///
+    /// - Parameter lookUp: Finds the identifiers whose stored stamps hold any of the inodes.
+    /// - Returns: Every known name of every touched file, the touched paths included.
+    /// - Throws: What `lookUp` throws; the touches are then kept for the next call.
     func takeTouchedNames(lookingUp lookUp: (Set<UInt64>) throws -> [(ItemIdentifier, UInt64)]) rethrows -> Set<ItemIdentifier> {
         let unknown: Set<UInt64> = table.withLock { table in
             defer { table.newlyNamed.removeAll() }
@@ -154,6 +171,12 @@ final class HardLinkNames: Sendable {
 extension FileStatus {
     /// The inode that a stored change stamp holds (its first number), packed or in the fixed
     /// 32-byte form of older indexes.
+    ///
+    /// The packed form starts with the inode as an LEB128 varint (7 bits a byte, low bits first);
+    /// the 32-byte form with the inode as 8 little-endian bytes.
+    ///
+    /// - Parameter stamp: A change stamp as the index stores it.
+    /// - Returns: The inode, or `nil` when the stamp is too short or its varint too long.
     static func inode(inStamp stamp: [UInt8]) -> UInt64? {
         if stamp.count == 32 {
             return stamp.prefix(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
@@ -175,6 +198,12 @@ extension FolderWatcher {
     /// sees of hard-linked files), then feeds ``hardLinks`` what the run saw: every run of the
     /// watch's scanner goes through here, so that the table knows each name a run met before
     /// anything asks it for names again.
+    ///
+    /// - Parameters:
+    ///   - records: What the caller wants recorded; hard links are always added.
+    ///   - run: One call of the scanner, given what to record.
+    /// - Returns: The scanner's report.
+    /// - Throws: What `run` throws; the table then learns nothing from the run.
     func scanned(recording records: ScanReport.Records = [],
                  _ run: (ScanReport.Records) throws -> ScanReport) rethrows -> ScanReport {
         let report = try run(records.union(.hardLinks))
@@ -185,6 +214,9 @@ extension FolderWatcher {
     /// Before a window's transaction: its moves and deletes, and the files it refreshes
     /// (`files`, with `statuses`), touch hard-linked files; returns `files` with the other names
     /// of those files.
+    ///
+    /// When a touched file has names not known yet, the domain's change stamps are read whole
+    /// (``touchedNames()``) to find them: once per window that needs it.
     func withOtherNames(_ files: Set<ItemIdentifier>, structure: [IndexBatch.Change],
                         statuses: [ItemIdentifier: FileStatus?]) -> Set<ItemIdentifier> {
         hardLinks.clearTouches()
@@ -196,6 +228,9 @@ extension FolderWatcher {
     /// ``HardLinkNames/takeTouchedNames(lookingUp:)``, looking names up among the domain's stamps
     /// (a stamp starts with the inode). A failed lookup is logged: the self-check repairs what
     /// it missed.
+    ///
+    /// The look-up reads the domain's change stamps 4 096 at a time, all of them: its cost grows
+    /// with the domain, and it runs only when a touched file has more names than are known.
     private func touchedNames() -> Set<ItemIdentifier> {
         do {
             return try hardLinks.takeTouchedNames { inodes in

@@ -11,6 +11,13 @@ extension FolderWatcher {
     /// with no such entry (an 8.3 alias) it is left out, and the root is reconciled once
     /// things are quiet. Only on filesystems whose inodes do not last a mount (FAT, exFAT,
     /// FUSE), where names may ignore case; elsewhere `paths` as they are.
+    ///
+    /// Each folder is listed once per call, however many of its files the events name. Names
+    /// are compared with Swift's `lowercased()`, close to but not exactly FAT's own case table;
+    /// a name that matches two entries is left out, as an alias is.
+    ///
+    /// - Parameter paths: Files the window's events named, relative to the root.
+    /// - Returns: The same files, each by the name its folder lists.
     func listedNames(of paths: Set<ItemIdentifier>) -> Set<ItemIdentifier> {
         guard !paths.isEmpty, FileStatus.hasUnstableInodes(device: root.device) else { return paths }
         var listings: [ItemIdentifier: Set<[UInt8]>] = [:]

@@ -7,6 +7,17 @@ import SystemCalls
 /// A fault of the index that a watch waits out (Docs/Contract.md#when-things-break): a full disk, a read-only or
 /// removed index folder, a database away. Written to a small file beside the watch's lock
 /// (the index itself cannot take it), read by `status`.
+///
+/// The watcher writes it when a fault begins and at each failed attempt, and removes it when
+/// the index can be written again or the watch ends; a file left by a watch that died is
+/// ignored by ``current(index:domain:)``. Dates are encoded as `JSONEncoder`'s default
+/// (seconds since 2001), so the file is meant for this library, not for other programs.
+///
+/// ```swift
+/// if let fault = WatchFault.current(index: indexPath, domain: "notes") {
+///     print("\(fault.summary) since \(fault.since), attempt \(fault.attempts)")
+/// }
+/// ```
 public struct WatchFault: Codable, Sendable, Equatable {
     /// The watching process.
     public var pid: Int32
@@ -17,6 +28,8 @@ public struct WatchFault: Codable, Sendable, Equatable {
     /// When the fault began.
     public var since: Date
     /// Attempts so far.
+    ///
+    /// Counts the failed attempts, the one that began the fault included.
     public var attempts: Int
     /// When the next attempt is due.
     public var nextAttempt: Date
@@ -24,12 +37,31 @@ public struct WatchFault: Codable, Sendable, Equatable {
     /// Where a watch of `domain` records its fault: beside the locks of remote indexes
     /// (`$XDG_RUNTIME_DIR/searchlight`, else `/tmp/searchlight-UID`), not beside the index,
     /// whose folder may be the one that is full or read-only.
+    ///
+    /// The name holds FNV-1a hashes of the index path and of the domain, so every watch of
+    /// every index has its own file, and neither the path nor the domain need be a valid file
+    /// name.
+    ///
+    /// - Parameters:
+    ///   - indexPath: The index's path, or its URL.
+    ///   - domain: The watched domain.
+    /// - Returns: The file's absolute path; the file may not exist.
     public static func path(index indexPath: String, domain: String) -> String {
         WatchLock.remoteLockFolder + "/fault-\(String(WatchLock.fnv1a(indexPath), radix: 16))"
             + "-\(String(WatchLock.fnv1a(domain), radix: 16)).json"
     }
 
     /// The fault a running watch of `domain` records now, if any.
+    ///
+    /// A recorded fault counts only while the domain's ``WatchLock`` is held and the process that
+    /// wrote it still exists, so a file left behind by a watch that was killed is not shown.
+    /// Reads one small file and takes no lock; safe from any thread.
+    ///
+    /// - Parameters:
+    ///   - indexPath: The index's path, or its URL.
+    ///   - domain: The watched domain.
+    /// - Returns: The fault, or `nil` when no watch runs, none is waiting out a fault, or the
+    ///   file cannot be read.
     public static func current(index indexPath: String, domain: String) -> WatchFault? {
         guard WatchLock.isHeld(index: indexPath, domain: domain),
               let data = FileManager.default.contents(atPath: path(index: indexPath, domain: domain)),
@@ -40,6 +72,9 @@ public struct WatchFault: Codable, Sendable, Equatable {
 }
 
 /// Where the watcher stands with the index's faults.
+///
+/// Kept behind ``FolderWatcher``'s `recovery` mutex: the loop of windows, the timers and
+/// the blocking work on dispatch threads all read and change it.
 struct RecoveryState: Sendable {
     /// The fault in progress.
     var fault: WatchFault?
@@ -55,6 +90,9 @@ struct RecoveryState: Sendable {
     /// The index's file is gone: open its path again before the next attempt.
     var reopen = false
     /// The watch's lock taken again beside a recreated index (the first went with the folder).
+    ///
+    /// Kept here so that it lives as long as the watcher; the watch's first lock still ends
+    /// the watch's run.
     var lockAgain: WatchLock?
     /// An integrity check is due (``FolderWatcher/Options/integrityCheckInterval``).
     var integrityCheckDue = false
@@ -71,6 +109,12 @@ extension FolderWatcher {
     static let longestRetryDelay: Duration = .seconds(60)
 
     /// How long until the next attempt, while a fault lasts and it is not due yet.
+    ///
+    /// While it returns a duration, the loop of windows processes nothing: events wait in the
+    /// inbox, and ``fail(with:)`` has scheduled a wake-up for when the attempt is due.
+    ///
+    /// - Parameter now: The current instant (given by tests).
+    /// - Returns: The time left, or `nil` when no fault lasts or its next attempt is due.
     func retryWait(now: ContinuousClock.Instant = .now) -> Duration? {
         recovery.withLock { state in
             guard let at = state.retryAt, at > now else { return nil }
@@ -81,6 +125,10 @@ extension FolderWatcher {
     /// Whether the next window must reconcile the whole root (a failed write, a reset index).
     /// An index file that was removed under the watch (SQLite would go on writing into the
     /// removed file) is a fault: it is created again at the next attempt.
+    ///
+    /// Not a plain read: a replaced SQLite file starts a fault (``fail(with:)``), and a reset
+    /// made by another handle of the index (its ``Searchlight/SearchableIndex/resetCount``
+    /// moved) marks the root for a reconcile.
     var needsReconcile: Bool {
         if let sqlite = index as? SearchableIndex, !recovery.withLock({ $0.reopen }), sqlite.isFileReplaced {
             fail(with: SearchlightError(.indexUnavailable, "the index file was removed or replaced", path: sqlite.path,
@@ -99,6 +147,14 @@ extension FolderWatcher {
 
     /// Runs window work on a thread of its own (``blocking(_:)``). An error of the index's
     /// storage is waited out, damage is reset; either way the root is reconciled next.
+    ///
+    /// When a fault left the index file gone, the file is opened again first (and the watch's
+    /// lock taken again beside it). Then `body` runs; on success, a fault in progress ends
+    /// (``recovered()``).
+    ///
+    /// - Parameter body: The window's blocking work: a window, a self-check, a catch-up.
+    /// - Throws: Any error of `body` other than damage and unavailability of the index, which
+    ///   are handled here; those end the watch.
     func recovering(_ body: @escaping @Sendable () throws -> Void) async throws {
         let reopen = recovery.withLock { $0.reopen } ? index as? SearchableIndex : nil
         do {
@@ -127,6 +183,14 @@ extension FolderWatcher {
     }
 
     /// A fault began or goes on: logged once, recorded for `status`, retried later.
+    ///
+    /// Each call doubles the wait before the next attempt (from ``firstRetryDelay`` up to
+    /// ``longestRetryDelay``), marks the root for a reconcile, and notes that the index must be
+    /// opened again when its file is gone. The log says the fault once when it begins, once more
+    /// when its kind changes, and at debug level at each other attempt.
+    ///
+    /// - Parameter error: The error of the index; its ``Searchlight/SearchlightError/faultSummary``
+    ///   is what `status` shows.
     func fail(with error: SearchlightError) {
         let now = Date()
         let (fault, isNew, changed) = recovery.withLock { state in
@@ -167,6 +231,9 @@ extension FolderWatcher {
     }
 
     /// Work went through: a fault in progress is over, and a reconcile pending is done.
+    ///
+    /// Cheap when no fault was in progress: one lock, nothing written. Otherwise it logs how
+    /// long the fault lasted, removes the fault's file and writes the health as running.
     func recovered() {
         let ended = recovery.withLock { state in
             defer {
@@ -186,10 +253,22 @@ extension FolderWatcher {
     }
 
     /// The window that reconciled the root went through.
+    ///
+    /// Called by the window's work once its reconcile is committed, so a later fault marks the
+    /// root again.
     func reconciled() { recovery.withLock { $0.needsReconcile = false } }
 
     /// Resets the damaged index in place and reconciles the root into it; a store that cannot
     /// be reset (not a SQLite file) ends the watch with the error.
+    ///
+    /// The reset runs on a dispatch thread and empties the index, every domain's items with
+    /// it (other watchers of the same index see the new ``Searchlight/SearchableIndex/resetCount``
+    /// and reconcile their roots too). A reset that fails because the index cannot be written
+    /// becomes a fault, retried later.
+    ///
+    /// - Parameter error: The damage found; its reason is recorded with the reset.
+    /// - Throws: `error` itself when the index is not a SQLite file (the PostgreSQL store cannot
+    ///   be reset by a watch), or the reset's error when it is neither damage nor unavailability.
     func resetDamagedIndex(_ error: any Error) async throws {
         guard let sqlite = index as? SearchableIndex else { throw error }
         do {
@@ -208,6 +287,9 @@ extension FolderWatcher {
     }
 
     /// Writes the fault for `status`, or removes it (`nil`). Best effort: `status` shows less.
+    ///
+    /// The file is replaced whole (written beside it, then renamed), so `status` never reads
+    /// half of one.
     func recordFault(_ fault: WatchFault?) {
         let path = WatchFault.path(index: index.path, domain: options.scan.domain)
         guard let fault else {
@@ -223,6 +305,9 @@ extension FolderWatcher {
     }
 
     /// Asks for an integrity check at the next quiet moment, every `interval`.
+    ///
+    /// Runs as a child task of the watch until it is cancelled; it only sets a flag and wakes
+    /// the loop, which runs the check itself (``checkIntegrityIfDue()``).
     func scheduleIntegrityChecks(every interval: Duration) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
@@ -234,6 +319,11 @@ extension FolderWatcher {
 
     /// Runs a due integrity check (SQLite's `quick_check`, which reads the whole file) when no
     /// event waits: damage that no read met yet resets the index and reconciles the root.
+    ///
+    /// Skipped while a fault lasts or events wait, and for the PostgreSQL store (the server
+    /// looks after its own pages). The check runs on a dispatch thread through ``recovering(_:)``.
+    ///
+    /// - Throws: What ``recovering(_:)`` throws.
     func checkIntegrityIfDue() async throws {
         guard let sqlite = index as? SearchableIndex, inbox.pendingCount == 0,
               recovery.withLock({ $0.integrityCheckDue && $0.fault == nil }) else { return }
@@ -247,6 +337,10 @@ extension FolderWatcher {
     /// Gives back the space deletions and rewrites left in the index, once they are worth it
     /// (``Searchlight/IndexWriter/reclaimSpaceIfChurned()``), when no event waits: the index stays the size of what
     /// it holds, whatever the churn.
+    ///
+    /// Skipped while a fault lasts, while events wait, and until ``Searchlight/IndexChurn/minimum``
+    /// rows have churned. It runs on the caller's thread: the loop of windows calls it from its
+    /// task, not through ``blocking(_:)``.
     func reclaimSpaceIfChurned() {
         guard inbox.pendingCount == 0, recovery.withLock({ $0.fault == nil }), index.churnedRows >= IndexChurn.minimum else { return }
         // Only space is at stake: a failure is logged, never a fault of the watch.

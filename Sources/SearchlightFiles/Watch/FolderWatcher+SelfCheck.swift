@@ -6,6 +6,9 @@ import Synchronization
 // The self-check: a reconcile that should change nothing, and what it repairs.
 extension FolderWatcher {
     /// How long the disk must be quiet before a self-check runs.
+    ///
+    /// Five settle intervals, and at least half a second: long enough that the editors' several
+    /// steps of a save are done before the walk looks.
     var selfCheckQuiet: Duration { max(options.settleInterval * 5, .milliseconds(500)) }
 
     /// Reconciles the root, which should change nothing: every item it adds, updates or
@@ -16,6 +19,18 @@ extension FolderWatcher {
     /// repairs then prove nothing, and it runs again, uncounted, once the disk is quiet, to
     /// repair what the replay undid. The same holds after an overflow (whose repairs are
     /// expected: events were lost; they are counted).
+    ///
+    /// Blocks for as long as a reconcile of the whole root takes (every folder listed, every
+    /// file's status read; only changed files are read again). Items whose change time alone
+    /// moved are not repairs: they are logged at debug level.
+    ///
+    /// - Parameters:
+    ///   - reason: Why it runs (`periodic`, `asked`, after an overflow…), for the log.
+    ///   - counted: Whether its repairs count in ``selfCheckRepairs`` and ``recentRepairs``.
+    ///   - afterOverflow: The kernel dropped events: the repairs are expected, and counted even
+    ///     when the disk changed meanwhile.
+    /// - Returns: What the reconcile did.
+    /// - Throws: The reconcile's errors: the root gone, the index that cannot be written.
     @discardableResult
     func selfCheck(reason: String, counted: Bool = true, afterOverflow: Bool = false) throws -> ScanSummary {
         inbox.markQuiet()
@@ -65,6 +80,12 @@ extension FolderWatcher {
 
     /// Asks for a self-check (as the periodic timer does) and returns once one has run, or
     /// after `timeout`; whether one ran.
+    ///
+    /// Polls every 10 milliseconds; for tests and diagnosis, not for a hot path. A check asked
+    /// for runs only once the disk has been quiet for ``selfCheckQuiet``.
+    ///
+    /// - Parameter timeout: How long to wait at most.
+    /// - Returns: Whether a self-check ended after this call began.
     func checkNow(timeout: Duration = .seconds(60)) async -> Bool {
         let before = state.withLock { $0.lastSelfCheck }
         inbox.requestSelfCheck(reason: "asked")
@@ -78,11 +99,16 @@ extension FolderWatcher {
 }
 
 /// An item a self-check found different from the disk, and what it did to it.
+///
+/// A repair means that the watch missed a change (or that the change was made in a way
+/// inotify cannot see). The latest ones are in ``FolderWatcher/recentRepairs`` and each is
+/// logged as a warning.
 public struct SelfCheckRepair: Sendable, Equatable, CustomStringConvertible {
     /// What the repair did: the item was missing, stale, or should not have been there.
     public let change: ScanChange
     /// The repaired item's path relative to the root.
     public let identifier: ItemIdentifier
 
+    /// The change and the quoted path, as the log shows them: `added "notes/todo.md"`.
     public var description: String { "\(change.rawValue) \(identifier.lossyString.debugDescription)" }
 }

@@ -6,6 +6,12 @@ import Synchronization
 // Watching folders: a watch per folder, and the folders the watch limit left unwatched.
 extension FolderWatcher {
     /// Tries again to watch the folders that could not be, and reconciles them.
+    ///
+    /// The degraded set is emptied first: a folder that still cannot be watched is put back by
+    /// ``watchDirectory(_:)``. Each folder costs a reconcile of its subtree.
+    ///
+    /// - Returns: The counts of the reconciles.
+    /// - Throws: The reconciles' errors.
     func rescanUnwatched() throws -> ScanSummary {
         let degraded = state.withLock { state in
             defer { state.degraded = [] }
@@ -26,6 +32,14 @@ extension FolderWatcher {
     /// (``watchFolders(below:)``): the scanner's walk then lists no folder unwatched, and needs
     /// to tell the watcher nothing while it runs. What it did comes back in the report, with
     /// what `records` asks for (a self-check's: each change, its repairs).
+    ///
+    /// Blocks for the walk that watches the folders, then for the scanner's reconcile.
+    ///
+    /// - Parameters:
+    ///   - subtree: The folder to reconcile, relative to the root.
+    ///   - records: What the report should record beyond the counts.
+    /// - Returns: The scanner's report.
+    /// - Throws: The scanner's errors (the index, the root gone).
     func reconcileWatched(subtree: ItemIdentifier = ItemIdentifier(bytes: []),
                           recording records: ScanReport.Records = []) throws -> ScanReport {
         watchFolders(below: subtree)
@@ -36,6 +50,9 @@ extension FolderWatcher {
     /// caller's), each before it is listed: a folder made in one after its listing has an
     /// event, so the walk of the scanner that follows lists no folder unwatched whose changes
     /// could be lost. The walk skips what the scanner's walk skips; it stops when the watch does.
+    ///
+    /// Errors of the walk are ignored: a folder that cannot be listed is met again, and reported,
+    /// by the scanner's own walk.
     func watchFolders(below subtree: ItemIdentifier) {
         struct Stopped: Error {}
         var walk = options.scan.walk
@@ -49,6 +66,12 @@ extension FolderWatcher {
     }
 
     /// Watches one folder; called before the folder is listed.
+    ///
+    /// Never throws: a folder that is gone is skipped, one that cannot be watched for another
+    /// reason is logged, and one beyond the watch limit (the kernel's or
+    /// ``Options/maximumWatches``) is marked degraded; the limit is warned about once per
+    /// watcher. A folder below
+    /// a degraded one is not tried.
     func watchDirectory(_ path: ItemIdentifier) {
         let skip = state.withLock { state in
             state.degraded.contains { PendingChanges.isPath(path, inSubtreeAt: $0) }

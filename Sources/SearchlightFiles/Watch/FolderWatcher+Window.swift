@@ -25,6 +25,12 @@ extension FolderWatcher {
     ///
     /// - Throws: ``SearchlightError`` when the index cannot be written (the recovery retries),
     ///   ``FileSystemError`` when the root is gone.
+    /// - Parameters:
+    ///   - events: The window's events, in the order the kernel reported them.
+    ///   - rescanDegraded: Whether the periodic rescan of unwatched folders is due.
+    ///   - rootWatch: The root's watch descriptor when the events were read; a root watched again
+    ///     since (its drive came back) is told apart by it.
+    ///   - reconcile: Whether an earlier window failed to be written.
     func process(_ events: [InotifyEvent], rescanDegraded: Bool, rootWatch: WatchDescriptor, reconcile: Bool = false) throws {
         var changes = PendingChanges(domain: options.scan.domain, rootWatch: rootWatch, excluded: options.scan.walk.excluded,
                                      includeHidden: options.scan.walk.includeHidden, followsFolderAccess: index.isShared)
@@ -90,6 +96,11 @@ extension FolderWatcher {
     ///
     /// The new folders are walked (watching each as it is met) until every moved folder is
     /// found or the walk ends; a found one is re-keyed in the table, with its subtree.
+    ///
+    /// Costs a walk of the new folders until the last moved one is found; each folder met is
+    /// watched on the way, which the window's commit would do anyway.
+    ///
+    /// - Parameter changes: The window's coalesced changes; found moves are recorded in them.
     func adoptMovedFolders(_ changes: inout PendingChanges) {
         var wanted: [WatchDescriptor: ItemIdentifier] = state.withLock { state in
             var watches: [WatchDescriptor: ItemIdentifier] = [:]
@@ -123,6 +134,10 @@ extension FolderWatcher {
     }
 
     /// The folders of `folders` that are not below another one of them.
+    ///
+    /// Each folder costs one set look-up per folder above it, then the result is sorted.
+    ///
+    /// - Returns: The outermost folders, in byte order.
     static func outermost(_ folders: Set<ItemIdentifier>) -> [ItemIdentifier] {
         folders.filter { !PendingChanges.hasAncestor($0, in: folders) }.sorted()
     }
@@ -140,6 +155,11 @@ extension FolderWatcher {
     /// a folder is walked, anything else refreshed. The other names of a hard-linked file that
     /// changed are refreshed with it. On a file system whose inodes or times are not stable
     /// (FAT, exFAT, FUSE), the files the events name are inspected again whatever their stamps.
+    ///
+    /// - Parameter changes: The window's coalesced changes.
+    /// - Returns: The counts of what was added, updated, unchanged and removed.
+    /// - Throws: ``SearchlightError`` when the index cannot be written: nothing of the window is
+    ///   written then, and the recovery reconciles the root later.
     func commit(_ changes: PendingChanges) throws -> ScanSummary {
         // What a path is now decides how it is handled, not what the events said it was:
         // a folder may have become a file (or vanished) since. Each path is looked at once.

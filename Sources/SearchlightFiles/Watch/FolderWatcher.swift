@@ -98,6 +98,9 @@ public final class FolderWatcher: Service, Sendable {
     /// ```
     public struct Options: Sendable {
         /// The scan underneath: domain, exclusions, threads, batches.
+        ///
+        /// Its domain names the watch: the ``WatchLock`` and the health are per domain. The index's
+        /// own files are added to its exclusions when the watcher is made.
         public var scan: FolderScanner.Options
         /// A window of events is processed after this much quiet...
         public var settleInterval: Duration = .milliseconds(100)
@@ -108,6 +111,9 @@ public final class FolderWatcher: Service, Sendable {
         /// idle), it flows through in windows of about this size while it lasts.
         public var maximumWindowEvents = 1024
         /// How often folders that could not be watched are rescanned.
+        ///
+        /// Also how often a network or FUSE root is reconciled whole, and how often a root whose
+        /// server stopped answering is asked again.
         public var rescanInterval: Duration = .seconds(300)
         /// How often the whole root is checked against the disk (`nil`: never). A check is a
         /// reconcile that should change nothing: each item it repairs is logged as a warning
@@ -118,11 +124,19 @@ public final class FolderWatcher: Service, Sendable {
         /// waits; `nil`: never): damage no read met yet resets the index, rebuilt from the disk.
         public var integrityCheckInterval: Duration? = .seconds(3600)
         /// At most this many watches, below the kernel's own limit (`nil`: the kernel's).
+        ///
+        /// Each watch costs the kernel about a kilobyte of unswappable memory; a limit keeps a huge
+        /// tree from taking all of a user's watches (which every inotify user of the account shares).
         public var maximumWatches: Int?
         /// Pauses and backoff, from `searchlight pause` and the pressure monitor (`nil`: never).
+        ///
+        /// While paused, events keep coming into the inbox and nothing is written; while backing
+        /// off, windows settle longer and extraction is left for later.
         public var control: WatchControl?
         /// How long the server of a network or FUSE root has to answer before the root is
         /// taken as unreachable (and left alone until it answers).
+        ///
+        /// Only roots on network or FUSE filesystems are asked; a local root never is.
         public var reachabilityDeadline: Duration = .seconds(5)
 
         /// The default timings over a scan with `scan`'s options.
@@ -130,6 +144,9 @@ public final class FolderWatcher: Service, Sendable {
     }
 
     /// What the watch knows of its watches and its health, behind ``state``'s lock.
+    ///
+    /// Read by the public properties from any thread, and changed by the window's work on its
+    /// dispatch thread; every access takes ``state``'s lock, briefly.
     struct WatchState {
         /// Which folder each watch descriptor stands for, and back.
         var table = WatchTable()
@@ -157,6 +174,9 @@ public final class FolderWatcher: Service, Sendable {
     }
 
     /// Where the items and the watch's health are written.
+    ///
+    /// Most calls come from the blocking work on dispatch threads; a few (the health written
+    /// between windows, the reclaim of space) come from the watch's own task.
     let index: any FileIndexWriter
     /// The folder watched.
     let root: RootFolder
@@ -177,15 +197,25 @@ public final class FolderWatcher: Service, Sendable {
     /// wake the loop of windows.
     let inbox = WatchInbox()
     /// Extraction left for later while backing off (the pipeline's).
+    ///
+    /// Shared with the scanner's pipeline, which fills it; the watcher empties it
+    /// (``catchUpOnDeferredExtraction()``).
     let deferral: ExtractionDeferral
     /// The other names of hard-linked files met so far.
+    ///
+    /// See ``HardLinkNames``: a change through one name refreshes the others.
     let hardLinks: HardLinkNames
     /// Called once the first reconcile is committed and the watches are in place.
+    ///
+    /// Called on the task that runs ``run()``; it should return quickly.
     let onReady: (@Sendable () -> Void)?
     /// The watches and the health, shared with the readers of the public properties.
     let state = Mutex(WatchState())
     /// How many watches this watcher adds at most: ``Options/maximumWatches``, else the
     /// kernel's `max_user_watches` (`nil` when it cannot be read).
+    ///
+    /// Read once, when the watcher is made: a limit raised afterwards with `sysctl` counts for
+    /// new watchers only.
     let watchLimit: Int?
     /// Tests hold windows here (events pile up unprocessed, as behind a slow consumer).
     let holdsWindows = Atomic<Bool>(false)
@@ -194,6 +224,9 @@ public final class FolderWatcher: Service, Sendable {
     /// Faults of the index being waited out (see ``recovering(_:)``).
     let recovery = Mutex(RecoveryState())
     /// Asks a network or FUSE root's server whether it answers, off the watch's own paths.
+    ///
+    /// One per watcher, so that one root's hung server does not make another root look
+    /// unreachable.
     let probe = ReachabilityProbe()
 
     /// Creates a watcher; nothing happens until ``run()``.
@@ -236,15 +269,26 @@ public final class FolderWatcher: Service, Sendable {
     }
 
     /// Watches in use.
+    ///
+    /// Takes the watch state's lock briefly: safe from any thread while the watch runs.
     public var watchCount: Int { state.withLock { $0.table.count } }
     /// Folders that could not be watched, rescanned periodically.
+    ///
+    /// A folder listed here has nothing below it watched either; the list empties as the
+    /// periodic rescan manages to watch them.
     public var degradedSubtrees: [ItemIdentifier] { state.withLock { $0.degraded.sorted() } }
     /// Items the self-check repaired since the start.
+    ///
+    /// Repairs found while the disk changed during the check, or expected ones (changes that
+    /// waited for an index that could not be written), are not counted.
     public var selfCheckRepairs: Int { state.withLock { $0.selfCheckRepairs } }
     /// The latest items the self-check repaired (at most 100, oldest first): what a
     /// diagnosis of a repair starts from.
     public var recentRepairs: [SelfCheckRepair] { state.withLock { $0.repaired } }
     /// Times the kernel's event queue overflowed.
+    ///
+    /// Each overflow cost a reconcile of the whole root. Frequent overflows call for a larger
+    /// `fs.inotify.max_queued_events`.
     public var overflowCount: Int { state.withLock { $0.overflows } }
 
     /// Reconciles, then follows changes until a graceful shutdown (SIGINT, SIGTERM through a
@@ -279,6 +323,9 @@ public final class FolderWatcher: Service, Sendable {
     /// `error`, or, when the root is no longer there, its going: a walk or a look at the root
     /// that met it gone before its event was read (a busy machine reads events late) fails on
     /// a system call, where the person is told that the folder was deleted or moved away.
+    ///
+    /// Blocks on one look at the root's path (never while the drive is away or a remote root
+    /// does not answer).
     private func rootGone(instead error: any Error) -> any Error {
         guard (error as? FileSystemError)?.code == .systemCall || error is Errno else { return error }
         // A drive away or a server that does not answer: said otherwise, and never asked here.
@@ -287,6 +334,9 @@ public final class FolderWatcher: Service, Sendable {
     }
 
     /// Says that the watch ends, however it ends: to systemd, in the index, in the log.
+    ///
+    /// Releases the lock last, once the health says the watch stopped, so that `status` never
+    /// finds the lock free and the health still running.
     private func finish(_ lock: WatchLock) {
         notifier.notify("STOPPING=1")
         if notifier.droppedCount > 0 {
@@ -300,6 +350,8 @@ public final class FolderWatcher: Service, Sendable {
 
     /// Keeps the scanner's inspector threads for the whole watch, so that a burst handled a
     /// window at a time does not start threads and load libmagic's database every window.
+    ///
+    /// - Throws: What ``followChanges()`` throws; the inspectors are stopped either way.
     private func follow() async throws {
         try await Self.blocking { try self.scanner.startInspectors() }
         do {
@@ -313,6 +365,12 @@ public final class FolderWatcher: Service, Sendable {
 
     /// Installs the root's watch, reconciles, says the watch is ready, and runs the loop of
     /// windows with its timers (rescans, self-checks, integrity checks) until it ends.
+    ///
+    /// The timers run as child tasks of a task group: the first child to end (the loop of
+    /// windows, at a stop or an error) cancels the others.
+    ///
+    /// - Throws: The loop's errors: the root gone, inotify failing, an index error that is no
+    ///   fault to wait out.
     private func followChanges() async throws {
         // Events of this root's watches come into the inbox from the first watch on.
         inotify.subscribe(subscriber, inbox: inbox)
@@ -384,6 +442,11 @@ public final class FolderWatcher: Service, Sendable {
     }
 
     /// Waits for events, lets them settle, and processes them a window at a time.
+    ///
+    /// Returns when a stop is requested or the task is cancelled, after the window in hand.
+    ///
+    /// - Throws: An error of the shared inotify reader (``WatchInbox/failure``), or of a window
+    ///   that the recovery does not handle.
     private func processWindows() async throws {
         var lastWindowEnded = ContinuousClock.now
         var mountsSeen = MountMonitor.shared.generation
@@ -473,6 +536,13 @@ public final class FolderWatcher: Service, Sendable {
     }
 
     /// Runs blocking work (libmagic, SQLite) on a thread outside the cooperative pool.
+    ///
+    /// The work runs on a global dispatch queue; the awaiting task is suspended, not blocked, so
+    /// the cooperative pool stays free for other tasks meanwhile.
+    ///
+    /// - Parameter body: The blocking work.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }

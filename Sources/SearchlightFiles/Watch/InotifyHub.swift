@@ -19,11 +19,14 @@ import Synchronization
 /// let watchers = try roots.map { try FolderWatcher(index: index, root: $0, options: options, logger: logger, inotify: hub) }
 /// ```
 public final class InotifyHub: Sendable {
+    /// The process's one instance, read by the hub's task and given watches by every watcher.
     private let inotify: Inotify
     /// How long the reader lets a burst's events queue after each batch: far below a window's
     /// settle time, and far from filling the kernel's queue (16 384 events by default).
     static let gathering: Duration = .milliseconds(5)
 
+    /// Who owns each watch, each subscriber's inbox, the next subscriber's number, and the
+    /// reading task while any subscriber is there.
     private struct State {
         var owners: [WatchDescriptor: Set<Int>] = [:]
         var inboxes: [Int: WatchInbox] = [:]
@@ -31,15 +34,23 @@ public final class InotifyHub: Sendable {
         var reader: Task<Void, Never>?
     }
 
+    /// Shared by the reading task and the watchers' threads; held briefly, but across
+    /// `inotify_add_watch(2)` in ``addWatch(pathBytes:for:)``.
     private let state = Mutex(State())
 
     /// Opens the instance; nothing is read until a watcher subscribes.
+    ///
+    /// Pass the hub to each ``FolderWatcher`` of the process (its `inotify` parameter); a watcher
+    /// made without one opens an instance of its own.
+    ///
     /// - Throws: ``FileSystemError`` when no instance can be made (the per-user limit).
     public init() throws(FileSystemError) {
         inotify = try Inotify()
     }
 
     /// A number for a new subscriber (a watcher), which it gives with each call.
+    ///
+    /// Numbers are never reused while the hub lives.
     func newSubscriber() -> Int {
         state.withLock { state in
             defer { state.nextSubscriber += 1 }
@@ -82,6 +93,13 @@ public final class InotifyHub: Sendable {
     }
 
     /// Watches a folder for `subscriber` (see ``Inotify/addWatch(pathBytes:for:)``).
+    ///
+    /// The system call runs under the hub's lock, so routing waits for it: a folder on a network
+    /// filesystem whose server does not answer can hold every watcher's events back while the
+    /// call waits for the server.
+    ///
+    /// - Throws: ``FileSystemError`` from `inotify_add_watch(2)`: the folder is gone, cannot be
+    ///   read, or the watch limit is reached.
     func addWatch(pathBytes: some Collection<UInt8>, for subscriber: Int) throws(FileSystemError) -> WatchDescriptor {
         // Recorded under the lock with the call: an event the new watch reports can only be
         // routed once the call has returned, and the reader takes the lock to route it.
@@ -94,6 +112,9 @@ public final class InotifyHub: Sendable {
 
     /// `subscriber` no longer wants `watch`: the kernel stops watching the folder when no
     /// other subscriber owns it (see ``Inotify/removeWatch(_:)``).
+    ///
+    /// - Throws: ``FileSystemError`` from `inotify_rm_watch(2)`: the kernel dropped the watch
+    ///   already (its folder went).
     func removeWatch(_ watch: WatchDescriptor, for subscriber: Int) throws(FileSystemError) {
         let last = state.withLock { state -> Bool in
             guard var owners = state.owners[watch], owners.remove(subscriber) != nil else { return false }
@@ -111,6 +132,8 @@ public final class InotifyHub: Sendable {
     func hasActivity(since mark: Inotify.ActivityMark) -> Bool { inotify.hasActivity(since: mark) }
 
     /// Reads until cancelled; a failure to read ends every subscriber's watch.
+    ///
+    /// Runs as a detached task, started by the first subscriber and cancelled by the last.
     private func read() async {
         do {
             // A burst's events by the hundred, not a few at a time (see ``InotifyEventBatches/gathering``).
@@ -121,6 +144,9 @@ public final class InotifyHub: Sendable {
     }
 
     /// Hands each event to the owners of its watch; forgets a watch the kernel dropped.
+    ///
+    /// Events are appended to the inboxes outside the lock, each inbox getting its events of the
+    /// batch at once, in the kernel's order.
     private func route(_ batch: [InotifyEvent]) {
         let deliveries = state.withLock { state -> [(WatchInbox, [InotifyEvent])] in
             var routed: [Int: [InotifyEvent]] = [:]
