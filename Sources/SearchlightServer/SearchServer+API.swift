@@ -187,9 +187,9 @@ extension SearchServer {
         guard results.isEnabled else { return try await compute() }
         let key = "\(ObjectIdentifier(index)) " + request.uri.description
         let marker = try await read { [index] in try await index.changeMarker() }
-        if let body = results.body(for: key, marker: marker) { return body }
+        if let body = results.body(for: key, reader: index, marker: marker) { return body }
         let body = try await compute()
-        results.store(body, for: key, marker: marker)
+        results.store(body, for: key, reader: index, marker: marker)
         return body
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import Searchlight
-import SearchlightServer
+@testable import SearchlightServer
 import SearchlightTestSupport
 import Testing
 
@@ -37,5 +37,34 @@ struct ServerResultCacheTests {
             // Another request (a smaller page) is another answer.
             #expect(try await client.get("/api/search?q=zebra&limit=1").items.count == 1)
         }
+    }
+}
+
+/// The cache gives an answer again only to the reader it was computed for, and holds that
+/// reader while it keeps the answer: a signed-in person's store, closed and freed, once left
+/// its address to the next person's, who was then given the first person's answer.
+@Suite("serve: recent answers, by reader")
+struct ResultCacheReaderTests {
+    private final class Reader: Sendable {}
+
+    @Test func anAnswerIsGivenOnlyToItsReaderWhichItHolds() {
+        let cache = ResultCache(capacity: 1 << 20)
+        let other = Reader()
+        weak var held: Reader?
+        do {
+            let first = Reader()
+            held = first
+            cache.store(Array("first's answer".utf8), for: "/api/search?q=pay", reader: first, marker: [1])
+            #expect(cache.body(for: "/api/search?q=pay", reader: first, marker: [1]) == Array("first's answer".utf8))
+            #expect(cache.body(for: "/api/search?q=pay", reader: first, marker: [2]) == nil)
+        }
+        // The first reader is gone from here; the cache still holds it, so no reader made now
+        // can have its address.
+        #expect(held != nil)
+        #expect(cache.body(for: "/api/search?q=pay", reader: other, marker: [1]) == nil)
+        // Another reader's answer for the same request replaces it, and lets the first go.
+        cache.store(Array("other's answer".utf8), for: "/api/search?q=pay", reader: other, marker: [1])
+        #expect(cache.body(for: "/api/search?q=pay", reader: other, marker: [1]) == Array("other's answer".utf8))
+        #expect(held == nil)
     }
 }
