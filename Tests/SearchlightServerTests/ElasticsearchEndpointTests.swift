@@ -141,6 +141,9 @@ struct ElasticsearchEndpointTests {
                 (#"{"sort": ["_score"], "query": {"match_all": {}}}"#, "sort"),
                 (#"{"_source": ["file.owner"]}"#, "file.owner"),
                 (#"{"size": -1}"#, "size"),
+                // Past Elasticsearch's result window; near `Int.max` the sum once overflowed.
+                (#"{"from": 9990, "size": 11}"#, "Result window"),
+                (#"{"from": 9223372036854774784, "size": 1024}"#, "Result window"),
                 ("not json", "JSON"),
             ]
             for (body, word) in refused {

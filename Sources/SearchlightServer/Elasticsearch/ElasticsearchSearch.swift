@@ -62,7 +62,17 @@ struct ElasticsearchSearch: Sendable {
             default: throw .request("unknown key [\(key)] in the search request; Searchlight answers from, size, _source and query")
             }
         }
+        // Elasticsearch's `index.max_result_window`: a page past it is refused, not read (and
+        // `from + size` near `Int.max` once overflowed, which stopped the server).
+        guard from <= Self.maximumResultWindow, size <= Self.maximumResultWindow - from else {
+            throw .request("Result window is too large, from + size must be less than or equal to: [\(Self.maximumResultWindow)] "
+                           + "but was [\(from.addingReportingOverflow(size).overflow ? "more" : String(from + size))]")
+        }
     }
+
+    /// The most hits a request may reach (`from + size`), as Elasticsearch's default
+    /// `index.max_result_window`.
+    static let maximumResultWindow = 10_000
 
     private static func count(_ value: JSONValue, _ key: String) throws(ElasticsearchError) -> Int {
         guard case .number(let number) = value, let count = Int(exactly: number), count >= 0 else {
