@@ -32,6 +32,16 @@ import GRDBSQLite
 /// ``SearchableIndex/countMatches(words:domain:scope:)``, and `--explain`'s plan), which make
 /// one when the index holds text; name search alone answers an index without any. It is not `Sendable`: it runs on the reading thread, and its ``Memo`` keeps what it
 /// read for the rest of that search only.
+///
+/// With a limit, ``SearchableIndex`` asks for a page in this order, and takes the first answer
+/// that is not `nil`: ``oneWordPage(limit:sampling:)`` (one word),
+/// ``firstMatches(limit:)`` (the page settled by the items with a word whole in a rich field),
+/// ``tieredMatches(limit:rankingAtMost:sortingAtMost:)`` (rank by rank), and at last the first
+/// `limit` of ``allMatches()``. Each shortcut returns exactly what ``allMatches()`` would put
+/// first, or `nil`; none of them is taken for Han and kana words or compounds (``hasCJK``).
+/// Without a limit, ``allMatches()``. ``count()`` ranks nothing when it can.
+///
+/// Every method reads through ``db`` and throws GRDB's `DatabaseError` when a read fails.
 struct ContentSearch {
     /// The read transaction's connection (GRDB's: content search needs its FTS5 functions).
     let db: Database
@@ -64,8 +74,12 @@ struct ContentSearch {
     /// the value can fill it.
     final class Memo {
         /// `nil`: not read yet; `.some(nil)`: too many to read.
+        /// What ``textTier()`` found: read once, whatever it found.
         var textTier: TextTier??
         /// The rows of each full-text match read so far, by table and expression.
+        ///
+        /// Keyed by the table, a NUL character and the expression: ``rowIDs(_:_:)`` fills it, and
+        /// ``readLists(of:)`` fills it ahead for the expressions it answers.
         var rows: [String: RowSet] = [:]
         /// ``everyWord()``, once read.
         var everyWord: RowSet?
@@ -75,7 +89,11 @@ struct ContentSearch {
 
     /// One ranked result.
     struct Match {
+        /// The match's place in the order (``NameMatch``): words matched only as a prefix, the sum
+        /// of the words' field ranks, then newest first and the identifier.
         var rank: NameMatch
+        /// The field of the match's worst-placed word (`.content` for the text): what a result says
+        /// it matched in, and whether it gets a snippet.
         var matchedIn: SearchResult.Field
     }
 
@@ -87,6 +105,11 @@ struct ContentSearch {
 
     /// Whether matches in the text are checked on the stored text: Han and kana words (as
     /// written), compounds of several runs (``CompoundWords``: `x86_64` as `x86` then `64`).
+    ///
+    /// When `true`, no page is settled without ranking every match: ``oneWordPage(limit:sampling:)``,
+    /// ``firstMatches(limit:)`` and ``tieredMatches(limit:rankingAtMost:sortingAtMost:)`` return
+    /// `nil`, ``phraseHolders()`` looks for no phrase, and the matches in the text are checked on the
+    /// stored text (``verified(_:)``).
     var hasCJK: Bool {
         tokens.contains {
             ContentWords.tokens(of: $0).count > 1 || $0.unicodeScalars.contains(where: ContentWords.isSplitCJK)
@@ -99,6 +122,14 @@ struct ContentSearch {
     /// A token as an FTS5 term: a prefix query, or its characters (Han, kana); a compound
     /// (``CompoundWords``) as its runs, each whole but the last (`d 70` → `"d70"*`,
     /// `x 86_64` → `("x86" AND "64"*)`).
+    ///
+    /// Han and kana characters are whole terms whatever `whole` says: each is a word of its own in
+    /// the index.
+    ///
+    /// - Parameters:
+    ///   - token: One folded query word.
+    ///   - whole: Whether the word must be whole; otherwise its last run is a prefix.
+    /// - Returns: The term, quoted (never read as FTS5 syntax), parenthesised when it is several.
     static func term(_ token: String, whole: Bool) -> String {
         if CompoundWords.isCompound(token) {
             let runs = CompoundWords.runs(of: token)
@@ -114,12 +145,27 @@ struct ContentSearch {
 
     /// The FTS5 expression that asks the text column for every token (or `subset`), each as
     /// a prefix unless `whole`.
+    ///
+    /// - Parameters:
+    ///   - whole: Whether every word must be whole.
+    ///   - subset: The words to ask for, when not all of ``tokens``.
+    /// - Returns: An expression for `item_content`, as ``rowIDs(_:_:)`` takes it.
     func textExpression(whole: Bool, only subset: [String]? = nil) -> String {
         "text : (" + (subset ?? tokens).map { Self.term($0, whole: whole) }.joined(separator: " AND ") + ")"
     }
 
     /// The rows of `table` that match `expression`, read once per search: the same word is
     /// asked for the candidates, the text-only items and each word's whole matches.
+    ///
+    /// The first time, one read of every list the expression names (and, for a prefix, its merge);
+    /// after that, a dictionary look-up. The rows are not filtered: items of other domains and
+    /// expired ones are among them, which the ranking leaves out (``ItemFilter``).
+    ///
+    /// - Parameters:
+    ///   - table: `item_words` or `item_content`.
+    ///   - expression: An FTS5 query of `table`.
+    /// - Returns: Every row id that matches.
+    /// - Throws: A `DatabaseError` when the read fails (or FTS5 refuses the expression).
     func rowIDs(_ table: String, _ expression: String) throws -> RowSet {
         let key = table + "\u{0}" + expression
         if let known = memo.rows[key] { return known }
@@ -135,6 +181,8 @@ struct ContentSearch {
     /// Whether more than `limit` rows of `table` match `expression`: at most `limit + 1` of
     /// them read (FTS5 reads a list from its start and stops there), none when the search
     /// read them already.
+    ///
+    /// The rows read here are not kept: a list found short is read again, whole, when asked.
     func holds(moreThan limit: Int, _ table: String, _ expression: String) throws -> Bool {
         if let known = memo.rows[table + "\u{0}" + expression] { return known.count > limit }
         var count = 0
@@ -151,6 +199,8 @@ struct ContentSearch {
     /// A few ids are looked up one by one (`rowid IN`: FTS5 seeks each); more are met in the
     /// whole match, one read of the word's list (or of its prefix index). Seeking thousands
     /// of ids one by one took most of a one-letter search's second.
+    ///
+    /// - Returns: The subset of `ids` that matches; empty, without a read, when `ids` is.
     private func rowIDs(_ expression: String, among ids: RowSet, in table: String = "item_content") throws -> RowSet {
         guard !ids.isEmpty else { return [] }
         if ids.count > Self.seekLimit || !Self.seeksCheaply(expression) {
@@ -168,6 +218,13 @@ struct ContentSearch {
     /// walks every list on to the next row that has them all (4 ms a row on the 500 000 notes,
     /// where one word's seek costs 0.03 ms). The rows are the same: a conjunction's rows are
     /// those of each of its words.
+    ///
+    /// - Parameters:
+    ///   - token: One folded query word.
+    ///   - whole: Whether the word must be whole in the text.
+    ///   - ids: The rows to test.
+    /// - Returns: The subset of `ids` whose text holds the word (before the Han and kana check on
+    ///   the stored text, ``verified(_:)``).
     func textRows(of token: String, whole: Bool, among ids: RowSet) throws -> RowSet {
         let runs = CompoundWords.isCompound(token) ? CompoundWords.runs(of: token) : [token]
         guard runs.count > 1, ids.count <= Self.seekLimit else {
@@ -188,6 +245,10 @@ struct ContentSearch {
     /// starts merged into one list, at each look-up (`fts5SetupPrefixIter`): thirteen look-ups
     /// of `note*` cost thirteen reads of the list of every note, where one read, kept for the
     /// search, serves them all.
+    ///
+    /// - Parameter expression: An FTS5 expression whose terms are quoted (``term(_:whole:)``).
+    /// - Returns: `false` when some quoted term followed by `*` is longer than the longest indexed
+    ///   prefix; `true` otherwise, whole terms included.
     static func seeksCheaply(_ expression: String) -> Bool {
         var term = "", quoted = false, previous: Character = " "
         for character in expression {
@@ -210,6 +271,12 @@ struct ContentSearch {
     /// (`whole`) as a whole word; of several words, only those that have every word somewhere
     /// (``everyWord()``): `nikon d` would otherwise rank every item with a `d…` word, and
     /// `note 7 42 5` every item with `note` in its name. The candidates of one word all have it.
+    ///
+    /// Not filtered by domain or expiration, nor ranked: ``richMatches(among:lookingInText:)`` does both.
+    ///
+    /// - Parameter whole: Whether a word must be whole in the field (else a prefix of a word there).
+    /// - Returns: Row ids; for several words, or a compound, only items that have every word
+    ///   somewhere (``everyWord()``).
     func richCandidates(whole: Bool) throws -> RowSet {
         let any = tokens.map { SearchableIndex.nameTerm($0, whole: whole) }.joined(separator: " OR ")
         // Few items with every word (`note 7 42 5`, each word in every name or none): each is
@@ -235,6 +302,9 @@ struct ContentSearch {
     /// One read of each word's list in each table (one- to three-letter words read their
     /// prefix index), intersected here. A word typed as the first letter of a second word
     /// (`nikon d`) once made every item with a `d…` word in a name a candidate to rank.
+    ///
+    /// - Returns: Row ids, not filtered by domain or expiration; empty as soon as one word matches
+    ///   nothing (the words after it are not read). Read once per search (``Memo``).
     func everyWord() throws -> RowSet {
         if let known = memo.everyWord { return known }
         var every: RowSet?
@@ -253,6 +323,15 @@ struct ContentSearch {
     /// - Parameter lookingInText: Whether the words a candidate lacks whole in its fields are
     ///   looked up in its text; without, candidates are ranked on their fields alone (for
     ///   those whose text cannot rank them better, ``oneWordPage(limit:sampling:)``).
+    ///
+    /// Costs one statement over the candidates' item rows (their ids as one JSON array, joined to
+    /// their kind and their authors), a scan of the bytes of each one's five fields, and, per word,
+    /// the text look-ups of the candidates that lack it whole in every field (``textRows(of:whole:among:)``).
+    ///
+    /// - Parameter candidates: The row ids to rank; ``richCandidates(whole:)`` (as prefixes) when `nil`.
+    /// - Returns: The candidates the filter admits that match every word, by row id. A candidate
+    ///   that lacks a word in its fields and (when looked for) in its text is left out; with Han
+    ///   and kana words, so is a match in the text that ``verified(_:)`` does not confirm.
     func richMatches(among candidates: RowSet? = nil, lookingInText: Bool = true) throws -> [Int64: Match] {
         let ids = try candidates ?? richCandidates(whole: false)
         guard !ids.isEmpty else { return [:] }
@@ -342,11 +421,24 @@ struct ContentSearch {
     // MARK: Text-only items
 
     /// The text-only items (not among `rich`) with every word whole (`whole`) or as a prefix.
+    ///
+    /// One read of the text expression (``rowIDs(_:_:)``); the rows are not filtered yet, and come
+    /// in row-id order.
     private func textOnly(whole: Bool, excluding rich: [Int64: Match]) throws -> [Int64] {
         try rowIDs("item_content", textExpression(whole: whole)).filter { rich[$0] == nil }
     }
 
     /// Every match, ranked, best first.
+    ///
+    /// The full ranking, which every shortcut must agree with. It reads each word's lists whole,
+    /// every rich candidate's item row (``richMatches(among:lookingInText:)``), the row of every
+    /// item matched in its text only (``forEachAdmitted(_:_:)``), and, with Han and kana words or
+    /// compounds, the whole text of each of those; the text tier is ordered by relevance when small enough to
+    /// score (``textTier()``). The cost grows with the number of matches: a one-letter word on a
+    /// large index reads every item.
+    ///
+    /// - Returns: Every match the filter admits, ranked as ``ContentSearch`` says.
+    /// - Throws: A `DatabaseError` when a read fails.
     func allMatches() throws -> [Match] {
         let rich = try richMatches()
         var matches = Array(rich.values)
@@ -380,6 +472,9 @@ struct ContentSearch {
 
     /// `match` ranked as an item whose text holds the query words as a phrase: every word
     /// whole, each ranking as in a title unless it ranks better already.
+    ///
+    /// - Returns: `match` itself when it ranks as well already (every word whole, field ranks
+    ///   summing to at most that of a title match).
     func promoted(_ match: Match) -> Match {
         let rank = match.rank
         guard rank.prefixOnlyCount > 0 || rank.fieldRank > Self.phraseRank * tokens.count else { return match }
@@ -399,6 +494,11 @@ struct ContentSearch {
     /// The items with every word whole in their text, read once per search when there are at
     /// most ``TextRelevance/maximumScored`` of them: each one's relevance, and those that hold
     /// the words as a phrase. `nil` when they are more.
+    ///
+    /// Costs one read of the match of every word whole in the text, stopped after
+    /// ``TextRelevance/maximumScored`` + 1 rows; when they are no more, the start of each member's
+    /// text (``TextRelevance/scoredBytes(forTexts:)`` bytes, ``SearchableIndex/texts(of:limit:in:)``)
+    /// and ``TextRelevance``'s analysis of them. The members are not filtered by domain or expiration.
     func textTier() throws -> TextTier? {
         if let known = memo.textTier { return known }
         let members = try Int64.fetchAll(db, sql: "SELECT rowid FROM item_content WHERE item_content MATCH ? LIMIT ?",
@@ -415,6 +515,9 @@ struct ContentSearch {
 
     /// Calls `body` with the id, identifier and date of each of the items `ids` that the
     /// filter admits (domain, expiration).
+    ///
+    /// One statement, the ids given as one JSON array: `body` is called in the order SQLite reads
+    /// the rows, not that of `ids`. An id with no item row is skipped; an undated item's date is 0.
     func forEachAdmitted(_ ids: [Int64], _ body: (Int64, ItemIdentifier, Double) -> Void) throws {
         let details = try Row.fetchCursor(db, sql: """
             SELECT id, identifier, ifnull(modificationDate, 0), domainId, expirationDate FROM item
@@ -429,6 +532,9 @@ struct ContentSearch {
 
     /// `matches` (ranked) with the text tier ordered by ``TextRelevance`` (newest first among
     /// equals), with the scores ``textTier()`` read once, when it is small enough to score.
+    ///
+    /// - Returns: `matches` unchanged when no match, or one alone, is of the text tier, or when
+    ///   the tier is too large to score.
     private func byRelevance(_ matches: [Match]) throws -> [Match] {
         // The text tier: items whose every word matched whole, only in their text (a word
         // typed as a prefix says too little to read texts for). Ranked, they stand together.
@@ -464,6 +570,15 @@ struct ContentSearch {
     /// text-only items with every word whole (``newestTextTier(excluding:limit:)``), which is
     /// complete if they fill it. `nil` too when the items with a word whole in a rich field
     /// are more than ``wholeCandidateLimit``.
+    ///
+    /// Costs the lists of the words (read whole for several words), the item rows of the few
+    /// candidates, the scoring of the text tier when small, and a page of the text tier: about
+    /// `limit` item look-ups, or a walk of the date index (``newestTextTier(excluding:limit:)``).
+    ///
+    /// - Parameter limit: The size of the page.
+    /// - Returns: Exactly the first `limit` of ``allMatches()``, or `nil` for Han and kana words and compounds (``hasCJK``), for one word whole in more
+    ///   rich fields than ``wholeCandidateLimit``, or when the text tier cannot fill the page.
+    /// - Throws: A `DatabaseError` when a read fails.
     func firstMatches(limit: Int) throws -> [Match]? {
         guard !hasCJK else { return nil }
         // One word whole in more names, titles, keywords, folders or authors than that: told
@@ -514,6 +629,9 @@ struct ContentSearch {
     /// The `limit` items with every word whole in their text, not among `excluded`, most
     /// relevant first (``TextRelevance``, then newest): `nil` when they are too many to score
     /// (then the newest come first) or fewer than `limit`.
+    ///
+    /// Reads nothing more than ``textTier()`` and the members' item rows (``forEachAdmitted(_:_:)``).
+    /// An empty page, without a read, for a `limit` of 0.
     private func relevantTextTier(excluding excluded: RowSet, limit: Int) throws -> [NameMatch]? {
         guard limit > 0 else { return [] }
         guard let tier = try textTier() else { return nil }
@@ -533,6 +651,8 @@ struct ContentSearch {
     ///
     /// How depends on how many there are, which the first rows of the full-text match tell
     /// (``newestMembers(of:sample:excluding:limit:)``).
+    ///
+    /// An empty page, without a read, for a `limit` of 0.
     private func newestTextTier(excluding excluded: RowSet, limit: Int) throws -> [NameMatch]? {
         guard limit > 0 else { return [] }
         let lists = ColumnLists(table: "item_content", expression: textExpression(whole: true))
@@ -543,6 +663,14 @@ struct ContentSearch {
     /// The number of matches: the items that have every word (``everyWord()``), in the
     /// domain and not expired; no match is ranked. Han and kana words are checked on the
     /// text, as ranked search checks them.
+    ///
+    /// With Han and kana words or compounds every match is ranked (``allMatches()``); otherwise
+    /// the cost is one read of each word's lists, and, unless no domain is asked and no item has
+    /// expired (``SearchableIndex/everyItemCounts(domain:in:)``), one count of the item rows
+    /// among them.
+    ///
+    /// - Returns: How many items ``allMatches()`` would return.
+    /// - Throws: A `DatabaseError` when a read fails.
     func count() throws -> Int {
         // A compound's parts out of order in a name are no match: its candidates are ranked.
         if hasCJK || SearchableIndex.hasCompound(tokens) { return try allMatches().count }
@@ -559,6 +687,11 @@ struct ContentSearch {
 
 extension SearchableIndex {
     /// Whether any item has authors or text: until one has, a search is a name search.
+    ///
+    /// One seek: the first row of `item_text`, if any.
+    ///
+    /// - Parameter db: Either kind of read connection.
+    /// - Throws: An error of the connection when the read fails.
     static func hasContent(in db: any ReadConnection) throws -> Bool {
         try db.readStatement("SELECT EXISTS (SELECT 1 FROM item_text)").firstRow { sqlite3_column_int64($0, 0) != 0 } ?? false
     }
