@@ -4,6 +4,13 @@ import GRDB
 extension ContentSearch {
     /// The items whose text holds every Han or kana word as written (folded), among `ids`.
     /// The compounds of several runs among them: their runs, in order, as consecutive words.
+    ///
+    /// Costs the whole text of every one of `ids`, read and inflated (``SearchableIndex/texts(of:limit:in:)``):
+    /// this is why the page shortcuts give up on such words (``hasCJK``).
+    ///
+    /// - Parameter ids: Row ids of items that match every word in the full-text index.
+    /// - Returns: Those of `ids` that pass, in their order; an item without text does not.
+    /// - Throws: A `DatabaseError` when a read fails.
     func verified(_ ids: [Int64]) throws -> [Int64] {
         let words = tokens.filter { $0.unicodeScalars.contains(where: ContentWords.isSplitCJK) }
         let compounds = tokens.map(CompoundWords.runs(of:)).filter { $0.count > 1 }
@@ -22,6 +29,9 @@ extension ContentSearch {
     }
 
     /// Drops the content matches whose text lacks a Han or kana word as written.
+    ///
+    /// Only the matches of the text (`.content`) are checked, their texts read whole
+    /// (``verified(_:)``): a match in a rich field keeps its place.
     func keepVerified(_ matches: inout [Int64: Match]) throws {
         let content = matches.values.filter { $0.matchedIn == .content }.map(\.rank.id)
         let kept = Set(try verified(content))

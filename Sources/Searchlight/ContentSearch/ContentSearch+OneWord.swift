@@ -9,15 +9,21 @@ extension ContentSearch {
         /// One list: the rows of `term` in column `index` of `table` (named `column`), or of
         /// `term` as an expression when `column` is `nil`.
         struct List {
+            /// The full-text table: `item_words` or `item_content`.
             var table: String
+            /// The column the term is asked in; `nil` for an expression asked of the whole table.
             var column: String?
+            /// The column's position in its table, the bit ``PhraseColumns`` sets for it: name 0, title 1,
+            /// keywords 2, folders 3 in `item_words`; authors 0, text 1 in `item_content`.
             var index = 0
+            /// A quoted word or prefix (`"zulu"`, `"zulu"*`), or a whole expression.
             var term: String
 
             /// The FTS5 expression of the list.
             var expression: String { column.map { $0 + " : " + term } ?? term }
         }
 
+        /// The lists whose union is the rank's rows: two for keywords and authors, one otherwise.
         var parts: [List]
 
         /// The lists of `term` (a word, `"zulu"`, or a prefix, `"zulu"*`) that give the field
@@ -64,6 +70,9 @@ extension ContentSearch {
     /// which must agree with the columns (else `nil`); the text's items are only looked up.
     ///
     /// - Parameter sampling: How many rows of a list are read before it is taken as long: for tests.
+    /// - Parameter limit: The size of the page.
+    /// - Returns: Exactly the first `limit` of ``allMatches()`` (all of them when fewer), or `nil`.
+    /// - Throws: A `DatabaseError` when a read fails.
     func oneWordPage(limit: Int, sampling: Int = PageStrategy.sampleSize) throws -> [Match]? {
         guard limit > 0, tokens.count == 1, !hasCJK else { return nil }
         let token = tokens[0]
@@ -126,6 +135,9 @@ extension ContentSearch {
 
     /// The first `limit + 1` rows (at most) of `expression` in `table`, in row order; those the
     /// search read already when it has.
+    ///
+    /// - Returns: Row ids in ascending order; more than `limit` of them says the list is longer
+    ///   than `limit`. Not filtered by domain or expiration.
     func firstRows(_ table: String, _ expression: String, atMost limit: Int) throws -> [Int64] {
         if let known = memo.rows[table + "\u{0}" + expression] { return Array(known.prefix(limit + 1)) }
         var rows: [Int64] = []
@@ -143,6 +155,9 @@ extension ContentSearch {
     ///
     /// A rich field's rank cannot be bettered by the text: whole in a rich field beats the text,
     /// and an item in a prefix tier holds the word whole nowhere (the whole tiers came before).
+    ///
+    /// Costs one statement over the item rows of `ids`; a rich field's are ranked on their fields
+    /// without looking in their text (``richMatches(among:lookingInText:)``).
     private func tierMatches(_ ids: [Int64], in tier: Tier) throws -> [Match]? {
         guard tier.fieldRank < Self.textRank else { return try admitted(ids, in: tier) }
         let ranked = try richMatches(among: RowSet(ids), lookingInText: false)
@@ -158,7 +173,16 @@ extension ContentSearch {
     /// the set of their rows, read whole when that is cheaper or a list cannot be sought
     /// (a prefix longer than the prefix indexes, ``seeksCheaply(_:)``).
     ///
-    /// - Parameter sampling: How many rows make a full sample (``PageStrategy``): for tests.
+    /// - Parameters:
+    ///   - sampling: How many rows make a full sample (``PageStrategy``): for tests.
+    ///   - lists: The lists whose union holds the members.
+    ///   - sample: The first rows of one of the lists (``firstRows(_:_:atMost:)``): up to `sampling` + 1.
+    ///   - excluded: Rows of the tiers before, which are not members.
+    ///   - limit: The size of the page; an empty page, without a read, for 0.
+    /// - Returns: The members the filter admits, newest first, as ``NameMatch``es of the best rank
+    ///   (the caller gives them their tier); `nil` when fewer than `limit` are found (the date
+    ///   index holds dated items only).
+    /// - Throws: A `DatabaseError` when a read fails.
     func newestMembers(of lists: ColumnLists, sample: [Int64], excluding excluded: RowSet, limit: Int,
                        sampling: Int = PageStrategy.sampleSize) throws -> [NameMatch]? {
         guard limit > 0 else { return [] }

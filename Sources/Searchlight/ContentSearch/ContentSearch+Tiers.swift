@@ -8,7 +8,10 @@ extension ContentSearch {
     /// identifier, except the text tier's (every word whole, in the text only), which
     /// ``TextRelevance`` orders when it is small enough to score.
     struct Tier: Hashable, Comparable {
+        /// How many words the items match only as a prefix, nowhere whole.
         var prefixOnly: Int
+        /// The sum of the words' field ranks: 0 for the name, 1 the title, 2 keywords and authors,
+        /// 3 folders, ``ContentSearch/textRank`` the text.
         var fieldRank: Int
 
         init(prefixOnly: Int, fieldRank: Int) {
@@ -16,10 +19,12 @@ extension ContentSearch {
             self.fieldRank = fieldRank
         }
 
+        /// The tier `match` ranks in.
         init(_ match: Match) {
             self.init(prefixOnly: match.rank.prefixOnlyCount, fieldRank: match.rank.fieldRank)
         }
 
+        /// Whether `lhs` ranks before `rhs`: fewer prefix-only words, then the smaller sum of field ranks.
         static func < (lhs: Tier, rhs: Tier) -> Bool {
             (lhs.prefixOnly, lhs.fieldRank) < (rhs.prefixOnly, rhs.fieldRank)
         }
@@ -65,6 +70,8 @@ extension ContentSearch {
     ///     by their columns first): for tests.
     ///   - sorted: How many items of a tier are looked up and sorted at most (more are met on
     ///     the date index): for tests.
+    /// - Returns: Exactly the first `limit` of ``allMatches()`` (all of them when fewer), or `nil`.
+    /// - Throws: A `DatabaseError` when a read fails.
     func tieredMatches(limit: Int, rankingAtMost ranked: Int = Self.sortedTierLimit,
                        sortingAtMost sorted: Int = Self.sortedTierLimit) throws -> [Match]? {
         guard limit > 0, !hasCJK else { return nil }
@@ -165,6 +172,9 @@ extension ContentSearch {
     /// A word of one term is read once in each full-text table, whole and as a prefix, with
     /// the columns each row holds it in (``PhraseColumns``); another (a word FTS5 reads as
     /// several terms) once for each column.
+    ///
+    /// - Returns: The candidates by tier; a candidate in whose columns some word is missing is in
+    ///   none. Domain and expiration are not checked here (``exactly(_:in:)`` checks them).
     private func claimedTiers(of candidates: RowSet) throws -> [Tier: RowSet] {
         let ranks = try tokens.map { try columnRanks(of: $0) }
         // A tier is a slot of a flat array (`prefixOnly × ranks + fieldRank`): hashing a tier
@@ -188,6 +198,9 @@ extension ContentSearch {
     }
 
     /// ``columnRanks(of:)`` for a word FTS5 reads as several terms: column by column.
+    ///
+    /// Costs two reads (whole, then as a prefix) of six lists: name, title, keywords and folders in
+    /// `item_words`, authors and text in `item_content`; each kept for the search (``rowIDs(_:_:)``).
     func columnRanksByColumn(of token: String) throws -> RowRanks {
         let columns = ["name", "title", "keywords", "folders"]
         var ranks = try newRowRanks()
@@ -203,6 +216,9 @@ extension ContentSearch {
     }
 
     /// Ranks for every row of the index.
+    ///
+    /// Sized for the largest row id of `item` (one seek to the end of the table), so that the ranks
+    /// of rows up to ``RowRanks/denseLimit`` are kept by row id without hashing.
     func newRowRanks() throws -> RowRanks {
         RowRanks(largest: try db.readStatement("SELECT coalesce(max(id), 0) FROM item").firstRow { sqlite3_column_int64($0, 0) } ?? 0)
     }
@@ -210,6 +226,8 @@ extension ContentSearch {
     /// `ids`, rich candidates grouped in `tier` by their columns, ranked on their fields'
     /// bytes (those the filter admits); `nil` when one ranks otherwise, and the page is then
     /// left to the full ranking.
+    ///
+    /// Costs what ``richMatches(among:lookingInText:)`` costs for `ids`; nothing for none.
     private func exactly(_ ids: RowSet, in tier: Tier) throws -> [Match]? {
         guard !ids.isEmpty else { return [] }
         let ranked = try richMatches(among: ids)
@@ -217,6 +235,9 @@ extension ContentSearch {
     }
 
     /// The items `ids` that the filter admits, as text matches of `tier`.
+    ///
+    /// One statement over their item rows (``forEachAdmitted(_:_:)``), in SQLite's order; each
+    /// match says it matched in the text (`.content`).
     func admitted(_ ids: [Int64], in tier: Tier) throws -> [Match] {
         var matches: [Match] = []
         try forEachAdmitted(ids) { id, identifier, date in

@@ -5,6 +5,13 @@ extension ContentSearch {
     /// The best rank of `token` in each row that holds it, whole or as a prefix, in a rich
     /// field or the text (``claimedTiers(of:)``): from ``readLists(of:)``, or column by column
     /// for a word FTS5 reads as several terms.
+    ///
+    /// Read once per search (``Memo``): ``claimedTiers(of:)`` asks it for every word.
+    ///
+    /// - Parameter token: One folded query word.
+    /// - Returns: Each row that holds the word somewhere (not filtered by domain or expiration),
+    ///   with the best field rank of the word in it and whether only as a prefix.
+    /// - Throws: A `DatabaseError` when a read fails.
     func columnRanks(of token: String) throws -> RowRanks {
         try readLists(of: token)
         if let ranks = memo.ranks[token] { return ranks }
@@ -23,6 +30,13 @@ extension ContentSearch {
     /// seven times in the first page's search, once for each of those questions; the lists are
     /// what the page costs. A word FTS5 reads as several terms (a compound, Han) is left to
     /// the questions one by one.
+    ///
+    /// Costs two seeks in the tables' vocabularies (``isOnlyWord(startingWith:in:)``) and one
+    /// statement per table reading the union of the word's list and its prefix's, with each row's
+    /// columns; nothing when the lists were read already.
+    ///
+    /// - Parameter token: One folded query word.
+    /// - Throws: A `DatabaseError` when a read fails.
     func readLists(of token: String) throws {
         let whole = SearchableIndex.quoted(token), prefix = whole + "*"
         guard memo.ranks[token] == nil, SearchableIndex.nameTerm(token, whole: false) == prefix,
@@ -75,6 +89,12 @@ extension ContentSearch {
     /// word does): then the prefix `"token"*` matches exactly the rows `"token"` does. Asked of
     /// the table's vocabulary (`fts5vocab`), which reads the word's list to count it, in C,
     /// without a row of SQL for each of its rows.
+    ///
+    /// - Parameters:
+    ///   - token: One folded word.
+    ///   - table: `item_words` or `item_content`: its vocabulary is `table` + `_vocab`.
+    /// - Returns: `true` when no word of the vocabulary but `token` itself starts with `token`
+    ///   (at most two terms are read).
     func isOnlyWord(startingWith token: String, in table: String) throws -> Bool {
         var words: [String] = []
         try db.readStatement("SELECT term FROM \(table)_vocab WHERE term >= ? AND term < ? LIMIT 2")

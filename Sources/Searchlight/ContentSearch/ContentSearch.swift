@@ -576,8 +576,9 @@ struct ContentSearch {
     /// `limit` item look-ups, or a walk of the date index (``newestTextTier(excluding:limit:)``).
     ///
     /// - Parameter limit: The size of the page.
-    /// - Returns: Exactly the first `limit` of ``allMatches()``, or `nil` for Han and kana words and compounds (``hasCJK``), for one word whole in more
-    ///   rich fields than ``wholeCandidateLimit``, or when the text tier cannot fill the page.
+    /// - Returns: Exactly the first `limit` of ``allMatches()``, or `nil`: for Han and kana words
+    ///   and compounds (``hasCJK``), for one word whole in more rich fields than
+    ///   ``wholeCandidateLimit``, or when the text tier cannot fill the page.
     /// - Throws: A `DatabaseError` when a read fails.
     func firstMatches(limit: Int) throws -> [Match]? {
         guard !hasCJK else { return nil }
