@@ -20,6 +20,10 @@ extension SearchableIndex {
     ///   (``KeywordRanker``); a view, it takes no room.
     ///
     /// Text that an older version kept in `item.textContent` is moved, compressed.
+    ///
+    /// - Parameter db: The migrating connection, with the content functions registered
+    ///   (``registerContentFunctions(in:)``): the triggers and the move of old text call them.
+    /// - Throws: A `DatabaseError` when a statement fails (the migration is then rolled back).
     static func addContent(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE item ADD COLUMN pageCount INTEGER;
@@ -45,6 +49,10 @@ extension SearchableIndex {
 
     /// The contentless full-text index of authors and text, with a tokenizer and prefix
     /// indexes (none until v10).
+    ///
+    /// - Parameters:
+    ///   - tokenize: The FTS5 `tokenize` option, as written inside its quotes.
+    ///   - prefixes: The FTS5 `prefix` option (lengths separated by spaces), or `nil` for none.
     static func contentTableSQL(tokenize: String, prefixes: String?) -> String {
         """
         CREATE VIRTUAL TABLE item_content USING fts5(
@@ -56,6 +64,9 @@ extension SearchableIndex {
     }
 
     /// The triggers that keep `item_content` in step with `item_text`.
+    ///
+    /// Each trigger inflates the text (`searchlight_content_words`): a connection that writes
+    /// `item_text` needs the functions of ``registerContentFunctions(in:)``.
     static let contentTriggersSQL = """
         CREATE TRIGGER item_text_insert AFTER INSERT ON item_text BEGIN
             INSERT INTO item_content(rowid, authors, text) VALUES (
@@ -76,6 +87,9 @@ extension SearchableIndex {
     /// Registers the functions of the content tables: `searchlight_compress(text)`,
     /// `searchlight_text(compressed)` and `searchlight_content_words(compressed)` (the text the
     /// full-text index is given, ``ContentWords/indexed(_:)``).
+    ///
+    /// Each returns NULL for NULL, and the two that inflate return NULL for bytes that do not
+    /// inflate.
     static func registerContentFunctions(in db: Database) {
         db.add(function: DatabaseFunction("searchlight_compress", argumentCount: 1, pure: true) { values in
             String.fromDatabaseValue(values[0]).map(StoredContent.compress)
@@ -116,6 +130,17 @@ extension SearchableIndex {
 
     /// The texts of items by row id, for snippets; only the first `limit` bytes of each when
     /// given (inflating no more: ranking reads the start of long texts).
+    ///
+    /// Without `limit`, one statement (the ids as one JSON array) reads and inflates every text
+    /// whole; with it, ``textStarts(of:limit:in:)`` reads each one's start.
+    ///
+    /// - Parameters:
+    ///   - ids: Row ids of items.
+    ///   - limit: How many bytes of each text are wanted, when not all.
+    ///   - db: Either kind of read connection.
+    /// - Returns: The texts by row id; an item without text, or whose text does not inflate, is
+    ///   absent. Empty, without a read, for no ids.
+    /// - Throws: An error of the connection when the read fails.
     static func texts(of ids: [Int64], limit: Int? = nil, in db: any ReadConnection) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
         if let limit { return try textStarts(of: ids, limit: limit, in: db) }
@@ -136,6 +161,12 @@ extension SearchableIndex {
     ///
     /// Deflate never needs more than `limit` + 5 bytes per 16 KiB block to give `limit` bytes, so
     /// that much of the value (with its 4-byte length) is always enough.
+    ///
+    /// One blob handle serves every id (`sqlite3_blob_reopen`), so the cost is a seek and one
+    /// read of little more than `limit` bytes a text.
+    ///
+    /// - Returns: The starts by row id; an item without text, or whose start does not inflate,
+    ///   is absent. Empty when the connection tells no handle.
     static func textStarts(of ids: [Int64], limit: Int, in db: any ReadConnection) throws -> [Int64: String] {
         // Either kind of connection (GRDB's or a read-only handle's) tells its handle through a statement.
         let statement = try db.readStatement("SELECT 1")
@@ -172,6 +203,14 @@ extension SearchableIndex {
     /// fifty manuals whose only match is deep inside each is not read end to end on every
     /// keystroke. A text past the budget has no snippet (its result still says it matched in
     /// the content).
+    ///
+    /// - Parameters:
+    ///   - ids: Row ids of the results to describe, best first: the budget goes to the first.
+    ///   - tokens: The search's folded words.
+    ///   - db: Either kind of read connection.
+    /// - Returns: Snippets by row id; a text whose start holds no match and that lies past the
+    ///   budget has none.
+    /// - Throws: An error of the connection when a read fails.
     static func snippets(of ids: [Int64], matching tokens: [String], in db: any ReadConnection) throws -> [Int64: String] {
         let matcher = SnippetMatcher(tokens: tokens)
         var snippets: [Int64: String] = [:]
@@ -205,6 +244,16 @@ extension SearchableIndex {
 extension BatchWriter {
     /// Stores an item's authors and text (or removes them), rewriting the full-text rows only
     /// when they changed: a re-indexed item with the same text costs one comparison.
+    ///
+    /// Authors are stored joined by ``SearchableIndex/keywordSeparator``; an empty text counts as
+    /// none; an item with neither has no `item_text` row. Costs one seek in `item_text`, then at
+    /// most one write, whose triggers rewrite the item's full-text rows.
+    ///
+    /// - Parameters:
+    ///   - attributes: The item's attributes: only ``AttributeSet/authors`` and
+    ///     ``AttributeSet/textContent`` are read.
+    ///   - itemID: The item's row id.
+    /// - Throws: A `DatabaseError` when a statement fails.
     func storeContent(of attributes: AttributeSet, itemID: Int64) throws {
         let authors = attributes.authors.isEmpty
             ? nil : attributes.authors.joined(separator: String(SearchableIndex.keywordSeparator))

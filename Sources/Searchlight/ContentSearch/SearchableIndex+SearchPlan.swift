@@ -7,13 +7,13 @@ extension SearchableIndex {
     ///
     /// A word of one to three characters is one list of a prefix index; a longer one is the
     /// merge of the lists of every indexed word that starts with it, which the line counts
-    /// (names and text apart, up to ``planCountLimit``): a word with thousands of such words is
+    /// (names and text apart, up to 10 000): a word with thousands of such words is
     /// what made a search slow before prefix indexes, and this shows whether it still can.
     ///
     /// ```
-    /// word "d": as a prefix: the prefix index of 1 letter; 2 names, 5 827 texts
-    /// word "libr": as a prefix: merges 12 name words and 310 text words; 40 names, 388 texts
-    /// every word: 5 items (none ranked to count them)
+    /// word "d": as a prefix: the prefix index of 1 letter; 2 items by name, title, keywords or folder, 5827 items by author or text
+    /// word "libr": as a prefix: merges 12 name words and 310 text words; 40 items by name, title, keywords or folder, 388 items by author or text
+    /// every word: 5 items (the lists intersected; only a page of them is ranked when a limit is given)
     /// ```
     ///
     /// - Parameters:
@@ -22,6 +22,13 @@ extension SearchableIndex {
     ///   - scope: Everything, or names only (then no text is counted).
     /// - Returns: The lines, for people; one line when no word has a letter or digit.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
+    ///
+    /// Costs, for each word, a count of its matches in `item_words` and, where text is searched,
+    /// in `item_content` (each reads the word's lists), and for a word of more than three
+    /// characters a walk of up to 10 001 terms of each vocabulary; where text is searched, the
+    /// lists of every word once more, intersected. Nothing is ranked. A query with compounds
+    /// gets one line more, saying whether they find items as typed, which costs counting their
+    /// matches.
     public func searchPlan(words: [String], domain: String? = nil, scope: SearchScope = .all) throws -> [String] {
         let tokens = Self.nameQueryTokens(words)
         guard !tokens.isEmpty else { return ["no word with a letter or digit: nothing is searched"] }
@@ -72,7 +79,7 @@ extension SearchableIndex {
         return lines
     }
 
-    /// Which way ``search(words:domain:limit:scope:)`` finds its results (``SearchPath``), as
+    /// Which way ``search(words:domain:limit:scope:)`` finds its results, as
     /// a line for `search --explain`: the search is made, its results are not fetched.
     ///
     /// ```
@@ -98,12 +105,17 @@ extension SearchableIndex {
     static let planCountLimit = 10_000
 
     /// How many words of `vocabulary` start with `prefix` (at most ``planCountLimit`` + 1).
+    ///
+    /// One walk of the vocabulary (`item_words_vocab` or `item_content_vocab`) from `prefix` on,
+    /// stopped after that many terms.
     private static func wordsStarting(with prefix: String, in vocabulary: String, _ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: """
             SELECT count(*) FROM (SELECT 1 FROM \(vocabulary) WHERE term >= ? AND term < ? LIMIT ?)
             """, arguments: [prefix, prefix + "\u{10FFFF}", planCountLimit + 1]) ?? 0
     }
 
+    /// `count` and `noun`, plural unless one (`1 item`, `3 items`); past ``planCountLimit``,
+    /// `over 10000 items`: the count stopped there.
     private static func plural(_ count: Int, _ noun: String) -> String {
         let number = count > planCountLimit ? "over \(planCountLimit)" : String(count)
         return "\(number) \(noun)\(count == 1 ? "" : "s")"

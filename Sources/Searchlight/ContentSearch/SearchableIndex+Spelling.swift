@@ -61,6 +61,14 @@ extension SearchableIndex {
     /// steps), and a text word's list is long — a walk over the text words of one first letter
     /// read 10 ms of a 10 000-text index where the look-ups of 441 candidates read 1.4 ms
     /// (Benchmarks/README.md, "Corrections that help").
+    ///
+    /// - Parameters:
+    ///   - candidates: The spellings to look up, a typo away from `word`.
+    ///   - word: The folded word typed.
+    ///   - vocabularies: The `fts5vocab` tables to look in.
+    ///   - db: Either kind of read connection.
+    /// - Returns: The candidates found in some vocabulary, with the sum over the vocabularies of
+    ///   the items that hold each, in the candidates' order.
     private static func holders(of candidates: SpellingList, near word: String, in vocabularies: [String],
                                 _ db: any ReadConnection) throws -> [(word: String, holders: Int)] {
         guard !candidates.isEmpty else { return [] }
@@ -109,6 +117,9 @@ extension SearchableIndex {
     /// Strings in UTF-8 as a JSON array, for `json_each`: escaped where JSON needs it, made a
     /// string once (by hand: `JSONEncoder`'s first use costs a search with no hit a tenth of a
     /// millisecond of type metadata).
+    ///
+    /// - Parameter strings: Valid UTF-8, each one string of the array.
+    /// - Returns: The array as JSON text: `"` and `\` escaped, control characters as `\u00XX`.
     static func jsonArray(of strings: [ArraySlice<UInt8>]) -> String {
         var json: [UInt8] = [UInt8(ascii: "[")]
         for (index, string) in strings.enumerated() {
@@ -127,6 +138,7 @@ extension SearchableIndex {
         return String(decoding: json, as: UTF8.self)
     }
 
+    /// The lowercase hexadecimal digits, for the escapes of ``jsonArray(of:)``.
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// How many terms one walk of a vocabulary reads at most (``holders(of:near:in:_:)``).
@@ -135,6 +147,9 @@ extension SearchableIndex {
     /// The first word of `vocabularies` at or after `start` in the order of their UTF-8 bytes
     /// (the vocabularies' order): a seek in each, where a prefix query on the text would merge
     /// the lists of every word that starts so.
+    ///
+    /// - Returns: The lowest of the vocabularies' first terms at or after `start`; `nil` when no
+    ///   vocabulary has one.
     private static func firstWord(from start: String, in vocabularies: [String], _ db: any ReadConnection) throws -> String? {
         var first: String?
         // No ORDER BY: fts5vocab seeks to a term bound and reads in order, but sorting would read every term.
