@@ -104,6 +104,15 @@ extension SearchableIndex {
     /// told the tokens that found the matches.
     ///
     /// `path` is told the way the matches were found (``SearchPath``), for `--explain`.
+    ///
+    /// - Parameters:
+    ///   - words: The words as typed.
+    ///   - domain: Only this domain, when given.
+    ///   - limit: At most this many matches; a page settled without ranking every match where it can.
+    ///   - scope: Everything, or names only.
+    ///   - body: Given the connection, the matches and the tokens that found them.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``SearchlightError`` when the index cannot be read, and what `body` throws.
     func rankedMatches<T>(words: [String], domain: String?, limit: Int?, scope: SearchScope,
                           path: (SearchPath) -> Void = { _ in },
                           _ body: (any ReadConnection, [ContentSearch.Match], [String]) throws -> T) throws -> T {
@@ -119,6 +128,12 @@ extension SearchableIndex {
     }
 
     /// ``rankedMatches(words:domain:limit:scope:path:_:)`` of query tokens.
+    ///
+    /// With a limit and content, the ways are tried in order, each giving up with `nil`: the best
+    /// name tier by date, a compound's name page, ``ContentSearch/oneWordPage(limit:sampling:)``,
+    /// ``ContentSearch/firstMatches(limit:)``, ``ContentSearch/tieredMatches(limit:rankingAtMost:sortingAtMost:)``,
+    /// then every match ranked; `path` is told the one taken. No tokens: `body` is given no match.
+    /// An unknown domain: no match either.
     private func rankedMatches<T>(tokens: [String], domain: String?, limit: Int?, scope: SearchScope,
                                   path: (SearchPath) -> Void,
                                   _ body: (any ReadConnection, [ContentSearch.Match]) throws -> T) throws -> T {
@@ -173,6 +188,9 @@ extension SearchableIndex {
     }
 
     /// Name search's ranked matches.
+    ///
+    /// With a limit, a page is tried first (a compound's, then the best tier by date, then the
+    /// page after it), and every candidate is ranked only when each gives up.
     private static func nameMatches(_ tokens: [String], domain: String?, limit: Int?, in db: any ReadConnection) throws -> [NameMatch] {
         if let limit, let page = try compoundNamePage(tokens, domain: domain, limit: limit, in: db) { return page }
         var wholeInName: MemberIDs?
@@ -190,6 +208,9 @@ extension SearchableIndex {
     /// Whether the best rank of name search is also the best rank with content: unless a word
     /// that no name has whole is a whole word of some text (then a text match outranks the
     /// name's prefix match).
+    ///
+    /// Costs one seek in `item_content` per word that no name holds whole (at most one row read);
+    /// `false` at once for a compound.
     private static func nameTierDecides(_ tokens: [String], in db: any ReadConnection) throws -> Bool {
         guard !hasCompound(tokens) else { return false }
         let tier = try BestNameTier(tokens, in: db)
@@ -222,6 +243,9 @@ extension SearchableIndex {
     }
 
     /// ``countMatches(words:domain:scope:)`` of query tokens.
+    ///
+    /// 0 for no tokens or an unknown domain; through name search alone when names only are searched
+    /// or the index holds no content (``countNameMatches(_:domain:in:)``), else ``ContentSearch/count()``.
     func countMatches(tokens: [String], domain: String?, scope: SearchScope) throws -> Int {
         guard !tokens.isEmpty else { return 0 }
         let byName = try readStatements { db -> Int? in
@@ -237,6 +261,10 @@ extension SearchableIndex {
     }
 
     /// The number of items name search finds.
+    ///
+    /// One count over the names' full-text match: of its rows alone when every item counts
+    /// (``everyItemCounts(domain:in:)``), else joined to the item rows; a compound's candidates are
+    /// ranked (``nameCandidates(_:domain:wholeInName:rankingOnBytes:matching:in:)``).
     private static func countNameMatches(_ tokens: [String], domain: String?, in db: any ReadConnection) throws -> Int {
         // A compound's full-text match holds items whose parts are out of order: they are read.
         if hasCompound(tokens) { return try nameCandidates(tokens, domain: domain, in: db).count }
@@ -253,6 +281,10 @@ extension SearchableIndex {
 
     /// Whether every item is in `domain` (any, when `nil`) and none has expired: then counting
     /// matches needs no look at the items.
+    ///
+    /// Costs a seek for an expired item (in the index of expiration dates) and, for a domain,
+    /// its look-up and two seeks. `false` for an
+    /// unknown domain.
     static func everyItemCounts(domain: String?, in db: any ReadConnection) throws -> Bool {
         let expired = try db.readStatement("""
             SELECT EXISTS (SELECT 1 FROM item WHERE expirationDate IS NOT NULL AND expirationDate <= ?)
@@ -269,6 +301,8 @@ extension SearchableIndex {
         return !otherDomains
     }
 
+    /// The SQL condition that an item is in `:domain`, or any domain when it is NULL: the domain's
+    /// name is looked up once per statement.
     static let inDomain = "(:domain IS NULL OR item.domainId = (SELECT id FROM domain WHERE name = :domain))"
 
     /// The folded words of a name query (``CompoundWords``: plain words and compounds such as
@@ -279,6 +313,8 @@ extension SearchableIndex {
     }
 
     /// An FTS5 query asking every token as a prefix of a word in any column.
+    ///
+    /// Compounds as ``nameTerm(_:whole:)`` writes them: every part but the last whole.
     static func nameMatchExpression(_ tokens: [String]) -> String {
         tokens.map { nameTerm($0, whole: false) }.joinedInPlace(separator: " AND ")
     }
@@ -314,6 +350,11 @@ extension SearchableIndex {
     }
 
     /// The named parameters of a name query (`:match`, `:domain`, `:now`).
+    ///
+    /// - Parameters:
+    ///   - expression: The FTS5 query, when not ``nameMatchExpression(_:)`` of `tokens`.
+    /// - Returns: `:match`, `:domain` (NULL for any) and `:now`, the current time, which
+    ///   ``notExpired`` compares expiration dates with.
     static func nameKeys(_ tokens: [String], domain: String?, matching expression: String? = nil) -> KeyValuePairs<String, LookupKey> {
         ["match": .text(expression ?? nameMatchExpression(tokens)), "domain": .text(domain), "now": .real(Date().timeIntervalSince1970)]
     }
@@ -422,6 +463,13 @@ extension SearchableIndex {
     }
 
     /// The page among few items: SQLite looks each one up and sorts them newest first.
+    ///
+    /// One statement, the members given as one JSON array: each is looked up by its row id, and
+    /// the rows the filter admits sorted newest first (undated ones last). The reading stops at the
+    /// first row dated before the page's last.
+    ///
+    /// - Returns: The page, as matches of the best rank (the caller gives them theirs); `nil` when
+    ///   fewer than `limit` members are admitted.
     static func pageSorting(members: [Int64], filter: ItemFilter, limit: Int, in db: any ReadConnection) throws -> [NameMatch]? {
         // The row ids travel as one JSON array; `ifnull` keeps SQLite from walking the date
         // index, since the members are few.
@@ -450,6 +498,8 @@ extension SearchableIndex {
     ///     quarter of the page was met by then.
     ///   - match: What an admitted item is, given its row id and date: `nil` to leave it out.
     ///     Without it, every admitted item has the best rank.
+    /// - Returns: The page, newest first, with the items dated like the last; `nil` when fewer
+    ///   than `limit` are met among dated items, or when the walk gives up (`budget`, `probing`).
     static func pageReadingNames(_ tier: BestNameTier, filter: ItemFilter, limit: Int, budget: Int,
                                  probing: Bool = false, in db: any ReadConnection,
                                  match: ((Int64, Double) throws -> NameMatch?)? = nil) throws -> [NameMatch]? {
@@ -488,6 +538,13 @@ extension SearchableIndex {
 
     /// The page met walking the date index newest first, keeping the items `isMember` admits.
     /// The index alone holds the row ids: only members are looked up in the table.
+    ///
+    /// Costs a step of the date index for each visited entry, and a look-up of the item row for
+    /// each member (its identifier, domain and expiration). Only dated items are in the index.
+    ///
+    /// - Parameter isMember: Given the row id and the date of each visited entry, newest first.
+    /// - Returns: The page as matches of the best rank (the caller gives them theirs), with the
+    ///   items dated like the last; `nil` when fewer than `limit` are found.
     static func pageByDate(filter: ItemFilter, limit: Int, in db: any ReadConnection,
                            isMember: (Int64, Double) throws -> Bool) throws -> [NameMatch]? {
         let statement = try db.readStatement("""
@@ -514,6 +571,10 @@ extension SearchableIndex {
     }
 
     /// Full items for `ids`, in the order of `ids`.
+    ///
+    /// - Returns: The items found, in the order of `ids`; an id without an item is left out. Empty,
+    ///   without a read, for no ids.
+    /// - Throws: An error of the connection when the read fails.
     static func fetchItems(ids: [Int64], in db: any ReadConnection) throws -> [IndexedItem] {
         guard !ids.isEmpty else { return [] }
         var byID: [Int64: IndexedItem] = [:]
