@@ -34,6 +34,13 @@ extension PostgresIndex {
     }
 
     /// The spellings of one word (``spellings(of:correctingIndexed:)``), looked up on `connection`.
+    ///
+    /// Costs one prefix look-up (``isIndexedPrefix(_:on:)``), then, for a word no indexed word
+    /// starts with, a binary search of its longest indexed start (a look-up a step), then one
+    /// statement of candidates per number of edits tried (``holders(of:on:)``).
+    ///
+    /// - Returns: The word alone when it is never corrected, or indexed and not `correctingIndexed`;
+    ///   else the word (when indexed) followed by its corrections, best first.
     private func spellings(of word: String, correctingIndexed: Bool,
                            on connection: PostgresConnection) async throws -> [Respellings.Spelling] {
         let typed = Respellings.Spelling(word: word, edits: 0)
@@ -62,6 +69,11 @@ extension PostgresIndex {
     }
 
     /// The candidates that are indexed words, with how many items hold each (counted up to 100).
+    ///
+    /// One statement for all the candidates, each counted in the rich fields' vector and the
+    /// text's. Empty, without a statement, for no candidates.
+    ///
+    /// - Returns: The candidates that some item holds, with their count, in PostgreSQL's order.
     private func holders(of candidates: [String], on connection: PostgresConnection) async throws -> [(word: String, holders: Int)] {
         guard !candidates.isEmpty else { return [] }
         var statement = SQLStatement()
@@ -84,6 +96,9 @@ extension PostgresIndex {
     }
 
     /// Whether some indexed word (of a name, keyword, folder or text) starts with `prefix`.
+    ///
+    /// One statement, stopped at the first row found, meant for the GIN indexes of `words` and
+    /// of `text_words` (or, for a prefix ``PostgreSQLTextInitials`` answers, `text_initials`).
     private func isIndexedPrefix(_ prefix: String, on connection: PostgresConnection) async throws -> Bool {
         var statement = SQLStatement()
         let lexeme = statement.bind(TextWords.lexeme(prefix) + ":*")

@@ -21,6 +21,9 @@
 /// many of its distinct words as the vector can hold, first met first (SQLite keeps them all).
 enum PostgreSQLTextWords {
     /// The migration: the function, and `text_words` made again with it (the table is rewritten).
+    ///
+    /// The statements run in order; adding `text_words` again as a stored generated column
+    /// rewrites the table, computing every item's vector once.
     static let migration: (version: Int, statements: [String]) = (7, [
         // Folded as SQLite folds (lowercase, combining marks removed), not by `unaccent`,
         // which also turns `ß` into `ss`, `ø` into `o`, `ﬁ` into `fi` and `ＡＢＣ` into `abc`.

@@ -81,6 +81,17 @@ struct RankedNameSearch {
     }
 
     /// The statement selecting `select` (`nil`: counting), in rank order, at most `limit` rows.
+    ///
+    /// The statement is built, not run: its parameters are those ``statement`` holds, then those
+    /// bound here (the time for the expiration test, the domain, the phrase and relevance
+    /// queries, the limit).
+    ///
+    /// - Parameters:
+    ///   - select: The columns to select, or `nil` for `count(*)` (then unordered).
+    ///   - domain: Only this domain's items, when given.
+    ///   - limit: At most this many rows, when given (a negative limit is 0).
+    /// - Returns: The statement, to be planned through the indexes (``SQLStatement/readsIndexes``);
+    ///   when no word has a letter or digit, one that selects nothing.
     func statement(select: String?, domain: String?, limit: Int?) -> SQLStatement {
         var statement = self.statement
         guard !words.isEmpty else {
@@ -160,6 +171,8 @@ struct RankedNameSearch {
     }
 
     /// The tests of one token.
+    ///
+    /// Binds the word's values into ``statement`` and defines its sets of rows (``set(_:)``).
     private mutating func word(_ token: String) -> Word {
         // A compound (``CompoundWords``): its parts as consecutive words of a field.
         let isCompound = CompoundWords.isCompound(token)
