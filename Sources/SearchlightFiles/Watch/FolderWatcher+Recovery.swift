@@ -179,7 +179,8 @@ extension FolderWatcher {
             fail(with: error as! SearchlightError)
             return
         }
-        recovered()
+        // It writes the health when a fault ended: off the cooperative pool.
+        _ = try? await Self.blocking { self.recovered() }
     }
 
     /// A fault began or goes on: logged once, recorded for `status`, retried later.

@@ -402,7 +402,7 @@ public final class FolderWatcher: Service, Sendable {
         if !isOffline { saveLastScan(summary) }
         // The health record first: whoever reads "watching" or READY=1 (`pause`, `status`, a
         // supervisor) finds the running watch in the index.
-        writeHealth(running: true)
+        await recordHealthOffThePool()
         if isOffline {
             logger.notice("watching \(root.path): not connected; caught up when its drive is mounted")
         } else {
@@ -487,7 +487,7 @@ public final class FolderWatcher: Service, Sendable {
                 // `status` shows the changes queued while paused.
                 if inbox.pendingCount != reportedPending {
                     reportedPending = inbox.pendingCount
-                    writeHealth(running: true)
+                    await recordHealthOffThePool()
                 }
             })
             // Backing off (pressure, battery): windows settle longer.
@@ -531,8 +531,16 @@ public final class FolderWatcher: Service, Sendable {
                 }
             }
             try await checkIntegrityIfDue()
-            reclaimSpaceIfChurned()
+            // SQLite's work (an `optimize`, a `VACUUM`) off the cooperative pool, which two
+            // threads make on a two-core machine: blocking one stalls every task of the process.
+            _ = try? await Self.blocking { self.reclaimSpaceIfChurned() }
         }
+    }
+
+    /// ``writeHealth(running:)`` of a running watch, on a thread outside the cooperative pool
+    /// (``blocking(_:)``): a read and a write of the index, which wait for its lock.
+    func recordHealthOffThePool() async {
+        _ = try? await Self.blocking { self.writeHealth(running: true) }
     }
 
     /// Runs blocking work (libmagic, SQLite) on a thread outside the cooperative pool.

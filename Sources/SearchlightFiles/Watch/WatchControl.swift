@@ -65,9 +65,9 @@ public final class WatchControl: Sendable {
     /// Returns once not paused, or once `isStopping` says so; while paused, checks a few
     /// times a second (and costs nothing when not) and calls `tick` each time, so that the
     /// caller can report what piled up.
-    public func waitWhilePaused(isStopping: () -> Bool, tick: () -> Void = {}) async {
+    public func waitWhilePaused(isStopping: () -> Bool, tick: () async -> Void = {}) async {
         while isPaused && !isStopping() && !Task.isCancelled {
-            tick()
+            await tick()
             try? await Task.sleep(for: .milliseconds(200))
         }
     }
