@@ -218,6 +218,39 @@ struct TieredPageTests {
         }
     }
 
+    /// Several words' first page, from the candidates of their short lists and the items at the
+    /// bound met on the date index (``ContentSearch/severalWordsPage(limit:sampling:candidatesAtMost:)``),
+    /// is the full ranking's: with lists taken as long from 8, 64 rows and the default, few and
+    /// many candidates, in any domain and in one; phrases and the text's scored tier included.
+    @Test func severalWordsPageIsTheStartOfTheFullRanking() throws {
+        let index = try Self.generatedIndex(count: 2_500, seed: 9)
+        try index.read { db in
+            var found = 0
+            for domain in [nil, "docs"] {
+                guard let filter = try ItemFilter(domain: domain, in: db) else { Issue.record("no filter"); return }
+                for words in [["alpha", "bravo"], ["alpha", "b"], ["alpha", "br"], ["a", "z"], ["b", "a"], ["al", "zu"], ["alp", "nov"],
+                              ["zulu", "alpha"], ["zeta", "nova"], ["alps", "bravo"], ["alpaca", "alpha"], ["zone", "alpha"],
+                              ["guide", "alpha"], ["smith", "al"], ["alpha", "bravo", "zulu"], ["n", "b", "a"], ["x", "alpha"]] {
+                    let all = try ContentSearch(db: db, tokens: words, filter: filter).allMatches()
+                    for limit in [1, 20, 300] {
+                        for sampling in [8, 64, PageStrategy.sampleSize] {
+                            for candidates in [8, 128, 4_096] {
+                                let search = ContentSearch(db: db, tokens: words, filter: filter)
+                                guard let page = try search.severalWordsPage(limit: limit, sampling: sampling, candidatesAtMost: candidates)
+                                else { continue }
+                                found += 1
+                                let context = "\(words) \(domain ?? "any") \(limit) \(sampling) \(candidates)"
+                                #expect(page.map(\.rank.id) == all.prefix(limit).map(\.rank.id), "\(context)")
+                                #expect(page.map(\.matchedIn) == all.prefix(limit).map(\.matchedIn), "\(context)")
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(found > 200)
+        }
+    }
+
     /// Each tier's own way is taken and gives the full ranking's page: a tier of text-only
     /// items larger than ``ContentSearch/sortedTierLimit`` met walking the date index, a small
     /// one looked up and sorted, the text tier with every word whole ordered by relevance;

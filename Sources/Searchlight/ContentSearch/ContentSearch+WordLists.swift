@@ -86,23 +86,30 @@ extension ContentSearch {
     }
 
     /// Whether `token` is the only word of full-text `table` that starts with `token` (or no
-    /// word does): then the prefix `"token"*` matches exactly the rows `"token"` does. Asked of
-    /// the table's vocabulary (`fts5vocab`), which reads the word's list to count it, in C,
-    /// without a row of SQL for each of its rows.
-    ///
-    /// - Parameters:
-    ///   - token: One folded word.
-    ///   - table: `item_words` or `item_content`: its vocabulary is `table` + `_vocab`.
-    /// - Returns: `true` when no word of the vocabulary but `token` itself starts with `token`
-    ///   (at most two terms are read).
+    /// word does): then the prefix `"token"*` matches exactly the rows `"token"` does.
     func isOnlyWord(startingWith token: String, in table: String) throws -> Bool {
-        var words: [String] = []
-        try db.readStatement("SELECT term FROM \(table)_vocab WHERE term >= ? AND term < ? LIMIT 2")
-            .forEachRow(.text(token), .text(token + "\u{10FFFF}")) { row in
-                words.append(String(cString: sqlite3_column_text(row, 0)))
-                return true
-            }
-        return words.allSatisfy { $0 == token }
+        try longerWords(startingWith: token, in: [table], atMost: 0) == []
+    }
+
+    /// The words of the full-text `tables` longer than `token` that start with it (`alpha`,
+    /// `alphabet` for `alph`), sorted; `nil` when they are more than `limit`.
+    ///
+    /// Asked of the tables' vocabularies (`fts5vocab`), from the first word past `token` itself:
+    /// the vocabulary counts each word it lists by reading its list (in C, without a row of SQL
+    /// for each of its rows), so `token`'s own list, which can hold every text, is not read.
+    func longerWords(startingWith token: String, in tables: [String], atMost limit: Int) throws -> [String]? {
+        var words = Set<String>()
+        for table in tables {
+            var count = 0
+            try db.readStatement("SELECT term FROM \(table)_vocab WHERE term >= ? AND term < ? LIMIT ?")
+                .forEachRow(.text(token + "\u{1}"), .text(token + "\u{10FFFF}"), .integer(Int64(limit) + 1)) { row in
+                    words.insert(String(cString: sqlite3_column_text(row, 0)))
+                    count += 1
+                    return true
+                }
+            if count > limit { return nil }
+        }
+        return words.count > limit ? nil : words.sorted()
     }
 
     /// Keeps `rows` as what ``rowIDs(_:_:)`` reads for `expression` in `table`.

@@ -200,10 +200,12 @@ struct ContentSearch {
     /// whole match, one read of the word's list (or of its prefix index). Seeking thousands
     /// of ids one by one took most of a one-letter search's second.
     ///
+    /// - Parameter seeking: How many ids are looked up one by one at most (``seekLimit``).
     /// - Returns: The subset of `ids` that matches; empty, without a read, when `ids` is.
-    private func rowIDs(_ expression: String, among ids: RowSet, in table: String = "item_content") throws -> RowSet {
+    private func rowIDs(_ expression: String, among ids: RowSet, in table: String = "item_content",
+                        seekingAtMost seeking: Int = Self.seekLimit) throws -> RowSet {
         guard !ids.isEmpty else { return [] }
-        if ids.count > Self.seekLimit || !Self.seeksCheaply(expression) {
+        if ids.count > seeking || !Self.seeksCheaply(expression) {
             return try ids.intersection(rowIDs(table, expression))
         }
         return try RowSet(Int64.fetchAll(db, sql: """
@@ -223,16 +225,17 @@ struct ContentSearch {
     ///   - token: One folded query word.
     ///   - whole: Whether the word must be whole in the text.
     ///   - ids: The rows to test.
+    ///   - seeking: How many ids are looked up one by one at most (``seekLimit``).
     /// - Returns: The subset of `ids` whose text holds the word (before the Han and kana check on
     ///   the stored text, ``verified(_:)``).
-    func textRows(of token: String, whole: Bool, among ids: RowSet) throws -> RowSet {
+    func textRows(of token: String, whole: Bool, among ids: RowSet, seekingAtMost seeking: Int = Self.seekLimit) throws -> RowSet {
         let runs = CompoundWords.isCompound(token) ? CompoundWords.runs(of: token) : [token]
-        guard runs.count > 1, ids.count <= Self.seekLimit else {
-            return try rowIDs("text : " + Self.term(token, whole: whole), among: ids)
+        guard runs.count > 1, ids.count <= seeking else {
+            return try rowIDs("text : " + Self.term(token, whole: whole), among: ids, seekingAtMost: seeking)
         }
         var rows = ids
         for (index, run) in runs.enumerated() where !rows.isEmpty {
-            rows = try rowIDs("text : " + Self.term(run, whole: whole || index < runs.count - 1), among: rows)
+            rows = try rowIDs("text : " + Self.term(run, whole: whole || index < runs.count - 1), among: rows, seekingAtMost: seeking)
         }
         return rows
     }
@@ -332,7 +335,10 @@ struct ContentSearch {
     /// - Returns: The candidates the filter admits that match every word, by row id. A candidate
     ///   that lacks a word in its fields and (when looked for) in its text is left out; with Han
     ///   and kana words, so is a match in the text that ``verified(_:)`` does not confirm.
-    func richMatches(among candidates: RowSet? = nil, lookingInText: Bool = true) throws -> [Int64: Match] {
+    /// - Parameter seeking: How many candidates are looked up in the text one by one at most
+    ///   (``seekLimit``); more are met in each word's whole list.
+    func richMatches(among candidates: RowSet? = nil, lookingInText: Bool = true,
+                     seekingAtMost seeking: Int = Self.seekLimit) throws -> [Int64: Match] {
         let ids = try candidates ?? richCandidates(whole: false)
         guard !ids.isEmpty else { return [:] }
         let rows = try Row.fetchCursor(db, sql: """
@@ -366,8 +372,8 @@ struct ContentSearch {
         }
         var inText: [Int: (whole: RowSet, prefix: RowSet)] = [:]
         for (index, ids) in lookups {
-            let prefix = try textRows(of: tokens[index], whole: false, among: ids)
-            let whole = try textRows(of: tokens[index], whole: true, among: prefix)
+            let prefix = try textRows(of: tokens[index], whole: false, among: ids, seekingAtMost: seeking)
+            let whole = try textRows(of: tokens[index], whole: true, among: prefix, seekingAtMost: seeking)
             inText[index] = (whole, prefix)
         }
         var matches: [Int64: Match] = [:]
@@ -535,7 +541,7 @@ struct ContentSearch {
     ///
     /// - Returns: `matches` unchanged when no match, or one alone, is of the text tier, or when
     ///   the tier is too large to score.
-    private func byRelevance(_ matches: [Match]) throws -> [Match] {
+    func byRelevance(_ matches: [Match]) throws -> [Match] {
         // The text tier: items whose every word matched whole, only in their text (a word
         // typed as a prefix says too little to read texts for). Ranked, they stand together.
         let tier = Self.textRank * tokens.count

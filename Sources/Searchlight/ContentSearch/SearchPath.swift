@@ -10,6 +10,10 @@ enum SearchPath: Equatable, Sendable {
     /// One word, its tiers in rank order, each list read from its start and a long one's
     /// items met newest first (``ContentSearch/oneWordPage(limit:sampling:)``).
     case oneWord
+    /// Several words: the items in their first short lists ranked, then those at the best rank
+    /// the others can have met newest first
+    /// (``ContentSearch/severalWordsPage(limit:sampling:candidatesAtMost:)``).
+    case severalWords
     /// Items with a word whole in a rich field ranked, then the text tier with every word
     /// whole, newest or most relevant first, fill the page (``ContentSearch/firstMatches(limit:)``).
     case wholeWords
@@ -28,6 +32,8 @@ enum SearchPath: Equatable, Sendable {
             "results: the first page from the best rank of names, newest first; no other item ranked"
         case .oneWord:
             "results: the first page of one word tier by tier (whole before prefix; name, title, keywords and authors, folders, text), each tier's lists read from their start, a long one's items met newest first on the date index"
+        case .severalWords:
+            "results: the first page of several words: the items in each word's first short lists ranked, then the items at the best rank any other can have (every word in its first long list) met newest first on the date index"
         case .wholeWords:
             "results: the first page from whole words: items with a word whole in a name, title, keywords, author or folder ranked, then the texts with every word whole"
         case .tiers:

@@ -171,6 +171,10 @@ extension SearchableIndex {
                     path(.oneWord)
                     return try body(db, page)
                 }
+                if let page = try search.severalWordsPage(limit: limit) {
+                    path(.severalWords)
+                    return try body(db, page)
+                }
                 if let first = try search.firstMatches(limit: limit) {
                     path(.wholeWords)
                     return try body(db, first)

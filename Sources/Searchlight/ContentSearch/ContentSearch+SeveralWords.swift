@@ -1,0 +1,145 @@
+import GRDB
+import GRDBSQLite
+
+extension ContentSearch {
+    /// How many items ``severalWordsPage(limit:sampling:candidatesAtMost:)`` ranks one by one at
+    /// most: each costs a row and, per word it lacks whole in its fields, two seeks in the text.
+    static let severalWordsCandidates = 128
+
+    /// How many date-index entries ``severalWordsPage(limit:sampling:candidatesAtMost:)`` visits
+    /// at most when each is sought in a list (0.03 ms a seek), and when most are told apart by a
+    /// set of rows first.
+    static let severalWordsVisits = (sought: 1_500, checked: 200_000)
+
+    /// The first `limit` matches of a search of several words, without reading their lists
+    /// whole: exactly the first `limit` of ``allMatches()``. `nil` for one word, Han and kana,
+    /// compounds, a limit of 0, more candidates than `candidatesAtMost`, a page the walk cannot
+    /// fill within its budget, or a prefix longer than the prefix indexes that is not the only
+    /// word starting so (it could not be sought row by row).
+    ///
+    /// Each word's levels (whole before prefix; name, title, keywords and authors, folders, text:
+    /// ``ColumnLists``) are read from their start, in rank order, up to the first long one, `L`:
+    ///
+    /// - The rows of the short lists before it, and the texts that hold every word whole when
+    ///   they are few enough to score (``textTier()``), are the candidates, ranked exactly
+    ///   (``richMatches(among:lookingInText:seekingAtMost:)``, phrases promoted as
+    ///   ``allMatches()`` promotes them).
+    /// - Any other match has each word at `L` or past it, so it ranks at the sum of the words'
+    ///   `L` at best (the bound), and at the bound only if each word is at its `L`: in its long
+    ///   list. The candidates that rank above the bound come first; the page goes on with the
+    ///   items at the bound, met newest first on the date index, each sought in the words' long
+    ///   lists, the sparsest first (its rows read into a set first when they are few enough).
+    ///
+    /// `alpha zulu` on half a million notes (every text says `alpha`; `zulu` is a keyword of half
+    /// of them) reads each word's first lists from their start and walks about forty items,
+    /// where reading both words' lists whole cost 140 ms.
+    ///
+    /// - Parameters:
+    ///   - sampling: How many rows of a list are read before it is taken as long: for tests.
+    ///   - candidatesAtMost: How many candidates are ranked one by one at most.
+    func severalWordsPage(limit: Int, sampling: Int = PageStrategy.sampleSize,
+                          candidatesAtMost: Int = Self.severalWordsCandidates) throws -> [Match]? {
+        guard limit > 0, tokens.count > 1, tokens.count <= 8, !hasCJK else { return nil }
+        var candidates = RowSet()
+        // Each word's first long level: its lists, their first rows, the level.
+        var firsts: [(lists: ColumnLists, sample: [Int64], level: Tier)] = []
+        var everyMatchIsACandidate = false
+        for token in tokens {
+            let whole = SearchableIndex.quoted(token)
+            guard SearchableIndex.nameTerm(token, whole: true) == whole, Self.term(token, whole: true) == whole,
+                  SearchableIndex.nameTerm(token, whole: false) == whole + "*", Self.term(token, whole: false) == whole + "*"
+            else { return nil }
+            // A prefix is sought row by row in a prefix index (one to three letters), or as the
+            // few words that start with it (`("alph" OR "alpha" OR "alphabet")`): FTS5 merges a
+            // longer prefix's lists at every seek. None: its prefix lists are its whole lists.
+            var prefix: String? = whole + "*"
+            if !Self.seeksCheaply(whole + "*") {
+                guard let longer = try longerWords(startingWith: token, in: ["item_words", "item_content"], atMost: 7) else { return nil }
+                prefix = longer.isEmpty ? nil : "(" + ([token] + longer).map(SearchableIndex.quoted).joined(separator: " OR ") + ")"
+            }
+            var first: (ColumnLists, [Int64], Tier)?
+            levels: for prefixOnly in 0...(prefix == nil ? 0 : 1) {
+                for rank in 0...Self.textRank {
+                    let lists = ColumnLists(rank: rank, term: prefixOnly == 0 ? whole : prefix ?? whole)
+                    for part in lists.parts {
+                        let sample = try firstRows(part.table, part.expression, atMost: sampling)
+                        if sample.count > sampling {
+                            first = (lists, sample, Tier(prefixOnly: prefixOnly, fieldRank: rank))
+                            break levels
+                        }
+                        candidates.formUnion(sample)
+                    }
+                    guard candidates.count <= candidatesAtMost else { return nil }
+                }
+            }
+            if let first { firsts.append(first) } else { everyMatchIsACandidate = true }
+        }
+        // The texts with every word whole, when few: their phrases rank as titles.
+        let scored = try textTier()
+        if let scored { candidates.formUnion(scored.members) }
+        guard candidates.count <= candidatesAtMost else { return nil }
+        var ranked = try richMatches(among: candidates, seekingAtMost: Swift.max(candidates.count, Self.seekLimit))
+        if let holders = try phraseHolders() {
+            for id in holders { if let match = ranked[id] { ranked[id] = promoted(match) } }
+        }
+        // A word with short lists only: every match holds it, so every match is a candidate.
+        if everyMatchIsACandidate { return try Array(byRelevance(Self.sorted(Array(ranked.values))).prefix(limit)) }
+        let bound = firsts.reduce(Tier(prefixOnly: 0, fieldRank: 0)) {
+            Tier(prefixOnly: $0.prefixOnly + $1.level.prefixOnly, fieldRank: $0.fieldRank + $1.level.fieldRank)
+        }
+        let above = Self.sorted(ranked.values.filter { Tier($0) < bound })
+        if above.count >= limit { return try Array(byRelevance(above).prefix(limit)) }
+        let atBound = ranked.values.filter { Tier($0) == bound }
+        // The text's tier, scored: every item of it holds every word whole in its text, a
+        // candidate already; ordered by relevance.
+        if bound == Tier(prefixOnly: 0, fieldRank: Self.textRank * tokens.count), scored != nil {
+            let page = try byRelevance(above + Self.sorted(atBound))
+            return page.count >= limit ? Array(page.prefix(limit)) : nil
+        }
+        guard let walked = try newestAtBound(bound, firsts: firsts, candidates: candidates, ranked: ranked,
+                                             limit: limit - above.count) else { return nil }
+        // The walked items' ranks, read on their fields' bytes, must be the bound's.
+        let sought = RowSet(walked.lazy.map(\.id).filter { !candidates.contains($0) })
+        let checked = try richMatches(among: sought, seekingAtMost: Swift.max(sought.count, Self.seekLimit))
+        guard checked.count == sought.count, checked.values.allSatisfy({ Tier($0) == bound }) else { return nil }
+        let tier = walked.compactMap { ranked[$0.id] ?? checked[$0.id] }
+        return above + Self.sorted(tier).prefix(limit - above.count)
+    }
+
+    /// The newest `limit` items (and those dated like the last) that rank at `bound`: the
+    /// candidates ranked there, and the other items in every word's first long list; `nil`
+    /// when the walk would visit more than ``severalWordsVisits`` allows, or met fewer.
+    private func newestAtBound(_ bound: Tier, firsts: [(lists: ColumnLists, sample: [Int64], level: Tier)], candidates: RowSet,
+                               ranked: [Int64: Match], limit: Int) throws -> [NameMatch]? {
+        guard let lowest = try db.readStatement("SELECT min(id) FROM item").firstRow(read: { sqlite3_column_int64($0, 0) }),
+              let highest = try db.readStatement("SELECT max(id) FROM item").firstRow(read: { sqlite3_column_int64($0, 0) })
+        else { return nil }
+        let span = Double(Swift.max(1, highest - lowest + 1))
+        // Each list's share of the rows, from how far into them its first rows reached.
+        let lists = firsts.map { first in
+            (first.lists, density: Swift.min(1, Double(first.sample.count) / Double(Swift.max(1, (first.sample.last ?? lowest) - lowest + 1))))
+        }.sorted { $0.density < $1.density }
+        let visits = Double(limit) / Swift.max(lists.reduce(1) { $0 * $1.density }, 1e-12)
+        // The sparsest list, when its rows are few, read into a set that tells most visits apart.
+        var set: RowSet?
+        var probes = try lists.map { try ListProbe($0.0, in: db) }
+        if let sparsest = lists.first, sparsest.density * span <= Double(32 * PageStrategy.sampleSize) {
+            set = try sparsest.0.parts.reduce(into: RowSet()) { $0.formUnion(try rowIDs($1.table, $1.expression)) }
+            probes.removeFirst()
+        }
+        let budget = set == nil ? Self.severalWordsVisits.sought : Self.severalWordsVisits.checked
+        guard visits <= Double(budget) else { return nil }
+        var visited = 0
+        do {
+            return try SearchableIndex.pageByDate(filter: filter, limit: limit, in: db) { id, _ in
+                visited += 1
+                if visited > budget { throw BudgetExceeded() }
+                if candidates.contains(id) { return ranked[id].map { Tier($0) == bound } ?? false }
+                if let set, !set.contains(id) { return false }
+                return try probes.allSatisfy { try $0.contains(id) }
+            }
+        } catch is BudgetExceeded {
+            return nil
+        }
+    }
+}
