@@ -43,7 +43,8 @@ extension ContentSearch {
         var candidates = RowSet()
         // Each word's first long level: its lists, their first rows, the level.
         var firsts: [(lists: ColumnLists, sample: [Int64], level: Tier)] = []
-        var everyMatchIsACandidate = false
+        // The rows of the words whose lists are all short: every match is among each's.
+        var everyRowOf: [RowSet] = []
         for token in tokens {
             let whole = SearchableIndex.quoted(token)
             guard SearchableIndex.nameTerm(token, whole: true) == whole, Self.term(token, whole: true) == whole,
@@ -58,6 +59,7 @@ extension ContentSearch {
                 prefix = longer.isEmpty ? nil : "(" + ([token] + longer).map(SearchableIndex.quoted).joined(separator: " OR ") + ")"
             }
             var first: (ColumnLists, [Int64], Tier)?
+            var rows = RowSet()
             levels: for prefixOnly in 0...(prefix == nil ? 0 : 1) {
                 for rank in 0...Self.textRank {
                     let lists = ColumnLists(rank: rank, term: prefixOnly == 0 ? whole : prefix ?? whole)
@@ -67,13 +69,17 @@ extension ContentSearch {
                             first = (lists, sample, Tier(prefixOnly: prefixOnly, fieldRank: rank))
                             break levels
                         }
-                        candidates.formUnion(sample)
+                        rows.formUnion(sample)
                     }
-                    guard candidates.count <= candidatesAtMost else { return nil }
+                    // Many rows of short lists: too many candidates, even once intersected.
+                    guard candidates.count + rows.count <= 8 * candidatesAtMost else { return nil }
                 }
             }
-            if let first { firsts.append(first) } else { everyMatchIsACandidate = true }
+            candidates.formUnion(rows)
+            if let first { firsts.append(first) } else { everyRowOf.append(rows) }
         }
+        // A word with short lists only: every match holds it, so every match is among its rows.
+        for rows in everyRowOf { candidates.formIntersection(rows) }
         // The texts with every word whole, when few: their phrases rank as titles.
         let scored = try textTier()
         if let scored { candidates.formUnion(scored.members) }
@@ -83,7 +89,7 @@ extension ContentSearch {
             for id in holders { if let match = ranked[id] { ranked[id] = promoted(match) } }
         }
         // A word with short lists only: every match holds it, so every match is a candidate.
-        if everyMatchIsACandidate { return try Array(byRelevance(Self.sorted(Array(ranked.values))).prefix(limit)) }
+        if !everyRowOf.isEmpty { return try Array(byRelevance(Self.sorted(Array(ranked.values))).prefix(limit)) }
         let bound = firsts.reduce(Tier(prefixOnly: 0, fieldRank: 0)) {
             Tier(prefixOnly: $0.prefixOnly + $1.level.prefixOnly, fieldRank: $0.fieldRank + $1.level.fieldRank)
         }
