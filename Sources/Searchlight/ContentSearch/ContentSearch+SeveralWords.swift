@@ -88,7 +88,7 @@ extension ContentSearch {
         if let holders = try phraseHolders() {
             for id in holders { if let match = ranked[id] { ranked[id] = promoted(match) } }
         }
-        // A word with short lists only: every match holds it, so every match is a candidate.
+        // Then the candidates are every match, and ranked they are the page.
         if !everyRowOf.isEmpty { return try Array(byRelevance(Self.sorted(Array(ranked.values))).prefix(limit)) }
         let bound = firsts.reduce(Tier(prefixOnly: 0, fieldRank: 0)) {
             Tier(prefixOnly: $0.prefixOnly + $1.level.prefixOnly, fieldRank: $0.fieldRank + $1.level.fieldRank)
