@@ -196,3 +196,7 @@ long long cfs_filesystem_type(int fd) {
     if (fstatfs(fd, &info) != 0) return -1;
     return (long long)info.f_type;
 }
+
+int cfs_pipe_close_on_exec(int ends[2]) {
+    return pipe2(ends, O_CLOEXEC);
+}

@@ -1,3 +1,4 @@
+internal import CShimFileSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -160,16 +161,13 @@ extension SystemCall {
         return result == process ? ExitStatus(waitStatus: status) : nil
     }
 
-    /// A pipe, both ends close-on-exec: `(read end, write end)`. (Glibc's module hides
-    /// `pipe2(2)`, so the flag is set right after.) The corresponding C functions are
-    /// `pipe(2)` and `fcntl(2)` with `FD_CLOEXEC`.
-    ///
-    /// Between the two calls the ends are not yet close-on-exec: a child spawned by another
-    /// thread at that moment inherits them.
+    /// A pipe, both ends close-on-exec from the start: `(read end, write end)`; a child spawned
+    /// by another thread meanwhile inherits neither (setting the flag after `pipe(2)` left a
+    /// moment when it could, and a worker holding a write end keeps its reader from ever seeing
+    /// the end). The corresponding C function is `pipe2(2)` with `O_CLOEXEC`.
     public static func pipe() throws(Errno) -> (readEnd: Int32, writeEnd: Int32) {
         var ends: [Int32] = [-1, -1]
-        _ = try checked { Glibc.pipe(&ends) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        _ = try checked { cfs_pipe_close_on_exec(&ends) }
         return (ends[0], ends[1])
     }
 

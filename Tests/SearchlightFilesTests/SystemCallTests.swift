@@ -53,6 +53,18 @@ struct SystemCallTests {
         SystemCall.close(again)
     }
 
+    @Test("A pipe's two ends are close-on-exec from the start, and carry bytes")
+    func pipeEndsAreCloseOnExec() throws {
+        let (readEnd, writeEnd) = try SystemCall.pipe()
+        defer { SystemCall.close(readEnd); SystemCall.close(writeEnd) }
+        #expect(fcntl(readEnd, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(fcntl(writeEnd, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(write(writeEnd, "ok", 2) == 2)
+        var bytes = [UInt8](repeating: 0, count: 2)
+        #expect(read(readEnd, &bytes, 2) == 2)
+        #expect(bytes == Array("ok".utf8))
+    }
+
     @Test("A folder's names, statx of an entry and of a descriptor")
     func namesAndStatus() throws {
         let tree = TemporaryTree("syscalls")

@@ -109,4 +109,9 @@ int cfs_ioctl_type(int fd, char *character);
 /// Whether no_new_privs is set on this process (prctl(2) PR_GET_NO_NEW_PRIVS): 1, 0, or -1.
 int cfs_no_new_privileges(void);
 
+/// pipe2(2) with O_CLOEXEC (hidden from Swift by Glibc's module): both ends close-on-exec from
+/// the start, so a child spawned by another thread meanwhile inherits neither. Returns 0, or -1
+/// with errno set.
+int cfs_pipe_close_on_exec(int ends[2]);
+
 #endif
