@@ -33,6 +33,18 @@ struct OpenHistoryTests {
         #expect(mode == 0o600)
     }
 
+    /// Openings recorded at once, by several writers of one file (the page and the desktop),
+    /// are all kept: each line is appended whole (`O_APPEND`), none written over another.
+    @Test func openingsRecordedAtOnceAreAllKept() {
+        let now = Date()
+        let path = history.path
+        DispatchQueue.concurrentPerform(iterations: 4) { writer in
+            let mine = OpenHistory(path: path)
+            for number in 0..<50 { mine.record(domain: "docs", identifier: ItemIdentifier("w\(writer)-\(number).txt"), at: now) }
+        }
+        #expect(history.scores(now: now).count == 200)
+    }
+
     @Test func theHistoryStaysBounded() throws {
         let folder = (history.path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import SystemCalls
+import SystemPackage
 
 /// The items a person opened through Searchlight (`searchlight open`, the page, the desktop's
 /// search), so that they rank higher later: per user, on this machine only (never in an index,
@@ -72,13 +73,13 @@ public struct OpenHistory: Sendable {
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else { return }
-        handle.seekToEndOfFile()
-        handle.write(Data(line.utf8))
-        try? handle.close()
+        // Appended in one write with `O_APPEND`: two processes recording at once (the page and
+        // the desktop) each add their line; seeking to the end and writing let one overwrite the
+        // other's.
+        guard let file = try? SystemCall.open(Array(path.utf8), .writeOnly, options: [.append, .create, .closeOnExec],
+                                              permissions: [.ownerReadWrite]) else { return }
+        defer { SystemCall.close(file) }
+        try? SystemCall.write(file, Array(line.utf8))
         let visits = self.visits()
         if visits.values.reduce(0, { $0 + $1.count }) > Self.maximumLines {
             compact(visits, now: date, keeping: Key(domain: domain, identifier: identifier.bytes))
