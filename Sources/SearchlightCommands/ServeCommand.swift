@@ -97,13 +97,18 @@ struct ServeCommand: AsyncParsableCommand {
     /// `[::1]:9200`.
     ///
     /// - Returns: The host (brackets removed) and the port, or `nil` when the port is not a
-    ///   number from 0 to 65535 or the host is empty.
+    ///   number from 0 to 65535, the host is empty, or it is an IPv6 address without brackets.
     static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
         var host = ServerDefaults.host
         var portText = Substring(text)
         if let colon = text.lastIndex(of: ":") {
             host = String(text[..<colon])
-            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            if host.hasPrefix("["), host.hasSuffix("]") {
+                host = String(host.dropFirst().dropLast())
+            } else if host.contains(":") {
+                // A bare IPv6 address (`::1`): its last group would be taken for the port.
+                return nil
+            }
             portText = text[text.index(after: colon)...]
         }
         guard !host.isEmpty, let port = Int(portText), (0...65535).contains(port) else { return nil }
