@@ -183,6 +183,17 @@ extension PostgresIndex {
     ///
     /// `column` is spliced into the SQL unescaped: it must be a constant of this file, never a
     /// value from outside (the value itself is bound).
+    ///
+    /// Costs one transaction of three statements on a pooled connection: the domain's insert and
+    /// read (``PostgresBatchWriter/domainID(_:)``), then the update; the whole is tried again on a
+    /// lost connection or a lost race, as `withTransaction` allows.
+    ///
+    /// - Parameters:
+    ///   - domain: The domain's name.
+    ///   - column: The column to set: `last_update_date` or `state`.
+    ///   - value: The value, bound as a parameter; `nil` writes NULL.
+    /// - Throws: ``PostgresIndexError`` when the server cannot be reached or the statements fail,
+    ///   after the retries.
     private func updateDomain<Value: PostgresDynamicTypeEncodable & Sendable>(_ domain: String, _ column: String,
                                                                    _ value: Value?) async throws {
         try await withTransaction("cannot write to the index") { connection in
@@ -199,6 +210,11 @@ extension PostgresIndex {
     ///
     /// - Returns: The value, or `nil` when there is no row.
     /// - Throws: The decoding or reading error of postgres-nio.
+    ///
+    /// ```swift
+    /// let rows = try await connection.query("SELECT id FROM domain WHERE name = \(name)", logger: logger)
+    /// let id = try await PostgresIndex.single(rows, Int64.self)
+    /// ```
     static func single<T: PostgresDecodable>(_ rows: PostgresRowSequence, _ type: T.Type) async throws -> T? {
         var result: T?
         for try await value in rows.decode(T.self) { result = value }
@@ -215,23 +231,35 @@ extension PostgresIndex {
 /// the pending upserts, so the changes reach the server in the batch's order.
 struct PostgresBatchWriter {
     /// The batch's connection, inside its transaction.
+    ///
+    /// The writer's statements go on it one after the other, each awaited before the next is sent.
     let connection: PostgresConnection
     /// The logger the batch's queries are given.
     let logger: Logger
     /// The ids of the domains this batch touched, by name.
     private(set) var domainIDs: [String: Int64] = [:]
     /// The consecutive upserts not sent yet.
+    ///
+    /// Emptied, with ``upsertPositions``, each time they are sent.
     private var upserts: [ItemRow] = []
     /// Where each (domain, identifier) is in ``upserts``: one statement may not upsert a row twice.
     private var upsertPositions: [Key: Int] = [:]
 
     /// A row's key in one upsert statement: the domain's id and the identifier's base64 text.
     private struct Key: Hashable {
+        /// The domain's id (``ItemRow``'s `d`).
         var domain: Int64
+        /// The identifier's bytes in base64 (``ItemRow``'s `id`), as the JSON parameter carries them.
         var identifier: String
     }
 
     /// Makes a writer for one transaction on `connection`.
+    ///
+    /// Sends nothing: the first statement goes with the first change.
+    ///
+    /// - Parameters:
+    ///   - connection: A connection inside an open transaction, which the caller commits or rolls back.
+    ///   - logger: The logger given to each query.
     init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
         self.logger = logger
@@ -261,6 +289,12 @@ struct PostgresBatchWriter {
     /// upserts.
     ///
     /// - Throws: The error of a statement; the caller's transaction is then rolled back.
+    ///
+    /// An upsert sends no statement of its own, except the two of ``domainID(_:)`` the first time
+    /// its domain is named; a delete, move or change of user attributes or folder access costs the
+    /// statements of the pending upserts, then its own.
+    ///
+    /// - Parameter change: The change, in the batch's order.
     mutating func apply(_ change: IndexBatch.Change) async throws {
         switch change {
         case .upsert(let item):

@@ -217,6 +217,9 @@ extension SearchServer {
         let item = indexed.item
         let attributes = item.attributeSet
         var groups: [(name: String, object: JSONLine)] = []
+        /// Lets `body` write fields into the object of `group` (`path`, `file`, `meta`…), made the first
+        /// time a group is named, so that fields asked for in any order share one nested object and the
+        /// groups appear in the order they were first asked for.
         func add(_ group: String, _ body: (inout JSONLine) -> Void) {
             if let position = groups.firstIndex(where: { $0.name == group }) {
                 body(&groups[position].object)

@@ -137,6 +137,7 @@ extension SearchableIndex {
     private func rankedMatches<T>(tokens: [String], domain: String?, limit: Int?, scope: SearchScope,
                                   path: (SearchPath) -> Void,
                                   _ body: (any ReadConnection, [ContentSearch.Match]) throws -> T) throws -> T {
+        /// The name matches as ranked matches of the name alone, in the same order, for `body`.
         func named(_ matches: [NameMatch]) -> [ContentSearch.Match] {
             matches.map { ContentSearch.Match(rank: $0, matchedIn: .name) }
         }
@@ -307,11 +308,22 @@ extension SearchableIndex {
 
     /// The SQL condition that an item is in `:domain`, or any domain when it is NULL: the domain's
     /// name is looked up once per statement.
+    ///
+    /// Spliced into the statements of the name search and of the item count; each of them must bind
+    /// `:domain` (``nameKeys(_:domain:matching:)`` does), to NULL for every domain. An unknown
+    /// name makes the subquery NULL, so the condition holds for no item: such a domain has nothing.
     static let inDomain = "(:domain IS NULL OR item.domainId = (SELECT id FROM domain WHERE name = :domain))"
 
     /// The folded words of a name query (``CompoundWords``: plain words and compounds such as
     /// `d 70`): none when the words hold no letter or digit (marks, punctuation, symbols
     /// alone), which find nothing — no typed text is an error.
+    ///
+    /// Reads no index: it is the same for the SQLite index and for ``SearchResult`` matching in
+    /// memory, so that both split a query alike.
+    ///
+    /// - Parameter words: The words of the query, as typed.
+    /// - Returns: The tokens, in the order of the words: plain folded words, and compounds with their
+    ///   parts joined by a space within a run and `_` between runs (``CompoundWords/tokens(of:)``).
     static func nameQueryTokens(_ words: [String]) -> [String] {
         CompoundWords.tokens(of: words)
     }
@@ -319,6 +331,11 @@ extension SearchableIndex {
     /// An FTS5 query asking every token as a prefix of a word in any column.
     ///
     /// Compounds as ``nameTerm(_:whole:)`` writes them: every part but the last whole.
+    ///
+    /// `["report", "d 70"]` becomes `"report"* AND ("d" AND "70"*)`. Each token is quoted
+    /// (``quoted(_:)``), so no token is read as FTS5 syntax.
+    ///
+    /// - Parameter tokens: Tokens from ``nameQueryTokens(_:)``, at least one.
     static func nameMatchExpression(_ tokens: [String]) -> String {
         tokens.map { nameTerm($0, whole: false) }.joinedInPlace(separator: " AND ")
     }
@@ -326,6 +343,14 @@ extension SearchableIndex {
     /// A token as an FTS5 term of `item_words`: a whole word or a prefix; a compound as its
     /// parts, each whole but the last (``CompoundWords``: the index keeps no positions, so
     /// that they are consecutive is checked on the fields).
+    ///
+    /// `nameTerm("report", whole: false)` is `"report"*`; `nameTerm("d 70", whole: false)` is
+    /// `("d" AND "70"*)`, and with `whole: true`, `("d" AND "70")`.
+    ///
+    /// - Parameters:
+    ///   - token: A plain word or a compound from ``nameQueryTokens(_:)``.
+    ///   - whole: `true` to match the last part as a whole word only, `false` as a prefix.
+    /// - Returns: The term, safe to join with `AND` or `OR` into a larger FTS5 query.
     static func nameTerm(_ token: String, whole: Bool) -> String {
         guard CompoundWords.isCompound(token) else { return quoted(token) + (whole ? "" : "*") }
         let parts = CompoundWords.parts(of: token)
@@ -335,6 +360,9 @@ extension SearchableIndex {
 
     /// Whether any token is a compound: its items are known only once their fields are read,
     /// so the shortcuts that take a full-text match for a rank are not taken.
+    ///
+    /// A compound is a token with a space or `_` in it (``CompoundWords/isCompound(_:)``); the test
+    /// reads the bytes only.
     static func hasCompound(_ tokens: [String]) -> Bool {
         tokens.contains(where: CompoundWords.isCompound)
     }
@@ -342,6 +370,10 @@ extension SearchableIndex {
     /// A token as an FTS5 string: never query syntax. Its `"` are doubled byte by byte: Foundation's
     /// `replacingOccurrences` goes through `NSString`, whose first use looks up a conformance
     /// at every search's start (Benchmarks/README.md, "Start-up").
+    ///
+    /// - Parameter token: Any text, quotes included (`say "hi"` becomes `"say ""hi"""`).
+    /// - Returns: The token between double quotes: FTS5 reads it as one string, through its
+    ///   tokenizer, whatever characters it holds.
     static func quoted(_ token: String) -> String {
         var bytes: [UInt8] = [0x22]
         bytes.reserveCapacity(token.utf8.count + 2)

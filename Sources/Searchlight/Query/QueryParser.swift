@@ -601,6 +601,11 @@ public struct QueryParser {
     /// ```
     static func isoDate(_ text: String) -> Date? {
         var scanner = Array(text.utf8)[...]
+        /// Reads exactly `count` ASCII digits from the front of `scanner` as a decimal number.
+        ///
+        /// - Parameter count: How many digits the field has (4 for a year, 2 for the others).
+        /// - Returns: The number, with `scanner` moved past it; `nil` when fewer than `count` bytes
+        ///   remain or one of them is not a digit, `scanner` then left where it was.
         func number(_ count: Int) -> Int? {
             guard scanner.count >= count else { return nil }
             var value = 0
@@ -611,6 +616,7 @@ public struct QueryParser {
             scanner = scanner.dropFirst(count)
             return value
         }
+        /// Moves `scanner` past `byte` when it comes next; whether it did.
         func consume(_ byte: UInt8) -> Bool {
             guard scanner.first == byte else { return false }
             scanner = scanner.dropFirst()
@@ -659,10 +665,16 @@ public struct QueryParser {
     // MARK: - Scanning
 
     /// Whether every scalar was read.
+    ///
+    /// Only the kept prefix of the query counts: past ``maximumLength`` + 1 scalars the rest was never
+    /// copied, and ``parseQuery()`` has already rejected such a query.
     private var isAtEnd: Bool { position >= characters.count }
 
     /// Moves past white space; always `true`, so that it can open a `while` condition
     /// (`while skipSpaces(), consume("||")`).
+    ///
+    /// White space is what `Character.isWhitespace` says it is, so a no-break space or an ideographic
+    /// space is skipped too, not only ASCII spaces, tabs and line breaks.
     @discardableResult
     private mutating func skipSpaces() -> Bool {
         while !isAtEnd, characters[position].isWhitespace { position += 1 }
@@ -670,6 +682,14 @@ public struct QueryParser {
     }
 
     /// Whether `text` comes next, without moving.
+    ///
+    /// Compares `text` character by character with the scalars at ``position``, so it costs at most
+    /// `text.count` comparisons. It is meant for the grammar's ASCII tokens (`&&`, `==`, `$time.`…),
+    /// each of whose characters is one scalar.
+    ///
+    /// - Parameter text: The token to look for.
+    /// - Returns: `true` when every character of `text` stands at ``position`` onwards, `false`
+    ///   when one differs or the query ends first.
     private func peek(_ text: String) -> Bool {
         var index = position
         for character in text {
@@ -680,6 +700,12 @@ public struct QueryParser {
     }
 
     /// Moves past `text` when it comes next; whether it did.
+    ///
+    /// The case matters: `consume("InRange")` does not move past `inrange`; words compared without
+    /// regard to case are read with ``peekWord()`` instead.
+    ///
+    /// - Parameter text: An ASCII token; ``position`` moves by its length in characters.
+    /// - Returns: Whether `text` was there and ``position`` moved past it.
     private mutating func consume(_ text: String) -> Bool {
         guard peek(text) else { return false }
         position += text.count
@@ -687,6 +713,13 @@ public struct QueryParser {
     }
 
     /// The run of letters, digits and underscores at the current position, if any.
+    ///
+    /// Letters and digits are Unicode's (`Character.isLetter`, `isNumber`), so a word may be in any
+    /// script. Attribute names and `InRange` are read with it; ``position`` does not move, and the
+    /// caller consumes the word once it has judged it.
+    ///
+    /// - Returns: The word, or `nil` when the character at ``position`` starts none (or the query
+    ///   has ended).
     private func peekWord() -> String? {
         var index = position
         while index < characters.count, characters[index].isLetter || characters[index].isNumber || characters[index] == "_" {
@@ -710,11 +743,23 @@ public struct QueryParser {
     }
 
     /// The error at the current position, saying what was expected and what is there.
+    ///
+    /// What was found is described by ``describeFound()``.
+    ///
+    /// - Parameter expected: What the grammar allowed at ``position``, in words.
     private func error(expected: String) -> QueryParseError {
         error(at: position, expected: expected, found: describeFound())
     }
 
     /// The error at the current position, with what was found said by the caller.
+    ///
+    /// For when what is wrong is not the token at ``position`` but something the caller knows
+    /// better than ``describeFound()`` would say (`deeper nesting`, when ``depth`` passes
+    /// ``maximumDepth``).
+    ///
+    /// - Parameters:
+    ///   - expected: What the grammar allowed at ``position``, in words.
+    ///   - found: What stood there, in words.
     private func error(expected: String, found: String) -> QueryParseError {
         error(at: position, expected: expected, found: found)
     }

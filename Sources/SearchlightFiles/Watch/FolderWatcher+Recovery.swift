@@ -20,18 +20,32 @@ import SystemCalls
 /// ```
 public struct WatchFault: Codable, Sendable, Equatable {
     /// The watching process.
+    ///
+    /// ``current(index:domain:)`` ignores the fault once no process has this id, so a file left by a
+    /// watch that was killed is not shown as a fault in progress.
     public var pid: Int32
     /// `disk full`, `index read-only`, `index unavailable` (``SearchlightError/faultSummary``).
+    ///
+    /// Updated at each attempt, so it names the latest kind of fault when one kind gave way to
+    /// another (a full disk, then a removed folder).
     public var summary: String
     /// The error, as one line.
+    ///
+    /// The latest attempt's error, as `SearchlightError` prints it: its message, the path, then the
+    /// underlying SQLite or system error.
     public var detail: String
     /// When the fault began.
+    ///
+    /// Set by the first failed attempt and kept while the fault lasts, whatever its kind becomes.
     public var since: Date
     /// Attempts so far.
     ///
     /// Counts the failed attempts, the one that began the fault included.
     public var attempts: Int
     /// When the next attempt is due.
+    ///
+    /// The waits double from one second up to a minute between attempts; a date in the past means an
+    /// attempt is due or running.
     public var nextAttempt: Date
 
     /// Where a watch of `domain` records its fault: beside the locks of remote indexes
@@ -77,17 +91,36 @@ public struct WatchFault: Codable, Sendable, Equatable {
 /// the blocking work on dispatch threads all read and change it.
 struct RecoveryState: Sendable {
     /// The fault in progress.
+    ///
+    /// `nil` while the index can be written. Set by ``FolderWatcher/fail(with:)`` and cleared by
+    /// ``FolderWatcher/recovered()``; it is the value written to the fault's file for `status`.
     var fault: WatchFault?
     /// The root must be reconciled: a window's changes were not written.
+    ///
+    /// Set by a failed write, a reopened index and a reset index (this watcher's or another's);
+    /// cleared by ``FolderWatcher/reconciled()`` once a window's reconcile is committed, not when a
+    /// fault ends, so that a reconcile interrupted by a second fault is made again.
     var needsReconcile = false
     /// The next attempt while a fault lasts.
+    ///
+    /// `nil` when no fault lasts; ``FolderWatcher/retryWait(now:)`` measures the wait from it.
     var retryAt: ContinuousClock.Instant?
     /// The wait before the next attempt after this one fails.
+    ///
+    /// Reset when a fault begins and when it ends, so that every fault starts at
+    /// ``FolderWatcher/firstRetryDelay``.
     var backoff = Backoff(first: FolderWatcher.firstRetryDelay, longest: FolderWatcher.longestRetryDelay)
     /// The index handle's resets seen (``SearchableIndex/resetCount``): another watcher of the
     /// same index may have reset it.
+    ///
+    /// Compared by ``FolderWatcher/needsReconcile`` with the handle's count at each window: a
+    /// difference marks the root for a reconcile.
     var resetsSeen = 0
     /// The index's file is gone: open its path again before the next attempt.
+    ///
+    /// Set by ``FolderWatcher/fail(with:)`` when the error says the file is gone or no file exists at
+    /// the index's path; cleared by ``FolderWatcher/recovering(_:)`` once the file is open again. While
+    /// it is set, a replaced file is not reported as a new fault.
     var reopen = false
     /// The watch's lock taken again beside a recreated index (the first went with the folder).
     ///
@@ -95,6 +128,9 @@ struct RecoveryState: Sendable {
     /// the watch's run.
     var lockAgain: WatchLock?
     /// An integrity check is due (``FolderWatcher/Options/integrityCheckInterval``).
+    ///
+    /// Set by ``FolderWatcher/scheduleIntegrityChecks(every:)``, cleared when
+    /// ``FolderWatcher/checkIntegrityIfDue()`` starts the check.
     var integrityCheckDue = false
 }
 
@@ -104,8 +140,12 @@ struct RecoveryState: Sendable {
 // the index and reconciles the root into it. Any other error still ends the watch.
 extension FolderWatcher {
     /// How long the first retry of a window after a fault of the index waits.
+    ///
+    /// Each failed attempt doubles the wait (``Backoff``), up to ``longestRetryDelay``.
     static let firstRetryDelay: Duration = .seconds(1)
     /// The longest wait between retries, which back off from ``firstRetryDelay`` up to it.
+    ///
+    /// Also the interval the first log line of a fault announces.
     static let longestRetryDelay: Duration = .seconds(60)
 
     /// How long until the next attempt, while a fault lasts and it is not due yet.

@@ -76,6 +76,9 @@ extension FolderWatcher {
     }
 
     /// How many of the latest repairs ``recentRepairs`` keeps.
+    ///
+    /// Older repairs are dropped, oldest first, as each check appends its own; the running count
+    /// of repairs is kept apart (`selfCheckRepairs`), whole.
     static var repairsKept: Int { 100 }
 
     /// Asks for a self-check (as the periodic timer does) and returns once one has run, or
@@ -105,8 +108,13 @@ extension FolderWatcher {
 /// logged as a warning.
 public struct SelfCheckRepair: Sendable, Equatable, CustomStringConvertible {
     /// What the repair did: the item was missing, stale, or should not have been there.
+    ///
+    /// `added` when the index lacked the item, `updated` when it was stale, `removed` when its file
+    /// was gone, `restamped` when only its change stamp had fallen behind.
     public let change: ScanChange
     /// The repaired item's path relative to the root.
+    ///
+    /// Its bytes are the path's, which need not be UTF-8; ``description`` shows them lossily.
     public let identifier: ItemIdentifier
 
     /// The change and the quoted path, as the log shows them: `added "notes/todo.md"`.
