@@ -184,14 +184,7 @@ struct ContentSearch {
     ///
     /// The rows read here are not kept: a list found short is read again, whole, when asked.
     func holds(moreThan limit: Int, _ table: String, _ expression: String) throws -> Bool {
-        if let known = memo.rows[table + "\u{0}" + expression] { return known.count > limit }
-        var count = 0
-        try db.readStatement("SELECT rowid FROM \(table) WHERE \(table) MATCH ? LIMIT ?")
-            .forEachRow(.text(expression), .integer(Int64(limit) + 1)) { _ in
-                count += 1
-                return true
-            }
-        return count > limit
+        try firstRows(table, expression, atMost: limit).count > limit
     }
 
     /// The rows among `ids` that match `expression` in `table` (the texts', by default).

@@ -168,21 +168,19 @@ extension SearchableIndex {
                     path(.bestNameTier)
                     return try body(db, named(page))
                 }
-                if let page = try search.oneWordPage(limit: limit) {
-                    path(.oneWord)
-                    return try body(db, page)
-                }
-                if let page = try search.severalWordsPage(limit: limit) {
-                    path(.severalWords)
-                    return try body(db, page)
-                }
-                if let first = try search.firstMatches(limit: limit) {
-                    path(.wholeWords)
-                    return try body(db, first)
-                }
-                if let tiered = try search.tieredMatches(limit: limit) {
-                    path(.tiers)
-                    return try body(db, tiered)
+                // The ways of reading a first page, cheapest first; each gives the full
+                // ranking's page or `nil` (``SearchPath``).
+                let ways: [(SearchPath, () throws -> [ContentSearch.Match]?)] = [
+                    (.oneWord, { try search.oneWordPage(limit: limit) }),
+                    (.severalWords, { try search.severalWordsPage(limit: limit) }),
+                    (.wholeWords, { try search.firstMatches(limit: limit) }),
+                    (.tiers, { try search.tieredMatches(limit: limit) }),
+                ]
+                for (way, read) in ways {
+                    if let page = try read() {
+                        path(way)
+                        return try body(db, page)
+                    }
                 }
                 path(.everyMatch)
                 return try body(db, Array(search.allMatches().prefix(limit)))
