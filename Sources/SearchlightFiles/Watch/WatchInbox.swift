@@ -98,6 +98,12 @@ final class WatchInbox: Sendable {
     var eventsArrivedSinceMark: Bool { state.withLock { $0.arrivedSinceMark } }
 
     var isStopRequested: Bool { state.withLock { $0.stopRequested } }
+    /// Whether a pending event is about an entry named `name` (tests wait for a sentinel's
+    /// event: inotify reports in order, so every event before it has come too).
+    func holdsEvent(named name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        return state.withLock { $0.events.contains { $0.name == bytes } }
+    }
     var pendingCount: Int { state.withLock { $0.events.count } }
 
     /// How long since the last event and since the first pending one.
