@@ -136,8 +136,17 @@ extension ContentSearch {
     /// The first `limit + 1` rows (at most) of `expression` in `table`, in row order; those the
     /// search read already when it has.
     ///
+    /// One statement stopped after `limit + 1` rows: FTS5 reads the list from its start, so a
+    /// list of half a million rows costs what a short one does. When the whole list was read
+    /// already (``rowIDs(_:_:)``, ``readLists(of:)``), its first rows are taken from ``Memo``.
+    ///
+    /// - Parameters:
+    ///   - table: `item_words` or `item_content`.
+    ///   - expression: An FTS5 query of `table`.
+    ///   - limit: How many rows make the list long; one more is read to tell it.
     /// - Returns: Row ids in ascending order; more than `limit` of them says the list is longer
     ///   than `limit`. Not filtered by domain or expiration.
+    /// - Throws: A `DatabaseError` when the read fails (or FTS5 refuses the expression).
     func firstRows(_ table: String, _ expression: String, atMost limit: Int) throws -> [Int64] {
         if let known = memo.rows[table + "\u{0}" + expression] { return Array(known.prefix(limit + 1)) }
         var rows: [Int64] = []
@@ -225,8 +234,13 @@ extension ContentSearch {
 /// among its authors, to the list's end if none. About 0.03 ms a list; a prefix longer than the
 /// prefix indexes is merged at every seek (``ContentSearch/seeksCheaply(_:)`` says which).
 struct ListProbe {
+    /// Each list with its statement, prepared once: the list's row ids with its columns, at one
+    /// row id.
     private let parts: [(list: ContentSearch.ColumnLists.List, statement: ReadStatement)]
 
+    /// Prepares a seek for each of `lists`' parts, reading nothing yet.
+    ///
+    /// - Throws: A `DatabaseError` when a statement cannot be prepared.
     init(_ lists: ContentSearch.ColumnLists, in db: Database) throws {
         parts = try lists.parts.map { part in
             (part, try db.readStatement("""
@@ -237,6 +251,12 @@ struct ListProbe {
 
     /// Whether row `id` is in one of the lists (in a list whose term is several words, `("alpha"
     /// OR "alphabet")`, any of them).
+    ///
+    /// A seek per list until one holds the row: a list of a column holds it when the word is in
+    /// that column (its bit among the columns of any phrase of the term), a list of an expression
+    /// when the row matches at all.
+    ///
+    /// - Throws: A `DatabaseError` when a read fails.
     func contains(_ id: Int64) throws -> Bool {
         try parts.contains { part, statement in
             let columns = try statement.firstRow(.text(part.term), .integer(id)) { row in
@@ -250,4 +270,8 @@ struct ListProbe {
 }
 
 /// Stops a walk of the date index that visited more items than its strategy allowed.
+///
+/// Thrown from inside the walk's membership test, the only way out of
+/// ``SearchableIndex/pageByDate(filter:limit:in:isMember:)`` before it ends; the caller catches
+/// it and reads the page another way, or gives up.
 struct BudgetExceeded: Error {}

@@ -12,10 +12,10 @@ extension ContentSearch {
     static let severalWordsVisits = (sought: 1_500, checked: 200_000)
 
     /// The first `limit` matches of a search of several words, without reading their lists
-    /// whole: exactly the first `limit` of ``allMatches()``. `nil` for one word, Han and kana,
-    /// compounds, a limit of 0, more candidates than `candidatesAtMost`, a page the walk cannot
-    /// fill within its budget, or a prefix longer than the prefix indexes that is not the only
-    /// word starting so (it could not be sought row by row).
+    /// whole: exactly the first `limit` of ``allMatches()``. `nil` for one word or more than
+    /// eight, Han and kana, compounds, a limit of 0, more candidates than `candidatesAtMost`, a
+    /// page the walk cannot fill within its budget, or a prefix longer than the prefix indexes
+    /// that more than seven longer words start (it could not be sought row by row).
     ///
     /// Each word's levels (whole before prefix; name, title, keywords and authors, folders, text:
     /// ``ColumnLists``) are read from their start, in rank order, up to the first long one, `L`:
@@ -34,9 +34,24 @@ extension ContentSearch {
     /// of them) reads each word's first lists from their start and walks about forty items,
     /// where reading both words' lists whole cost 140 ms.
     ///
+    /// A word whose every level is short (no long list) is in every match: the candidates are
+    /// then kept to its rows, they are every match, and ranked they give the page at once. The
+    /// short lists read give up early, before anything is ranked, when their rows pass eight
+    /// times `candidatesAtMost`.
+    ///
+    /// The items the walk meets outside the candidates are ranked on their fields' bytes, as the
+    /// candidates are: each must rank at the bound, else the page is left to the next way (`nil`).
+    ///
+    /// Costs, per word, the first `sampling` + 1 rows of each list up to its first long one; the
+    /// item rows of the candidates (at most `candidatesAtMost`) and their text seeks; the scoring
+    /// of the text tier when small (``textTier()``); and the walk of ``newestAtBound(_:firsts:candidates:ranked:limit:)``.
+    ///
     /// - Parameters:
+    ///   - limit: The size of the page.
     ///   - sampling: How many rows of a list are read before it is taken as long: for tests.
     ///   - candidatesAtMost: How many candidates are ranked one by one at most.
+    /// - Returns: Exactly the first `limit` of ``allMatches()`` (all of them when fewer), or `nil`.
+    /// - Throws: A `DatabaseError` when a read fails.
     func severalWordsPage(limit: Int, sampling: Int = PageStrategy.sampleSize,
                           candidatesAtMost: Int = Self.severalWordsCandidates) throws -> [Match]? {
         guard limit > 0, tokens.count > 1, tokens.count <= 8, !hasCJK else { return nil }
@@ -115,6 +130,24 @@ extension ContentSearch {
     /// The newest `limit` items (and those dated like the last) that rank at `bound`: the
     /// candidates ranked there, and the other items in every word's first long list; `nil`
     /// when the walk would visit more than ``severalWordsVisits`` allows, or met fewer.
+    ///
+    /// The walk is weighed before it starts. Each long list's density is guessed from its first
+    /// rows (their count over the row ids they span, from the smallest row id of `item`), and an
+    /// item is taken to be in all of them at the product of their densities: the walk visits
+    /// about `limit` over that product. The sparsest list, when it would hold at most
+    /// 32 × ``PageStrategy/sampleSize`` rows, is read whole into a set that turns most visits
+    /// away without a seek, and the walk may then visit `severalWordsVisits.checked` entries;
+    /// else each visit seeks the lists (``ListProbe``) and the walk may visit `sought`.
+    ///
+    /// - Parameters:
+    ///   - bound: The best rank an item outside the candidates can have.
+    ///   - firsts: Each word's first long level: its lists, their first rows, the level.
+    ///   - candidates: The items ranked already; one is taken only if ranked at `bound`.
+    ///   - ranked: The candidates' matches, by row id.
+    ///   - limit: How many items the page still needs.
+    /// - Returns: The items met, newest first, as matches of the best rank (the caller ranks
+    ///   them); `nil` as said above.
+    /// - Throws: A `DatabaseError` when a read fails.
     private func newestAtBound(_ bound: Tier, firsts: [(lists: ColumnLists, sample: [Int64], level: Tier)], candidates: RowSet,
                                ranked: [Int64: Match], limit: Int) throws -> [NameMatch]? {
         guard let lowest = try db.readStatement("SELECT min(id) FROM item").firstRow(read: { sqlite3_column_int64($0, 0) }),

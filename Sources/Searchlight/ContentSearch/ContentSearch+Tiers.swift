@@ -14,6 +14,8 @@ extension ContentSearch {
         /// 3 folders, ``ContentSearch/textRank`` the text.
         var fieldRank: Int
 
+        /// The tier of items that match `prefixOnly` words only as a prefix, their words' field
+        /// ranks summing to `fieldRank`.
         init(prefixOnly: Int, fieldRank: Int) {
             self.prefixOnly = prefixOnly
             self.fieldRank = fieldRank
@@ -65,7 +67,13 @@ extension ContentSearch {
     /// A page of 20 then costs the full-text lists of the words and about 20 item look-ups
     /// (plus the rich items), where ranking every match looked up every item.
     ///
+    /// Each word's lists are read once with their columns (``readLists(of:)``), serving every
+    /// later question of them, for one word or when more than ``seekLimit`` items have every
+    /// word (``everyWord()``); with fewer (`note 7 42 5`), the candidates are sought one by one
+    /// and the text-only items come from the conjunction of the words in the text.
+    ///
     /// - Parameters:
+    ///   - limit: The size of the page.
     ///   - ranked: How many rich candidates are ranked one by one at most (more are grouped
     ///     by their columns first): for tests.
     ///   - sorted: How many items of a tier are looked up and sorted at most (more are met on
@@ -173,8 +181,14 @@ extension ContentSearch {
     /// the columns each row holds it in (``PhraseColumns``); another (a word FTS5 reads as
     /// several terms) once for each column.
     ///
+    /// The tiers are gathered in a flat array of sets, one slot per pair of prefix-only words
+    /// and field-rank sum: only the tiers that hold a candidate are made into ``Tier`` keys.
+    ///
+    /// - Parameter candidates: The rich candidates (``richCandidates(whole:)``), too many to rank
+    ///   one by one.
     /// - Returns: The candidates by tier; a candidate in whose columns some word is missing is in
     ///   none. Domain and expiration are not checked here (``exactly(_:in:)`` checks them).
+    /// - Throws: A `DatabaseError` when a read fails.
     private func claimedTiers(of candidates: RowSet) throws -> [Tier: RowSet] {
         let ranks = try tokens.map { try columnRanks(of: $0) }
         // A tier is a slot of a flat array (`prefixOnly × ranks + fieldRank`): hashing a tier
@@ -201,6 +215,11 @@ extension ContentSearch {
     ///
     /// Costs two reads (whole, then as a prefix) of six lists: name, title, keywords and folders in
     /// `item_words`, authors and text in `item_content`; each kept for the search (``rowIDs(_:_:)``).
+    ///
+    /// - Parameter token: One folded query word (a compound, or Han and kana).
+    /// - Returns: Each row that holds the word in some column, with its best rank there: name 0,
+    ///   title 1, keywords and authors 2, folders 3, text ``textRank``; a whole match before a prefix.
+    /// - Throws: A `DatabaseError` when a read fails.
     func columnRanksByColumn(of token: String) throws -> RowRanks {
         let columns = ["name", "title", "keywords", "folders"]
         var ranks = try newRowRanks()
@@ -227,7 +246,10 @@ extension ContentSearch {
     /// bytes (those the filter admits); `nil` when one ranks otherwise, and the page is then
     /// left to the full ranking.
     ///
-    /// Costs what ``richMatches(among:lookingInText:)`` costs for `ids`; nothing for none.
+    /// Costs what ``richMatches(among:lookingInText:seekingAtMost:)`` costs for `ids`; nothing
+    /// for none.
+    ///
+    /// - Returns: The matches of `ids` the filter admits, in no order; empty for no `ids`.
     private func exactly(_ ids: RowSet, in tier: Tier) throws -> [Match]? {
         guard !ids.isEmpty else { return [] }
         let ranked = try richMatches(among: ids)
@@ -238,6 +260,11 @@ extension ContentSearch {
     ///
     /// One statement over their item rows (``forEachAdmitted(_:_:)``), in SQLite's order; each
     /// match says it matched in the text (`.content`).
+    ///
+    /// - Parameters:
+    ///   - ids: Row ids of items known to be of `tier`, by the full-text lists alone.
+    ///   - tier: The rank every match is given, unchecked.
+    /// - Returns: A match for each admitted item; ids without an item row are left out.
     func admitted(_ ids: [Int64], in tier: Tier) throws -> [Match] {
         var matches: [Match] = []
         try forEachAdmitted(ids) { id, identifier, date in
@@ -249,6 +276,9 @@ extension ContentSearch {
     }
 
     /// `match` (met on the date index) with the rank of `tier`.
+    ///
+    /// ``SearchableIndex/pageByDate(filter:limit:in:isMember:)`` gives its items the best rank;
+    /// this gives them the rank of the tier their lists told.
     private static func ranked(_ match: NameMatch, in tier: Tier) -> NameMatch {
         NameMatch(id: match.id, identifier: match.identifier, modificationDate: match.modificationDate,
                   prefixOnlyCount: tier.prefixOnly, fieldRank: tier.fieldRank)

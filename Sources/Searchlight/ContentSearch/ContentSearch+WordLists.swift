@@ -87,6 +87,14 @@ extension ContentSearch {
 
     /// Whether `token` is the only word of full-text `table` that starts with `token` (or no
     /// word does): then the prefix `"token"*` matches exactly the rows `"token"` does.
+    ///
+    /// One seek in the table's vocabulary, past `token` itself (``longerWords(startingWith:in:atMost:)``):
+    /// the word's own list is not read.
+    ///
+    /// - Parameters:
+    ///   - token: One folded query word, a single term.
+    ///   - table: `item_words` or `item_content`.
+    /// - Throws: A `DatabaseError` when the read fails.
     func isOnlyWord(startingWith token: String, in table: String) throws -> Bool {
         try longerWords(startingWith: token, in: [table], atMost: 0) == []
     }
@@ -97,6 +105,15 @@ extension ContentSearch {
     /// Asked of the tables' vocabularies (`fts5vocab`), from the first word past `token` itself:
     /// the vocabulary counts each word it lists by reading its list (in C, without a row of SQL
     /// for each of its rows), so `token`'s own list, which can hold every text, is not read.
+    ///
+    /// - Parameters:
+    ///   - token: One folded query word.
+    ///   - tables: The full-text tables whose vocabularies are asked (`item_words`, `item_content`).
+    ///   - limit: How many longer words are wanted at most; each table is read for `limit` + 1
+    ///     of them at most.
+    /// - Returns: The longer words of all the tables together, each once; `nil` when one table
+    ///   alone, or all of them together, hold more than `limit`.
+    /// - Throws: A `DatabaseError` when a read fails.
     func longerWords(startingWith token: String, in tables: [String], atMost limit: Int) throws -> [String]? {
         var words = Set<String>()
         for table in tables {
@@ -113,6 +130,9 @@ extension ContentSearch {
     }
 
     /// Keeps `rows` as what ``rowIDs(_:_:)`` reads for `expression` in `table`.
+    ///
+    /// The key is the one ``rowIDs(_:_:)`` and ``firstRows(_:_:atMost:)`` look up: the table,
+    /// a NUL character and the expression, written exactly as they write it.
     private func remember(_ rows: RowSet, _ table: String, _ expression: String) {
         memo.rows[table + "\u{0}" + expression] = rows
     }

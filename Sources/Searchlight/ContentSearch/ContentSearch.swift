@@ -35,6 +35,7 @@ import GRDBSQLite
 ///
 /// With a limit, ``SearchableIndex`` asks for a page in this order, and takes the first answer
 /// that is not `nil`: ``oneWordPage(limit:sampling:)`` (one word),
+/// ``severalWordsPage(limit:sampling:candidatesAtMost:)`` (several words),
 /// ``firstMatches(limit:)`` (the page settled by the items with a word whole in a rich field),
 /// ``tieredMatches(limit:rankingAtMost:sortingAtMost:)`` (rank by rank), and at last the first
 /// `limit` of ``allMatches()``. Each shortcut returns exactly what ``allMatches()`` would put
@@ -73,8 +74,8 @@ struct ContentSearch {
     /// What the search read, kept for its later questions: a class, so that the methods of
     /// the value can fill it.
     final class Memo {
-        /// `nil`: not read yet; `.some(nil)`: too many to read.
         /// What ``textTier()`` found: read once, whatever it found.
+        /// `nil`: not read yet; `.some(nil)`: too many to score.
         var textTier: TextTier??
         /// The rows of each full-text match read so far, by table and expression.
         ///
@@ -98,6 +99,9 @@ struct ContentSearch {
     }
 
     /// Fields in rank order, with their rank (authors and keywords share one).
+    ///
+    /// Also the order in which ``richMatches(among:lookingInText:seekingAtMost:)`` reads a
+    /// candidate's fields: an index of this list is the place of that field's match bits.
     private static let richFields: [(rank: Int, field: SearchResult.Field)] =
         [(0, .name), (1, .title), (2, .authors), (2, .keywords), (3, .folders)]
     /// The rank of a match in the text: after every rich field.
@@ -183,6 +187,12 @@ struct ContentSearch {
     /// read them already.
     ///
     /// The rows read here are not kept: a list found short is read again, whole, when asked.
+    ///
+    /// - Parameters:
+    ///   - limit: How many rows the list may hold and still be told short.
+    ///   - table: `item_words` or `item_content`.
+    ///   - expression: An FTS5 query of `table`.
+    /// - Throws: A `DatabaseError` when the read fails.
     func holds(moreThan limit: Int, _ table: String, _ expression: String) throws -> Bool {
         try firstRows(table, expression, atMost: limit).count > limit
     }
@@ -193,8 +203,16 @@ struct ContentSearch {
     /// whole match, one read of the word's list (or of its prefix index). Seeking thousands
     /// of ids one by one took most of a one-letter search's second.
     ///
-    /// - Parameter seeking: How many ids are looked up one by one at most (``seekLimit``).
+    /// A prefix longer than the prefix indexes is met in the whole match however few the ids
+    /// are (``seeksCheaply(_:)``): each seek would merge its lists again.
+    ///
+    /// - Parameters:
+    ///   - expression: An FTS5 query of `table`.
+    ///   - ids: The rows to test.
+    ///   - table: `item_content` unless told.
+    ///   - seeking: How many ids are looked up one by one at most (``seekLimit``).
     /// - Returns: The subset of `ids` that matches; empty, without a read, when `ids` is.
+    /// - Throws: A `DatabaseError` when the read fails.
     private func rowIDs(_ expression: String, among ids: RowSet, in table: String = "item_content",
                         seekingAtMost seeking: Int = Self.seekLimit) throws -> RowSet {
         guard !ids.isEmpty else { return [] }
@@ -406,6 +424,13 @@ struct ContentSearch {
     }
 
     /// Whole and prefix bits of each token in `text`, for more tokens than ``CandidateRank`` takes.
+    ///
+    /// Slower than ``CandidateRank``: the text is split into words (``NameTokenizer``) and each
+    /// token matched against them (``CompoundWords/match(_:in:)``). Tokens past the 64th get no
+    /// bit, so they match nowhere.
+    ///
+    /// - Returns: Bit `i` of `whole` when token `i` is a whole word of `text`, of `prefix` when it
+    ///   starts one.
     private static func matches(_ tokens: [String], in text: String) -> (whole: UInt64, prefix: UInt64) {
         let words = NameTokenizer.words(in: text)
         var whole: UInt64 = 0, prefix: UInt64 = 0
@@ -423,6 +448,11 @@ struct ContentSearch {
     ///
     /// One read of the text expression (``rowIDs(_:_:)``); the rows are not filtered yet, and come
     /// in row-id order.
+    ///
+    /// - Parameters:
+    ///   - whole: Whether every word must be whole in the text, else a prefix of a word there.
+    ///   - rich: The rich matches, whose items are ranked already.
+    /// - Throws: A `DatabaseError` when the read fails.
     private func textOnly(whole: Bool, excluding rich: [Int64: Match]) throws -> [Int64] {
         try rowIDs("item_content", textExpression(whole: whole)).filter { rich[$0] == nil }
     }
@@ -485,6 +515,11 @@ struct ContentSearch {
     /// The items whose text holds every query word, adjacent and in the order typed: `nil` for
     /// a query of one word, or when more than ``TextRelevance/maximumScored`` texts hold all
     /// the words (then no text is read for phrases).
+    ///
+    /// `nil` too for Han and kana words and compounds (``hasCJK``), whose phrases are not looked
+    /// for. Costs what ``textTier()`` costs, once per search.
+    ///
+    /// - Throws: A `DatabaseError` when a read fails.
     func phraseHolders() throws -> Set<Int64>? {
         guard tokens.count > 1, !hasCJK else { return nil }
         return try textTier()?.phrases
@@ -517,6 +552,11 @@ struct ContentSearch {
     ///
     /// One statement, the ids given as one JSON array: `body` is called in the order SQLite reads
     /// the rows, not that of `ids`. An id with no item row is skipped; an undated item's date is 0.
+    ///
+    /// - Parameters:
+    ///   - ids: Row ids of items, in any order.
+    ///   - body: Given the row id, the identifier and the modification date of each admitted item.
+    /// - Throws: A `DatabaseError` when the read fails.
     func forEachAdmitted(_ ids: [Int64], _ body: (Int64, ItemIdentifier, Double) -> Void) throws {
         let details = try Row.fetchCursor(db, sql: """
             SELECT id, identifier, ifnull(modificationDate, 0), domainId, expirationDate FROM item
@@ -550,6 +590,9 @@ struct ContentSearch {
 
     /// `matches` in rank order (``NameMatch``'s: prefix-only words, field ranks, date,
     /// identifier).
+    ///
+    /// The ranks are ordered as name search orders them (grouped by rank, each group newest
+    /// first), and each match found again by its row id: the matches must have distinct ids.
     static func sorted(_ matches: [Match]) -> [Match] {
         let order = matches.map(\.rank).ranked()
         let byID = Dictionary(matches.map { ($0.rank.id, $0) }, uniquingKeysWith: { a, _ in a })

@@ -131,6 +131,7 @@ extension SearchableIndex {
     ///
     /// With a limit and content, the ways are tried in order, each giving up with `nil`: the best
     /// name tier by date, a compound's name page, ``ContentSearch/oneWordPage(limit:sampling:)``,
+    /// ``ContentSearch/severalWordsPage(limit:sampling:candidatesAtMost:)``,
     /// ``ContentSearch/firstMatches(limit:)``, ``ContentSearch/tieredMatches(limit:rankingAtMost:sortingAtMost:)``,
     /// then every match ranked; `path` is told the one taken. No tokens: `body` is given no match.
     /// An unknown domain: no match either.
