@@ -36,6 +36,12 @@ extension FolderWatcher {
     /// is back, watches and reconciles the root (``comeBack(at:presence:volume:)``). Called
     /// through ``recovering(_:)`` when a mount or unmount wakes the loop.
     ///
+    /// The drive is found by ``VolumePresence/locate(path:recorded:)`` from the volume the domain
+    /// recorded (none when the record cannot be read). Mounted at the root's path on the root's
+    /// device, nothing changes. Mounted elsewhere, or on another device (unmounted and mounted
+    /// again between two looks), the root goes offline first, then comes back there: its
+    /// watches are made anew, since the kernel dropped the old ones with the filesystem.
+    ///
     /// - Returns: Whether the root is online.
     /// - Throws: The errors of watching and reconciling the root when it comes back.
     @discardableResult
@@ -66,6 +72,10 @@ extension FolderWatcher {
     /// reconcile at the drive's return finds whatever changed. The time the drive went away is
     /// recorded in the domain's state (the index's record of the volume, when it can be
     /// written), so that `status` shows it even after a restart.
+    ///
+    /// Never throws: when the absence cannot be recorded, the watch is offline since now; the
+    /// domain's item count in the notice is read from the index's statistics (0 when it cannot
+    /// be). Also empties the degraded folders: the reconcile at the drive's return finds them again.
     func goOffline() {
         let watches = state.withLock { state in
             defer {
@@ -93,6 +103,10 @@ extension FolderWatcher {
     ///
     /// The drive may come back at another mount point: the root is relocated there, and its
     /// items keep their identifiers (paths relative to the root).
+    ///
+    /// Only the root's watch is added here; the reconcile watches every folder below it before
+    /// listing it (``reconcileWatched(subtree:recording:)``). The root counts as online as soon
+    /// as its watch is in the table, before the reconcile ends.
     ///
     /// - Parameters:
     ///   - path: Where the root is now.
@@ -123,6 +137,9 @@ extension FolderWatcher {
     /// Also tells whether the root is on a network or FUSE filesystem, which the watcher then
     /// reconciles every ``Options/rescanInterval`` and whose server it asks while working
     /// (``askingServerMeanwhile(_:)``). Blocks.
+    ///
+    /// A root made offline (``RootFolder/init(offline:)``, device 0) is relocated even at the
+    /// same path, so that its device is read; so is one whose drive is mounted elsewhere now.
     ///
     /// - Returns: Whether the root is online.
     /// - Throws: The errors of relocating the root or of recording its volume in the index.
@@ -173,6 +190,9 @@ extension FolderWatcher {
 
     /// Whether the server of this network or FUSE root answers within the deadline; records
     /// when it stops and starts answering (`status` shows it). Blocks up to the deadline.
+    ///
+    /// The time it stopped answering is the first failed ask's, kept while asks fail; a later
+    /// failure changes nothing, and the first answer clears it.
     ///
     /// The probe runs on a thread of the ``probe``'s own, so a hung server blocks it, not the
     /// caller, beyond the deadline. A change (stopped or started answering) is logged once and

@@ -10,8 +10,13 @@ extension FolderWatcher {
     /// The degraded set is emptied first: a folder that still cannot be watched is put back by
     /// ``watchDirectory(_:)``. Each folder costs a reconcile of its subtree.
     ///
+    /// Called by a window when the periodic rescan is due (``Options/rescanInterval``, only
+    /// while some folder is degraded). The folders are taken in byte order.
+    ///
     /// - Returns: The counts of the reconciles.
-    /// - Throws: The reconciles' errors.
+    /// - Throws: The reconciles' errors. The folders not reached are no longer marked then; an
+    ///   index that cannot be written marks the root for a reconcile (``fail(with:)``), whose
+    ///   walk watches them, or marks them again.
     func rescanUnwatched() throws -> ScanSummary {
         let degraded = state.withLock { state in
             defer { state.degraded = [] }
@@ -53,6 +58,12 @@ extension FolderWatcher {
     ///
     /// Errors of the walk are ignored: a folder that cannot be listed is met again, and reported,
     /// by the scanner's own walk.
+    ///
+    /// The walk reports folders only (``DirectoryWalker/Options/foldersOnly``): it costs a
+    /// listing and an `inotify_add_watch(2)` per folder, and a name `readdir` says is no folder
+    /// costs no `statx`.
+    ///
+    /// - Parameter subtree: The folder whose folders below are watched, relative to the root.
     func watchFolders(below subtree: ItemIdentifier) {
         struct Stopped: Error {}
         var walk = options.scan.walk
@@ -72,6 +83,11 @@ extension FolderWatcher {
     /// ``Options/maximumWatches``) is marked degraded; the limit is warned about once per
     /// watcher. A folder below
     /// a degraded one is not tried.
+    ///
+    /// With ``Options/maximumWatches``, a folder already watched is watched again (its
+    /// descriptor is the same) even at the limit; a new one is refused before the kernel is asked.
+    ///
+    /// - Parameter path: The folder, relative to the root (empty for the root).
     func watchDirectory(_ path: ItemIdentifier) {
         let skip = state.withLock { state in
             state.degraded.contains { PendingChanges.isPath(path, inSubtreeAt: $0) }

@@ -23,6 +23,10 @@ extension FolderWatcher {
     ///    transaction and the folders whose ignore file changed are reconciled;
     /// 6. with `rescanDegraded`, the folders that could not be watched are rescanned.
     ///
+    /// The log gets the window's coalesced changes and its counts at debug level, and systemd a
+    /// `STATUS=` line as the window starts and ends. An overflow is counted (``overflowCount``)
+    /// and warned about.
+    ///
     /// - Throws: ``SearchlightError`` when the index cannot be written (the recovery retries),
     ///   ``FileSystemError`` when the root is gone.
     /// - Parameters:
@@ -99,6 +103,10 @@ extension FolderWatcher {
     ///
     /// Costs a walk of the new folders until the last moved one is found; each folder met is
     /// watched on the way, which the window's commit would do anyway.
+    ///
+    /// Never throws: a folder that cannot be watched is passed over, and an error of the walk
+    /// ends the search as finding the last one does. The folders still not found stay unpaired
+    /// in `changes`, which the caller then takes as moved away.
     ///
     /// - Parameter changes: The window's coalesced changes; found moves are recorded in them.
     func adoptMovedFolders(_ changes: inout PendingChanges) {
