@@ -72,6 +72,14 @@ extension FolderScanner {
     /// time (``IndexStampCursor``). An unchanged file costs the walk's `stat` and a comparison
     /// of stamps, nothing else. What the index holds below an unreadable folder is kept.
     ///
+    /// The index's items left after the walk's last file are deleted only when the walk ran to
+    /// its end: stopped (``isStopping``, or `submit` refusing a job), it returns at once, and
+    /// what it did not reach is not taken as gone. Unchanged files are counted in batches
+    /// (``UnchangedTally``), the last one handed over however the walk ends.
+    ///
+    /// On a shared index (``FileIndexReader/isShared``) the walker reads each folder's owner,
+    /// mode and ACL too, each a ``Finding/folderAccess(_:_:)``.
+    ///
     /// - Parameters:
     ///   - subtree: The folder to walk, relative to the root (empty: the whole root).
     ///   - view: A watch window's view of the index with its pending changes, when they are
@@ -158,7 +166,10 @@ extension FolderScanner {
     struct UnchangedTally {
         /// How many unchanged files are counted before the count is handed to the writer.
         static let handOverCount = 4096
+        /// The writer's queue, shared with the walk's other findings: a count handed over lands
+        /// between them, in the order it was made.
         let results: BlockingQueue<Finding>
+        /// Unchanged files counted since the last hand-over.
         private var count = 0
 
         /// A tally with nothing counted, handing its counts to `results`.
@@ -189,6 +200,9 @@ extension FolderScanner {
     ///
     /// For the paths a watch window names (no walk): each path is looked at with one `stat`,
     /// unless `known` has its status already. Stops early when the scan is stopping.
+    ///
+    /// Stopped (the scan stopping, or `submit` refusing a job), it returns without an error; the
+    /// paths of the batches not reached are left as the index has them.
     ///
     /// - Parameters:
     ///   - paths: The paths to compare, relative to the root.
@@ -221,6 +235,20 @@ extension FolderScanner {
     /// `options.walk.excluded` (the index's own files) is skipped. A path that cannot be looked at is an unreadable
     /// finding, and its item is kept.
     ///
+    /// A path that is gone, or is now something other than a regular file, is a
+    /// ``Finding/deleteTree(_:)`` when the index holds it (and when it is gone, whether or not
+    /// it does): whatever was indexed below it goes too. A folder of a shared index hands its
+    /// owner, mode and ACL over, so that a `chmod` of a folder reaches who may pass it.
+    ///
+    /// - Parameters:
+    ///   - paths: One batch, at most ``lookupBatchSize`` paths, relative to the root.
+    ///   - view: A watch window's view of the index with its pending changes, or `nil`.
+    ///   - known: Statuses already read (`nil` values: known to be gone).
+    ///   - reinspected: Paths to inspect whatever their stamps.
+    ///   - recordsLinks: Whether to report what is seen at each path, for hard links.
+    ///   - submit: Hands a job to the inspectors; `false` stops the comparison.
+    ///   - results: Where the findings go.
+    /// - Returns: `false` when the scan is stopping or `submit` refused a job.
     /// - Throws: The index's errors when stamps cannot be read.
     func statAndCompare(_ paths: ArraySlice<ItemIdentifier>, view: PendingIndexView?,
                         known: [ItemIdentifier: FileStatus?], reinspected: Set<ItemIdentifier> = [], recordsLinks: Bool,

@@ -18,6 +18,10 @@ extension FolderScanner {
     /// (excluded by its content), is deleted when it was indexed and ignored when it was not.
     /// Nothing is done once the scan is stopping.
     ///
+    /// The cheap path is taken only when the file, looked at again now, still differs from the
+    /// stored stamp by its change time alone, and its item holds no extraction failure; when the
+    /// item cannot be read from the index, the file is inspected in full instead.
+    ///
     /// - Parameters:
     ///   - job: The file to look at, with what the index holds of it.
     ///   - inspector: The libmagic handle of the calling thread; never shared between threads.
@@ -59,6 +63,13 @@ extension FolderScanner {
     /// Runs on the calling thread until `results` is closed and empty; it waits for findings at
     /// most 100 ms at a time, so the batches' timers and `progress` run even while the
     /// inspectors are slow.
+    ///
+    /// The counts: an upsert is added or updated (and its extraction failure counted too, as
+    /// failed or as indexed without a preview); user attributes read again are updated when they changed, else unchanged; a
+    /// deletion is removed; an unreadable path is failed. A tree's deletion is recorded as
+    /// removed among the changes but not counted (what it removes is not known here). The last
+    /// batch is written at the end even when empty: a window's structural changes and states are
+    /// in it.
     ///
     /// - Parameters:
     ///   - results: The inspectors' findings, closed once the walk and the jobs are done.
