@@ -57,6 +57,10 @@ extension SearchServer {
 
         /// Reads the request's parameters.
         ///
+        /// - Parameters:
+        ///   - request: The request whose URL's query is read.
+        ///   - maximumLimit: The server's ``Configuration/maximumLimit``: a larger `limit` is
+        ///     lowered to it, without an error.
         /// - Throws: ``APIError`` 400 for a negative or non-numeric `limit`, or a filter that
         ///   does not parse.
         init(_ request: Request, maximumLimit: Int) throws {
@@ -74,6 +78,9 @@ extension SearchServer {
         }
 
         /// How many results to ask the index for: more than the limit when some will be filtered out.
+        ///
+        /// Without a filter, the limit itself; with one, at least ``SearchServer/filterWindow``,
+        /// the ranked results the filter looks at.
         var fetchLimit: Int { filter.isEmpty ? limit : max(limit, SearchServer.filterWindow) }
     }
 
@@ -214,6 +221,12 @@ extension SearchServer {
     ///
     /// The URLs are relative to the server and percent-encoded by ``ItemLocation``, so any
     /// identifier, even one that is not UTF-8, has a URL that names it.
+    ///
+    /// - Parameters:
+    ///   - indexed: The item, with whether it has a thumbnail (`thumbnailURL` is null without).
+    ///   - base: The object `--json` writes for the item or the result.
+    ///   - origins: The domains' hosts and roots, read in the same read as the item.
+    /// - Returns: `base` with `itemURL`, `fileURL`, `thumbnailURL`, `openURL`, `kind` and `host`.
     static func apiObject(_ indexed: IndexedItem, base: JSONLine, origins: DomainOrigins) -> JSONLine {
         var object = base
         let location = ItemLocation(domain: indexed.item.domainIdentifier, identifier: indexed.item.uniqueIdentifier)
@@ -259,6 +272,10 @@ extension SearchServer {
     ///
     /// The item is read whole, text included, and only its preview is sent; not cached.
     ///
+    /// - Parameters:
+    ///   - request: The request; its path names the item.
+    ///   - index: The signed-in person's reads of the index, else the server's.
+    /// - Returns: The item's object (``apiObject(_:base:origins:)``) with `textPreview`.
     /// - Throws: ``APIError`` 400 for a malformed path, 404 when there is no such item.
     func item(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/items/")
@@ -282,6 +299,13 @@ extension SearchServer {
     /// `Cache-Control: no-cache` makes the browser ask again each time, and the `ETag` makes that
     /// question cheap: a thumbnail that did not change costs a read, not a transfer.
     ///
+    /// The tag is computed from the bytes at each request (``fingerprint(_:)``), so the whole
+    /// thumbnail is read even when the answer is 304.
+    ///
+    /// - Parameters:
+    ///   - request: The request; its path names the item, `If-None-Match` counts.
+    ///   - index: The signed-in person's reads of the index, else the server's.
+    /// - Returns: 200 with the image, or 304 with its tag only.
     /// - Throws: ``APIError`` 400 for a malformed path, 404 when the item has no thumbnail.
     func thumbnail(_ request: Request, index: any FileIndexReader) async throws -> Response {
         let location = try Self.location(of: request, after: "/api/thumbnails/")
@@ -314,6 +338,9 @@ extension SearchServer {
     ///
     /// Two reads, each bounded by the query timeout: the statistics, then the domains' states.
     /// Not cached, unlike searches and queries.
+    ///
+    /// - Parameter index: The signed-in person's reads of the index, else the server's.
+    /// - Throws: ``APIError`` 503 past the query timeout; the index's errors otherwise.
     func status(index: any FileIndexReader) async throws -> Response {
         .json(StatusJSON.object(for: try await read { [index] in try await index.statistics() },
                                 states: try await read { [index] in try await index.domainStates() }))

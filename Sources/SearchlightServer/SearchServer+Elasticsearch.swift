@@ -33,6 +33,7 @@ extension SearchServer {
     /// machine's name, so that a web page rebinding its name to 127.0.0.1 cannot read it.
     ///
     /// `GET` with a body is answered as `POST` is, since Elasticsearch clients send both.
+    /// `HEAD /` is answered 200 without a body: a client's check that the server is up.
     /// Public so that tests can drive the router without binding a port
     /// (`HummingbirdTesting`).
     public func makeElasticsearchRouter() -> Router<ServerContext> {
@@ -71,6 +72,13 @@ extension SearchServer {
     /// Samba asks each page of one Spotlight search as its own request; ``hits(of:needed:)``
     /// keeps the hits between pages, so a search costs one read of the index while the index is
     /// unchanged. The body is read up to ``ElasticsearchSearch/maximumBodySize`` bytes.
+    ///
+    /// Each domain's part is its query's selection against its root: a domain the query cannot
+    /// reach (a path outside its folder) adds nothing, and one the query selects whole adds
+    /// only its domain test. When no domain is left, nothing is read and the answer has no hit.
+    /// Of the URL's parameters, `pretty` and `typed_keys` are accepted and change nothing;
+    /// `took` counts the milliseconds from the parameters' check to the answer, and `_shards`
+    /// always says one shard, successful.
     ///
     /// ```
     /// POST /_all/_search?rest_total_hits_as_int=true

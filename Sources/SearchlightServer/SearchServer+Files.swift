@@ -74,6 +74,12 @@ extension SearchServer {
     /// file twice: an ASCII fallback (``asciiFallback(_:)``) and the exact bytes,
     /// percent-encoded (`filename*=UTF-8''…`).
     ///
+    /// The conditions are compared as strings: `If-None-Match` answers 304 only when it is the
+    /// tag itself (a list of tags, or a weak one, gets the file), and a `Range` is honoured when
+    /// there is no `If-Range` or it is the tag (a date there gets the whole file). One range is
+    /// served; several, or one not understood, get the whole file (``ByteRange``). An empty file
+    /// is answered 200 with no body.
+    ///
     /// - Throws: ``APIError`` 400 for a malformed path, 404 as ``openIndexedFile(_:index:)``
     ///   says; 416 is answered for a range outside the file.
     /// - Parameters:
@@ -145,6 +151,10 @@ extension SearchServer {
     ///
     /// Every byte outside printable ASCII, and every `"` and `\`, becomes `_`, byte by byte:
     /// `résumé.pdf` gives `r__sum__.pdf` (each é is two bytes).
+    ///
+    /// - Parameter name: The file name's bytes: the last component of the item's identifier,
+    ///   not necessarily UTF-8.
+    /// - Returns: As many characters as `name` has bytes, safe between the quotes of a header.
     static func asciiFallback(_ name: [UInt8]) -> String {
         String(decoding: name.map { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") ? $0 : UInt8(ascii: "_") },
                as: UTF8.self)
@@ -158,6 +168,11 @@ extension SearchServer {
     /// descriptor resolves it, and is waited for on a thread of its own; the answer (202) does
     /// not wait for the application. The opening is recorded in the history, which ranks the
     /// item higher in later searches.
+    ///
+    /// The file is opened (``openIndexedFile(_:index:)``) before `xdg-open` is given a path: its
+    /// descriptor's link in `/proc/self/fd` names the file that was reached below the root
+    /// without links. The history is written as soon as `xdg-open` starts; whether it found an
+    /// application is not known to the server.
     ///
     /// - Throws: ``APIError`` 403 off loopback or without the token, 404 as
     ///   ``openIndexedFile(_:index:)`` says, 409 when there is no desktop session.
