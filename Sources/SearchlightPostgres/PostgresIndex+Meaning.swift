@@ -99,12 +99,20 @@ extension PostgresIndex {
     /// Big-endian, so that keys compare as bytes in the order of the primary key
     /// `(domain_id, identifier)` (ids are positive): a page of work resumes after a key by
     /// comparing rows, not bytes. ``item(meaningKey:)`` reads it back.
+    ///
+    /// - Parameters:
+    ///   - domainID: The id of the item's `domain` row.
+    ///   - identifier: The item's identifier, its raw bytes.
+    /// - Returns: 8 + `identifier.count` bytes.
     static func meaningKey(domainID: Int64, identifier: [UInt8]) -> [UInt8] {
         (0..<8).map { UInt8(truncatingIfNeeded: domainID >> (8 * (7 - $0))) } + identifier
     }
 
     /// The domain id and identifier of a key made by ``meaningKey(domainID:identifier:)``, or
     /// `nil` when it is shorter than the 8 bytes of an id (an empty key, before the first page).
+    ///
+    /// Nothing is checked against the database: a key of another index, or made up, gives an id
+    /// and an identifier that may name no item (``storeMeaning(_:)`` then skips it).
     static func item(meaningKey key: [UInt8]) -> (domainID: Int64, identifier: [UInt8])? {
         guard key.count >= 8 else { return nil }
         return (key.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }, Array(key.dropFirst(8)))
@@ -279,6 +287,9 @@ extension PostgresIndex {
     /// pass makes them again. A nearest item that vanished between the two reads is left out,
     /// so fewer than `limit` results may come back.
     ///
+    /// A `limit` of 0 reads nothing. The statement that reads the nearest items names each by its
+    /// domain id and identifier; the results keep the order of their similarity, not of the read.
+    ///
     /// - Parameters:
     ///   - question: The question's vector, of unit length, made by `model`.
     ///   - model: The model's identifier: only its vectors are compared.
@@ -327,6 +338,7 @@ extension PostgresIndex {
     ///
     /// One statement; every machine's domains. Used to name the domains of rows read by id.
     ///
+    /// - Returns: Every row of `domain`, its name by its id.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     func domainNames() async throws -> [Int64: String] {
         try await withConnection("cannot read the index") { connection in

@@ -128,6 +128,13 @@ extension PostgresIndex {
     }
 
     /// ``searchReferences(words:domain:limit:includingText:)`` of the words as typed, compounds whole.
+    ///
+    /// With a limit, the page of the best tier, then that of the prefix tier, is read first
+    /// (each `nil` when it does not apply); a page is taken only when it is full, since a tier
+    /// that holds fewer than `limit` leaves room for matches of the next ranks. Else every
+    /// match is ranked by one statement (``nameSearch(_:select:domain:limit:includeText:)``).
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     private func referencesAsTyped(words: [String], domain: String?, limit: Int?,
                                    includingText includeText: Bool) async throws -> [ItemReference] {
         let select = "item.identifier, domain.name"

@@ -260,6 +260,12 @@ extension PostgresBatchWriter {
     ///
     /// Items already indexed below the folder are not touched: their `folder_keys` name the
     /// folder whatever its rules, and the policy reads the rules when a person reads.
+    ///
+    /// - Parameters:
+    ///   - access: The folder's owner, mode and ACL, as the walk read them.
+    ///   - folder: The folder: a path below the root, or an absolute path above it.
+    ///   - domain: The id of the domain's row.
+    /// - Throws: An error of the connection when the statement fails.
     func setFolderAccess(_ access: FileAccess, of folder: IndexBatch.FolderAccessKey, domain: Int64) async throws {
         let identifier = switch folder {
         case .inside(let path): ByteBuffer(bytes: path.bytes)

@@ -391,6 +391,11 @@ struct PostgresBatchWriter {
     /// Deletes one item, or, `withDescendants`, the item and every item below it
     /// (``Searchlight/ItemIdentifier/descendantBounds``) together with the folder access rows
     /// of that subtree. Thumbnails go with their items.
+    ///
+    /// One statement for an item alone (a folder access row at its identifier stays); two for a
+    /// subtree, each a range of the primary key, whatever the subtree's size.
+    ///
+    /// - Throws: An error of the connection when a statement fails.
     private func delete(_ identifier: ItemIdentifier, domain: Int64, withDescendants: Bool) async throws {
         let id = ByteBuffer(bytes: identifier.bytes)
         if withDescendants {

@@ -548,6 +548,7 @@ public final class PostgresIndex: Sendable {
 /// forgets it, later ones find nothing to resume. Its state is behind a `Mutex`, so the work
 /// and the timer may finish from any threads.
 private final class PendingResult<T: Sendable>: Sendable {
+    /// The caller's continuation until it is resumed, and the timer's task once started.
     private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, timer: Task<Void, Never>?)>((nil, nil))
 
     /// Keeps the continuation that ``finish(_:)`` resumes.
