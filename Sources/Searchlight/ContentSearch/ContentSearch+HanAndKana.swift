@@ -32,6 +32,9 @@ extension ContentSearch {
     ///
     /// Only the matches of the text (`.content`) are checked, their texts read whole
     /// (``verified(_:)``): a match in a rich field keeps its place.
+    ///
+    /// - Parameter matches: Ranked matches by row id; those whose text fails are removed.
+    /// - Throws: A `DatabaseError` when a read fails; `matches` is then left as it was.
     func keepVerified(_ matches: inout [Int64: Match]) throws {
         let content = matches.values.filter { $0.matchedIn == .content }.map(\.rank.id)
         let kept = Set(try verified(content))

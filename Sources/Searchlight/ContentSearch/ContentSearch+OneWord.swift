@@ -40,6 +40,9 @@ extension ContentSearch {
         }
 
         /// The rows of `expression` in `table`.
+        ///
+        /// For the text tier with every word whole (``ContentSearch/newestTextTier(excluding:limit:)``),
+        /// whose expression names its column itself (`text : (…)`).
         init(table: String, expression: String) {
             parts = [List(table: table, column: nil, term: expression)]
         }
@@ -166,7 +169,13 @@ extension ContentSearch {
     /// and an item in a prefix tier holds the word whole nowhere (the whole tiers came before).
     ///
     /// Costs one statement over the item rows of `ids`; a rich field's are ranked on their fields
-    /// without looking in their text (``richMatches(among:lookingInText:)``).
+    /// without looking in their text (``richMatches(among:lookingInText:seekingAtMost:)``).
+    ///
+    /// - Parameters:
+    ///   - ids: Row ids of items whose lists put them in `tier`.
+    ///   - tier: The tier the lists told, whose matches these are.
+    /// - Returns: The matches the filter admits, in no order; `nil` when a rich field's item ranks
+    ///   otherwise on its bytes.
     private func tierMatches(_ ids: [Int64], in tier: Tier) throws -> [Match]? {
         guard tier.fieldRank < Self.textRank else { return try admitted(ids, in: tier) }
         let ranked = try richMatches(among: RowSet(ids), lookingInText: false)

@@ -165,8 +165,17 @@ extension SearchableIndex {
     /// One blob handle serves every id (`sqlite3_blob_reopen`), so the cost is a seek and one
     /// read of little more than `limit` bytes a text.
     ///
+    /// A handle that fails to move to a row (no `item_text` row, or a NULL text) is closed, and
+    /// the next id opens a new one.
+    ///
+    /// - Parameters:
+    ///   - ids: Row ids of items, read in this order.
+    ///   - limit: How many bytes of each text are wanted.
+    ///   - db: Either kind of read connection.
     /// - Returns: The starts by row id; an item without text, or whose start does not inflate,
     ///   is absent. Empty when the connection tells no handle.
+    /// - Throws: An error of the connection when its statement cannot be prepared; a failed
+    ///   read of one text only leaves that text out.
     static func textStarts(of ids: [Int64], limit: Int, in db: any ReadConnection) throws -> [Int64: String] {
         // Either kind of connection (GRDB's or a read-only handle's) tells its handle through a statement.
         let statement = try db.readStatement("SELECT 1")
@@ -203,6 +212,9 @@ extension SearchableIndex {
     /// fifty manuals whose only match is deep inside each is not read end to end on every
     /// keystroke. A text past the budget has no snippet (its result still says it matched in
     /// the content).
+    ///
+    /// The budget is checked before each text is read: the text that crosses it is still read
+    /// whole and described, so one page reads at most the budget and one text more.
     ///
     /// - Parameters:
     ///   - ids: Row ids of the results to describe, best first: the budget goes to the first.

@@ -18,7 +18,9 @@ extension SearchableIndex {
     ///
     /// - Parameters:
     ///   - words: The words as typed.
-    ///   - domain: Only this domain, when given.
+    ///   - domain: The search's domain. The counts of each word and of every word are of the
+    ///     full-text lists, over every domain and expired items included; an unknown domain only
+    ///     leaves out the line of every word. The compounds' line counts in this domain.
     ///   - scope: Everything, or names only (then no text is counted).
     /// - Returns: The lines, for people; one line when no word has a letter or digit.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
@@ -93,7 +95,8 @@ extension SearchableIndex {
     ///   - domain: Only this domain, when given.
     ///   - limit: The limit the search would run with: it decides the way.
     ///   - scope: Everything, or names only.
-    /// - Returns: The line, or `nil` when the search took no path worth saying.
+    /// - Returns: The line, or `nil` when the search took no path worth saying: no word with a
+    ///   letter or digit, or an unknown domain in an index that holds text.
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public func searchPath(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> String? {
         var taken: SearchPath?
@@ -108,6 +111,11 @@ extension SearchableIndex {
     ///
     /// One walk of the vocabulary (`item_words_vocab` or `item_content_vocab`) from `prefix` on,
     /// stopped after that many terms.
+    ///
+    /// `prefix` itself counts when it is an indexed word: the count is of the lists a prefix
+    /// query merges.
+    ///
+    /// - Throws: GRDB's `DatabaseError` when the read fails.
     private static func wordsStarting(with prefix: String, in vocabulary: String, _ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: """
             SELECT count(*) FROM (SELECT 1 FROM \(vocabulary) WHERE term >= ? AND term < ? LIMIT ?)

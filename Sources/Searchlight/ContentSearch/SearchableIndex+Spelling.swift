@@ -69,6 +69,7 @@ extension SearchableIndex {
     ///   - db: Either kind of read connection.
     /// - Returns: The candidates found in some vocabulary, with the sum over the vocabularies of
     ///   the items that hold each, in the candidates' order.
+    /// - Throws: The connection's errors.
     private static func holders(of candidates: SpellingList, near word: String, in vocabularies: [String],
                                 _ db: any ReadConnection) throws -> [(word: String, holders: Int)] {
         guard !candidates.isEmpty else { return [] }
@@ -148,8 +149,16 @@ extension SearchableIndex {
     /// (the vocabularies' order): a seek in each, where a prefix query on the text would merge
     /// the lists of every word that starts so.
     ///
+    /// One statement per vocabulary, each reading one row (`LIMIT 1`).
+    ///
+    /// - Parameters:
+    ///   - start: The word typed, or a start of it (``SpellingNeighbors/knownPrefix(of:firstFrom:)``
+    ///     asks one letter more at a time).
+    ///   - vocabularies: The `fts5vocab` tables to look in.
+    ///   - db: Either kind of read connection.
     /// - Returns: The lowest of the vocabularies' first terms at or after `start`; `nil` when no
     ///   vocabulary has one.
+    /// - Throws: The connection's errors.
     private static func firstWord(from start: String, in vocabularies: [String], _ db: any ReadConnection) throws -> String? {
         var first: String?
         // No ORDER BY: fts5vocab seeks to a term bound and reads in order, but sorting would read every term.

@@ -17,6 +17,11 @@ extension SearchableIndex {
     ///
     /// An unknown domain gives an empty page, not `nil`: no item can match there.
     ///
+    /// Costs one read of the name index's match (the list of each part of each word). A match of
+    /// more than `walkingAbove` items is met on the date index first; a smaller one, or one the
+    /// walk gives up on, is joined to the item rows, sorted newest first by SQLite, and read
+    /// until the page is settled, each name checked as it comes.
+    ///
     /// - Parameters:
     ///   - tokens: The search's tokens (``CompoundWords/tokens(of:)``).
     ///   - domain: Only this domain, when given.
@@ -58,13 +63,23 @@ extension SearchableIndex {
         return page.result
     }
 
-    /// ``compoundNamePage(_:domain:limit:in:)`` met newest first on the date index, when the
+    /// ``compoundNamePage(_:domain:limit:walkingAbove:in:)`` met newest first on the date index, when the
     /// name index matches many items: `note_4` on the notes of issue 47 matches every note with a
     /// `4` in its name (15 000 of 500 000), each looked up and sorted (40 ms) to give the few
     /// named `note_4_…` first. The walk checks a visited item's row id against the match, then
     /// its name; it gives up after visiting as many items as sorting costs (a table lookup is
     /// about six date-index entries, ``PageStrategy``), and `nil` says so, or that the match is
     /// small, or that the walk met fewer than the page (undated items are not on the date index).
+    ///
+    /// - Parameters:
+    ///   - expression: The names' full-text match of every word whole (`name : (…)`).
+    ///   - filter: The domain and the time expired items are told by.
+    ///   - limit: The size of the page.
+    ///   - walkingAbove: How many items the match must hold for the walk to be tried.
+    ///   - db: A connection inside a read transaction.
+    ///   - inTier: Whether a name's bytes hold every word whole, a compound's parts consecutive.
+    /// - Returns: The page, newest first, with the items dated like the last; `nil` as said above.
+    /// - Throws: The connection's errors.
     private static func compoundNamePageByDate(_ expression: String, filter: ItemFilter, limit: Int, walkingAbove: Int,
                                                in db: any ReadConnection,
                                                inTier: (UnsafeBufferPointer<UInt8>) -> Bool) throws -> [NameMatch]? {

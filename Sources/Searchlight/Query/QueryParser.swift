@@ -174,6 +174,9 @@ public struct QueryParser {
     ///
     /// Operands are gathered into one flat list, so `a || b || c` is a single
     /// ``QueryExpression/or(_:)`` of three operands rather than a nested pair.
+    ///
+    /// - Throws: ``QueryParseError`` when an operand, the first or one after `||`, is not a
+    ///   valid expression.
     private mutating func parseOr() throws(QueryParseError) -> QueryExpression {
         var operands = [try parseAnd()]
         while skipSpaces(), consume("||") { operands.append(try parseAnd()) }
@@ -184,6 +187,9 @@ public struct QueryParser {
     ///
     /// As in ``parseOr()``, operands are kept flat: `a && b && c` is one
     /// ``QueryExpression/and(_:)`` of three.
+    ///
+    /// - Throws: ``QueryParseError`` when an operand, the first or one after `&&`, is not a
+    ///   valid expression.
     private mutating func parseAnd() throws(QueryParseError) -> QueryExpression {
         var operands = [try parseUnary()]
         while skipSpaces(), consume("&&") { operands.append(try parseUnary()) }
@@ -480,6 +486,7 @@ public struct QueryParser {
     /// Only ASCII digits count, so a digit of another script (`٣`) is not read as a number.
     /// There is no exponent form (`1e6`).
     ///
+    /// - Returns: The number, the position moved past its last digit.
     /// - Throws: ``QueryParseError`` when there is no digit, no digit after a decimal point, or
     ///   when the number is longer than 40 characters or not finite.
     private mutating func parseNumber() throws(QueryParseError) -> Double {
@@ -513,6 +520,12 @@ public struct QueryParser {
     /// The date is kept symbolic (``QueryDate``): `$time.today` means the day the query is run,
     /// not the day it was parsed.
     ///
+    /// The offset counts in the name's unit: seconds for `now`, days for `today` and
+    /// `yesterday`, weeks, months and years for the `this_…` names. White space may stand
+    /// between the name and its `(`; a name without `(` has offset 0, and the position is left
+    /// right after the name.
+    ///
+    /// - Returns: The symbolic date.
     /// - Throws: ``QueryParseError`` for an unknown name after `$time.`, an offset that is
     ///   missing, not an integer, beyond ``maximumOffset``, or not closed by `)`.
     private mutating func parseDate() throws(QueryParseError) -> QueryDate {

@@ -12,6 +12,12 @@ extension SearchableIndex {
     /// index, so on a large old index the first open takes a while. A failure leaves the index
     /// at v2.
     ///
+    /// In order: `content_kind` and `item_compact` are made, every item copied
+    /// (``copyToCompactItems(_:)``), the old table dropped (its triggers with it) and the new one
+    /// renamed `item` and given its indexes; then `item_words` is emptied and filled again in one
+    /// `INSERT … SELECT`, and only then are the triggers of ``compactWordsTriggersSQL`` made, so
+    /// that no row reaches the word index twice.
+    ///
     /// - Parameter db: The migration's connection, inside its transaction.
     /// - Throws: GRDB's `DatabaseError` when a statement fails.
     static func compactItems(_ db: Database) throws {
@@ -66,6 +72,10 @@ extension SearchableIndex {
     /// Kinds are found or made through ``BatchWriter`` without sharing, so each distinct type,
     /// description and keywords become one `content_kind` row; an item's title and keywords are
     /// split as ``LegacyText`` splits them (what its display name gives is left out).
+    ///
+    /// One cursor over the old table reads the columns that change; each item is then written
+    /// by one prepared `INSERT … SELECT` of its own row, which copies the columns that do not.
+    /// Row ids are kept, so the thumbnails still name their items.
     ///
     /// - Parameter db: The migration's connection.
     /// - Throws: GRDB's `DatabaseError` when a statement fails.
