@@ -11,7 +11,8 @@ extension FolderWatcher {
     /// are still unavailable, it schedules another try (the deferral's own backoff) and wakes the
     /// loop when it is due.
     ///
-    /// Called by the loop of windows after each window, through ``recovering(_:)``. The count
+    /// Called by the loop of windows after a window, while items wait and nothing backs off,
+    /// through ``recovering(_:)``. The count
     /// of deferred items is taken (and forgotten) before the stamps are read: it is what the log
     /// says; the paths refreshed are those the index holds without a stamp, whatever deferred
     /// them. The refresh goes through the scanner's pipeline, which defers again what the

@@ -37,10 +37,11 @@ extension FolderWatcher {
     /// through ``recovering(_:)`` when a mount or unmount wakes the loop.
     ///
     /// The drive is found by ``VolumePresence/locate(path:recorded:)`` from the volume the domain
-    /// recorded (none when the record cannot be read). Mounted at the root's path on the root's
-    /// device, nothing changes. Mounted elsewhere, or on another device (unmounted and mounted
-    /// again between two looks), the root goes offline first, then comes back there: its
-    /// watches are made anew, since the kernel dropped the old ones with the filesystem.
+    /// recorded (none when the record cannot be read). An online root whose drive is mounted at
+    /// its path, on its device, is left as it is. Otherwise the root comes back where the drive
+    /// is mounted; an online one (mounted elsewhere, or unmounted and mounted again between two
+    /// looks) goes offline first, its watches dropped, since the kernel dropped them with the
+    /// filesystem, and made anew.
     ///
     /// - Returns: Whether the root is online.
     /// - Throws: The errors of watching and reconciling the root when it comes back.
