@@ -40,8 +40,7 @@ extension FolderWatcher {
     /// recorded (none when the record cannot be read). An online root whose drive is mounted at
     /// its path, on its device, is left as it is. Otherwise the root comes back where the drive
     /// is mounted; an online one (mounted elsewhere, or unmounted and mounted again between two
-    /// looks) goes offline first, its watches dropped, since the kernel dropped them with the
-    /// filesystem, and made anew.
+    /// looks) goes offline first, its old watches forgotten, and is watched anew.
     ///
     /// - Returns: Whether the root is online.
     /// - Throws: The errors of watching and reconciling the root when it comes back.
