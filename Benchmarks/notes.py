@@ -6,7 +6,8 @@
 Each query is run N times (default 5) as a process, as a terminal runs it: the exact name
 (`note_42_7_5`, whole, `--limit 20`, `--names`), a word in every text (`alpha --count`), a word
 in one (`zeppelin`), and words typed letter by letter with `--limit 20` (`a`, `al`, … `n`, `no`,
-… `note_42_7_5`, `z`, … `zulu`). Prints p50, p95 and max in milliseconds per query group, the
+… `note_42_7_5`, `z`, … `zulu`), and second words typed after a first (`alpha z`, …
+`alpha zulu`, `bravo d`, …, `zulu a`, …, `note 4`, `note 42`). Prints p50, p95 and max in milliseconds per query group, the
 first result of each fixed query, and, with --plocate-db, `plocate -i -l 20` of the same typed
 text on the same names. Nothing is asserted.
 """
@@ -50,6 +51,11 @@ groups = {
     "typing alpha": typed("alpha"),
     "typing note_42_7_5": typed("note_42_7_5"),
     "typing zulu": typed("zulu"),
+    # Two words, the second typed after the first: a word in every text, then one in half.
+    "typing alpha zulu": typed("alpha zulu")[5:],
+    "typing bravo delta": typed("bravo delta")[5:],
+    "typing zulu alpha": typed("zulu alpha")[4:],
+    "typing note 42": typed("note 42")[4:],
 }
 
 print(f"| search | first result | p50 ms | p95 ms | max ms |")

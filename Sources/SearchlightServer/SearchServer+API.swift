@@ -67,7 +67,8 @@ extension SearchServer {
             let parameters = QueryParameters(request.uri.query)
             text = parameters["q"] ?? ""
             domain = parameters["domain"].flatMap { $0.isEmpty ? nil : $0 }
-            limit = 100
+            // The default page, within the server's limit too.
+            limit = min(100, maximumLimit)
             if let given = parameters["limit"] {
                 guard let value = Int(given), value >= 0 else {
                     throw APIError(.badRequest, "limit must be zero or more")

@@ -89,6 +89,19 @@ struct ServerAPITests {
         }
     }
 
+    /// The server's `maximumLimit` bounds every answer: a larger `limit`, and the default page
+    /// of a request that gives none.
+    @Test func theServersLimitBoundsTheDefaultPageToo() async throws {
+        let fixture = try ServerFixture()
+        let app = try await fixture.makeServer { $0.maximumLimit = 2 }.makeApplication()
+        try await app.test(.router) { client in
+            let unbounded = try await client.get("/api/query?q=size+%3E%3D+0")
+            #expect(unbounded.items.count == 2)
+            #expect(try await client.get("/api/query?q=size+%3E%3D+0&limit=50").items.count == 2)
+            #expect(try await client.get("/api/query?q=size+%3E%3D+0&limit=1").items.count == 1)
+        }
+    }
+
     /// The search box takes Spotlight's search words, as `searchlight search` does (one shared path).
     @Test(arguments: IndexBackend.available) func searchBoxTakesSearchWords(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)

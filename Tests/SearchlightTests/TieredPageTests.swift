@@ -110,6 +110,35 @@ struct TieredPageTests {
         #expect(ContentSearch.seeksCheaply(#""a"""*"#))
     }
 
+    /// A prefix longer than the prefix indexes is sought as the few words of the texts that
+    /// start with it (the word whole when none does, the prefix past seven), and finds the same
+    /// rows among any candidates as the prefix read whole.
+    @Test func aLongPrefixIsSoughtAsTheWordsThatStartWithIt() throws {
+        let index = try Self.generatedIndex(count: 400, seed: 4)
+        try index.read { db in
+            guard let filter = try ItemFilter(domain: nil, in: db) else { Issue.record("no filter"); return }
+            let search = ContentSearch(db: db, tokens: ["alp"], filter: filter)
+            #expect(try search.seekableTextTerm("alp") == #""alp"*"#)
+            #expect(try search.seekableTextTerm("alpi") == #"("alpi" OR "alpine")"#)
+            #expect(try search.seekableTextTerm("alph") == #"("alph" OR "alpha")"#)
+            #expect(try search.seekableTextTerm("novem") == #"("novem" OR "november")"#)
+            #expect(try search.seekableTextTerm("zulu") == #""zulu""#)
+            #expect(try search.seekableTextTerm("qqqq") == #""qqqq""#)
+            var seed: UInt64 = 17
+            for prefix in ["alpi", "alph", "novem", "zulu", "brav", "zet"] {
+                let all = try search.rowIDs("item_content", "text : " + ContentSearch.term(prefix, whole: false))
+                for size in [1, 5, 31] {
+                    var candidates = RowSet()
+                    for _ in 0..<size {
+                        seed = seed &* 6_364_136_223_846_793_005 &+ 1
+                        candidates.insert(Int64(1 + (seed >> 33) % 400))
+                    }
+                    #expect(try search.textRows(of: prefix, whole: false, among: candidates) == candidates.intersection(all), "\(prefix) \(size)")
+                }
+            }
+        }
+    }
+
     /// A name typed letter by letter as the notes of issue 47 are named (`note_4_2_7`): each
     /// prefix's first page, read from the items with every word whole in their name when they
     /// fill it (``SearchableIndex/compoundNamePage(_:domain:limit:in:)``), is the start of the
@@ -230,7 +259,8 @@ struct TieredPageTests {
                 guard let filter = try ItemFilter(domain: domain, in: db) else { Issue.record("no filter"); return }
                 for words in [["alpha", "bravo"], ["alpha", "b"], ["alpha", "br"], ["a", "z"], ["b", "a"], ["al", "zu"], ["alp", "nov"],
                               ["zulu", "alpha"], ["zeta", "nova"], ["alps", "bravo"], ["alpaca", "alpha"], ["zone", "alpha"],
-                              ["guide", "alpha"], ["smith", "al"], ["alpha", "bravo", "zulu"], ["n", "b", "a"], ["x", "alpha"]] {
+                              ["guide", "alpha"], ["smith", "al"], ["alpha", "bravo", "zulu"], ["n", "b", "a"], ["x", "alpha"],
+                              ["alph", "zu"], ["alpin", "bravo"], ["novem", "alpha"], ["zulu", "brav"], ["bravo", "zulu", "alpi"]] {
                     let all = try ContentSearch(db: db, tokens: words, filter: filter).allMatches()
                     for limit in [1, 20, 300] {
                         for sampling in [8, 64, PageStrategy.sampleSize] {
