@@ -138,6 +138,7 @@ extension PostgresIndex {
             try await connection.query("UPDATE domain SET change_count = change_count + 1 WHERE id = ANY(\(domains))",
                                        logger: self.logger)
         }
+        if !batch.changes.isEmpty { await cleanPendingLists() }
     }
 
     /// Records that a domain was brought up to date now (shown by `status`).

@@ -281,6 +281,10 @@ public final class PostgresIndex: Sendable {
                                   password: location.password, database: location.database, tls: tls)
         }
         configuration.options.connectTimeout = .seconds(10)
+        // No JIT: a search's statements are short, but the planner's estimates of the spelling
+        // look-ups (hundreds of subplans) passed `jit_above_cost`, and compiling them cost 9 to
+        // 30 ms of a keystroke that the execution then did not win back.
+        configuration.options.additionalStartupParameters.append(("jit", "off"))
         return configuration
     }
 

@@ -53,7 +53,8 @@ extension PostgresStore {
             respellings.add(try await reporting {
                 try await index.spellings(of: asked.words, correctingIndexed: asked.correctingIndexed)
             })
-            for words in respellings.next() {
+            let plausible = try await reporting { try await index.plausibleRespellings(respellings.next()) }
+            for words in plausible {
                 respelled.words = words
                 let results = try await typedSearchResults(respelled, domain: domain, limit: limit)
                 if !results.isEmpty {

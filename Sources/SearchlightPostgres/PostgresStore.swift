@@ -249,6 +249,12 @@ public final class PostgresStore: IndexWriter {
         try wait { [index] in try await index.spellings(of: words, correctingIndexed: correctingIndexed) }
     }
 
+    /// The respellings some item may match, waited for
+    /// (``PostgresIndex/plausibleRespellings(_:)``).
+    public func plausibleRespellings(_ respellings: [[String]]) throws -> [[String]] {
+        try wait { [index] in try await index.plausibleRespellings(respellings) }
+    }
+
     /// How each word of a search is read (`search --explain`): said without asking the database.
     public func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String] {
         PostgresIndex.searchPlan(words: words, includingText: scope == .all)

@@ -252,6 +252,34 @@ struct TypoSearchTests {
         #expect(try index.countMatches(SearchWords(parsing: "revnue"), domain: nil) == 2)
     }
 
+    /// The respellings a store tests at once (``IndexReader/plausibleRespellings(_:)``) keep
+    /// every one a search finds something for; PostgreSQL's keep only those one item holds every
+    /// word of, somewhere (a name's words, a text's), in their order.
+    @Test(arguments: IndexBackend.available) func plausibleRespellingsKeepWhatASearchFinds(_ backend: IndexBackend) async throws {
+        let index = try await Self.store(backend)
+        var batch = IndexBatch()
+        for (id, text) in [("minutes.txt", "The quarterly revenue report for the committee"),
+                           ("holiday.txt", "Photos from Santorini and Αθήνα")] {
+            var attributes = AttributeSet(contentType: "text/plain")
+            attributes.displayName = id
+            attributes.textContent = text
+            batch.upsert(SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: "docs",
+                                        attributeSet: attributes, identifierIsPath: true))
+        }
+        try index.apply(batch)
+        let respellings = [["quarterly", "santorini"], ["quarterly", "report"], ["xyzzy", "report"], ["holiday", "αθηνα"],
+                           ["revenue", "committee"], ["minut", "photos"], ["santorini", "photo"], ["q", "report"]]
+        let plausible = try index.plausibleRespellings(respellings)
+        for words in respellings where try !index.searchResults(words: words, domain: nil, limit: nil, scope: .all).isEmpty {
+            #expect(plausible.contains(words), "\(words)")
+        }
+        if backend == .postgres {
+            #expect(plausible == [["quarterly", "report"], ["holiday", "αθηνα"], ["revenue", "committee"], ["santorini", "photo"],
+                                  ["q", "report"]])
+        }
+        #expect(try index.plausibleRespellings([["xyzzy", "report"]]) == [["xyzzy", "report"]])
+    }
+
     static func store(_ backend: IndexBackend) async throws -> any IndexWriter {
         switch backend {
         case .sqlite:

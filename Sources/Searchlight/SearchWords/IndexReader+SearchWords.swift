@@ -69,7 +69,7 @@ extension IndexReader {
         var respelled = search
         while let asked = respellings.wordsToSpell() {
             respellings.add(try spellings(of: asked.words, correctingIndexed: asked.correctingIndexed))
-            for words in respellings.next() {
+            for words in try plausibleRespellings(respellings.next()) {
                 respelled.words = words
                 if let found = try find(respelled) { return (respelled, found) }
             }

@@ -139,6 +139,11 @@ public protocol IndexReader: AnyObject, Sendable {
     /// (``SpellingNeighbors``), looked for only when no indexed word starts with the word or
     /// when `correctingIndexed`; a word never corrected kept as it is (``Respellings``).
     func spellings(of words: [String], correctingIndexed: Bool) throws -> [[Respellings.Spelling]]
+    /// The respellings (each a search's words, ``Respellings/next(limit:)``) that some item may
+    /// match, in their order: every one a search finds something for is among them, so that a
+    /// search that found nothing tries only those. All of them, by default: a store whose
+    /// searches that find nothing cost little needs no cheaper test.
+    func plausibleRespellings(_ respellings: [[String]]) throws -> [[String]]
     /// How each word of a search is read, one line per word, for `search --explain`: none
     /// when the store has nothing to say.
     func searchPlan(words: [String], domain: String?, scope: SearchScope) throws -> [String]
@@ -252,6 +257,9 @@ public protocol IndexReader: AnyObject, Sendable {
 }
 
 extension IndexReader {
+    /// All of `respellings`: each is tried by its search.
+    public func plausibleRespellings(_ respellings: [[String]]) throws -> [[String]] { respellings }
+
     /// The first of ``items(withIdentifier:domain:)``: an identifier is unique in its domain.
     public func item(_ identifier: ItemIdentifier, domain: String) throws -> IndexedItem? {
         try items(withIdentifier: identifier, domain: domain).first

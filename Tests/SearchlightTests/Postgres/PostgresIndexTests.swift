@@ -29,6 +29,20 @@ struct PostgresIndexTests {
              modified: modified)
     }
 
+    /// A batch's writes leave nothing in the GIN indexes' pending lists, which every look-up
+    /// would read whole: cleaning them again afterwards finds no page to move.
+    @Test func aBatchLeavesTheWordIndexesWithNothingPending() async throws {
+        let (index, url) = try await PostgresTestDatabase.makeIndex()
+        defer { index.close() }
+        try await index.indexItems((0..<200).map { Self.item("note \($0).txt", keywords: ["word\($0)"], text: "text \($0) of a note") })
+        let database = String(URL(string: url)!.path.dropFirst())
+        let left = try await PostgresCluster.shared().psql("""
+            SELECT sum(gin_clean_pending_list(i.indexrelid)) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            JOIN pg_am a ON a.oid = c.relam WHERE i.indrelid = 'item'::regclass AND a.amname = 'gin'
+            """, database: database)
+        #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
     /// As on SQLite: a phrase of the words in the text ranks as a title match, above a word
     /// among the keywords; among text-only matches, the words closest together first.
     @Test func aPhraseRanksAsATitleAndCloseWordsBeforeScatteredOnes() async throws {
