@@ -223,19 +223,9 @@ struct TypoSearchTests {
 
     @Test(arguments: IndexBackend.available) func aWordWithATypoFindsTheWordTheIndexHolds(_ backend: IndexBackend) async throws {
         let index = try await Self.store(backend)
-        var items: [SearchableItem] = []
-        for (id, text) in [("minutes.txt", "The quarterly revenue report for the committee"),
-                           ("holiday.txt", "Photos from Santorini and Αθήνα"),
-                           ("revenues.txt", "revenue revenue")] {
-            var attributes = AttributeSet(contentType: "text/plain")
-            attributes.displayName = id
-            attributes.textContent = text
-            items.append(SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: "docs",
-                                        attributeSet: attributes, identifierIsPath: true))
-        }
-        var batch = IndexBatch()
-        items.forEach { batch.upsert($0) }
-        try index.apply(batch)
+        try Self.write([("minutes.txt", "The quarterly revenue report for the committee"),
+                        ("holiday.txt", "Photos from Santorini and Αθήνα"),
+                        ("revenues.txt", "revenue revenue")], to: index)
         func found(_ text: String) throws -> (ids: [String], spelling: [String]?) {
             let results = try index.searchResults(SearchWords(parsing: text), domain: nil, limit: nil)
             return (results.map(\.item.item.uniqueIdentifier.lossyString), results.first?.spelling)
@@ -257,16 +247,8 @@ struct TypoSearchTests {
     /// word of, somewhere (a name's words, a text's), in their order.
     @Test(arguments: IndexBackend.available) func plausibleRespellingsKeepWhatASearchFinds(_ backend: IndexBackend) async throws {
         let index = try await Self.store(backend)
-        var batch = IndexBatch()
-        for (id, text) in [("minutes.txt", "The quarterly revenue report for the committee"),
-                           ("holiday.txt", "Photos from Santorini and Αθήνα")] {
-            var attributes = AttributeSet(contentType: "text/plain")
-            attributes.displayName = id
-            attributes.textContent = text
-            batch.upsert(SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: "docs",
-                                        attributeSet: attributes, identifierIsPath: true))
-        }
-        try index.apply(batch)
+        try Self.write([("minutes.txt", "The quarterly revenue report for the committee"),
+                        ("holiday.txt", "Photos from Santorini and Αθήνα")], to: index)
         let respellings = [["quarterly", "santorini"], ["quarterly", "report"], ["xyzzy", "report"], ["holiday", "αθηνα"],
                            ["revenue", "committee"], ["minut", "photos"], ["santorini", "photo"], ["q", "report"]]
         let plausible = try index.plausibleRespellings(respellings)
@@ -278,6 +260,19 @@ struct TypoSearchTests {
                                   ["q", "report"]])
         }
         #expect(try index.plausibleRespellings([["xyzzy", "report"]]) == [["xyzzy", "report"]])
+    }
+
+    /// Writes one text file's item per `(name, text)` into `index`, in one batch.
+    static func write(_ files: [(name: String, text: String)], to index: any IndexWriter) throws {
+        var batch = IndexBatch()
+        for (name, text) in files {
+            var attributes = AttributeSet(contentType: "text/plain")
+            attributes.displayName = name
+            attributes.textContent = text
+            batch.upsert(SearchableItem(uniqueIdentifier: ItemIdentifier(name), domainIdentifier: "docs",
+                                        attributeSet: attributes, identifierIsPath: true))
+        }
+        try index.apply(batch)
     }
 
     static func store(_ backend: IndexBackend) async throws -> any IndexWriter {
