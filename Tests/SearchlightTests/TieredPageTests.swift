@@ -120,7 +120,8 @@ struct TieredPageTests {
             let search = ContentSearch(db: db, tokens: ["alp"], filter: filter)
             #expect(try search.seekableTextTerm("alp") == #""alp"*"#)
             #expect(try search.seekableTextTerm("alpi") == #"("alpi" OR "alpine")"#)
-            #expect(try search.seekableTextTerm("alph") == #"("alph" OR "alpha")"#)
+            // `alphabet` is a word of names only: it matches no text, and is asked once with them.
+            #expect(try search.seekableTextTerm("alph") == #"("alph" OR "alpha" OR "alphabet")"#)
             #expect(try search.seekableTextTerm("novem") == #"("novem" OR "november")"#)
             #expect(try search.seekableTextTerm("zulu") == #""zulu""#)
             #expect(try search.seekableTextTerm("qqqq") == #""qqqq""#)
@@ -278,6 +279,40 @@ struct TieredPageTests {
                 }
             }
             #expect(found > 200)
+        }
+    }
+
+    /// Two words in most texts and in no other field, that go together in few: the walk at the
+    /// bound starts seeking each visit in both text lists (they are too long to read), and
+    /// reads the sparser one into a set once its visits find fewer items than the lists'
+    /// densities said. Every page is still the start of the full ranking.
+    @Test func aWalkOfWordsSeldomTogetherTurnsToASetAndKeepsTheRanking() throws {
+        let index = try SearchableIndex(path: TestScratch.path("seldom"))
+        var generator = SeededGenerator(seed: 12)
+        var items: [SearchableItem] = []
+        for number in 0..<6_000 {
+            var attributes = AttributeSet(contentType: "text/plain")
+            attributes.displayName = "note_\(number).txt"
+            attributes.textContent = number % 25 == 0 ? "kilo and lima" : number % 2 == 0 ? "kilo alone" : "lima alone"
+            attributes.contentModificationDate = Date(timeIntervalSince1970: 1_750_000_000 - Double(generator.next() % 100_000))
+            items.append(SearchableItem(uniqueIdentifier: ItemIdentifier("notes/note_\(number).txt"), domainIdentifier: "docs",
+                                        attributeSet: attributes, identifierIsPath: true))
+        }
+        try index.indexItems(items)
+        try index.read { db in
+            guard let filter = try ItemFilter(domain: nil, in: db) else { Issue.record("no filter"); return }
+            var found = 0
+            for words in [["kilo", "lima"], ["lima", "kilo"], ["kil", "lim"], ["kilo", "l"]] {
+                let all = try ContentSearch(db: db, tokens: words, filter: filter).allMatches()
+                #expect(all.count == 240, "\(words)")
+                for limit in [1, 20, 50, 300] {
+                    let search = ContentSearch(db: db, tokens: words, filter: filter)
+                    guard let page = try search.severalWordsPage(limit: limit, sampling: 64) else { continue }
+                    found += 1
+                    #expect(page.map(\.rank.id) == all.prefix(limit).map(\.rank.id), "\(words) \(limit)")
+                }
+            }
+            #expect(found >= 8)
         }
     }
 

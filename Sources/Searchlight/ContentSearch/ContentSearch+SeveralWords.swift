@@ -47,7 +47,7 @@ extension ContentSearch {
     ///
     /// Costs, per word, the first `sampling` + 1 rows of each list up to its first long one; the
     /// item rows of the candidates (at most `candidatesAtMost`) and their text seeks; the scoring
-    /// of the text tier when small (``textTier()``); and the walk of ``newestAtBound(_:firsts:candidates:ranked:limit:)``.
+    /// of the text tier when small (``textTier()``); and the walk of ``newestAtBound(_:firsts:candidates:ranked:limit:sampling:)``.
     ///
     /// - Parameters:
     ///   - limit: The size of the page.
@@ -121,7 +121,7 @@ extension ContentSearch {
             return page.count >= limit ? Array(page.prefix(limit)) : nil
         }
         guard let walked = try newestAtBound(bound, firsts: firsts, candidates: candidates, ranked: ranked,
-                                             limit: limit - above.count) else { return nil }
+                                             limit: limit - above.count, sampling: sampling) else { return nil }
         // The walked items' ranks, read on their fields' bytes, must be the bound's.
         let sought = RowSet(walked.lazy.map(\.id).filter { !candidates.contains($0) })
         let checked = try richMatches(among: sought, seekingAtMost: Swift.max(sought.count, Self.seekLimit))
@@ -138,9 +138,14 @@ extension ContentSearch {
     /// rows (their count over the row ids they span, from the smallest row id of `item`), and an
     /// item is taken to be in all of them at the product of their densities: the walk visits
     /// about `limit` over that product. The sparsest list, when it would hold at most
-    /// 32 × ``PageStrategy/sampleSize`` rows, is read whole into a set that turns most visits
-    /// away without a seek, and the walk may then visit `severalWordsVisits.checked` entries;
-    /// else each visit seeks the lists (``ListProbe``) and the walk may visit `sought`.
+    /// 32 × ``PageStrategy/sampleSize`` rows, or fewer than 250 for each seek the walk would make
+    /// (what one costs), or the walk would need more than `sought` visits,
+    /// is read whole into a set that turns most visits away without a seek, and the walk may
+    /// then visit `severalWordsVisits.checked` entries; else each visit seeks the lists
+    /// (``ListProbe``), and past `sought` visits the set is read and the walk goes on with it.
+    /// (`quebec hote`, a page of 50 on the notes: the keyword lists' first rows said one item in
+    /// six holds both, and one in fifty did; the walk gave up at 1 500 visits, and the tiers
+    /// read every list whole: 150 ms.)
     ///
     /// - Parameters:
     ///   - bound: The best rank an item outside the candidates can have.
@@ -148,11 +153,13 @@ extension ContentSearch {
     ///   - candidates: The items ranked already; one is taken only if ranked at `bound`.
     ///   - ranked: The candidates' matches, by row id.
     ///   - limit: How many items the page still needs.
+    ///   - sampling: How many first rows of a list were read (``PageStrategy/sampleSize``, fewer
+    ///     in tests): the lists read whole into a set, and a seek's cost in rows, scale with it.
     /// - Returns: The items met, newest first, as matches of the best rank (the caller ranks
     ///   them); `nil` as said above.
     /// - Throws: A `DatabaseError` when a read fails.
     private func newestAtBound(_ bound: Tier, firsts: [(lists: ColumnLists, sample: [Int64], level: Tier)], candidates: RowSet,
-                               ranked: [Int64: Match], limit: Int) throws -> [NameMatch]? {
+                               ranked: [Int64: Match], limit: Int, sampling: Int) throws -> [NameMatch]? {
         guard let lowest = try db.readStatement("SELECT min(id) FROM item").firstRow(read: { sqlite3_column_int64($0, 0) }),
               let highest = try db.readStatement("SELECT max(id) FROM item").firstRow(read: { sqlite3_column_int64($0, 0) })
         else { return nil }
@@ -162,23 +169,51 @@ extension ContentSearch {
             (first.lists, density: Swift.min(1, Double(first.sample.count) / Double(Swift.max(1, (first.sample.last ?? lowest) - lowest + 1))))
         }.sorted { $0.density < $1.density }
         let visits = Double(limit) / Swift.max(lists.reduce(1) { $0 * $1.density }, 1e-12)
-        // The sparsest list, when its rows are few, read into a set that tells most visits apart.
+        // The sparsest list read into a set that tells most visits apart: when its rows are few,
+        // or when seeking every visit would cost more than reading it (a seek costs about what
+        // reading 250 rows of a list does: 0.02 ms, where the 92 679 rows of `keywords :
+        // "quebec"` on the notes are read in 8 ms).
         var set: RowSet?
         var probes = try lists.map { try ListProbe($0.0, in: db) }
-        if let sparsest = lists.first, sparsest.density * span <= Double(32 * PageStrategy.sampleSize) {
+        func readSparsest() throws {
+            guard set == nil, let sparsest = lists.first else { return }
             set = try sparsest.0.parts.reduce(into: RowSet()) { $0.formUnion(try rowIDs($1.table, $1.expression)) }
             probes.removeFirst()
         }
-        let budget = set == nil ? Self.severalWordsVisits.sought : Self.severalWordsVisits.checked
-        guard visits <= Double(budget) else { return nil }
-        var visited = 0
+        // Both in proportion to `sampling`, smaller in tests, so that their small indexes take
+        // each way.
+        let rowsPerSeek = Double(250 * sampling / PageStrategy.sampleSize)
+        if let sparsest = lists.first, sparsest.density * span <= Swift.max(Double(32 * sampling), visits * rowsPerSeek * Double(lists.count))
+            || visits > Double(Self.severalWordsVisits.sought) {
+            try readSparsest()
+        }
+        guard visits <= Double(Self.severalWordsVisits.checked) else { return nil }
+        var budget = set == nil ? Self.severalWordsVisits.sought : Self.severalWordsVisits.checked
+        let sparsestRows = (lists.first?.density ?? 1) * span
+        var visited = 0, met = 0
         do {
             return try SearchableIndex.pageByDate(filter: filter, limit: limit, in: db) { id, _ in
                 visited += 1
+                // Fewer items in every list than their densities said (lists denser at their
+                // start, words that go together less often than apart): the set, from here on,
+                // once the visits still to come, at the rate met so far, would cost more seeks
+                // than reading it does.
+                if set == nil, visited > budget || visited % 64 == 0
+                    && Double(limit - met) * Double(visited) / Double(Swift.max(met, 1)) * rowsPerSeek * Double(probes.count) > sparsestRows {
+                    try readSparsest()
+                    budget = Self.severalWordsVisits.checked
+                }
                 if visited > budget { throw BudgetExceeded() }
-                if candidates.contains(id) { return ranked[id].map { Tier($0) == bound } ?? false }
-                if let set, !set.contains(id) { return false }
-                return try probes.allSatisfy { try $0.contains(id) }
+                let isMember: Bool
+                if candidates.contains(id) {
+                    isMember = ranked[id].map { Tier($0) == bound } ?? false
+                } else if let set, !set.contains(id) {
+                    isMember = false
+                } else {
+                    isMember = try probes.allSatisfy { try $0.contains(id) }
+                }
+                if isMember { met += 1 }
+                return isMember
             }
         } catch is BudgetExceeded {
             return nil

@@ -88,6 +88,9 @@ struct ContentSearch {
         var ranks: [String: RowRanks] = [:]
         /// Each prefix's text term as it is sought (``seekableTextTerm(_:)``), once asked.
         var seekableTerms: [String: String] = [:]
+        /// ``longerWords(startingWith:in:atMost:)``, by word, limit and tables, once asked
+        /// (`.some(nil)`: more than the limit).
+        var longerWords: [String: [String]?] = [:]
     }
 
     /// One ranked result.
@@ -257,7 +260,7 @@ struct ContentSearch {
 
     /// The text's term for `token` as a prefix, in a form FTS5 seeks row by row: the prefix
     /// itself when a prefix index holds it (one to three characters); else, when at most seven
-    /// longer words of the texts start with it, `token` or those words (`("alph" OR "alpha" OR
+    /// longer words of the names and texts start with it, `token` or those words (`("alph" OR "alpha" OR
     /// "alphabet")`), and `token` whole when none does. Only past seven is it the prefix, which
     /// FTS5 merges whole at every seek (``seeksCheaply(_:)``).
     ///
@@ -268,7 +271,9 @@ struct ContentSearch {
         if Self.seeksCheaply(prefix) { return prefix }
         if let known = memo.seekableTerms[token] { return known }
         let term: String
-        switch try longerWords(startingWith: token, in: ["item_content"], atMost: 7) {
+        // The words of both tables, as the several words' page asks for them (one reading of
+        // the vocabularies): a word only names hold matches no text, and changes nothing.
+        switch try longerWords(startingWith: token, in: ["item_words", "item_content"], atMost: 7) {
         case nil: term = prefix
         case []?: term = Self.term(token, whole: true)
         case let longer?: term = "(" + ([token] + longer).map(SearchableIndex.quoted).joined(separator: " OR ") + ")"
