@@ -228,7 +228,7 @@ struct TieredPageTests {
             var found = 0
             for domain in [nil, "docs"] {
                 guard let filter = try ItemFilter(domain: domain, in: db) else { Issue.record("no filter"); return }
-                for word in ["a", "al", "alp", "alph", "alpha", "alpine", "alpaca", "alps", "z", "zu", "zulu", "zeta", "zone",
+                for word in ["a", "al", "alp", "alph", "alpha", "alpi", "alpine", "alpaca", "alps", "z", "zu", "zulu", "zeta", "zone", "novem",
                              "b", "bravo", "bravos", "beta", "nova", "no", "n", "smith", "guide", "x"] {
                     let all = try ContentSearch(db: db, tokens: [word], filter: filter).allMatches()
                     for limit in [1, 20, 300, 3_000] {
