@@ -3,11 +3,18 @@ import GRDBSQLite
 
 extension ContentSearch {
     /// How many items ``severalWordsPage(limit:sampling:candidatesAtMost:)`` ranks one by one at
-    /// most: each costs a row and, per word it lacks whole in its fields, two seeks in the text
-    /// (0.03 ms each, a prefix sought as its words: ``seekableTextTerm(_:)``), so 60 ms at worst
-    /// for two words, where giving up reads every long list whole (130 to 240 ms for `alpha zulu`
-    /// and `alpha b` on half a million notes, whose `alpha` is a keyword of 347).
-    static let severalWordsCandidates = 512
+    /// most, by default: one per thousand items of the index, from 128 to 512.
+    ///
+    /// Each candidate costs a row and, per word it lacks whole in its fields, two seeks in the
+    /// text (0.03 ms each, a prefix sought as its words: ``seekableTextTerm(_:)``): 60 ms at worst
+    /// for 512 and two words. Giving up reads every long list whole, which costs with the size of
+    /// the index: 130 to 240 ms for `alpha zulu` and `alpha b` on half a million notes (`alpha` is a
+    /// keyword of 347), where ranking the 347 costs 30; about 20 ms on 10 000 files, where ranking
+    /// the 300-odd candidates of `which n` took 30 to 60.
+    static func severalWordsCandidates(in db: Database) throws -> Int {
+        let items = try db.readStatement("SELECT max(id) FROM item").firstRow { sqlite3_column_int64($0, 0) } ?? 0
+        return Swift.min(512, Swift.max(128, Int(items / 1_000)))
+    }
 
     /// How many date-index entries ``severalWordsPage(limit:sampling:candidatesAtMost:)`` visits
     /// at most when each is sought in a list (0.03 ms a seek), and when most are told apart by a
@@ -52,12 +59,14 @@ extension ContentSearch {
     /// - Parameters:
     ///   - limit: The size of the page.
     ///   - sampling: How many rows of a list are read before it is taken as long: for tests.
-    ///   - candidatesAtMost: How many candidates are ranked one by one at most.
+    ///   - candidatesAtMost: How many candidates are ranked one by one at most;
+    ///     ``severalWordsCandidates(in:)`` when `nil`.
     /// - Returns: Exactly the first `limit` of ``allMatches()`` (all of them when fewer), or `nil`.
     /// - Throws: A `DatabaseError` when a read fails.
     func severalWordsPage(limit: Int, sampling: Int = PageStrategy.sampleSize,
-                          candidatesAtMost: Int = Self.severalWordsCandidates) throws -> [Match]? {
+                          candidatesAtMost given: Int? = nil) throws -> [Match]? {
         guard limit > 0, tokens.count > 1, tokens.count <= 8, !hasCJK else { return nil }
+        let candidatesAtMost = try given ?? Self.severalWordsCandidates(in: db)
         var candidates = RowSet()
         // Each word's first long level: its lists, their first rows, the level.
         var firsts: [(lists: ColumnLists, sample: [Int64], level: Tier)] = []
