@@ -118,13 +118,13 @@ struct TieredPageTests {
         try index.read { db in
             guard let filter = try ItemFilter(domain: nil, in: db) else { Issue.record("no filter"); return }
             let search = ContentSearch(db: db, tokens: ["alp"], filter: filter)
-            #expect(try search.seekableTextTerm("alp") == #""alp"*"#)
-            #expect(try search.seekableTextTerm("alpi") == #"("alpi" OR "alpine")"#)
+            #expect(try search.seekablePrefix("alp") == #""alp"*"#)
+            #expect(try search.seekablePrefix("alpi") == #"("alpi" OR "alpine")"#)
             // `alphabet` is a word of names only: it matches no text, and is asked once with them.
-            #expect(try search.seekableTextTerm("alph") == #"("alph" OR "alpha" OR "alphabet")"#)
-            #expect(try search.seekableTextTerm("novem") == #"("novem" OR "november")"#)
-            #expect(try search.seekableTextTerm("zulu") == #""zulu""#)
-            #expect(try search.seekableTextTerm("qqqq") == #""qqqq""#)
+            #expect(try search.seekablePrefix("alph") == #"("alph" OR "alpha" OR "alphabet")"#)
+            #expect(try search.seekablePrefix("novem") == #"("novem" OR "november")"#)
+            #expect(try search.seekablePrefix("zulu") == #""zulu""#)
+            #expect(try search.seekablePrefix("qqqq") == #""qqqq""#)
             var seed: UInt64 = 17
             for prefix in ["alpi", "alph", "novem", "zulu", "brav", "zet"] {
                 let all = try search.rowIDs("item_content", "text : " + ContentSearch.term(prefix, whole: false))

@@ -85,12 +85,7 @@ extension ContentSearch {
         // A prefix longer than the prefix indexes, read as the few words that start with it
         // (`("foxt" OR "foxtrot")`): FTS5 merges a longer prefix's lists whole before its first
         // row, at every read (`foxt` on half a million notes: 80 ms, most of it that merge).
-        var prefix = whole + "*"
-        var isOnlyWord: Bool?
-        if !Self.seeksCheaply(prefix), let longer = try longerWords(startingWith: token, in: ["item_words", "item_content"], atMost: 7) {
-            isOnlyWord = longer.isEmpty
-            prefix = "(" + ([token] + longer).map(SearchableIndex.quoted).joined(separator: " OR ") + ")"
-        }
+        let prefix = try seekablePrefix(token)
         // The rows of every list of the tiers before: none of them is in a later tier.
         var before = RowSet()
         var page: [Match] = []
@@ -102,8 +97,8 @@ extension ContentSearch {
                 let lists = ColumnLists(rank: rank, term: prefixOnly == 0 ? whole : prefix)
                 // A word alone in both tables (no other word starts with it) has prefix lists
                 // that are its whole lists: every row was in a tier before.
-                if prefixOnly == 1, rank == 0, try isOnlyWord ?? (self.isOnlyWord(startingWith: token, in: "item_words")
-                                                                   && self.isOnlyWord(startingWith: token, in: "item_content")) {
+                if prefixOnly == 1, rank == 0, try prefix == whole || prefix == whole + "*"
+                    && isOnlyWord(startingWith: token, in: "item_words") && isOnlyWord(startingWith: token, in: "item_content") {
                     return page
                 }
                 var rows = RowSet()

@@ -6,7 +6,7 @@ extension ContentSearch {
     /// most, by default: one per thousand items of the index, from 128 to 512.
     ///
     /// Each candidate costs a row and, per word it lacks whole in its fields, two seeks in the
-    /// text (0.03 ms each, a prefix sought as its words: ``seekableTextTerm(_:)``): 60 ms at worst
+    /// text (0.03 ms each, a prefix sought as its words: ``seekablePrefix(_:)``): 60 ms at worst
     /// for 512 and two words. Giving up reads every long list whole, which costs with the size of
     /// the index: 130 to 240 ms for `alpha zulu` and `alpha b` on half a million notes (`alpha` is a
     /// keyword of 347), where ranking the 347 costs 30; about 20 ms on 10 000 files, where ranking
@@ -80,11 +80,9 @@ extension ContentSearch {
             // A prefix is sought row by row in a prefix index (one to three letters), or as the
             // few words that start with it (`("alph" OR "alpha" OR "alphabet")`): FTS5 merges a
             // longer prefix's lists at every seek. None: its prefix lists are its whole lists.
-            var prefix: String? = whole + "*"
-            if !Self.seeksCheaply(whole + "*") {
-                guard let longer = try longerWords(startingWith: token, in: ["item_words", "item_content"], atMost: 7) else { return nil }
-                prefix = longer.isEmpty ? nil : "(" + ([token] + longer).map(SearchableIndex.quoted).joined(separator: " OR ") + ")"
-            }
+            let sought = try seekablePrefix(token)
+            guard Self.seeksCheaply(sought) else { return nil }
+            let prefix: String? = sought == whole ? nil : sought
             var first: (ColumnLists, [Int64], Tier)?
             var rows = RowSet()
             levels: for prefixOnly in 0...(prefix == nil ? 0 : 1) {

@@ -86,7 +86,7 @@ struct ContentSearch {
         var everyWord: RowSet?
         /// Each word's ranks by row (``columnRanks(of:)``), once read.
         var ranks: [String: RowRanks] = [:]
-        /// Each prefix's text term as it is sought (``seekableTextTerm(_:)``), once asked.
+        /// Each long prefix as it is sought (``seekablePrefix(_:)``), once asked.
         var seekableTerms: [String: String] = [:]
         /// ``longerWords(startingWith:in:atMost:)``, by word, limit and tables, once asked
         /// (`.some(nil)`: more than the limit).
@@ -247,32 +247,33 @@ struct ContentSearch {
     func textRows(of token: String, whole: Bool, among ids: RowSet, seekingAtMost seeking: Int = Self.seekLimit) throws -> RowSet {
         let runs = CompoundWords.isCompound(token) ? CompoundWords.runs(of: token) : [token]
         guard runs.count > 1, ids.count <= seeking else {
-            let term = whole || ids.count > seeking ? Self.term(token, whole: whole) : try seekableTextTerm(token)
+            let term = whole || ids.count > seeking ? Self.term(token, whole: whole) : try seekablePrefix(token)
             return try rowIDs("text : " + term, among: ids, seekingAtMost: seeking)
         }
         var rows = ids
         for (index, run) in runs.enumerated() where !rows.isEmpty {
-            let term = whole || index < runs.count - 1 ? Self.term(run, whole: true) : try seekableTextTerm(run)
+            let term = whole || index < runs.count - 1 ? Self.term(run, whole: true) : try seekablePrefix(run)
             rows = try rowIDs("text : " + term, among: rows, seekingAtMost: seeking)
         }
         return rows
     }
 
-    /// The text's term for `token` as a prefix, in a form FTS5 seeks row by row: the prefix
-    /// itself when a prefix index holds it (one to three characters); else, when at most seven
-    /// longer words of the names and texts start with it, `token` or those words (`("alph" OR "alpha" OR
-    /// "alphabet")`), and `token` whole when none does. Only past seven is it the prefix, which
-    /// FTS5 merges whole at every seek (``seeksCheaply(_:)``).
+    /// `token` as a prefix, in a form FTS5 seeks row by row, for any column of either table:
+    /// the prefix itself when a prefix index holds it (one to three characters); else, when at
+    /// most seven longer words of the names and texts start with it, `token` or those words
+    /// (`("alph" OR "alpha" OR "alphabet")`), and `token` whole when none does. Only past seven
+    /// is it the prefix, which FTS5 merges whole at every seek (``seeksCheaply(_:)``).
     ///
     /// `alpha zulu` on half a million notes ranked 347 candidates: seeking `"alpha"*` among
-    /// them read the list of every text (60 ms), where no other word starts with `alpha`.
-    func seekableTextTerm(_ token: String) throws -> String {
+    /// them read the list of every text (60 ms), where no other word starts with `alpha`. The
+    /// pages of one word and of several read their prefix tiers through it too.
+    ///
+    /// Asked of the vocabularies once per search and word (``Memo/seekableTerms``).
+    func seekablePrefix(_ token: String) throws -> String {
         let prefix = Self.term(token, whole: false)
         if Self.seeksCheaply(prefix) { return prefix }
         if let known = memo.seekableTerms[token] { return known }
         let term: String
-        // The words of both tables, as the several words' page asks for them (one reading of
-        // the vocabularies): a word only names hold matches no text, and changes nothing.
         switch try longerWords(startingWith: token, in: ["item_words", "item_content"], atMost: 7) {
         case nil: term = prefix
         case []?: term = Self.term(token, whole: true)
