@@ -13,10 +13,10 @@ extension PostgresIndex {
     /// folders, text); then the most recently modified; then by identifier and domain.
     ///
     /// Compounds (`d70`, `x86_64`) are searched as typed first; when that finds nothing, the
-    /// search is made again with their parts as words of their own. With a `limit`, two
-    /// shortcuts are tried first, each taken only when it fills the page: the items whose name
-    /// holds every word whole, then (when no item holds any of the words whole) the names
-    /// that start a word with each; either way the page is read without ranking every match.
+    /// search is made again with their parts as words of their own. With a `limit`, the page is
+    /// first read from the newest matches and the few rows that could rank before them
+    /// (``TieredNamePage``), without ranking every match; the full ranking answers when that
+    /// cannot tell the page.
     ///
     /// ```swift
     /// let found = try await index.search(words: ["quarterly", "rep"], domain: nil, limit: 20)
@@ -74,17 +74,13 @@ extension PostgresIndex {
 
     /// ``search(words:domain:limit:includingText:)`` of the words as typed, compounds whole.
     ///
-    /// Costs one statement when a tier shortcut fills the page; otherwise up to two tier
-    /// statements, then the full ranked search.
+    /// Costs a few statements of a few milliseconds when ``TieredNamePage`` tells the page;
+    /// otherwise the full ranked search as well.
     private func searchAsTyped(words: [String], domain: String?, limit: Int?,
                                includingText includeText: Bool) async throws -> [IndexedItem] {
-        if let limit {
-            for tier in [try Self.bestTierPage(words, select: Self.itemColumns, domain: domain, limit: limit),
-                         try Self.prefixTierPage(words, select: Self.itemColumns, domain: domain, limit: limit)] {
-                guard let tier else { continue }
-                let page = try await fetchItems(tier)
-                if page.count == limit { return page }
-            }
+        if let limit, let page = try await tieredPage(words, select: Self.itemColumns, domain: domain, limit: limit,
+                                                      includingText: includeText, read: readItems) {
+            return page
         }
         let statement = try Self.nameSearch(words, select: Self.itemColumns, domain: domain, limit: limit,
                                             includeText: includeText)
@@ -129,22 +125,17 @@ extension PostgresIndex {
 
     /// ``searchReferences(words:domain:limit:includingText:)`` of the words as typed, compounds whole.
     ///
-    /// With a limit, the page of the best tier, then that of the prefix tier, is read first
-    /// (each `nil` when it does not apply); a page is taken only when it is full, since a tier
-    /// that holds fewer than `limit` leaves room for matches of the next ranks. Else every
-    /// match is ranked by one statement (``nameSearch(_:select:domain:limit:includeText:)``).
+    /// With a limit, the page is first read by ``TieredNamePage`` (`nil` when it does not apply
+    /// or cannot tell it). Else every match is ranked by one statement
+    /// (``nameSearch(_:select:domain:limit:includeText:)``).
     ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     private func referencesAsTyped(words: [String], domain: String?, limit: Int?,
                                    includingText includeText: Bool) async throws -> [ItemReference] {
         let select = "item.identifier, domain.name"
-        if let limit {
-            for tier in [try Self.bestTierPage(words, select: select, domain: domain, limit: limit),
-                         try Self.prefixTierPage(words, select: select, domain: domain, limit: limit)] {
-                guard let tier else { continue }
-                let page = try await fetchReferences(tier)
-                if page.count == limit { return page }
-            }
+        if let limit, let page = try await tieredPage(words, select: select, domain: domain, limit: limit,
+                                                      includingText: includeText, read: readReferences) {
+            return page
         }
         let statement = try Self.nameSearch(words, select: select, domain: domain, limit: limit, includeText: includeText)
         return try await fetchReferences(statement)
@@ -155,91 +146,79 @@ extension PostgresIndex {
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     private func fetchReferences(_ statement: SQLStatement) async throws -> [ItemReference] {
         try await reading(statement, "cannot search the index") { connection in
-            var references: [ItemReference] = []
-            for try await (id, domain) in try await connection.query(statement.query, logger: self.logger)
-                .decode((ByteBuffer, String).self) {
-                references.append(ItemReference(domain: domain, identifier: ItemIdentifier(bytes: Array(id.readableBytesView))))
+            try await self.readReferences(statement, on: connection)
+        }
+    }
+
+    /// The references a statement selecting `item.identifier, domain.name` returns on `connection`, in its order.
+    @Sendable private func readReferences(_ statement: SQLStatement, on connection: PostgresConnection) async throws -> [ItemReference] {
+        var references: [ItemReference] = []
+        for try await (id, domain) in try await connection.query(statement.query, logger: logger).decode((ByteBuffer, String).self) {
+            references.append(ItemReference(domain: domain, identifier: ItemIdentifier(bytes: Array(id.readableBytesView))))
+        }
+        return references
+    }
+
+    /// What ``searchReferences(words:domain:limit:includingText:)`` reads by ``TieredNamePage``
+    /// alone, its walk visiting at most `walking` items and ranking at most `ranking` others:
+    /// `nil` when it leaves the page to the full ranking. For tests.
+    func tieredReferences(words: [String], domain: String?, limit: Int, includingText: Bool,
+                          walking: Int, ranking: Int) async throws -> [ItemReference]? {
+        try await tieredPage(words, select: "item.identifier, domain.name", domain: domain, limit: limit,
+                             includingText: includingText, walking: walking, ranking: ranking, read: readReferences)
+    }
+
+    /// The first page of a search of `words` by ``TieredNamePage``, or `nil` when that way does
+    /// not apply or cannot tell the page (then the full ranking must).
+    ///
+    /// One read-only transaction that sees one snapshot, so that the rows' addresses the walk and
+    /// the superset give are those the page reads: the text tier's count, with the planner's
+    /// choice of plan; then, through the indexes, the walk, the superset and the page.
+    ///
+    /// - Parameters:
+    ///   - select: The columns to select: ``itemColumns``, or the identifier and domain name.
+    ///   - read: Runs the page's statement on a connection and decodes its rows.
+    ///   - walking: How many of the newest items the walk visits at most (``TieredNamePage/walked``): fewer in tests.
+    ///   - ranking: How many rows that could rank before the walk's page are ranked at most (``TieredNamePage/betterAtMost``).
+    private func tieredPage<Row: Sendable>(_ words: [String], select: String, domain: String?, limit: Int, includingText: Bool,
+                                           walking: Int = TieredNamePage.walked, ranking: Int = TieredNamePage.betterAtMost,
+                                           read: @escaping @Sendable (SQLStatement, PostgresConnection) async throws -> [Row])
+        async throws -> [Row]? {
+        guard limit > 0, let page = TieredNamePage(words, includeText: includingText, walking: walking, ranking: ranking) else { return nil }
+        return try await withTransaction("cannot search the index") { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
+            var scored = false
+            if let count = page.textTierIsScored() {
+                scored = try await Self.single(try await connection.query(count.query, logger: self.logger), Bool.self) ?? true
             }
-            return references
+            try await connection.query("""
+                SELECT set_config('enable_seqscan', CASE WHEN row_security_active('item') THEN 'on' ELSE 'off' END, true)
+                """, logger: self.logger)
+            var below: TieredNamePage.Rank?
+            for (visiting, keeping) in page.walks(limit: limit) {
+                let walk = page.walk(domain: domain, visiting: visiting, keeping: keeping, below: below)
+                var walked: [TieredNamePage.Walked] = []
+                for try await (address, date, prefixOnly, fields) in try await connection.query(walk.query, logger: self.logger)
+                    .decode((String, Double, Int, Int).self) {
+                    walked.append(.init(address: address, date: date, rank: .init(prefixOnly: prefixOnly, fields: fields)))
+                }
+                guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit), let last = newest.last,
+                      let better = page.betterRows(than: tier, textTierIsScored: scored, datedAs: last.date) else { return nil }
+                var candidates = Set(newest.map(\.address))
+                var superset = 0
+                for try await address in try await connection.query(better.query, logger: self.logger).decode(String.self) {
+                    candidates.insert(address)
+                    superset += 1
+                }
+                if superset <= page.ranking {
+                    return try await read(page.search.statement(select: select, domain: domain, limit: limit, among: candidates.sorted(),
+                                                                scored: scored), connection)
+                }
+                // Too many rows rank before the tier: walk on for them alone.
+                below = tier
+            }
+            return nil
         }
-    }
-
-    /// The first page of the best tier: the items where every word of the search is a whole
-    /// word of the name, most recently modified first (`name_vector`, GIN).
-    ///
-    /// Those items rank before every other (each of their words ranks 0, the least), and
-    /// among themselves by date, identifier and domain, as the full ranking orders them: when
-    /// the tier fills the page, the page is the search's first page, read without ranking
-    /// every candidate (what takes a search of a common word a second at a million items).
-    /// `nil` when the words hold none.
-    ///
-    /// Also `nil` for compounds (their parts in the name vector may be out of order) and for a
-    /// limit of zero.
-    ///
-    /// - Parameters:
-    ///   - words: The words as typed.
-    ///   - select: The columns to select: ``itemColumns``, or the identifier and domain name.
-    ///   - domain: Only this domain, when given.
-    ///   - limit: The size of the page.
-    /// - Returns: The statement, or `nil` when this shortcut does not apply.
-    static func bestTierPage(_ words: [String], select: String, domain: String?, limit: Int) throws -> SQLStatement? {
-        let tokens = CompoundWords.tokens(of: words)
-        // A compound's parts in the vector may be out of order: its rank needs its fields.
-        guard !tokens.isEmpty, limit > 0, !tokens.contains(where: CompoundWords.isCompound) else { return nil }
-        var statement = SQLStatement()
-        let conditions = ["item.name_vector @@ \(statement.bind(tokens.map(PostgresQueryCompiler.tsqueryLexeme).joined(separator: " & ")))::tsquery"]
-        newestFirst(&statement, select: select, where: conditions, domain: domain, limit: limit)
-        return statement
-    }
-
-    /// The first page of names that start a word with each word of the search, newest first,
-    /// when no item the reader sees has any of the words whole, anywhere (its name, title,
-    /// authors, keywords, folders or text): then no item can rank better (each word can only
-    /// match as a prefix, and a prefix ranks best in a name), and those items rank among
-    /// themselves by date, identifier and domain, as the full ranking orders them. What a
-    /// person has typed halfway through a word (`debi`, `predic`) is most often this, and the
-    /// page is read from the name words alone, where ranking every match ranked thousands of
-    /// rows. `nil` for compounds, Han and kana words, or no words.
-    ///
-    /// The look for a whole word spans every domain and expired items too: it can only make the
-    /// shortcut be skipped, never give a wrong page.
-    ///
-    /// - Parameters:
-    ///   - words: The words as typed.
-    ///   - select: The columns to select: ``itemColumns``, or the identifier and domain name.
-    ///   - domain: Only this domain, when given.
-    ///   - limit: The size of the page.
-    /// - Returns: The statement, or `nil` when this shortcut does not apply.
-    static func prefixTierPage(_ words: [String], select: String, domain: String?, limit: Int) throws -> SQLStatement? {
-        let tokens = CompoundWords.tokens(of: words)
-        guard !tokens.isEmpty, limit > 0,
-              !tokens.contains(where: { CompoundWords.isCompound($0) || TextWords.hasSplitCJK($0) }) else { return nil }
-        var statement = SQLStatement()
-        let prefixes = statement.bind(tokens.map { PostgresQueryCompiler.tsqueryLexeme($0) + ":*" }.joined(separator: " & "))
-        var conditions = ["item.name_vector @@ \(prefixes)::tsquery"]
-        for token in tokens {
-            let whole = statement.bind(PostgresQueryCompiler.tsqueryLexeme(token))
-            conditions.append("NOT EXISTS (SELECT 1 FROM item AS other WHERE other.words @@ \(whole)::tsquery)")
-            conditions.append("NOT EXISTS (SELECT 1 FROM item AS other WHERE other.text_words @@ \(whole)::tsquery)")
-        }
-        newestFirst(&statement, select: select, where: conditions, domain: domain, limit: limit)
-        // Whether a word is whole anywhere: one look in each GIN index, never a scan of every text.
-        statement.readsIndexes = true
-        return statement
-    }
-
-    /// Makes `statement` select the first `limit` items that meet `conditions`, in `domain` and
-    /// not expired, newest first, then by identifier and domain (a tier's order).
-    private static func newestFirst(_ statement: inout SQLStatement, select: String, where conditions: [String],
-                                    domain: String?, limit: Int) {
-        var conditions = conditions
-        conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
-        if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
-        statement.sql = """
-            SELECT \(select) FROM item \(itemJoins) WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
-            LIMIT \(statement.bind(.integer(limit)))
-            """
     }
 
     /// The number of items ``search(words:domain:limit:)`` would return without a limit.
@@ -327,12 +306,17 @@ extension PostgresIndex {
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     func fetchItems(_ statement: SQLStatement) async throws -> [IndexedItem] {
         try await reading(statement, "cannot read the index") { connection in
-            var items: [IndexedItem] = []
-            for try await row in try await connection.query(statement.query, logger: self.logger) {
-                items.append(try Self.decodeItem(row, withThumbnail: false))
-            }
-            return items
+            try await self.readItems(statement, on: connection)
         }
+    }
+
+    /// The items a statement selecting ``itemColumns`` returns on `connection`, in its order, without their thumbnail bytes.
+    @Sendable func readItems(_ statement: SQLStatement, on connection: PostgresConnection) async throws -> [IndexedItem] {
+        var items: [IndexedItem] = []
+        for try await row in try await connection.query(statement.query, logger: logger) {
+            items.append(try Self.decodeItem(row, withThumbnail: false))
+        }
+        return items
     }
 
     /// The number a `count(*)` statement returns.

@@ -40,9 +40,10 @@ struct RankedNameSearch {
         var whole: String
         /// The placeholder of the word as the start of one, after a space (` word`).
         var prefix: String
-        /// The set of rows whose text holds it as typed (whole or a prefix), when texts count.
+        /// Whether a row's text holds it as typed (whole or a prefix), when texts count: a
+        /// condition on the row, also the definition of its set (``set(_:)``).
         var text: String?
-        /// The set of rows whose text holds it whole.
+        /// Whether a row's text holds it whole.
         var wholeText: String?
     }
 
@@ -64,11 +65,29 @@ struct RankedNameSearch {
     /// The fields as the ranking reads them: each made once a row (`field.f0`…).
     private var fieldColumns: [String] { fields.indices.map { "field.f\($0)" } }
 
-    /// The rank of the first of `fields` that holds `needle`, then of the text (a row of
-    /// `text`); `NULL` when none does.
+    /// How a statement tests a row's text.
+    enum TextTests {
+        /// By membership of the row in a set of the whole index (`ctid IN (SELECT t FROM text_0)`),
+        /// each set read once from the text's GIN index: for a statement over every match.
+        case sets
+        /// On the row itself (its vector, out of TOAST when long): for a statement over a few
+        /// rows, a walk of the newest or a list of candidates (``TieredNamePage``).
+        case rows
+    }
+
+    /// The test of whether a row's text meets `definition` (a word's ``Word/text`` or ``Word/wholeText``).
+    private func test(_ definition: String, _ tests: TextTests) -> String {
+        switch tests {
+        case .sets: "item.ctid IN (SELECT t FROM \(setName(definition)))"
+        case .rows: "(\(definition))"
+        }
+    }
+
+    /// The rank of the first of `fields` that holds `needle`, then of the text (`text`, a test
+    /// of the row); `NULL` when none does.
     private func rank(of needle: String, in fields: [String], text: String?) -> String {
         var tests = fields.map { "strpos(\($0), \(needle)) > 0" }
-        if let text { tests.append("item.ctid IN (SELECT t FROM \(text))") }
+        if let text { tests.append(text) }
         return "CASE " + tests.indices.map { "WHEN \(tests[$0]) THEN \($0)" }.joined(separator: " ") + " END"
     }
 
@@ -101,50 +120,118 @@ struct RankedNameSearch {
         }
         var definitions = sets.map { "\($0.name) AS MATERIALIZED (SELECT item.ctid AS t FROM item WHERE \($0.definition))" }
         let candidates = words.map { word in
-            "(SELECT item.ctid AS t FROM item WHERE \(word.rich)" + (word.text.map { " UNION SELECT t FROM \($0)" } ?? "") + ")"
+            "(SELECT item.ctid AS t FROM item WHERE \(word.rich)" + (word.text.map { " UNION SELECT t FROM \(setName($0))" } ?? "") + ")"
         }
         definitions.append("candidate AS MATERIALIZED (\(candidates.joined(separator: " INTERSECT ")))")
         var conditions = ["item.ctid = ANY(ARRAY(SELECT t FROM candidate))"]
-        conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
-        if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
-        let filter = conditions.joined(separator: " AND ")
+        conditions += Self.admission(&statement, domain: domain)
         guard let select else {
-            statement.sql = "WITH \(definitions.joined(separator: ",\n")) SELECT count(*)::int8 FROM item JOIN domain ON domain.id = item.domain_id WHERE \(filter)"
+            statement.sql = "WITH \(definitions.joined(separator: ",\n")) SELECT count(*)::int8 FROM item JOIN domain ON domain.id = item.domain_id WHERE \(conditions.joined(separator: " AND "))"
             statement.readsIndexes = true
             return statement
         }
-        // Per word, the rank of where it is whole and of where it starts a word; an item's rank:
-        // the words whole nowhere, then the sum of each word's best (whole ones before prefixes).
-        let places = fields.count + (includeText ? 1 : 0)
-        var ranks: [String] = []
-        for (index, word) in words.enumerated() {
-            ranks.append(rank(of: word.whole, in: fieldColumns, text: word.wholeText) + " AS whole_\(index)")
-            ranks.append(rank(of: word.prefix, in: fieldColumns, text: word.text) + " AS prefix_\(index)")
-        }
-        let prefixOnly = words.indices.map { "(rank.whole_\($0) IS NULL)::int" }
-        let fieldRanks = words.indices.map { "coalesce(rank.whole_\($0), \(places) + coalesce(rank.prefix_\($0), 0))" }
         // A phrase of the words in the text ranks as every word in the title (SQLite's
         // ContentSearch.phraseRank): every word whole, each of rank 1. As there, looked for among
         // the texts with every word whole, when they are few enough to score: a phrase test
         // reads the row's vector (46 ms for `gnu general` at 3 600 items, most of the search).
         let wholeTexts = words.compactMap(\.wholeText)
-        let scoresText = includeText && wholeTexts.count == words.count
         let tierIsScored = "(SELECT count(*) FROM (SELECT 1 FROM text_tier LIMIT \(TextRelevance.maximumScored + 1)) AS scored) <= \(TextRelevance.maximumScored)"
         if scoresText {
-            definitions.append("text_tier AS MATERIALIZED (\(wholeTexts.map { "SELECT t FROM \($0)" }.joined(separator: " INTERSECT ")))")
+            definitions.append("text_tier AS MATERIALIZED (\(wholeTexts.map { "SELECT t FROM \(setName($0))" }.joined(separator: " INTERSECT ")))")
         }
         var phrase = "false"
-        if scoresText, tokens.count > 1, !tokens.contains(where: TextWords.hasSplitCJK) {
-            let query = tokens.flatMap(CompoundWords.runs(of:)).map { TextWords.lexeme($0) + ":*" }.joined(separator: " <-> ")
+        if let query = phraseQuery(&statement) {
             phrase = "item.ctid IN (SELECT t FROM phrase)"
             definitions.append("""
                 phrase AS MATERIALIZED (SELECT item.ctid AS t FROM item WHERE \(tierIsScored)
-                    AND item.ctid = ANY(ARRAY(SELECT t FROM text_tier)) AND item.text_words @@ \(statement.bind(query))::tsquery)
+                    AND item.ctid = ANY(ARRAY(SELECT t FROM text_tier)) AND item.text_words @@ \(query)::tsquery)
                 """)
         }
-        let prefixOnlySum = prefixOnly.joined(separator: " + "), fieldRankSum = fieldRanks.joined(separator: " + ")
-        let rankedPrefixOnly = "CASE WHEN rank.phrase THEN 0 ELSE \(prefixOnlySum) END"
-        let rankedFields = "LEAST(\(fieldRankSum), CASE WHEN rank.phrase THEN \(tokens.count) ELSE \(fieldRankSum) END)"
+        statement.sql = "WITH \(definitions.joined(separator: ",\n"))\n"
+            + ranked(&statement, select: select, where: conditions, tests: .sets, phrase: phrase, scored: tierIsScored)
+        if let limit { statement.sql += " LIMIT \(statement.bind(.integer(max(0, limit))))" }
+        statement.readsIndexes = true
+        return statement
+    }
+
+    /// The statement selecting `select` for the matches among `candidates` (row addresses,
+    /// `ctid` as text), in rank order, at most `limit` rows: what ``statement(select:domain:limit:)``
+    /// would return of them, each row tested on itself (``TextTests/rows``).
+    ///
+    /// Whether the text tier is few enough to score is told (`scored`), since it counts the
+    /// tier of the whole index (``TieredNamePage``).
+    func statement(select: String, domain: String?, limit: Int, among candidates: [String], scored: Bool) -> SQLStatement {
+        var statement = self.statement
+        var conditions = ["item.ctid = ANY(\(statement.bind(.textArray(candidates)))::tid[])"]
+        conditions += matchesEveryWord + Self.admission(&statement, domain: domain)
+        let isScored = scored ? "true" : "false"
+        let phrase = phraseQuery(&statement).map { "(\(isScored) AND \(wholeTexts(.rows)) AND item.text_words @@ \($0)::tsquery)" }
+        statement.sql = ranked(&statement, select: select, where: conditions, tests: .rows, phrase: phrase ?? "false", scored: isScored)
+            + " LIMIT \(statement.bind(.integer(max(0, limit))))"
+        return statement
+    }
+
+    /// Whether the text tier (every word whole in the text) is ranked by relevance, for the
+    /// phrase and relevance tests of ``statement(select:domain:limit:among:scored:)``.
+    var scoresText: Bool { includeText && words.allSatisfy { $0.wholeText != nil } }
+
+    /// Each word's condition of matching on the row: its rich fields, or its text.
+    var matchesEveryWord: [String] {
+        words.map { word in word.text.map { "(\(word.rich) OR \(test($0, .rows)))" } ?? word.rich }
+    }
+
+    /// Every word whole in the row's text.
+    func wholeTexts(_ tests: TextTests) -> String {
+        words.compactMap(\.wholeText).map { test($0, tests) }.joined(separator: " AND ")
+    }
+
+    /// The phrase of the words, bound, when the ranking looks for one (several words, texts
+    /// counted, no Han or kana).
+    private func phraseQuery(_ statement: inout SQLStatement) -> String? {
+        guard scoresText, tokens.count > 1, !tokens.contains(where: TextWords.hasSplitCJK) else { return nil }
+        return statement.bind(tokens.flatMap(CompoundWords.runs(of:)).map { TextWords.lexeme($0) + ":*" }.joined(separator: " <-> "))
+    }
+
+    /// The conditions of an item being searched: not expired, in `domain` when given.
+    static func admission(_ statement: inout SQLStatement, domain: String?) -> [String] {
+        var conditions = ["(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))"]
+        if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
+        return conditions
+    }
+
+    /// Each word's best rank and the item's sums, as columns of the lateral `rank`: where the
+    /// word is whole (`whole_0`…) and where it starts a word (`prefix_0`…), then how many words
+    /// are whole nowhere (`rank.prefix_only`) and the sum of each word's best field
+    /// (`rank.fields`, whole ones before prefixes), before any phrase.
+    ///
+    /// - Returns: The `CROSS JOIN LATERAL` clauses of the fields (`field.f0`…) and the ranks.
+    func rankJoins(_ tests: TextTests, phrase: String) -> String {
+        // Per word, the rank of where it is whole and of where it starts a word; an item's rank:
+        // the words whole nowhere, then the sum of each word's best (whole ones before prefixes).
+        let places = fields.count + (includeText ? 1 : 0)
+        var ranks: [String] = []
+        for (index, word) in words.enumerated() {
+            ranks.append(rank(of: word.whole, in: fieldColumns, text: word.wholeText.map { test($0, tests) }) + " AS whole_\(index)")
+            ranks.append(rank(of: word.prefix, in: fieldColumns, text: word.text.map { test($0, tests) }) + " AS prefix_\(index)")
+        }
+        let prefixOnly = words.indices.map { "(whole_\($0) IS NULL)::int" }.joined(separator: " + ")
+        let fieldRanks = words.indices.map { "coalesce(whole_\($0), \(places) + coalesce(prefix_\($0), 0))" }.joined(separator: " + ")
+        return """
+            CROSS JOIN LATERAL (SELECT \(fields.indices.map { "\(fields[$0]) AS f\($0)" }.joined(separator: ", ")) OFFSET 0) AS field
+            CROSS JOIN LATERAL (SELECT *, \(prefixOnly) AS prefix_only, \(fieldRanks) AS fields FROM
+                (SELECT \(ranks.joined(separator: ",\n    ")), \(phrase) AS phrase OFFSET 0) AS each) AS rank
+            """
+    }
+
+    /// The `SELECT` of `select` from the items meeting `conditions`, in rank order.
+    ///
+    /// - Parameters:
+    ///   - phrase: Whether the row holds the words as a phrase (a condition).
+    ///   - scored: Whether the text tier is few enough to be ranked by relevance (a condition).
+    private func ranked(_ statement: inout SQLStatement, select: String, where conditions: [String],
+                        tests: TextTests, phrase: String, scored: String) -> String {
+        let rankedPrefixOnly = "CASE WHEN rank.phrase THEN 0 ELSE rank.prefix_only END"
+        let rankedFields = "LEAST(rank.fields, CASE WHEN rank.phrase THEN \(tokens.count) ELSE rank.fields END)"
         // Relevance among equals, in the text tier alone (each word's rank that of the text,
         // after the fields), when it is small enough to score:
         // cover density of the words in the text (their proximity and frequency, `ts_rank_cd`).
@@ -152,22 +239,17 @@ struct RankedNameSearch {
         if scoresText {
             let lexemes = tokens.flatMap(CompoundWords.runs(of:)).flatMap(TextWords.splitParts(of:)).map { TextWords.lexeme($0) + ":*" }
             relevance = """
-                CASE WHEN \(rankedPrefixOnly) = 0 AND \(rankedFields) = \(fields.count * tokens.count) AND \(tierIsScored)
+                CASE WHEN \(rankedPrefixOnly) = 0 AND \(rankedFields) = \(fields.count * tokens.count) AND \(scored)
                     THEN ts_rank_cd(item.text_words, \(statement.bind(lexemes.joined(separator: " & ")))::tsquery) ELSE 0 END DESC,
                 """
         }
-        statement.sql = """
-            WITH \(definitions.joined(separator: ",\n"))
+        return """
             SELECT \(select) FROM item \(PostgresIndex.itemJoins)
-                CROSS JOIN LATERAL (SELECT \(fields.indices.map { "\(fields[$0]) AS f\($0)" }.joined(separator: ", ")) OFFSET 0) AS field
-                CROSS JOIN LATERAL (SELECT \(ranks.joined(separator: ",\n    ")), \(phrase) AS phrase OFFSET 0) AS rank
-            WHERE \(filter)
+                \(rankJoins(tests, phrase: phrase))
+            WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(rankedPrefixOnly), \(rankedFields), \(relevance)
                 coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"
             """
-        if let limit { statement.sql += " LIMIT \(statement.bind(.integer(max(0, limit))))" }
-        statement.readsIndexes = true
-        return statement
     }
 
     /// The tests of one token.
@@ -206,11 +288,14 @@ struct RankedNameSearch {
         return word
     }
 
-    /// The name of the set of rows `definition` holds, defined once per search.
+    /// Defines the set of rows `definition` holds, once per search, and returns the definition.
     private mutating func set(_ definition: String) -> String {
-        if let known = sets.first(where: { $0.definition == definition }) { return known.name }
-        let name = "text_\(sets.count)"
-        sets.append((name, definition))
-        return name
+        if !sets.contains(where: { $0.definition == definition }) { sets.append(("text_\(sets.count)", definition)) }
+        return definition
+    }
+
+    /// The name of the set of rows `definition` holds (``set(_:)``).
+    private func setName(_ definition: String) -> String {
+        sets.first { $0.definition == definition }!.name
     }
 }

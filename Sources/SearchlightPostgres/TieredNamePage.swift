@@ -1,0 +1,197 @@
+import Searchlight
+
+/// The first page of a search by words on a large PostgreSQL index, read from the newest
+/// matches and the few rows that could rank before them, never by ranking every match.
+///
+/// A word typed on half a million notes (`a`, `alph`, `zulu`) matches most of them, and
+/// ``RankedNameSearch`` ranks every match: seconds. Most matches share a few ranks, so:
+///
+/// 1. **A walk** of the newest items (at most ``walked``, on the date index) ranks each on its
+///    own row, and keeps the first matches (``walks(limit:)``). Its `limit`-th best rank is
+///    the tier `T`; its newest `limit` matches of rank `T` or better are `W`.
+/// 2. **The rows that could rank before `T`**, a superset read from the GIN indexes alone
+///    (``betterRows(than:textTierIsScored:datedAs:)``): those with more words whole
+///    (`words`, `text_words`), with a word in a field that ranks better (the field words of
+///    ``PostgreSQLFieldWords``), the text tier when it is ranked by relevance, and every item
+///    dated like the last of `W`. When they are more than ``betterAtMost``, a second, longer
+///    walk looks for them alone, and its tier is taken the same way; when they are still too
+///    many, the page is left to the full ranking.
+/// 3. **The page** is the full ranking's statement over `W` and that superset alone, each row
+///    tested on itself (``RankedNameSearch/statement(select:domain:limit:among:scored:)``).
+///
+/// Why it is the full ranking's first page: every row of rank below `T` is in the superset;
+/// every row of rank `T` newer than the last of `W` is in `W` (the walk met every match newer
+/// than its end); `W` holds `limit` rows of rank `T` or better; so no row left out can be
+/// among the first `limit`. A phrase can lift a row of the text tier, which is why that tier is
+/// in the superset whenever it is scored (phrases are only looked for then).
+///
+/// A walk that meets fewer than `limit` matches (a rare word: `zeppelin`) says the matches are
+/// few enough to rank: the page is then left to ``RankedNameSearch`` too. Compounds, Han and
+/// kana, and more than three words are left to it as well.
+struct TieredNamePage {
+    /// The rank of a row before any phrase: how many words are whole nowhere, then the sum of
+    /// each word's best field (``RankedNameSearch/rankJoins(_:phrase:)``).
+    struct Rank: Comparable {
+        var prefixOnly: Int
+        var fields: Int
+
+        static func < (left: Rank, right: Rank) -> Bool {
+            (left.prefixOnly, left.fields) < (right.prefixOnly, right.fields)
+        }
+    }
+
+    /// A match met on the walk.
+    struct Walked {
+        /// The row's address, `ctid` as text.
+        var address: String
+        /// `coalesce(modification_date, 0)`.
+        var date: Double
+        var rank: Rank
+    }
+
+    /// The most newest items a walk visits: about 10 ms of row tests on half a million notes.
+    static let walked = 2000
+    /// The most rows that could rank before the walk's page that are ranked one by one.
+    static let betterAtMost = 1000
+
+    /// The search, whose tests rank the walk and the page.
+    let search: RankedNameSearch
+    /// How many of the newest items the walk visits at most: ``walked``, fewer in tests.
+    let walking: Int
+    /// How many rows that could rank before the walk's page are ranked at most: ``betterAtMost``, fewer in tests.
+    let ranking: Int
+
+    /// The page of `words`, or `nil` when this way does not apply: no words, a compound, Han
+    /// or kana, more than three words (the superset of rows that rank before would be too
+    /// many combinations).
+    init?(_ words: [String], includeText: Bool, walking: Int = Self.walked, ranking: Int = Self.betterAtMost) {
+        search = RankedNameSearch(words, includeText: includeText)
+        self.walking = walking
+        self.ranking = ranking
+        guard (1...3).contains(search.tokens.count),
+              !search.tokens.contains(where: { CompoundWords.isCompound($0) || TextWords.hasSplitCJK($0) }) else { return nil }
+    }
+
+    /// The walks a page may take, each with how many of the newest items it visits and how
+    /// many matches it keeps for a page of `limit`: the first keeps more than the page, so that
+    /// its tier is the page's and not the worst of a few; the second, longer, looks only for
+    /// rows that rank before the first's tier when too many do (`note 4`: the names holding
+    /// `4` whole, one in thirty, before the newest of the many holding `4…`).
+    func walks(limit: Int) -> [(visiting: Int, keeping: Int)] {
+        [(walking, 5 * limit), (8 * walking, 2 * limit)]
+    }
+
+    /// A walk: of the newest `visiting` items, the first `keeping` matches the search admits
+    /// (those ranking before `below` alone, when given), newest first, each with its address,
+    /// date and rank (``Walked``).
+    func walk(domain: String?, visiting: Int, keeping: Int, below: Rank?) -> SQLStatement {
+        var statement = search.statement
+        var conditions = search.matchesEveryWord + RankedNameSearch.admission(&statement, domain: domain)
+        if let below {
+            conditions.append("(rank.prefix_only, rank.fields) < (\(statement.bind(.integer(below.prefixOnly))), \(statement.bind(.integer(below.fields))))")
+        }
+        statement.sql = """
+            SELECT item.address::text, coalesce(item.modification_date, 0)::float8, rank.prefix_only::int8, rank.fields::int8
+            FROM (SELECT item.ctid AS address, item.* FROM item
+                  ORDER BY coalesce(item.modification_date, 0) DESC LIMIT \(statement.bind(.integer(visiting)))) AS item
+                JOIN domain ON domain.id = item.domain_id
+                \(search.rankJoins(.rows, phrase: "false"))
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY coalesce(item.modification_date, 0) DESC
+            LIMIT \(statement.bind(.integer(keeping)))
+            """
+        return statement
+    }
+
+    /// Whether the text tier (every word whole in the text) is few enough to be ranked by
+    /// relevance, as ``RankedNameSearch`` counts it: `nil` when the search has no text tier.
+    ///
+    /// Planned as PostgreSQL likes: a word in most texts is counted by reading rows until the
+    /// count is passed, not by its whole list.
+    func textTierIsScored() -> SQLStatement? {
+        guard search.scoresText else { return nil }
+        var statement = search.statement
+        statement.sql = """
+            SELECT count(*) <= \(TextRelevance.maximumScored) FROM
+                (SELECT 1 FROM item WHERE \(search.wholeTexts(.rows)) LIMIT \(TextRelevance.maximumScored + 1)) AS tier
+            """
+        return statement
+    }
+
+    /// The addresses of a superset of the rows that rank before `tier`, of the text tier when
+    /// it is scored, and of the items dated `date`: at most `ranking` + 1 (more says too
+    /// many). `nil` when the superset would be every match (`tier` is that of a word in the
+    /// text, after every field).
+    ///
+    /// A row ranks before `(p, s)` when fewer of its words are whole nowhere (`p' < p`: at
+    /// least `n − p + 1` of the `n` words whole somewhere), or as many and its fields sum less,
+    /// at most `s − p × places − 1` (each prefix-only word adds `places` to its field's rank).
+    func betterRows(than tier: Rank, textTierIsScored scored: Bool, datedAs date: Double) -> SQLStatement? {
+        var statement = search.statement
+        let tokens = search.tokens, count = tokens.count
+        let places = search.includeText ? 5 : 4
+        var conditions = ["coalesce(item.modification_date, 0) = \(statement.bind(.double(date)))"]
+        if tier.prefixOnly > 0 {
+            let wholeNeeded = count - tier.prefixOnly + 1
+            let whole = tokens.map { token in
+                let lexeme = statement.bind(PostgresQueryCompiler.tsqueryLexeme(token))
+                return "(item.words @@ \(lexeme)::tsquery" + (search.includeText ? " OR item.text_words @@ \(lexeme)::tsquery)" : ")")
+            }
+            conditions += Self.combinations(of: Array(whole.indices), size: wholeNeeded).map {
+                "(" + $0.map { whole[$0] }.joined(separator: " AND ") + ")"
+            }
+        }
+        // As many words whole nowhere, and fields that sum to at most `most`: each row's field
+        // ranks lie in a box of ranks summing to `most` (a rank of the last place, the text,
+        // says nothing), where each word is in a field of its box's rank or better.
+        let most = tier.fields - tier.prefixOnly * places - 1, last = places - 1
+        if most >= 0 {
+            guard most < count * last else { return nil }
+            var queries: [String: String] = [:]
+            func query(_ token: String, _ rank: Int) -> String {
+                let key = "\(rank) \(token)"
+                if let known = queries[key] { return known }
+                let tags = PostgreSQLFieldWords.Tag.allCases.filter { $0.rank(includingText: search.includeText).map { $0 <= rank } ?? false }
+                let bound = statement.bind(tags.map { PostgresQueryCompiler.tsqueryLexeme($0.rawValue + token) + ":*" }.joined(separator: " | "))
+                queries[key] = bound
+                return bound
+            }
+            // One condition per word, which the planner may read from its index or test on the
+            // rows another word's gives: a prefix in most rows (`'2alpha':*`) costs its whole list.
+            for box in Self.boxes(summingTo: most, words: count, each: last) {
+                let tests = box.indices.filter { box[$0] < last }.map { "\(PostgreSQLFieldWords.vector) @@ \(query(tokens[$0], box[$0]))::tsquery" }
+                conditions.append("(" + tests.joined(separator: " AND ") + ")")
+            }
+        }
+        if scored { conditions.append("(\(search.wholeTexts(.rows)))") }
+        statement.sql = """
+            SELECT item.ctid::text FROM item WHERE \(conditions.joined(separator: "\n    OR "))
+            LIMIT \(statement.bind(.integer(ranking + 1)))
+            """
+        statement.readsIndexes = true
+        return statement
+    }
+
+    /// The tier of a page of `limit` from the walk's matches, and the page's rows among them
+    /// (`W`): `nil` when the walk met fewer than `limit`.
+    static func tier(of walked: [Walked], limit: Int) -> (tier: Rank, page: [Walked])? {
+        guard limit > 0, walked.count >= limit else { return nil }
+        let tier = walked.map(\.rank).sorted()[limit - 1]
+        let newest = walked.sorted { $0.date > $1.date }
+        return (tier, Array(newest.filter { $0.rank <= tier }.prefix(limit)))
+    }
+
+    /// The ways of giving `words` words ranks from 0 to `each` that sum to `sum`, in order.
+    static func boxes(summingTo sum: Int, words: Int, each: Int) -> [[Int]] {
+        guard words > 0 else { return sum == 0 ? [[]] : [] }
+        return (0...min(sum, each)).flatMap { first in boxes(summingTo: sum - first, words: words - 1, each: each).map { [first] + $0 } }
+    }
+
+    /// The subsets of `size` of `items`, in order.
+    static func combinations(of items: [Int], size: Int) -> [[Int]] {
+        guard size > 0 else { return [[]] }
+        guard items.count >= size else { return [] }
+        let first = items[0], rest = Array(items.dropFirst())
+        return combinations(of: rest, size: size - 1).map { [first] + $0 } + combinations(of: rest, size: size)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Searchlight
+@testable import SearchlightPostgres
+import SearchlightTestSupport
+import Testing
+
+/// A first page read from the newest matches and the rows that could rank before them
+/// (``TieredNamePage``) is the first page of the full ranking, however short the walk.
+@Suite("PostgreSQL pages from the newest matches", .needsPostgres, .ownThread)
+struct TieredNamePageTests {
+    /// Words that start one another (`al`, `alp`, `alpha`, `alpine`), in every field, some
+    /// items holding a phrase, dates that repeat, two domains, an expired item: 240 items.
+    static func items() -> [SearchableItem] {
+        var random = SeededGenerator(seed: 47)
+        let vocabulary = ["alpha", "alpine", "al", "bravo", "brave", "zulu", "zeppelin", "note", "net", "present"]
+        func some(_ count: Int) -> [String] { (0..<count).map { _ in vocabulary.randomElement(using: &random)! } }
+        return (0..<240).map { number in
+            var attributes = AttributeSet(contentType: "text/plain")
+            attributes.displayName = (Int.random(in: 0..<4, using: &random) == 0 ? some(1) : ["file"]).joined() + "_\(number).txt"
+            attributes.title = Int.random(in: 0..<5, using: &random) == 0 ? some(2).joined(separator: " ") : nil
+            attributes.keywords = some(Int.random(in: 0..<3, using: &random))
+            attributes.authors = Int.random(in: 0..<8, using: &random) == 0 ? some(1) : []
+            attributes.textContent = (some(Int.random(in: 0..<6, using: &random)) + (number % 9 == 0 ? ["net", "present"] : []))
+                .joined(separator: " ")
+            // A few dates shared by many items: the walk's last date is often shared.
+            attributes.contentModificationDate = Date(timeIntervalSince1970: Double(Int.random(in: 0..<60, using: &random)))
+            return SearchableItem(uniqueIdentifier: ItemIdentifier("\(number % 3 == 0 ? "photos" : "docs")/item-\(number).txt"),
+                                  domainIdentifier: number % 3 == 0 ? "photos" : "docs", attributeSet: attributes,
+                                  expirationDate: number == 17 ? Date(timeIntervalSince1970: 1) : nil, identifierIsPath: true)
+        }
+    }
+
+    @Test func aPageFromTheNewestMatchesIsTheStartOfTheFullRanking() async throws {
+        let (index, _) = try await PostgresTestDatabase.makeIndex()
+        defer { index.close() }
+        try await index.indexItems(Self.items())
+        var read = 0, leftToTheRanking = 0
+        for words in [["a"], ["al"], ["alp"], ["alpha"], ["alpine"], ["b"], ["brav"], ["z"], ["zep"], ["n"], ["ne"], ["note"],
+                      ["alpha", "z"], ["al", "bravo"], ["net", "present"], ["net", "pre"], ["zulu", "a"], ["n", "p", "a"]] {
+            for includingText in [true, false] {
+                for domain in [nil, "docs"] as [String?] {
+                    let all = try await index.searchReferences(words: words, domain: domain, limit: nil, includingText: includingText)
+                    for limit in [1, 3, 10] {
+                        for (walking, ranking) in [(4, 1000), (30, 1000), (120, 1000), (2000, 1000), (30, 6), (2000, 6)] {
+                            guard let page = try await index.tieredReferences(words: words, domain: domain, limit: limit,
+                                                                              includingText: includingText, walking: walking,
+                                                                              ranking: ranking) else {
+                                // A walk of every item meets every match: only fewer than a page leave it.
+                                #expect(walking < 240 || ranking < 240 || all.count < limit, "\(words) \(domain ?? "-") \(limit)")
+                                leftToTheRanking += 1
+                                continue
+                            }
+                            read += 1
+                            #expect(page == Array(all.prefix(limit)), "\(words) text: \(includingText) \(domain ?? "-") \(limit) \(walking) \(ranking)")
+                        }
+                    }
+                }
+            }
+        }
+        // Most pages are read from the walk; short walks leave some to the full ranking.
+        #expect(read > leftToTheRanking, "\(read) read, \(leftToTheRanking) left to the full ranking")
+        #expect(leftToTheRanking > 0)
+    }
+}
