@@ -198,12 +198,12 @@ extension PostgresIndex {
             for (visiting, keeping) in page.walks(limit: limit) {
                 let walk = page.walk(domain: domain, visiting: visiting, keeping: keeping, below: below)
                 var walked: [TieredNamePage.Walked] = []
-                for try await (address, date, prefixOnly, fields) in try await connection.query(walk.query, logger: self.logger)
-                    .decode((String, Double, Int, Int).self) {
-                    walked.append(.init(address: address, date: date, rank: .init(prefixOnly: prefixOnly, fields: fields)))
+                for try await (address, date, prefixOnly, fields, wordFields) in try await connection.query(walk.query, logger: self.logger)
+                    .decode((String, Double, Int, Int, [Int]).self) {
+                    walked.append(.init(address: address, date: date, rank: .init(prefixOnly: prefixOnly, fields: fields), fields: wordFields))
                 }
                 guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit), let last = newest.last,
-                      let better = page.betterRows(than: tier, textTierIsScored: scored, datedAs: last.date) else { return nil }
+                      let better = page.betterRows(than: tier, among: walked, textTierIsScored: scored, datedAs: last.date) else { return nil }
                 var candidates = Set(newest.map(\.address))
                 var superset = 0
                 for try await address in try await connection.query(better.query, logger: self.logger).decode(String.self) {

@@ -36,7 +36,9 @@ struct TieredNamePageTests {
         try await index.indexItems(Self.items())
         var read = 0, leftToTheRanking = 0
         for words in [["a"], ["al"], ["alp"], ["alpha"], ["alpine"], ["b"], ["brav"], ["z"], ["zep"], ["n"], ["ne"], ["note"],
-                      ["alpha", "z"], ["al", "bravo"], ["net", "present"], ["net", "pre"], ["zulu", "a"], ["n", "p", "a"]] {
+                      ["alpha", "z"], ["al", "bravo"], ["net", "present"], ["net", "pre"], ["zulu", "a"], ["n", "p", "a"],
+                      // Compounds: a name typed as written, and its start.
+                      ["file_1"], ["file_12"], ["alpha_2"], ["file_2", "al"], ["file1"]] {
             for includingText in [true, false] {
                 for domain in [nil, "docs"] as [String?] {
                     let all = try await index.searchReferences(words: words, domain: domain, limit: nil, includingText: includingText)
