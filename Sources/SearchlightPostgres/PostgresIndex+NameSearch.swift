@@ -78,9 +78,9 @@ extension PostgresIndex {
     /// otherwise the full ranked search as well.
     private func searchAsTyped(words: [String], domain: String?, limit: Int?,
                                includingText includeText: Bool) async throws -> [IndexedItem] {
-        if let limit, let page = try await tieredPage(words, select: Self.itemColumns, domain: domain, limit: limit,
-                                                      includingText: includeText, read: readItems) {
-            return page
+        if let found = try await rowByRow(words, select: Self.itemColumns, domain: domain, limit: limit,
+                                          includingText: includeText, read: readItems) {
+            return found
         }
         let statement = try Self.nameSearch(words, select: Self.itemColumns, domain: domain, limit: limit,
                                             includeText: includeText)
@@ -133,9 +133,9 @@ extension PostgresIndex {
     private func referencesAsTyped(words: [String], domain: String?, limit: Int?,
                                    includingText includeText: Bool) async throws -> [ItemReference] {
         let select = "item.identifier, domain.name"
-        if let limit, let page = try await tieredPage(words, select: select, domain: domain, limit: limit,
-                                                      includingText: includeText, read: readReferences) {
-            return page
+        if let found = try await rowByRow(words, select: select, domain: domain, limit: limit,
+                                          includingText: includeText, read: readReferences) {
+            return found
         }
         let statement = try Self.nameSearch(words, select: select, domain: domain, limit: limit, includeText: includeText)
         return try await fetchReferences(statement)
@@ -159,73 +159,103 @@ extension PostgresIndex {
         return references
     }
 
+    /// Every match of ``searchReferences(words:domain:limit:includingText:)``, ranked by the
+    /// statement that ranks by sets of rows of the whole index alone (``RankedNameSearch``),
+    /// what the other ways must agree with. For tests.
+    func referencesRankedBySets(words: [String], domain: String?, includingText: Bool) async throws -> [ItemReference] {
+        try await Self.asTypedThenParts(words) {
+            try await fetchReferences(try Self.nameSearch($0, select: "item.identifier, domain.name", domain: domain, limit: nil,
+                                                          includeText: includingText))
+        }
+    }
+
     /// What ``searchReferences(words:domain:limit:includingText:)`` reads by ``TieredNamePage``
     /// alone, its walk visiting at most `walking` items and ranking at most `ranking` others:
     /// `nil` when it leaves the page to the full ranking. For tests.
     func tieredReferences(words: [String], domain: String?, limit: Int, includingText: Bool,
                           walking: Int, ranking: Int) async throws -> [ItemReference]? {
-        try await tieredPage(words, select: "item.identifier, domain.name", domain: domain, limit: limit,
-                             includingText: includingText, walking: walking, ranking: ranking, read: readReferences)
+        try await rowByRow(words, select: "item.identifier, domain.name", domain: domain, limit: limit, includingText: includingText,
+                           walking: walking, ranking: ranking, few: 0, read: readReferences)
     }
 
-    /// The first page of a search of `words` by ``TieredNamePage``, or `nil` when that way does
-    /// not apply or cannot tell the page (then the full ranking must).
+    /// A search of `words` ranked row by row, each match tested on its own row: a first page by
+    /// ``TieredNamePage``, else every match when they are at most ``RankedNameSearch/fewMatches``.
+    /// `nil` when neither tells the answer (then the full ranking, by sets of rows, must).
     ///
-    /// One read-only transaction that sees one snapshot, so that the rows' addresses the walk and
-    /// the superset give are those the page reads: the text tier's count, with the planner's
-    /// choice of plan; then, through the indexes, the walk, the superset and the page.
+    /// One read-only transaction that sees one snapshot, so that the rows' addresses read first
+    /// are those the answer reads: the text tier's count, with the planner's choice of plan;
+    /// then, through the indexes, the walks and supersets of the page, or the matches.
     ///
     /// - Parameters:
     ///   - select: The columns to select: ``itemColumns``, or the identifier and domain name.
-    ///   - read: Runs the page's statement on a connection and decodes its rows.
+    ///   - limit: At most this many results; `nil`, all of them (then only few are ranked here).
+    ///   - read: Runs the answer's statement on a connection and decodes its rows.
     ///   - walking: How many of the newest items the walk visits at most (``TieredNamePage/walked``): fewer in tests.
     ///   - ranking: How many rows that could rank before the walk's page are ranked at most (``TieredNamePage/betterAtMost``).
-    private func tieredPage<Row: Sendable>(_ words: [String], select: String, domain: String?, limit: Int, includingText: Bool,
-                                           walking: Int = TieredNamePage.walked, ranking: Int = TieredNamePage.betterAtMost,
-                                           read: @escaping @Sendable (SQLStatement, PostgresConnection) async throws -> [Row])
+    ///   - few: How many matches are ranked without a walk at most (``RankedNameSearch/fewMatches``; 0: none, in tests).
+    private func rowByRow<Row: Sendable>(_ words: [String], select: String, domain: String?, limit: Int?, includingText: Bool,
+                                         walking: Int = TieredNamePage.walked, ranking: Int = TieredNamePage.betterAtMost,
+                                         few: Int = RankedNameSearch.fewMatches,
+                                         read: @escaping @Sendable (SQLStatement, PostgresConnection) async throws -> [Row])
         async throws -> [Row]? {
-        guard limit > 0, let page = TieredNamePage(words, includeText: includingText, walking: walking, ranking: ranking) else { return nil }
+        let search = RankedNameSearch(words, includeText: includingText)
+        guard !search.tokens.isEmpty else { return nil }
+        let tiered = limit.flatMap { $0 > 0 ? TieredNamePage(words, includeText: includingText, walking: walking, ranking: ranking) : nil }
         return try await withTransaction("cannot search the index") { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
             var scored = false
-            if let count = page.textTierIsScored() {
+            if let count = search.textTierIsScored() {
                 scored = try await Self.single(try await connection.query(count.query, logger: self.logger), Bool.self) ?? true
             }
-            try await connection.query("""
-                SELECT set_config('enable_seqscan', CASE WHEN row_security_active('item') THEN 'on' ELSE 'off' END, true)
-                """, logger: self.logger)
-            var below: TieredNamePage.Rank?
-            for (visiting, keeping) in page.walks(limit: limit) {
-                let walk = page.walk(domain: domain, visiting: visiting, keeping: keeping, below: below)
-                var walked: [TieredNamePage.Walked] = []
-                for try await (address, date, prefixOnly, fields, wordFields) in try await connection.query(walk.query, logger: self.logger)
-                    .decode((String, Double, Int, Int, [Int]).self) {
-                    walked.append(.init(address: address, date: date, rank: .init(prefixOnly: prefixOnly, fields: fields), fields: wordFields))
-                }
-                guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit), let last = newest.last,
-                      let better = page.betterRows(than: tier, among: walked, textTierIsScored: scored, datedAs: last.date) else { return nil }
-                var candidates = Set(newest.map(\.address))
-                var superset = 0
-                for try await address in try await connection.query(better.query, logger: self.logger).decode(String.self) {
-                    candidates.insert(address)
-                    superset += 1
-                }
-                if superset <= page.ranking {
-                    return try await read(page.search.statement(select: select, domain: domain, limit: limit, among: candidates.sorted(),
-                                                                scored: scored), connection)
-                }
-                // Too many rows rank before the tier: walk on for them alone.
-                below = tier
+            try await Self.readThroughIndexes(connection, logger: self.logger)
+            if let tiered, let limit,
+               let page = try await self.tieredStatement(tiered, select: select, domain: domain, limit: limit, scored: scored, on: connection) {
+                return try await read(page, connection)
             }
-            return nil
+            guard few > 0 else { return nil }
+            var matches: [String] = []
+            for try await address in try await connection.query(search.matches(atMost: few).query, logger: self.logger).decode(String.self) {
+                matches.append(address)
+            }
+            guard matches.count <= few else { return nil }
+            return try await read(search.statement(select: select, domain: domain, limit: limit, among: matches, scored: scored), connection)
         }
+    }
+
+    /// The statement of the first page by ``TieredNamePage`` (its walks and supersets run on
+    /// `connection`), or `nil` when it cannot tell the page.
+    private func tieredStatement(_ page: TieredNamePage, select: String, domain: String?, limit: Int, scored: Bool,
+                                 on connection: PostgresConnection) async throws -> SQLStatement? {
+        var below: TieredNamePage.Rank?
+        for (visiting, keeping) in page.walks(limit: limit) {
+            let walk = page.walk(domain: domain, visiting: visiting, keeping: keeping, below: below)
+            var walked: [TieredNamePage.Walked] = []
+            for try await (address, date, prefixOnly, fields, wordFields) in try await connection.query(walk.query, logger: logger)
+                .decode((String, Double, Int, Int, [Int]).self) {
+                walked.append(.init(address: address, date: date, rank: .init(prefixOnly: prefixOnly, fields: fields), fields: wordFields))
+            }
+            guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit), let last = newest.last,
+                  let better = page.betterRows(than: tier, among: walked, textTierIsScored: scored, datedAs: last.date) else { return nil }
+            var candidates = Set(newest.map(\.address))
+            var superset = 0
+            for try await address in try await connection.query(better.query, logger: logger).decode(String.self) {
+                candidates.insert(address)
+                superset += 1
+            }
+            if superset <= page.ranking {
+                return page.search.statement(select: select, domain: domain, limit: limit, among: candidates.sorted(), scored: scored)
+            }
+            // Too many rows rank before the tier: walk on for them alone.
+            below = tier
+        }
+        return nil
     }
 
     /// The number of items ``search(words:domain:limit:)`` would return without a limit.
     ///
-    /// One `count(*)` statement over every match (two when compounds as typed find nothing): it
-    /// costs what ranking every match costs, less the reading of the rows. Prefer a search with a
-    /// limit when only the first page is shown.
+    /// One `count(*)` statement over every match (two when compounds as typed find nothing), in
+    /// one pass over the indexes' bitmaps: it reads each matching row's page. Prefer a search
+    /// with a limit when only the first page is shown.
     ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func countMatches(words: [String], domain: String? = nil) async throws -> Int {
@@ -269,6 +299,11 @@ extension PostgresIndex {
         }
         if let parts = CompoundWords.partTokens(tokens) {
             lines.append("compounds as typed first; only when they find nothing, the words " + parts.joined(separator: " "))
+        }
+        if !tokens.isEmpty {
+            lines.append("results: with a limit, the newest \(TieredNamePage.walked) items walked on the date index, each ranked on its row, "
+                + "and the rows that could rank before their page, read from the GIN indexes (item_field_words: each field's words); "
+                + "else, when at most \(RankedNameSearch.fewMatches) items match, each ranked on its row; else every match ranked by sets of rows")
         }
         return lines
     }
@@ -341,15 +376,24 @@ extension PostgresIndex {
         return try await readingIndexes(failure, body)
     }
 
+    /// Makes the rest of the transaction on `connection` read through the indexes: sequential
+    /// scans off when no row security applies to the reader, and bitmaps of up to 32 MB kept
+    /// exact, a bit per row (the default 4 MB turned those of half a million rows lossy, each
+    /// row of a lossy page then tested on its text).
+    static func readThroughIndexes(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            SELECT set_config('enable_seqscan', CASE WHEN row_security_active('item') THEN 'on' ELSE 'off' END, true),
+                set_config('work_mem', '32MB', true)
+            """, logger: logger)
+    }
+
     /// Runs `body` in one transaction with sequential scans off when no row security applies
     /// to the reader (as ``reading(_:_:_:)`` runs a statement that reads through the indexes):
     /// for several such statements, one `BEGIN`, one setting and one `COMMIT` in all.
     func readingIndexes<T: Sendable>(_ failure: String,
                                      _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await withTransaction(failure) { connection in
-            try await connection.query("""
-                SELECT set_config('enable_seqscan', CASE WHEN row_security_active('item') THEN 'on' ELSE 'off' END, true)
-                """, logger: self.logger)
+            try await Self.readThroughIndexes(connection, logger: self.logger)
             return try await body(connection)
         }
     }

@@ -118,6 +118,14 @@ struct RankedNameSearch {
             statement.sql = "SELECT \(select ?? "count(*)::int8") FROM item \(PostgresIndex.itemJoins) WHERE false"
             return statement
         }
+        guard let select else {
+            // Counted in one pass over the indexes' bitmaps, each row's texts tested by its
+            // index alone: making each word's sets of rows took 1.7 s for `alpha` in 500 000 texts.
+            statement.sql = "SELECT count(*)::int8 FROM item JOIN domain ON domain.id = item.domain_id WHERE "
+                + (matchesEveryWord + Self.admission(&statement, domain: domain)).joined(separator: " AND ")
+            statement.readsIndexes = true
+            return statement
+        }
         var definitions = sets.map { "\($0.name) AS MATERIALIZED (SELECT item.ctid AS t FROM item WHERE \($0.definition))" }
         let candidates = words.map { word in
             "(SELECT item.ctid AS t FROM item WHERE \(word.rich)" + (word.text.map { " UNION SELECT t FROM \(setName($0))" } ?? "") + ")"
@@ -125,11 +133,6 @@ struct RankedNameSearch {
         definitions.append("candidate AS MATERIALIZED (\(candidates.joined(separator: " INTERSECT ")))")
         var conditions = ["item.ctid = ANY(ARRAY(SELECT t FROM candidate))"]
         conditions += Self.admission(&statement, domain: domain)
-        guard let select else {
-            statement.sql = "WITH \(definitions.joined(separator: ",\n")) SELECT count(*)::int8 FROM item JOIN domain ON domain.id = item.domain_id WHERE \(conditions.joined(separator: " AND "))"
-            statement.readsIndexes = true
-            return statement
-        }
         // A phrase of the words in the text ranks as every word in the title (SQLite's
         // ContentSearch.phraseRank): every word whole, each of rank 1. As there, looked for among
         // the texts with every word whole, when they are few enough to score: a phrase test
@@ -160,14 +163,43 @@ struct RankedNameSearch {
     ///
     /// Whether the text tier is few enough to score is told (`scored`), since it counts the
     /// tier of the whole index (``TieredNamePage``).
-    func statement(select: String, domain: String?, limit: Int, among candidates: [String], scored: Bool) -> SQLStatement {
+    func statement(select: String, domain: String?, limit: Int?, among candidates: [String], scored: Bool) -> SQLStatement {
         var statement = self.statement
         var conditions = ["item.ctid = ANY(\(statement.bind(.textArray(candidates)))::tid[])"]
         conditions += matchesEveryWord + Self.admission(&statement, domain: domain)
         let isScored = scored ? "true" : "false"
         let phrase = phraseQuery(&statement).map { "(\(isScored) AND \(wholeTexts(.rows)) AND item.text_words @@ \($0)::tsquery)" }
         statement.sql = ranked(&statement, select: select, where: conditions, tests: .rows, phrase: phrase ?? "false", scored: isScored)
-            + " LIMIT \(statement.bind(.integer(max(0, limit))))"
+        if let limit { statement.sql += " LIMIT \(statement.bind(.integer(max(0, limit))))" }
+        return statement
+    }
+
+    /// Whether the text tier (every word whole in the text) is few enough to be ranked by
+    /// relevance, as ``RankedNameSearch`` counts it: `nil` when the search has no text tier.
+    ///
+    /// Planned as PostgreSQL likes: a word in most texts is counted by reading rows until the
+    /// count is passed, not by its whole list.
+    func textTierIsScored() -> SQLStatement? {
+        guard scoresText else { return nil }
+        var statement = self.statement
+        statement.sql = """
+            SELECT count(*) <= \(TextRelevance.maximumScored) FROM
+                (SELECT 1 FROM item WHERE \(wholeTexts(.rows)) LIMIT \(TextRelevance.maximumScored + 1)) AS tier
+            """
+        return statement
+    }
+
+    /// How many matches are ranked each on its own row at most (``statement(select:domain:limit:among:scored:)``),
+    /// rather than by sets of rows of the whole index: a rare word's among half a million
+    /// notes in milliseconds, where the sets of its other words' took seconds (`d70`).
+    static let fewMatches = 20_000
+
+    /// The addresses (`ctid` as text) of at most `most` + 1 matches (more says too many),
+    /// read in one pass over the indexes' bitmaps, unordered and not admitted.
+    func matches(atMost most: Int) -> SQLStatement {
+        var statement = self.statement
+        statement.sql = "SELECT item.ctid::text FROM item WHERE \(matchesEveryWord.joined(separator: " AND ")) LIMIT \(statement.bind(.integer(most + 1)))"
+        statement.readsIndexes = true
         return statement
     }
 

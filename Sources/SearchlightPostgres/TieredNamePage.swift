@@ -110,21 +110,6 @@ struct TieredNamePage {
         return statement
     }
 
-    /// Whether the text tier (every word whole in the text) is few enough to be ranked by
-    /// relevance, as ``RankedNameSearch`` counts it: `nil` when the search has no text tier.
-    ///
-    /// Planned as PostgreSQL likes: a word in most texts is counted by reading rows until the
-    /// count is passed, not by its whole list.
-    func textTierIsScored() -> SQLStatement? {
-        guard search.scoresText else { return nil }
-        var statement = search.statement
-        statement.sql = """
-            SELECT count(*) <= \(TextRelevance.maximumScored) FROM
-                (SELECT 1 FROM item WHERE \(search.wholeTexts(.rows)) LIMIT \(TextRelevance.maximumScored + 1)) AS tier
-            """
-        return statement
-    }
-
     /// The addresses of a superset of the rows that rank before `tier`, of the text tier when
     /// it is scored, and of the items dated `date`: at most `ranking` + 1 (more says too
     /// many). `nil` when the superset would be every match (`tier` is that of a word in the

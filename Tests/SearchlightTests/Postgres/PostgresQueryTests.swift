@@ -1,6 +1,6 @@
 import Foundation
 @testable import Searchlight
-import SearchlightPostgres
+@testable import SearchlightPostgres
 import SearchlightTestSupport
 import Testing
 
@@ -74,8 +74,10 @@ struct PostgresQueryTests {
                       ["rep"], ["quart"], ["qua", "rep"], ["im"], ["r"], ["res"], ["men"], ["2"]] {
             for domain in [nil, "docs", "photos"] as [String?] {
                 for includingText in [true, false] {
-                    let all = try await fixture.index.searchIdentifiers(words: words, domain: domain, limit: nil,
-                                                                        includingText: includingText)
+                    let all = try await fixture.index.referencesRankedBySets(words: words, domain: domain, includingText: includingText)
+                        .map(\.identifier)
+                    #expect(try await fixture.index.searchIdentifiers(words: words, domain: domain, limit: nil,
+                                                                      includingText: includingText) == all)
                     for limit in 1...4 {
                         let page = try await fixture.index.searchIdentifiers(words: words, domain: domain, limit: limit,
                                                                              includingText: includingText)
