@@ -13,10 +13,12 @@ extension PostgresIndex {
     /// folders, text); then the most recently modified; then by identifier and domain.
     ///
     /// Compounds (`d70`, `x86_64`) are searched as typed first; when that finds nothing, the
-    /// search is made again with their parts as words of their own. With a `limit`, the page is
+    /// search is made again with their parts as words of their own. On a large index, a page is
     /// first read from the newest matches and the few rows that could rank before them
-    /// (``TieredNamePage``), without ranking every match; the full ranking answers when that
-    /// cannot tell the page.
+    /// (``TieredNamePage``), and few matches are ranked each on its row; with a `limit`, two
+    /// shortcuts come next, each taken only when it fills the page: the items whose name holds
+    /// every word whole, then (when no item holds any of the words whole) the names that start
+    /// a word with each. The full ranking answers when none of them can.
     ///
     /// ```swift
     /// let found = try await index.search(words: ["quarterly", "rep"], domain: nil, limit: 20)
@@ -82,6 +84,14 @@ extension PostgresIndex {
                                           includingText: includeText, read: readItems) {
             return found
         }
+        if let limit {
+            for tier in [try Self.bestTierPage(words, select: Self.itemColumns, domain: domain, limit: limit),
+                         try Self.prefixTierPage(words, select: Self.itemColumns, domain: domain, limit: limit)] {
+                guard let tier else { continue }
+                let page = try await fetchItems(tier)
+                if page.count == limit { return page }
+            }
+        }
         let statement = try Self.nameSearch(words, select: Self.itemColumns, domain: domain, limit: limit,
                                             includeText: includeText)
         return try await fetchItems(statement)
@@ -125,8 +135,11 @@ extension PostgresIndex {
 
     /// ``searchReferences(words:domain:limit:includingText:)`` of the words as typed, compounds whole.
     ///
-    /// With a limit, the page is first read by ``TieredNamePage`` (`nil` when it does not apply
-    /// or cannot tell it). Else every match is ranked by one statement
+    /// First read row by row (``rowByRow(_:select:domain:limit:includingText:walking:ranking:few:smallest:read:)``:
+    /// a page by ``TieredNamePage``, or few matches), on an index large enough; then, with a
+    /// limit, the page of the best tier and that of the prefix tier (each `nil` when it does not
+    /// apply; taken only when full, since a tier that holds fewer than `limit` leaves room for
+    /// matches of the next ranks). Else every match is ranked by one statement
     /// (``nameSearch(_:select:domain:limit:includeText:)``).
     ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
@@ -136,6 +149,14 @@ extension PostgresIndex {
         if let found = try await rowByRow(words, select: select, domain: domain, limit: limit,
                                           includingText: includeText, read: readReferences) {
             return found
+        }
+        if let limit {
+            for tier in [try Self.bestTierPage(words, select: select, domain: domain, limit: limit),
+                         try Self.prefixTierPage(words, select: select, domain: domain, limit: limit)] {
+                guard let tier else { continue }
+                let page = try await fetchReferences(tier)
+                if page.count == limit { return page }
+            }
         }
         let statement = try Self.nameSearch(words, select: select, domain: domain, limit: limit, includeText: includeText)
         return try await fetchReferences(statement)
@@ -169,18 +190,20 @@ extension PostgresIndex {
         }
     }
 
-    /// What ``searchReferences(words:domain:limit:includingText:)`` reads by ``TieredNamePage``
-    /// alone, its walk visiting at most `walking` items and ranking at most `ranking` others:
-    /// `nil` when it leaves the page to the full ranking. For tests.
-    func tieredReferences(words: [String], domain: String?, limit: Int, includingText: Bool,
-                          walking: Int, ranking: Int) async throws -> [ItemReference]? {
+    /// What ``searchReferences(words:domain:limit:includingText:)`` reads row by row, however
+    /// small the index (``rowByRow(_:select:domain:limit:includingText:walking:ranking:few:smallest:read:)``):
+    /// `nil` when it leaves the answer to the full ranking by sets of rows. For tests.
+    func referencesRankedRowByRow(words: [String], domain: String?, limit: Int?, includingText: Bool,
+                                  walking: Int = TieredNamePage.walked, ranking: Int = TieredNamePage.betterAtMost,
+                                  few: Int = RankedNameSearch.fewMatches) async throws -> [ItemReference]? {
         try await rowByRow(words, select: "item.identifier, domain.name", domain: domain, limit: limit, includingText: includingText,
-                           walking: walking, ranking: ranking, few: 0, read: readReferences)
+                           walking: walking, ranking: ranking, few: few, smallest: 0, read: readReferences)
     }
 
     /// A search of `words` ranked row by row, each match tested on its own row: a first page by
     /// ``TieredNamePage``, else every match when they are at most ``RankedNameSearch/fewMatches``.
-    /// `nil` when neither tells the answer (then the full ranking, by sets of rows, must).
+    /// `nil` when neither tells the answer, or the index is small (then the full ranking, by
+    /// sets of rows, must).
     ///
     /// One read-only transaction that sees one snapshot, so that the rows' addresses read first
     /// are those the answer reads: the text tier's count, with the planner's choice of plan;
@@ -193,14 +216,19 @@ extension PostgresIndex {
     ///   - walking: How many of the newest items the walk visits at most (``TieredNamePage/walked``): fewer in tests.
     ///   - ranking: How many rows that could rank before the walk's page are ranked at most (``TieredNamePage/betterAtMost``).
     ///   - few: How many matches are ranked without a walk at most (``RankedNameSearch/fewMatches``; 0: none, in tests).
+    ///   - smallest: The fewest items (as the planner counts them) an index must hold to be read
+    ///     row by row (``RankedNameSearch/rankedRowByRowFrom``; 0 in tests).
     private func rowByRow<Row: Sendable>(_ words: [String], select: String, domain: String?, limit: Int?, includingText: Bool,
                                          walking: Int = TieredNamePage.walked, ranking: Int = TieredNamePage.betterAtMost,
-                                         few: Int = RankedNameSearch.fewMatches,
+                                         few: Int = RankedNameSearch.fewMatches, smallest: Int = RankedNameSearch.rankedRowByRowFrom,
                                          read: @escaping @Sendable (SQLStatement, PostgresConnection) async throws -> [Row])
         async throws -> [Row]? {
         let search = RankedNameSearch(words, includeText: includingText)
         guard !search.tokens.isEmpty else { return nil }
         let tiered = limit.flatMap { $0 > 0 ? TieredNamePage(words, includeText: includingText, walking: walking, ranking: ranking) : nil }
+        // A small index is ranked by sets of rows at once (a few milliseconds), where a walk
+        // would test every row's text, out of TOAST, to meet a rare word.
+        if smallest > 0, try await plannedItemCount() < smallest { return nil }
         return try await withTransaction("cannot search the index") { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
             var scored = false
@@ -220,6 +248,20 @@ extension PostgresIndex {
             guard matches.count <= few else { return nil }
             return try await read(search.statement(select: select, domain: domain, limit: limit, among: matches, scored: scored), connection)
         }
+    }
+
+    /// The items as the planner counts them (`pg_class.reltuples`: -1 before the first
+    /// `ANALYZE`), read at most once a minute by a handle.
+    ///
+    /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
+    func plannedItemCount() async throws -> Int {
+        if let known = plannedItems.withLock({ $0 }), known.read.timeIntervalSinceNow > -60 { return known.count }
+        let count = try await withConnection("cannot read the index") { connection in
+            try await Self.single(try await connection.query("SELECT reltuples::int8 FROM pg_class WHERE oid = 'item'::regclass",
+                                                             logger: self.logger), Int.self) ?? -1
+        }
+        plannedItems.withLock { $0 = (count, Date()) }
+        return count
     }
 
     /// The statement of the first page by ``TieredNamePage`` (its walks and supersets run on

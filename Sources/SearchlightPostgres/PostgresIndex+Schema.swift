@@ -257,7 +257,7 @@ extension PostgresIndex {
         ] }),
         // The words of the name alone, indexed: the items where every word of a search is a
         // whole word of the name rank first, and a first page made only of them is read
-        // without ranking every candidate (the first shortcut of its day; TieredNamePage since). Dates indexed in the
+        // without ranking every candidate (PostgresIndex.bestTierPage). Dates indexed in the
         // order of query results.
         (5, { [
             """

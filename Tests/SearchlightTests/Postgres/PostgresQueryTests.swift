@@ -76,12 +76,15 @@ struct PostgresQueryTests {
                 for includingText in [true, false] {
                     let all = try await fixture.index.referencesRankedBySets(words: words, domain: domain, includingText: includingText)
                         .map(\.identifier)
-                    #expect(try await fixture.index.searchIdentifiers(words: words, domain: domain, limit: nil,
-                                                                      includingText: includingText) == all)
+                    #expect(try await fixture.index.referencesRankedRowByRow(words: words, domain: domain, limit: nil,
+                                                                             includingText: includingText)?.map(\.identifier) == all)
                     for limit in 1...4 {
                         let page = try await fixture.index.searchIdentifiers(words: words, domain: domain, limit: limit,
                                                                              includingText: includingText)
                         #expect(page == Array(all.prefix(limit)), "\(words) \(domain ?? "-") \(limit)")
+                        let rowByRow = try await fixture.index.referencesRankedRowByRow(words: words, domain: domain, limit: limit,
+                                                                                        includingText: includingText)
+                        #expect(rowByRow?.map(\.identifier) == Array(all.prefix(limit)), "\(words) \(domain ?? "-") \(limit)")
                         let items = try await fixture.index.search(words: words, domain: domain, limit: limit,
                                                                    includingText: includingText)
                         #expect(items.map(\.item.uniqueIdentifier) == page, "\(words) \(domain ?? "-") \(limit)")

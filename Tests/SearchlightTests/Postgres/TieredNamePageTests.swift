@@ -43,12 +43,13 @@ struct TieredNamePageTests {
                 for domain in [nil, "docs"] as [String?] {
                     let all = try await index.referencesRankedBySets(words: words, domain: domain, includingText: includingText)
                     // Few matches, each ranked on its row, rank as the sets rank them.
-                    #expect(try await index.searchReferences(words: words, domain: domain, limit: nil, includingText: includingText) == all)
+                    #expect(try await index.referencesRankedRowByRow(words: words, domain: domain, limit: nil,
+                                                                     includingText: includingText) == all)
                     for limit in [1, 3, 10] {
                         for (walking, ranking) in [(4, 1000), (30, 1000), (120, 1000), (2000, 1000), (30, 6), (2000, 6)] {
-                            guard let page = try await index.tieredReferences(words: words, domain: domain, limit: limit,
-                                                                              includingText: includingText, walking: walking,
-                                                                              ranking: ranking) else {
+                            guard let page = try await index.referencesRankedRowByRow(words: words, domain: domain, limit: limit,
+                                                                                      includingText: includingText, walking: walking,
+                                                                                      ranking: ranking, few: 0) else {
                                 // A walk of every item meets every match: only fewer than a page leave it.
                                 #expect(walking < 240 || ranking < 240 || all.count < limit, "\(words) \(domain ?? "-") \(limit)")
                                 leftToTheRanking += 1
