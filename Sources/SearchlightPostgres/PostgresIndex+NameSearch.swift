@@ -228,7 +228,8 @@ extension PostgresIndex {
         let tiered = limit.flatMap { $0 > 0 ? TieredNamePage(words, includeText: includingText, walking: walking, ranking: ranking) : nil }
         // A small index is ranked by sets of rows at once (a few milliseconds), where a walk
         // would test every row's text, out of TOAST, to meet a rare word.
-        if smallest > 0, try await plannedItemCount() < smallest { return nil }
+        let items = try await plannedItemCount()
+        if smallest > 0, items < smallest { return nil }
         return try await withTransaction("cannot search the index") { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
             var scored = false
@@ -237,7 +238,8 @@ extension PostgresIndex {
             }
             try await Self.readThroughIndexes(connection, logger: self.logger)
             if let tiered, let limit,
-               let page = try await self.tieredStatement(tiered, select: select, domain: domain, limit: limit, scored: scored, on: connection) {
+               let page = try await self.tieredStatement(tiered, select: select, domain: domain, limit: limit, scored: scored,
+                                                         items: items, on: connection) {
                 return try await read(page, connection)
             }
             guard few > 0 else { return nil }
@@ -266,26 +268,36 @@ extension PostgresIndex {
 
     /// The statement of the first page by ``TieredNamePage`` (its walks and supersets run on
     /// `connection`), or `nil` when it cannot tell the page.
-    private func tieredStatement(_ page: TieredNamePage, select: String, domain: String?, limit: Int, scored: Bool,
+    ///
+    /// - Parameter items: The items of the index, as the planner counts them (``plannedItemCount()``).
+    private func tieredStatement(_ page: TieredNamePage, select: String, domain: String?, limit: Int, scored: Bool, items: Int,
                                  on connection: PostgresConnection) async throws -> SQLStatement? {
         var below: TieredNamePage.Rank?
         for (visiting, keeping) in page.walks(limit: limit) {
             let walk = page.walk(domain: domain, visiting: visiting, keeping: keeping, below: below)
             var walked: [TieredNamePage.Walked] = []
-            for try await (address, date, prefixOnly, fields, wordFields) in try await connection.query(walk.query, logger: logger)
-                .decode((String, Double, Int, Int, [Int]).self) {
-                walked.append(.init(address: address, date: date, rank: .init(prefixOnly: prefixOnly, fields: fields), fields: wordFields))
+            for try await (address, date, prefixOnly, fields, wordFields, visit) in try await connection.query(walk.query, logger: logger)
+                .decode((String, Double, Int, Int, [Int], Int).self) {
+                walked.append(.init(address: address, date: date, rank: .init(prefixOnly: prefixOnly, fields: fields), fields: wordFields,
+                                    visit: visit))
             }
-            guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit), let last = newest.last,
-                  let better = page.betterRows(than: tier, among: walked, textTierIsScored: scored, datedAs: last.date) else { return nil }
-            var candidates = Set(newest.map(\.address))
-            var superset = 0
-            for try await address in try await connection.query(better.query, logger: logger).decode(String.self) {
-                candidates.insert(address)
-                superset += 1
-            }
-            if superset <= page.ranking {
-                return page.search.statement(select: select, domain: domain, limit: limit, among: candidates.sorted(), scored: scored)
+            guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit), let last = newest.last else { return nil }
+            let longer = below == nil ? min(TieredNamePage.walkOnFrom, page.ranking) : page.ranking
+            switch page.betterRows(than: tier, among: walked, items: items, reading: longer, textTierIsScored: scored, datedAs: last.date) {
+            case .all:
+                return nil
+            case .many:
+                break
+            case .these(let better):
+                var candidates = Set(newest.map(\.address))
+                var superset = 0
+                for try await address in try await connection.query(better.query, logger: logger).decode(String.self) {
+                    candidates.insert(address)
+                    superset += 1
+                }
+                if superset <= page.ranking {
+                    return page.search.statement(select: select, domain: domain, limit: limit, among: candidates.sorted(), scored: scored)
+                }
             }
             // Too many rows rank before the tier: walk on for them alone.
             below = tier

@@ -63,7 +63,8 @@ extension PostgresIndex {
     ///   keyword), `text_words` (a `tsvector` literal since 8), and `words_folded` (8: false for
     ///   rows that wait for ``refoldWords()``).
     /// - Derived by the server, never written: `words` (the `tsvector` of the word columns),
-    ///   `name_vector` (5), `text_initials` (11: the first letters of the text's words).
+    ///   `name_vector` (5), `text_initials` (11: the first letters of the text's words),
+    ///   `field_words` (12: each rich field's words tagged with their field, ``PostgreSQLFieldWords``).
     /// - Who may read it (9): `readers` (the rules of the file's owner, mode and ACL),
     ///   `folder_keys` (the keys of the folders above it), `access_pending` (written before 9,
     ///   not yet looked at again).

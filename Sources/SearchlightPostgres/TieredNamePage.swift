@@ -10,7 +10,7 @@ import Searchlight
 ///    own row, and keeps the first matches (``walks(limit:)``). Its `limit`-th best rank is
 ///    the tier `T`; its newest `limit` matches of rank `T` or better are `W`.
 /// 2. **The rows that could rank before `T`**, a superset read from the GIN indexes alone
-///    (``betterRows(than:textTierIsScored:datedAs:)``): those with more words whole
+///    (``betterRows(than:among:items:reading:textTierIsScored:datedAs:)``): those with more words whole
 ///    (`words`, `text_words`), with a word in a field that ranks better (the field words of
 ///    ``PostgreSQLFieldWords``), the text tier when it is ranked by relevance, and every item
 ///    dated like the last of `W`. When they are more than ``betterAtMost``, a second, longer
@@ -52,10 +52,18 @@ struct TieredNamePage {
         /// For each word, the best field that holds it whole or as a prefix (0 name … 4 text;
         /// 9 none): what tells how common a word is in each field.
         var fields: [Int]
+        /// Its place in the walk, from 1: how many items the walk had visited when it met it.
+        var visit: Int
     }
 
     /// The most newest items a walk visits: about 10 ms of row tests on half a million notes.
     static let walked = 2000
+    /// How many rows the superset of a first walk may be expected to read from one index before
+    /// the longer walk is taken instead: 2 000 rows cost about 30 ms to read, a walk of 16 000
+    /// items 90 ms at most (`november de` on half a million notes: 0.34 s to read the superset
+    /// of the 14 000 notes holding `november` among keywords, against 10 ms to walk to them).
+    static let walkOnFrom = 2000
+
     /// The most rows that could rank before the walk's page that are ranked one by one: the
     /// 15 000 names of half a million notes holding `note` and `4` (`note_4`) take 0.1 s,
     /// where ranking every match took 0.6.
@@ -98,8 +106,8 @@ struct TieredNamePage {
         }
         statement.sql = """
             SELECT item.address::text, coalesce(item.modification_date, 0)::float8, rank.prefix_only::int8, rank.fields::int8,
-                ARRAY[\(search.tokens.indices.map { "coalesce(rank.prefix_\($0), 9)" }.joined(separator: ", "))]::int8[]
-            FROM (SELECT item.ctid AS address, item.* FROM item
+                ARRAY[\(search.tokens.indices.map { "coalesce(rank.prefix_\($0), 9)" }.joined(separator: ", "))]::int8[], item.visit
+            FROM (SELECT item.ctid AS address, row_number() OVER (ORDER BY coalesce(item.modification_date, 0) DESC) AS visit, item.* FROM item
                   ORDER BY coalesce(item.modification_date, 0) DESC LIMIT \(statement.bind(.integer(visiting)))) AS item
                 JOIN domain ON domain.id = item.domain_id
                 \(search.rankJoins(.rows, phrase: "false"))
@@ -112,8 +120,8 @@ struct TieredNamePage {
 
     /// The addresses of a superset of the rows that rank before `tier`, of the text tier when
     /// it is scored, and of the items dated `date`: at most `ranking` + 1 (more says too
-    /// many). `nil` when the superset would be every match (`tier` is that of a word in the
-    /// text, after every field).
+    /// many). ``BetterRows/all`` when the superset would be every match (`tier` is that of a
+    /// word in the text, after every field).
     ///
     /// A row ranks before `(p, s)` when fewer of its words are whole nowhere (`p' < p`: at
     /// least `n − p + 1` of the `n` words whole somewhere), or as many and its fields sum less,
@@ -123,7 +131,16 @@ struct TieredNamePage {
     /// the walk met it in more than one match in fifty (`walked`): then it is tested on the
     /// rows the others give (a word among most keywords, `'2bravo':*`, costs its whole list,
     /// 25 ms on half a million notes). The least common is read when all are common.
-    func betterRows(than tier: Rank, among walked: [Walked], textTierIsScored scored: Bool, datedAs date: Double) -> SQLStatement? {
+    ///
+    /// A box whose rarest word the walk met in more rows than `reading` would make of the
+    /// index's `items` (its share of the items walked: `november` among keywords, `de…` among
+    /// them too) is not read: the superset would be too many (``BetterRows/many``), and reading
+    /// it cost seconds (the field words of a quarter of the rows computed one by one).
+    ///
+    /// - Parameter reading: How many rows a box's index may be expected to give: ``walkOnFrom``
+    ///   when a longer walk may follow, else `ranking`.
+    func betterRows(than tier: Rank, among walked: [Walked], items: Int, reading: Int, textTierIsScored scored: Bool,
+                    datedAs date: Double) -> BetterRows {
         var statement = search.statement
         let tokens = search.tokens, count = tokens.count
         let places = search.includeText ? 5 : 4
@@ -145,7 +162,7 @@ struct TieredNamePage {
         // says nothing), where each word is in a field of its box's rank or better.
         let most = tier.fields - tier.prefixOnly * places - 1, last = places - 1
         if most >= 0 {
-            guard most < count * last else { return nil }
+            guard most < count * last else { return .all }
             var queries: [String: String] = [:]
             func query(_ token: String, _ rank: Int) -> String {
                 let key = "\(rank) \(token)"
@@ -166,6 +183,13 @@ struct TieredNamePage {
             for box in Self.boxes(summingTo: most, words: count, each: last) {
                 let words = box.indices.filter { box[$0] < last }
                 let rarest = words.min { met($0, box[$0]) < met($1, box[$1]) }
+                // The rows its index gives: the rarest word's share of the matches, times the
+                // matches' share of the items walked, of every item.
+                // A word the walk never met there is left to its index, which knows it is rare.
+                if let rarest, met(rarest, box[rarest]) > 0 {
+                    let share = Double(met(rarest, box[rarest])) / Double(max(walked.map(\.visit).max() ?? 1, 1))
+                    if share * Double(max(items, walked.count)) > Double(reading) { return .many }
+                }
                 let tests = words.map { word in
                     let test = "\(PostgreSQLFieldWords.vector) @@ \(query(tokens[word], box[word]))::tsquery"
                     // `IS TRUE` keeps the planner from reading the condition's index.
@@ -180,7 +204,17 @@ struct TieredNamePage {
             LIMIT \(statement.bind(.integer(ranking + 1)))
             """
         statement.readsIndexes = true
-        return statement
+        return .these(statement)
+    }
+
+    /// What ``betterRows(than:among:items:reading:textTierIsScored:datedAs:)`` makes of the rows that could rank before a tier.
+    enum BetterRows {
+        /// Every match could: the page is left to another way.
+        case all
+        /// Too many, by the walk's shares: a longer walk may look for them alone.
+        case many
+        /// The statement that reads their addresses.
+        case these(SQLStatement)
     }
 
     /// The tier of a page of `limit` from the walk's matches, and the page's rows among them
