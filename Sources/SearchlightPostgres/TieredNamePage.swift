@@ -95,6 +95,12 @@ struct TieredNamePage {
         [(walking, 5 * limit), (8 * walking, 2 * limit)]
     }
 
+    /// The columns a walk reads of each item: those its tests and ranks read. Reading every
+    /// column (`item.*`) took three times as long: 98 ms for 16 000 notes, against 32.
+    static let walkedColumns = ["modification_date", "expiration_date", "domain_id", "name_words", "title_words", "author_words",
+                                "keyword_words", "folder_words", "words", "text_words", "text_initials"]
+        .map { "item." + $0 }.joined(separator: ", ")
+
     /// A walk: of the newest `visiting` items, the first `keeping` matches the search admits
     /// (those ranking before `below` alone, when given), newest first, each with its address,
     /// date and rank (``Walked``).
@@ -107,7 +113,8 @@ struct TieredNamePage {
         statement.sql = """
             SELECT item.address::text, coalesce(item.modification_date, 0)::float8, rank.prefix_only::int8, rank.fields::int8,
                 ARRAY[\(search.tokens.indices.map { "coalesce(rank.prefix_\($0), 9)" }.joined(separator: ", "))]::int8[], item.visit
-            FROM (SELECT item.ctid AS address, row_number() OVER (ORDER BY coalesce(item.modification_date, 0) DESC) AS visit, item.* FROM item
+            FROM (SELECT item.ctid AS address, row_number() OVER (ORDER BY coalesce(item.modification_date, 0) DESC) AS visit,
+                         \(Self.walkedColumns) FROM item
                   ORDER BY coalesce(item.modification_date, 0) DESC LIMIT \(statement.bind(.integer(visiting)))) AS item
                 JOIN domain ON domain.id = item.domain_id
                 \(search.rankJoins(.rows, phrase: "false"))
