@@ -67,3 +67,41 @@ struct TieredNamePageTests {
         #expect(leftToTheRanking > 0)
     }
 }
+
+/// Words of many scripts ranked row by row rank as the sets rank them: Han and kana (tested on
+/// the text as written), Hangul, Greek with and without its marks, Arabic, Cyrillic.
+@Suite("PostgreSQL row by row in every script", .needsPostgres, .ownThread)
+struct RowByRowScriptsTests {
+    @Test func everyScriptRanksRowByRowAsBySets() async throws {
+        let (index, _) = try await PostgresTestDatabase.makeIndex()
+        defer { index.close() }
+        let texts = ["東京の会議の報告書", "서울입니다 회의록", "Καλημέρα κόσμε, ημερολόγιο", "مرحبا بالعالم تقرير", "Привет мир отчёт",
+                     "東京タワーの写真", "서울 사진", "καλημερα αναφορά", "отчёт о встрече", "report of the meeting"]
+        var items: [SearchableItem] = []
+        for (number, text) in texts.enumerated() {
+            var attributes = AttributeSet(contentType: "text/plain")
+            attributes.displayName = (number % 2 == 0 ? text.split(separator: " ").first.map(String.init) ?? "note" : "note") + "_\(number).txt"
+            attributes.textContent = text
+            attributes.contentModificationDate = Date(timeIntervalSince1970: Double(number % 4))
+            items.append(SearchableItem(uniqueIdentifier: ItemIdentifier("notes/\(number).txt"), domainIdentifier: "notes",
+                                        attributeSet: attributes, identifierIsPath: true))
+        }
+        try await index.indexItems(items)
+        var found = 0
+        for words in [["東京"], ["東"], ["会議"], ["서울"], ["서"], ["회의"], ["καλημέρα"], ["καλημερα"], ["καλ"], ["مرحبا"], ["мир"],
+                      ["отчёт"], ["отч"], ["report"], ["note"], ["note", "東京"], ["η"]] {
+            for includingText in [true, false] {
+                let all = try await index.referencesRankedBySets(words: words, domain: nil, includingText: includingText)
+                if includingText, !all.isEmpty { found += 1 }
+                #expect(try await index.referencesRankedRowByRow(words: words, domain: nil, limit: nil, includingText: includingText) == all,
+                        "\(words) \(includingText)")
+                for limit in [1, 2] {
+                    let page = try await index.referencesRankedRowByRow(words: words, domain: nil, limit: limit, includingText: includingText)
+                    #expect(page == Array(all.prefix(limit)), "\(words) \(includingText) \(limit)")
+                }
+            }
+        }
+        // Every word finds something in the texts.
+        #expect(found == 17)
+    }
+}
