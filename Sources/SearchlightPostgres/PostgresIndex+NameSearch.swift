@@ -228,7 +228,7 @@ extension PostgresIndex {
         let tiered = limit.flatMap { $0 > 0 ? TieredNamePage(words, includeText: includingText, walking: walking, ranking: ranking) : nil }
         // A small index is ranked by sets of rows at once (a few milliseconds), where a walk
         // would test every row's text, out of TOAST, to meet a rare word.
-        let items = try await plannedItemCount()
+        let items = try await plannedTable().items
         if smallest > 0, items < smallest { return nil }
         return try await withTransaction("cannot search the index") { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
@@ -252,24 +252,31 @@ extension PostgresIndex {
         }
     }
 
-    /// The items as the planner counts them (`pg_class.reltuples`: -1 before the first
-    /// `ANALYZE`), read at most once a minute by a handle.
+    /// The item table as the planner knows it (``PlannedTable``), read at most once a minute
+    /// by a handle.
     ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
-    func plannedItemCount() async throws -> Int {
-        if let known = plannedItems.withLock({ $0 }), known.read.timeIntervalSinceNow > -60 { return known.count }
-        let count = try await withConnection("cannot read the index") { connection in
-            try await Self.single(try await connection.query("SELECT reltuples::int8 FROM pg_class WHERE oid = 'item'::regclass",
-                                                             logger: self.logger), Int.self) ?? -1
+    func plannedTable() async throws -> PlannedTable {
+        if let known = plannedItems.withLock({ $0 }), known.read.timeIntervalSinceNow > -60 { return known.table }
+        let table = try await withConnection("cannot read the index") { connection in
+            var table = PlannedTable(items: -1, textsInline: false)
+            for try await (items, inline) in try await connection.query("""
+                SELECT item.reltuples::int8, coalesce(toast.relpages, 0) * 10 < greatest(item.relpages, 1)
+                FROM pg_class AS item LEFT JOIN pg_class AS toast ON toast.oid = item.reltoastrelid
+                WHERE item.oid = 'item'::regclass
+                """, logger: self.logger).decode((Int, Bool).self) {
+                table = PlannedTable(items: items, textsInline: inline)
+            }
+            return table
         }
-        plannedItems.withLock { $0 = (count, Date()) }
-        return count
+        plannedItems.withLock { $0 = (table, Date()) }
+        return table
     }
 
     /// The statement of the first page by ``TieredNamePage`` (its walks and supersets run on
     /// `connection`), or `nil` when it cannot tell the page.
     ///
-    /// - Parameter items: The items of the index, as the planner counts them (``plannedItemCount()``).
+    /// - Parameter items: The items of the index, as the planner counts them (``plannedTable()``).
     private func tieredStatement(_ page: TieredNamePage, select: String, domain: String?, limit: Int, scored: Bool, items: Int,
                                  on connection: PostgresConnection) async throws -> SQLStatement? {
         var below: TieredNamePage.Rank?
@@ -319,12 +326,19 @@ extension PostgresIndex {
     /// ``countMatches(words:domain:)``, with or without the words of the text.
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func countMatches(words: [String], domain: String?, includingText includeText: Bool) async throws -> Int {
-        if let parts = CompoundWords.partTokens(CompoundWords.tokens(of: words)) {
-            let whole = try await count(try Self.nameSearch(words, select: nil, domain: domain, limit: nil, includeText: includeText))
-            return whole > 0 ? whole : try await count(try Self.nameSearch(parts, select: nil, domain: domain, limit: nil, includeText: includeText))
+        // Texts held in their rows (no TOAST to speak of): the planner may scan the table, in
+        // parallel (a word in every one of 500 000 notes: 0.17 s, against 0.5 through bitmaps).
+        let inline = try await plannedTable().textsInline
+        func counting(_ words: [String]) throws -> SQLStatement {
+            var statement = try Self.nameSearch(words, select: nil, domain: domain, limit: nil, includeText: includeText)
+            if inline { statement.readsIndexes = false }
+            return statement
         }
-        let statement = try Self.nameSearch(words, select: nil, domain: domain, limit: nil, includeText: includeText)
-        return try await count(statement)
+        if let parts = CompoundWords.partTokens(CompoundWords.tokens(of: words)) {
+            let whole = try await count(try counting(words))
+            return whole > 0 ? whole : try await count(try counting(parts))
+        }
+        return try await count(try counting(words))
     }
 
     /// How each word of a search is read (`search --explain`).

@@ -124,8 +124,8 @@ public final class PostgresIndex: Sendable {
     /// Set by the retry loop when a call gives up on a lost connection, cleared by the first
     /// call that succeeds; ``unreachableSince`` reads it.
     let outage = Mutex<Date?>(nil)
-    /// The items as the planner counts them, and when that was read (``plannedItemCount()``).
-    let plannedItems = Mutex<(count: Int, read: Date)?>(nil)
+    /// The item table as the planner knows it, and when that was read (``plannedTable()``).
+    let plannedItems = Mutex<(table: PlannedTable, read: Date)?>(nil)
 
     /// Since when the database has been unreachable (a call failed because the server could
     /// not be reached, and none has succeeded since), or `nil` when it is reachable. While it
