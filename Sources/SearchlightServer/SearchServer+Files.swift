@@ -95,8 +95,10 @@ extension SearchServer {
         let disposition = (download || !Self.isShownInline(contentType) ? "attachment" : "inline")
             + "; filename=\"" + Self.asciiFallback(name) + "\"; filename*=UTF-8''"
             + ItemLocation.percentEncode(name, keepingSlashes: false)
+        // Size, seconds and nanoseconds each in hexadecimal, apart: run together, a time of
+        // 0x1a s and 0x2b3 ns read as one of 0x1a2 s and 0xb3 ns, and a changed file kept its tag.
         let tag = "\"\(String(file.size, radix: 16))-\(String(file.modificationTime.seconds, radix: 16))"
-            + "\(String(file.modificationTime.nanoseconds, radix: 16))\""
+            + ".\(String(file.modificationTime.nanoseconds, radix: 16))\""
         var headers: HTTPFields = [
             .contentType: contentType == "text/plain" ? "text/plain; charset=utf-8" : contentType,
             .contentDisposition: disposition,

@@ -227,6 +227,28 @@ struct ServerAPITests {
         }
     }
 
+    /// A file's tag changes with its modification time, even where the seconds and nanoseconds
+    /// written in hexadecimal side by side would read the same (0x1a s 0x2b3 ns, 0x1a2 s 0xb3 ns).
+    @Test func aFilesTagChangesWithItsTime() async throws {
+        let fixture = try ServerFixture()
+        let app = try await fixture.makeServer().makeApplication()
+        let file = fixture.root.path + "/Quarterly Report 2024.txt"
+        @Sendable func touch(_ seconds: Int, _ nanoseconds: Int) {
+            var times = [timespec(tv_sec: seconds, tv_nsec: nanoseconds), timespec(tv_sec: seconds, tv_nsec: nanoseconds)]
+            #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
+        }
+        try await app.test(.router) { client in
+            let path = fixture.path("/api/files/", "Quarterly Report 2024.txt")
+            touch(0x1a, 0x2b3)
+            let first = try #require(try await client.get(path).headers[.eTag])
+            #expect(try await client.get(path, [.ifNoneMatch: first]).status == .notModified)
+            touch(0x1a2, 0xb3)
+            let second = try #require(try await client.get(path).headers[.eTag])
+            #expect(second != first)
+            #expect(try await client.get(path, [.ifNoneMatch: first]).status == .ok)
+        }
+    }
+
     @Test(arguments: IndexBackend.available) func statusEventsPageAndOpenAPIAreServed(_ backend: IndexBackend) async throws {
         let fixture = try await ServerFixture.make(backend)
         let app = try await fixture.makeServer().makeApplication()
