@@ -13,8 +13,9 @@ import Searchlight
 ///    (``betterRows(than:among:items:reading:textTierIsScored:datedAs:)``): those with more words whole
 ///    (`words`, `text_words`), with a word in a field that ranks better (the field words of
 ///    ``PostgreSQLFieldWords``), the text tier when it is ranked by relevance, and every item
-///    dated like the last of `W`. When they are more than ``betterAtMost``, a second, longer
-///    walk looks for them alone, and its tier is taken the same way; when they are still too
+///    dated like the last of `W`. When they are more than ``betterAtMost`` (or the walk's
+///    shares say a first walk's would read more than ``walkOnFrom``), a second, longer walk
+///    looks for them alone, and its tier is taken the same way; when they are still too
 ///    many, the page is left to the full ranking.
 /// 3. **The page** is the full ranking's statement over `W` and that superset alone, each row
 ///    tested on itself (``RankedNameSearch/statement(select:domain:limit:among:scored:)``).
@@ -26,8 +27,9 @@ import Searchlight
 /// in the superset whenever it is scored (phrases are only looked for then).
 ///
 /// A walk that meets fewer than `limit` matches (a rare word: `zeppelin`) says the matches are
-/// few enough to rank: the page is then left to ``RankedNameSearch`` too. Han and kana, and
-/// more than three words, are left to it as well. A compound (`note_4`, `d70`) is whole where
+/// few enough to rank: the page is then left to the ranking of every match, each on its row
+/// when they are few (`PostgresIndex.rowByRow`), else by sets (``RankedNameSearch``). Han and
+/// kana, and more than three words, are left to them as well. A compound (`note_4`, `d70`) is whole where
 /// its parts are whole in a field or in sequence in the text, and is in a field where its
 /// parts are all in that field (a superset: in any order).
 struct TieredNamePage {
