@@ -449,7 +449,8 @@ let package = Package(
             // The library writes indexes with content directly, so that search tests need no extractor.
             // SearchlightCommands: the fast parsing of `search` is compared with the full parser in process.
             dependencies: ["searchlight", "searchlight-serve", "searchlight-extractor", "Searchlight",
-                           "SearchlightCommands", "SearchlightTestSupport"],
+                           // SearchlightPostgres: the row-by-row searches asked as each person (VisibilityTests).
+                           "SearchlightCommands", "SearchlightPostgres", "SearchlightTestSupport"],
             // The page's browser test drives chromium with this script.
             exclude: ["Browser"]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+@testable import SearchlightPostgres
 import SearchlightTestSupport
 import Testing
 
@@ -169,6 +170,32 @@ struct VisibilityTests {
         try scan(into: writer)
         #expect(found("wombat", as: bob) == ["public/readme.txt"])
         #expect(found("zephyr", as: bob) == [])
+    }
+
+    /// The ways a large index is searched row by row (a walk of the newest items, few matches
+    /// ranked each on its row) find for each person what the ranking by sets finds: every
+    /// statement they run sees the person's rows alone.
+    @Test func rowByRowSearchesShowEachPersonWhatTheyMayRead() async throws {
+        let (_, url) = try await scannedTree(thumbnails: false)
+        var found = 0
+        for person in [Self.alice, Self.bob, Self.carol] {
+            let index = try await PostgresIndex(url: url(person), readOnly: true, environment: [:])
+            defer { index.close() }
+            for words in [["zephyr"], ["narwhal"], ["axolotl"], ["wombat"], ["note"], ["n"], ["a"], ["plan"], ["for", "bob"]] {
+                let sets = try await index.referencesRankedBySets(words: words, domain: nil, includingText: true)
+                found += sets.count
+                #expect(try await index.referencesRankedRowByRow(words: words, domain: nil, limit: nil, includingText: true) == sets,
+                        "\(person) \(words)")
+                for limit in [1, 2] {
+                    let page = try await index.referencesRankedRowByRow(words: words, domain: nil, limit: limit, includingText: true)
+                    #expect(page == Array(sets.prefix(limit)), "\(person) \(words) \(limit)")
+                    let walked = try await index.referencesRankedRowByRow(words: words, domain: nil, limit: limit, includingText: true,
+                                                                          walking: 2, ranking: 1, few: 0)
+                    #expect(walked == nil || walked == Array(sets.prefix(limit)), "\(person) \(words) \(limit)")
+                }
+            }
+        }
+        #expect(found > 10)
     }
 
     @Test func aChmodUnderWatchChangesWhoSeesTheItem() async throws {
