@@ -279,7 +279,7 @@ extension PostgresIndex {
     /// - Parameter items: The items of the index, as the planner counts them (``plannedTable()``).
     private func tieredStatement(_ page: TieredNamePage, select: String, domain: String?, limit: Int, scored: Bool, items: Int,
                                  on connection: PostgresConnection) async throws -> SQLStatement? {
-        var below: TieredNamePage.Rank?
+        var below: TieredNamePage.Below?
         for (visiting, keeping) in page.walks(limit: limit) {
             let walk = page.walk(domain: domain, visiting: visiting, keeping: keeping, below: below)
             var walked: [TieredNamePage.Walked] = []
@@ -307,7 +307,7 @@ extension PostgresIndex {
                 }
             }
             // Too many rows rank before the tier: walk on for them alone.
-            below = tier
+            below = TieredNamePage.Below(tier: tier, walked: walked, items: items, scored: scored)
         }
         return nil
     }

@@ -97,20 +97,40 @@ struct TieredNamePage {
         [(walking, 5 * limit), (8 * walking, 2 * limit)]
     }
 
+    /// What a walk for the rows that rank before a first walk's tier knows of that walk.
+    struct Below {
+        /// The first walk's tier.
+        var tier: Rank
+        /// The first walk's matches.
+        var walked: [Walked]
+        /// The items of the index, as the planner counts them.
+        var items: Int
+        /// Whether the text tier is scored.
+        var scored: Bool
+    }
+
     /// The columns a walk reads of each item: those its tests and ranks read. Reading every
     /// column (`item.*`) took three times as long: 98 ms for 16 000 notes, against 32.
     static let walkedColumns = ["modification_date", "expiration_date", "domain_id", "name_words", "title_words", "author_words",
-                                "keyword_words", "folder_words", "words", "text_words", "text_initials"]
+                                "keyword_words", "folder_words", "words", "text_words", "text_initials", "field_words"]
         .map { "item." + $0 }.joined(separator: ", ")
 
     /// A walk: of the newest `visiting` items, the first `keeping` matches the search admits
     /// (those ranking before `below` alone, when given), newest first, each with its address,
     /// date and rank (``Walked``).
-    func walk(domain: String?, visiting: Int, keeping: Int, below: Rank?) -> SQLStatement {
+    ///
+    /// A walk for the rows that rank before a first walk's tier (`below`) tests each item first
+    /// for being among them as the superset reads them (``betterConditions(_:than:among:items:reading:textTierIsScored:)``,
+    /// from the first walk's matches), on its stored vectors, before ranking it.
+    func walk(domain: String?, visiting: Int, keeping: Int, below: Below?) -> SQLStatement {
         var statement = search.statement
         var conditions = search.matchesEveryWord + RankedNameSearch.admission(&statement, domain: domain)
         if let below {
-            conditions.append("(rank.prefix_only, rank.fields) < (\(statement.bind(.integer(below.prefixOnly))), \(statement.bind(.integer(below.fields))))")
+            if case .these(let better) = betterConditions(&statement, than: below.tier, among: below.walked, items: below.items,
+                                                          reading: .max, textTierIsScored: below.scored) {
+                conditions.append("(" + better.joined(separator: " OR ") + ")")
+            }
+            conditions.append("(rank.prefix_only, rank.fields) < (\(statement.bind(.integer(below.tier.prefixOnly))), \(statement.bind(.integer(below.tier.fields))))")
         }
         statement.sql = """
             SELECT item.address::text, coalesce(item.modification_date, 0)::float8, rank.prefix_only::int8, rank.fields::int8,
@@ -149,11 +169,30 @@ struct TieredNamePage {
     /// - Parameter reading: How many rows a box's index may be expected to give: ``walkOnFrom``
     ///   when a longer walk may follow, else `ranking`.
     func betterRows(than tier: Rank, among walked: [Walked], items: Int, reading: Int, textTierIsScored scored: Bool,
-                    datedAs date: Double) -> BetterRows {
+                    datedAs date: Double) -> Better<SQLStatement> {
         var statement = search.statement
+        let dated = "coalesce(item.modification_date, 0) = \(statement.bind(.double(date)))"
+        switch betterConditions(&statement, than: tier, among: walked, items: items, reading: reading, textTierIsScored: scored) {
+        case .all: return .all
+        case .many: return .many
+        case .these(let conditions):
+            statement.sql = """
+                SELECT item.ctid::text FROM item WHERE \(([dated] + conditions).joined(separator: "\n    OR "))
+                LIMIT \(statement.bind(.integer(ranking + 1)))
+                """
+            statement.readsIndexes = true
+            return .these(statement)
+        }
+    }
+
+    /// The conditions of ``betterRows(than:among:items:reading:textTierIsScored:datedAs:)``
+    /// (any of them: a row that could rank before `tier`), bound into `statement`; the items
+    /// dated like the page's last are not among them.
+    func betterConditions(_ statement: inout SQLStatement, than tier: Rank, among walked: [Walked], items: Int, reading: Int,
+                          textTierIsScored scored: Bool) -> Better<[String]> {
         let tokens = search.tokens, count = tokens.count
         let places = search.includeText ? 5 : 4
-        var conditions = ["coalesce(item.modification_date, 0) = \(statement.bind(.double(date)))"]
+        var conditions: [String] = []
         if tier.prefixOnly > 0 {
             let wholeNeeded = count - tier.prefixOnly + 1
             // A compound is whole where its parts are all whole, in a field or in sequence in the text.
@@ -208,22 +247,18 @@ struct TieredNamePage {
             }
         }
         if scored { conditions.append("(\(search.wholeTexts(.rows)))") }
-        statement.sql = """
-            SELECT item.ctid::text FROM item WHERE \(conditions.joined(separator: "\n    OR "))
-            LIMIT \(statement.bind(.integer(ranking + 1)))
-            """
-        statement.readsIndexes = true
-        return .these(statement)
+        return .these(conditions)
     }
 
-    /// What ``betterRows(than:among:items:reading:textTierIsScored:datedAs:)`` makes of the rows that could rank before a tier.
-    enum BetterRows {
+    /// What ``betterRows(than:among:items:reading:textTierIsScored:datedAs:)`` makes of the rows
+    /// that could rank before a tier.
+    enum Better<Found> {
         /// Every match could: the page is left to another way.
         case all
         /// Too many, by the walk's shares: a longer walk may look for them alone.
         case many
-        /// The statement that reads their addresses.
-        case these(SQLStatement)
+        /// The statement that reads their addresses, or its conditions.
+        case these(Found)
     }
 
     /// The tier of a page of `limit` from the walk's matches, and the page's rows among them
