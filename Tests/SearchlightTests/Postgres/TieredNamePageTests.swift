@@ -103,5 +103,22 @@ struct RowByRowScriptsTests {
         }
         // Every word finds something in the texts.
         #expect(found == 17)
+        // Scalars from anywhere, marks, joiners and query syntax: no query fails, and each
+        // ranks row by row as by sets.
+        var random = SeededRandom(seed: 47)
+        for round in 0..<200 {
+            let text = round.isMultiple(of: 3) ? random.sequenceString() : random.unicodeString(length: 1 + random.next(8))
+            let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+            do {
+                let all = try await index.referencesRankedBySets(words: words, domain: nil, includingText: true)
+                #expect(try await index.referencesRankedRowByRow(words: words, domain: nil, limit: nil, includingText: true) ?? all == all)
+                let page = try await index.referencesRankedRowByRow(words: words, domain: nil, limit: 3, includingText: true)
+                #expect(page ?? Array(all.prefix(3)) == Array(all.prefix(3)))
+            } catch let error as SearchlightError where error.code == .invalidQuery {
+                // Words with no letter or digit are refused, as the other backend refuses them.
+            } catch {
+                Issue.record("\(text.unicodeScalars.map { String($0.value, radix: 16) }): \(error)")
+            }
+        }
     }
 }
