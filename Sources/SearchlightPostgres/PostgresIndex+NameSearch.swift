@@ -225,7 +225,7 @@ extension PostgresIndex {
         async throws -> [Row]? {
         let search = RankedNameSearch(words, includeText: includingText)
         guard !search.tokens.isEmpty else { return nil }
-        let tiered = limit.flatMap { $0 > 0 ? TieredNamePage(words, includeText: includingText, walking: walking, ranking: ranking) : nil }
+        let tiered = limit.flatMap { $0 > 0 ? TieredNamePage(search, walking: walking, ranking: ranking) : nil }
         // A small index is ranked by sets of rows at once (a few milliseconds), where a walk
         // would test every row's text, out of TOAST, to meet a rare word.
         let items = try await plannedTable().items

@@ -78,11 +78,11 @@ struct TieredNamePage {
     /// How many rows that could rank before the walk's page are ranked at most: ``betterAtMost``, fewer in tests.
     let ranking: Int
 
-    /// The page of `words`, or `nil` when this way does not apply: no words, Han or kana, more
+    /// The page of `search`'s words, or `nil` when this way does not apply: no words, Han or kana, more
     /// than three words (the superset of rows that rank before would be too
     /// many combinations).
-    init?(_ words: [String], includeText: Bool, walking: Int = Self.walked, ranking: Int = Self.betterAtMost) {
-        search = RankedNameSearch(words, includeText: includeText)
+    init?(_ search: RankedNameSearch, walking: Int = Self.walked, ranking: Int = Self.betterAtMost) {
+        self.search = search
         self.walking = walking
         self.ranking = ranking
         guard (1...3).contains(search.tokens.count),
