@@ -108,7 +108,10 @@ class Server:
     """`searchlight serve` on a free loopback port, asked through one kept-alive connection."""
 
     def __init__(self):
-        self.process = subprocess.Popen([searchlight, "serve", "--port", "0", "--index", arguments.index],
+        # A shared index's page has each person sign in; on loopback the benchmark reads it as
+        # the URL's role, as `searchlight search` does.
+        shared = ["--no-sign-in"] if arguments.index.startswith(("postgres://", "postgresql://")) else []
+        self.process = subprocess.Popen([searchlight, "serve", "--port", "0", "--index", arguments.index] + shared,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.time() + 30
         self.port = None

@@ -15,10 +15,15 @@ extension SearchlightCommand {
     /// returns `nil`, so that messages, help and exit statuses stay the full parser's.
     /// `FastSearchParsingTests` check that both parsers give the same command.
     ///
-    /// - Parameter arguments: The command line without the executable's name (`search` first).
+    /// - Parameters:
+    ///   - arguments: The command line without the executable's name (`search` first).
+    ///   - launchers: What the executable adds (``Launchers``): `searchlight-serve` runs the
+    ///     searches on a shared index that `searchlight` hands over, and parses them this way too.
     /// - Returns: The request to run, or `nil` to hand the arguments to the full parser.
-    public static func parseCommonSearch(_ arguments: [String]) -> SearchRequest? {
-        SearchCommand.parseCommon(arguments)
+    public static func parseCommonSearch(_ arguments: [String], launchers: Launchers = Launchers()) -> SearchRequest? {
+        var request = SearchCommand.parseCommon(arguments)
+        request?.index.launchers = launchers
+        return request
     }
 }
 

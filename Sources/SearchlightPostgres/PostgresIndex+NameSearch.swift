@@ -51,7 +51,7 @@ extension PostgresIndex {
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func search(words: [String], domain: String?, limit: Int?,
                        includingText includeText: Bool) async throws -> [IndexedItem] {
-        try await Self.asTypedThenParts(words) {
+        return try await Self.asTypedThenParts(words) {
             try await searchAsTyped(words: $0, domain: domain, limit: limit, includingText: includeText)
         }
     }
@@ -230,17 +230,16 @@ extension PostgresIndex {
         // would test every row's text, out of TOAST, to meet a rare word.
         let items = try await plannedTable().items
         if smallest > 0, items < smallest { return nil }
-        return try await withTransaction("cannot search the index") { connection in
-            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: self.logger)
+        return try await withTransaction("cannot search the index", begin: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY") { connection in
             var scored = false
             if let count = search.textTierIsScored() {
                 scored = try await Self.single(try await connection.query(count.query, logger: self.logger), Bool.self) ?? true
             }
             try await Self.readThroughIndexes(connection, logger: self.logger)
             if let tiered, let limit,
-               let page = try await self.tieredStatement(tiered, select: select, domain: domain, limit: limit, scored: scored,
-                                                         items: items, on: connection) {
-                return try await read(page, connection)
+               let page = try await self.tieredPage(tiered, select: select, domain: domain, limit: limit, scored: scored,
+                                                    items: items, on: connection, read: read) {
+                return page
             }
             guard few > 0 else { return nil }
             var matches: [String] = []
@@ -273,38 +272,34 @@ extension PostgresIndex {
         return table
     }
 
-    /// The statement of the first page by ``TieredNamePage`` (its walks and supersets run on
-    /// `connection`), or `nil` when it cannot tell the page.
+    /// The first page by ``TieredNamePage`` (its walks and page run on `connection`), or `nil`
+    /// when it cannot tell the page.
     ///
     /// - Parameter items: The items of the index, as the planner counts them (``plannedTable()``).
-    private func tieredStatement(_ page: TieredNamePage, select: String, domain: String?, limit: Int, scored: Bool, items: Int,
-                                 on connection: PostgresConnection) async throws -> SQLStatement? {
+    private func tieredPage<Row: Sendable>(_ page: TieredNamePage, select: String, domain: String?, limit: Int, scored: Bool,
+                                           items: Int, on connection: PostgresConnection,
+                                           read: @escaping @Sendable (SQLStatement, PostgresConnection) async throws -> [Row])
+        async throws -> [Row]? {
         var below: TieredNamePage.Below?
-        for (visiting, keeping) in page.walks(limit: limit) {
-            let walk = page.walk(domain: domain, visiting: visiting, keeping: keeping, below: below)
+        for (visiting, keeping, bestFirst) in page.walks(limit: limit) {
+            let walk = page.walk(domain: domain, visiting: visiting, keeping: keeping, bestFirst: bestFirst, below: below)
             var walked: [TieredNamePage.Walked] = []
-            for try await (address, date, prefixOnly, fields, wordFields, visit) in try await connection.query(walk.query, logger: logger)
-                .decode((String, Double, Int, Int, [Int], Int).self) {
-                walked.append(.init(address: address, date: date, rank: .init(prefixOnly: prefixOnly, fields: fields), fields: wordFields,
-                                    visit: visit))
+            for try await (date, prefixOnly, fields, wordFields, visited) in try await connection.query(walk.query, logger: logger)
+                .decode((Double, Int, Int, [Int], Int).self) {
+                walked.append(.init(date: date, rank: .init(prefixOnly: prefixOnly, fields: fields), fields: wordFields, visited: visited))
             }
-            guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit), let last = newest.last else { return nil }
+            guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit) else { return nil }
             let longer = below == nil ? min(TieredNamePage.walkOnFrom, page.ranking) : page.ranking
-            switch page.betterRows(than: tier, among: walked, items: items, reading: longer, textTierIsScored: scored, datedAs: last.date) {
+            switch page.page(select: select, domain: domain, limit: limit, tier: tier, among: walked, newest: newest, items: items,
+                             reading: longer, textTierIsScored: scored) {
             case .all:
                 return nil
             case .many:
                 break
-            case .these(let better):
-                var candidates = Set(newest.map(\.address))
-                var superset = 0
-                for try await address in try await connection.query(better.query, logger: logger).decode(String.self) {
-                    candidates.insert(address)
-                    superset += 1
-                }
-                if superset <= page.ranking {
-                    return page.search.statement(select: select, domain: domain, limit: limit, among: candidates.sorted(), scored: scored)
-                }
+            case .these(let statement):
+                // Nothing says too many candidates: the page's own rows are among them.
+                let rows = try await read(statement, connection)
+                if !rows.isEmpty { return rows }
             }
             // Too many rows rank before the tier: walk on for them alone.
             below = TieredNamePage.Below(tier: tier, walked: walked, items: items, scored: scored)

@@ -312,9 +312,9 @@ public final class PostgresIndex: Sendable {
     ///   the database holds no index, or one of another version than ``schemaVersion``; the
     ///   check's own statement timeout is retried up to five attempts.
     private func checkSchema() async throws {
-        // The statement timeout of a reader is for the user's queries; the `BEGIN` before this
-        // check's `SET LOCAL` is under it, and a short one (a server's query deadline) can stop
-        // even that on a loaded machine: tried again, a few times, rather than refusing to open.
+        // The statement timeout of a reader is for the user's queries, and a short one (a
+        // server's query deadline) can stop even this check on a loaded machine: tried again, a
+        // few times, rather than refusing to open.
         for attempt in 1... {
             do {
                 return try await checkSchemaOnce()
@@ -324,22 +324,23 @@ public final class PostgresIndex: Sendable {
         }
     }
 
-    /// One attempt of ``checkSchema()``: reads the recorded schema version in a transaction
-    /// whose statement timeout is lifted, and compares it with ``schemaVersion``.
+    /// One attempt of ``checkSchema()``: reads the recorded schema version, in one statement
+    /// (every search by `searchlight` opens a handle: each round trip is paid by every
+    /// keystroke), and compares it with ``schemaVersion``.
     ///
     /// - Throws: ``PostgresIndexError`` with ``PostgresIndexError/Code/unsupportedDatabase`` when
     ///   there is no `searchlight_schema_version` table or its version is not this build's.
     private func checkSchemaOnce() async throws {
         let logger = self.logger
-        let version = try await withTransaction("cannot read the index") { connection in
-            // Not a query of the user's: the statement timeout of a reader is not for it.
-            try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
-            let exists = try await connection.query(
-                "SELECT to_regclass('searchlight_schema_version') IS NOT NULL", logger: logger)
-            guard try await Self.single(exists, Bool.self) == true else { return 0 }
-            let rows = try await connection.query(
-                "SELECT coalesce(max(version), 0) FROM searchlight_schema_version", logger: logger)
-            return try await Self.single(rows, Int.self) ?? 0
+        let version: Int
+        do {
+            version = try await withConnection("cannot read the index") { connection in
+                let rows = try await connection.query("SELECT coalesce(max(version), 0) FROM searchlight_schema_version",
+                                                      logger: logger)
+                return try await Self.single(rows, Int.self) ?? 0
+            }
+        } catch let error as PostgresIndexError where error.sqlState == "42P01" {
+            version = 0  // undefined_table: no Searchlight index was made here
         }
         guard version > 0 else {
             // The library names no command: the command-line tool adds its advice.
@@ -386,13 +387,16 @@ public final class PostgresIndex: Sendable {
     ///     connections, so it must have no effect outside the database.
     /// - Returns: What `body` returns, once the transaction has committed.
     /// - Throws: ``PostgresIndexError``, after the retries ``retryPolicy`` allows.
-    func withTransaction<T: Sendable>(_ failure: String,
+    ///
+    /// - Parameter begin: The statement that begins it: `BEGIN`, or with its characteristics
+    ///   (`BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY`), which cost no round trip of their own.
+    func withTransaction<T: Sendable>(_ failure: String, begin: PostgresQuery = "BEGIN",
                                       _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await retrying(failure) {
             try await self.leasing { connection in
                 // BEGIN … COMMIT by hand: postgres-nio's withTransaction sends ROLLBACK even on
                 // a connection the server ended, and that ROLLBACK could wait forever.
-                try await connection.query("BEGIN", logger: self.logger)
+                try await connection.query(begin, logger: self.logger)
                 do {
                     let result = try await body(connection)
                     try await connection.query("COMMIT", logger: self.logger)

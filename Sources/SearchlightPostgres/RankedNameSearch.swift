@@ -45,6 +45,11 @@ struct RankedNameSearch {
         var text: String?
         /// Whether a row's text holds it whole.
         var wholeText: String?
+        /// For a word that is no compound, the placeholders of its queries of the field words
+        /// (``PostgreSQLFieldWords``) for each field's rank (name, title, authors and keywords,
+        /// folders), whole and as a prefix: tested on the row's stored vector, where a field as
+        /// text (``fields``) is made anew for each row (a third of the ranking of 5 000 rows).
+        var fieldWords: (whole: [String], prefix: [String])?
     }
 
     /// Each token's tests, in the order typed.
@@ -86,8 +91,13 @@ struct RankedNameSearch {
     /// The rank of the first of `fields` that holds `needle`, then of the text (`text`, a test
     /// of the row); `NULL` when none does.
     private func rank(of needle: String, in fields: [String], text: String?) -> String {
-        var tests = fields.map { "strpos(\($0), \(needle)) > 0" }
-        if let text { tests.append(text) }
+        rank(of: fields.map { "strpos(\($0), \(needle)) > 0" }, text: text)
+    }
+
+    /// The rank of the first of `tests` (one a field, in rank order) that holds, then of the
+    /// text (`text`, a test of the row); `NULL` when none does.
+    private func rank(of tests: [String], text: String?) -> String {
+        let tests = tests + (text.map { [$0] } ?? [])
         return "CASE " + tests.indices.map { "WHEN \(tests[$0]) THEN \($0)" }.joined(separator: " ") + " END"
     }
 
@@ -174,6 +184,31 @@ struct RankedNameSearch {
         return statement
     }
 
+    /// The statement selecting `select` for the matches among the rows `candidates` selects (a
+    /// condition bound into `statement`, which extends this search's ``statement``, read
+    /// through the indexes), in rank order, at most `limit` rows: what
+    /// ``statement(select:domain:limit:)`` would return of them, each row tested on itself
+    /// (``TextTests/rows``): one statement, where reading the candidates' addresses and then
+    /// ranking them took two round trips and the addresses twice through text.
+    ///
+    /// It returns nothing when more than `most` rows are candidates: they are not all ranked.
+    /// The candidates are kept as addresses: their whole rows, kept as a set, took longer than
+    /// reading them again (25 ms for the 5 200 notes holding a word of `q` among keywords).
+    func statement(extending statement: SQLStatement, select: String, domain: String?, limit: Int,
+                   amongRowsWhere candidates: String, atMost most: Int, scored: Bool) -> SQLStatement {
+        var statement = statement
+        let cap = statement.bind(.integer(most + 1))
+        var conditions = ["(SELECT count(*) FROM candidate) < \(cap)", "item.ctid = ANY(ARRAY(SELECT t FROM candidate))"]
+        conditions += matchesEveryWord + Self.admission(&statement, domain: domain)
+        let isScored = scored ? "true" : "false"
+        let phrase = phraseQuery(&statement).map { "(\(isScored) AND \(wholeTexts(.rows)) AND item.text_words @@ \($0)::tsquery)" }
+        statement.sql = "WITH candidate AS MATERIALIZED (SELECT item.ctid AS t FROM item WHERE \(candidates) LIMIT \(cap))\n"
+            + ranked(&statement, select: select, where: conditions, tests: .rows, phrase: phrase ?? "false", scored: isScored)
+            + " LIMIT \(statement.bind(.integer(max(0, limit))))"
+        statement.readsIndexes = true
+        return statement
+    }
+
     /// Whether the text tier (every word whole in the text) is few enough to be ranked by
     /// relevance, as ``RankedNameSearch`` counts it: `nil` when the search has no text tier.
     ///
@@ -240,22 +275,34 @@ struct RankedNameSearch {
     /// Each word's best rank and the item's sums, as columns of the lateral `rank`: where the
     /// word is whole (`whole_0`…) and where it starts a word (`prefix_0`…), then how many words
     /// are whole nowhere (`rank.prefix_only`) and the sum of each word's best field
-    /// (`rank.fields`, whole ones before prefixes), before any phrase.
+    /// (`rank.fields`, whole ones before prefixes), before any phrase. A word's fields are
+    /// tested on the field words (``Word/fieldWords``), a compound's on the fields as text.
     ///
-    /// - Returns: The `CROSS JOIN LATERAL` clauses of the fields (`field.f0`…) and the ranks.
+    /// - Returns: The `CROSS JOIN LATERAL` clauses of the fields as text (`field.f0`…, when a
+    ///   word is a compound) and of the ranks.
     func rankJoins(_ tests: TextTests, phrase: String) -> String {
         // Per word, the rank of where it is whole and of where it starts a word; an item's rank:
         // the words whole nowhere, then the sum of each word's best (whole ones before prefixes).
         let places = fields.count + (includeText ? 1 : 0)
         var ranks: [String] = []
         for (index, word) in words.enumerated() {
-            ranks.append(rank(of: word.whole, in: fieldColumns, text: word.wholeText.map { test($0, tests) }) + " AS whole_\(index)")
-            ranks.append(rank(of: word.prefix, in: fieldColumns, text: word.text.map { test($0, tests) }) + " AS prefix_\(index)")
+            let wholeText = word.wholeText.map { test($0, tests) }, text = word.text.map { test($0, tests) }
+            if let fieldWords = word.fieldWords {
+                let vector = PostgreSQLFieldWords.vector
+                ranks.append(rank(of: fieldWords.whole.map { "\(vector) @@ \($0)::tsquery" }, text: wholeText) + " AS whole_\(index)")
+                ranks.append(rank(of: fieldWords.prefix.map { "\(vector) @@ \($0)::tsquery" }, text: text) + " AS prefix_\(index)")
+            } else {
+                ranks.append(rank(of: word.whole, in: fieldColumns, text: wholeText) + " AS whole_\(index)")
+                ranks.append(rank(of: word.prefix, in: fieldColumns, text: text) + " AS prefix_\(index)")
+            }
         }
         let prefixOnly = words.indices.map { "(whole_\($0) IS NULL)::int" }.joined(separator: " + ")
         let fieldRanks = words.indices.map { "coalesce(whole_\($0), \(places) + coalesce(prefix_\($0), 0))" }.joined(separator: " + ")
-        return """
-            CROSS JOIN LATERAL (SELECT \(fields.indices.map { "\(fields[$0]) AS f\($0)" }.joined(separator: ", ")) OFFSET 0) AS field
+        // The fields as text, for the compounds alone (``Word/fieldWords``).
+        let asText = words.contains { $0.fieldWords == nil }
+            ? "CROSS JOIN LATERAL (SELECT \(fields.indices.map { "\(fields[$0]) AS f\($0)" }.joined(separator: ", ")) OFFSET 0) AS field\n"
+            : ""
+        return asText + """
             CROSS JOIN LATERAL (SELECT *, \(prefixOnly) AS prefix_only, \(fieldRanks) AS fields FROM
                 (SELECT \(ranks.joined(separator: ",\n    ")), \(phrase) AS phrase OFFSET 0) AS each) AS rank
             """
@@ -300,6 +347,15 @@ struct RankedNameSearch {
         let whole = statement.bind(" \(spaced) "), prefix = statement.bind(" \(spaced)")
         let vector = statement.bind(PostgresIndex.nameVectorQuery(token))
         var word = Word(rich: "item.words @@ \(vector)::tsquery", whole: whole, prefix: prefix)
+        if !isCompound {
+            // `'2alpha' | '3alpha'`: the word among keywords or authors (the rank of both).
+            func query(_ rank: Int, prefix: Bool) -> String {
+                let tags = PostgreSQLFieldWords.Tag.allCases.filter { $0.rank(includingText: includeText) == rank }
+                return statement.bind(tags.map { PostgresQueryCompiler.tsqueryLexeme($0.rawValue + token) + (prefix ? ":*" : "") }
+                    .joined(separator: " | "))
+            }
+            word.fieldWords = (fields.indices.map { query($0, prefix: false) }, fields.indices.map { query($0, prefix: true) })
+        }
         if isCompound || !includeText {
             // The vector holds the authors' words too, and a compound's parts in any order:
             // the match must be in a name field.

@@ -7,18 +7,19 @@ import Searchlight
 /// ``RankedNameSearch`` ranks every match: seconds. Most matches share a few ranks, so:
 ///
 /// 1. **A walk** of the newest items (at most ``walked``, on the date index) ranks each on its
-///    own row, and keeps the first matches (``walks(limit:)``). Its `limit`-th best rank is
+///    own row, and keeps the best matches (``walks(limit:)``). Its `limit`-th best rank is
 ///    the tier `T`; its newest `limit` matches of rank `T` or better are `W`.
-/// 2. **The rows that could rank before `T`**, a superset read from the GIN indexes alone
-///    (``betterRows(than:among:items:reading:textTierIsScored:datedAs:)``): those with more words whole
+/// 2. **The rows that could rank before `T`**, a superset read through the GIN indexes
+///    (``page(select:domain:limit:tier:among:newest:items:reading:textTierIsScored:)``): those with more words whole
 ///    (`words`, `text_words`), with a word in a field that ranks better (the field words of
 ///    ``PostgreSQLFieldWords``), the text tier when it is ranked by relevance, and every item
-///    dated like the last of `W`. When they are more than ``betterAtMost`` (or the walk's
-///    shares say a first walk's would read more than ``walkOnFrom``), a second, longer walk
-///    looks for them alone, and its tier is taken the same way; when they are still too
-///    many, the page is left to the full ranking.
-/// 3. **The page** is the full ranking's statement over `W` and that superset alone, each row
-///    tested on itself (``RankedNameSearch/statement(select:domain:limit:among:scored:)``).
+///    dated like one of `W`.
+/// 3. **The page** is the full ranking's statement over that superset alone, each row tested on
+///    itself, in one pass (``RankedNameSearch/statement(extending:select:domain:limit:amongRowsWhere:atMost:scored:)``).
+///    When the superset holds more than ``betterAtMost`` rows besides `W` (or the walk's shares
+///    say a first walk's would hold more than ``walkOnFrom``), a second, longer walk looks for
+///    them alone, and its tier is taken the same way; when they are still too many, the page
+///    is left to the full ranking.
 ///
 /// Why it is the full ranking's first page: every row of rank below `T` is in the superset;
 /// every row of rank `T` newer than the last of `W` is in `W` (the walk met every match newer
@@ -46,16 +47,15 @@ struct TieredNamePage {
 
     /// A match met on the walk.
     struct Walked {
-        /// The row's address, `ctid` as text.
-        var address: String
         /// `coalesce(modification_date, 0)`.
         var date: Double
         var rank: Rank
         /// For each word, the best field that holds it whole or as a prefix (0 name … 4 text;
         /// 9 none): what tells how common a word is in each field.
         var fields: [Int]
-        /// Its place in the walk, from 1: how many items the walk had visited when it met it.
-        var visit: Int
+        /// How many items the walk had visited when it met it (a walk newest first), or in all
+        /// (a walk best first, which ranks every item it visits).
+        var visited: Int
     }
 
     /// The most newest items a walk visits: about 10 ms of row tests on half a million notes.
@@ -64,7 +64,7 @@ struct TieredNamePage {
     /// the longer walk is taken instead: 2 000 rows cost about 30 ms to read, a walk of 16 000
     /// items 90 ms at most (`november de` on half a million notes: 0.34 s to read the superset
     /// of the 14 000 notes holding `november` among keywords, against 10 ms to walk to them).
-    static let walkOnFrom = 2000
+    static let walkOnFrom = 10000
 
     /// The most rows that could rank before the walk's page that are ranked one by one: the
     /// 15 000 names of half a million notes holding `note` and `4` (`note_4`) take 0.1 s,
@@ -89,12 +89,17 @@ struct TieredNamePage {
               !search.tokens.contains(where: TextWords.hasSplitCJK) else { return nil }
     }
 
-    /// The walks a page may take, each with how many of the newest items it visits and how
-    /// many matches it keeps for a page of `limit`: the first keeps more than the page, so that
-    /// its tier is the page's and not the worst of a few; the second, longer, looks only for
-    /// rows that rank before the first's tier when too many could.
-    func walks(limit: Int) -> [(visiting: Int, keeping: Int)] {
-        [(walking, 5 * limit), (8 * walking, 2 * limit)]
+    /// The walks a page may take, each with how many of the newest items it visits, how many
+    /// matches it keeps for a page of `limit`, and whether it keeps the best (else the newest):
+    ///
+    /// - The first ranks every item it visits and keeps the best, more than the page, so that its
+    ///   tier is the page's and not the worst of a few. Keeping the first matches instead left
+    ///   the tier of `note 4` at a prefix (fewer than 20 of the first 100 matches hold `4` whole,
+    ///   60 of the 2 000 do): 14 850 rows could then rank before it, 80 ms to read and rank.
+    /// - The second, longer, looks only for rows that rank before the first's tier when too many
+    ///   could; it stops at the first it needs.
+    func walks(limit: Int) -> [(visiting: Int, keeping: Int, bestFirst: Bool)] {
+        [(walking, 5 * limit, true), (8 * walking, 2 * limit, false)]
     }
 
     /// What a walk for the rows that rank before a first walk's tier knows of that walk.
@@ -115,42 +120,50 @@ struct TieredNamePage {
                                 "keyword_words", "folder_words", "words", "text_words", "text_initials", "field_words"]
         .map { "item." + $0 }.joined(separator: ", ")
 
-    /// A walk: of the newest `visiting` items, the first `keeping` matches the search admits
-    /// (those ranking before `below` alone, when given), newest first, each with its address,
-    /// date and rank (``Walked``).
+    /// A walk: of the newest `visiting` items, `keeping` matches the search admits (those
+    /// ranking before `below` alone, when given), each with its date and rank
+    /// (``Walked``): the best, newest first among equals, when `bestFirst`, else the newest.
+    ///
+    /// The page's argument holds either way: the rows of the tier `T` the walk leaves out are
+    /// older than those it keeps, of which there are more than the page.
     ///
     /// A walk for the rows that rank before a first walk's tier (`below`) tests each item first
     /// for being among them as the superset reads them (``betterConditions(_:than:among:items:reading:textTierIsScored:)``,
     /// from the first walk's matches), on its stored vectors, before ranking it.
-    func walk(domain: String?, visiting: Int, keeping: Int, below: Below?) -> SQLStatement {
+    func walk(domain: String?, visiting: Int, keeping: Int, bestFirst: Bool, below: Below?) -> SQLStatement {
         var statement = search.statement
         var conditions = search.matchesEveryWord + RankedNameSearch.admission(&statement, domain: domain)
         if let below {
             if case .these(let better) = betterConditions(&statement, than: below.tier, among: below.walked, items: below.items,
                                                           reading: .max, textTierIsScored: below.scored) {
-                conditions.append("(" + better.joined(separator: " OR ") + ")")
+                // None: only rows dated like the first walk's page could rank before it.
+                conditions.append(better.isEmpty ? "false" : "(" + better.joined(separator: " OR ") + ")")
             }
             conditions.append("(rank.prefix_only, rank.fields) < (\(statement.bind(.integer(below.tier.prefixOnly))), \(statement.bind(.integer(below.tier.fields))))")
         }
+        let newest = """
+            SELECT \(Self.walkedColumns) FROM item
+                  ORDER BY coalesce(item.modification_date, 0) DESC LIMIT \(statement.bind(.integer(visiting)))
+            """
+        let visited = bestFirst ? "count(*) OVER ()" : "row_number() OVER (ORDER BY coalesce(item.modification_date, 0) DESC)"
         statement.sql = """
-            SELECT item.address::text, coalesce(item.modification_date, 0)::float8, rank.prefix_only::int8, rank.fields::int8,
-                ARRAY[\(search.tokens.indices.map { "coalesce(rank.prefix_\($0), 9)" }.joined(separator: ", "))]::int8[], item.visit
-            FROM (SELECT item.ctid AS address, row_number() OVER (ORDER BY coalesce(item.modification_date, 0) DESC) AS visit,
-                         \(Self.walkedColumns) FROM item
-                  ORDER BY coalesce(item.modification_date, 0) DESC LIMIT \(statement.bind(.integer(visiting)))) AS item
+            SELECT coalesce(item.modification_date, 0)::float8, rank.prefix_only::int8, rank.fields::int8,
+                ARRAY[\(search.tokens.indices.map { "coalesce(rank.prefix_\($0), 9)" }.joined(separator: ", "))]::int8[], item.visited
+            FROM (SELECT item.*, \(visited) AS visited FROM (\(newest)) AS item) AS item
                 JOIN domain ON domain.id = item.domain_id
                 \(search.rankJoins(.rows, phrase: "false"))
             WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY coalesce(item.modification_date, 0) DESC
+            ORDER BY \(bestFirst ? "rank.prefix_only, rank.fields, " : "")coalesce(item.modification_date, 0) DESC
             LIMIT \(statement.bind(.integer(keeping)))
             """
         return statement
     }
 
-    /// The addresses of a superset of the rows that rank before `tier`, of the text tier when
-    /// it is scored, and of the items dated `date`: at most `ranking` + 1 (more says too
-    /// many). ``BetterRows/all`` when the superset would be every match (`tier` is that of a
-    /// word in the text, after every field).
+    /// The page: the statement ranking, in one pass, the walk's page `W` (`page`, read by its
+    /// dates, which brings every item dated like its last) and a superset of the rows that rank
+    /// before `tier` and of the text tier when it is scored, at most `ranking` of them besides
+    /// `W` (more, and the statement returns nothing). ``Better/all`` when the superset would be
+    /// every match (`tier` is that of a word in the text, after every field).
     ///
     /// A row ranks before `(p, s)` when fewer of its words are whole nowhere (`p' < p`: at
     /// least `n − p + 1` of the `n` words whole somewhere), or as many and its fields sum less,
@@ -163,29 +176,28 @@ struct TieredNamePage {
     ///
     /// A box whose rarest word the walk met in more rows than `reading` would make of the
     /// index's `items` (its share of the items walked: `november` among keywords, `de…` among
-    /// them too) is not read: the superset would be too many (``BetterRows/many``), and reading
+    /// them too) is not read: the superset would be too many (``Better/many``), and reading
     /// it cost seconds (the field words of a quarter of the rows computed one by one).
     ///
-    /// - Parameter reading: How many rows a box's index may be expected to give: ``walkOnFrom``
-    ///   when a longer walk may follow, else `ranking`.
-    func betterRows(than tier: Rank, among walked: [Walked], items: Int, reading: Int, textTierIsScored scored: Bool,
-                    datedAs date: Double) -> Better<SQLStatement> {
+    /// - Parameters:
+    ///   - select: The columns the page selects.
+    ///   - reading: How many rows a box's index may be expected to give: ``walkOnFrom`` when a
+    ///     longer walk may follow, else `ranking`.
+    func page(select: String, domain: String?, limit: Int, tier: Rank, among walked: [Walked], newest page: [Walked], items: Int,
+              reading: Int, textTierIsScored scored: Bool) -> Better<SQLStatement> {
         var statement = search.statement
-        let dated = "coalesce(item.modification_date, 0) = \(statement.bind(.double(date)))"
+        let dated = "coalesce(item.modification_date, 0) = ANY(\(statement.bind(.textArray(page.map { "\($0.date)" })))::float8[])"
         switch betterConditions(&statement, than: tier, among: walked, items: items, reading: reading, textTierIsScored: scored) {
         case .all: return .all
         case .many: return .many
         case .these(let conditions):
-            statement.sql = """
-                SELECT item.ctid::text FROM item WHERE \(([dated] + conditions).joined(separator: "\n    OR "))
-                LIMIT \(statement.bind(.integer(ranking + 1)))
-                """
-            statement.readsIndexes = true
-            return .these(statement)
+            return .these(search.statement(extending: statement, select: select, domain: domain, limit: limit,
+                                           amongRowsWhere: ([dated] + conditions).joined(separator: "\n    OR "),
+                                           atMost: ranking + page.count, scored: scored))
         }
     }
 
-    /// The conditions of ``betterRows(than:among:items:reading:textTierIsScored:datedAs:)``
+    /// The conditions of ``page(select:domain:limit:tier:among:newest:items:reading:textTierIsScored:)``
     /// (any of them: a row that could rank before `tier`), bound into `statement`; the items
     /// dated like the page's last are not among them.
     func betterConditions(_ statement: inout SQLStatement, than tier: Rank, among walked: [Walked], items: Int, reading: Int,
@@ -235,7 +247,7 @@ struct TieredNamePage {
                 // matches' share of the items walked, of every item.
                 // A word the walk never met there is left to its index, which knows it is rare.
                 if let rarest, met(rarest, box[rarest]) > 0 {
-                    let share = Double(met(rarest, box[rarest])) / Double(max(walked.map(\.visit).max() ?? 1, 1))
+                    let share = Double(met(rarest, box[rarest])) / Double(max(walked.map(\.visited).max() ?? 1, 1))
                     if share * Double(max(items, walked.count)) > Double(reading) { return .many }
                 }
                 let tests = words.map { word in
@@ -250,14 +262,14 @@ struct TieredNamePage {
         return .these(conditions)
     }
 
-    /// What ``betterRows(than:among:items:reading:textTierIsScored:datedAs:)`` makes of the rows
+    /// What ``page(select:domain:limit:tier:among:newest:items:reading:textTierIsScored:)`` makes of the rows
     /// that could rank before a tier.
     enum Better<Found> {
         /// Every match could: the page is left to another way.
         case all
         /// Too many, by the walk's shares: a longer walk may look for them alone.
         case many
-        /// The statement that reads their addresses, or its conditions.
+        /// The page's statement, or the conditions of its superset.
         case these(Found)
     }
 

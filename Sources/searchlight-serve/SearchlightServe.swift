@@ -18,9 +18,20 @@ enum SearchlightServe {
                                                           questionEncoder: { MeaningModel.configured()?.questionEncoder }))
             return
         }
-        await SearchlightCommand.main(launchers: Launchers(makeServer: makeServer, openRemote: { url, readOnly, logger in
+        let launchers = Launchers(makeServer: makeServer, openRemote: { url, readOnly, logger in
             try PostgresStore(url: url, readOnly: readOnly, logger: logger)
-        }))
+        })
+        // A search `searchlight` handed over (a shared index), in its common forms: parsed
+        // without swift-argument-parser's reflection, as `searchlight` parses it (start-up).
+        if let search = SearchlightCommand.parseCommonSearch(Array(CommandLine.arguments.dropFirst()), launchers: launchers) {
+            do {
+                try search.run()
+            } catch {
+                SearchlightCommand.exit(withError: error)
+            }
+            return
+        }
+        await SearchlightCommand.main(launchers: launchers)
     }
 }
 
