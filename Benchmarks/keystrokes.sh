@@ -112,8 +112,9 @@ if ((postgres)); then
   url="postgres://searchlight:$(cat "$cluster/password")@127.0.0.1:$PGPORT/postgres"
   echo "indexing the copy of $documents in PostgreSQL…" >&2
   "$bin/searchlight" scan "$doc" --no-thumbnails --index "$url" >&2
-  # The page of a shared index signs each person in with their database role: the API is
-  # left out here (Benchmarks/postgres.sh measures it signed in).
-  surfaces=cli,count,desktop type_words "copy of $documents, PostgreSQL" "$doc" "$url" doc
+  # The page of a shared index signs each person in with their database role; on loopback
+  # keystrokes.py reads it as the URL's role (--no-sign-in), as the CLI does
+  # (Benchmarks/postgres.sh measures it signed in).
+  type_words "copy of $documents, PostgreSQL" "$doc" "$url" doc
 fi
 echo "tables: $work/typing.md" >&2

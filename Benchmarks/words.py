@@ -117,6 +117,11 @@ class Searchlight:
 
     def scan(self, folder):
         self.folder = folder
+        if "://" in self.index:
+            # A database outlives the work folder: the folders of earlier runs would be found too
+            # (the same documents under other roots). A database with no index yet says so: fine.
+            subprocess.run([self.binary, "remove", "--all", "--index", self.index],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         subprocess.run([self.binary, "scan", folder, "--index", self.index, "--no-thumbnails", "--no-ocr"],
                        check=True, stdout=subprocess.DEVNULL)
 
