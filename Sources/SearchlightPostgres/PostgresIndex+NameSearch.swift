@@ -289,7 +289,7 @@ extension PostgresIndex {
                 walked.append(.init(date: date, rank: .init(prefixOnly: prefixOnly, fields: fields), fields: wordFields, visited: visited))
             }
             guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit) else { return nil }
-            let longer = below == nil ? min(TieredNamePage.walkOnFrom, page.ranking) : page.ranking
+            let longer = below == nil ? min(TieredNamePage.walkOnFrom(limit: limit, items: items), page.ranking) : page.ranking
             switch page.page(select: select, domain: domain, limit: limit, tier: tier, among: walked, newest: newest, items: items,
                              reading: longer, textTierIsScored: scored) {
             case .all:
