@@ -35,6 +35,17 @@ enum PostgreSQLFieldWords {
     /// The indexed column.
     static let vector = "item.field_words"
 
+    /// The query (`tsquery` text) of `parts` in any one of the fields of `tags`, in order, the
+    /// last part as a prefix when `lastAsPrefix`: `('0note' & '04':*) | ('1note' & '14':*)`. A
+    /// plain word is its only part (`('2alpha') | ('3alpha')`).
+    static func query(_ parts: [String], in tags: [Tag], lastAsPrefix: Bool) -> String {
+        tags.map { tag in
+            "(" + parts.indices.map {
+                PostgresQueryCompiler.tsqueryLexeme(tag.rawValue + parts[$0]) + (lastAsPrefix && $0 == parts.count - 1 ? ":*" : "")
+            }.joined(separator: " & ") + ")"
+        }.joined(separator: " | ")
+    }
+
     static let statements: [String] = [
         """
         CREATE FUNCTION searchlight_field_vector(name text, title text, authors text[], keywords text[],

@@ -51,7 +51,7 @@ extension PostgresIndex {
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     public func search(words: [String], domain: String?, limit: Int?,
                        includingText includeText: Bool) async throws -> [IndexedItem] {
-        return try await Self.asTypedThenParts(words) {
+        try await Self.asTypedThenParts(words) {
             try await searchAsTyped(words: $0, domain: domain, limit: limit, includingText: includeText)
         }
     }
@@ -84,13 +84,8 @@ extension PostgresIndex {
                                           includingText: includeText, read: readItems) {
             return found
         }
-        if let limit {
-            for tier in [try Self.bestTierPage(words, select: Self.itemColumns, domain: domain, limit: limit),
-                         try Self.prefixTierPage(words, select: Self.itemColumns, domain: domain, limit: limit)] {
-                guard let tier else { continue }
-                let page = try await fetchItems(tier)
-                if page.count == limit { return page }
-            }
+        if let page = try await tierShortcutPage(words, select: Self.itemColumns, domain: domain, limit: limit, fetch: fetchItems) {
+            return page
         }
         let statement = try Self.nameSearch(words, select: Self.itemColumns, domain: domain, limit: limit,
                                             includeText: includeText)
@@ -150,13 +145,8 @@ extension PostgresIndex {
                                           includingText: includeText, read: readReferences) {
             return found
         }
-        if let limit {
-            for tier in [try Self.bestTierPage(words, select: select, domain: domain, limit: limit),
-                         try Self.prefixTierPage(words, select: select, domain: domain, limit: limit)] {
-                guard let tier else { continue }
-                let page = try await fetchReferences(tier)
-                if page.count == limit { return page }
-            }
+        if let page = try await tierShortcutPage(words, select: select, domain: domain, limit: limit, fetch: fetchReferences) {
+            return page
         }
         let statement = try Self.nameSearch(words, select: select, domain: domain, limit: limit, includeText: includeText)
         return try await fetchReferences(statement)

@@ -1,7 +1,22 @@
-import Foundation
 import Searchlight
 
 extension PostgresIndex {
+    /// The page of the best tier (``bestTierPage(_:select:domain:limit:)``), else that of the
+    /// prefix tier (``prefixTierPage(_:select:domain:limit:)``), each read by `fetch` and taken
+    /// only when it fills the page: a tier that holds fewer than `limit` leaves room for matches
+    /// of the next ranks. `nil` without a limit, or when neither fills it.
+    func tierShortcutPage<Row>(_ words: [String], select: String, domain: String?, limit: Int?,
+                               fetch: (SQLStatement) async throws -> [Row]) async throws -> [Row]? {
+        guard let limit else { return nil }
+        for tier in [try Self.bestTierPage(words, select: select, domain: domain, limit: limit),
+                     try Self.prefixTierPage(words, select: select, domain: domain, limit: limit)] {
+            guard let tier else { continue }
+            let page = try await fetch(tier)
+            if page.count == limit { return page }
+        }
+        return nil
+    }
+
     /// The first page of the best tier: the items where every word of the search is a whole
     /// word of the name, most recently modified first (`name_vector`, GIN).
     ///
@@ -70,9 +85,7 @@ extension PostgresIndex {
     /// not expired, newest first, then by identifier and domain (a tier's order).
     private static func newestFirst(_ statement: inout SQLStatement, select: String, where conditions: [String],
                                     domain: String?, limit: Int) {
-        var conditions = conditions
-        conditions.append("(item.expiration_date IS NULL OR item.expiration_date > \(statement.bind(.double(Date().timeIntervalSince1970))))")
-        if let domain { conditions.append("domain.name = \(statement.bind(domain))") }
+        let conditions = conditions + RankedNameSearch.admission(&statement, domain: domain)
         statement.sql = """
             SELECT \(select) FROM item \(itemJoins) WHERE \(conditions.joined(separator: " AND "))
             ORDER BY coalesce(item.modification_date, 0) DESC, item.identifier, domain.name COLLATE "C"

@@ -351,8 +351,7 @@ struct RankedNameSearch {
             // `'2alpha' | '3alpha'`: the word among keywords or authors (the rank of both).
             func query(_ rank: Int, prefix: Bool) -> String {
                 let tags = PostgreSQLFieldWords.Tag.allCases.filter { $0.rank(includingText: includeText) == rank }
-                return statement.bind(tags.map { PostgresQueryCompiler.tsqueryLexeme($0.rawValue + token) + (prefix ? ":*" : "") }
-                    .joined(separator: " | "))
+                return statement.bind(PostgreSQLFieldWords.query([token], in: tags, lastAsPrefix: prefix))
             }
             word.fieldWords = (fields.indices.map { query($0, prefix: false) }, fields.indices.map { query($0, prefix: true) })
         }

@@ -152,7 +152,7 @@ struct TieredNamePage {
         // The walk's order is a column of its rows (`recency`): the planner keeps a subquery's
         // order only by its columns. Ordered by the expression, the matches of a walk newest
         // first were sorted again, and the walk visited all its 16 000 items (50 ms) where it
-        // can stop at the last match it keeps (`q` among keywords: 4 200 visited, 17 ms).
+        // can stop at the last match it keeps (`q` among keywords: 4 200 visited, 9 ms).
         let recency = "coalesce(item.modification_date, 0)", visiting = statement.bind(.integer(visiting))
         let newest = bestFirst
             ? """
@@ -246,11 +246,7 @@ struct TieredNamePage {
                 if let known = queries[key] { return known }
                 let tags = PostgreSQLFieldWords.Tag.allCases.filter { $0.rank(includingText: search.includeText).map { $0 <= rank } ?? false }
                 // A compound's parts in one field, the last as a prefix (`'0note' & '04':*`).
-                let parts = CompoundWords.parts(of: token)
-                let bound = statement.bind(tags.map { tag in
-                    "(" + parts.indices.map { PostgresQueryCompiler.tsqueryLexeme(tag.rawValue + parts[$0]) + ($0 == parts.count - 1 ? ":*" : "") }
-                        .joined(separator: " & ") + ")"
-                }.joined(separator: " | "))
+                let bound = statement.bind(PostgreSQLFieldWords.query(CompoundWords.parts(of: token), in: tags, lastAsPrefix: true))
                 queries[key] = bound
                 return bound
             }
