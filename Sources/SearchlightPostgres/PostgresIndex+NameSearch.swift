@@ -78,16 +78,19 @@ extension PostgresIndex {
     ///
     /// Costs a few statements of a few milliseconds when ``TieredNamePage`` tells the page;
     /// otherwise the full ranked search as well.
-    private func searchAsTyped(words: [String], domain: String?, limit: Int?,
-                               includingText includeText: Bool) async throws -> [IndexedItem] {
-        if let found = try await rowByRow(words, select: Self.itemColumns, domain: domain, limit: limit,
+    ///
+    /// - Parameter columns: The item columns read: ``itemColumns``, or ``foundItemColumns`` (the
+    ///   start of each text alone).
+    func searchAsTyped(words: [String], domain: String?, limit: Int?, includingText includeText: Bool,
+                       columns: String = itemColumns) async throws -> [IndexedItem] {
+        if let found = try await rowByRow(words, select: columns, domain: domain, limit: limit,
                                           includingText: includeText, read: readItems) {
             return found
         }
-        if let page = try await tierShortcutPage(words, select: Self.itemColumns, domain: domain, limit: limit, fetch: fetchItems) {
+        if let page = try await tierShortcutPage(words, select: columns, domain: domain, limit: limit, fetch: fetchItems) {
             return page
         }
-        let statement = try Self.nameSearch(words, select: Self.itemColumns, domain: domain, limit: limit,
+        let statement = try Self.nameSearch(words, select: columns, domain: domain, limit: limit,
                                             includeText: includeText)
         return try await fetchItems(statement)
     }

@@ -8,13 +8,25 @@ extension PostgresIndex {
     /// The last four columns come from the thumbnail's row and are `NULL` when the item has
     /// none; its bytes are not among them (only their length), so that a page of items does not
     /// carry every picture. A fetch that wants the bytes selects `thumbnail.bytes` after these.
-    static let itemColumns = """
+    static let itemColumns = columns(text: "item.text_content")
+
+    /// ``itemColumns`` without the text (`NULL`): what a search's ranking statements carry, so that
+    /// no text leaves TOAST there; ``searchResults(words:domain:limit:scope:)`` reads the texts
+    /// its results need afterwards (``texts(of:characters:budget:)``).
+    static let foundItemColumns = columns(text: "NULL::text")
+
+    /// The item columns, in the order ``decodeItem(_:withThumbnail:)`` reads them, with `text`
+    /// as the text's.
+    private static func columns(text: String) -> String {
+        """
         item.identifier, domain.name, item.display_name, item.title, item.authors, item.content_type,
-        item.content_description, item.keywords, item.text_content, item.size, item.modification_date,
+        item.content_description, item.keywords, \(text), item.size, item.modification_date,
         item.creation_date, item.pixel_width, item.pixel_height, item.page_count, item.acquisition_make,
         item.acquisition_model, item.latitude, item.longitude, item.expiration_date, item.change_stamp, item.failure,
         item.identifier_is_path, item.user_tags, item.comment, item.star_rating, item.where_froms, thumbnail.format, thumbnail.width, thumbnail.height, length(thumbnail.bytes)
         """
+    }
+
     /// The joins ``itemColumns`` reads through: the domain's name, and the thumbnail's row
     /// (keyed like the item's) when there is one.
     static let itemJoins = """

@@ -130,9 +130,7 @@ extension PostgresStore {
     ///
     /// Each result says which fields the words matched in, as the SQLite index's results do.
     private func ranked(_ words: [String], domain: String?, limit: Int?) async throws -> [SearchResult] {
-        try Self.results(try await reporting {
-            try await index.search(words: words, domain: domain, limit: limit, includingText: true)
-        }, words: words, scope: .all)
+        try await reporting { try await index.searchResults(words: words, domain: domain, limit: limit, scope: .all) }
     }
 
     /// The items matching a query string, most recently modified first.

@@ -217,18 +217,7 @@ public final class PostgresStore: IndexWriter {
 
     /// `.names` leaves out the text (PostgreSQL's name search still looks at authors).
     public func searchResults(words: [String], domain: String?, limit: Int?, scope: SearchScope) throws -> [SearchResult] {
-        let items = try wait { [index] in
-            try await index.search(words: words, domain: domain, limit: limit, includingText: scope == .all)
-        }
-        return try Self.results(items, words: words, scope: scope)
-    }
-
-    /// The ranked items of a search as results, saying where each matched (the first
-    /// ``Searchlight/RankedSearch/meaningCandidates`` checked for the words as a phrase).
-    static func results(_ items: [IndexedItem], words: [String], scope: SearchScope) throws -> [SearchResult] {
-        try items.enumerated().map { offset, item in
-            try SearchResult(found: item, words: words, scope: scope, checkingPhrase: offset < RankedSearch.meaningCandidates)
-        }
+        try wait { [index] in try await index.searchResults(words: words, domain: domain, limit: limit, scope: scope) }
     }
 
     /// The domains and identifiers of a ranked search, without reading the items, waited for.

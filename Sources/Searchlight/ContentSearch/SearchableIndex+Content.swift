@@ -247,10 +247,10 @@ extension SearchableIndex {
     }
 
     /// How many bytes of a text ``snippets(of:matching:in:)`` inflates first.
-    static let snippetPrefix = 16 * 1024
+    package static let snippetPrefix = 16 * 1024
 
     /// How many bytes of whole texts ``snippets(of:matching:in:)`` reads at most for one page.
-    static let snippetBudget = 2 * 1024 * 1024
+    package static let snippetBudget = 2 * 1024 * 1024
 }
 
 extension BatchWriter {

@@ -1,0 +1,73 @@
+import Foundation
+@testable import Searchlight
+@testable import SearchlightPostgres
+import SearchlightTestSupport
+import Testing
+
+/// The snippets of search results on PostgreSQL, whose ranking reads no text: the start of the
+/// texts the results need, then whole texts within the budget, as the SQLite index reads them.
+@Suite("PostgreSQL snippets", .needsPostgres, .ownThread)
+struct PostgresSnippetTests {
+    /// A text document `id` holding `text`, modified `age` days before 2025-06-18.
+    private func note(_ id: String, _ text: String, age: Double) -> SearchableItem {
+        var attributes = AttributeSet(contentType: "text/plain")
+        attributes.displayName = id
+        attributes.textContent = text
+        attributes.contentModificationDate = Date(timeIntervalSince1970: 1_750_204_800 - age * 86_400)
+        return SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: "docs", attributeSet: attributes,
+                              identifierIsPath: true)
+    }
+
+    /// `count` bytes of words that are none of the searched ones.
+    private func filler(_ count: Int) -> String {
+        String(String(repeating: "lorem ipsum dolor sit amet ", count: count / 27 + 1).prefix(count))
+    }
+
+    /// The results' identifiers, places and snippets.
+    private func described(_ results: [SearchResult]) -> [String] {
+        results.map { "\($0.item.item.uniqueIdentifier.lossyString) \($0.matchedIn) \($0.snippet ?? "-")" }
+    }
+
+    @Test func snippetsAgreeWithTheSQLiteIndex() async throws {
+        let megabyte = 1024 * 1024
+        let shared = [
+            note("short.txt", "The harbour at dawn, with gulls.", age: 1),
+            // The match past the start PostgreSQL reads first (16 384 characters): its whole text is read.
+            note("deep.txt", filler(40_000) + " the old harbour lights " + filler(2_000), age: 2),
+            // Past the start too, and with Greek before it: characters, not bytes, are counted.
+            note("greek.txt", String(repeating: "καλημέρα ", count: 3_000) + " harbour " + filler(100), age: 3),
+            // Named after the word: no text is read for it.
+            note("harbour.txt", filler(30_000), age: 7),
+        ]
+        let sqlite = try SearchableIndex(path: TestScratch.path("snippets"))
+        try sqlite.indexItems(shared)
+        let (postgres, _) = try await PostgresTestDatabase.makeIndex()
+        try await postgres.indexItems(shared)
+        // The text tier's order is each backend's relevance: the snippets are compared by item.
+        for words in [["harbour"], ["harb"], ["old", "harbour"], ["gulls", "dawn"]] {
+            let lite = try sqlite.searchResults(words: words)
+            let found = try await postgres.searchResults(words: words, domain: nil, limit: nil, scope: .all)
+            #expect(described(found).sorted() == described(lite).sorted(), "\(words)")
+            #expect(found.allSatisfy { $0.item.item.attributeSet.textContent == nil })
+        }
+
+        // Texts of a megabyte each, their match past the start, read whole best first: the
+        // budget (2 MiB) is spent by the first two; the third has no snippet, and still
+        // matched in its content.
+        try await postgres.indexItems([
+            note("big-1.txt", filler(20_000) + " harbour one " + filler(megabyte), age: 4),
+            note("big-2.txt", filler(20_000) + " harbour two " + filler(megabyte), age: 5),
+            note("big-3.txt", filler(20_000) + " harbour three " + filler(megabyte), age: 6),
+        ])
+        let found = try await postgres.searchResults(words: ["harbour"], domain: nil, limit: nil, scope: .all)
+        #expect(found.map(\.item.item.uniqueIdentifier.lossyString)
+                    == ["harbour.txt", "short.txt", "deep.txt", "greek.txt", "big-1.txt", "big-2.txt", "big-3.txt"])
+        #expect(found[0].matchedIn == .name && found[0].snippet == nil)
+        #expect(found[1].snippet == "The [harbour] at dawn, with gulls.")
+        #expect(found[2].snippet?.contains("the old [harbour] lights") == true)
+        #expect(found[3].snippet?.contains("καλημέρα [harbour] lorem") == true)
+        #expect(found[4].snippet?.contains("[harbour] one lorem") == true)
+        #expect(found[5].snippet?.contains("[harbour] two lorem") == true)
+        #expect(found[6].matchedIn == .content && found[6].snippet == nil)
+    }
+}
