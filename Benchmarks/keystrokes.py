@@ -190,20 +190,24 @@ def measure():
         askers["searchlight search"] = lambda q: run_quietly([searchlight, "search", *q.split(), "--limit", "20", "--index", arguments.index])
     if "count" in surfaces:
         askers["searchlight search --count"] = lambda q: run_quietly([searchlight, "search", *q.split(), "--count", "--index", arguments.index])
-    if "api" in surfaces:
-        server = Server()
-        askers["/api/search (limit 50)"] = server.search
-    if "desktop" in surfaces:
-        desktop = Desktop()
-        askers["desktop GetInitialResultSet"] = desktop.search
     if arguments.plocate_db:
         askers["plocate -i -l 20"] = lambda q: run_quietly(["plocate", "-d", arguments.plocate_db, "-i", "-l", "20", *q.split()])
     if arguments.recoll_conf:
         askers["recollq -n 20 (prefix*)"] = lambda q: run_quietly(
             ["recollq", "-c", arguments.recoll_conf, "-b", "-n", "20", " ".join(word + "*" for word in q.split())])
-    times = {name: collections.defaultdict(list) for name in askers}
-    slowest = {name: [] for name in askers}
     try:
+        # Started within the `try`: a surface that fails to start (no PyGObject for the desktop)
+        # stops the server started before it.
+        if "api" in surfaces:
+            server = Server()
+            askers["/api/search (limit 50)"] = server.search
+        if "desktop" in surfaces:
+            desktop = Desktop()
+            askers["desktop GetInitialResultSet"] = desktop.search
+        # The tables' rows: searchlight's surfaces, then the references.
+        askers = dict(sorted(askers.items(), key=lambda item: not item[0].startswith(("searchlight", "/api", "desktop"))))
+        times = {name: collections.defaultdict(list) for name in askers}
+        slowest = {name: [] for name in askers}
         for group, query in queries:
             for name, ask in askers.items():
                 elapsed = timed(lambda: ask(query))
