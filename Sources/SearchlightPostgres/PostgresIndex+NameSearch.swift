@@ -79,8 +79,8 @@ extension PostgresIndex {
     /// Costs a few statements of a few milliseconds when ``TieredNamePage`` tells the page;
     /// otherwise the full ranked search as well.
     ///
-    /// - Parameter columns: The item columns read: ``itemColumns``, or ``foundItemColumns`` (the
-    ///   start of each text alone).
+    /// - Parameter columns: The item columns read: ``itemColumns``, or ``foundItemColumns`` (no
+    ///   text: ``searchResults(words:domain:limit:scope:)`` reads what its results need after).
     func searchAsTyped(words: [String], domain: String?, limit: Int?, includingText includeText: Bool,
                        columns: String = itemColumns) async throws -> [IndexedItem] {
         if let found = try await rowByRow(words, select: columns, domain: domain, limit: limit,
