@@ -79,21 +79,8 @@ struct SnippetMatcher {
         var contiguous = text
         contiguous.makeContiguousUTF8()
         let found: (Int, Int)? = contiguous.utf8.withContiguousStorageIfAvailable { bytes -> (Int, Int)? in
-            func isWordByte(_ byte: UInt8) -> Bool {
-                byte >= 0x80 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            }
-            var index = 0
-            while index < bytes.count {
-                guard isWordByte(bytes[index]) else {
-                    index += 1
-                    continue
-                }
-                var end = index
-                var isASCII = true
-                while end < bytes.count, isWordByte(bytes[end]) {
-                    if bytes[end] >= 0x80 { isASCII = false }
-                    end += 1
-                }
+            NameTokenizer.firstRun(in: bytes) { run, isASCII -> (Int, Int)? in
+                let (index, end) = (run.lowerBound, run.upperBound)
                 if isASCII && !checksEveryWord {
                     let word = UnsafeBufferPointer(rebasing: bytes[index..<end])
                     let starts = asciiTokens.contains { $0.count <= word.count && NameTokenizer.bytes(word, at: 0, startWith: $0) }
@@ -111,20 +98,14 @@ struct SnippetMatcher {
                             }
                         }
                     }
-                    if starts || (parts > 1 && partMatches) {
-                        return (index, end)
-                    }
-                } else {
-                    // Characters decide: the run may hold punctuation outside ASCII.
-                    let run = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
-                    if let range = firstMatchingWord(in: run) {
-                        let start = index + run.utf8.distance(from: run.startIndex, to: range.lowerBound)
-                        return (start, start + run.utf8.distance(from: range.lowerBound, to: range.upperBound))
-                    }
+                    return starts || (parts > 1 && partMatches) ? (index, end) : nil
                 }
-                index = end
+                // Characters decide: the run may hold punctuation outside ASCII.
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+                guard let range = firstMatchingWord(in: text) else { return nil }
+                let start = index + text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+                return (start, start + text.utf8.distance(from: range.lowerBound, to: range.upperBound))
             }
-            return nil
         } ?? nil
         guard let (start, end) = found else { return nil }
         return text.utf8.index(text.startIndex, offsetBy: start)..<text.utf8.index(text.startIndex, offsetBy: end)

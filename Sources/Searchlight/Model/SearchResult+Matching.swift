@@ -44,7 +44,7 @@ extension SearchResult {
     /// ``matchesLikeTitle`` from the item's own fields, ranked as the SQLite index ranks them
     /// (name 0, title 1, authors and keywords 2, folders 3, text 4 a word; a phrase in the text
     /// as the title): every word whole, summing to at most one a word, or the words adjacent
-    /// and in order in the text (its first 64 KiB).
+    /// and in order in the text (its first 64 KiB: ``TextPhrase``).
     static func matchesLikeTitle(_ tokens: [String], fields: [(field: Field, words: [String])], text: String?) -> Bool {
         guard !tokens.isEmpty else { return false }
         let ranks: [Field: Int] = [.name: 0, .title: 1, .authors: 2, .keywords: 2, .folders: 3]
@@ -57,7 +57,6 @@ extension SearchResult {
             return true
         }
         guard tokens.count > 1, let text else { return false }
-        let words = NameTokenizer.words(in: String(text.utf8.prefix(65_536)) ?? String(text.prefix(16_384)))
-        return CompoundWords.match(parts: tokens.flatMap(CompoundWords.parts(of:)), in: words).whole
+        return TextPhrase.holds(tokens.flatMap(CompoundWords.parts(of:)), in: text)
     }
 }

@@ -115,6 +115,7 @@ public enum NameTokenizer {
     /// against query words without making strings.
     ///
     /// Makes no allocation: `body` gets ranges into `bytes`.
+    @inline(__always)
     static func forEachASCIIWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) -> Bool {
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
         func kind(_ byte: UInt8) -> CharacterClass {
@@ -155,6 +156,36 @@ public enum NameTokenizer {
         }
         flush(bytes.count)
         return true
+    }
+
+    /// The first value `body` returns for the runs of a text held as UTF-8 `bytes`, called
+    /// with each run in order, and whether it is all ASCII; `nil` when it returns none.
+    ///
+    /// A run is bytes of ASCII letters and digits or above `0x7F`, between ASCII separators
+    /// (which separate words in every script): an ASCII run is split by
+    /// ``forEachASCIIWord(in:_:)`` in place, any other by ``words(in:)``, and the words of the
+    /// runs are the words of the text. For scanning long texts without making their words.
+    @inline(__always)
+    static func firstRun<T>(in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ run: Range<Int>, _ isASCII: Bool) -> T?) -> T? {
+        func isWordByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        }
+        var index = 0
+        while index < bytes.count {
+            guard isWordByte(bytes[index]) else {
+                index += 1
+                continue
+            }
+            var end = index
+            var isASCII = true
+            while end < bytes.count, isWordByte(bytes[end]) {
+                if bytes[end] >= 0x80 { isASCII = false }
+                end += 1
+            }
+            if let found = body(index..<end, isASCII) { return found }
+            index = end
+        }
+        return nil
     }
 
     /// An ASCII byte in lowercase.
