@@ -137,8 +137,12 @@ struct RankedNameSearch {
             return statement
         }
         var definitions = sets.map { "\($0.name) AS MATERIALIZED (SELECT item.ctid AS t FROM item WHERE \($0.definition))" }
+        // A row in both the name's and the text's set is listed twice: harmless, as the rows
+        // are then read by `ctid = ANY(…)`, a test of each row (the TID scan drops repeated
+        // addresses), and several words' lists are intersected (INTERSECT keeps each once).
+        // A UNION hashed every address first: 3 of the 30 ms of `l` on a copy of /usr/share/doc.
         let candidates = words.map { word in
-            "(SELECT item.ctid AS t FROM item WHERE \(word.rich)" + (word.text.map { " UNION SELECT t FROM \(setName($0))" } ?? "") + ")"
+            "(SELECT item.ctid AS t FROM item WHERE \(word.rich)" + (word.text.map { " UNION ALL SELECT t FROM \(setName($0))" } ?? "") + ")"
         }
         definitions.append("candidate AS MATERIALIZED (\(candidates.joined(separator: " INTERSECT ")))")
         var conditions = ["item.ctid = ANY(ARRAY(SELECT t FROM candidate))"]
