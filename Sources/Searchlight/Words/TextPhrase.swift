@@ -14,9 +14,9 @@
 /// digits between ASCII separators (most of them) is split and compared in place; only a run
 /// holding other bytes is split by ``NameTokenizer`` and folded. ASCII separators separate in
 /// both, so run by run the words are the same.
-public enum TextPhrase {
+enum TextPhrase {
     /// How much of a text is read: its first 64 KiB, cut back to a whole character.
-    public static let bytesRead = 65_536
+    static let bytesRead = 65_536
 
     /// Whether `parts` are consecutive words of `text`'s first ``bytesRead`` bytes.
     ///
@@ -24,7 +24,7 @@ public enum TextPhrase {
     ///   - parts: Folded words, as ``NameTokenizer/words(in:)`` makes them; empty holds nowhere.
     ///   - text: Any text.
     ///   - limit: How many bytes of the text are read (``bytesRead``).
-    public static func holds(_ parts: [String], in text: String, bytes limit: Int = bytesRead) -> Bool {
+    static func holds(_ parts: [String], in text: String, bytes limit: Int = bytesRead) -> Bool {
         guard !parts.isEmpty else { return false }
         var text = text
         text.makeContiguousUTF8()
