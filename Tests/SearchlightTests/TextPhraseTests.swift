@@ -35,6 +35,26 @@ struct TextPhraseTests {
         }
     }
 
+    /// The runs scanned (`NameTokenizer.firstRun`): every byte of 0–255 is a word's when it is
+    /// an ASCII letter or digit or above 0x7F, and one run ends where another byte stands.
+    @Test func runsAreLettersDigitsAndLongerCharacters() {
+        for byte in 0...255 {
+            let isWord = byte >= 0x80 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            let bytes: [UInt8] = [0x20, UInt8(byte), 0x20]
+            let run = bytes.withUnsafeBufferPointer { buffer in NameTokenizer.firstRun(in: buffer) { range, _ in range } }
+            #expect(run == (isWord ? 1..<2 : nil), "byte \(byte)")
+        }
+        let runs = Array("net-Present_value2 café".utf8).withUnsafeBufferPointer { buffer in
+            var found: [String] = []
+            _ = NameTokenizer.firstRun(in: buffer) { range, isASCII -> Bool? in
+                found.append(String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self) + (isASCII ? "" : "*"))
+                return nil
+            }
+            return found
+        }
+        #expect(runs == ["net", "Present", "value2", "café*"])
+    }
+
     @Test func aPhraseOfMoreThanSixtyThreeWords() {
         let text = Array(repeating: "la", count: 80).joined(separator: " ") + " land"
         #expect(TextPhrase.holds(Array(repeating: "la", count: 70) + ["land"], in: text))

@@ -167,8 +167,10 @@ public enum NameTokenizer {
     /// runs are the words of the text. For scanning long texts without making their words.
     @inline(__always)
     static func firstRun<T>(in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ run: Range<Int>, _ isASCII: Bool) -> T?) -> T? {
-        func isWordByte(_ byte: UInt8) -> Bool {
-            byte >= 0x80 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        // A byte of a longer character, an ASCII digit, or an ASCII letter in either case:
+        // three comparisons (four ranges tested one by one scanned a sixth slower).
+        @inline(__always) func isWordByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || byte &- 0x30 < 10 || (byte | 0x20) &- 0x61 < 26
         }
         var index = 0
         while index < bytes.count {

@@ -63,6 +63,8 @@ enum TextPhrase {
         var starts = [0]
         for part in parts { starts.append(starts[starts.count - 1] + part.utf8.count) }
         let phrase: UInt64 = 1 << parts.count
+        // An ASCII word never equals a part with other bytes: 0 matches no lowercased ASCII letter.
+        let first = flat.first.map { $0 < 0x80 ? $0 : 0 } ?? 0
         return flat.withUnsafeBufferPointer { flat in
             starts.withUnsafeBufferPointer { starts in
                 var state: UInt64 = 1
@@ -72,6 +74,9 @@ enum TextPhrase {
                 return NameTokenizer.firstRun(in: bytes) { range, isASCII -> Bool? in
                     let run = UnsafeBufferPointer(rebasing: bytes[range])
                     if isASCII {
+                        // Nothing of the phrase read yet, and a run without the first part's
+                        // first letter holds no word that starts it: most runs are passed so.
+                        if state == 1, !run.contains(where: { NameTokenizer.lowercased($0) == first }) { return nil }
                         _ = NameTokenizer.forEachASCIIWord(in: run) { word in
                             guard state & phrase == 0 else { return }
                             state = reading(after: state) { part in
