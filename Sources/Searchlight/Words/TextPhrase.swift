@@ -15,7 +15,8 @@
 /// holding other bytes is split by ``NameTokenizer`` and folded. ASCII separators separate in
 /// both, so run by run the words are the same.
 enum TextPhrase {
-    /// How much of a text is read: its first 64 KiB, cut back to a whole character.
+    /// How much of a text is read: its first 64 KiB, cut back to the start of a Unicode scalar
+    /// (where the split words it stands for once fell back to 16 384 characters).
     static let bytesRead = 65_536
 
     /// Whether `parts` are consecutive words of `text`'s first ``bytesRead`` bytes.
