@@ -277,9 +277,10 @@ extension PostgresIndex {
         for (visiting, keeping, bestFirst) in page.walks(limit: limit) {
             let walk = page.walk(domain: domain, visiting: visiting, keeping: keeping, bestFirst: bestFirst, below: below)
             var walked: [TieredNamePage.Walked] = []
-            for try await (date, prefixOnly, fields, wordFields, visited) in try await connection.query(walk.query, logger: logger)
-                .decode((Double, Int, Int, [Int], Int).self) {
-                walked.append(.init(date: date, rank: .init(prefixOnly: prefixOnly, fields: fields), fields: wordFields, visited: visited))
+            for try await (date, prefixOnly, fields, wordFields, visited, matched) in try await connection.query(walk.query, logger: logger)
+                .decode((Double, Int, Int, [Int], Int, Int).self) {
+                walked.append(.init(date: date, rank: .init(prefixOnly: prefixOnly, fields: fields), fields: wordFields, visited: visited,
+                                    matched: matched))
             }
             guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit) else { return nil }
             let longer = below == nil ? min(TieredNamePage.walkOnFrom(limit: limit, items: items), page.ranking) : page.ranking

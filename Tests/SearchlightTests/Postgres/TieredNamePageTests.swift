@@ -122,3 +122,68 @@ struct RowByRowScriptsTests {
         }
     }
 }
+
+/// How many rows the page's superset would read, told by the first walk's matches
+/// (``TieredNamePage/betterConditions(_:than:among:items:reading:textTierIsScored:)``): more
+/// than a longer walk would visit, and the longer walk is taken (`.many`).
+@Suite("PostgreSQL pages: the superset's rows told by the walk")
+struct TieredNameSupersetTests {
+    /// A first walk of the 2 000 newest of half a million notes for `oscar hotel` (page of 50): 250
+    /// matches kept, each word among keywords (field 2) in a few, both in the text in the rest.
+    static func walked(oscarAmongKeywords: Int, hotelAmongKeywords: Int, matched: Int) -> [TieredNamePage.Walked] {
+        func row(_ oscar: Int, _ hotel: Int, _ number: Int) -> TieredNamePage.Walked {
+            .init(date: Double(10_000 - number), rank: .init(prefixOnly: 0, fields: oscar + hotel), fields: [oscar, hotel],
+                  visited: 2000, matched: matched)
+        }
+        let kept = (0..<oscarAmongKeywords).map { row(2, 4, $0) } + (0..<hotelAmongKeywords).map { row(4, 2, 100 + $0) }
+        return kept + (kept.count..<250).map { row(4, 4, 200 + $0) }
+    }
+
+    static func isMany(_ better: TieredNamePage.Better<[String]>) -> Bool {
+        if case .many = better { return true }
+        return false
+    }
+
+    @Test func aWordRarelyAmongTheMatchesButCommonInItsFieldIsLeftToTheLongerWalk() throws {
+        let page = try #require(TieredNamePage(RankedNameSearch(["oscar", "hotel"], includeText: true)))
+        let items = 500_000, reading = TieredNamePage.walkOnFrom(limit: 50, items: items)
+        // 22 of the 250 kept hold `oscar` among keywords; 422 of the 2 000 visited matched.
+        // Its index among keywords gives about 22 / 422 of every item (26 000; 27 567 on the
+        // notes), not 22 / 2 000 (5 500): more than the longer walk costs.
+        let fewMatched = Self.walked(oscarAmongKeywords: 22, hotelAmongKeywords: 20, matched: 422)
+        let tier = try #require(TieredNamePage.tier(of: fewMatched, limit: 50)).tier
+        #expect(tier == .init(prefixOnly: 0, fields: 8))
+        var statement = page.search.statement
+        #expect(Self.isMany(page.betterConditions(&statement, than: tier, among: fewMatched, items: items, reading: reading,
+                                                  textTierIsScored: false)))
+        // Every item visited matched: the same 22 are 22 / 2 000 of every item, which the superset reads.
+        let allMatched = Self.walked(oscarAmongKeywords: 22, hotelAmongKeywords: 20, matched: 2000)
+        statement = page.search.statement
+        guard case .these(let conditions) = page.betterConditions(&statement, than: tier, among: allMatched, items: items,
+                                                                  reading: reading, textTierIsScored: false) else {
+            Issue.record("the superset of 5 500 rows was not read")
+            return
+        }
+        // One box per word among keywords or better, the other tested on the row.
+        #expect(conditions.count == 2)
+    }
+
+    @Test func aCompoundWholeInFewMatchesIsReadWhenTheyAreFewOfEveryItem() throws {
+        let page = try #require(TieredNamePage(RankedNameSearch(["note_7"], includeText: true)))
+        let items = 500_000, reading = TieredNamePage.walkOnFrom(limit: 50, items: items)
+        func walked(whole: Int) -> [TieredNamePage.Walked] {
+            (0..<250).map { number in
+                .init(date: Double(10_000 - number), rank: number < whole ? .init(prefixOnly: 0, fields: 0) : .init(prefixOnly: 1, fields: 5),
+                      fields: [0], visited: 2000, matched: 309)
+            }
+        }
+        // One match of 309 holds `note_7` whole: 1 600 of every item, read from the index.
+        var statement = page.search.statement
+        let one = walked(whole: 1), tier = try #require(TieredNamePage.tier(of: one, limit: 50)).tier
+        #expect(!Self.isMany(page.betterConditions(&statement, than: tier, among: one, items: items, reading: reading, textTierIsScored: false)))
+        // Twenty: 32 000, more than a longer walk costs.
+        statement = page.search.statement
+        let twenty = walked(whole: 20)
+        #expect(Self.isMany(page.betterConditions(&statement, than: tier, among: twenty, items: items, reading: reading, textTierIsScored: false)))
+    }
+}
