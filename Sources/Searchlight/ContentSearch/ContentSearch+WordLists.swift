@@ -44,8 +44,12 @@ extension ContentSearch {
         var ranks = try newRowRanks()
         // The ranks of the columns: name, title, keywords, folders; authors, text.
         let tables: [(name: String, ranks: [UInt8])] = [("item_words", [0, 1, 2, 3]), ("item_content", [2, UInt8(Self.textRank)])]
-        // Per table and column, the rows holding the word whole (phrase 0) and as a prefix (phrase 1).
-        var rows: [[[RowSet]]] = tables.map { table in table.ranks.map { _ in [RowSet(), RowSet()] } }
+        // The rows holding the word whole (phrase 0) and as a prefix (phrase 1): in any column
+        // of the names' table (all its columns are asked of together), among authors, in the
+        // text. Plain sets, not an array of them per table and column: each insert into a set
+        // nested in arrays checked every array for sharing, a fifth of the lists' reading.
+        var wordsWhole = RowSet(), wordsPrefix = RowSet(), authorsWhole = RowSet(), authorsPrefix = RowSet()
+        var textWhole = RowSet(), textPrefix = RowSet()
         for (index, table) in tables.enumerated() {
             // The best rank of each set of columns, and of none (`nil`).
             let best: [UInt8?] = (0..<256).map { columns in
@@ -64,18 +68,23 @@ extension ContentSearch {
                 } else if let rank = best[Int(prefixColumns)] {
                     ranks.offer(RowRanks.Rank(rank: rank, prefixOnly: true), for: id)
                 }
-                for column in table.ranks.indices {
-                    // A row holding the word whole holds it as a prefix too.
-                    if wholeColumns & (1 << column) != 0 { rows[index][column][0].insert(id); rows[index][column][1].insert(id) }
-                    if prefixColumns & (1 << column) != 0 { rows[index][column][1].insert(id) }
+                // A row holding the word whole holds it as a prefix too.
+                if index == 0 {
+                    if wholeColumns != 0 { wordsWhole.insert(id) }
+                    if wholeColumns | prefixColumns != 0 { wordsPrefix.insert(id) }
+                } else {
+                    if wholeColumns & 1 != 0 { authorsWhole.insert(id) }
+                    if (wholeColumns | prefixColumns) & 1 != 0 { authorsPrefix.insert(id) }
+                    if wholeColumns & 2 != 0 { textWhole.insert(id) }
+                    if (wholeColumns | prefixColumns) & 2 != 0 { textPrefix.insert(id) }
                 }
                 return true
             }
         }
         memo.ranks[token] = ranks
         for (phrase, term) in [whole, prefix].enumerated() {
-            let words = rows[0].reduce(into: RowSet()) { $0.formUnion($1[phrase]) }
-            let authors = rows[1][0][phrase], text = rows[1][1][phrase]
+            let words = phrase == 0 ? wordsWhole : wordsPrefix
+            let authors = phrase == 0 ? authorsWhole : authorsPrefix, text = phrase == 0 ? textWhole : textPrefix
             remember(words, "item_words", term)
             remember(authors, "item_content", "authors : (" + term + ")")
             remember(authors, "item_content", "authors : " + term)
