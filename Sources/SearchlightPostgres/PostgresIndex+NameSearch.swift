@@ -87,12 +87,8 @@ extension PostgresIndex {
                                           includingText: includeText, read: readItems) {
             return found
         }
-        if let page = try await tierShortcutPage(words, select: columns, domain: domain, limit: limit, fetch: fetchItems) {
-            return page
-        }
-        let statement = try Self.nameSearch(words, select: columns, domain: domain, limit: limit,
-                                            includeText: includeText)
-        return try await fetchItems(statement)
+        return try await tiersThenRanking(words, select: columns, domain: domain, limit: limit, includingText: includeText,
+                                          failure: "cannot read the index", read: readItems)
     }
 
     /// The identifiers of what ``search(words:domain:limit:)`` returns, in the same order,
@@ -148,11 +144,8 @@ extension PostgresIndex {
                                           includingText: includeText, read: readReferences) {
             return found
         }
-        if let page = try await tierShortcutPage(words, select: select, domain: domain, limit: limit, fetch: fetchReferences) {
-            return page
-        }
-        let statement = try Self.nameSearch(words, select: select, domain: domain, limit: limit, includeText: includeText)
-        return try await fetchReferences(statement)
+        return try await tiersThenRanking(words, select: select, domain: domain, limit: limit, includingText: includeText,
+                                          failure: "cannot search the index", read: readReferences)
     }
 
     /// The references a statement selecting `item.identifier, domain.name` returns, in its order.

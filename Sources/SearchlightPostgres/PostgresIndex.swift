@@ -326,7 +326,8 @@ public final class PostgresIndex: Sendable {
 
     /// One attempt of ``checkSchema()``: reads the recorded schema version, in one statement
     /// (every search by `searchlight` opens a handle: each round trip is paid by every
-    /// keystroke), and compares it with ``schemaVersion``.
+    /// keystroke), and compares it with ``schemaVersion``. The same statement reads the item
+    /// table as the planner knows it (``plannedTable()``), which a search asks next.
     ///
     /// - Throws: ``PostgresIndexError`` with ``PostgresIndexError/Code/unsupportedDatabase`` when
     ///   there is no `searchlight_schema_version` table or its version is not this build's.
@@ -334,11 +335,20 @@ public final class PostgresIndex: Sendable {
         let logger = self.logger
         let version: Int
         do {
-            version = try await withConnection("cannot read the index") { connection in
-                let rows = try await connection.query("SELECT coalesce(max(version), 0) FROM searchlight_schema_version",
-                                                      logger: logger)
-                return try await Self.single(rows, Int.self) ?? 0
+            let (found, table) = try await withConnection("cannot read the index") { connection in
+                var found: (version: Int, table: PlannedTable?) = (0, nil)
+                for try await (version, items, inline) in try await connection.query("""
+                    SELECT version.number, item.reltuples::int8, coalesce(toast.relpages, 0) * 10 < greatest(item.relpages, 1)
+                    FROM (SELECT coalesce(max(version), 0) AS number FROM searchlight_schema_version) AS version
+                        LEFT JOIN pg_class AS item ON item.oid = to_regclass('item')
+                        LEFT JOIN pg_class AS toast ON toast.oid = item.reltoastrelid
+                    """, logger: logger).decode((Int, Int?, Bool?).self) {
+                    found = (version, items.map { PlannedTable(items: $0, textsInline: inline ?? false) })
+                }
+                return found
             }
+            version = found
+            if let table { plannedItems.withLock { $0 = (table, Date()) } }
         } catch let error as PostgresIndexError where error.sqlState == "42P01" {
             version = 0  // undefined_table: no Searchlight index was made here
         }
