@@ -150,6 +150,19 @@ extension PostgresIndex {
 
     /// The references a statement selecting `item.identifier, domain.name` returns, in its order.
     ///
+    /// The share of the rows holding `token` in the fields of `rank` or better, by the
+    /// statistics of the field words (``TieredNamePage/fieldShare(_:_:)``), on `connection`;
+    /// `nil` when there are none the reader may see.
+    func fieldShare(_ page: TieredNamePage, _ token: String, _ rank: Int, on connection: PostgresConnection) async throws -> Double? {
+        try await Self.single(try await connection.query(page.fieldShare(token, rank).query, logger: logger), Double.self)
+    }
+
+    /// ``fieldShare(_:_:_:on:)`` of a search of every field and the text. For tests.
+    func fieldShare(of token: String, rank: Int) async throws -> Double? {
+        guard let page = TieredNamePage(RankedNameSearch([token], includeText: true)) else { return nil }
+        return try await withConnection("cannot read the index") { try await self.fieldShare(page, token, rank, on: $0) }
+    }
+
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     private func fetchReferences(_ statement: SQLStatement) async throws -> [ItemReference] {
         try await reading(statement, "cannot search the index") { connection in
@@ -270,18 +283,28 @@ extension PostgresIndex {
         for (visiting, keeping, bestFirst) in page.walks(limit: limit) {
             let walk = page.walk(domain: domain, visiting: visiting, keeping: keeping, bestFirst: bestFirst, below: below)
             var walked: [TieredNamePage.Walked] = []
-            for try await (date, prefixOnly, fields, wordFields, visited, matched) in try await connection.query(walk.query, logger: logger)
-                .decode((Double, Int, Int, [Int], Int, Int).self) {
+            for try await (date, prefixOnly, fields, wordFields, visited, matches, inFields) in try await connection.query(walk.query, logger: logger)
+                .decode((Double, Int, Int, [Int], Int, Int, [Int]).self) {
                 walked.append(.init(date: date, rank: .init(prefixOnly: prefixOnly, fields: fields), fields: wordFields, visited: visited,
-                                    matched: matched))
+                                    met: bestFirst ? .init(matches: matches, inFields: inFields) : nil))
             }
             guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit) else { return nil }
             let longer = below == nil ? min(TieredNamePage.walkOnFrom(limit: limit, items: items), page.ranking) : page.ranking
-            switch page.page(select: select, domain: domain, limit: limit, tier: tier, among: walked, newest: newest, items: items,
-                             reading: longer, textTierIsScored: scored) {
+            var estimates: [String: Int] = [:]
+            var found = page.page(select: select, domain: domain, limit: limit, tier: tier, among: walked, newest: newest, items: items,
+                                  reading: longer, textTierIsScored: scored)
+            if case .estimate(let asked) = found {
+                for (token, rank, query) in asked {
+                    // No statistics: the walk's share of the items visited decides, as before.
+                    estimates[query] = try await fieldShare(page, token, rank, on: connection).map { Int($0 * Double(items)) } ?? 0
+                }
+                found = page.page(select: select, domain: domain, limit: limit, tier: tier, among: walked, newest: newest, items: items,
+                                  reading: longer, textTierIsScored: scored, estimates: estimates)
+            }
+            switch found {
             case .all:
                 return nil
-            case .many:
+            case .many, .estimate:
                 break
             case .these(let statement):
                 // Nothing says too many candidates: the page's own rows are among them.

@@ -56,9 +56,20 @@ struct TieredNamePage {
         /// How many items the walk had visited when it met it (a walk newest first), or in all
         /// (a walk best first, which ranks every item it visits).
         var visited: Int
-        /// How many of the items it visited matched, kept or not (a walk best first); `visited`
+        /// For a walk best first, what it met among every match, kept or not (``Met``); `nil`
         /// for a walk newest first, which stops at the last match it keeps.
-        var matched: Int
+        var met: Met?
+    }
+
+    /// What a walk best first met among every match of the items it visited, kept or not: the
+    /// matches it keeps are the best, so a word in a field that ranks a match only as well as
+    /// the page's tier is often in matches it leaves.
+    struct Met {
+        /// How many of the items visited matched.
+        var matches: Int
+        /// How many matches hold each word in a field of each rank or better, before the text
+        /// (`[word × ranks + rank]`, ``TieredNamePage/fieldRanks``).
+        var inFields: [Int]
     }
 
     /// The most newest items a walk visits: about 10 ms of row tests on half a million notes.
@@ -81,6 +92,11 @@ struct TieredNamePage {
     /// 15 000 names of half a million notes holding `note` and `4` (`note_4`) take 0.1 s,
     /// where ranking every match took 0.6.
     static let betterAtMost = 20000
+
+    /// The ranks of the fields before the text (name 0, title 1, keywords and authors 2,
+    /// folders 3; the text is 4, or absent from a search of names alone): those a box of
+    /// ``betterConditions(_:than:among:items:reading:textTierIsScored:)`` reads from the field words.
+    var fieldRanks: Int { search.includeText ? 4 : 3 }
 
     /// The search, whose tests rank the walk and the page.
     let search: RankedNameSearch
@@ -157,6 +173,10 @@ struct TieredNamePage {
         // first were sorted again, and the walk visited all its 16 000 items (50 ms) where it
         // can stop at the last match it keeps (`q` among keywords: 4 200 visited, 9 ms).
         let recency = "coalesce(item.modification_date, 0)", visiting = statement.bind(.integer(visiting))
+        // Window counts over every match, before the limit keeps the best.
+        let metInFields = search.tokens.indices.flatMap { word in
+            (0..<fieldRanks).map { "count(*) FILTER (WHERE coalesce(rank.prefix_\(word), 9) <= \($0)) OVER ()" }
+        }.joined(separator: ", ")
         let newest = bestFirst
             ? """
               SELECT item.*, count(*) OVER () AS visited FROM
@@ -169,7 +189,7 @@ struct TieredNamePage {
         statement.sql = """
             SELECT item.recency::float8, rank.prefix_only::int8, rank.fields::int8,
                 ARRAY[\(search.tokens.indices.map { "coalesce(rank.prefix_\($0), 9)" }.joined(separator: ", "))]::int8[], item.visited,
-                \(bestFirst ? "count(*) OVER ()" : "item.visited")::int8
+                \(bestFirst ? "count(*) OVER ()" : "0")::int8, ARRAY[\(bestFirst ? metInFields : "")]::int8[]
             FROM (\(newest)) AS item
                 JOIN domain ON domain.id = item.domain_id
                 \(search.rankJoins(.rows, phrase: "false"))
@@ -205,12 +225,14 @@ struct TieredNamePage {
     ///   - reading: How many rows a box's index may be expected to give: ``walkOnFrom(limit:items:)`` when a
     ///     longer walk may follow, else `ranking`.
     func page(select: String, domain: String?, limit: Int, tier: Rank, among walked: [Walked], newest page: [Walked], items: Int,
-              reading: Int, textTierIsScored scored: Bool) -> Better<SQLStatement> {
+              reading: Int, textTierIsScored scored: Bool, estimates: [String: Int] = [:]) -> Better<SQLStatement> {
         var statement = search.statement
         let dated = "coalesce(item.modification_date, 0) = ANY(\(statement.bind(.textArray(page.map { "\($0.date)" })))::float8[])"
-        switch betterConditions(&statement, than: tier, among: walked, items: items, reading: reading, textTierIsScored: scored) {
+        switch betterConditions(&statement, than: tier, among: walked, items: items, reading: reading, textTierIsScored: scored,
+                                estimates: estimates) {
         case .all: return .all
         case .many: return .many
+        case .estimate(let queries): return .estimate(queries)
         case .these(let conditions):
             return .these(search.statement(extending: statement, select: select, domain: domain, limit: limit,
                                            amongRowsWhere: ([dated] + conditions).joined(separator: "\n    OR "),
@@ -221,19 +243,24 @@ struct TieredNamePage {
     /// The conditions of ``page(select:domain:limit:tier:among:newest:items:reading:textTierIsScored:)``
     /// (any of them: a row that could rank before `tier`), bound into `statement`; the items
     /// dated like the page's last are not among them.
+    ///
+    /// A box's rows are told by its rarest word's share of the items the walk visited, which
+    /// counts only the rows that hold the other words too: when its share of the matches tells
+    /// more rows than `reading` and that share of the visited fewer, the planner is asked
+    /// (``Better/estimate(_:)``; `estimates`, by field query, once it answered).
     func betterConditions(_ statement: inout SQLStatement, than tier: Rank, among walked: [Walked], items: Int, reading: Int,
-                          textTierIsScored scored: Bool) -> Better<[String]> {
+                          textTierIsScored scored: Bool, estimates: [String: Int] = [:]) -> Better<[String]> {
         let tokens = search.tokens, count = tokens.count
         let places = search.includeText ? 5 : 4
         var conditions: [String] = []
-        // The matches the walk met, kept or not: each condition's rows are expected to be its
-        // share of them, of every item.
-        let matches = Double(max(walked.map(\.matched).max() ?? 1, 1)), everyItem = Double(max(items, walked.count))
+        // Each condition's rows are expected to be its share of the items visited, of every item.
+        let visited = Double(max(walked.map(\.visited).max() ?? 1, 1)), everyItem = Double(max(items, walked.count))
         if tier.prefixOnly > 0 {
-            // More words whole: a compound's parts whole in any order (`note & 7`, 14 850 of half
-            // a million notes) were read when 2 455 hold `note_7` and one in 200 of the newest.
+            // More words whole (every such match ranks before the tier: the walk kept them all).
+            // A compound's are its parts whole in any order (`note & 7`, 14 850 of half a million
+            // notes, which 2 455 hold in order).
             let moreWhole = walked.count { $0.rank.prefixOnly < tier.prefixOnly }
-            if Double(moreWhole) / matches * everyItem > Double(reading) { return .many }
+            if Double(moreWhole) / visited * everyItem > Double(reading) { return .many }
             let wholeNeeded = count - tier.prefixOnly + 1
             // A compound is whole where its parts are all whole, in a field or in sequence in the text.
             let whole = tokens.map { token in
@@ -255,37 +282,88 @@ struct TieredNamePage {
             func query(_ token: String, _ rank: Int) -> String {
                 let key = "\(rank) \(token)"
                 if let known = queries[key] { return known }
-                let tags = PostgreSQLFieldWords.Tag.allCases.filter { $0.rank(includingText: search.includeText).map { $0 <= rank } ?? false }
-                // A compound's parts in one field, the last as a prefix (`'0note' & '04':*`).
-                let bound = statement.bind(PostgreSQLFieldWords.query(CompoundWords.parts(of: token), in: tags, lastAsPrefix: true))
+                let bound = statement.bind(fieldQuery(token, rank))
                 queries[key] = bound
                 return bound
             }
+            var unsure: [(token: String, rank: Int, query: String)] = []
             // One condition per word, which the planner may read from its index or test on the
             // rows another word's gives: a prefix in most rows (`'2alpha':*`) costs its whole list.
-            func met(_ word: Int, _ rank: Int) -> Int { walked.count { $0.fields[word] <= rank } }
+            // Among every match when the walk counted them (a walk best first), else among those it kept.
+            let every = walked.first?.met
+            let matches = every?.matches ?? walked.count
+            func met(_ word: Int, _ rank: Int) -> Int {
+                every.map { $0.inFields[word * fieldRanks + rank] } ?? walked.count { $0.fields[word] <= rank }
+            }
             for box in Self.boxes(summingTo: most, words: count, each: last) {
                 let words = box.indices.filter { box[$0] < last }
                 let rarest = words.min { met($0, box[$0]) < met($1, box[$1]) }
-                // The rows its index gives: the rarest word's share of the matches, of every
-                // item. Its share of the items visited told too few when the other words are
-                // rare among them: 22 of the 2 000 newest notes matched `oscar hotel` with `oscar`
-                // among keywords, 5 500 rows of half a million, where its index gives 27 567,
-                // each read from its page (0.2 s); 22 of the 422 matches tell 26 000.
+                // The rows its index gives: at least the rarest word's share of the items visited,
+                // of every item; at most its share of the matches (the other words may be rare
+                // where it is not). Between, the planner tells: `oscar hotel` on half a million
+                // notes met `oscar` among keywords in 22 of 2 000 visited, 422 matches, which
+                // tell 5 500 and 26 000 rows; its index gives 27 567 (the planner: 30 125), each
+                // read from its page (0.2 s), where the longer walk takes 20 ms. `romeo tango`:
+                // 5 of 2 000, 397 matches, 1 250 and 6 300; the index 1 474 (17 ms).
                 // A word the walk never met there is left to its index, which knows it is rare.
-                if let rarest, met(rarest, box[rarest]) > 0, Double(met(rarest, box[rarest])) / matches * everyItem > Double(reading) {
-                    return .many
+                if let rarest, met(rarest, box[rarest]) > 0 {
+                    let share = Double(met(rarest, box[rarest])) * everyItem
+                    if share / visited > Double(reading) { return .many }
+                    if share / Double(max(matches, 1)) > Double(reading), !CompoundWords.isCompound(tokens[rarest]) {
+                        let asked = fieldQuery(tokens[rarest], box[rarest])
+                        if let rows = estimates[asked] {
+                            if rows > reading { return .many }
+                        } else {
+                            unsure.append((tokens[rarest], box[rarest], asked))
+                        }
+                    }
                 }
                 let tests = words.map { word in
                     let test = "\(PostgreSQLFieldWords.vector) @@ \(query(tokens[word], box[word]))::tsquery"
                     // `IS TRUE` keeps the planner from reading the condition's index.
-                    return word == rarest || 50 * met(word, box[word]) <= walked.count ? test : "(\(test)) IS TRUE"
+                    return word == rarest || 50 * met(word, box[word]) <= matches ? test : "(\(test)) IS TRUE"
                 }
                 conditions.append("(" + tests.joined(separator: " AND ") + ")")
             }
+            if !unsure.isEmpty { return .estimate(unsure) }
         }
         if scored { conditions.append("(\(search.wholeTexts(.rows)))") }
         return .these(conditions)
+    }
+
+    /// The field words' query (`tsquery` text) of `token` in the fields of `rank` or better: a
+    /// compound's parts in one field, the last as a prefix (`('0note' & '04':*)`).
+    func fieldQuery(_ token: String, _ rank: Int) -> String {
+        let tags = PostgreSQLFieldWords.Tag.allCases.filter { $0.rank(includingText: search.includeText).map { $0 <= rank } ?? false }
+        return PostgreSQLFieldWords.query(CompoundWords.parts(of: token), in: tags, lastAsPrefix: true)
+    }
+
+    /// The share of the rows whose field words hold `token` (a word, not a compound) in the
+    /// fields of `rank` or better, from the statistics `ANALYZE` keeps of them (`pg_stats`: the
+    /// most common tagged words and their shares): the sum of the shares of those starting
+    /// with the token behind each field's tag, a row holding it in two fields counted twice.
+    /// `NULL` when there are no statistics the reader may see (before the first `ANALYZE`, or
+    /// where row security applies to the reader); 0 when none of the common words match (then
+    /// the word is rarer than the least common of them).
+    ///
+    /// The planner's own estimate (`EXPLAIN`) adds a default share for each tag's word it does
+    /// not find among them: 4 533 rows for `romeo` among the fields of the notes, which hold it
+    /// in 1 474.
+    func fieldShare(_ token: String, _ rank: Int) -> SQLStatement {
+        let tags = PostgreSQLFieldWords.Tag.allCases.filter { $0.rank(includingText: search.includeText).map { $0 <= rank } ?? false }
+        let escaped = token.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        var statement = SQLStatement()
+        let patterns = statement.bind(.textArray(tags.map { $0.rawValue + escaped + "%" }))
+        statement.sql = """
+            SELECT coalesce((SELECT sum(common.share) FILTER (WHERE common.word LIKE ANY(\(patterns)))
+                             FROM unnest(stats.most_common_elems::text::text[], stats.most_common_elem_freqs) AS common(word, share)),
+                            0)::float8
+            FROM pg_stats AS stats
+            WHERE stats.schemaname = current_schema() AND stats.tablename = 'item' AND stats.attname = 'field_words'
+                AND stats.most_common_elems IS NOT NULL
+            """
+        return statement
     }
 
     /// What ``page(select:domain:limit:tier:among:newest:items:reading:textTierIsScored:)`` makes of the rows
@@ -295,6 +373,9 @@ struct TieredNamePage {
         case all
         /// Too many, by the walk's shares: a longer walk may look for them alone.
         case many
+        /// The walk's shares cannot tell: the statistics of these words in these fields must
+        /// (``fieldShare(_:_:)``), each answer kept by its field query (``fieldQuery(_:_:)``).
+        case estimate([(token: String, rank: Int, query: String)])
         /// The page's statement, or the conditions of its superset.
         case these(Found)
     }

@@ -31,7 +31,7 @@ struct TieredNamePageTests {
     }
 
     @Test func aPageFromTheNewestMatchesIsTheStartOfTheFullRanking() async throws {
-        let (index, _) = try await PostgresTestDatabase.makeIndex()
+        let (index, url) = try await PostgresTestDatabase.makeIndex()
         defer { index.close() }
         try await index.indexItems(Self.items())
         var read = 0, leftToTheRanking = 0
@@ -65,6 +65,24 @@ struct TieredNamePageTests {
         // Most pages are read from the walk; short walks leave some to the full ranking.
         #expect(read > leftToTheRanking, "\(read) read, \(leftToTheRanking) left to the full ranking")
         #expect(leftToTheRanking > 0)
+        // With the statistics that tell a word's share of the fields when the walk's shares
+        // cannot (as autovacuum's `ANALYZE` keeps them), the pages are still the ranking's.
+        let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        _ = try await PostgresCluster.shared().psql("ANALYZE item", database: database)
+        for words in [["a"], ["al"], ["alpha"], ["z"], ["n"], ["note"], ["alpha", "z"], ["al", "bravo"], ["net", "pre"],
+                      ["zulu", "a"], ["n", "p", "a"], ["file_1"], ["file_2", "al"]] {
+            for includingText in [true, false] {
+                let all = try await index.referencesRankedBySets(words: words, domain: nil, includingText: includingText)
+                for limit in [1, 3, 10] {
+                    for (walking, ranking) in [(30, 1000), (120, 1000), (2000, 1000), (30, 6), (2000, 6)] {
+                        guard let page = try await index.referencesRankedRowByRow(words: words, domain: nil, limit: limit,
+                                                                                  includingText: includingText, walking: walking,
+                                                                                  ranking: ranking, few: 0) else { continue }
+                        #expect(page == Array(all.prefix(limit)), "analyzed: \(words) text: \(includingText) \(limit) \(walking) \(ranking)")
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -123,17 +141,18 @@ struct RowByRowScriptsTests {
     }
 }
 
-/// How many rows the page's superset would read, told by the first walk's matches
+/// How many rows the page's superset would read, told by the first walk
 /// (``TieredNamePage/betterConditions(_:than:among:items:reading:textTierIsScored:)``): more
 /// than a longer walk would visit, and the longer walk is taken (`.many`).
 @Suite("PostgreSQL pages: the superset's rows told by the walk")
 struct TieredNameSupersetTests {
     /// A first walk of the 2 000 newest of half a million notes for `oscar hotel` (page of 50): 250
-    /// matches kept, each word among keywords (field 2) in a few, both in the text in the rest.
-    static func walked(oscarAmongKeywords: Int, hotelAmongKeywords: Int, matched: Int) -> [TieredNamePage.Walked] {
+    /// matches kept, each word among keywords (field 2) in a few, both in the text in the rest;
+    /// `met`, what it counted among all its matches.
+    static func walked(oscarAmongKeywords: Int, hotelAmongKeywords: Int, met: TieredNamePage.Met?) -> [TieredNamePage.Walked] {
         func row(_ oscar: Int, _ hotel: Int, _ number: Int) -> TieredNamePage.Walked {
             .init(date: Double(10_000 - number), rank: .init(prefixOnly: 0, fields: oscar + hotel), fields: [oscar, hotel],
-                  visited: 2000, matched: matched)
+                  visited: 2000, met: met)
         }
         let kept = (0..<oscarAmongKeywords).map { row(2, 4, $0) } + (0..<hotelAmongKeywords).map { row(4, 2, 100 + $0) }
         return kept + (kept.count..<250).map { row(4, 4, 200 + $0) }
@@ -144,28 +163,75 @@ struct TieredNameSupersetTests {
         return false
     }
 
-    @Test func aWordRarelyAmongTheMatchesButCommonInItsFieldIsLeftToTheLongerWalk() throws {
+    @Test func aWordInAFieldMostlyAmongTheMatchesLeftOutIsCountedAmongThemAll() throws {
         let page = try #require(TieredNamePage(RankedNameSearch(["oscar", "hotel"], includeText: true)))
         let items = 500_000, reading = TieredNamePage.walkOnFrom(limit: 50, items: items)
-        // 22 of the 250 kept hold `oscar` among keywords; 422 of the 2 000 visited matched.
-        // Its index among keywords gives about 22 / 422 of every item (26 000; 27 567 on the
-        // notes), not 22 / 2 000 (5 500): more than the longer walk costs.
-        let fewMatched = Self.walked(oscarAmongKeywords: 22, hotelAmongKeywords: 20, matched: 422)
-        let tier = try #require(TieredNamePage.tier(of: fewMatched, limit: 50)).tier
+        // Were 50 of the 422 matches to hold `oscar` among keywords, 22 of them kept (the others,
+        // with `hotel` in the text, ranking with those left out), 50 of the 2 000 visited would
+        // tell at least 12 500 rows: more than the longer walk costs.
+        let counted = TieredNamePage.Met(matches: 422, inFields: [0, 0, 50, 50, 0, 0, 20, 20])
+        let all = Self.walked(oscarAmongKeywords: 22, hotelAmongKeywords: 20, met: counted)
+        let tier = try #require(TieredNamePage.tier(of: all, limit: 50)).tier
         #expect(tier == .init(prefixOnly: 0, fields: 8))
         var statement = page.search.statement
-        #expect(Self.isMany(page.betterConditions(&statement, than: tier, among: fewMatched, items: items, reading: reading,
+        #expect(Self.isMany(page.betterConditions(&statement, than: tier, among: all, items: items, reading: reading,
                                                   textTierIsScored: false)))
-        // Every item visited matched: the same 22 are 22 / 2 000 of every item, which the superset reads.
-        let allMatched = Self.walked(oscarAmongKeywords: 22, hotelAmongKeywords: 20, matched: 2000)
+        // 22 of the 422 matches, as on the notes: between 5 500 (of the visited) and 26 000 (of
+        // the matches), the statistics tell.
+        let notes = Self.walked(oscarAmongKeywords: 22, hotelAmongKeywords: 20,
+                                met: .init(matches: 422, inFields: [0, 0, 22, 22, 0, 0, 20, 20]))
         statement = page.search.statement
-        guard case .these(let conditions) = page.betterConditions(&statement, than: tier, among: allMatched, items: items,
-                                                                  reading: reading, textTierIsScored: false) else {
-            Issue.record("the superset of 5 500 rows was not read")
+        guard case .estimate(let asked) = page.betterConditions(&statement, than: tier, among: notes, items: items,
+                                                                reading: reading, textTierIsScored: false) else {
+            Issue.record("the statistics were not asked")
             return
         }
-        // One box per word among keywords or better, the other tested on the row.
+        // Each box's rarest word: `oscar` among keywords or better, then `hotel` (20 of each).
+        #expect(asked.map(\.token) == ["oscar", "hotel"])
+        #expect(asked.map(\.rank) == [3, 3])
+        let queries = asked.map(\.query)
+        // `oscar`'s index gives 27 567 rows: the longer walk.
+        statement = page.search.statement
+        #expect(Self.isMany(page.betterConditions(&statement, than: tier, among: notes, items: items, reading: reading,
+                                                  textTierIsScored: false, estimates: [queries[0]: 27_983, queries[1]: 1_517])))
+        // One told, the other not: asked again.
+        statement = page.search.statement
+        if case .estimate(let again) = page.betterConditions(&statement, than: tier, among: notes, items: items, reading: reading,
+                                                             textTierIsScored: false, estimates: [queries[0]: 1_517]) {
+            #expect(again.map(\.token) == ["hotel"])
+        } else {
+            Issue.record("`hotel` was not asked")
+        }
+        // 1 500 each (as `romeo` of `romeo tango`): the superset is read, one box per word among
+        // keywords or better, the other tested on the row.
+        statement = page.search.statement
+        guard case .these(let conditions) = page.betterConditions(&statement, than: tier, among: notes, items: items, reading: reading,
+                                                                  textTierIsScored: false,
+                                                                  estimates: [queries[0]: 1_517, queries[1]: 1_517]) else {
+            Issue.record("the superset of 1 500 rows was not read")
+            return
+        }
         #expect(conditions.count == 2)
+    }
+
+    /// The shares of the common words of each field, from `ANALYZE`, for a word and a rank.
+    @Test(.needsPostgres) func theStatisticsTellAWordsShareOfTheFields() async throws {
+        let (index, url) = try await PostgresTestDatabase.makeIndex()
+        defer { index.close() }
+        let items = TieredNamePageTests.items()
+        try await index.indexItems(items)
+        let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        _ = try await PostgresCluster.shared().psql("ANALYZE item", database: database)
+        // `zulu` among keywords (rank 2) or better: each field holding a word that starts with
+        // it counts once, as the statistics count each tagged word.
+        func holds(_ words: [String]?) -> Bool { words?.contains { $0.hasPrefix("zulu") } ?? false }
+        let expected = Double(items.count { holds($0.attributeSet.keywords) }
+                              + items.count { holds($0.attributeSet.displayName.map { [$0] }) }
+                              + items.count { holds($0.attributeSet.title?.split(separator: " ").map(String.init)) }
+                              + items.count { holds($0.attributeSet.authors) }) / Double(items.count)
+        let share = try #require(try await index.fieldShare(of: "zulu", rank: 2))
+        #expect(abs(share - expected) < 0.02, "\(share) \(expected)")
+        #expect(try await index.fieldShare(of: "qwertyuiop", rank: 3) == 0)
     }
 
     @Test func aCompoundWholeInFewMatchesIsReadWhenTheyAreFewOfEveryItem() throws {
@@ -174,16 +240,16 @@ struct TieredNameSupersetTests {
         func walked(whole: Int) -> [TieredNamePage.Walked] {
             (0..<250).map { number in
                 .init(date: Double(10_000 - number), rank: number < whole ? .init(prefixOnly: 0, fields: 0) : .init(prefixOnly: 1, fields: 5),
-                      fields: [0], visited: 2000, matched: 309)
+                      fields: [0], visited: 2000, met: .init(matches: 309, inFields: [250, 250, 250, 250]))
             }
         }
-        // One match of 309 holds `note_7` whole: 1 600 of every item, read from the index.
+        // One of the 2 000 visited holds `note_7` whole: 250 of every item, read from the index.
         var statement = page.search.statement
         let one = walked(whole: 1), tier = try #require(TieredNamePage.tier(of: one, limit: 50)).tier
         #expect(!Self.isMany(page.betterConditions(&statement, than: tier, among: one, items: items, reading: reading, textTierIsScored: false)))
-        // Twenty: 32 000, more than a longer walk costs.
+        // Thirty: 7 500, more than a longer walk costs.
         statement = page.search.statement
-        let twenty = walked(whole: 20)
-        #expect(Self.isMany(page.betterConditions(&statement, than: tier, among: twenty, items: items, reading: reading, textTierIsScored: false)))
+        let thirty = walked(whole: 30)
+        #expect(Self.isMany(page.betterConditions(&statement, than: tier, among: thirty, items: items, reading: reading, textTierIsScored: false)))
     }
 }
