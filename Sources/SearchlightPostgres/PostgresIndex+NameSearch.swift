@@ -148,8 +148,6 @@ extension PostgresIndex {
                                           failure: "cannot search the index", read: readReferences)
     }
 
-    /// The references a statement selecting `item.identifier, domain.name` returns, in its order.
-    ///
     /// The share of the rows holding `token` in the fields of `rank` or better, by the
     /// statistics of the field words (``TieredNamePage/fieldShare(_:_:)``), on `connection`;
     /// `nil` when there are none the reader may see.
@@ -163,6 +161,8 @@ extension PostgresIndex {
         return try await withConnection("cannot read the index") { try await self.fieldShare(page, token, rank, on: $0) }
     }
 
+    /// The references a statement selecting `item.identifier, domain.name` returns, in its order.
+    ///
     /// - Throws: ``PostgresIndexError`` when the database cannot be read, after the retries of ``retryPolicy``.
     private func fetchReferences(_ statement: SQLStatement) async throws -> [ItemReference] {
         try await reading(statement, "cannot search the index") { connection in

@@ -246,8 +246,9 @@ struct TieredNamePage {
     ///
     /// A box's rows are told by its rarest word's share of the items the walk visited, which
     /// counts only the rows that hold the other words too: when its share of the matches tells
-    /// more rows than `reading` and that share of the visited fewer, the planner is asked
-    /// (``Better/estimate(_:)``; `estimates`, by field query, once it answered).
+    /// more rows than `reading` and that share of the visited fewer, the statistics of the field
+    /// words are asked (``Better/estimate(_:)``, ``fieldShare(_:_:)``; `estimates`, rows by
+    /// field query, once they answered).
     func betterConditions(_ statement: inout SQLStatement, than tier: Rank, among walked: [Walked], items: Int, reading: Int,
                           textTierIsScored scored: Bool, estimates: [String: Int] = [:]) -> Better<[String]> {
         let tokens = search.tokens, count = tokens.count
@@ -300,11 +301,12 @@ struct TieredNamePage {
                 let rarest = words.min { met($0, box[$0]) < met($1, box[$1]) }
                 // The rows its index gives: at least the rarest word's share of the items visited,
                 // of every item; at most its share of the matches (the other words may be rare
-                // where it is not). Between, the planner tells: `oscar hotel` on half a million
+                // where it is not). Between, the statistics tell: `oscar hotel` on half a million
                 // notes met `oscar` among keywords in 22 of 2 000 visited, 422 matches, which
-                // tell 5 500 and 26 000 rows; its index gives 27 567 (the planner: 30 125), each
-                // read from its page (0.2 s), where the longer walk takes 20 ms. `romeo tango`:
-                // 5 of 2 000, 397 matches, 1 250 and 6 300; the index 1 474 (17 ms).
+                // tell 5 500 and 26 000 rows; its index gives 27 567 (the statistics: 27 983),
+                // each read from its page (0.2 s), where the longer walk takes 20 ms.
+                // `romeo tango`: 5 of 2 000, 397 matches, 1 250 and 6 300; the index 1 474 (the
+                // statistics 1 517; the superset, 17 ms).
                 // A word the walk never met there is left to its index, which knows it is rare.
                 if let rarest, met(rarest, box[rarest]) > 0 {
                     let share = Double(met(rarest, box[rarest])) * everyItem
