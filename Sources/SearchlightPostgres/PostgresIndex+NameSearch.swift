@@ -152,7 +152,8 @@ extension PostgresIndex {
     /// statistics of the field words (``TieredNamePage/fieldShare(_:_:)``), on `connection`;
     /// `nil` when there are none the reader may see.
     func fieldShare(_ page: TieredNamePage, _ token: String, _ rank: Int, on connection: PostgresConnection) async throws -> Double? {
-        try await Self.single(try await connection.query(page.fieldShare(token, rank).query, logger: logger), Double.self)
+        fieldSharesAsked.add(1, ordering: .relaxed)
+        return try await Self.single(try await connection.query(page.fieldShare(token, rank).query, logger: logger), Double.self)
     }
 
     /// ``fieldShare(_:_:_:on:)`` of a search of every field and the text. For tests.
@@ -206,7 +207,8 @@ extension PostgresIndex {
     ///
     /// One read-only transaction that sees one snapshot, so that the rows' addresses read first
     /// are those the answer reads: the text tier's count, with the planner's choice of plan;
-    /// then, through the indexes, the walks and supersets of the page, or the matches.
+    /// then, through the indexes, the walks and supersets of the page (and the field words'
+    /// statistics when the walk's shares cannot tell a superset's size), or the matches.
     ///
     /// - Parameters:
     ///   - select: The columns to select: ``itemColumns``, or the identifier and domain name.
@@ -280,6 +282,8 @@ extension PostgresIndex {
                                            read: @escaping @Sendable (SQLStatement, PostgresConnection) async throws -> [Row])
         async throws -> [Row]? {
         var below: TieredNamePage.Below?
+        // The rows of each field query the statistics told, for every walk: they do not depend on the tier.
+        var estimates: [String: Int] = [:]
         for (visiting, keeping, bestFirst) in page.walks(limit: limit) {
             let walk = page.walk(domain: domain, visiting: visiting, keeping: keeping, bestFirst: bestFirst, below: below)
             var walked: [TieredNamePage.Walked] = []
@@ -290,13 +294,15 @@ extension PostgresIndex {
             }
             guard let (tier, newest) = TieredNamePage.tier(of: walked, limit: limit) else { return nil }
             let longer = below == nil ? min(TieredNamePage.walkOnFrom(limit: limit, items: items), page.ranking) : page.ranking
-            var estimates: [String: Int] = [:]
             var found = page.page(select: select, domain: domain, limit: limit, tier: tier, among: walked, newest: newest, items: items,
-                                  reading: longer, textTierIsScored: scored)
+                                  reading: longer, textTierIsScored: scored, estimates: estimates)
             if case .estimate(let asked) = found {
-                for (token, rank, query) in asked {
+                for (token, rank, query) in asked where estimates[query] == nil {
                     // No statistics: the walk's share of the items visited decides, as before.
-                    estimates[query] = try await fieldShare(page, token, rank, on: connection).map { Int($0 * Double(items)) } ?? 0
+                    let share = try await fieldShare(page, token, rank, on: connection) ?? 0
+                    estimates[query] = Int(max(share, 0) * Double(max(items, walked.count)))
+                    // One over the longer walk's worth is enough to take it.
+                    if estimates[query]! > longer { break }
                 }
                 found = page.page(select: select, domain: domain, limit: limit, tier: tier, among: walked, newest: newest, items: items,
                                   reading: longer, textTierIsScored: scored, estimates: estimates)

@@ -22,13 +22,14 @@ extension PostgresIndex {
             let page = try await reading(best, failure) { try await read(best, $0) }
             if page.count == limit { return page }
         }
-        let prefix = try limit.flatMap { try Self.prefixTierPage(words, select: select, domain: domain, limit: $0) }
         let ranking = try Self.nameSearch(words, select: select, domain: domain, limit: limit, includeText: includingText)
+        guard let limit, let prefix = try Self.prefixTierPage(words, select: select, domain: domain, limit: limit) else {
+            return try await reading(ranking, failure) { try await read(ranking, $0) }
+        }
+        // Both within one lease's deadline (`operationTimeout`), as one transaction.
         return try await readingIndexes(failure) { connection in
-            if let prefix, let limit {
-                let page = try await read(prefix, connection)
-                if page.count == limit { return page }
-            }
+            let page = try await read(prefix, connection)
+            if page.count == limit { return page }
             return try await read(ranking, connection)
         }
     }

@@ -126,6 +126,9 @@ public final class PostgresIndex: Sendable {
     let outage = Mutex<Date?>(nil)
     /// The item table as the planner knows it, and when that was read (``plannedTable()``).
     let plannedItems = Mutex<(table: PlannedTable, read: Date)?>(nil)
+    /// How many times a first page asked the field words' statistics (``fieldShare(_:_:_:on:)``):
+    /// what tests check.
+    let fieldSharesAsked = Atomic<Int>(0)
 
     /// Since when the database has been unreachable (a call failed because the server could
     /// not be reached, and none has succeeded since), or `nil` when it is reachable. While it

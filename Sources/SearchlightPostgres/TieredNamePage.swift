@@ -10,14 +10,15 @@ import Searchlight
 ///    own row, and keeps the best matches (``walks(limit:)``). Its `limit`-th best rank is
 ///    the tier `T`; its newest `limit` matches of rank `T` or better are `W`.
 /// 2. **The rows that could rank before `T`**, a superset read through the GIN indexes
-///    (``page(select:domain:limit:tier:among:newest:items:reading:textTierIsScored:)``): those with more words whole
+///    (``page(select:domain:limit:tier:among:newest:items:reading:textTierIsScored:estimates:)``): those with more words whole
 ///    (`words`, `text_words`), with a word in a field that ranks better (the field words of
 ///    ``PostgreSQLFieldWords``), the text tier when it is ranked by relevance, and every item
 ///    dated like one of `W`.
 /// 3. **The page** is the full ranking's statement over that superset alone, each row tested on
 ///    itself, in one pass (``RankedNameSearch/statement(extending:select:domain:limit:amongRowsWhere:atMost:scored:)``).
-///    When the superset holds more than ``betterAtMost`` rows besides `W` (or the walk's shares
-///    say a first walk's would hold more than ``walkOnFrom(limit:items:)``), a second, longer walk looks for
+///    When the superset holds more than ``betterAtMost`` rows besides `W` (or the walk's shares,
+///    or between their bounds the statistics of the field words, say a first walk's would hold
+///    more than ``walkOnFrom(limit:items:)``), a second, longer walk looks for
 ///    them alone, and its tier is taken the same way; when they are still too many, the page
 ///    is left to the full ranking.
 ///
@@ -67,8 +68,8 @@ struct TieredNamePage {
     struct Met {
         /// How many of the items visited matched.
         var matches: Int
-        /// How many matches hold each word in a field of each rank or better, before the text
-        /// (`[word × ranks + rank]`, ``TieredNamePage/fieldRanks``).
+        /// How many matches hold each word in a field of each rank or better, before the last
+        /// place (`[word × ranks + rank]`, ``TieredNamePage/fieldRanks``).
         var inFields: [Int]
     }
 
@@ -93,9 +94,10 @@ struct TieredNamePage {
     /// where ranking every match took 0.6.
     static let betterAtMost = 20000
 
-    /// The ranks of the fields before the text (name 0, title 1, keywords and authors 2,
-    /// folders 3; the text is 4, or absent from a search of names alone): those a box of
-    /// ``betterConditions(_:than:among:items:reading:textTierIsScored:)`` reads from the field words.
+    /// The ranks of the fields before the last place (name 0, title 1, keywords and authors 2,
+    /// folders 3, then the text; in a search of names alone, the folders are the last place and
+    /// authors have no rank): those a box of
+    /// ``betterConditions(_:than:among:items:reading:textTierIsScored:estimates:)`` reads from the field words.
     var fieldRanks: Int { search.includeText ? 4 : 3 }
 
     /// The search, whose tests rank the walk and the page.
@@ -155,7 +157,7 @@ struct TieredNamePage {
     /// older than those it keeps, of which there are more than the page.
     ///
     /// A walk for the rows that rank before a first walk's tier (`below`) tests each item first
-    /// for being among them as the superset reads them (``betterConditions(_:than:among:items:reading:textTierIsScored:)``,
+    /// for being among them as the superset reads them (``betterConditions(_:than:among:items:reading:textTierIsScored:estimates:)``,
     /// from the first walk's matches), on its stored vectors, before ranking it.
     func walk(domain: String?, visiting: Int, keeping: Int, bestFirst: Bool, below: Below?) -> SQLStatement {
         var statement = search.statement
@@ -211,14 +213,17 @@ struct TieredNamePage {
     /// at most `s − p × places − 1` (each prefix-only word adds `places` to its field's rank).
     ///
     /// Each box is the words' conditions on the field words, each read from the index unless
-    /// the walk met it in more than one match in fifty (`walked`): then it is tested on the
+    /// the walk met it in more than one match in fifty (of every match a first walk met, else
+    /// of those kept): then it is tested on the
     /// rows the others give (a word among most keywords, `'2bravo':*`, costs its whole list,
     /// 25 ms on half a million notes). The least common is read when all are common.
     ///
     /// A box whose rarest word the walk met in more rows than `reading` would make of the
     /// index's `items` (its share of the items walked: `november` among keywords, `de…` among
     /// them too) is not read: the superset would be too many (``Better/many``), and reading
-    /// it cost seconds (the field words of a quarter of the rows computed one by one).
+    /// it cost seconds (the field words of a quarter of the rows computed one by one). Where
+    /// its share of the matches says more and its share of the items fewer, the statistics of
+    /// the field words tell (``Better/estimate(_:)``, `estimates`).
     ///
     /// - Parameters:
     ///   - select: The columns the page selects.
@@ -240,12 +245,13 @@ struct TieredNamePage {
         }
     }
 
-    /// The conditions of ``page(select:domain:limit:tier:among:newest:items:reading:textTierIsScored:)``
+    /// The conditions of ``page(select:domain:limit:tier:among:newest:items:reading:textTierIsScored:estimates:)``
     /// (any of them: a row that could rank before `tier`), bound into `statement`; the items
     /// dated like the page's last are not among them.
     ///
     /// A box's rows are told by its rarest word's share of the items the walk visited, which
-    /// counts only the rows that hold the other words too: when its share of the matches tells
+    /// counts only the rows that hold the other words too: when its share of the matches (as if
+    /// the other words were wherever it is) tells
     /// more rows than `reading` and that share of the visited fewer, the statistics of the field
     /// words are asked (``Better/estimate(_:)``, ``fieldShare(_:_:)``; `estimates`, rows by
     /// field query, once they answered).
@@ -300,8 +306,9 @@ struct TieredNamePage {
                 let words = box.indices.filter { box[$0] < last }
                 let rarest = words.min { met($0, box[$0]) < met($1, box[$1]) }
                 // The rows its index gives: at least the rarest word's share of the items visited,
-                // of every item; at most its share of the matches (the other words may be rare
-                // where it is not). Between, the statistics tell: `oscar hotel` on half a million
+                // of every item; about its share of the matches at most (the other words may be
+                // rare where it is not; their being where it is, more). Between, the statistics
+                // tell (none of the common words matching: the lower bound decides, as before): `oscar hotel` on half a million
                 // notes met `oscar` among keywords in 22 of 2 000 visited, 422 matches, which
                 // tell 5 500 and 26 000 rows; its index gives 27 567 (the statistics: 27 983),
                 // each read from its page (0.2 s), where the longer walk takes 20 ms.
@@ -357,23 +364,26 @@ struct TieredNamePage {
             .replacingOccurrences(of: "_", with: "\\_")
         var statement = SQLStatement()
         let patterns = statement.bind(.textArray(tags.map { $0.rawValue + escaped + "%" }))
+        // The statistics of the table `item` names for the reader, whatever its schema.
         statement.sql = """
             SELECT coalesce((SELECT sum(common.share) FILTER (WHERE common.word LIKE ANY(\(patterns)))
                              FROM unnest(stats.most_common_elems::text::text[], stats.most_common_elem_freqs) AS common(word, share)),
                             0)::float8
-            FROM pg_stats AS stats
-            WHERE stats.schemaname = current_schema() AND stats.tablename = 'item' AND stats.attname = 'field_words'
+            FROM pg_class AS item
+                JOIN pg_namespace AS namespace ON namespace.oid = item.relnamespace
+                JOIN pg_stats AS stats ON stats.schemaname = namespace.nspname AND stats.tablename = item.relname
+            WHERE item.oid = to_regclass('item') AND stats.attname = 'field_words' AND NOT stats.inherited
                 AND stats.most_common_elems IS NOT NULL
             """
         return statement
     }
 
-    /// What ``page(select:domain:limit:tier:among:newest:items:reading:textTierIsScored:)`` makes of the rows
+    /// What ``page(select:domain:limit:tier:among:newest:items:reading:textTierIsScored:estimates:)`` makes of the rows
     /// that could rank before a tier.
     enum Better<Found> {
         /// Every match could: the page is left to another way.
         case all
-        /// Too many, by the walk's shares: a longer walk may look for them alone.
+        /// Too many, by the walk's shares or the statistics: a longer walk may look for them alone.
         case many
         /// The walk's shares cannot tell: the statistics of these words in these fields must
         /// (``fieldShare(_:_:)``), each answer kept by its field query (``fieldQuery(_:_:)``).

@@ -1,5 +1,6 @@
 import Foundation
 import Searchlight
+import Synchronization
 @testable import SearchlightPostgres
 import SearchlightTestSupport
 import Testing
@@ -72,6 +73,9 @@ struct TieredNamePageTests {
         // With the statistics that tell a word's share of the fields when the walk's shares
         // cannot (as autovacuum's `ANALYZE` keeps them), the pages are still the ranking's.
         _ = try await PostgresCluster.shared().psql("ANALYZE item", database: database)
+        // The handle read the table's size before (-1, never analyzed) and keeps it a minute.
+        index.plannedItems.withLock { $0 = nil }
+        let askedBefore = index.fieldSharesAsked.load(ordering: .relaxed)
         for words in [["a"], ["al"], ["alpha"], ["z"], ["n"], ["note"], ["alpha", "z"], ["al", "bravo"], ["net", "pre"],
                       ["zulu", "a"], ["n", "p", "a"], ["file_1"], ["file_2", "al"]] {
             for includingText in [true, false] {
@@ -86,6 +90,8 @@ struct TieredNamePageTests {
                 }
             }
         }
+        // Some of those pages asked the statistics.
+        #expect(index.fieldSharesAsked.load(ordering: .relaxed) > askedBefore)
     }
 }
 
@@ -145,9 +151,9 @@ struct RowByRowScriptsTests {
 }
 
 /// How many rows the page's superset would read, told by the first walk
-/// (``TieredNamePage/betterConditions(_:than:among:items:reading:textTierIsScored:)``): more
+/// (``TieredNamePage/betterConditions(_:than:among:items:reading:textTierIsScored:estimates:)``): more
 /// than a longer walk would visit, and the longer walk is taken (`.many`).
-@Suite("PostgreSQL pages: the superset's rows told by the walk")
+@Suite("PostgreSQL pages: the superset's rows told by the walk", .ownThread)
 struct TieredNameSupersetTests {
     /// A first walk of the 2 000 newest of half a million notes for `oscar hotel` (page of 50): 250
     /// matches kept, each word among keywords (field 2) in a few, both in the text in the rest;
@@ -189,7 +195,7 @@ struct TieredNameSupersetTests {
             Issue.record("the statistics were not asked")
             return
         }
-        // Each box's rarest word: `oscar` among keywords or better, then `hotel` (20 of each).
+        // Each box's rarest word: `oscar` among keywords or better (22), then `hotel` (20).
         #expect(asked.map(\.token) == ["oscar", "hotel"])
         #expect(asked.map(\.rank) == [3, 3])
         let queries = asked.map(\.query)
