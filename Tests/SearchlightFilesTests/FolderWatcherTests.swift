@@ -212,6 +212,20 @@ struct FolderWatcherTests {
         try await fixture.stop()
     }
 
+    /// A filesystem mounted elsewhere wakes the look at the root's drive; when the root moved
+    /// away just before, its drive is where it was and the folder is not: the root is gone, not
+    /// offline (the whole suite on a busy machine once showed a moved root's items offline).
+    @Test func aLookAtTheDriveJustAfterTheRootMovedSaysTheRootIsGone() throws {
+        let fixture = try WatchFixture(prepare: { $0.write("a.txt") })
+        shell("mv", fixture.tree.path, fixture.outside.url("moved-root"))
+        #expect {
+            try fixture.watcher.checkDrive()
+        } throws: { error in
+            (error as? FileSystemError)?.code == .rootGone
+        }
+        #expect(!fixture.watcher.isOffline)
+    }
+
     @Test func theRootDisappearingStopsTheWatchAndLeavesTheIndexAlone() async throws {
         let fixture = try WatchFixture(prepare: { $0.write("a.txt"); $0.write("sub/b.txt") })
         try await fixture.start()

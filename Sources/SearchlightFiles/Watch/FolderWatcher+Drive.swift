@@ -54,7 +54,15 @@ extension FolderWatcher {
             if !isOffline { goOffline() }
             return false
         case .mounted(let mounted, let volume):
-            let sameMount = mounted == path && (try? RootFolder(path: mounted))?.device == root.device
+            let folder = try? RootFolder(path: mounted)
+            // Its drive where it was and the folder not: the folder was deleted or moved away
+            // (as ``run()`` tells it), not a drive unmounted and mounted again. A mount elsewhere
+            // waking the look just as the root moved once took it for one, and the root's items
+            // were shown offline.
+            if !isOffline, mounted == path, folder == nil, !state.withLock({ $0.isRemote }) {
+                throw FileSystemError.rootGone(path)
+            }
+            let sameMount = mounted == path && folder?.device == root.device
             if !isOffline && sameMount { return true }
             if !isOffline {
                 // Unmounted and mounted again between two looks: caught up all the same.
