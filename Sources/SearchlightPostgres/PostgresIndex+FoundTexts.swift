@@ -86,7 +86,7 @@ extension PostgresIndex {
         guard !items.isEmpty else { return [:] }
         var statement = SQLStatement()
         let domains = statement.bind(.textArray(items.map(\.domainIdentifier)))
-        let identifiers = statement.bind(.textArray(items.map { SQLStatement.Value.hex($0.uniqueIdentifier.bytes) }))
+        let identifiers = statement.bind(.textArray(items.map { Hexadecimal.lowercase($0.uniqueIdentifier.bytes) }))
         // Our own number, not a user's: written in the text.
         let text = characters.map { "left(wanted.text_content, \($0))" } ?? "wanted.text_content"
         let within = budget.map { "wanted.before < \(statement.bind(.integer($0)))" } ?? "true"

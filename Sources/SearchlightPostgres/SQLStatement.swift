@@ -1,4 +1,5 @@
 import PostgresNIO
+import Searchlight
 
 /// SQL text with its parameters, built piece by piece: every value a user gave is a bound
 /// parameter (`$1`, `$2`…), never part of the text.
@@ -19,24 +20,10 @@ public struct SQLStatement: Sendable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-            case .bytes(let bytes): "'\\x" + Self.hex(bytes) + "'"
+            case .bytes(let bytes): "'\\x" + Hexadecimal.lowercase(bytes) + "'"
             case .double(let number): "\(number)"
             case .integer(let number): "\(number)"
             case .textArray(let texts): "{" + texts.map { "\"\($0)\"" }.joined(separator: ",") + "}"
-            }
-        }
-
-        /// `bytes` as lowercase hexadecimal digits, as `decode(…, 'hex')` reads them: by table,
-        /// not by `String(format:)`, which cost 7 % of the page's work when it wrote the
-        /// identifiers of fifty results.
-        static func hex(_ bytes: [UInt8]) -> String {
-            let digits = Array("0123456789abcdef".utf8)
-            return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
-                for (index, byte) in bytes.enumerated() {
-                    buffer[2 * index] = digits[Int(byte >> 4)]
-                    buffer[2 * index + 1] = digits[Int(byte & 0x0F)]
-                }
-                return bytes.count * 2
             }
         }
     }

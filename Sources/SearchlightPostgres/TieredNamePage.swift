@@ -343,8 +343,12 @@ struct TieredNamePage {
     /// The field words' query (`tsquery` text) of `token` in the fields of `rank` or better: a
     /// compound's parts in one field, the last as a prefix (`('0note' & '04':*)`).
     func fieldQuery(_ token: String, _ rank: Int) -> String {
-        let tags = PostgreSQLFieldWords.Tag.allCases.filter { $0.rank(includingText: search.includeText).map { $0 <= rank } ?? false }
-        return PostgreSQLFieldWords.query(CompoundWords.parts(of: token), in: tags, lastAsPrefix: true)
+        PostgreSQLFieldWords.query(CompoundWords.parts(of: token), in: tags(rankedAtMost: rank), lastAsPrefix: true)
+    }
+
+    /// The field words' tags of the fields of `rank` or better in this search.
+    func tags(rankedAtMost rank: Int) -> [PostgreSQLFieldWords.Tag] {
+        PostgreSQLFieldWords.Tag.allCases.filter { $0.rank(includingText: search.includeText).map { $0 <= rank } ?? false }
     }
 
     /// The share of the rows whose field words hold `token` (a word, not a compound) in the
@@ -359,11 +363,10 @@ struct TieredNamePage {
     /// not find among them: 4 533 rows for `romeo` among the fields of the notes, which hold it
     /// in 1 474.
     func fieldShare(_ token: String, _ rank: Int) -> SQLStatement {
-        let tags = PostgreSQLFieldWords.Tag.allCases.filter { $0.rank(includingText: search.includeText).map { $0 <= rank } ?? false }
         let escaped = token.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
         var statement = SQLStatement()
-        let patterns = statement.bind(.textArray(tags.map { $0.rawValue + escaped + "%" }))
+        let patterns = statement.bind(.textArray(tags(rankedAtMost: rank).map { $0.rawValue + escaped + "%" }))
         // The statistics of the table `item` names for the reader, whatever its schema.
         statement.sql = """
             SELECT coalesce((SELECT sum(common.share) FILTER (WHERE common.word LIKE ANY(\(patterns)))

@@ -341,6 +341,6 @@ public final class SearchServer: Service, Sendable {
     /// 32 random bytes as hex.
     static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        return Hexadecimal.lowercase((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import Searchlight
 
 /// MD5 (RFC 1321), for the names of the freedesktop thumbnail cache (the digest of a file's
 /// URI), not for security.
 enum MD5 {
     /// The digest of `bytes` as 32 lowercase hexadecimal digits.
     static func hex(_ bytes: [UInt8]) -> String {
-        digest(bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        Hexadecimal.lowercase(digest(bytes))
     }
 
     static func digest(_ bytes: [UInt8]) -> [UInt8] {

@@ -1,4 +1,5 @@
 import Foundation
+import Searchlight
 import SystemCalls
 
 /// A filesystem's UUID and label: from udev's `/dev/disk/by-uuid` and `/dev/disk/by-label`
@@ -135,7 +136,7 @@ struct VolumeNames: Equatable {
 
     /// 16 bytes as `8-4-4-4-12` lowercase hex.
     static func formatted(_ uuid: ArraySlice<UInt8>) -> String {
-        let hex = uuid.map { String(format: "%02x", $0) }.joined()
+        let hex = Hexadecimal.lowercase(uuid)
         var parts: [Substring] = []
         var start = hex.startIndex
         for length in [8, 4, 4, 4, 12] {

@@ -1,3 +1,4 @@
+import Searchlight
 import SystemCalls
 import SystemPackage
 
@@ -17,10 +18,7 @@ enum ContentDigest {
             if count == 0 { break }
             hasher.update(buffer[0..<count])
         }
-        return hasher.finish().map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
-        }.joined()
+        return Hexadecimal.lowercase(hasher.finish())
     }
 }
 

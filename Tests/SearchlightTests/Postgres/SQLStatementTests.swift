@@ -1,4 +1,5 @@
 import Foundation
+import Searchlight
 import Testing
 @testable import SearchlightPostgres
 
@@ -8,8 +9,8 @@ import Testing
 struct SQLStatementTests {
     @Test func bytesAreWrittenAsTwoLowercaseDigitsEach() {
         let every = (0...255).map(UInt8.init)
-        #expect(SQLStatement.Value.hex(every) == every.map { String(format: "%02x", $0) }.joined())
-        #expect(SQLStatement.Value.hex([]) == "")
+        #expect(Hexadecimal.lowercase(every) == every.map { String(format: "%02x", $0) }.joined())
+        #expect(Hexadecimal.lowercase([UInt8]()) == "")
         #expect(SQLStatement.Value.bytes([0x72, 0xE9, 0x00, 0xFF]).description == "'\\x72e900ff'")
     }
 }
