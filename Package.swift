@@ -256,7 +256,11 @@ let package = Package(
             ]
         ),
         // `searchlight`: starts fast (search, query, show…) because it links no server and no
-        // decoder; `searchlight serve` runs `searchlight-serve`, found next to it.
+        // decoder; `searchlight serve` runs `searchlight-serve`, found next to it. It links the
+        // PostgreSQL client (postgres-nio) and opens a `postgres://` index itself: handed over to
+        // `searchlight-serve` (a PIE, with GIO), a keystroke on a shared index paid a second
+        // start, 12 ms, where the client costs a search on SQLite nothing measurable once the
+        // order below is written again (Benchmarks/README.md, "Start-up").
         // Linked in release as a position-dependent executable that exports no symbols: Swift's
         // static runtime adds --export-dynamic (15 000 symbols that glibc's dladdr, called at
         // start-up, scans one by one) and a PIE needs 94 000 relative relocations at every
@@ -270,7 +274,7 @@ let package = Package(
         // of the executable touched at start-up.
         .executableTarget(
             name: "searchlight",
-            dependencies: ["CShimFoundationICUData", "SearchlightCommands"],
+            dependencies: ["CShimFoundationICUData", "SearchlightCommands", "SearchlightPostgres"],
             linkerSettings: [
                 .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc",
                               "-L\(Context.packageDirectory)/Packaging/static-libraries",
@@ -279,8 +283,8 @@ let package = Package(
                 sharedICUData,
             ]
         ),
-        // The same commands with the web server (Hummingbird, SwiftNIO) behind `serve`, and the
-        // PostgreSQL index (postgres-nio) behind `--index postgres://…`.
+        // The same commands with the web server (Hummingbird, SwiftNIO) behind `serve` (on
+        // either index), and the desktop's search service (run by the name `searchlight-desktop`).
         .executableTarget(
             name: "searchlight-serve",
             dependencies: [

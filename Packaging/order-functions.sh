@@ -7,7 +7,8 @@
 # Usage: Packaging/order-functions.sh BINARY INDEX [WORD...]
 #   BINARY  a release `searchlight` with its symbols (it need not be linked with an order: any
 #           build will do), Foundation's ICU data beside it (icudt76l.dat)
-#   INDEX   an index to search, e.g. the one Benchmarks/run.sh made of /usr/share
+#   INDEX   an index to search, e.g. the one Benchmarks/run.sh made of /usr/share; several,
+#           separated by commas (an SQLite file and a postgres:// URL: `searchlight` opens both)
 #   WORD    searches to trace (default: searches that find nothing, one corrected and one too
 #           short to correct, and a few common words)
 #
@@ -32,6 +33,8 @@ strip --strip-debug -o "$work/searchlight" "$binary"
 # The release executable maps Foundation's ICU data from its folder (Sources/CShimFoundationICUData).
 ln -s "$(cd "$(dirname "$binary")" && pwd)/icudt76l.dat" "$work/icudt76l.dat"
 run=0
+IFS=, read -r -a indexes <<<"$index"
+for index in "${indexes[@]}"; do
 for word in "${words[@]}"; do
     for form in "" "--json --limit 5" "--count"; do
         run=$((run + 1))
@@ -40,6 +43,7 @@ for word in "${words[@]}"; do
             "$work/searchlight" search $word $form --index "$index" >/dev/null 2>"$work/run-$run.log" \
             || { cat "$work/run-$run.log" >&2; echo "order-functions: searchlight search $word $form failed" >&2; exit 1; }
     done
+done
 done
 # Each run's functions of the executable (callgrind names an object and a function once in
 # full, then by number), with their instructions; then the order, as the sections their code

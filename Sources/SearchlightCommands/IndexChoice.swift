@@ -56,8 +56,8 @@ struct IndexChoice {
         try open(readOnly: false, configuration: configuration)
     }
 
-    /// The SQLite file, or, for a `postgres://` URL, the shared index that only
-    /// `searchlight-serve` can open: `searchlight` hands the command over to it.
+    /// The SQLite file, or, for a `postgres://` URL, the shared index the executable's opener
+    /// opens (``Launchers/openRemote``); without one, the command is handed over to `searchlight-serve`.
     private func open(readOnly: Bool, configuration: Configuration?) throws -> any FileIndexWriter {
         let location = try self.location(configuration: configuration)
         guard IndexLauncher.isRemote(location) else {

@@ -43,9 +43,9 @@ struct IndexOptions: ParsableArguments {
 }
 
 /// How a command opens an index that is not a file: the PostgreSQL index of Docs/Contract.md#shared-index, which
-/// needs SwiftNIO and postgres-nio. `searchlight` links neither (start-up time): with a
-/// `postgres://` index it runs `searchlight-serve` with the same arguments (as for `serve`,
-/// see ``ServeLauncher``), which runs the commands with ``Launchers/openRemote``.
+/// needs SwiftNIO and postgres-nio, linked by the executables (not by this module) and given
+/// as ``Launchers/openRemote``. A command given no opener runs `searchlight-serve` with the
+/// same arguments (as for `serve`, see ``ServeLauncher``).
 public enum IndexLauncher {
     /// Opens `location` (read-only or not), logging to the logger given.
     public typealias Opener = @Sendable (_ location: String, _ readOnly: Bool, _ logger: Logger) throws -> any FileIndexWriter

@@ -1,12 +1,12 @@
 import ArgumentParser
 
 /// What an executable adds to the commands it runs: the web server behind `serve` and the
-/// PostgreSQL index behind `--index postgres://…`, which `searchlight` leaves out (start-up
-/// time) and `searchlight-serve` passes in. A command without them hands itself over to
-/// `searchlight-serve` (``ServeLauncher``).
+/// PostgreSQL index behind `--index postgres://…`. `searchlight` passes the PostgreSQL index
+/// and leaves the server out (start-up time); `searchlight-serve` passes both. A command
+/// without what it needs hands itself over to `searchlight-serve` (``ServeLauncher``).
 ///
 /// ```swift
-/// await SearchlightCommand.main(launchers: Launchers(makeServer: makeServer, openRemote: openPostgres))
+/// await SearchlightCommand.main(launchers: Launchers(makeServer: makeServer, openRemote: PostgresStore.open))
 /// ```
 public struct Launchers: Sendable {
     /// Makes `serve`'s server; `nil`: `serve` is handed over.
@@ -14,8 +14,8 @@ public struct Launchers: Sendable {
     /// Opens a `postgres://` index; `nil`: a command on one is handed over.
     public var openRemote: IndexLauncher.Opener?
 
-    /// What an executable links: `searchlight-serve` gives both, `searchlight` neither (it hands
-    /// `serve` and `postgres://` indexes over to `searchlight-serve`).
+    /// What an executable links: `searchlight-serve` gives both, `searchlight` the opener alone
+    /// (it hands `serve` over to `searchlight-serve`).
     public init(makeServer: ServeLauncher.ServerFactory? = nil, openRemote: IndexLauncher.Opener? = nil) {
         self.makeServer = makeServer
         self.openRemote = openRemote
@@ -45,11 +45,7 @@ extension SearchlightCommand {
     /// Parses the arguments and runs the command with `launchers`, exiting as ``main()`` does.
     public static func main(launchers: Launchers) async {
         do {
-            var command = try parseCommand()
-            if var indexCommand = command as? any IndexCommand {
-                indexCommand.indexOptions.launchers = launchers
-                command = indexCommand
-            }
+            var command = try parseCommand(launchers: launchers)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

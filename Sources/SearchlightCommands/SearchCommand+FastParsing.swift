@@ -17,8 +17,7 @@ extension SearchlightCommand {
     ///
     /// - Parameters:
     ///   - arguments: The command line without the executable's name (`search` first).
-    ///   - launchers: What the executable adds (``Launchers``): `searchlight-serve` runs the
-    ///     searches on a shared index that `searchlight` hands over, and parses them this way too.
+    ///   - launchers: What the executable adds (``Launchers``): the opener of a shared index.
     /// - Returns: The request to run, or `nil` to hand the arguments to the full parser.
     public static func parseCommonSearch(_ arguments: [String], launchers: Launchers = Launchers()) -> SearchRequest? {
         var request = SearchCommand.parseCommon(arguments)

@@ -6,11 +6,15 @@ extension SearchlightCommand {
     /// commands, when none is close) and exits 64, where swift-argument-parser would say
     /// "2 unexpected arguments". Every other mistake keeps swift-argument-parser's message.
     ///
-    /// - Parameter arguments: The arguments after the executable's name; `nil` for the
-    ///   process's own.
-    public static func parseCommand(_ arguments: [String]? = nil) throws -> any ParsableCommand {
+    /// - Parameters:
+    ///   - arguments: The arguments after the executable's name; `nil` for the process's own.
+    ///   - launchers: What the executable adds (``Launchers``), given to a command that opens an index.
+    public static func parseCommand(_ arguments: [String]? = nil, launchers: Launchers = Launchers()) throws -> any ParsableCommand {
         do {
-            return try parseAsRoot(arguments)
+            let command = try parseAsRoot(arguments)
+            guard var indexCommand = command as? any IndexCommand else { return command }
+            indexCommand.indexOptions.launchers = launchers
+            return indexCommand
         } catch {
             guard let mistake = unknownCommand(arguments ?? Array(CommandLine.arguments.dropFirst())) else { throw error }
             throw CommandFailure.fail(mistake.description, code: mistake.exitStatus)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Searchlight
 import SearchlightFiles
 import SystemCalls
@@ -7,6 +8,14 @@ import SystemCalls
 // each domain's state (as JSON in the domain's `state` column, which only this conformance and
 // the SQLite one read), and the machine and folder of each domain (Docs/Contract.md#shared-index).
 extension PostgresStore: FileIndexWriter {
+    /// Opens the index at `url` for a command (`--index postgres://…`): what both executables
+    /// give the commands as their opener of a shared index (`Launchers.openRemote`).
+    ///
+    /// - Throws: What ``init(url:readOnly:statementTimeout:logger:)`` throws.
+    public static func open(_ url: String, readOnly: Bool, logger: Logger) throws -> any FileIndexWriter {
+        try PostgresStore(url: url, readOnly: readOnly, logger: logger)
+    }
+
     /// Every machine of a team may write its folders into the database.
     ///
     /// A shared index records who may read each file and pass each folder

@@ -4,9 +4,9 @@ import Searchlight
 import Synchronization
 
 /// The PostgreSQL index as the library's reader and writer (``Searchlight/IndexWriter``, and
-/// the file indexer's `FileIndexWriter`): `searchlight-serve` opens one for a `postgres://`
-/// index (`searchlight` hands such commands over to it), for its watcher, its commands and its
-/// server alike.
+/// the file indexer's `FileIndexWriter`): both executables open one for a `postgres://` index,
+/// for the watcher and the commands (``open(_:readOnly:logger:)``), and `searchlight-serve`
+/// for its server.
 ///
 /// Its work is ``PostgresIndex``'s, whose calls are async (postgres-nio). The async twins of
 /// the reader's requirements (`PostgresStore+Async.swift`, what the server awaits) call them

@@ -5,10 +5,9 @@ import SearchlightPostgres
 import SearchlightServer
 import ServiceLifecycle
 
-/// `searchlight serve`, and every command on a `postgres://` index, hand their arguments over
-/// to this executable, which links the web server and the PostgreSQL client that
-/// `searchlight` leaves out (see ``ServeLauncher`` and ``IndexLauncher``). It runs the same
-/// commands, given both as ``Launchers``. Started as `searchlight-desktop` (a link to it), it
+/// `searchlight serve` hands its arguments over to this executable, which links the web server
+/// that `searchlight` leaves out (see ``ServeLauncher``). It runs the same commands, given the
+/// server and the PostgreSQL client as ``Launchers``. Started as `searchlight-desktop` (a link to it), it
 /// is the desktop's search service instead (``DesktopCommand``).
 @main
 enum SearchlightServe {
@@ -18,11 +17,9 @@ enum SearchlightServe {
                                                           questionEncoder: { MeaningModel.configured()?.questionEncoder }))
             return
         }
-        let launchers = Launchers(makeServer: makeServer, openRemote: { url, readOnly, logger in
-            try PostgresStore(url: url, readOnly: readOnly, logger: logger)
-        })
-        // A search `searchlight` handed over (a shared index), in its common forms: parsed
-        // without swift-argument-parser's reflection, as `searchlight` parses it (start-up).
+        let launchers = Launchers(makeServer: makeServer, openRemote: PostgresStore.open)
+        // A search run by this executable's name, in its common forms: parsed without
+        // swift-argument-parser's reflection, as `searchlight` parses it (start-up).
         if let search = SearchlightCommand.parseCommonSearch(Array(CommandLine.arguments.dropFirst()), launchers: launchers) {
             do {
                 try search.run()

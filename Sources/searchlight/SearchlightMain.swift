@@ -1,8 +1,10 @@
 import ArgumentParser
 import Dispatch
 import SearchlightCommands
+import SearchlightPostgres
 
-/// Every command; `serve` hands over to `searchlight-serve` (see ``ServeLauncher``).
+/// Every command, on an SQLite file or a PostgreSQL index; `serve` hands over to
+/// `searchlight-serve` (see ``ServeLauncher``).
 ///
 /// A command that does not await (`search`, `list`, `show`, `status`, `scan`…) runs on the
 /// main thread, as `ParsableCommand.main()` runs it: an `async` main would first start
@@ -12,8 +14,11 @@ import SearchlightCommands
 @main
 enum SearchlightMain {
     static func main() {
+        // A shared index is opened here: handed over to `searchlight-serve`, a search paid
+        // that executable's start too (12 ms of a keystroke; Docs/PostgreSQL.md).
+        let launchers = Launchers(openRemote: PostgresStore.open)
         // `search` in its common forms skips swift-argument-parser's reflection (start-up).
-        if let search = SearchlightCommand.parseCommonSearch(Array(CommandLine.arguments.dropFirst())) {
+        if let search = SearchlightCommand.parseCommonSearch(Array(CommandLine.arguments.dropFirst()), launchers: launchers) {
             do {
                 try search.run()
             } catch {
@@ -23,7 +28,7 @@ enum SearchlightMain {
         }
         let parsed: any ParsableCommand
         do {
-            parsed = try SearchlightCommand.parseCommand()
+            parsed = try SearchlightCommand.parseCommand(launchers: launchers)
         } catch {
             SearchlightCommand.exit(withError: error)
         }

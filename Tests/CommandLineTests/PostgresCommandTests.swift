@@ -4,8 +4,8 @@ import SearchlightTestSupport
 import Testing
 
 /// The commands on a PostgreSQL index (Docs/Contract.md#shared-index), through the built binaries against the test
-/// cluster: `searchlight` hands them over to `searchlight-serve`, which links the client. The
-/// same folder scanned into an SQLite file and into a database gives the same answers.
+/// cluster: `searchlight` opens the database itself, as `searchlight-serve` does. The same
+/// folder scanned into an SQLite file and into a database gives the same answers.
 @Suite("searchlight on PostgreSQL", .serialized, .ownThread, .needsPostgres)
 struct PostgresCommandTests {
     let tree = TemporaryTree("pg-cli")
@@ -158,6 +158,27 @@ struct PostgresCommandTests {
         #expect(try Searchlight.run(scan, index: url).status == 0)
         #expect(waitUntil { received.text.contains("- \(tree.url("Invoice 7.txt"))\n") }, "\(received.text)")
         #expect(!received.text.contains("Quarterly"), "\(received.text)")
+    }
+
+    /// `searchlight` links the client: a command on a shared index runs in its own process
+    /// (a search handed over to `searchlight-serve` paid a second start at every keystroke),
+    /// and `searchlight-serve` by its own name answers the same.
+    @Test func searchlightOpensASharedIndexItselfWithoutSearchlightServe() async throws {
+        makeTree()
+        let url = try await PostgresCluster.shared().makeDatabase("cli_alone")
+        // A hand-over would run this path, which is not there.
+        let alone = ["SEARCHLIGHT_SERVE": work.path + "/no-such-searchlight-serve"]
+        let scan = try Searchlight.run(["scan", tree.path, "--domain", "docs", "--no-thumbnails", "--no-content"],
+                                       index: url, environment: alone)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let search = try Searchlight.run(["search", "quart", "rep"], index: url, environment: alone)
+        #expect(search.status == 0, "\(search.stderr)")
+        #expect(search.lines.count == 2 && search.lines.allSatisfy { $0.hasSuffix(".txt") }, "\(search.output)")
+        let count = try Searchlight.run(["query", "kMDItemFSName == \"*.txt\"", "--count"], index: url, environment: alone)
+        #expect(count.status == 0 && count.lines == ["5"], "\(count.output)")
+        let serve = URL(fileURLWithPath: Searchlight.binary).deletingLastPathComponent().appendingPathComponent("searchlight-serve").path
+        let byServe = try ChildProcess.run([serve, "search", "quart", "rep", "--index", url])
+        #expect(byServe.status == 0 && String(decoding: byServe.stdout, as: UTF8.self) == search.output)
     }
 
     @Test func aBadURLOrAnUnreachableServerIsOneClearLine() throws {
