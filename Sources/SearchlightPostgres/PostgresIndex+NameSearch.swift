@@ -180,12 +180,12 @@ extension PostgresIndex {
         return references
     }
 
-    /// Every match of ``searchReferences(words:domain:limit:includingText:)``, ranked by the
-    /// statement that ranks by sets of rows of the whole index alone (``RankedNameSearch``),
-    /// what the other ways must agree with. For tests.
-    func referencesRankedBySets(words: [String], domain: String?, includingText: Bool) async throws -> [ItemReference] {
+    /// Every match of ``searchReferences(words:domain:limit:includingText:)`` (or the first
+    /// `limit`), ranked by the statement that ranks by sets of rows of the whole index alone
+    /// (``RankedNameSearch``), what the other ways must agree with. For tests.
+    func referencesRankedBySets(words: [String], domain: String?, limit: Int? = nil, includingText: Bool) async throws -> [ItemReference] {
         try await Self.asTypedThenParts(words) {
-            try await fetchReferences(try Self.nameSearch($0, select: "item.identifier, domain.name", domain: domain, limit: nil,
+            try await fetchReferences(try Self.nameSearch($0, select: "item.identifier, domain.name", domain: domain, limit: limit,
                                                           includeText: includingText))
         }
     }

@@ -50,6 +50,10 @@ struct RankedNameSearch {
         /// folders), whole and as a prefix: tested on the row's stored vector, where a field as
         /// text (``fields``) is made anew for each row (a third of the ranking of 5 000 rows).
         var fieldWords: (whole: [String], prefix: [String])?
+        /// For a word that is no compound, the placeholder of its query of the field words whole
+        /// in any field that ranks (``PostgreSQLFieldWords``): the rows where it is whole in a
+        /// field, read from the field words' GIN index (the whole tier of ``statement(select:domain:limit:)``).
+        var wholeInFields: String?
     }
 
     /// Each token's tests, in the order typed.
@@ -137,16 +141,23 @@ struct RankedNameSearch {
             return statement
         }
         var definitions = sets.map { "\($0.name) AS MATERIALIZED (SELECT item.ctid AS t FROM item WHERE \($0.definition))" }
-        // A row in both the name's and the text's set is listed twice: harmless, as the rows
-        // are then read by `ctid = ANY(…)`, a test of each row (the TID scan drops repeated
-        // addresses), and several words' lists are intersected (INTERSECT keeps each once).
-        // A UNION hashed every address first: 3 of the 30 ms of `l` on a copy of /usr/share/doc.
-        let candidates = words.map { word in
-            "(SELECT item.ctid AS t FROM item WHERE \(word.rich)" + (word.text.map { " UNION ALL SELECT t FROM \(setName($0))" } ?? "") + ")"
-        }
+        // The matches: each word's rows read in one pass over its indexes' bitmaps (its fields
+        // OR its text), the words' rows intersected. A word's rows as two lists (fields, then
+        // text), each read in full, took 22 of the 45 ms of `predicates c` on a copy of
+        // /usr/share/doc (11 136 rows of `c…`, now 6 110); one bitmap scan of every word (AND)
+        // took 41 ms of `debian fi`: the planner tests the second word on each row of the
+        // first, reading its text vector out of TOAST, where the intersection takes 11.
+        let candidates = matchesEveryWord.map { "SELECT item.ctid AS t FROM item WHERE \($0)" }
         definitions.append("candidate AS MATERIALIZED (\(candidates.joined(separator: " INTERSECT ")))")
-        var conditions = ["item.ctid = ANY(ARRAY(SELECT t FROM candidate))"]
-        conditions += Self.admission(&statement, domain: domain)
+        let admission = Self.admission(&statement, domain: domain)
+        let conditions = ["item.ctid = ANY(ARRAY(SELECT t FROM candidate))"] + admission
+        // The whole tier: the rows where every word is whole somewhere, which rank before all
+        // others (``wholeTier``).
+        var wholeTier: [String]?
+        if let limit, limit > 0, let everyWordWhole = wholeMatches {
+            definitions.append("whole_candidate AS MATERIALIZED (\(everyWordWhole.map { "SELECT item.ctid AS t FROM item WHERE \($0)" }.joined(separator: " INTERSECT ")))")
+            wholeTier = ["item.ctid = ANY(ARRAY(SELECT t FROM whole_candidate))"] + admission
+        }
         // A phrase of the words in the text ranks as every word in the title (SQLite's
         // ContentSearch.phraseRank): every word whole, each of rank 1. As there, looked for among
         // the texts with every word whole, when they are few enough to score: a phrase test
@@ -165,9 +176,24 @@ struct RankedNameSearch {
                 """)
         }
         statement.sql = "WITH \(definitions.joined(separator: ",\n"))\n"
-            + ranked(&statement, select: select, where: conditions, tests: .sets, phrase: phrase, scored: tierIsScored, limit: limit)
+            + ranked(&statement, select: select, where: conditions, tests: .sets, phrase: phrase, scored: tierIsScored, limit: limit,
+                     wholeTier: wholeTier)
         statement.readsIndexes = true
         return statement
+    }
+
+    /// Each word's condition of being whole somewhere: in a field that ranks (its field words,
+    /// GIN) or in its text; `nil` when a word is a compound (its parts are no field words).
+    ///
+    /// A row the ranking gives no prefix-only word (`rank.prefix_only` 0), or a phrase, meets
+    /// all of them: a phrase is looked for among the texts with every word whole.
+    private var wholeMatches: [String]? {
+        var conditions: [String] = []
+        for word in words {
+            guard let fields = word.wholeInFields else { return nil }
+            conditions.append(word.wholeText.map { "(\(fields) OR \(test($0, .rows)))" } ?? fields)
+        }
+        return conditions
     }
 
     /// The statement selecting `select` for the matches among `candidates` (row addresses,
@@ -275,7 +301,7 @@ struct RankedNameSearch {
     }
 
     /// Each word's best rank and the item's sums, as columns of the lateral `rank`: where the
-    /// word is whole (`whole_0`…) and where it starts a word (`prefix_0`…), then how many words
+    /// word is whole (`whole_0`…) and, for tests of rows, where it starts a word (`prefix_0`…), then how many words
     /// are whole nowhere (`rank.prefix_only`) and the sum of each word's best field
     /// (`rank.fields`, whole ones before prefixes), before any phrase. A word's fields are
     /// tested on the field words (``Word/fieldWords``), a compound's on the fields as text.
@@ -286,20 +312,30 @@ struct RankedNameSearch {
         // Per word, the rank of where it is whole and of where it starts a word; an item's rank:
         // the words whole nowhere, then the sum of each word's best (whole ones before prefixes).
         let places = fields.count + (includeText ? 1 : 0)
-        var ranks: [String] = []
+        var ranks: [String] = [], prefixes: [String] = []
         for (index, word) in words.enumerated() {
             let wholeText = word.wholeText.map { test($0, tests) }, text = word.text.map { test($0, tests) }
             if let fieldWords = word.fieldWords {
                 let vector = PostgreSQLFieldWords.vector
                 ranks.append(rank(of: fieldWords.whole.map { "\(vector) @@ \($0)::tsquery" }, text: wholeText) + " AS whole_\(index)")
-                ranks.append(rank(of: fieldWords.prefix.map { "\(vector) @@ \($0)::tsquery" }, text: text) + " AS prefix_\(index)")
+                prefixes.append(rank(of: fieldWords.prefix.map { "\(vector) @@ \($0)::tsquery" }, text: text))
             } else {
                 ranks.append(rank(of: word.whole, in: fieldColumns, text: wholeText) + " AS whole_\(index)")
-                ranks.append(rank(of: word.prefix, in: fieldColumns, text: text) + " AS prefix_\(index)")
+                prefixes.append(rank(of: word.prefix, in: fieldColumns, text: text))
             }
         }
         let prefixOnly = words.indices.map { "(whole_\($0) IS NULL)::int" }.joined(separator: " + ")
-        let fieldRanks = words.indices.map { "coalesce(whole_\($0), \(places) + coalesce(prefix_\($0), 0))" }.joined(separator: " + ")
+        // Where a word starts a word counts only where it is whole nowhere. Over sets of the
+        // whole index, each prefix is tested then alone (inside `coalesce`): a text's prefix
+        // set (5 119 rows for `pa`) is never made for rows that all hold the words whole (the
+        // whole tier). A walk's rows (TieredNamePage) keep each as a column it counts.
+        let fieldRanks: String
+        if tests == .sets {
+            fieldRanks = words.indices.map { "coalesce(whole_\($0), \(places) + coalesce(\(prefixes[$0]), 0))" }.joined(separator: " + ")
+        } else {
+            ranks += prefixes.indices.map { "\(prefixes[$0]) AS prefix_\($0)" }
+            fieldRanks = words.indices.map { "coalesce(whole_\($0), \(places) + coalesce(prefix_\($0), 0))" }.joined(separator: " + ")
+        }
         // The fields as text, for the compounds alone (``Word/fieldWords``).
         let asText = words.contains { $0.fieldWords == nil }
             ? "CROSS JOIN LATERAL (SELECT \(fields.indices.map { "\(fields[$0]) AS f\($0)" }.joined(separator: ", ")) OFFSET 0) AS field\n"
@@ -322,8 +358,11 @@ struct RankedNameSearch {
     /// - Parameters:
     ///   - phrase: Whether the row holds the words as a phrase (a condition).
     ///   - scored: Whether the text tier is few enough to be ranked by relevance (a condition).
+    ///   - wholeTier: The conditions of the rows where every word is whole somewhere (a superset
+    ///     of those that rank with no prefix-only word, with `limit`): their first page is the
+    ///     page when it is full, and the ranking of every match is then never run.
     private func ranked(_ statement: inout SQLStatement, select: String, where conditions: [String],
-                        tests: TextTests, phrase: String, scored: String, limit: Int?) -> String {
+                        tests: TextTests, phrase: String, scored: String, limit: Int?, wholeTier: [String]? = nil) -> String {
         let rankedPrefixOnly = "CASE WHEN rank.phrase THEN 0 ELSE rank.prefix_only END"
         let rankedFields = "LEAST(rank.fields, CASE WHEN rank.phrase THEN \(tokens.count) ELSE rank.fields END)"
         // The sort keys, each with its direction.
@@ -339,24 +378,44 @@ struct RankedNameSearch {
                 """, " DESC"))
         }
         keys += [("coalesce(item.modification_date, 0)", " DESC"), ("item.identifier", ""), ("domain.name COLLATE \"C\"", "")]
-        let ranking = """
-            \(rankJoins(tests, phrase: phrase))
-            WHERE \(conditions.joined(separator: " AND "))
-            """
+        let joins = rankJoins(tests, phrase: phrase)
         guard let limit else {
             return """
                 SELECT \(select) FROM item \(PostgresIndex.itemJoins)
-                    \(ranking)
+                    \(joins)
+                WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY \(keys.map { $0.0 + $0.1 }.joined(separator: ", "))
+                """
+        }
+        let size = statement.bind(.integer(max(0, limit)))
+        // The first `limit` rows meeting `conditions`: their addresses and sort keys.
+        func page(_ conditions: [String]) -> String {
+            """
+            SELECT item.ctid AS address, \(keys.indices.map { "\(keys[$0].0) AS key_\($0)" }.joined(separator: ", "))
+                FROM item JOIN domain ON domain.id = item.domain_id
+                    \(joins)
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY \(keys.indices.map { "key_\($0)\(keys[$0].1)" }.joined(separator: ", "))
+                LIMIT \(size)
+            """
+        }
+        var source = page(conditions)
+        if let wholeTier {
+            // The tier's rows with no prefix-only word rank before every other match: when they
+            // fill the page, it is the page, and the ranking of every match (gated by the count,
+            // a condition the server tests once) never runs. `pa` on a copy of /usr/share/doc:
+            // the 370 rows with `pa` whole ranked, not its 5 128 matches.
+            let full = "(SELECT count(*) FROM whole_page) = \(size)"
+            source = """
+                WITH whole_page AS MATERIALIZED (\(page(wholeTier + ["(\(rankedPrefixOnly)) = 0"])))
+                SELECT * FROM whole_page WHERE \(full)
+                UNION ALL
+                SELECT * FROM (\(page(conditions + ["NOT \(full)"]))) AS ranking
                 """
         }
         return """
             SELECT \(select) FROM (
-                SELECT item.ctid AS address, \(keys.indices.map { "\(keys[$0].0) AS key_\($0)" }.joined(separator: ", "))
-                FROM item JOIN domain ON domain.id = item.domain_id
-                    \(ranking)
-                ORDER BY \(keys.indices.map { "key_\($0)\(keys[$0].1)" }.joined(separator: ", "))
-                LIMIT \(statement.bind(.integer(max(0, limit))))
+                \(source)
             ) AS page JOIN item ON item.ctid = page.address \(PostgresIndex.itemJoins)
             ORDER BY \(keys.indices.map { "page.key_\($0)\(keys[$0].1)" }.joined(separator: ", "))
             """
@@ -379,6 +438,9 @@ struct RankedNameSearch {
                 return statement.bind(PostgreSQLFieldWords.query([token], in: tags, lastAsPrefix: prefix))
             }
             word.fieldWords = (fields.indices.map { query($0, prefix: false) }, fields.indices.map { query($0, prefix: true) })
+            let ranked = PostgreSQLFieldWords.Tag.allCases.filter { $0.rank(includingText: includeText) != nil }
+            word.wholeInFields = "\(PostgreSQLFieldWords.vector) @@ "
+                + "\(statement.bind(PostgreSQLFieldWords.query([token], in: ranked, lastAsPrefix: false)))::tsquery"
         }
         if isCompound || !includeText {
             // The vector holds the authors' words too, and a compound's parts in any order:

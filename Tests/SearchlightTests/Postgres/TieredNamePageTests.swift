@@ -93,6 +93,28 @@ struct TieredNamePageTests {
         // Some of those pages asked the statistics.
         #expect(index.fieldSharesAsked.load(ordering: .relaxed) > askedBefore)
     }
+
+    /// The ranking by sets reads its page from the rows with every word whole when they fill
+    /// it (the whole tier): that page is the start of the full ranking, and a page the tier
+    /// does not fill is the full ranking's own.
+    @Test func aPageOfTheWholeTierIsTheStartOfTheFullRanking() async throws {
+        let (index, _) = try await PostgresTestDatabase.makeIndex()
+        defer { index.close() }
+        try await index.indexItems(Self.items())
+        for words in [["a"], ["al"], ["alpha"], ["b"], ["brav"], ["n"], ["ne"], ["net"], ["z"], ["alpha", "z"], ["al", "bravo"],
+                      ["net", "present"], ["net", "pre"], ["zulu", "a"], ["n", "p", "a"], ["file_1"], ["file_2", "al"]] {
+            for includingText in [true, false] {
+                for domain in [nil, "docs"] as [String?] {
+                    let all = try await index.referencesRankedBySets(words: words, domain: domain, includingText: includingText)
+                    for limit in [1, 3, 10, 40, 300] {
+                        let page = try await index.referencesRankedBySets(words: words, domain: domain, limit: limit,
+                                                                          includingText: includingText)
+                        #expect(page == Array(all.prefix(limit)), "\(words) text: \(includingText) \(domain ?? "-") \(limit)")
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Words of many scripts ranked row by row rank as the sets rank them: Han and kana (tested on
