@@ -94,6 +94,27 @@ struct TieredNamePageTests {
         #expect(index.fieldSharesAsked.load(ordering: .relaxed) > askedBefore)
     }
 
+    /// A count of several words read as the intersection of each word's rows (texts in TOAST)
+    /// counts what one pass over every word counts, and what the search lists.
+    @Test func aCountByIntersectionCountsWhatTheSearchFinds() async throws {
+        let (index, _) = try await PostgresTestDatabase.makeIndex()
+        defer { index.close() }
+        try await index.indexItems(Self.items())
+        for words in [["alpha", "z"], ["al", "bravo"], ["net", "present"], ["net", "pre"], ["zulu", "a"], ["n", "p", "a"],
+                      ["file_2", "al"], ["b", "z"]] {
+            for includingText in [true, false] {
+                for domain in [nil, "docs"] as [String?] {
+                    let listed = try await index.referencesRankedBySets(words: words, domain: domain, includingText: includingText)
+                    let oneByOne = try await index.countAsTyped(words: words, domain: domain, includingText: includingText,
+                                                                intersecting: false)
+                    let intersected = try await index.countAsTyped(words: words, domain: domain, includingText: includingText,
+                                                                   intersecting: true)
+                    #expect(intersected == oneByOne && oneByOne == listed.count, "\(words) \(includingText) \(domain ?? "-")")
+                }
+            }
+        }
+    }
+
     /// The ranking by sets reads its page from the rows with every word whole when they fill
     /// it (the whole tier): that page is the start of the full ranking, and a page the tier
     /// does not fill is the full ranking's own.
