@@ -21,17 +21,17 @@ final class ItemPrinter {
 
     let format: Format
     let output = StandardOutput()
-    /// Each domain's root and offline date, read once up front (one read of
-    /// ``FileIndexReader/domainStates()``, a round trip to a shared index): a damaged `domain`
-    /// table fails here, before anything is printed.
+    /// Each domain's root and offline date, read once up front
+    /// (``FileIndexReader/domainRootsAndOfflineDates()``: one round trip to a shared index, no
+    /// state decoded on SQLite): a damaged `domain` table fails here, before anything is printed.
     private let itemJSON: ItemJSON
     private let paths: ItemPaths
 
     init(format: Format, index: any FileIndexWriter, relative: Bool = false) throws {
         self.format = format
         itemJSON = try CommandFailure.wrap {
-            let states = try index.domainStates()
-            return ItemJSON(roots: states.mapValues(\.root), offline: states.compactMapValues(\.offlineSince))
+            let (roots, offline) = try index.domainRootsAndOfflineDates()
+            return ItemJSON(roots: roots, offline: offline)
         }
         paths = ItemPaths(roots: itemJSON, relativeTo: relative ? ItemLocator.currentFolder() : nil)
     }

@@ -23,12 +23,12 @@ public struct ItemJSON: Sendable {
 
     /// Reads the root of every domain of `index`, and which are offline.
     ///
-    /// Two reads of the domains' states; blocks the calling thread.
+    /// One read of the domains' states (``FileIndexReader/domainRootsAndOfflineDates()``);
+    /// blocks the calling thread.
     ///
     /// - Throws: ``SearchlightError`` when the index cannot be read.
     public init(index: any FileIndexReader) throws {
-        roots = try index.domainRoots()
-        offline = try index.offlineDomains()
+        (roots, offline) = try index.domainRootsAndOfflineDates()
     }
 
     /// Uses the roots given (domain → root), and the offline domains' dates.

@@ -56,6 +56,10 @@ public protocol FileIndexReader: IndexReader {
     /// Since when each domain whose drive is not mounted has been offline, by domain name
     /// (``DomainState/offlineSince``): what marks its items offline wherever they are shown.
     func offlineDomains() throws -> [String: Date]
+    /// ``domainRoots()`` and ``offlineDomains()`` in one call: what a printer of paths reads
+    /// before its first line. One read of the states where a read is a round trip (a shared
+    /// index); the two light reads where decoding the states costs more (SQLite).
+    func domainRootsAndOfflineDates() throws -> (roots: [String: String], offline: [String: Date])
 
     // MARK: Origin (a shared index)
 
@@ -142,6 +146,14 @@ extension FileIndexReader {
     /// - Returns: Since when each offline domain's drive is away, by domain name.
     /// - Throws: The store's error when the index cannot be read.
     public func offlineDomains() throws -> [String: Date] { try domainStates().compactMapValues(\.offlineSince) }
+
+    /// The roots and offline dates of one read of ``domainStates()``.
+    ///
+    /// - Throws: The store's error when the index cannot be read.
+    public func domainRootsAndOfflineDates() throws -> (roots: [String: String], offline: [String: Date]) {
+        let states = try domainStates()
+        return (states.mapValues(\.root), states.compactMapValues(\.offlineSince))
+    }
 
     /// The roots of the domains whose folders are on this machine, by domain: what a path a
     /// person types here can name, and what `scan` and `watch` may refresh. In a shared index,

@@ -204,6 +204,15 @@ extension SearchableIndex: FileIndexWriter {
         }
     }
 
+    /// ``domainRoots()`` and ``offlineDomains()``: two statements through the lightest
+    /// connection, where one read of ``domainStates()`` opened GRDB and decoded every state's
+    /// JSON before a search's first line (a search that finds nothing: ~0.7 ms of 7).
+    ///
+    /// - Throws: ``Searchlight/SearchlightError`` when the index cannot be read.
+    public func domainRootsAndOfflineDates() throws -> (roots: [String: String], offline: [String: Date]) {
+        (try domainRoots(), try offlineDomains())
+    }
+
     /// Nothing: the SQLite index lives on the machine whose folders it indexes, and each
     /// domain's state already names its root.
     public func setOrigin(host: String, root: String, domain: String) throws {}
