@@ -340,25 +340,29 @@ extension PostgresIndex {
         // Texts held in their rows (no TOAST to speak of): the planner may scan the table, in
         // parallel (a word in every one of 500 000 notes: 0.17 s, against 0.5 through bitmaps).
         let inline = try await plannedTable().textsInline
-        func counting(_ words: [String]) throws -> SQLStatement {
-            var statement = RankedNameSearch(words, includeText: includeText)
-                .statement(select: nil, domain: domain, limit: nil, intersecting: !inline)
+        func counting(_ words: [String]) -> SQLStatement {
+            var statement = Self.counting(words, domain: domain, includeText: includeText, intersecting: !inline)
             if inline { statement.readsIndexes = false }
             return statement
         }
         if let parts = CompoundWords.partTokens(CompoundWords.tokens(of: words)) {
-            let whole = try await count(try counting(words))
-            return whole > 0 ? whole : try await count(try counting(parts))
+            let whole = try await count(counting(words))
+            return whole > 0 ? whole : try await count(counting(parts))
         }
-        return try await count(try counting(words))
+        return try await count(counting(words))
     }
 
     /// How many items ``countMatches(words:domain:includingText:)`` counts for `words` as typed,
     /// read either way whatever the table holds: each word's rows intersected (`intersecting`),
     /// or every word tested in one pass. For tests.
     func countAsTyped(words: [String], domain: String?, includingText: Bool, intersecting: Bool) async throws -> Int {
-        try await count(RankedNameSearch(words, includeText: includingText)
-            .statement(select: nil, domain: domain, limit: nil, intersecting: intersecting))
+        try await count(Self.counting(words, domain: domain, includeText: includingText, intersecting: intersecting))
+    }
+
+    /// The statement counting the matches of `words` as typed (``RankedNameSearch``), each
+    /// word's rows intersected or every word tested in one pass.
+    static func counting(_ words: [String], domain: String?, includeText: Bool, intersecting: Bool) -> SQLStatement {
+        RankedNameSearch(words, includeText: includeText).statement(select: nil, domain: domain, limit: nil, intersecting: intersecting)
     }
 
     /// How each word of a search is read (`search --explain`).

@@ -140,9 +140,7 @@ struct RankedNameSearch {
             // Several words over texts in TOAST: the planner tests the later words on each row
             // of the first, reading its text (176 ms to count `debian fi` on a copy of
             // /usr/share/doc); each word's rows read from its indexes and intersected: 15 ms.
-            let matches = intersecting && words.count > 1
-                ? ["item.ctid IN (\(matchesEveryWord.map { "SELECT item.ctid FROM item WHERE \($0)" }.joined(separator: " INTERSECT ")))"]
-                : matchesEveryWord
+            let matches = intersecting && words.count > 1 ? ["item.ctid IN (\(Self.rows(meetingEach: matchesEveryWord)))"] : matchesEveryWord
             statement.sql = "SELECT count(*)::int8 FROM item JOIN domain ON domain.id = item.domain_id WHERE "
                 + (matches + Self.admission(&statement, domain: domain)).joined(separator: " AND ")
             statement.readsIndexes = true
@@ -155,15 +153,14 @@ struct RankedNameSearch {
         // /usr/share/doc (11 136 rows of `c…`, now 6 110); one bitmap scan of every word (AND)
         // took 41 ms of `debian fi`: the planner tests the second word on each row of the
         // first, reading its text vector out of TOAST, where the intersection takes 11.
-        let candidates = matchesEveryWord.map { "SELECT item.ctid AS t FROM item WHERE \($0)" }
-        definitions.append("candidate AS MATERIALIZED (\(candidates.joined(separator: " INTERSECT ")))")
+        definitions.append("candidate AS MATERIALIZED (\(Self.rows(meetingEach: matchesEveryWord)))")
         let admission = Self.admission(&statement, domain: domain)
         let conditions = ["item.ctid = ANY(ARRAY(SELECT t FROM candidate))"] + admission
         // The whole tier: the rows where every word is whole somewhere, which rank before all
         // others (``wholeTier``).
         var wholeTier: [String]?
         if let limit, limit > 0, let everyWordWhole = wholeMatches {
-            definitions.append("whole_candidate AS MATERIALIZED (\(everyWordWhole.map { "SELECT item.ctid AS t FROM item WHERE \($0)" }.joined(separator: " INTERSECT ")))")
+            definitions.append("whole_candidate AS MATERIALIZED (\(Self.rows(meetingEach: everyWordWhole)))")
             wholeTier = ["item.ctid = ANY(ARRAY(SELECT t FROM whole_candidate))"] + admission
         }
         // A phrase of the words in the text ranks as every word in the title (SQLite's
@@ -188,6 +185,12 @@ struct RankedNameSearch {
                      wholeTier: wholeTier)
         statement.readsIndexes = true
         return statement
+    }
+
+    /// The addresses (`t`) of the rows meeting every one of `conditions` (one a word), each
+    /// condition's rows read from its indexes and the lists intersected.
+    private static func rows(meetingEach conditions: [String]) -> String {
+        conditions.map { "SELECT item.ctid AS t FROM item WHERE \($0)" }.joined(separator: " INTERSECT ")
     }
 
     /// Each word's condition of being whole somewhere: in a field that ranks (its field words,
@@ -412,7 +415,7 @@ struct RankedNameSearch {
             // The tier's rows with no prefix-only word rank before every other match: when they
             // fill the page, it is the page, and the ranking of every match (gated by the count,
             // a condition the server tests once) never runs. `pa` on a copy of /usr/share/doc:
-            // the 370 rows with `pa` whole ranked, not its 5 128 matches.
+            // the 148 rows with `pa` whole ranked, not its 5 128 matches.
             let full = "(SELECT count(*) FROM whole_page) = \(size)"
             source = """
                 WITH whole_page AS MATERIALIZED (\(page(wholeTier + ["(\(rankedPrefixOnly)) = 0"])))
