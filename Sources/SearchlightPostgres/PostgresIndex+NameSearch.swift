@@ -190,6 +190,18 @@ extension PostgresIndex {
         }
     }
 
+    /// Which part of the ranking by sets read each row of a page of `words` as typed
+    /// (``referencesRankedBySets(words:domain:limit:includingText:)``): the number of its tier,
+    /// or of the ranking of every match after the tiers. For tests.
+    func tiersRankedBySets(words: [String], domain: String?, limit: Int, includingText: Bool) async throws -> [Int] {
+        let statement = try Self.nameSearch(words, select: "page.tier", domain: domain, limit: limit, includeText: includingText)
+        return try await reading(statement, "cannot search the index") { connection in
+            var tiers: [Int] = []
+            for try await tier in try await connection.query(statement.query, logger: self.logger).decode(Int.self) { tiers.append(tier) }
+            return tiers
+        }
+    }
+
     /// What ``searchReferences(words:domain:limit:includingText:)`` reads row by row, however
     /// small the index (``rowByRow(_:select:domain:limit:includingText:walking:ranking:few:smallest:read:)``):
     /// `nil` when it leaves the answer to the full ranking by sets of rows. For tests.

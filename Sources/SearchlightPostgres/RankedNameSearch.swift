@@ -156,12 +156,19 @@ struct RankedNameSearch {
         definitions.append("candidate AS MATERIALIZED (\(Self.rows(meetingEach: matchesEveryWord)))")
         let admission = Self.admission(&statement, domain: domain)
         let conditions = ["item.ctid = ANY(ARRAY(SELECT t FROM candidate))"] + admission
-        // The whole tier: the rows where every word is whole somewhere, which rank before all
-        // others (``wholeTier``).
-        var wholeTier: [String]?
-        if let limit, limit > 0, let everyWordWhole = wholeMatches {
+        // The tiers (``ranked(_:select:where:tests:phrase:scored:limit:tiers:)``): the rows where
+        // every word is whole somewhere; with texts, then also those where one word starts a word
+        // of a field and the others are whole. Each set is read only when the tier before it
+        // leaves the page short.
+        var tiers: [[String]] = []
+        if let limit, limit > 0, let everyWordWhole = wholeMatches() {
             definitions.append("whole_candidate AS MATERIALIZED (\(Self.rows(meetingEach: everyWordWhole)))")
-            wholeTier = ["item.ctid = ANY(ARRAY(SELECT t FROM whole_candidate))"] + admission
+            tiers.append(["item.ctid = ANY(ARRAY(SELECT t FROM whole_candidate))"] + admission + ["\(rankedPrefixOnly) = 0"])
+            if includeText, let wholeOrInFields = wholeMatches(orInFields: true) {
+                definitions.append("field_candidate AS MATERIALIZED (\(Self.rows(meetingEach: wholeOrInFields)))")
+                tiers.append(["item.ctid = ANY(ARRAY(SELECT t FROM field_candidate))"] + admission
+                             + ["(\(rankedPrefixOnly) = 0 OR (\(rankedPrefixOnly) = 1 AND \(rankedFields) <= \(places + fields.count - 1)))"])
+            }
         }
         // A phrase of the words in the text ranks as every word in the title (SQLite's
         // ContentSearch.phraseRank): every word whole, each of rank 1. As there, looked for among
@@ -182,7 +189,7 @@ struct RankedNameSearch {
         }
         statement.sql = "WITH \(definitions.joined(separator: ",\n"))\n"
             + ranked(&statement, select: select, where: conditions, tests: .sets, phrase: phrase, scored: tierIsScored, limit: limit,
-                     wholeTier: wholeTier)
+                     tiers: tiers)
         statement.readsIndexes = true
         return statement
     }
@@ -194,18 +201,32 @@ struct RankedNameSearch {
     }
 
     /// Each word's condition of being whole somewhere: in a field that ranks (its field words,
-    /// GIN) or in its text; `nil` when a word is a compound (its parts are no field words).
+    /// GIN) or in its text; or, `orInFields`, also in its rich fields as the start of a word
+    /// (their `words` vector, GIN). `nil` when a word is a compound (its parts are no field words).
     ///
     /// A row the ranking gives no prefix-only word (`rank.prefix_only` 0), or a phrase, meets
-    /// all of them: a phrase is looked for among the texts with every word whole.
-    private var wholeMatches: [String]? {
+    /// all of them: a phrase is looked for among the texts with every word whole. `orInFields`,
+    /// so does a row where one word is whole nowhere and starts a word of a field: it ranks
+    /// before every row where a word starts a word of the text alone.
+    private func wholeMatches(orInFields: Bool = false) -> [String]? {
         var conditions: [String] = []
         for word in words {
-            guard let fields = word.wholeInFields else { return nil }
+            guard let fields = word.wholeInFields.map({ orInFields ? word.rich : $0 }) else { return nil }
             conditions.append(word.wholeText.map { "(\(fields) OR \(test($0, .rows)))" } ?? fields)
         }
         return conditions
     }
+
+    /// The first sort key: how many words are whole nowhere (none in a phrase).
+    private var rankedPrefixOnly: String { "CASE WHEN rank.phrase THEN 0 ELSE rank.prefix_only END" }
+
+    /// The second sort key: the sum of each word's best place, whole ones before prefixes (a
+    /// phrase as every word in the title).
+    private var rankedFields: String { "LEAST(rank.fields, CASE WHEN rank.phrase THEN \(tokens.count) ELSE rank.fields END)" }
+
+    /// How many places a word is ranked in: the fields, then the text when texts count. A word
+    /// whole nowhere counts this much more than its best place as a prefix (``rankJoins(_:phrase:)``).
+    private var places: Int { fields.count + (includeText ? 1 : 0) }
 
     /// The statement selecting `select` for the matches among `candidates` (row addresses,
     /// `ctid` as text), in rank order, at most `limit` rows: what ``statement(select:domain:limit:)``
@@ -322,7 +343,6 @@ struct RankedNameSearch {
     func rankJoins(_ tests: TextTests, phrase: String) -> String {
         // Per word, the rank of where it is whole and of where it starts a word; an item's rank:
         // the words whole nowhere, then the sum of each word's best (whole ones before prefixes).
-        let places = fields.count + (includeText ? 1 : 0)
         var ranks: [String] = [], prefixes: [String] = []
         for (index, word) in words.enumerated() {
             let wholeText = word.wholeText.map { test($0, tests) }, text = word.text.map { test($0, tests) }
@@ -369,13 +389,12 @@ struct RankedNameSearch {
     /// - Parameters:
     ///   - phrase: Whether the row holds the words as a phrase (a condition).
     ///   - scored: Whether the text tier is few enough to be ranked by relevance (a condition).
-    ///   - wholeTier: The conditions of the rows where every word is whole somewhere (a superset
-    ///     of those that rank with no prefix-only word, with `limit`): their first page is the
-    ///     page when it is full, and the ranking of every match is then never run.
+    ///   - tiers: With `limit`, the conditions of the rows of each tier, the start of the ranking
+    ///     (every row of a tier ranks before every match outside it), each holding those before
+    ///     it: the page is the first tier's first page that is full, and the tiers after it and
+    ///     the ranking of every match are never run.
     private func ranked(_ statement: inout SQLStatement, select: String, where conditions: [String],
-                        tests: TextTests, phrase: String, scored: String, limit: Int?, wholeTier: [String]? = nil) -> String {
-        let rankedPrefixOnly = "CASE WHEN rank.phrase THEN 0 ELSE rank.prefix_only END"
-        let rankedFields = "LEAST(rank.fields, CASE WHEN rank.phrase THEN \(tokens.count) ELSE rank.fields END)"
+                        tests: TextTests, phrase: String, scored: String, limit: Int?, tiers: [[String]] = []) -> String {
         // The sort keys, each with its direction.
         var keys = [(rankedPrefixOnly, ""), (rankedFields, "")]
         // Relevance among equals, in the text tier alone (each word's rank that of the text,
@@ -399,10 +418,11 @@ struct RankedNameSearch {
                 """
         }
         let size = statement.bind(.integer(max(0, limit)))
-        // The first `limit` rows meeting `conditions`: their addresses and sort keys.
-        func page(_ conditions: [String]) -> String {
+        // The first `limit` rows meeting `conditions`: their addresses, the tier that read them
+        // (the ranking of every match after the tiers) and their sort keys.
+        func page(_ conditions: [String], tier: Int) -> String {
             """
-            SELECT item.ctid AS address, \(keys.indices.map { "\(keys[$0].0) AS key_\($0)" }.joined(separator: ", "))
+            SELECT item.ctid AS address, \(tier) AS tier, \(keys.indices.map { "\(keys[$0].0) AS key_\($0)" }.joined(separator: ", "))
                 FROM item JOIN domain ON domain.id = item.domain_id
                     \(joins)
                 WHERE \(conditions.joined(separator: " AND "))
@@ -410,19 +430,20 @@ struct RankedNameSearch {
                 LIMIT \(size)
             """
         }
-        var source = page(conditions)
-        if let wholeTier {
-            // The tier's rows with no prefix-only word rank before every other match: when they
-            // fill the page, it is the page, and the ranking of every match (gated by the count,
-            // a condition the server tests once) never runs. `pa` on a copy of /usr/share/doc:
-            // the 148 rows with `pa` whole ranked, not its 5 128 matches.
-            let full = "(SELECT count(*) FROM whole_page) = \(size)"
-            source = """
-                WITH whole_page AS MATERIALIZED (\(page(wholeTier + ["(\(rankedPrefixOnly)) = 0"])))
-                SELECT * FROM whole_page WHERE \(full)
-                UNION ALL
-                SELECT * FROM (\(page(conditions + ["NOT \(full)"]))) AS ranking
-                """
+        var source = page(conditions, tier: 0)
+        if !tiers.isEmpty {
+            // A tier's page, when full, is the page; the tiers after it and the ranking of every
+            // match are behind its count, a condition the server tests once, in order (`CASE`),
+            // and never run. `pa` on a copy of /usr/share/doc: the 148 rows with `pa` whole
+            // ranked, not its 5 128 matches; `fin`: its 28 rows whole and 30 in a field, not 1 911.
+            let full = tiers.indices.map { "(SELECT count(*) FROM tier_\($0)) = \(size)" }
+            // Whether the tiers before `tier` all leave the page short, then `then`.
+            func after(_ tier: Int, then: String) -> String {
+                tier == 0 ? then : "CASE " + full.prefix(tier).map { "WHEN \($0) THEN false " }.joined() + "ELSE \(then) END"
+            }
+            source = "WITH " + tiers.indices.map { "tier_\($0) AS MATERIALIZED (\(page(tiers[$0], tier: $0)))" }.joined(separator: ",\n")
+                + "\n" + tiers.indices.map { "SELECT * FROM tier_\($0) WHERE \(after($0, then: full[$0]))" }.joined(separator: "\nUNION ALL\n")
+                + "\nUNION ALL\nSELECT * FROM (\(page(conditions + [after(tiers.count, then: "true")], tier: tiers.count))) AS ranking"
         }
         return """
             SELECT \(select) FROM (

@@ -116,14 +116,18 @@ struct TieredNamePageTests {
     }
 
     /// The ranking by sets reads its page from the rows with every word whole when they fill
-    /// it (the whole tier): that page is the start of the full ranking, and a page the tier
-    /// does not fill is the full ranking's own.
-    @Test func aPageOfTheWholeTierIsTheStartOfTheFullRanking() async throws {
+    /// it (the whole tier), else from those with at most one word whole nowhere, starting a
+    /// word of a field: that page is the start of the full ranking, and a page neither tier
+    /// fills is the full ranking's own.
+    @Test func aPageOfATierIsTheStartOfTheFullRanking() async throws {
         let (index, _) = try await PostgresTestDatabase.makeIndex()
         defer { index.close() }
         try await index.indexItems(Self.items())
+        // How many pages each tier read (2: the ranking of every match), with texts.
+        var pagesByTier: [Int: Int] = [:]
         for words in [["a"], ["al"], ["alpha"], ["b"], ["brav"], ["n"], ["ne"], ["net"], ["z"], ["alpha", "z"], ["al", "bravo"],
-                      ["net", "present"], ["net", "pre"], ["zulu", "a"], ["n", "p", "a"], ["file_1"], ["file_2", "al"]] {
+                      ["net", "present"], ["net", "pre"], ["zulu", "a"], ["n", "p", "a"], ["file_1"], ["file_2", "al"], ["pre"],
+                      ["p"], ["present", "n"], ["zul", "zep"]] {
             for includingText in [true, false] {
                 for domain in [nil, "docs"] as [String?] {
                     let all = try await index.referencesRankedBySets(words: words, domain: domain, includingText: includingText)
@@ -131,10 +135,16 @@ struct TieredNamePageTests {
                         let page = try await index.referencesRankedBySets(words: words, domain: domain, limit: limit,
                                                                           includingText: includingText)
                         #expect(page == Array(all.prefix(limit)), "\(words) text: \(includingText) \(domain ?? "-") \(limit)")
+                        let tiers = try await index.tiersRankedBySets(words: words, domain: domain, limit: limit, includingText: includingText)
+                        // A page is read by one part of the statement.
+                        #expect(tiers.count == page.count && Set(tiers).count <= 1, "\(words) \(limit): \(tiers)")
+                        if includingText, let tier = tiers.first { pagesByTier[tier, default: 0] += 1 }
                     }
                 }
             }
         }
+        // Every tier read some pages: whole words, a word starting one in a field, every match.
+        #expect(pagesByTier.keys.sorted() == [0, 1, 2], "\(pagesByTier)")
     }
 }
 
