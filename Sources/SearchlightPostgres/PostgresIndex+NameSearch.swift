@@ -407,7 +407,10 @@ extension PostgresIndex {
         if !tokens.isEmpty {
             lines.append("results: with a limit, the newest \(TieredNamePage.walked) items walked on the date index, each ranked on its row, "
                 + "and the rows that could rank before their page, read from the GIN indexes (item_field_words: each field's words); "
-                + "else, when at most \(RankedNameSearch.fewMatches) items match, each ranked on its row; else every match ranked by sets of rows")
+                + "else, when at most \(RankedNameSearch.fewMatches) items match, each ranked on its row; else every match ranked by sets of rows, "
+                + "a page read from the rows with every word whole"
+                + (includingText && tokens.count == 1 ? ", then from those where it starts a word of a field," : "")
+                + " when they fill it" + (includingText ? "; relevance and phrases read the start of each text (text_start_words)" : ""))
         }
         return lines
     }

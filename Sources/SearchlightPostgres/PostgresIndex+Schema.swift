@@ -36,9 +36,10 @@ extension PostgresIndex {
     ///   and kana runs (``cjkClass``).
     /// - Version 5: `name_vector` and the indexes in the order of results.
     /// - Version 6: the user attributes (tags, comment, rating, origins).
-    /// - Versions 7 to 11: made by their own types (`PostgreSQLTextWords`,
+    /// - Versions 7 to 13: made by their own types (`PostgreSQLTextWords`,
     ///   `PostgreSQLWordFolding`, `PostgreSQLVisibility`, `PostgreSQLMeaning`,
-    ///   `PostgreSQLTextInitials`), each beside the code that reads what it adds.
+    ///   `PostgreSQLTextInitials`, `PostgreSQLFieldWords`, `PostgreSQLTextStart`), each beside
+    ///   the code that reads what it adds.
     ///
     /// The statements are plain SQL text run with `PostgresQuery(unsafeSQL:)`: they take no
     /// argument from outside the code, only constants such as ``cjkClass``.
@@ -64,7 +65,8 @@ extension PostgresIndex {
     ///   rows that wait for ``refoldWords()``).
     /// - Derived by the server, never written: `words` (the `tsvector` of the word columns),
     ///   `name_vector` (5), `text_initials` (11: the first letters of the text's words),
-    ///   `field_words` (12: each rich field's words tagged with their field, ``PostgreSQLFieldWords``).
+    ///   `field_words` (12: each rich field's words tagged with their field, ``PostgreSQLFieldWords``),
+    ///   `text_start_words` (13: the words of a long text's start, ``PostgreSQLTextStart``).
     /// - Who may read it (9): `readers` (the rules of the file's owner, mode and ACL),
     ///   `folder_keys` (the keys of the folders above it), `access_pending` (written before 9,
     ///   not yet looked at again).
@@ -305,6 +307,8 @@ extension PostgresIndex {
         (PostgreSQLTextInitials.version, { PostgreSQLTextInitials.statements }),
         // v12-field-words: each rich field's words, tagged with their field, in one index.
         (PostgreSQLFieldWords.version, { PostgreSQLFieldWords.statements }),
+        // v13-text-start: the words of the start of each long text, for relevance and phrases.
+        (PostgreSQLTextStart.version, { PostgreSQLTextStart.statements }),
     ]
 
     /// Han and kana, as a regular expression class: the characters the SQLite index splits

@@ -157,14 +157,17 @@ struct RankedNameSearch {
         let admission = Self.admission(&statement, domain: domain)
         let conditions = ["item.ctid = ANY(ARRAY(SELECT t FROM candidate))"] + admission
         // The tiers (``ranked(_:select:where:tests:phrase:scored:limit:tiers:)``): the rows where
-        // every word is whole somewhere; with texts, then also those where one word starts a word
-        // of a field and the others are whole. Each set is read only when the tier before it
-        // leaves the page short.
+        // every word is whole somewhere; for one word with texts, then also those where it starts
+        // a word of a field. Each set is read only when the tier before it leaves the page short.
+        // The second tier is planned on every search (a page's ranking more: 1.5 ms a keystroke
+        // on a new connection) and rarely fills a page of two words (`debian fin`: `fin` whole
+        // or in a field of few of the texts holding `debian`): for two words it cost 3 to 7 ms
+        // at p50 and p95 on a copy of /usr/share/doc, where it saves 10 for `cre` (a page of 50).
         var tiers: [[String]] = []
         if let limit, limit > 0, let everyWordWhole = wholeMatches() {
             definitions.append("whole_candidate AS MATERIALIZED (\(Self.rows(meetingEach: everyWordWhole)))")
             tiers.append(["item.ctid = ANY(ARRAY(SELECT t FROM whole_candidate))"] + admission + ["\(rankedPrefixOnly) = 0"])
-            if includeText, let wholeOrInFields = wholeMatches(orInFields: true) {
+            if includeText, words.count == 1, let wholeOrInFields = wholeMatches(orInFields: true) {
                 definitions.append("field_candidate AS MATERIALIZED (\(Self.rows(meetingEach: wholeOrInFields)))")
                 tiers.append(["item.ctid = ANY(ARRAY(SELECT t FROM field_candidate))"] + admission
                              + ["(\(rankedPrefixOnly) = 0 OR (\(rankedPrefixOnly) = 1 AND \(rankedFields) <= \(places + fields.count - 1)))"])
@@ -184,7 +187,7 @@ struct RankedNameSearch {
             phrase = "item.ctid IN (SELECT t FROM phrase)"
             definitions.append("""
                 phrase AS MATERIALIZED (SELECT item.ctid AS t FROM item WHERE \(tierIsScored)
-                    AND item.ctid = ANY(ARRAY(SELECT t FROM text_tier)) AND item.text_words @@ \(query)::tsquery)
+                    AND item.ctid = ANY(ARRAY(SELECT t FROM text_tier)) AND \(PostgreSQLTextStart.vector) @@ \(query)::tsquery)
                 """)
         }
         statement.sql = "WITH \(definitions.joined(separator: ",\n"))\n"
@@ -239,7 +242,7 @@ struct RankedNameSearch {
         var conditions = ["item.ctid = ANY(\(statement.bind(.textArray(candidates)))::tid[])"]
         conditions += matchesEveryWord + Self.admission(&statement, domain: domain)
         let isScored = scored ? "true" : "false"
-        let phrase = phraseQuery(&statement).map { "(\(isScored) AND \(wholeTexts(.rows)) AND item.text_words @@ \($0)::tsquery)" }
+        let phrase = phraseQuery(&statement).map { "(\(isScored) AND \(wholeTexts(.rows)) AND \(PostgreSQLTextStart.vector) @@ \($0)::tsquery)" }
         statement.sql = ranked(&statement, select: select, where: conditions, tests: .rows, phrase: phrase ?? "false", scored: isScored,
                                limit: limit)
         return statement
@@ -262,7 +265,7 @@ struct RankedNameSearch {
         var conditions = ["(SELECT count(*) FROM candidate) < \(cap)", "item.ctid = ANY(ARRAY(SELECT t FROM candidate))"]
         conditions += matchesEveryWord + Self.admission(&statement, domain: domain)
         let isScored = scored ? "true" : "false"
-        let phrase = phraseQuery(&statement).map { "(\(isScored) AND \(wholeTexts(.rows)) AND item.text_words @@ \($0)::tsquery)" }
+        let phrase = phraseQuery(&statement).map { "(\(isScored) AND \(wholeTexts(.rows)) AND \(PostgreSQLTextStart.vector) @@ \($0)::tsquery)" }
         statement.sql = "WITH candidate AS MATERIALIZED (SELECT item.ctid AS t FROM item WHERE \(candidates) LIMIT \(cap))\n"
             + ranked(&statement, select: select, where: conditions, tests: .rows, phrase: phrase ?? "false", scored: isScored, limit: limit)
         statement.readsIndexes = true
@@ -404,7 +407,7 @@ struct RankedNameSearch {
             let lexemes = tokens.flatMap(CompoundWords.runs(of:)).flatMap(TextWords.splitParts(of:)).map { TextWords.lexeme($0) + ":*" }
             keys.append(("""
                 CASE WHEN \(rankedPrefixOnly) = 0 AND \(rankedFields) = \(fields.count * tokens.count) AND \(scored)
-                    THEN ts_rank_cd(item.text_words, \(statement.bind(lexemes.joined(separator: " & ")))::tsquery) ELSE 0 END
+                    THEN ts_rank_cd(\(PostgreSQLTextStart.vector), \(statement.bind(lexemes.joined(separator: " & ")))::tsquery) ELSE 0 END
                 """, " DESC"))
         }
         keys += [("coalesce(item.modification_date, 0)", " DESC"), ("item.identifier", ""), ("domain.name COLLATE \"C\"", "")]

@@ -71,3 +71,58 @@ struct PostgresSnippetTests {
         #expect(found[6].matchedIn == .content && found[6].snippet == nil)
     }
 }
+
+/// The text tier's relevance and phrases read the start of each text (v13 `text_start_words`),
+/// as SQLite's (``TextRelevance``): words far into a long text neither make a phrase nor raise
+/// its relevance, on both backends alike.
+@Suite("PostgreSQL relevance of the start of texts", .needsPostgres, .ownThread)
+struct PostgresTextStartTests {
+    /// A text document `id` holding `text`, modified `age` days before 2025-06-18.
+    private func note(_ id: String, _ text: String, age: Double) -> SearchableItem {
+        var attributes = AttributeSet(contentType: "text/plain")
+        attributes.displayName = "note \(id.prefix(1))"
+        attributes.textContent = text
+        attributes.contentModificationDate = Date(timeIntervalSince1970: 1_750_204_800 - age * 86_400)
+        return SearchableItem(uniqueIdentifier: ItemIdentifier(id), domainIdentifier: "docs", attributeSet: attributes,
+                              identifierIsPath: true)
+    }
+
+    @Test func relevanceAndPhrasesReadTheStartOfTexts() async throws {
+        // 6 000 words (36 KB): past PostgreSQL's start (2 048 words) and SQLite's (32 KB at most).
+        let far = String(repeating: "lorem ", count: 6_000)
+        let items = [
+            // The phrase at the start: ranks as a title.
+            note("a.txt", "harbour lights at dawn", age: 30),
+            // The phrase far into the text, the newest: neither a phrase nor relevant.
+            note("b.txt", "gulls " + far + "harbour lights " + far, age: 1),
+            // Both words in the start, apart: relevant, not a phrase.
+            note("c.txt", "lights over the old harbour", age: 20),
+            // Both words in the start, apart, then the phrase far: as c, older.
+            note("d.txt", "lights over the grey old harbour " + far + "harbour lights", age: 25),
+        ]
+        let sqlite = try SearchableIndex(path: TestScratch.path("text-start"))
+        try sqlite.indexItems(items)
+        let (postgres, url) = try await PostgresTestDatabase.makeIndex()
+        defer { postgres.close() }
+        try await postgres.indexItems(items)
+        let expected = ["a.txt", "c.txt", "d.txt", "b.txt"]
+        for words in [["harbour", "lights"], ["lights", "harbour"]] {
+            let lite = try sqlite.search(words: words).map { $0.item.uniqueIdentifier.lossyString }
+            #expect(Array(lite.prefix(1)) == ["a.txt"] || words != ["harbour", "lights"], "SQLite \(words): \(lite)")
+            let found = try await postgres.search(words: words).map { $0.item.uniqueIdentifier.lossyString }
+            #expect(found == lite, "\(words): PostgreSQL \(found), SQLite \(lite)")
+            if words == ["harbour", "lights"] { #expect(found == expected) }
+        }
+        // The start is stored for the long texts alone, cut at 2 048 words (b's phrase is past
+        // it, d's first words are in it); a short text's start is its vector.
+        let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        let starts = try await PostgresCluster.shared().psql("""
+            SELECT identifier, text_start_words IS NULL, (SELECT max(p) FROM unnest(text_start_words) AS w, unnest(w.positions) AS p) <= 2048,
+                   text_start_words @@ 'lorem & harbour & lights'::tsquery,
+                   (SELECT max(p) FROM unnest(text_words) AS w, unnest(w.positions) AS p) > 2048
+            FROM item ORDER BY identifier
+            """, database: database)
+        #expect(starts.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).dropFirst().joined(separator: "|") }
+                == ["t|||f", "f|t|f|t", "t|||f", "f|t|t|t"], "\(starts)")
+    }
+}
