@@ -158,19 +158,19 @@ struct RankedNameSearch {
         let conditions = ["item.ctid = ANY(ARRAY(SELECT t FROM candidate))"] + admission
         // The tiers (``ranked(_:select:where:tests:phrase:scored:limit:tiers:)``): the rows where
         // every word is whole somewhere; for one word with texts, then also those where it starts
-        // a word of a field. Each set is read only when the tier before it leaves the page short.
-        // The second tier is planned on every search (a page's ranking more: 1.5 ms a keystroke
-        // on a new connection) and rarely fills a page of two words (`debian fin`: `fin` whole
-        // or in a field of few of the texts holding `debian`): for two words it cost 3 to 7 ms
-        // at p50 and p95 on a copy of /usr/share/doc, where it saves 10 for `cre` (a page of 50).
+        // a word of a field, which rank before every row where it starts a word of the text alone.
+        // Each set is read only when the tier before it leaves the page short. The second tier
+        // is planned with the statement (a page's ranking more: 1.5 ms a keystroke on a new
+        // connection); for two words it rarely fills a page (`debian fin`: `fin` whole or in a
+        // field of few of the texts holding `debian`) and cost 3 to 7 ms at p50 and p95 on a
+        // copy of /usr/share/doc, where it saves 10 for `cre` (a page of 50).
         var tiers: [[String]] = []
         if let limit, limit > 0, let everyWordWhole = wholeMatches() {
             definitions.append("whole_candidate AS MATERIALIZED (\(Self.rows(meetingEach: everyWordWhole)))")
             tiers.append(["item.ctid = ANY(ARRAY(SELECT t FROM whole_candidate))"] + admission + ["\(rankedPrefixOnly) = 0"])
             if includeText, words.count == 1, let wholeOrInFields = wholeMatches(orInFields: true) {
                 definitions.append("field_candidate AS MATERIALIZED (\(Self.rows(meetingEach: wholeOrInFields)))")
-                tiers.append(["item.ctid = ANY(ARRAY(SELECT t FROM field_candidate))"] + admission
-                             + ["(\(rankedPrefixOnly) = 0 OR (\(rankedPrefixOnly) = 1 AND \(rankedFields) <= \(places + fields.count - 1)))"])
+                tiers.append(["item.ctid = ANY(ARRAY(SELECT t FROM field_candidate))"] + admission)
             }
         }
         // A phrase of the words in the text ranks as every word in the title (SQLite's
@@ -209,8 +209,7 @@ struct RankedNameSearch {
     ///
     /// A row the ranking gives no prefix-only word (`rank.prefix_only` 0), or a phrase, meets
     /// all of them: a phrase is looked for among the texts with every word whole. `orInFields`,
-    /// so does a row where one word is whole nowhere and starts a word of a field: it ranks
-    /// before every row where a word starts a word of the text alone.
+    /// so does a row where a word is whole nowhere and starts a word of a field.
     private func wholeMatches(orInFields: Bool = false) -> [String]? {
         var conditions: [String] = []
         for word in words {
@@ -226,10 +225,6 @@ struct RankedNameSearch {
     /// The second sort key: the sum of each word's best place, whole ones before prefixes (a
     /// phrase as every word in the title).
     private var rankedFields: String { "LEAST(rank.fields, CASE WHEN rank.phrase THEN \(tokens.count) ELSE rank.fields END)" }
-
-    /// How many places a word is ranked in: the fields, then the text when texts count. A word
-    /// whole nowhere counts this much more than its best place as a prefix (``rankJoins(_:phrase:)``).
-    private var places: Int { fields.count + (includeText ? 1 : 0) }
 
     /// The statement selecting `select` for the matches among `candidates` (row addresses,
     /// `ctid` as text), in rank order, at most `limit` rows: what ``statement(select:domain:limit:)``
@@ -346,6 +341,7 @@ struct RankedNameSearch {
     func rankJoins(_ tests: TextTests, phrase: String) -> String {
         // Per word, the rank of where it is whole and of where it starts a word; an item's rank:
         // the words whole nowhere, then the sum of each word's best (whole ones before prefixes).
+        let places = fields.count + (includeText ? 1 : 0)
         var ranks: [String] = [], prefixes: [String] = []
         for (index, word) in words.enumerated() {
             let wholeText = word.wholeText.map { test($0, tests) }, text = word.text.map { test($0, tests) }

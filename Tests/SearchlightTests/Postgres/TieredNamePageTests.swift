@@ -122,12 +122,22 @@ struct TieredNamePageTests {
     @Test func aPageOfATierIsTheStartOfTheFullRanking() async throws {
         let (index, _) = try await PostgresTestDatabase.makeIndex()
         defer { index.close() }
-        try await index.indexItems(Self.items())
+        // Three old texts holding `bra` whole, which the names and keywords (`bravo`, `brave`)
+        // hold as a prefix: those texts rank first, before the second tier's rows.
+        let whole = (0..<3).map { number in
+            var attributes = AttributeSet(contentType: "text/plain")
+            attributes.displayName = "other_\(number).txt"
+            attributes.textContent = "a bra of lace"
+            attributes.contentModificationDate = Date(timeIntervalSince1970: 0)
+            return SearchableItem(uniqueIdentifier: ItemIdentifier("docs/other-\(number).txt"), domainIdentifier: "docs",
+                                  attributeSet: attributes, identifierIsPath: true)
+        }
+        try await index.indexItems(Self.items() + whole)
         // How many pages each tier read (2: the ranking of every match), with texts.
         var pagesByTier: [Int: Int] = [:]
-        for words in [["a"], ["al"], ["alpha"], ["b"], ["brav"], ["n"], ["ne"], ["net"], ["z"], ["alpha", "z"], ["al", "bravo"],
-                      ["net", "present"], ["net", "pre"], ["zulu", "a"], ["n", "p", "a"], ["file_1"], ["file_2", "al"], ["pre"],
-                      ["p"], ["present", "n"], ["zul", "zep"]] {
+        for words in [["a"], ["al"], ["alpha"], ["b"], ["brav"], ["bra"], ["n"], ["ne"], ["net"], ["z"], ["alpha", "z"],
+                      ["al", "bravo"], ["net", "present"], ["net", "pre"], ["zulu", "a"], ["n", "p", "a"], ["file_1"],
+                      ["file_2", "al"], ["pre"], ["p"], ["present", "n"], ["zul", "zep"]] {
             for includingText in [true, false] {
                 for domain in [nil, "docs"] as [String?] {
                     let all = try await index.referencesRankedBySets(words: words, domain: domain, includingText: includingText)
